@@ -1,0 +1,268 @@
+//! Variables declared once by a model; the FMI 2.0 and FMI 3.0 model descriptions and the value
+//! references are generated from this declaration.
+
+/// Descriptive attributes shared by every declared variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Var {
+    /// Variable name as it appears in modelDescription.xml (FMI structured naming allowed).
+    pub name: String,
+    /// One-line human description.
+    pub description: String,
+    /// Unit symbol (e.g. `"m"`, `"N/m"`); `None` for dimensionless.
+    pub unit: Option<String>,
+    /// Start value (initial state, parameter value, input default).
+    pub start: f64,
+    /// Nominal magnitude, used by hosts for scaling.
+    pub nominal: Option<f64>,
+    /// Lower bound, checked when a host sets the variable.
+    pub min: Option<f64>,
+    /// Upper bound, checked when a host sets the variable.
+    pub max: Option<f64>,
+}
+
+impl Var {
+    /// A variable with a name and start value; attributes are added with the builder methods.
+    pub fn new(name: &str, start: f64) -> Self {
+        Var {
+            name: name.to_owned(),
+            description: String::new(),
+            unit: None,
+            start,
+            nominal: None,
+            min: None,
+            max: None,
+        }
+    }
+
+    /// Sets the description.
+    pub fn description(mut self, text: &str) -> Self {
+        self.description = text.to_owned();
+        self
+    }
+
+    /// Sets the unit.
+    pub fn unit(mut self, unit: &str) -> Self {
+        self.unit = Some(unit.to_owned());
+        self
+    }
+
+    /// Sets the nominal value.
+    pub fn nominal(mut self, nominal: f64) -> Self {
+        self.nominal = Some(nominal);
+        self
+    }
+
+    /// Sets the admissible range.
+    pub fn range(mut self, min: f64, max: f64) -> Self {
+        self.min = Some(min);
+        self.max = Some(max);
+        self
+    }
+}
+
+/// Whether a parameter may change after initialization.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tunability {
+    /// Set before initialization only (FMI variability "fixed").
+    Fixed,
+    /// May be changed between steps (FMI variability "tunable").
+    Tunable,
+}
+
+/// A real parameter `p[i]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parameter {
+    /// Name, start value and attributes.
+    pub var: Var,
+    /// Fixed or tunable.
+    pub tunability: Tunability,
+}
+
+/// The FMI type of a discrete variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiscreteType {
+    /// fmi2Real / fmi3Float64 with discrete variability.
+    Real,
+    /// fmi2Integer / fmi3Int32.
+    Integer,
+    /// fmi2Boolean / fmi3Boolean.
+    Boolean,
+}
+
+/// What a discrete variable is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiscreteRole {
+    /// A structural or settings parameter, fixed after initialization.
+    Parameter,
+    /// A discrete-time output, changed only at events (e.g. a bounce counter).
+    Output,
+    /// Internal mode or memory, changed only at events, visible to the host.
+    Local,
+}
+
+/// A discrete variable `d[i]` (stored as `f64`; integers exactly, booleans as 0/1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Discrete {
+    /// Name, start value and attributes.
+    pub var: Var,
+    /// FMI type.
+    pub ty: DiscreteType,
+    /// Parameter, output or local.
+    pub role: DiscreteRole,
+}
+
+/// The co-simulation integrator a model's FMUs embed in `doStep`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Method {
+    /// HHT-alpha for second-order constrained mechanics; `alpha` in [-1/3, 0].
+    Hht {
+        /// Numerical damping parameter.
+        alpha: f64,
+    },
+    /// Symplectic (semi-implicit) Euler for second-order mechanics.
+    SymplecticEuler,
+    /// L-stable SDIRK with error control, for stiff first-order ODEs.
+    Sdirk {
+        /// Relative tolerance of the local error.
+        rtol: f64,
+        /// Absolute tolerance of the local error.
+        atol: f64,
+    },
+}
+
+/// The embedded co-simulation solver settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CoSimulation {
+    /// Integration method.
+    pub method: Method,
+    /// Largest internal step; a communication step is split into steps no longer than this
+    /// (fixed-step methods) or starts its step-size control from it (SDIRK).
+    pub max_step: f64,
+}
+
+/// The default experiment written into modelDescription.xml.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Experiment {
+    /// Start time in seconds.
+    pub start: f64,
+    /// Stop time in seconds.
+    pub stop: f64,
+    /// Relative tolerance suggested to Model Exchange hosts.
+    pub tolerance: f64,
+    /// Communication / output step size.
+    pub step: f64,
+}
+
+/// Everything a model declares about itself.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declaration {
+    /// FMI modelName.
+    pub model_name: String,
+    /// One-paragraph description.
+    pub description: String,
+    /// Continuous states `x` (for mechanical models: the coordinates q, then the velocities v).
+    pub states: Vec<Var>,
+    /// Continuous real inputs `u`.
+    pub inputs: Vec<Var>,
+    /// Real parameters `p`.
+    pub parameters: Vec<Parameter>,
+    /// Continuous real outputs `y`.
+    pub outputs: Vec<Var>,
+    /// Discrete variables `d` (parameters, outputs, modes, memory).
+    pub discrete: Vec<Discrete>,
+    /// Number of event indicators `z`.
+    pub event_indicators: usize,
+    /// Embedded co-simulation solver.
+    pub cosimulation: CoSimulation,
+    /// Default experiment.
+    pub experiment: Experiment,
+}
+
+impl Declaration {
+    /// An empty declaration with the given name, SDIRK co-simulation and a 0..10 s experiment.
+    pub fn new(model_name: &str, description: &str) -> Self {
+        Declaration {
+            model_name: model_name.to_owned(),
+            description: description.to_owned(),
+            states: Vec::new(),
+            inputs: Vec::new(),
+            parameters: Vec::new(),
+            outputs: Vec::new(),
+            discrete: Vec::new(),
+            event_indicators: 0,
+            cosimulation: CoSimulation {
+                method: Method::Sdirk { rtol: 1e-6, atol: 1e-9 },
+                max_step: 1e-2,
+            },
+            experiment: Experiment { start: 0.0, stop: 10.0, tolerance: 1e-6, step: 1e-2 },
+        }
+    }
+
+    /// Adds a continuous state.
+    pub fn state(mut self, var: Var) -> Self {
+        self.states.push(var);
+        self
+    }
+
+    /// Adds a continuous input.
+    pub fn input(mut self, var: Var) -> Self {
+        self.inputs.push(var);
+        self
+    }
+
+    /// Adds a real parameter.
+    pub fn parameter(mut self, var: Var, tunability: Tunability) -> Self {
+        self.parameters.push(Parameter { var, tunability });
+        self
+    }
+
+    /// Adds a continuous output.
+    pub fn output(mut self, var: Var) -> Self {
+        self.outputs.push(var);
+        self
+    }
+
+    /// Adds a discrete variable.
+    pub fn discrete(mut self, var: Var, ty: DiscreteType, role: DiscreteRole) -> Self {
+        self.discrete.push(Discrete { var, ty, role });
+        self
+    }
+
+    /// Sets the number of event indicators.
+    pub fn event_indicators(mut self, count: usize) -> Self {
+        self.event_indicators = count;
+        self
+    }
+
+    /// Sets the embedded co-simulation solver.
+    pub fn cosimulation(mut self, method: Method, max_step: f64) -> Self {
+        self.cosimulation = CoSimulation { method, max_step };
+        self
+    }
+
+    /// Sets the default experiment.
+    pub fn experiment(mut self, start: f64, stop: f64, tolerance: f64, step: f64) -> Self {
+        self.experiment = Experiment { start, stop, tolerance, step };
+        self
+    }
+
+    /// Start values of the states.
+    pub fn state_starts(&self) -> Vec<f64> {
+        self.states.iter().map(|v| v.start).collect()
+    }
+
+    /// Start values of the inputs.
+    pub fn input_starts(&self) -> Vec<f64> {
+        self.inputs.iter().map(|v| v.start).collect()
+    }
+
+    /// Start values of the parameters.
+    pub fn parameter_starts(&self) -> Vec<f64> {
+        self.parameters.iter().map(|p| p.var.start).collect()
+    }
+
+    /// Start values of the discrete variables.
+    pub fn discrete_starts(&self) -> Vec<f64> {
+        self.discrete.iter().map(|d| d.var.start).collect()
+    }
+}

@@ -1,0 +1,28 @@
+//! Write a model once in Rust, generic over the scalar type, and export it as FMI 2.0 and
+//! FMI 3.0 FMUs (Model Exchange and Co-Simulation) with exact directional and adjoint
+//! derivatives, FMU state, and embedded co-simulation integrators.
+//!
+//! A model crate implements [`OdeModel`] or [`MechanicalModel`] and calls the export macro
+//! once; `cargo xtask fmus` packages it.
+
+pub mod declaration;
+pub mod integrators;
+pub mod jacobian;
+pub mod linear;
+pub mod mechanical_system;
+pub mod mechanics;
+pub mod ode;
+pub mod ode_system;
+pub mod scalar;
+pub mod system;
+
+pub use declaration::{
+    CoSimulation, Declaration, Discrete, DiscreteRole, DiscreteType, Experiment, Method,
+    Parameter, Tunability, Var,
+};
+pub use mechanical_system::MechanicalSystem;
+pub use mechanics::{MechArgs, MechanicalModel};
+pub use ode::{Args, Crossing, Event, OdeModel};
+pub use ode_system::OdeSystem;
+pub use scalar::{DualNum, Scalar};
+pub use system::{Integrator, StepError, StepInputs, StepReport, System};

@@ -1,0 +1,139 @@
+//! Dense LU factorization with partial pivoting, generic over the scalar type so that the
+//! same solver runs inside dual-number evaluations (exact derivatives through linear solves).
+
+use crate::scalar::Scalar;
+
+/// The matrix was singular to working precision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Singular {
+    /// Elimination column at which no usable pivot was found.
+    pub column: usize,
+}
+
+/// `P A = L U` of a square row-major matrix.
+#[derive(Clone, Debug)]
+pub struct Lu<T> {
+    n: usize,
+    lu: Vec<T>,
+    pivots: Vec<usize>,
+}
+
+impl<T: Scalar> Lu<T> {
+    /// Factors the `n x n` row-major matrix `a`.
+    pub fn factor(mut a: Vec<T>, n: usize) -> Result<Self, Singular> {
+        assert_eq!(a.len(), n * n, "matrix buffer must hold n*n entries");
+        let scale = a.iter().fold(0.0f64, |m, v| m.max(v.real().abs())).max(f64::MIN_POSITIVE);
+        let mut pivots = Vec::with_capacity(n);
+        for k in 0..n {
+            let (p, best) = (k..n)
+                .map(|i| (i, a[i * n + k].real().abs()))
+                .fold((k, -1.0), |acc, cur| if cur.1 > acc.1 { cur } else { acc });
+            if !(best > scale * 1e-300) || !best.is_finite() {
+                return Err(Singular { column: k });
+            }
+            pivots.push(p);
+            if p != k {
+                for j in 0..n {
+                    a.swap(k * n + j, p * n + j);
+                }
+            }
+            let pivot = a[k * n + k];
+            for i in (k + 1)..n {
+                let factor = a[i * n + k] / pivot;
+                a[i * n + k] = factor;
+                for j in (k + 1)..n {
+                    let akj = a[k * n + j];
+                    a[i * n + j] -= factor * akj;
+                }
+            }
+        }
+        Ok(Lu { n, lu: a, pivots })
+    }
+
+    /// Dimension of the factored matrix.
+    pub fn dim(&self) -> usize {
+        self.n
+    }
+
+    /// Solves `A x = b` in place.
+    pub fn solve(&self, b: &mut [T]) {
+        let n = self.n;
+        for (k, &p) in self.pivots.iter().enumerate() {
+            b.swap(k, p);
+        }
+        for i in 0..n {
+            let mut s = b[i];
+            for j in 0..i {
+                s -= self.lu[i * n + j] * b[j];
+            }
+            b[i] = s;
+        }
+        for i in (0..n).rev() {
+            let mut s = b[i];
+            for j in (i + 1)..n {
+                s -= self.lu[i * n + j] * b[j];
+            }
+            b[i] = s / self.lu[i * n + i];
+        }
+    }
+
+    /// Solves `A^T x = b` in place (adjoint solves reuse the forward factorization).
+    pub fn solve_transposed(&self, b: &mut [T]) {
+        let n = self.n;
+        for i in 0..n {
+            let mut s = b[i];
+            for j in 0..i {
+                s -= self.lu[j * n + i] * b[j];
+            }
+            b[i] = s / self.lu[i * n + i];
+        }
+        for i in (0..n).rev() {
+            let mut s = b[i];
+            for j in (i + 1)..n {
+                s -= self.lu[j * n + i] * b[j];
+            }
+            b[i] = s;
+        }
+        for (k, &p) in self.pivots.iter().enumerate().rev() {
+            b.swap(k, p);
+        }
+    }
+}
+
+/// Solves `A x = b` for one right-hand side, consuming `a`.
+pub fn solve<T: Scalar>(a: Vec<T>, b: &mut [T], n: usize) -> Result<(), Singular> {
+    Lu::factor(a, n)?.solve(b);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matvec(a: &[f64], x: &[f64], n: usize, transposed: bool) -> Vec<f64> {
+        (0..n)
+            .map(|i| (0..n).map(|j| if transposed { a[j * n + i] } else { a[i * n + j] } * x[j]).sum())
+            .collect()
+    }
+
+    #[test]
+    fn solves_and_transposed_solves_a_pivoting_system() {
+        let a = vec![0.0, 2.0, 1.0, 1.0, 1.0, 0.0, 3.0, 0.0, 5.0];
+        let x = [1.0, -2.0, 0.5];
+        let lu = Lu::factor(a.clone(), 3).unwrap();
+        let mut b = matvec(&a, &x, 3, false);
+        lu.solve(&mut b);
+        let mut bt = matvec(&a, &x, 3, true);
+        lu.solve_transposed(&mut bt);
+        for i in 0..3 {
+            assert!((b[i] - x[i]).abs() < 1e-14, "{b:?}");
+            assert!((bt[i] - x[i]).abs() < 1e-14, "{bt:?}");
+        }
+    }
+
+    #[test]
+    fn reports_a_singular_matrix() {
+        let a = vec![1.0, 2.0, 2.0, 4.0];
+        assert_eq!(Lu::factor(a, 2).unwrap_err(), Singular { column: 1 });
+    }
+}

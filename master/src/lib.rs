@@ -1,0 +1,1 @@
+//! The Tandem co-simulation master.
