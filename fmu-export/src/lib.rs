@@ -15,6 +15,7 @@ pub mod ode;
 pub mod ode_system;
 pub mod scalar;
 pub mod system;
+pub mod variables;
 
 pub use declaration::{
     CoSimulation, Declaration, Discrete, DiscreteRole, DiscreteType, Experiment, Method,

@@ -1,0 +1,223 @@
+//! The flat variable table derived from a [`Declaration`]: value references, FMI types,
+//! causality, variability and initial attributes, shared by the runtime (get/set by value
+//! reference) and by both model-description generators.
+
+use crate::declaration::{Declaration, DiscreteRole, DiscreteType, Tunability, Var};
+
+/// Value reference type (the same numbering is used in FMI 2.0 and FMI 3.0).
+pub type ValueReference = u32;
+
+/// The FMI type of a variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarType {
+    /// fmi2Real / fmi3Float64.
+    Real,
+    /// fmi2Integer / fmi3Int32.
+    Integer,
+    /// fmi2Boolean / fmi3Boolean.
+    Boolean,
+}
+
+/// FMI causality.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Causality {
+    /// The independent variable, time.
+    Independent,
+    /// A parameter.
+    Parameter,
+    /// An input.
+    Input,
+    /// An output.
+    Output,
+    /// A local variable (states, derivatives, modes).
+    Local,
+}
+
+/// FMI variability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variability {
+    /// Set before initialization only.
+    Fixed,
+    /// Changeable between steps or events.
+    Tunable,
+    /// Changes only at events.
+    Discrete,
+    /// Changes continuously.
+    Continuous,
+}
+
+/// FMI initial attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Initial {
+    /// Initialized with the start value.
+    Exact,
+    /// Start value is a guess for an iteration.
+    Approx,
+    /// Computed during initialization; no start value.
+    Calculated,
+}
+
+/// Where a variable's value lives in an instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Simulation time.
+    Time,
+    /// Continuous state `x[i]`.
+    State(usize),
+    /// State derivative `dx[i]`.
+    Derivative(usize),
+    /// Input `u[i]`.
+    Input(usize),
+    /// Real parameter `p[i]`.
+    Parameter(usize),
+    /// Continuous output `y[i]`.
+    Output(usize),
+    /// Discrete variable `d[i]`.
+    Discrete(usize),
+}
+
+/// One entry of the variable table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelVariable {
+    /// Value reference (equal to the position in the table).
+    pub vr: ValueReference,
+    /// Name, description, unit, start, nominal and bounds.
+    pub var: Var,
+    /// FMI type.
+    pub ty: VarType,
+    /// FMI causality.
+    pub causality: Causality,
+    /// FMI variability.
+    pub variability: Variability,
+    /// FMI initial attribute (`None` where the standard forbids it: time and inputs).
+    pub initial: Option<Initial>,
+    /// Where the value lives.
+    pub role: Role,
+    /// For a derivative: the value reference of its state.
+    pub derivative_of: Option<ValueReference>,
+}
+
+impl ModelVariable {
+    /// Whether the start value is written into the model description.
+    pub fn has_start(&self) -> bool {
+        !matches!(self.initial, Some(Initial::Calculated)) && self.causality != Causality::Independent
+    }
+}
+
+/// All variables of a model, indexed by value reference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariableTable {
+    variables: Vec<ModelVariable>,
+}
+
+impl VariableTable {
+    /// Builds the table: time, states, derivatives, inputs, parameters, outputs, discrete.
+    pub fn new(decl: &Declaration) -> Self {
+        let mut variables = Vec::new();
+        let mut push = |var: Var, ty, causality, variability, initial, role, derivative_of| {
+            let vr = variables.len() as ValueReference;
+            variables.push(ModelVariable { vr, var, ty, causality, variability, initial, role, derivative_of });
+        };
+        let time = Var::new("time", 0.0).unit("s").description("simulation time");
+        push(time, VarType::Real, Causality::Independent, Variability::Continuous, None, Role::Time, None);
+        let first_state = 1;
+        for (i, v) in decl.states.iter().enumerate() {
+            push(v.clone(), VarType::Real, Causality::Local, Variability::Continuous,
+                Some(Initial::Exact), Role::State(i), None);
+        }
+        for (i, v) in decl.states.iter().enumerate() {
+            let der = Var {
+                name: format!("der({})", v.name),
+                description: format!("time derivative of {}", v.name),
+                unit: v.unit.as_ref().map(|u| format!("{u}/s")),
+                start: 0.0,
+                nominal: None,
+                min: None,
+                max: None,
+            };
+            push(der, VarType::Real, Causality::Local, Variability::Continuous,
+                Some(Initial::Calculated), Role::Derivative(i), Some((first_state + i) as ValueReference));
+        }
+        for (i, v) in decl.inputs.iter().enumerate() {
+            push(v.clone(), VarType::Real, Causality::Input, Variability::Continuous, None, Role::Input(i), None);
+        }
+        for (i, p) in decl.parameters.iter().enumerate() {
+            let variability = match p.tunability {
+                Tunability::Fixed => Variability::Fixed,
+                Tunability::Tunable => Variability::Tunable,
+            };
+            push(p.var.clone(), VarType::Real, Causality::Parameter, variability,
+                Some(Initial::Exact), Role::Parameter(i), None);
+        }
+        for (i, v) in decl.outputs.iter().enumerate() {
+            push(v.clone(), VarType::Real, Causality::Output, Variability::Continuous,
+                Some(Initial::Calculated), Role::Output(i), None);
+        }
+        for (i, d) in decl.discrete.iter().enumerate() {
+            let ty = match d.ty {
+                DiscreteType::Real => VarType::Real,
+                DiscreteType::Integer => VarType::Integer,
+                DiscreteType::Boolean => VarType::Boolean,
+            };
+            let (causality, variability, initial) = match d.role {
+                DiscreteRole::Parameter => (Causality::Parameter, Variability::Fixed, Initial::Exact),
+                DiscreteRole::Output => (Causality::Output, Variability::Discrete, Initial::Calculated),
+                DiscreteRole::Local => (Causality::Local, Variability::Discrete, Initial::Exact),
+            };
+            push(d.var.clone(), ty, causality, variability, Some(initial), Role::Discrete(i), None);
+        }
+        VariableTable { variables }
+    }
+
+    /// The variable with value reference `vr`.
+    pub fn get(&self, vr: ValueReference) -> Option<&ModelVariable> {
+        self.variables.get(vr as usize)
+    }
+
+    /// All variables in value-reference order.
+    pub fn iter(&self) -> impl Iterator<Item = &ModelVariable> {
+        self.variables.iter()
+    }
+
+    /// Number of variables.
+    pub fn len(&self) -> usize {
+        self.variables.len()
+    }
+
+    /// Whether the table is empty (never: time is always present).
+    pub fn is_empty(&self) -> bool {
+        self.variables.is_empty()
+    }
+
+    /// The value reference of the variable with role `role`.
+    pub fn vr_of(&self, role: Role) -> Option<ValueReference> {
+        self.variables.iter().find(|v| v.role == role).map(|v| v.vr)
+    }
+
+    /// The variable named `name`.
+    pub fn by_name(&self, name: &str) -> Option<&ModelVariable> {
+        self.variables.iter().find(|v| v.var.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declaration::Tunability;
+
+    #[test]
+    fn value_references_follow_the_declaration_order() {
+        let decl = Declaration::new("m", "")
+            .state(Var::new("x", 1.0))
+            .input(Var::new("u", 0.0))
+            .parameter(Var::new("k", 2.0), Tunability::Tunable)
+            .output(Var::new("y", 0.0))
+            .discrete(Var::new("n", 0.0), DiscreteType::Integer, DiscreteRole::Output);
+        let table = VariableTable::new(&decl);
+        let names: Vec<_> = table.iter().map(|v| v.var.name.as_str()).collect();
+        assert_eq!(names, ["time", "x", "der(x)", "u", "k", "y", "n"]);
+        assert_eq!(table.get(2).unwrap().derivative_of, Some(1));
+        assert_eq!(table.vr_of(Role::Output(0)), Some(5));
+        assert_eq!(table.by_name("n").unwrap().ty, VarType::Integer);
+    }
+}
