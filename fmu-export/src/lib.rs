@@ -5,6 +5,7 @@
 //! A model crate implements [`OdeModel`] or [`MechanicalModel`] and calls the export macro
 //! once; `cargo xtask fmus` packages it.
 
+pub mod capabilities;
 pub mod declaration;
 pub mod integrators;
 pub mod jacobian;
@@ -15,6 +16,7 @@ pub mod ode;
 pub mod ode_system;
 pub mod scalar;
 pub mod system;
+pub mod token;
 pub mod variables;
 
 pub use declaration::{
