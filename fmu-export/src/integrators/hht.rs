@@ -43,8 +43,14 @@ pub struct Hht {
 impl Hht {
     /// The method with damping parameter `alpha` in `[-1/3, 0]` and step `<= max_step`.
     pub fn new(alpha: f64, dofs: usize, constraints: usize, max_step: f64) -> Self {
-        assert!((-1.0 / 3.0..=0.0).contains(&alpha), "HHT alpha must lie in [-1/3, 0], got {alpha}");
-        assert!(max_step > 0.0, "HHT max_step must be positive, got {max_step}");
+        assert!(
+            (-1.0 / 3.0..=0.0).contains(&alpha),
+            "HHT alpha must lie in [-1/3, 0], got {alpha}"
+        );
+        assert!(
+            max_step > 0.0,
+            "HHT max_step must be positive, got {max_step}"
+        );
         Hht {
             dofs,
             constraints,
@@ -53,7 +59,10 @@ impl Hht {
             gamma: (1.0 - 2.0 * alpha) / 2.0,
             max_step,
             // Updates at 1e-10 of the natural scale of each block (rounding level otherwise).
-            newton: Newton { tolerance: 1e-10, max_iterations: 20 },
+            newton: Newton {
+                tolerance: 1e-10,
+                max_iterations: 20,
+            },
         }
     }
 
@@ -75,7 +84,12 @@ impl Hht {
     /// Splits `w` into `(q, v, a, lambda)`.
     fn split<'w, T>(&self, w: &'w [T]) -> (&'w [T], &'w [T], &'w [T], &'w [T]) {
         let n = self.dofs;
-        (&w[..n], &w[n..2 * n], &w[2 * n..3 * n], &w[3 * n..3 * n + self.constraints])
+        (
+            &w[..n],
+            &w[n..2 * n],
+            &w[2 * n..3 * n],
+            &w[3 * n..3 * n + self.constraints],
+        )
     }
 
     /// Entries of the discrete state `w`.
@@ -104,7 +118,10 @@ impl Hht {
         let (q0, v0, a0, lambda0) = self.split(w_prev);
         let t = t_prev + h;
         let hh = T::cst(h);
-        let (old_q, new_q) = (T::cst(0.5 * h * h * (1.0 - 2.0 * beta)), T::cst(h * h * beta));
+        let (old_q, new_q) = (
+            T::cst(0.5 * h * h * (1.0 - 2.0 * beta)),
+            T::cst(h * h * beta),
+        );
         let (old_v, new_v) = (T::cst(h * (1.0 - gamma)), T::cst(h * gamma));
         for i in 0..n {
             r[i] = q[i] - q0[i] - hh * v0[i] - old_q * a0[i] - new_q * a[i];
@@ -112,7 +129,14 @@ impl Hht {
         }
         let mut u_t = vec![T::cst(0.0); u.len()];
         u.eval(T::cst(t), &mut u_t);
-        let args = MechArgs { t: T::cst(t), q, v, u: &u_t, p, d };
+        let args = MechArgs {
+            t: T::cst(t),
+            q,
+            v,
+            u: &u_t,
+            p,
+            d,
+        };
         let mass = sys.mass_matrix(&args);
         let imbalance = self.imbalance(sys, &args, lambda);
         let imbalance_prev = self.imbalance_at(sys, t_prev, q0, v0, lambda0, u, p, d);
@@ -158,13 +182,24 @@ impl Hht {
     ) -> Vec<T> {
         let mut u_t = vec![T::cst(0.0); u.len()];
         u.eval(T::cst(t), &mut u_t);
-        self.imbalance(sys, &MechArgs { t: T::cst(t), q, v, u: &u_t, p, d }, lambda)
+        self.imbalance(
+            sys,
+            &MechArgs {
+                t: T::cst(t),
+                q,
+                v,
+                u: &u_t,
+                p,
+                d,
+            },
+            lambda,
+        )
     }
 
     /// The Newton scale of each unknown: per block, the largest magnitude in `w_prev` and the
-    /// guess, floored by what the forces at the step start imply (`|F|/|M|` for `a`,
+    /// guess, floored by what the forces at both ends of the step imply (`|F|/|M|` for `a`,
     /// `|F|/|C_q|` for `lambda`, and `a` propagated to `v` and `q`), so that a block at rest
-    /// (static equilibrium: `a = v = 0`) still has a meaningful scale.
+    /// (static equilibrium, or a start from rest under a ramped input) has a meaningful scale.
     #[allow(clippy::too_many_arguments)]
     fn newton_scale<M: MechanicalModel>(
         &self,
@@ -178,31 +213,81 @@ impl Hht {
         d: &[f64],
     ) -> Vec<f64> {
         let n = self.dofs;
-        let (q, v, a, lambda) = self.split(w_prev);
-        let mut u_t = vec![0.0; u.len()];
-        u.eval(t, &mut u_t);
-        let args = MechArgs { t, q, v, u: &u_t, p, d };
-        let mass = sys.mass_matrix(&args);
-        let jacobian = sys.constraint_jacobian(t, q, p);
-        let largest = |s: &[f64]| s.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        let inertia = (0..n).map(|i| (0..n).map(|j| mass[i * n + j] * a[j]).sum::<f64>());
-        let force = largest(&sys.forces(&args))
-            .max(largest(&self.imbalance(sys, &args, lambda)))
-            .max(inertia.fold(0.0, |m, x: f64| m.max(x.abs())));
-        let floor = |magnitude: f64| if magnitude > 0.0 { force / magnitude } else { 0.0 };
+        let start = self.magnitudes(sys, t, w_prev, u, p, d);
+        let end = self.magnitudes(sys, t + h, guess, u, p, d);
+        let force = start.force.max(end.force);
+        let floor = |magnitude: f64| {
+            if magnitude > 0.0 {
+                force / magnitude
+            } else {
+                0.0
+            }
+        };
         let block = |range: std::ops::Range<usize>| {
             largest(&w_prev[range.clone()]).max(largest(&guess[range]))
         };
-        let a_scale = block(2 * n..3 * n).max(floor(largest(&mass)));
+        let a_scale = block(2 * n..3 * n).max(floor(start.mass.max(end.mass)));
         let v_scale = block(n..2 * n).max(self.gamma * h * a_scale);
         let q_scale = block(0..n).max(self.beta * h * h * a_scale);
-        let lambda_scale = block(3 * n..3 * n + self.constraints).max(floor(largest(&jacobian)));
+        let lambda_floor = floor(start.constraint_jacobian.max(end.constraint_jacobian));
+        let lambda_scale = block(3 * n..3 * n + self.constraints).max(lambda_floor);
         let mut scale = vec![q_scale; n];
         scale.extend(std::iter::repeat_n(v_scale, n));
         scale.extend(std::iter::repeat_n(a_scale, n));
         scale.extend(std::iter::repeat_n(lambda_scale, self.constraints));
         scale
     }
+
+    /// Magnitudes of the terms of the force balance at `(t, w)`.
+    fn magnitudes<M: MechanicalModel>(
+        &self,
+        sys: &MechanicalSystem<M>,
+        t: f64,
+        w: &[f64],
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+    ) -> Magnitudes {
+        let n = self.dofs;
+        let (q, v, a, lambda) = self.split(w);
+        let mut u_t = vec![0.0; u.len()];
+        u.eval(t, &mut u_t);
+        let args = MechArgs {
+            t,
+            q,
+            v,
+            u: &u_t,
+            p,
+            d,
+        };
+        let mass = sys.mass_matrix(&args);
+        let inertia: Vec<f64> = (0..n)
+            .map(|i| (0..n).map(|j| mass[i * n + j] * a[j]).sum())
+            .collect();
+        let force = largest(&inertia)
+            .max(largest(&sys.forces(&args)))
+            .max(largest(&self.imbalance(sys, &args, lambda)));
+        Magnitudes {
+            force,
+            mass: largest(&mass),
+            constraint_jacobian: largest(&sys.constraint_jacobian(t, q, p)),
+        }
+    }
+}
+
+/// Largest entries (in absolute value) of the force balance `M a + C_q^T lambda = Q`.
+struct Magnitudes {
+    /// Of `M a`, `Q` and `C_q^T lambda - Q`.
+    force: f64,
+    /// Of `M`.
+    mass: f64,
+    /// Of `C_q`.
+    constraint_jacobian: f64,
+}
+
+/// The largest absolute entry of `values` (0 if empty).
+fn largest(values: &[f64]) -> f64 {
+    values.iter().fold(0.0, |m, x| m.max(x.abs()))
 }
 
 impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for Hht {
@@ -229,7 +314,14 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for Hht {
         u.eval(t, &mut u_t);
         let (q, v) = sys.split(x);
         let (a, lambda) = sys
-            .accelerations(&MechArgs { t, q, v, u: &u_t, p, d })
+            .accelerations(&MechArgs {
+                t,
+                q,
+                v,
+                u: &u_t,
+                p,
+                d,
+            })
             .map_err(|_| StepError::Singular { t })?;
         w[..2 * n].copy_from_slice(x);
         w[2 * n..3 * n].copy_from_slice(&a);
@@ -282,6 +374,7 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for Hht {
         y: &mut [f64],
     ) {
         let (q, v, a, lambda) = self.split(w);
-        sys.model().outputs(&MechArgs { t, q, v, u, p, d }, a, lambda, y);
+        sys.model()
+            .outputs(&MechArgs { t, q, v, u, p, d }, a, lambda, y);
     }
 }

@@ -36,7 +36,9 @@ impl MechanicalIntegrator {
             Method::SymplecticEuler => {
                 MechanicalMethod::SymplecticEuler(SymplecticEuler::new(n, max_step))
             }
-            Method::Sdirk { .. } => MechanicalMethod::Sdirk(SdirkScheme::from_declaration(declaration)),
+            Method::Sdirk { .. } => {
+                MechanicalMethod::Sdirk(SdirkScheme::from_declaration(declaration))
+            }
         };
         let len = method.state_len() + declaration.event_indicators;
         SchemeIntegrator::with_state_len(method, len)
