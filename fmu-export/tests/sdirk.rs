@@ -16,9 +16,7 @@ struct Decay;
 
 impl OdeModel for Decay {
     fn declaration(&self) -> Declaration {
-        Declaration::new("decay", "")
-            .state(Var::new("x", 1.0))
-            .output(Var::new("y", 0.0))
+        Declaration::new("decay", "").state(Var::new("x", 1.0)).output(Var::new("y", 0.0))
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
         dx[0] = -a.p[0] * a.x[0];
@@ -57,9 +55,7 @@ struct StiffLinear;
 
 impl OdeModel for StiffLinear {
     fn declaration(&self) -> Declaration {
-        Declaration::new("stiff_linear", "")
-            .state(Var::new("x1", 1.0))
-            .state(Var::new("x2", 1.0))
+        Declaration::new("stiff_linear", "").state(Var::new("x1", 1.0)).state(Var::new("x2", 1.0))
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
         dx[0] = -a.x[0] + a.x[1];
@@ -71,18 +67,13 @@ impl OdeModel for StiffLinear {
 fn stiff_linear_exact(t: f64) -> [f64; 2] {
     let (x10, x20) = (1.0, 1.0);
     let fast = (-1000.0 * t).exp();
-    [
-        (x10 + x20 / 999.0) * (-t).exp() - x20 / 999.0 * fast,
-        x20 * fast,
-    ]
+    [(x10 + x20 / 999.0) * (-t).exp() - x20 / 999.0 * fast, x20 * fast]
 }
 
 fn sdirk<M: OdeModel>(rtol: f64, atol: f64, max_step: f64) -> (OdeSystem<M>, Sdirk) {
     let sys = OdeSystem::<M>::default();
-    let declaration = sys
-        .declaration()
-        .clone()
-        .cosimulation(Method::Sdirk { rtol, atol }, max_step);
+    let declaration =
+        sys.declaration().clone().cosimulation(Method::Sdirk { rtol, atol }, max_step);
     let integrator = Sdirk::new(&declaration);
     (sys, integrator)
 }
@@ -93,23 +84,11 @@ fn decay_error_follows_the_tolerance() {
     for tol in [1e-4, 1e-6, 1e-8] {
         let (sys, mut integrator) = sdirk::<Decay>(tol, tol, 0.5);
         let mut error = 0.0f64;
-        let report = simulate(
-            &sys,
-            &mut integrator,
-            &[1.0],
-            3.0,
-            0.1,
-            &[],
-            &[2.0],
-            &mut [],
-            |t, x, _| {
+        let report =
+            simulate(&sys, &mut integrator, &[1.0], 3.0, 0.1, &[], &[2.0], &mut [], |t, x, _| {
                 error = error.max((x[0] - (-2.0 * t).exp()).abs());
-            },
-        );
-        println!(
-            "tol {tol:e}: error {error:e}, {} steps",
-            report.internal_steps
-        );
+            });
+        println!("tol {tol:e}: error {error:e}, {} steps", report.internal_steps);
         assert!(error < tol, "tol {tol:e}: error {error:e}");
         errors.push(error);
     }
@@ -144,10 +123,7 @@ fn fixed_steps_converge_with_order_two() {
         .collect();
     let observed = orders(&errors);
     println!("errors {errors:?}, orders {observed:?}");
-    assert!(
-        observed.iter().all(|o| (1.8..=2.2).contains(o)),
-        "{observed:?}"
-    );
+    assert!(observed.iter().all(|o| (1.8..=2.2).contains(o)), "{observed:?}");
 }
 
 #[test]
@@ -155,28 +131,14 @@ fn a_stiff_nonlinear_transient_is_resolved_in_few_steps() {
     let tol = 1e-6;
     let (sys, mut integrator) = sdirk::<ProtheroRobinson>(tol, tol, 0.1);
     let mut error = 0.0f64;
-    let report = simulate(
-        &sys,
-        &mut integrator,
-        &[1.0],
-        2.0,
-        0.1,
-        &[],
-        &[],
-        &mut [],
-        |t, x, _| {
-            error = error.max((x[0] - prothero_robinson_exact(1.0, t)).abs());
-        },
-    );
+    let report = simulate(&sys, &mut integrator, &[1.0], 2.0, 0.1, &[], &[], &mut [], |t, x, _| {
+        error = error.max((x[0] - prothero_robinson_exact(1.0, t)).abs());
+    });
     println!("error {error:e}, {} steps", report.internal_steps);
     assert!(error < 10.0 * tol, "{error:e}");
     // An explicit method would need about mu * T = 2e6 steps for stability; the step count
     // here is set by the accuracy of the smooth part alone.
-    assert!(
-        report.internal_steps < 2000,
-        "{} steps",
-        report.internal_steps
-    );
+    assert!(report.internal_steps < 2000, "{} steps", report.internal_steps);
 }
 
 #[test]
@@ -184,22 +146,11 @@ fn a_stiff_linear_system_matches_its_matrix_exponential() {
     let tol = 1e-7;
     let (sys, mut integrator) = sdirk::<StiffLinear>(tol, tol, 0.1);
     let mut error = 0.0f64;
-    let report = simulate(
-        &sys,
-        &mut integrator,
-        &[1.0, 1.0],
-        5.0,
-        0.01,
-        &[],
-        &[],
-        &mut [],
-        |t, x, _| {
+    let report =
+        simulate(&sys, &mut integrator, &[1.0, 1.0], 5.0, 0.01, &[], &[], &mut [], |t, x, _| {
             let exact = stiff_linear_exact(t);
-            error = error
-                .max((x[0] - exact[0]).abs())
-                .max((x[1] - exact[1]).abs());
-        },
-    );
+            error = error.max((x[0] - exact[0]).abs()).max((x[1] - exact[1]).abs());
+        });
     println!("error {error:e}, {} steps", report.internal_steps);
     assert!(error < 10.0 * tol, "{error:e}");
 }
@@ -207,28 +158,14 @@ fn a_stiff_linear_system_matches_its_matrix_exponential() {
 #[test]
 fn sdirk_integrates_a_mechanical_model_in_first_order_form() {
     let sys = MechanicalSystem::<Oscillator>::default();
-    let method = Method::Sdirk {
-        rtol: 1e-8,
-        atol: 1e-10,
-    };
+    let method = Method::Sdirk { rtol: 1e-8, atol: 1e-10 };
     let declaration = sys.declaration().clone().cosimulation(method, 1e-2);
     let mut integrator = MechanicalIntegrator::new(&declaration, 1, 0);
     let p = [MASS, STIFFNESS, 3.0];
     let mut error = 0.0f64;
-    simulate(
-        &sys,
-        &mut integrator,
-        &[0.01, 0.0],
-        1.0,
-        0.1,
-        &[0.0],
-        &p,
-        &mut [],
-        |t, x, _| {
-            error =
-                error.max((x[0] - oscillator_exact(MASS, STIFFNESS, 3.0, 0.01, 0.0, t).0).abs());
-        },
-    );
+    simulate(&sys, &mut integrator, &[0.01, 0.0], 1.0, 0.1, &[0.0], &p, &mut [], |t, x, _| {
+        error = error.max((x[0] - oscillator_exact(MASS, STIFFNESS, 3.0, 0.01, 0.0, t).0).abs());
+    });
     println!("error {error:e}");
     assert!(error < 1e-7, "{error:e}");
 }
@@ -240,22 +177,15 @@ fn the_step_residual_vanishes_and_its_derivatives_match_finite_differences() {
     let (t, h) = (0.3, 0.05);
     let inputs = StepInputs::held(t, &[]);
     let mut w_prev = vec![0.0; 7];
-    scheme
-        .start(&sys, t, &[0.7, -0.2], &inputs, &[], &[], &mut w_prev)
-        .unwrap();
+    scheme.start(&sys, t, &[0.7, -0.2], &inputs, &[], &[], &mut w_prev).unwrap();
     let mut w_next = vec![0.0; 7];
-    scheme
-        .step(&sys, t, h, &w_prev, &inputs, &[], &[], &mut w_next)
-        .unwrap();
+    scheme.step(&sys, t, h, &w_prev, &inputs, &[], &[], &mut w_next).unwrap();
     let mut r = vec![0.0; 6];
     scheme.residual(&sys, t, h, &w_next, &w_prev, &inputs, &[], &[], &mut r);
     assert!(r.iter().all(|v| v.abs() < 1e-9), "{r:?}");
     let (exact, _) = jacobian(&w_prev, 6, |w, r| {
         let next: Vec<_> = w_next.iter().map(|&v| w[0] * 0.0 + v).collect();
-        let u = StepInputs {
-            t0: t,
-            coefficients: vec![vec![]],
-        };
+        let u = StepInputs { t0: t, coefficients: vec![vec![]] };
         scheme.residual(&sys, t, h, &next, w, &u, &[], &[], r);
     });
     let n = w_prev.len();

@@ -30,10 +30,7 @@ impl<M> SchemeIntegrator<M> {
     /// An integrator for `scheme`, whose state vector has `len` entries (method state plus
     /// one per event indicator), all zero until [`Integrator::initialize`].
     pub fn with_state_len(scheme: M, len: usize) -> Self {
-        SchemeIntegrator {
-            scheme,
-            state: vec![0.0; len],
-        }
+        SchemeIntegrator { scheme, state: vec![0.0; len] }
     }
 
     /// The one-step method (for residual evaluations by the adjoint layer).
@@ -148,10 +145,8 @@ impl<'a, S: System, M: Scheme<S>> CommunicationStep<'a, S, M> {
     fn run(&mut self, mut t: f64, t_end: f64) -> Result<StepReport, StepError> {
         let mut report = StepReport::default();
         while t < t_end {
-            let time_event = self
-                .sys
-                .next_time_event(t, self.p, &self.d)
-                .filter(|&te| te > t && te <= t_end);
+            let time_event =
+                self.sys.next_time_event(t, self.p, &self.d).filter(|&te| te > t && te <= t_end);
             let stop = time_event.unwrap_or(t_end);
             let (reached, state_event) = self.integrate_until(t, stop, &mut report)?;
             t = reached;
@@ -184,22 +179,10 @@ impl<'a, S: System, M: Scheme<S>> CommunicationStep<'a, S, M> {
                 let z = indicators(sys, t_next, scheme.continuous_state(&next), u, p, &self.d);
                 if any_crossing(&self.references, &z) {
                     let h = t_next - t;
-                    let shortened = ShortenedStep {
-                        scheme,
-                        sys,
-                        t,
-                        w: &self.w,
-                        u,
-                        p,
-                        d: &self.d,
-                    };
+                    let shortened = ShortenedStep { scheme, sys, t, w: &self.w, u, p, d: &self.d };
                     let located = shortened.locate(h, next, z, &self.references)?;
                     self.w = located.w;
-                    let t_event = if located.h == h {
-                        t_next
-                    } else {
-                        t + located.h
-                    };
+                    let t_event = if located.h == h { t_next } else { t + located.h };
                     return Ok((t_event, Some(located.crossings)));
                 }
                 advance_signs(&mut self.references, &z);
@@ -219,18 +202,7 @@ impl<'a, S: System, M: Scheme<S>> CommunicationStep<'a, S, M> {
         let d_old = self.d.clone();
         let mut u_t = vec![0.0; u.len()];
         u.eval(t, &mut u_t);
-        sys.reset(
-            &Args {
-                t,
-                x: &x,
-                u: &u_t,
-                p,
-                d: &d_old,
-            },
-            event,
-            &mut x_new,
-            &mut self.d,
-        );
+        sys.reset(&Args { t, x: &x, u: &u_t, p, d: &d_old }, event, &mut x_new, &mut self.d);
         if !x_new.iter().all(|v| v.is_finite()) {
             return Err(StepError::NonFinite { t });
         }

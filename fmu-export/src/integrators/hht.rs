@@ -47,10 +47,7 @@ impl Hht {
             (-1.0 / 3.0..=0.0).contains(&alpha),
             "HHT alpha must lie in [-1/3, 0], got {alpha}"
         );
-        assert!(
-            max_step > 0.0,
-            "HHT max_step must be positive, got {max_step}"
-        );
+        assert!(max_step > 0.0, "HHT max_step must be positive, got {max_step}");
         Hht {
             dofs,
             constraints,
@@ -59,10 +56,7 @@ impl Hht {
             gamma: (1.0 - 2.0 * alpha) / 2.0,
             max_step,
             // Updates at 1e-10 of the natural scale of each block (rounding level otherwise).
-            newton: Newton {
-                tolerance: 1e-10,
-                max_iterations: 20,
-            },
+            newton: Newton { tolerance: 1e-10, max_iterations: 20 },
         }
     }
 
@@ -84,12 +78,7 @@ impl Hht {
     /// Splits `w` into `(q, v, a, lambda)`.
     fn split<'w, T>(&self, w: &'w [T]) -> (&'w [T], &'w [T], &'w [T], &'w [T]) {
         let n = self.dofs;
-        (
-            &w[..n],
-            &w[n..2 * n],
-            &w[2 * n..3 * n],
-            &w[3 * n..3 * n + self.constraints],
-        )
+        (&w[..n], &w[n..2 * n], &w[2 * n..3 * n], &w[3 * n..3 * n + self.constraints])
     }
 
     /// Entries of the discrete state `w`.
@@ -118,10 +107,7 @@ impl Hht {
         let (q0, v0, a0, lambda0) = self.split(w_prev);
         let t = t_prev + h;
         let hh = T::cst(h);
-        let (old_q, new_q) = (
-            T::cst(0.5 * h * h * (1.0 - 2.0 * beta)),
-            T::cst(h * h * beta),
-        );
+        let (old_q, new_q) = (T::cst(0.5 * h * h * (1.0 - 2.0 * beta)), T::cst(h * h * beta));
         let (old_v, new_v) = (T::cst(h * (1.0 - gamma)), T::cst(h * gamma));
         for i in 0..n {
             r[i] = q[i] - q0[i] - hh * v0[i] - old_q * a0[i] - new_q * a[i];
@@ -129,14 +115,7 @@ impl Hht {
         }
         let mut u_t = vec![T::cst(0.0); u.len()];
         u.eval(T::cst(t), &mut u_t);
-        let args = MechArgs {
-            t: T::cst(t),
-            q,
-            v,
-            u: &u_t,
-            p,
-            d,
-        };
+        let args = MechArgs { t: T::cst(t), q, v, u: &u_t, p, d };
         let mass = sys.mass_matrix(&args);
         let imbalance = self.imbalance(sys, &args, lambda);
         let imbalance_prev = self.imbalance_at(sys, t_prev, q0, v0, lambda0, u, p, d);
@@ -182,18 +161,7 @@ impl Hht {
     ) -> Vec<T> {
         let mut u_t = vec![T::cst(0.0); u.len()];
         u.eval(T::cst(t), &mut u_t);
-        self.imbalance(
-            sys,
-            &MechArgs {
-                t: T::cst(t),
-                q,
-                v,
-                u: &u_t,
-                p,
-                d,
-            },
-            lambda,
-        )
+        self.imbalance(sys, &MechArgs { t: T::cst(t), q, v, u: &u_t, p, d }, lambda)
     }
 
     /// The Newton scale of each unknown: per block, the largest magnitude in `w_prev` and the
@@ -252,18 +220,10 @@ impl Hht {
         let (q, v, a, lambda) = self.split(w);
         let mut u_t = vec![0.0; u.len()];
         u.eval(t, &mut u_t);
-        let args = MechArgs {
-            t,
-            q,
-            v,
-            u: &u_t,
-            p,
-            d,
-        };
+        let args = MechArgs { t, q, v, u: &u_t, p, d };
         let mass = sys.mass_matrix(&args);
-        let inertia: Vec<f64> = (0..n)
-            .map(|i| (0..n).map(|j| mass[i * n + j] * a[j]).sum())
-            .collect();
+        let inertia: Vec<f64> =
+            (0..n).map(|i| (0..n).map(|j| mass[i * n + j] * a[j]).sum()).collect();
         let force = largest(&inertia)
             .max(largest(&sys.forces(&args)))
             .max(largest(&self.imbalance(sys, &args, lambda)));
@@ -314,14 +274,7 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for Hht {
         u.eval(t, &mut u_t);
         let (q, v) = sys.split(x);
         let (a, lambda) = sys
-            .accelerations(&MechArgs {
-                t,
-                q,
-                v,
-                u: &u_t,
-                p,
-                d,
-            })
+            .accelerations(&MechArgs { t, q, v, u: &u_t, p, d })
             .map_err(|_| StepError::Singular { t })?;
         w[..2 * n].copy_from_slice(x);
         w[2 * n..3 * n].copy_from_slice(&a);
@@ -374,7 +327,6 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for Hht {
         y: &mut [f64],
     ) {
         let (q, v, a, lambda) = self.split(w);
-        sys.model()
-            .outputs(&MechArgs { t, q, v, u, p, d }, a, lambda, y);
+        sys.model().outputs(&MechArgs { t, q, v, u, p, d }, a, lambda, y);
     }
 }

@@ -62,10 +62,7 @@ impl Newton {
             }
             previous_norm = norm;
         }
-        Err(StepError::NoConvergence {
-            t,
-            residual: residual_norm,
-        })
+        Err(StepError::NoConvergence { t, residual: residual_norm })
     }
 }
 
@@ -86,10 +83,7 @@ mod tests {
     #[test]
     fn converges_quadratically_on_a_nonlinear_system() {
         // x^2 + y^2 = 4, x y = 1 near (1.9, 0.5).
-        let newton = Newton {
-            tolerance: 1e-12,
-            max_iterations: 20,
-        };
+        let newton = Newton { tolerance: 1e-12, max_iterations: 20 };
         let mut w = [1.9, 0.5];
         newton
             .solve(0.0, &mut w, &[1.0, 1.0], |x, r| {
@@ -103,10 +97,7 @@ mod tests {
 
     #[test]
     fn reports_singular_non_finite_and_non_convergent_problems() {
-        let newton = Newton {
-            tolerance: 1e-12,
-            max_iterations: 5,
-        };
+        let newton = Newton { tolerance: 1e-12, max_iterations: 5 };
         let singular = newton.solve(1.0, &mut [1.0, 1.0], &[1.0; 2], |x, r| {
             r[0] = x[0] + x[1];
             r[1] = x[0] + x[1] - 1.0;

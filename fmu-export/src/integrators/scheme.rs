@@ -68,10 +68,7 @@ pub trait Scheme<S: System> {
 
 /// The inputs over a step with their coefficients lifted into the scalar type `T`.
 pub fn lift_inputs<T: Scalar>(u: &StepInputs<f64>) -> StepInputs<T> {
-    StepInputs {
-        t0: u.t0,
-        coefficients: u.coefficients.iter().map(|c| lift(c)).collect(),
-    }
+    StepInputs { t0: u.t0, coefficients: u.coefficients.iter().map(|c| lift(c)).collect() }
 }
 
 /// The next step of the equidistant grid that splits `[t, stop]` into
@@ -109,9 +106,7 @@ mod tests {
             assert_eq!(t, stop);
             assert_eq!(steps, count);
             let h = interval / count as f64;
-            assert!(lengths
-                .iter()
-                .all(|l| (l - h).abs() < 1e-14 && *l <= max_step * (1.0 + 1e-9)));
+            assert!(lengths.iter().all(|l| (l - h).abs() < 1e-14 && *l <= max_step * (1.0 + 1e-9)));
         }
     }
 }

@@ -70,22 +70,10 @@ impl SdirkScheme {
             rtol >= 0.0 && atol >= 0.0 && rtol + atol > 0.0,
             "SDIRK tolerances must be positive"
         );
-        assert!(
-            max_step > 0.0,
-            "SDIRK max_step must be positive, got {max_step}"
-        );
+        assert!(max_step > 0.0, "SDIRK max_step must be positive, got {max_step}");
         // Newton stops when its last update moves a stage by 1e-4 of the error tolerance.
-        let newton = Newton {
-            tolerance: 1e-4,
-            max_iterations: 10,
-        };
-        SdirkScheme {
-            states,
-            rtol,
-            atol,
-            max_step,
-            newton,
-        }
+        let newton = Newton { tolerance: 1e-4, max_iterations: 10 };
+        SdirkScheme { states, rtol, atol, max_step, newton }
     }
 
     /// The method a declaration asks for (panics, naming the model, if it is not SDIRK).
@@ -138,18 +126,7 @@ impl SdirkScheme {
         let (x_next, k1, k2) = (&w_next[..n], &w_next[n..2 * n], &w_next[2 * n..3 * n]);
         let x_prev = &w_prev[..n];
         self.stage_residual(sys, t_prev, h, x_prev, None, k1, u, p, d, &mut r[..n]);
-        self.stage_residual(
-            sys,
-            t_prev,
-            h,
-            x_prev,
-            Some(k1),
-            k2,
-            u,
-            p,
-            d,
-            &mut r[n..2 * n],
-        );
+        self.stage_residual(sys, t_prev, h, x_prev, Some(k1), k2, u, p, d, &mut r[n..2 * n]);
         let (b1, b2) = (T::cst(h * (1.0 - GAMMA)), T::cst(h * GAMMA));
         for i in 0..n {
             r[2 * n + i] = x_next[i] - x_prev[i] - b1 * k1[i] - b2 * k2[i];
@@ -175,27 +152,14 @@ impl SdirkScheme {
         let c = if first.is_some() { 1.0 } else { GAMMA };
         let t = T::cst(t_prev + c * h);
         let diagonal = T::cst(h * GAMMA);
-        let mut x: Vec<T> = x_prev
-            .iter()
-            .zip(k)
-            .map(|(&xi, &ki)| xi + diagonal * ki)
-            .collect();
+        let mut x: Vec<T> = x_prev.iter().zip(k).map(|(&xi, &ki)| xi + diagonal * ki).collect();
         if let Some(k1) = first {
             let a21 = T::cst(h * (1.0 - GAMMA));
             x.iter_mut().zip(k1).for_each(|(xi, &k1i)| *xi += a21 * k1i);
         }
         let mut u_t = vec![T::cst(0.0); u.len()];
         u.eval(t, &mut u_t);
-        sys.derivatives(
-            &Args {
-                t,
-                x: &x,
-                u: &u_t,
-                p,
-                d,
-            },
-            r,
-        );
+        sys.derivatives(&Args { t, x: &x, u: &u_t, p, d }, r);
         r.iter_mut().zip(k).for_each(|(ri, &ki)| *ri = ki - *ri);
     }
 
@@ -214,10 +178,8 @@ impl SdirkScheme {
     ) -> Result<f64, StepError> {
         let n = self.states;
         let x_prev = &w[..n];
-        let scale: Vec<f64> = x_prev
-            .iter()
-            .map(|x| (self.atol + self.rtol * x.abs()) / (GAMMA * h))
-            .collect();
+        let scale: Vec<f64> =
+            x_prev.iter().map(|x| (self.atol + self.rtol * x.abs()) / (GAMMA * h)).collect();
         let (x_dual, u_dual, p_dual) = (lift::<Dual64>(x_prev), lift_inputs(u), lift::<Dual64>(p));
         let mut k1 = w[2 * n..3 * n].to_vec();
         self.newton.solve(t, &mut k1, &scale, |k, r| {
@@ -226,18 +188,7 @@ impl SdirkScheme {
         let k1_dual = lift::<Dual64>(&k1);
         let mut k2 = k1.clone();
         let stage_matrix = self.newton.solve(t, &mut k2, &scale, |k, r| {
-            self.stage_residual(
-                sys,
-                t,
-                h,
-                &x_dual,
-                Some(&k1_dual),
-                k,
-                &u_dual,
-                &p_dual,
-                d,
-                r,
-            )
+            self.stage_residual(sys, t, h, &x_dual, Some(&k1_dual), k, &u_dual, &p_dual, d, r)
         })?;
         let (x_next, rest) = w_next.split_at_mut(n);
         for i in 0..n {
@@ -250,11 +201,7 @@ impl SdirkScheme {
         rest[n..2 * n].copy_from_slice(&k2);
         rest[2 * n] = w[self.step_index()];
         // The stage-2 Newton matrix is I - h g J: the filter comes for free.
-        let mut error: Vec<f64> = k1
-            .iter()
-            .zip(&k2)
-            .map(|(a, b)| h * GAMMA * (b - a))
-            .collect();
+        let mut error: Vec<f64> = k1.iter().zip(&k2).map(|(a, b)| h * GAMMA * (b - a)).collect();
         stage_matrix.solve(&mut error);
         Ok(self.error_norm(&error, x_prev, x_next))
     }
@@ -307,16 +254,7 @@ impl<S: System> Scheme<S> for SdirkScheme {
         let mut u_t = vec![0.0; u.len()];
         u.eval(t, &mut u_t);
         let mut f = vec![0.0; n];
-        sys.derivatives(
-            &Args {
-                t,
-                x,
-                u: &u_t,
-                p,
-                d,
-            },
-            &mut f,
-        );
+        sys.derivatives(&Args { t, x, u: &u_t, p, d }, &mut f);
         if !f.iter().chain(x).all(|v| v.is_finite()) {
             return Err(StepError::NonFinite { t });
         }
@@ -361,11 +299,7 @@ impl<S: System> Scheme<S> for SdirkScheme {
         w_next: &mut [f64],
     ) -> Result<f64, StepError> {
         let proposal = w[self.step_index()];
-        let mut h = if proposal > 0.0 {
-            proposal.min(self.max_step)
-        } else {
-            self.max_step
-        };
+        let mut h = if proposal > 0.0 { proposal.min(self.max_step) } else { self.max_step };
         let min_step = MIN_STEP * t.abs().max(1.0);
         let mut rejected = false;
         loop {
@@ -380,11 +314,7 @@ impl<S: System> Scheme<S> for SdirkScheme {
             };
             match self.attempt(sys, t, h_try, w, u, p, d, w_next) {
                 Ok(error) if error <= 1.0 => {
-                    let factor = if rejected {
-                        growth(error).min(1.0)
-                    } else {
-                        growth(error)
-                    };
+                    let factor = if rejected { growth(error).min(1.0) } else { growth(error) };
                     let mut h_next = (h_try * factor).min(self.max_step);
                     if h_try < h {
                         // Shortened to land on `stop`: keep the controller's proposal.
@@ -411,16 +341,7 @@ impl<S: System> Scheme<S> for SdirkScheme {
     }
 
     fn outputs(&self, sys: &S, t: f64, w: &[f64], u: &[f64], p: &[f64], d: &[f64], y: &mut [f64]) {
-        sys.outputs(
-            &Args {
-                t,
-                x: &w[..self.states],
-                u,
-                p,
-                d,
-            },
-            y,
-        );
+        sys.outputs(&Args { t, x: &w[..self.states], u, p, d }, y);
     }
 }
 

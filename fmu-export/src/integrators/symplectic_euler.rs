@@ -35,10 +35,7 @@ pub struct SymplecticEuler {
 impl SymplecticEuler {
     /// The method for `dofs` coordinates with steps `<= max_step`.
     pub fn new(dofs: usize, max_step: f64) -> Self {
-        assert!(
-            max_step > 0.0,
-            "symplectic Euler max_step must be positive, got {max_step}"
-        );
+        assert!(max_step > 0.0, "symplectic Euler max_step must be positive, got {max_step}");
         SymplecticEuler { dofs, max_step }
     }
 
@@ -86,14 +83,7 @@ impl SymplecticEuler {
         let mut u_t = vec![T::cst(0.0); u.len()];
         u.eval(T::cst(t), &mut u_t);
         let (q, v) = sys.split(w);
-        let args = MechArgs {
-            t: T::cst(t),
-            q,
-            v,
-            u: &u_t,
-            p,
-            d,
-        };
+        let args = MechArgs { t: T::cst(t), q, v, u: &u_t, p, d };
         sys.accelerations(&args).map(|(a, _)| a)
     }
 }
@@ -136,9 +126,7 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for SymplecticEuler {
         w_next: &mut [f64],
     ) -> Result<(), StepError> {
         let n = self.dofs;
-        let a = self
-            .acceleration(sys, t, w, u, p, d)
-            .map_err(|_| StepError::Singular { t })?;
+        let a = self.acceleration(sys, t, w, u, p, d).map_err(|_| StepError::Singular { t })?;
         for i in 0..n {
             w_next[n + i] = w[n + i] + h * a[i];
             w_next[i] = w[i] + h * w_next[n + i];
