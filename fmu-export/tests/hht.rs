@@ -296,3 +296,19 @@ fn residual_derivatives_match_finite_differences() {
         }
     }
 }
+
+#[test]
+fn a_singular_augmented_matrix_is_reported_at_the_start() {
+    use fmu_export::StepError;
+    let sys = MechanicalSystem::<Oscillator>::default();
+    let p = [0.0, STIFFNESS, 0.0]; // zero mass, no constraint: no consistent acceleration
+    for method in [Method::Hht { alpha: -0.1 }, Method::SymplecticEuler] {
+        let declaration = sys.declaration().clone().cosimulation(method, 1e-3);
+        let mut integrator = MechanicalIntegrator::new(&declaration, 1, 0);
+        let inputs = StepInputs::held(0.5, &[0.0]);
+        let result = integrator
+            .initialize(&sys, 0.5, &[0.01, 0.0], &inputs, &p, &[])
+            .and_then(|_| integrator.do_step(&sys, 0.5, 0.01, &inputs, &p, &mut []).map(|_| ()));
+        assert_eq!(result, Err(StepError::Singular { t: 0.5 }), "{method:?}");
+    }
+}

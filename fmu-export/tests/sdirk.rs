@@ -205,3 +205,36 @@ fn the_step_residual_vanishes_and_its_derivatives_match_finite_differences() {
     // Only x_prev enters: -I in the update rows, nothing from the old stages.
     assert_eq!((exact[4 * n], exact[4 * n + 2]), (-1.0, 0.0));
 }
+
+/// `x' = -x`, undefined (NaN) after `t = 0.5`.
+#[derive(Default)]
+struct Breaks;
+
+impl OdeModel for Breaks {
+    fn declaration(&self) -> Declaration {
+        Declaration::new("breaks", "").state(Var::new("x", 1.0)).discrete(
+            Var::new("marker", 3.0),
+            fmu_export::DiscreteType::Real,
+            fmu_export::DiscreteRole::Local,
+        )
+    }
+    fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
+        dx[0] = if a.t.real() > 0.5 { T::cst(f64::NAN) } else { -a.x[0] };
+    }
+    fn outputs<T: Scalar>(&self, _a: &Args<T>, _y: &mut [T]) {}
+}
+
+#[test]
+fn a_failed_step_reports_why_and_leaves_the_state_untouched() {
+    use fmu_export::{Integrator, StepError};
+    let (sys, mut integrator) = sdirk::<Breaks>(1e-6, 1e-8, 0.1);
+    let mut d = [3.0];
+    let inputs = StepInputs::held(0.0, &[]);
+    integrator.initialize(&sys, 0.0, &[1.0], &inputs, &[], &d).unwrap();
+    integrator.do_step(&sys, 0.0, 0.4, &inputs, &[], &mut d).unwrap();
+    let before = Integrator::<OdeSystem<Breaks>>::state(&integrator).to_vec();
+    let error = integrator.do_step(&sys, 0.4, 0.2, &inputs, &[], &mut d).unwrap_err();
+    assert!(matches!(error, StepError::NonFinite { t } if (t - 0.5).abs() < 1e-6), "{error}");
+    assert_eq!(Integrator::<OdeSystem<Breaks>>::state(&integrator), &before[..]);
+    assert_eq!(d, [3.0]);
+}

@@ -10,7 +10,7 @@
 //! Each residual takes the step start `t_prev` and length `h` as plain numbers (step sizes are
 //! not differentiated) and is generic over [`Scalar`](crate::Scalar) in `w_next`, `w_prev`, the
 //! input polynomial and the parameters, so dual numbers give `dF/dw_next`, `dF/dw_prev`,
-//! `dF/du` and `dF/dp` exactly. Inputs enter through the step's [`StepInputs`] polynomial,
+//! `dF/du` and `dF/dp` exactly. Inputs enter through the step's [`StepInputs`](crate::StepInputs) polynomial,
 //! evaluated at the times each residual needs.
 //!
 //! The integrators [`Sdirk`] and [`MechanicalIntegrator`] are a [`Scheme`] together with its
@@ -25,7 +25,7 @@ mod driver;
 pub mod events;
 mod hht;
 mod mechanical;
-pub mod newton;
+mod newton;
 mod scheme;
 mod sdirk;
 mod symplectic_euler;

@@ -8,8 +8,7 @@ use crate::system::StepError;
 /// Settings of Newton's method.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Newton {
-    /// Converged once `max_i |dw_i| / scale_i <= tolerance`, with
-    /// `scale_i = max(typical_i, |w_i|)`.
+    /// Converged once the last update satisfies `max_i |dw_i| / scale_i <= tolerance`.
     pub tolerance: f64,
     /// Iterations allowed before [`StepError::NoConvergence`].
     pub max_iterations: usize,
@@ -23,14 +22,14 @@ impl Newton {
     /// Solves `residual(w) = 0` in place, starting from the guess in `w`, and returns the LU
     /// factorization of the last Jacobian `dF/dw` (useful for error-estimate filtering).
     ///
-    /// `typical[i] >= 0` is the magnitude below which component `i` counts as zero; `t` only
-    /// labels errors. Non-finite residuals or iterates give [`StepError::NonFinite`], a singular
+    /// `scale[i] >= 0` is the magnitude against which updates of component `i` are measured
+    /// (a zero update always counts as converged); `t` only labels errors. Non-finite residuals or iterates give [`StepError::NonFinite`], a singular
     /// Jacobian [`StepError::Singular`].
     pub fn solve<F>(
         &self,
         t: f64,
         w: &mut [f64],
-        typical: &[f64],
+        scale: &[f64],
         mut residual: F,
     ) -> Result<Lu<f64>, StepError>
     where
@@ -49,9 +48,9 @@ impl Newton {
             let mut update: Vec<f64> = r.iter().map(|v| -v).collect();
             lu.solve(&mut update);
             let mut norm = 0.0f64;
-            for ((wi, &di), &ti) in w.iter_mut().zip(&update).zip(typical) {
+            for ((wi, &di), &si) in w.iter_mut().zip(&update).zip(scale) {
                 *wi += di;
-                norm = norm.max(scaled(di, ti.max(wi.abs())));
+                norm = norm.max(scaled(di, si));
             }
             if !w.iter().all(|v| v.is_finite()) {
                 return Err(StepError::NonFinite { t });
