@@ -11,7 +11,7 @@
 //!   library exports the same C symbols (`fmi2Instantiate`, ...): linking several into one
 //!   program would define them twice.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::description;
 use crate::system::System;
@@ -29,7 +29,8 @@ struct Targets {
 /// Runs the program: parses the command line, writes the requested descriptions of `S`, and
 /// exits with status 2 and a message on a usage or file error.
 pub fn main<S: System>(model_identifier: &str) {
-    let result = parse(std::env::args().skip(1)).and_then(|targets| write::<S>(&targets, model_identifier));
+    let result =
+        parse(std::env::args().skip(1)).and_then(|targets| write::<S>(&targets, model_identifier));
     if let Err(message) = result {
         eprintln!("{model_identifier}: {message}");
         std::process::exit(2);
@@ -45,7 +46,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Targets, String> {
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
         };
-        let file = args.next().ok_or_else(|| format!("`{arg}` needs a file name\n{USAGE}"))?;
+        let file = args
+            .next()
+            .ok_or_else(|| format!("`{arg}` needs a file name\n{USAGE}"))?;
         *slot = Some(PathBuf::from(file));
     }
     if targets == Targets::default() {
@@ -56,15 +59,17 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Targets, String> {
 
 fn write<S: System>(targets: &Targets, model_identifier: &str) -> Result<(), String> {
     let sys = S::default();
-    let outputs: [(&Option<PathBuf>, fn(&S, &str) -> String); 2] =
-        [(&targets.fmi2, description::fmi2::<S>), (&targets.fmi3, description::fmi3::<S>)];
-    for (target, generate) in outputs {
-        if let Some(path) = target {
-            std::fs::write(path, generate(&sys, model_identifier))
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
+    if let Some(path) = &targets.fmi2 {
+        save(path, &description::fmi2(&sys, model_identifier))?;
+    }
+    if let Some(path) = &targets.fmi3 {
+        save(path, &description::fmi3(&sys, model_identifier))?;
     }
     Ok(())
+}
+
+fn save(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 #[cfg(test)]
@@ -72,20 +77,35 @@ mod tests {
     use super::*;
 
     fn args(list: &[&str]) -> impl Iterator<Item = String> {
-        list.iter().map(|s| s.to_string()).collect::<Vec<_>>().into_iter()
+        list.iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .into_iter()
     }
 
     #[test]
     fn both_files_or_either_can_be_requested() {
         let t = parse(args(&["--fmi3", "b.xml", "--fmi2", "a.xml"])).unwrap();
-        assert_eq!(t, Targets { fmi2: Some("a.xml".into()), fmi3: Some("b.xml".into()) });
+        assert_eq!(
+            t,
+            Targets {
+                fmi2: Some("a.xml".into()),
+                fmi3: Some("b.xml".into())
+            }
+        );
         assert_eq!(parse(args(&["--fmi2", "a.xml"])).unwrap().fmi3, None);
     }
 
     #[test]
     fn mistakes_are_reported() {
-        assert!(parse(args(&[])).unwrap_err().starts_with("nothing to write"));
-        assert!(parse(args(&["--fmi2"])).unwrap_err().starts_with("`--fmi2` needs a file name"));
-        assert!(parse(args(&["--fmi4", "x"])).unwrap_err().starts_with("unknown argument `--fmi4`"));
+        assert!(parse(args(&[]))
+            .unwrap_err()
+            .starts_with("nothing to write"));
+        assert!(parse(args(&["--fmi2"]))
+            .unwrap_err()
+            .starts_with("`--fmi2` needs a file name"));
+        assert!(parse(args(&["--fmi4", "x"]))
+            .unwrap_err()
+            .starts_with("unknown argument `--fmi4`"));
     }
 }

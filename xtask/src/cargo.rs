@@ -36,12 +36,16 @@ pub struct Package {
 impl Package {
     /// The package's folder.
     pub fn dir(&self) -> &Path {
-        self.manifest_path.parent().expect("a manifest path has a parent folder")
+        self.manifest_path
+            .parent()
+            .expect("a manifest path has a parent folder")
     }
 
     /// The first target of kind `kind` (`"cdylib"`, `"bin"`, ...).
     pub fn target(&self, kind: &str) -> Option<&Target> {
-        self.targets.iter().find(|t| t.kind.iter().any(|k| k == kind))
+        self.targets
+            .iter()
+            .find(|t| t.kind.iter().any(|k| k == kind))
     }
 }
 
@@ -97,28 +101,49 @@ struct Message {
 /// terminal) and returns what was built, keyed by package id.
 pub fn build_release(packages: &[&Package]) -> Result<HashMap<String, Outputs>> {
     let mut command = cargo();
-    command.args(["build", "--release", "--message-format=json-render-diagnostics"]);
+    command.args([
+        "build",
+        "--release",
+        "--message-format=json-render-diagnostics",
+    ]);
     for package in packages {
         command.args(["--package", &package.name]);
     }
-    let mut child = command.stdout(Stdio::piped()).spawn().context("cannot run `cargo build`")?;
+    let mut child = command
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("cannot run `cargo build`")?;
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut outputs: HashMap<String, Outputs> = HashMap::new();
     for line in BufReader::new(stdout).lines() {
         let line = line.context("cannot read the output of `cargo build`")?;
-        let Ok(message) = serde_json::from_str::<Message>(&line) else { continue };
-        let Some(target) = message.target.filter(|_| message.reason == "compiler-artifact") else { continue };
+        let Ok(message) = serde_json::from_str::<Message>(&line) else {
+            continue;
+        };
+        let Some(target) = message
+            .target
+            .filter(|_| message.reason == "compiler-artifact")
+        else {
+            continue;
+        };
         let entry = outputs.entry(message.package_id).or_default();
         if target.kind.iter().any(|k| k == "cdylib") {
             let suffix = std::env::consts::DLL_SUFFIX;
-            entry.library = message.filenames.into_iter().find(|f| f.to_string_lossy().ends_with(suffix));
-        } else if let (true, Some(executable)) = (target.kind.iter().any(|k| k == "bin"), message.executable) {
+            entry.library = message
+                .filenames
+                .into_iter()
+                .find(|f| f.to_string_lossy().ends_with(suffix));
+        } else if let (true, Some(executable)) =
+            (target.kind.iter().any(|k| k == "bin"), message.executable)
+        {
             entry.executables.insert(target.name, executable);
         }
     }
     let status = child.wait().context("`cargo build` did not finish")?;
     if !status.success() {
-        bail!("`cargo build --release` of the model crates failed ({status}); see the messages above");
+        bail!(
+            "`cargo build --release` of the model crates failed ({status}); see the messages above"
+        );
     }
     Ok(outputs)
 }

@@ -34,11 +34,13 @@ pub fn run(out: Option<PathBuf>) -> Result<()> {
     let outputs = cargo::build_release(&packages)?;
     for version in ["fmi2", "fmi3"] {
         let dir = out.join(version);
-        std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let scratch = tempfile::tempdir().context("cannot create a temporary folder")?;
     for model in &models {
-        package(model, &outputs, &out, platform, scratch.path()).with_context(|| format!("model crate {}", model.location))?;
+        package(model, &outputs, &out, platform, scratch.path())
+            .with_context(|| format!("model crate {}", model.location))?;
         eprintln!("packaged {} (FMI 2.0 and FMI 3.0)", model.identifier);
     }
     println!("{}", out.display());
@@ -50,15 +52,36 @@ pub fn run(out: Option<PathBuf>) -> Result<()> {
 fn model_crates(metadata: &Metadata) -> Result<Vec<ModelCrate<'_>>> {
     let models_dir = metadata.workspace_root.join("models");
     let mut models = Vec::new();
-    for package in metadata.packages.iter().filter(|p| p.dir().starts_with(&models_dir)) {
-        let location = package.dir().strip_prefix(&metadata.workspace_root).unwrap_or(package.dir());
+    for package in metadata
+        .packages
+        .iter()
+        .filter(|p| p.dir().starts_with(&models_dir))
+    {
+        let location = package
+            .dir()
+            .strip_prefix(&metadata.workspace_root)
+            .unwrap_or(package.dir());
         let location = location.to_string_lossy().replace('\\', "/");
         let Some(library) = package.target("cdylib") else {
-            bail!("{location}: the library is not a cdylib: add `crate-type = [\"cdylib\", \"rlib\"]` under [lib] in {location}/Cargo.toml");
+            bail!(
+                "{location}: the library is not a cdylib: add \
+                 `crate-type = [\"cdylib\", \"rlib\"]` under [lib] in {location}/Cargo.toml"
+            );
         };
-        let bins: Vec<_> = package.targets.iter().filter(|t| t.kind.iter().any(|k| k == "bin")).collect();
-        let Some(describe) = bins.iter().find(|t| t.name == package.name).or(bins.first()) else {
-            bail!("{location}: no describe program: add {location}/src/main.rs calling fmu_export::describe::main");
+        let bins: Vec<_> = package
+            .targets
+            .iter()
+            .filter(|t| t.kind.iter().any(|k| k == "bin"))
+            .collect();
+        let Some(describe) = bins
+            .iter()
+            .find(|t| t.name == package.name)
+            .or(bins.first())
+        else {
+            bail!(
+                "{location}: no describe program: \
+                 add {location}/src/main.rs calling fmu_export::describe::main"
+            );
         };
         models.push(ModelCrate {
             package,
@@ -75,16 +98,32 @@ fn model_crates(metadata: &Metadata) -> Result<Vec<ModelCrate<'_>>> {
 }
 
 /// Describes one built model and writes its two FMUs.
-fn package(model: &ModelCrate, outputs: &HashMap<String, Outputs>, out: &Path, platform: Platform, scratch: &Path) -> Result<()> {
+fn package(
+    model: &ModelCrate,
+    outputs: &HashMap<String, Outputs>,
+    out: &Path,
+    platform: Platform,
+    scratch: &Path,
+) -> Result<()> {
     let built = outputs.get(&model.package.id);
-    let library = built.and_then(|o| o.library.as_deref()).context("the build produced no shared library")?;
+    let library = built
+        .and_then(|o| o.library.as_deref())
+        .context("the build produced no shared library")?;
     let executable = built
         .and_then(|o| o.executables.get(&model.describe))
         .with_context(|| format!("the build produced no `{}` program", model.describe))?;
     let [fmi2, fmi3] = describe(model, executable, scratch)?;
-    for (version, xml, folder) in [("fmi2", &fmi2, platform.fmi2), ("fmi3", &fmi3, platform.fmi3)] {
+    for (version, xml, folder) in [
+        ("fmi2", &fmi2, platform.fmi2),
+        ("fmi3", &fmi3, platform.fmi3),
+    ] {
         let path = out.join(version).join(format!("{}.fmu", model.identifier));
-        let contents = FmuContents { model_description: xml, platform: folder, library, model_identifier: &model.identifier };
+        let contents = FmuContents {
+            model_description: xml,
+            platform: folder,
+            library,
+            model_identifier: &model.identifier,
+        };
         archive::write_fmu(&path, &contents)?;
     }
     Ok(())
@@ -102,19 +141,25 @@ fn describe(model: &ModelCrate, executable: &Path, scratch: &Path) -> Result<[St
         .output()
         .with_context(|| format!("cannot run {}", executable.display()))?;
     if !output.status.success() {
-        bail!("{} failed ({}):\n{}", executable.display(), output.status, String::from_utf8_lossy(&output.stderr));
+        bail!(
+            "{} failed ({}):\n{}",
+            executable.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
     let mut descriptions = Vec::new();
     for file in &files {
-        let xml = std::fs::read_to_string(file)
-            .with_context(|| format!("{} did not write {}", executable.display(), file.display()))?;
+        let xml = std::fs::read_to_string(file).with_context(|| {
+            format!("{} did not write {}", executable.display(), file.display())
+        })?;
         let named = model_identifier(&xml).unwrap_or_default();
         if named != model.identifier {
             bail!(
-                "{}/src/main.rs describes the model as `{named}` but its library is `{}`: pass \"{}\" to fmu_export::describe::main",
-                model.location,
-                model.identifier,
-                model.identifier
+                "{location}/src/main.rs describes the model as `{named}` but its library is \
+                 `{id}`: pass \"{id}\" to fmu_export::describe::main",
+                location = model.location,
+                id = model.identifier,
             );
         }
         descriptions.push(xml);

@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand};
 
 /// Tandem's project tasks.
 #[derive(Parser)]
-#[command(name = "cargo xtask", version)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

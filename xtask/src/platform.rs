@@ -34,8 +34,17 @@ mod tests {
 
     #[test]
     fn names_follow_each_standard() {
-        assert_eq!(of("linux", "x86_64").unwrap(), Platform { fmi2: "linux64", fmi3: "x86_64-linux" });
+        assert_eq!(
+            of("linux", "x86_64").unwrap(),
+            Platform {
+                fmi2: "linux64",
+                fmi3: "x86_64-linux"
+            }
+        );
         assert_eq!(of("macos", "aarch64").unwrap().fmi3, "aarch64-darwin");
-        assert!(of("linux", "riscv64").unwrap_err().to_string().contains("riscv64 linux"));
+        assert!(of("linux", "riscv64")
+            .unwrap_err()
+            .to_string()
+            .contains("riscv64 linux"));
     }
 }

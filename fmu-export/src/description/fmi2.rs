@@ -4,8 +4,8 @@ use std::io;
 
 use super::structure::{ModelStructure, Unknown, Version};
 use super::{
-    causality, default_experiment, document, has_events, initial, log_categories, non_empty, number_list,
-    root, unit_definitions, value_attributes, variability, Element, Xml,
+    causality, default_experiment, document, has_events, initial, log_categories, non_empty,
+    number_list, root, unit_definitions, value_attributes, variability, Element, Xml,
 };
 use crate::capabilities as cap;
 use crate::system::System;
@@ -25,21 +25,42 @@ pub fn fmi2<S: System>(sys: &S, model_identifier: &str) -> String {
     document(root, |w| {
         Element::new("ModelExchange")
             .attr("modelIdentifier", model_identifier)
-            .flag("completedIntegratorStepNotNeeded", !cap::NEEDS_COMPLETED_INTEGRATOR_STEP)
-            .flag("canNotUseMemoryManagementFunctions", cap::OWN_MEMORY_MANAGEMENT)
+            .flag(
+                "completedIntegratorStepNotNeeded",
+                !cap::NEEDS_COMPLETED_INTEGRATOR_STEP,
+            )
+            .flag(
+                "canNotUseMemoryManagementFunctions",
+                cap::OWN_MEMORY_MANAGEMENT,
+            )
             .flag("canGetAndSetFMUstate", cap::FMU_STATE)
             .flag("canSerializeFMUstate", cap::FMU_STATE)
-            .flag("providesDirectionalDerivative", cap::DIRECTIONAL_DERIVATIVES)
+            .flag(
+                "providesDirectionalDerivative",
+                cap::DIRECTIONAL_DERIVATIVES,
+            )
             .empty(w)?;
         Element::new("CoSimulation")
             .attr("modelIdentifier", model_identifier)
-            .flag("canHandleVariableCommunicationStepSize", cap::VARIABLE_COMMUNICATION_STEP)
+            .flag(
+                "canHandleVariableCommunicationStepSize",
+                cap::VARIABLE_COMMUNICATION_STEP,
+            )
             .flag("canInterpolateInputs", cap::INTERPOLATE_INPUTS)
-            .attr("maxOutputDerivativeOrder", cap::MAX_OUTPUT_DERIVATIVE_ORDER.to_string())
-            .flag("canNotUseMemoryManagementFunctions", cap::OWN_MEMORY_MANAGEMENT)
+            .attr(
+                "maxOutputDerivativeOrder",
+                cap::MAX_OUTPUT_DERIVATIVE_ORDER.to_string(),
+            )
+            .flag(
+                "canNotUseMemoryManagementFunctions",
+                cap::OWN_MEMORY_MANAGEMENT,
+            )
             .flag("canGetAndSetFMUstate", cap::FMU_STATE)
             .flag("canSerializeFMUstate", cap::FMU_STATE)
-            .flag("providesDirectionalDerivative", cap::DIRECTIONAL_DERIVATIVES)
+            .flag(
+                "providesDirectionalDerivative",
+                cap::DIRECTIONAL_DERIVATIVES,
+            )
             .empty(w)?;
         unit_definitions(w, &table)?;
         log_categories(w)?;
@@ -58,9 +79,15 @@ fn scalar_variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<(
         VarType::Integer => "Integer",
         VarType::Boolean => "Boolean",
     };
-    let value = value_attributes(Element::new(type_name), v)
-        .opt_attr("derivative", v.derivative_of.map(|state| index(state).to_string()));
-    let value = if reinit && matches!(v.role, Role::State(_)) { value.flag("reinit", true) } else { value };
+    let value = value_attributes(Element::new(type_name), v).opt_attr(
+        "derivative",
+        v.derivative_of.map(|state| index(state).to_string()),
+    );
+    let value = if reinit && matches!(v.role, Role::State(_)) {
+        value.flag("reinit", true)
+    } else {
+        value
+    };
     Element::new("ScalarVariable")
         .attr("name", v.var.name.as_str())
         .attr("valueReference", v.vr.to_string())
@@ -75,11 +102,14 @@ fn scalar_variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<(
 /// non-empty, as the schema requires).
 fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()> {
     Element::new("ModelStructure").with_children(w, |w| {
-        for (name, list) in
-            [("Outputs", &s.outputs), ("Derivatives", &s.derivatives), ("InitialUnknowns", &s.initial_unknowns)]
-        {
+        for (name, list) in [
+            ("Outputs", &s.outputs),
+            ("Derivatives", &s.derivatives),
+            ("InitialUnknowns", &s.initial_unknowns),
+        ] {
             if !list.is_empty() {
-                Element::new(name).with_children(w, |w| list.iter().try_for_each(|u| unknown(w, u)))?;
+                Element::new(name)
+                    .with_children(w, |w| list.iter().try_for_each(|u| unknown(w, u)))?;
             }
         }
         Ok(())
@@ -89,7 +119,12 @@ fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()> {
 fn unknown(w: &mut Xml, u: &Unknown) -> io::Result<()> {
     Element::new("Unknown")
         .attr("index", index(u.vr).to_string())
-        .opt_attr("dependencies", u.dependencies.as_ref().map(|d| number_list(d.iter().copied().map(index))))
+        .opt_attr(
+            "dependencies",
+            u.dependencies
+                .as_ref()
+                .map(|d| number_list(d.iter().copied().map(index))),
+        )
         .empty(w)
 }
 
@@ -116,10 +151,21 @@ mod tests {
             Declaration::new("decay <&> \"quoted\"", "line one\nline two & more")
                 .state(Var::new("x", 1.5).unit("m").description("a <state>"))
                 .input(Var::new("u", 0.0).unit("m/s"))
-                .parameter(Var::new("k", 2.0).unit("1/s").range(0.0, 10.0), Tunability::Tunable)
+                .parameter(
+                    Var::new("k", 2.0).unit("1/s").range(0.0, 10.0),
+                    Tunability::Tunable,
+                )
                 .output(Var::new("y", 0.0).unit("m"))
-                .discrete(Var::new("n", 3.0).range(0.0, 100.0), DiscreteType::Integer, DiscreteRole::Output)
-                .discrete(Var::new("on", 1.0), DiscreteType::Boolean, DiscreteRole::Local)
+                .discrete(
+                    Var::new("n", 3.0).range(0.0, 100.0),
+                    DiscreteType::Integer,
+                    DiscreteRole::Output,
+                )
+                .discrete(
+                    Var::new("on", 1.0),
+                    DiscreteType::Boolean,
+                    DiscreteRole::Local,
+                )
                 .event_indicators(1)
         }
         fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
@@ -140,9 +186,14 @@ mod tests {
     #[test]
     fn header_declares_both_interfaces_with_capabilities() {
         let xml = xml();
-        assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiModelDescription fmiVersion=\"2.0\""));
+        assert!(xml.starts_with(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiModelDescription fmiVersion=\"2.0\""
+        ));
         assert!(xml.contains("numberOfEventIndicators=\"1\""));
-        assert!(xml.contains(&format!("guid=\"{}\"", instantiation_token(&Decay.declaration()))));
+        assert!(xml.contains(&format!(
+            "guid=\"{}\"",
+            instantiation_token(&Decay.declaration())
+        )));
         assert!(xml.contains(
             "<ModelExchange modelIdentifier=\"decay\" completedIntegratorStepNotNeeded=\"true\" \
              canNotUseMemoryManagementFunctions=\"true\" canGetAndSetFMUstate=\"true\" \
@@ -175,7 +226,10 @@ mod tests {
         assert!(xml.contains("name=\"der(x)\" valueReference=\"2\""));
         assert!(xml.contains("<Real unit=\"m/s\" derivative=\"2\"/>"));
         assert!(xml.contains("<Real unit=\"1/s\" min=\"0\" max=\"10\" start=\"2\"/>"));
-        assert!(xml.contains("causality=\"output\" variability=\"discrete\" initial=\"calculated\">\n      <Integer min=\"0\" max=\"100\"/>"));
+        assert!(xml.contains(
+            "causality=\"output\" variability=\"discrete\" initial=\"calculated\">\n      \
+             <Integer min=\"0\" max=\"100\"/>"
+        ));
         assert!(xml.contains("<Boolean start=\"true\"/>"));
         assert!(xml.contains("<Unit name=\"1/s\">\n      <BaseUnit s=\"-1\"/>"));
     }

@@ -4,8 +4,8 @@ use std::io;
 
 use super::structure::{ModelStructure, Unknown, Version};
 use super::{
-    causality, default_experiment, document, has_events, initial, log_categories, non_empty, number_list,
-    root, unit_definitions, value_attributes, variability, Element, Xml,
+    causality, default_experiment, document, has_events, initial, log_categories, non_empty,
+    number_list, root, unit_definitions, value_attributes, variability, Element, Xml,
 };
 use crate::capabilities as cap;
 use crate::system::System;
@@ -22,17 +22,27 @@ pub fn fmi3<S: System>(sys: &S, model_identifier: &str) -> String {
     let root = root(decl, "3.0").attr("instantiationToken", instantiation_token(decl));
     document(root, |w| {
         interface(Element::new("ModelExchange"), model_identifier)
-            .flag("needsCompletedIntegratorStep", cap::NEEDS_COMPLETED_INTEGRATOR_STEP)
+            .flag(
+                "needsCompletedIntegratorStep",
+                cap::NEEDS_COMPLETED_INTEGRATOR_STEP,
+            )
             .empty(w)?;
         interface(Element::new("CoSimulation"), model_identifier)
-            .flag("canHandleVariableCommunicationStepSize", cap::VARIABLE_COMMUNICATION_STEP)
-            .attr("maxOutputDerivativeOrder", cap::MAX_OUTPUT_DERIVATIVE_ORDER.to_string())
+            .flag(
+                "canHandleVariableCommunicationStepSize",
+                cap::VARIABLE_COMMUNICATION_STEP,
+            )
+            .attr(
+                "maxOutputDerivativeOrder",
+                cap::MAX_OUTPUT_DERIVATIVE_ORDER.to_string(),
+            )
             .flag("hasEventMode", cap::CO_SIMULATION_EVENT_MODE)
             .empty(w)?;
         unit_definitions(w, &table)?;
         log_categories(w)?;
         default_experiment(w, &decl.experiment)?;
-        Element::new("ModelVariables").with_children(w, |w| table.iter().try_for_each(|v| variable(w, v, reinit)))?;
+        Element::new("ModelVariables")
+            .with_children(w, |w| table.iter().try_for_each(|v| variable(w, v, reinit)))?;
         model_structure(w, &structure)
     })
 }
@@ -43,7 +53,10 @@ fn interface(element: Element, model_identifier: &str) -> Element {
         .attr("modelIdentifier", model_identifier)
         .flag("canGetAndSetFMUState", cap::FMU_STATE)
         .flag("canSerializeFMUState", cap::FMU_STATE)
-        .flag("providesDirectionalDerivatives", cap::DIRECTIONAL_DERIVATIVES)
+        .flag(
+            "providesDirectionalDerivatives",
+            cap::DIRECTIONAL_DERIVATIVES,
+        )
         .flag("providesAdjointDerivatives", cap::ADJOINT_DERIVATIVES)
 }
 
@@ -61,8 +74,13 @@ fn variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<()> {
         .attr("causality", causality(v.causality))
         .attr("variability", variability(v.variability))
         .opt_attr("initial", v.initial.map(initial));
-    let element = value_attributes(element, v).opt_attr("derivative", v.derivative_of.map(|vr| vr.to_string()));
-    let element = if reinit && matches!(v.role, Role::State(_)) { element.flag("reinit", true) } else { element };
+    let element = value_attributes(element, v)
+        .opt_attr("derivative", v.derivative_of.map(|vr| vr.to_string()));
+    let element = if reinit && matches!(v.role, Role::State(_)) {
+        element.flag("reinit", true)
+    } else {
+        element
+    };
     element.empty(w)
 }
 
@@ -85,7 +103,12 @@ fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()> {
 fn unknown(w: &mut Xml, name: &'static str, u: &Unknown) -> io::Result<()> {
     Element::new(name)
         .attr("valueReference", u.vr.to_string())
-        .opt_attr("dependencies", u.dependencies.as_ref().map(|d| number_list(d.iter().copied())))
+        .opt_attr(
+            "dependencies",
+            u.dependencies
+                .as_ref()
+                .map(|d| number_list(d.iter().copied())),
+        )
         .empty(w)
 }
 
@@ -130,7 +153,10 @@ mod tests {
     fn header_declares_both_interfaces_with_capabilities() {
         let xml = xml();
         assert!(xml.contains("<fmiModelDescription fmiVersion=\"3.0\" modelName=\"decay\""));
-        assert!(xml.contains(&format!("instantiationToken=\"{}\"", instantiation_token(&Decay.declaration()))));
+        assert!(xml.contains(&format!(
+            "instantiationToken=\"{}\"",
+            instantiation_token(&Decay.declaration())
+        )));
         let flags = "canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\" \
                      providesDirectionalDerivatives=\"true\" providesAdjointDerivatives=\"true\"";
         assert!(xml.contains(&format!(

@@ -34,7 +34,10 @@ struct Element {
 
 impl Element {
     fn new(name: &'static str) -> Self {
-        Element { name, attributes: Vec::new() }
+        Element {
+            name,
+            attributes: Vec::new(),
+        }
     }
 
     /// Adds an attribute; the writer escapes the value.
@@ -58,13 +61,21 @@ impl Element {
 
     fn empty(self, w: &mut Xml) -> io::Result<()> {
         let attributes = self.attributes.iter().map(|(k, v)| (*k, v.as_str()));
-        w.create_element(self.name).with_attributes(attributes).write_empty()?;
+        w.create_element(self.name)
+            .with_attributes(attributes)
+            .write_empty()?;
         Ok(())
     }
 
-    fn with_children(self, w: &mut Xml, children: impl FnOnce(&mut Xml) -> io::Result<()>) -> io::Result<()> {
+    fn with_children(
+        self,
+        w: &mut Xml,
+        children: impl FnOnce(&mut Xml) -> io::Result<()>,
+    ) -> io::Result<()> {
         let attributes = self.attributes.iter().map(|(k, v)| (*k, v.as_str()));
-        w.create_element(self.name).with_attributes(attributes).write_inner_content(children)?;
+        w.create_element(self.name)
+            .with_attributes(attributes)
+            .write_inner_content(children)?;
         Ok(())
     }
 }
@@ -86,7 +97,10 @@ fn root(decl: &Declaration, fmi_version: &str) -> Element {
         .attr("fmiVersion", fmi_version)
         .attr("modelName", decl.model_name.as_str())
         .opt_attr("description", non_empty(&decl.description))
-        .attr("generationTool", concat!("Tandem fmu-export ", env!("CARGO_PKG_VERSION")))
+        .attr(
+            "generationTool",
+            concat!("Tandem fmu-export ", env!("CARGO_PKG_VERSION")),
+        )
         .attr("variableNamingConvention", "structured")
 }
 
@@ -129,7 +143,10 @@ fn unit_definitions(w: &mut Xml, table: &VariableTable) -> io::Result<()> {
 fn log_categories(w: &mut Xml) -> io::Result<()> {
     Element::new("LogCategories").with_children(w, |w| {
         for (name, description) in LOG_CATEGORIES {
-            Element::new("Category").attr("name", *name).attr("description", *description).empty(w)?;
+            Element::new("Category")
+                .attr("name", *name)
+                .attr("description", *description)
+                .empty(w)?;
         }
         Ok(())
     })
@@ -150,13 +167,15 @@ fn default_experiment(w: &mut Xml, e: &Experiment) -> io::Result<()> {
 fn value_attributes(element: Element, v: &ModelVariable) -> Element {
     let format = |x: f64| value(v, x);
     let element = match v.ty {
-        VarType::Real => element.opt_attr("unit", v.var.unit.clone()).opt_attr("nominal", v.var.nominal.map(real)),
+        VarType::Real => element
+            .opt_attr("unit", v.var.unit.clone())
+            .opt_attr("nominal", v.var.nominal.map(real)),
         VarType::Integer | VarType::Boolean => element,
     };
     let element = match v.ty {
-        VarType::Real | VarType::Integer => {
-            element.opt_attr("min", v.var.min.map(format)).opt_attr("max", v.var.max.map(format))
-        }
+        VarType::Real | VarType::Integer => element
+            .opt_attr("min", v.var.min.map(format))
+            .opt_attr("max", v.var.max.map(format)),
         VarType::Boolean => element,
     };
     element.opt_attr("start", v.has_start().then(|| format(v.var.start)))
@@ -226,7 +245,13 @@ fn initial(i: Initial) -> &'static str {
 fn has_events<S: System>(sys: &S) -> bool {
     let decl = sys.declaration();
     decl.event_indicators > 0
-        || sys.next_time_event(decl.experiment.start, &decl.parameter_starts(), &decl.discrete_starts()).is_some()
+        || sys
+            .next_time_event(
+                decl.experiment.start,
+                &decl.parameter_starts(),
+                &decl.discrete_starts(),
+            )
+            .is_some()
 }
 
 fn non_empty(text: &str) -> Option<&str> {
@@ -235,7 +260,11 @@ fn non_empty(text: &str) -> Option<&str> {
 
 /// Space-separated list of numbers, as `dependencies` attributes want them.
 fn number_list(values: impl IntoIterator<Item = u32>) -> String {
-    values.into_iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")
+    values
+        .into_iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -244,7 +273,15 @@ mod tests {
 
     #[test]
     fn reals_round_trip_and_use_exponents_only_when_needed() {
-        for x in [0.01, 400.0, 1e-8, -2.5e20, 1.0 / 3.0, 123456.789, f64::MIN_POSITIVE] {
+        for x in [
+            0.01,
+            400.0,
+            1e-8,
+            -2.5e20,
+            1.0 / 3.0,
+            123456.789,
+            f64::MIN_POSITIVE,
+        ] {
             assert_eq!(real(x).parse::<f64>().unwrap(), x, "{}", real(x));
         }
         assert_eq!(real(400.0), "400");

@@ -13,7 +13,9 @@ use crate::declaration::Var;
 use crate::jacobian::jacobian;
 use crate::ode::Args;
 use crate::system::System;
-use crate::variables::{Causality, Initial, ModelVariable, Role, ValueReference, Variability, VariableTable};
+use crate::variables::{
+    Causality, Initial, ModelVariable, Role, ValueReference, Variability, VariableTable,
+};
 
 /// Number of sample points whose sparsity patterns are united.
 const SAMPLE_POINTS: u64 = 3;
@@ -60,8 +62,9 @@ impl ModelStructure {
         let runtime = |v: &ModelVariable| is_runtime_known(v, version);
         // Discrete knowns enter the equations through `Args::d`, which dual numbers cannot see:
         // when there are any, initial unknowns are declared to depend on all knowns.
-        let discrete_initial_knowns =
-            table.iter().any(|v| matches!(v.role, Role::Discrete(_)) && is_initial_known(v));
+        let discrete_initial_knowns = table
+            .iter()
+            .any(|v| matches!(v.role, Role::Discrete(_)) && is_initial_known(v));
         let row_of = |v: &ModelVariable| match v.role {
             Role::Output(i) => Some(&sparsity.outputs[i]),
             Role::Derivative(i) => Some(&sparsity.derivatives[i]),
@@ -71,11 +74,18 @@ impl ModelStructure {
         let unknown = |v: &ModelVariable, known: &dyn Fn(&ModelVariable) -> bool| Unknown {
             vr: v.vr,
             dependencies: row_of(v).map(|row| {
-                row.iter().copied().filter(|&vr| table.get(vr).is_some_and(known)).collect()
+                row.iter()
+                    .copied()
+                    .filter(|&vr| table.get(vr).is_some_and(known))
+                    .collect()
             }),
         };
         let list = |select: &dyn Fn(&ModelVariable) -> bool| -> Vec<Unknown> {
-            table.iter().filter(|v| select(v)).map(|v| unknown(v, &runtime)).collect()
+            table
+                .iter()
+                .filter(|v| select(v))
+                .map(|v| unknown(v, &runtime))
+                .collect()
         };
         let initial_unknowns = table
             .iter()
@@ -83,7 +93,10 @@ impl ModelStructure {
             .map(|v| {
                 let u = unknown(v, &is_initial_known);
                 if discrete_initial_knowns {
-                    Unknown { dependencies: None, ..u }
+                    Unknown {
+                        dependencies: None,
+                        ..u
+                    }
                 } else {
                     u
                 }
@@ -110,13 +123,15 @@ fn is_runtime_known(v: &ModelVariable, version: Version) -> bool {
 
 /// Knowns in initialization mode: time, inputs and everything with `initial = "exact"`.
 fn is_initial_known(v: &ModelVariable) -> bool {
-    matches!(v.causality, Causality::Independent | Causality::Input) || v.initial == Some(Initial::Exact)
+    matches!(v.causality, Causality::Independent | Causality::Input)
+        || v.initial == Some(Initial::Exact)
 }
 
 /// Outputs, states and state derivatives that are computed (not given) at initialization.
 fn is_initial_unknown(v: &ModelVariable) -> bool {
     let computed = matches!(v.initial, Some(Initial::Approx | Initial::Calculated));
-    let listed = v.causality == Causality::Output || matches!(v.role, Role::State(_) | Role::Derivative(_));
+    let listed =
+        v.causality == Causality::Output || matches!(v.role, Role::State(_) | Role::Derivative(_));
     computed && listed
 }
 
@@ -130,8 +145,14 @@ struct Sparsity {
 impl Sparsity {
     fn of<S: System>(sys: &S, table: &VariableTable) -> Self {
         let decl = sys.declaration();
-        let layout = Layout { states: decl.states.len(), inputs: decl.inputs.len() };
-        let time = Var { min: Some(decl.experiment.start), ..Var::new("time", decl.experiment.start) };
+        let layout = Layout {
+            states: decl.states.len(),
+            inputs: decl.inputs.len(),
+        };
+        let time = Var {
+            min: Some(decl.experiment.start),
+            ..Var::new("time", decl.experiment.start)
+        };
         let arguments: Vec<&Var> = std::iter::once(&time)
             .chain(&decl.states)
             .chain(&decl.inputs)
@@ -142,7 +163,11 @@ impl Sparsity {
             .chain((0..decl.inputs.len()).map(Role::Input))
             .chain((0..decl.parameters.len()).map(Role::Parameter));
         let vrs: Vec<ValueReference> = roles
-            .map(|role| table.vr_of(role).expect("every declared argument has a value reference"))
+            .map(|role| {
+                table
+                    .vr_of(role)
+                    .expect("every declared argument has a value reference")
+            })
             .collect();
         let d = decl.discrete_starts();
         let mut sparsity = Sparsity {
@@ -156,8 +181,12 @@ impl Sparsity {
                 .enumerate()
                 .map(|(j, var)| sample(var, noise(point, j as u64)))
                 .collect();
-            record(&x, &vrs, &mut sparsity.derivatives, |a, out| sys.derivatives(&layout.args(a, &d), out));
-            record(&x, &vrs, &mut sparsity.outputs, |a, out| sys.outputs(&layout.args(a, &d), out));
+            record(&x, &vrs, &mut sparsity.derivatives, |a, out| {
+                sys.derivatives(&layout.args(a, &d), out)
+            });
+            record(&x, &vrs, &mut sparsity.outputs, |a, out| {
+                sys.outputs(&layout.args(a, &d), out)
+            });
             record(&x, &vrs, &mut sparsity.event_indicators, |a, out| {
                 sys.event_indicators(&layout.args(a, &d), out)
             });
@@ -176,7 +205,13 @@ impl Layout {
     fn args<'a, T: Copy>(&self, a: &'a [T], d: &'a [f64]) -> Args<'a, T> {
         let (x, rest) = a[1..].split_at(self.states);
         let (u, p) = rest.split_at(self.inputs);
-        Args { t: a[0], x, u, p, d }
+        Args {
+            t: a[0],
+            x,
+            u,
+            p,
+            d,
+        }
     }
 }
 
@@ -202,7 +237,11 @@ where
 /// A sample value of `var`: its start value moved by `r * SPREAD` of its scale, kept within
 /// its declared bounds.
 fn sample(var: &Var, r: f64) -> f64 {
-    let scale = if var.start != 0.0 { var.start.abs() } else { var.nominal.map_or(1.0, f64::abs) };
+    let scale = if var.start != 0.0 {
+        var.start.abs()
+    } else {
+        var.nominal.map_or(1.0, f64::abs)
+    };
     let value = var.start + SPREAD * scale * r;
     let value = var.min.map_or(value, |min| value.max(min));
     var.max.map_or(value, |max| value.min(max))
@@ -264,7 +303,14 @@ mod tests {
         let name = |vr: ValueReference| table.get(vr).unwrap().var.name.clone();
         unknowns
             .iter()
-            .map(|u| (name(u.vr), u.dependencies.as_ref().map(|d| d.iter().map(|&vr| name(vr)).collect())))
+            .map(|u| {
+                (
+                    name(u.vr),
+                    u.dependencies
+                        .as_ref()
+                        .map(|d| d.iter().map(|&vr| name(vr)).collect()),
+                )
+            })
             .collect()
     }
 
@@ -287,9 +333,15 @@ mod tests {
         );
         assert_eq!(
             names(&table, &s.outputs),
-            [("y0".to_string(), deps(&["x0", "u1"])), ("y1".to_string(), deps(&["k"]))]
+            [
+                ("y0".to_string(), deps(&["x0", "u1"])),
+                ("y1".to_string(), deps(&["k"]))
+            ]
         );
-        assert_eq!(names(&table, &s.event_indicators), [("eventIndicator[1]".to_string(), deps(&["x2"]))]);
+        assert_eq!(
+            names(&table, &s.event_indicators),
+            [("eventIndicator[1]".to_string(), deps(&["x2"]))]
+        );
     }
 
     #[test]
@@ -298,7 +350,10 @@ mod tests {
         let table = VariableTable::new(sys.declaration());
         let s = ModelStructure::new(&sys, &table, Version::Fmi2);
         assert_eq!(names(&table, &s.outputs)[1], ("y1".to_string(), deps(&[])));
-        assert_eq!(names(&table, &s.derivatives)[1].1, deps(&["time", "x0", "u0"]));
+        assert_eq!(
+            names(&table, &s.derivatives)[1].1,
+            deps(&["time", "x0", "u0"])
+        );
         assert_eq!(
             names(&table, &s.initial_unknowns),
             [
@@ -317,7 +372,11 @@ mod tests {
 
     impl OdeModel for WithSwitch {
         fn declaration(&self) -> Declaration {
-            self.0.declaration().discrete(Var::new("on", 1.0), DiscreteType::Boolean, DiscreteRole::Parameter)
+            self.0.declaration().discrete(
+                Var::new("on", 1.0),
+                DiscreteType::Boolean,
+                DiscreteRole::Parameter,
+            )
         }
         fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
             self.0.derivatives(a, dx)

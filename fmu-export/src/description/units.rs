@@ -25,7 +25,11 @@ const SYMBOLS: &[(&str, [i32; 8], f64)] = &[
     ("mol", [0, 0, 0, 0, 0, 1, 0, 0], 1.0),
     ("cd", [0, 0, 0, 0, 0, 0, 1, 0], 1.0),
     ("rad", [0, 0, 0, 0, 0, 0, 0, 1], 1.0),
-    ("deg", [0, 0, 0, 0, 0, 0, 0, 1], std::f64::consts::PI / 180.0),
+    (
+        "deg",
+        [0, 0, 0, 0, 0, 0, 0, 1],
+        std::f64::consts::PI / 180.0,
+    ),
     ("N", [1, 1, -2, 0, 0, 0, 0, 0], 1.0),
     ("Pa", [1, -1, -2, 0, 0, 0, 0, 0], 1.0),
     ("bar", [1, -1, -2, 0, 0, 0, 0, 0], 1e5),
@@ -56,7 +60,10 @@ const PREFIXES: &[(&str, f64)] = &[
 /// factors joined by `.`, each an optionally prefixed symbol with an optional integer
 /// exponent, divided by further factors with `/` (`"1/s"` for a pure reciprocal).
 pub fn base_unit(unit: &str) -> Option<BaseUnit> {
-    let mut result = BaseUnit { exponents: [0; 8], factor: 1.0 };
+    let mut result = BaseUnit {
+        exponents: [0; 8],
+        factor: 1.0,
+    };
     for (position, group) in unit.split('/').enumerate() {
         let sign = if position == 0 { 1 } else { -1 };
         if position == 0 && group == "1" {
@@ -89,7 +96,12 @@ fn parse_factor(factor: &str) -> Option<([i32; 8], f64, i32)> {
 /// A unit symbol, or a prefix followed by one; a bare symbol wins (`"m"` is metre, `"min"`
 /// minute), as in the Modelica specification.
 fn symbol(operand: &str) -> Option<([i32; 8], f64)> {
-    let lookup = |s: &str| SYMBOLS.iter().find(|(name, ..)| *name == s).map(|&(_, e, f)| (e, f));
+    let lookup = |s: &str| {
+        SYMBOLS
+            .iter()
+            .find(|(name, ..)| *name == s)
+            .map(|&(_, e, f)| (e, f))
+    };
     lookup(operand).or_else(|| {
         PREFIXES.iter().find_map(|&(prefix, scale)| {
             let (e, f) = lookup(operand.strip_prefix(prefix)?)?;
@@ -104,7 +116,9 @@ mod tests {
     use super::*;
 
     fn exps(unit: &str) -> [i32; 8] {
-        base_unit(unit).unwrap_or_else(|| panic!("{unit} should parse")).exponents
+        base_unit(unit)
+            .unwrap_or_else(|| panic!("{unit} should parse"))
+            .exponents
     }
 
     #[test]
