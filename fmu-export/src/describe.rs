@@ -29,21 +29,27 @@ struct Targets {
 /// Runs the program: parses the command line, writes the requested descriptions of `S`, and
 /// exits with status 2 and a message on a usage or file error.
 pub fn main<S: System>(model_identifier: &str) {
-    let result =
-        parse(std::env::args().skip(1)).and_then(|targets| write::<S>(&targets, model_identifier));
+    let result = parse(std::env::args().skip(1)).and_then(|targets| match targets {
+        Some(targets) => write::<S>(&targets, model_identifier),
+        None => {
+            println!("{USAGE}");
+            Ok(())
+        }
+    });
     if let Err(message) = result {
         eprintln!("{model_identifier}: {message}");
         std::process::exit(2);
     }
 }
 
-fn parse(mut args: impl Iterator<Item = String>) -> Result<Targets, String> {
+/// The requested files, or `None` when help was asked for.
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Targets>, String> {
     let mut targets = Targets::default();
     while let Some(arg) = args.next() {
         let slot = match arg.as_str() {
             "--fmi2" => &mut targets.fmi2,
             "--fmi3" => &mut targets.fmi3,
-            "-h" | "--help" => return Err(USAGE.to_owned()),
+            "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
         };
         let file = args
@@ -54,7 +60,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Targets, String> {
     if targets == Targets::default() {
         return Err(format!("nothing to write\n{USAGE}"));
     }
-    Ok(targets)
+    Ok(Some(targets))
 }
 
 fn write<S: System>(targets: &Targets, model_identifier: &str) -> Result<(), String> {
@@ -85,7 +91,7 @@ mod tests {
 
     #[test]
     fn both_files_or_either_can_be_requested() {
-        let t = parse(args(&["--fmi3", "b.xml", "--fmi2", "a.xml"])).unwrap();
+        let t = parse(args(&["--fmi3", "b.xml", "--fmi2", "a.xml"])).unwrap().unwrap();
         assert_eq!(
             t,
             Targets {
@@ -93,7 +99,8 @@ mod tests {
                 fmi3: Some("b.xml".into())
             }
         );
-        assert_eq!(parse(args(&["--fmi2", "a.xml"])).unwrap().fmi3, None);
+        assert_eq!(parse(args(&["--fmi2", "a.xml"])).unwrap().unwrap().fmi3, None);
+        assert_eq!(parse(args(&["--help"])), Ok(None));
     }
 
     #[test]

@@ -65,6 +65,8 @@ impl ModelStructure {
         let discrete_initial_knowns = table
             .iter()
             .any(|v| matches!(v.role, Role::Discrete(_)) && is_initial_known(v));
+        // Discrete outputs change only through the reset map at events, which is not
+        // differentiated: they have no row and keep the default "depends on all knowns".
         let row_of = |v: &ModelVariable| match v.role {
             Role::Output(i) => Some(&sparsity.outputs[i]),
             Role::Derivative(i) => Some(&sparsity.derivatives[i]),
