@@ -33,3 +33,14 @@ pub const INTERPOLATE_INPUTS: bool = true;
 
 /// Highest input derivative order FMI 2.0 co-simulation accepts.
 pub const MAX_INPUT_DERIVATIVE_ORDER: u32 = 2;
+
+/// Whether the FMUs allocate with Rust's allocator and never call the host's memory
+/// callbacks (FMI 2.0 `canNotUseMemoryManagementFunctions`).
+pub const OWN_MEMORY_MANAGEMENT: bool = true;
+
+/// Whether Model Exchange hosts must call `fmiCompletedIntegratorStep` after every accepted
+/// step (never: the FMUs keep no per-step memory outside the event logic).
+pub const NEEDS_COMPLETED_INTEGRATOR_STEP: bool = false;
+
+/// Whether FMI 3.0 co-simulation offers event mode (no: events are handled inside `doStep`).
+pub const CO_SIMULATION_EVENT_MODE: bool = false;

@@ -7,6 +7,8 @@
 
 pub mod capabilities;
 pub mod declaration;
+pub mod describe;
+pub mod description;
 pub mod integrators;
 pub mod jacobian;
 pub mod linear;

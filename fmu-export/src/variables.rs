@@ -74,6 +74,8 @@ pub enum Role {
     Output(usize),
     /// Discrete variable `d[i]`.
     Discrete(usize),
+    /// Event indicator `z[i]` (FMI 3.0 lists event indicators by value reference).
+    EventIndicator(usize),
 }
 
 /// One entry of the variable table.
@@ -111,7 +113,8 @@ pub struct VariableTable {
 }
 
 impl VariableTable {
-    /// Builds the table: time, states, derivatives, inputs, parameters, outputs, discrete.
+    /// Builds the table: time, states, derivatives, inputs, parameters, outputs, discrete,
+    /// event indicators.
     pub fn new(decl: &Declaration) -> Self {
         let mut variables = Vec::new();
         let mut push = |var: Var, ty, causality, variability, initial, role, derivative_of| {
@@ -166,6 +169,12 @@ impl VariableTable {
             };
             push(d.var.clone(), ty, causality, variability, Some(initial), Role::Discrete(i), None);
         }
+        for i in 0..decl.event_indicators {
+            let z = Var::new(&format!("eventIndicator[{}]", i + 1), 0.0)
+                .description("event indicator: an event occurs when it changes sign");
+            push(z, VarType::Real, Causality::Local, Variability::Continuous,
+                Some(Initial::Calculated), Role::EventIndicator(i), None);
+        }
         VariableTable { variables }
     }
 
@@ -212,10 +221,12 @@ mod tests {
             .input(Var::new("u", 0.0))
             .parameter(Var::new("k", 2.0), Tunability::Tunable)
             .output(Var::new("y", 0.0))
-            .discrete(Var::new("n", 0.0), DiscreteType::Integer, DiscreteRole::Output);
+            .discrete(Var::new("n", 0.0), DiscreteType::Integer, DiscreteRole::Output)
+            .event_indicators(1);
         let table = VariableTable::new(&decl);
         let names: Vec<_> = table.iter().map(|v| v.var.name.as_str()).collect();
-        assert_eq!(names, ["time", "x", "der(x)", "u", "k", "y", "n"]);
+        assert_eq!(names, ["time", "x", "der(x)", "u", "k", "y", "n", "eventIndicator[1]"]);
+        assert_eq!(table.vr_of(Role::EventIndicator(0)), Some(7));
         assert_eq!(table.get(2).unwrap().derivative_of, Some(1));
         assert_eq!(table.vr_of(Role::Output(0)), Some(5));
         assert_eq!(table.by_name("n").unwrap().ty, VarType::Integer);

@@ -1,3 +1,7 @@
 //! Shared helpers for the end-to-end tests.
 
+pub mod fmpy;
+pub mod fmus;
+pub mod oscillator;
 pub mod python;
+pub mod trajectory;

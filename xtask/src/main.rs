@@ -1,1 +1,44 @@
-fn main() {}
+//! `cargo xtask <command>`: the project's own build tasks, written in Rust so that they run
+//! wherever cargo does.
+
+mod archive;
+mod cargo;
+mod fmus;
+mod platform;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Tandem's project tasks.
+#[derive(Parser)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build every model crate under models/ and package its FMI 2.0 and FMI 3.0 FMUs
+    /// (Model Exchange and Co-Simulation) as OUT/fmi2/<model>.fmu and OUT/fmi3/<model>.fmu.
+    Fmus {
+        /// Output folder [default: <target dir>/fmus].
+        #[arg(long, value_name = "OUT")]
+        out: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::Fmus { out } => fmus::run(out),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

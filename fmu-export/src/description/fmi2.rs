@@ -1,0 +1,251 @@
+//! The FMI 2.0 modelDescription.xml (`fmi2ModelDescription.xsd`).
+
+use std::io;
+
+use super::structure::{ModelStructure, Unknown, Version};
+use super::{
+    causality, default_experiment, document, has_events, initial, log_categories, non_empty,
+    number_list, root, unit_definitions, value_attributes, variability, Element, Xml,
+};
+use crate::capabilities as cap;
+use crate::system::System;
+use crate::token::instantiation_token;
+use crate::variables::{ModelVariable, Role, ValueReference, VarType, VariableTable};
+
+/// The complete FMI 2.0 model description of `sys` for Model Exchange and Co-Simulation, whose
+/// binary is `<model_identifier>.so/.dll/.dylib`.
+pub fn fmi2<S: System>(sys: &S, model_identifier: &str) -> String {
+    let decl = sys.declaration();
+    let table = VariableTable::new(decl);
+    let structure = ModelStructure::new(sys, &table, Version::Fmi2);
+    let reinit = has_events(sys);
+    let root = root(decl, "2.0")
+        .attr("guid", instantiation_token(decl))
+        .attr("numberOfEventIndicators", decl.event_indicators.to_string());
+    document(root, |w| {
+        Element::new("ModelExchange")
+            .attr("modelIdentifier", model_identifier)
+            .flag(
+                "completedIntegratorStepNotNeeded",
+                !cap::NEEDS_COMPLETED_INTEGRATOR_STEP,
+            )
+            .flag(
+                "canNotUseMemoryManagementFunctions",
+                cap::OWN_MEMORY_MANAGEMENT,
+            )
+            .flag("canGetAndSetFMUstate", cap::FMU_STATE)
+            .flag("canSerializeFMUstate", cap::FMU_STATE)
+            .flag(
+                "providesDirectionalDerivative",
+                cap::DIRECTIONAL_DERIVATIVES,
+            )
+            .empty(w)?;
+        Element::new("CoSimulation")
+            .attr("modelIdentifier", model_identifier)
+            .flag(
+                "canHandleVariableCommunicationStepSize",
+                cap::VARIABLE_COMMUNICATION_STEP,
+            )
+            .flag("canInterpolateInputs", cap::INTERPOLATE_INPUTS)
+            .attr(
+                "maxOutputDerivativeOrder",
+                cap::MAX_OUTPUT_DERIVATIVE_ORDER.to_string(),
+            )
+            .flag(
+                "canNotUseMemoryManagementFunctions",
+                cap::OWN_MEMORY_MANAGEMENT,
+            )
+            .flag("canGetAndSetFMUstate", cap::FMU_STATE)
+            .flag("canSerializeFMUstate", cap::FMU_STATE)
+            .flag(
+                "providesDirectionalDerivative",
+                cap::DIRECTIONAL_DERIVATIVES,
+            )
+            .empty(w)?;
+        unit_definitions(w, &table)?;
+        log_categories(w)?;
+        default_experiment(w, &decl.experiment)?;
+        Element::new("ModelVariables").with_children(w, |w| {
+            table.iter().try_for_each(|v| scalar_variable(w, v, reinit))
+        })?;
+        model_structure(w, &structure)
+    })
+}
+
+/// One `<ScalarVariable>` with its type element.
+fn scalar_variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<()> {
+    let type_name = match v.ty {
+        VarType::Real => "Real",
+        VarType::Integer => "Integer",
+        VarType::Boolean => "Boolean",
+    };
+    let value = value_attributes(Element::new(type_name), v).opt_attr(
+        "derivative",
+        v.derivative_of.map(|state| index(state).to_string()),
+    );
+    let value = if reinit && matches!(v.role, Role::State(_)) {
+        value.flag("reinit", true)
+    } else {
+        value
+    };
+    Element::new("ScalarVariable")
+        .attr("name", v.var.name.as_str())
+        .attr("valueReference", v.vr.to_string())
+        .opt_attr("description", non_empty(&v.var.description))
+        .attr("causality", causality(v.causality))
+        .attr("variability", variability(v.variability))
+        .opt_attr("initial", v.initial.map(initial))
+        .with_children(w, |w| value.empty(w))
+}
+
+/// `<ModelStructure>` with `<Outputs>`, `<Derivatives>` and `<InitialUnknowns>` (each only if
+/// non-empty, as the schema requires).
+fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()> {
+    Element::new("ModelStructure").with_children(w, |w| {
+        for (name, list) in [
+            ("Outputs", &s.outputs),
+            ("Derivatives", &s.derivatives),
+            ("InitialUnknowns", &s.initial_unknowns),
+        ] {
+            if !list.is_empty() {
+                Element::new(name)
+                    .with_children(w, |w| list.iter().try_for_each(|u| unknown(w, u)))?;
+            }
+        }
+        Ok(())
+    })
+}
+
+fn unknown(w: &mut Xml, u: &Unknown) -> io::Result<()> {
+    Element::new("Unknown")
+        .attr("index", index(u.vr).to_string())
+        .opt_attr(
+            "dependencies",
+            u.dependencies
+                .as_ref()
+                .map(|d| number_list(d.iter().copied().map(index))),
+        )
+        .empty(w)
+}
+
+/// FMI 2.0 refers to variables by their 1-based position in `<ModelVariables>`; the table
+/// lists variables in value-reference order starting at 0.
+fn index(vr: ValueReference) -> u32 {
+    vr + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declaration::{Declaration, DiscreteRole, DiscreteType, Tunability, Var};
+    use crate::ode::{Args, OdeModel};
+    use crate::ode_system::OdeSystem;
+    use crate::scalar::Scalar;
+
+    /// `x' = -k x + u`, `y = 2 x`, with a counter and awkward text in names and descriptions.
+    #[derive(Default)]
+    struct Decay;
+
+    impl OdeModel for Decay {
+        fn declaration(&self) -> Declaration {
+            Declaration::new("decay <&> \"quoted\"", "line one\nline two & more")
+                .state(Var::new("x", 1.5).unit("m").description("a <state>"))
+                .input(Var::new("u", 0.0).unit("m/s"))
+                .parameter(
+                    Var::new("k", 2.0).unit("1/s").range(0.0, 10.0),
+                    Tunability::Tunable,
+                )
+                .output(Var::new("y", 0.0).unit("m"))
+                .discrete(
+                    Var::new("n", 3.0).range(0.0, 100.0),
+                    DiscreteType::Integer,
+                    DiscreteRole::Output,
+                )
+                .discrete(
+                    Var::new("on", 1.0),
+                    DiscreteType::Boolean,
+                    DiscreteRole::Local,
+                )
+                .event_indicators(1)
+        }
+        fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
+            dx[0] = -a.p[0] * a.x[0] + a.u[0];
+        }
+        fn outputs<T: Scalar>(&self, a: &Args<T>, y: &mut [T]) {
+            y[0] = a.x[0] * T::cst(2.0);
+        }
+        fn event_indicators<T: Scalar>(&self, a: &Args<T>, z: &mut [T]) {
+            z[0] = a.x[0] - T::cst(1.0);
+        }
+    }
+
+    fn xml() -> String {
+        fmi2(&OdeSystem::<Decay>::default(), "decay")
+    }
+
+    #[test]
+    fn header_declares_both_interfaces_with_capabilities() {
+        let xml = xml();
+        assert!(xml.starts_with(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiModelDescription fmiVersion=\"2.0\""
+        ));
+        assert!(xml.contains("numberOfEventIndicators=\"1\""));
+        assert!(xml.contains(&format!(
+            "guid=\"{}\"",
+            instantiation_token(&Decay.declaration())
+        )));
+        assert!(xml.contains(
+            "<ModelExchange modelIdentifier=\"decay\" completedIntegratorStepNotNeeded=\"true\" \
+             canNotUseMemoryManagementFunctions=\"true\" canGetAndSetFMUstate=\"true\" \
+             canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"true\"/>"
+        ));
+        assert!(xml.contains(
+            "<CoSimulation modelIdentifier=\"decay\" canHandleVariableCommunicationStepSize=\"true\" \
+             canInterpolateInputs=\"true\" maxOutputDerivativeOrder=\"1\""
+        ));
+        assert!(xml.contains("<DefaultExperiment startTime=\"0\" stopTime=\"10\" tolerance=\"1e-6\" stepSize=\"0.01\"/>"));
+        assert!(xml.contains("<Category name=\"logEvents\""));
+    }
+
+    #[test]
+    fn text_is_escaped() {
+        let xml = xml();
+        assert!(xml.contains("modelName=\"decay &lt;&amp;&gt; &quot;quoted&quot;\""));
+        assert!(xml.contains("description=\"line one&#10;line two &amp; more\""));
+        assert!(xml.contains("description=\"a &lt;state&gt;\""));
+    }
+
+    #[test]
+    fn variables_carry_types_starts_and_derivative_indices() {
+        let xml = xml();
+        assert!(xml.contains(
+            "<ScalarVariable name=\"time\" valueReference=\"0\" description=\"simulation time\" \
+             causality=\"independent\" variability=\"continuous\">\n      <Real unit=\"s\"/>"
+        ));
+        assert!(xml.contains("<Real unit=\"m\" start=\"1.5\" reinit=\"true\"/>"));
+        assert!(xml.contains("name=\"der(x)\" valueReference=\"2\""));
+        assert!(xml.contains("<Real unit=\"m/s\" derivative=\"2\"/>"));
+        assert!(xml.contains("<Real unit=\"1/s\" min=\"0\" max=\"10\" start=\"2\"/>"));
+        assert!(xml.contains(
+            "causality=\"output\" variability=\"discrete\" initial=\"calculated\">\n      \
+             <Integer min=\"0\" max=\"100\"/>"
+        ));
+        assert!(xml.contains("<Boolean start=\"true\"/>"));
+        assert!(xml.contains("<Unit name=\"1/s\">\n      <BaseUnit s=\"-1\"/>"));
+    }
+
+    #[test]
+    fn model_structure_uses_one_based_indices() {
+        let xml = xml();
+        // Variables: 1 time, 2 x, 3 der(x), 4 u, 5 k, 6 y, 7 n, 8 on, 9 eventIndicator[1].
+        let structure = &xml[xml.find("<ModelStructure>").unwrap()..];
+        assert_eq!(
+            structure,
+            "<ModelStructure>\n    <Outputs>\n      <Unknown index=\"6\" dependencies=\"2\"/>\n      \
+             <Unknown index=\"7\"/>\n    </Outputs>\n    <Derivatives>\n      \
+             <Unknown index=\"3\" dependencies=\"2 4\"/>\n    </Derivatives>\n    <InitialUnknowns>\n      \
+             <Unknown index=\"3\"/>\n      <Unknown index=\"6\"/>\n      <Unknown index=\"7\"/>\n    \
+             </InitialUnknowns>\n  </ModelStructure>\n</fmiModelDescription>\n"
+        );
+    }
+}

@@ -1,0 +1,204 @@
+//! The FMI 3.0 modelDescription.xml (`fmi3ModelDescription.xsd`).
+
+use std::io;
+
+use super::structure::{ModelStructure, Unknown, Version};
+use super::{
+    causality, default_experiment, document, has_events, initial, log_categories, non_empty,
+    number_list, root, unit_definitions, value_attributes, variability, Element, Xml,
+};
+use crate::capabilities as cap;
+use crate::system::System;
+use crate::token::instantiation_token;
+use crate::variables::{ModelVariable, Role, VarType, VariableTable};
+
+/// The complete FMI 3.0 model description of `sys` for Model Exchange and Co-Simulation, whose
+/// binary is `<model_identifier>.so/.dll/.dylib`.
+pub fn fmi3<S: System>(sys: &S, model_identifier: &str) -> String {
+    let decl = sys.declaration();
+    let table = VariableTable::new(decl);
+    let structure = ModelStructure::new(sys, &table, Version::Fmi3);
+    let reinit = has_events(sys);
+    let root = root(decl, "3.0").attr("instantiationToken", instantiation_token(decl));
+    document(root, |w| {
+        interface(Element::new("ModelExchange"), model_identifier)
+            .flag(
+                "needsCompletedIntegratorStep",
+                cap::NEEDS_COMPLETED_INTEGRATOR_STEP,
+            )
+            .empty(w)?;
+        interface(Element::new("CoSimulation"), model_identifier)
+            .flag(
+                "canHandleVariableCommunicationStepSize",
+                cap::VARIABLE_COMMUNICATION_STEP,
+            )
+            .attr(
+                "maxOutputDerivativeOrder",
+                cap::MAX_OUTPUT_DERIVATIVE_ORDER.to_string(),
+            )
+            .flag("hasEventMode", cap::CO_SIMULATION_EVENT_MODE)
+            .empty(w)?;
+        unit_definitions(w, &table)?;
+        log_categories(w)?;
+        default_experiment(w, &decl.experiment)?;
+        Element::new("ModelVariables")
+            .with_children(w, |w| table.iter().try_for_each(|v| variable(w, v, reinit)))?;
+        model_structure(w, &structure)
+    })
+}
+
+/// The attributes Model Exchange and Co-Simulation share.
+fn interface(element: Element, model_identifier: &str) -> Element {
+    element
+        .attr("modelIdentifier", model_identifier)
+        .flag("canGetAndSetFMUState", cap::FMU_STATE)
+        .flag("canSerializeFMUState", cap::FMU_STATE)
+        .flag(
+            "providesDirectionalDerivatives",
+            cap::DIRECTIONAL_DERIVATIVES,
+        )
+        .flag("providesAdjointDerivatives", cap::ADJOINT_DERIVATIVES)
+}
+
+/// One `<Float64>`, `<Int32>` or `<Boolean>` variable.
+fn variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<()> {
+    let name = match v.ty {
+        VarType::Real => "Float64",
+        VarType::Integer => "Int32",
+        VarType::Boolean => "Boolean",
+    };
+    let element = Element::new(name)
+        .attr("name", v.var.name.as_str())
+        .attr("valueReference", v.vr.to_string())
+        .opt_attr("description", non_empty(&v.var.description))
+        .attr("causality", causality(v.causality))
+        .attr("variability", variability(v.variability))
+        .opt_attr("initial", v.initial.map(initial));
+    let element = value_attributes(element, v)
+        .opt_attr("derivative", v.derivative_of.map(|vr| vr.to_string()));
+    let element = if reinit && matches!(v.role, Role::State(_)) {
+        element.flag("reinit", true)
+    } else {
+        element
+    };
+    element.empty(w)
+}
+
+/// `<ModelStructure>` with its `<Output>`, `<ContinuousStateDerivative>`, `<InitialUnknown>` and
+/// `<EventIndicator>` lists, in the schema's order.
+fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()> {
+    Element::new("ModelStructure").with_children(w, |w| {
+        for (name, list) in [
+            ("Output", &s.outputs),
+            ("ContinuousStateDerivative", &s.derivatives),
+            ("InitialUnknown", &s.initial_unknowns),
+            ("EventIndicator", &s.event_indicators),
+        ] {
+            list.iter().try_for_each(|u| unknown(w, name, u))?;
+        }
+        Ok(())
+    })
+}
+
+fn unknown(w: &mut Xml, name: &'static str, u: &Unknown) -> io::Result<()> {
+    Element::new(name)
+        .attr("valueReference", u.vr.to_string())
+        .opt_attr(
+            "dependencies",
+            u.dependencies
+                .as_ref()
+                .map(|d| number_list(d.iter().copied())),
+        )
+        .empty(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declaration::{Declaration, Tunability, Var};
+    use crate::ode::{Args, OdeModel};
+    use crate::ode_system::OdeSystem;
+    use crate::scalar::Scalar;
+
+    /// `x' = -k x + u`, `y = 2 x`, one event indicator `x - 1`.
+    #[derive(Default)]
+    struct Decay;
+
+    impl OdeModel for Decay {
+        fn declaration(&self) -> Declaration {
+            Declaration::new("decay", "exponential decay")
+                .state(Var::new("x", 1.5).unit("m").nominal(2.0))
+                .input(Var::new("u", 0.0).unit("m/s"))
+                .parameter(Var::new("k", 2.0).unit("1/s"), Tunability::Tunable)
+                .parameter(Var::new("x0", 1.0).unit("m"), Tunability::Fixed)
+                .output(Var::new("y", 0.0).unit("m"))
+                .event_indicators(1)
+        }
+        fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
+            dx[0] = -a.p[0] * (a.x[0] - a.p[1]) + a.u[0];
+        }
+        fn outputs<T: Scalar>(&self, a: &Args<T>, y: &mut [T]) {
+            y[0] = a.x[0] * T::cst(2.0);
+        }
+        fn event_indicators<T: Scalar>(&self, a: &Args<T>, z: &mut [T]) {
+            z[0] = a.x[0] - T::cst(1.0);
+        }
+    }
+
+    fn xml() -> String {
+        fmi3(&OdeSystem::<Decay>::default(), "decay")
+    }
+
+    #[test]
+    fn header_declares_both_interfaces_with_capabilities() {
+        let xml = xml();
+        assert!(xml.contains("<fmiModelDescription fmiVersion=\"3.0\" modelName=\"decay\""));
+        assert!(xml.contains(&format!(
+            "instantiationToken=\"{}\"",
+            instantiation_token(&Decay.declaration())
+        )));
+        let flags = "canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\" \
+                     providesDirectionalDerivatives=\"true\" providesAdjointDerivatives=\"true\"";
+        assert!(xml.contains(&format!(
+            "<ModelExchange modelIdentifier=\"decay\" {flags} needsCompletedIntegratorStep=\"false\"/>"
+        )));
+        assert!(xml.contains(&format!(
+            "<CoSimulation modelIdentifier=\"decay\" {flags} canHandleVariableCommunicationStepSize=\"true\" \
+             maxOutputDerivativeOrder=\"1\" hasEventMode=\"false\"/>"
+        )));
+    }
+
+    #[test]
+    fn variables_are_typed_elements_with_value_reference_derivatives() {
+        let xml = xml();
+        assert!(xml.contains(
+            "<Float64 name=\"time\" valueReference=\"0\" description=\"simulation time\" \
+             causality=\"independent\" variability=\"continuous\" unit=\"s\"/>"
+        ));
+        assert!(xml.contains(
+            "<Float64 name=\"x\" valueReference=\"1\" causality=\"local\" variability=\"continuous\" \
+             initial=\"exact\" unit=\"m\" nominal=\"2\" start=\"1.5\" reinit=\"true\"/>"
+        ));
+        assert!(xml.contains("initial=\"calculated\" unit=\"m/s\" derivative=\"1\"/>"));
+        assert!(xml.contains(
+            "<Float64 name=\"eventIndicator[1]\" valueReference=\"7\" description=\"event indicator: an event \
+             occurs when it changes sign\" causality=\"local\" variability=\"continuous\" initial=\"calculated\"/>"
+        ));
+    }
+
+    #[test]
+    fn model_structure_lists_tunable_parameters_as_knowns() {
+        let xml = xml();
+        // Value references: 0 time, 1 x, 2 der(x), 3 u, 4 k (tunable), 5 x0 (fixed), 6 y, 7 z.
+        let structure = &xml[xml.find("<ModelStructure>").unwrap()..];
+        assert_eq!(
+            structure,
+            "<ModelStructure>\n    <Output valueReference=\"6\" dependencies=\"1\"/>\n    \
+             <ContinuousStateDerivative valueReference=\"2\" dependencies=\"1 3 4\"/>\n    \
+             <InitialUnknown valueReference=\"2\" dependencies=\"1 3 4 5\"/>\n    \
+             <InitialUnknown valueReference=\"6\" dependencies=\"1\"/>\n    \
+             <EventIndicator valueReference=\"7\" dependencies=\"1\"/>\n  </ModelStructure>\n\
+             </fmiModelDescription>\n"
+        );
+    }
+}
