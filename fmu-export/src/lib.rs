@@ -7,6 +7,7 @@
 
 pub mod capabilities;
 pub mod declaration;
+pub mod instance;
 pub mod integrators;
 pub mod jacobian;
 pub mod linear;
