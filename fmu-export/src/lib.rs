@@ -7,6 +7,10 @@
 
 pub mod capabilities;
 pub mod declaration;
+pub mod export;
+pub mod ffi;
+pub mod fmi2;
+pub mod fmi3;
 pub mod instance;
 pub mod integrators;
 pub mod jacobian;
