@@ -1,6 +1,6 @@
 //! The export macro: one call in a model crate exports every FMI 2.0 and FMI 3.0 function.
 //!
-//! ```ignore
+//! ```text
 //! fmu_export::export_fmu!(fmu_export::MechanicalSystem<Oscillator>);
 //! ```
 //!
@@ -159,11 +159,13 @@ macro_rules! __export_functions {
         #[no_mangle]
         #[allow(non_snake_case, unused_unsafe, clippy::missing_safety_doc, clippy::too_many_arguments, clippy::unused_unit)]
         pub unsafe extern "C" fn $name($($arg: $arg_ty),*) -> $ret {
-            $crate::ffi::guard::<$system, $ret>($handle, $crate::ffi::FmiVersion::$version, stringify!($name), || {
-                // SAFETY: the host calls this function under the FMI contract, which is the
-                // contract of the generic implementation.
-                unsafe { $crate::$module::$function::<$system>($($arg),*) }
-            })
+            // SAFETY: the host calls this function under the FMI contract, which is the
+            // contract of both the guard (on the handle) and the generic implementation.
+            unsafe {
+                $crate::ffi::guard::<$system, $ret>($handle, $crate::ffi::FmiVersion::$version, stringify!($name), || {
+                    $crate::$module::$function::<$system>($($arg),*)
+                })
+            }
         }
     )*};
 }

@@ -33,7 +33,11 @@ impl PanicFallback for *const c_char {
 
 /// Runs `body`; on a panic, logs it on the instance behind `handle` (if that is a live
 /// instance), marks the instance failed and returns `R::on_panic()`.
-pub fn guard<S: System, R: PanicFallback>(
+///
+/// # Safety
+/// `handle` must be NULL or the handle the host passed to the FMI call `body` runs, which is
+/// not used concurrently (see [`registry::lookup`]).
+pub unsafe fn guard<S: System, R: PanicFallback>(
     handle: *mut c_void,
     version: FmiVersion,
     function: &str,
@@ -64,5 +68,46 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
         s
     } else {
         "(no message)"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fmi2::types::Fmi2Status;
+    use crate::instance::lifecycle::Kind;
+    use crate::instance::logging::Silent;
+    use crate::instance::test_model::Ball;
+    use crate::instance::Instance;
+
+    #[test]
+    fn a_panic_marks_the_instance_failed_and_returns_the_fallback() {
+        let instance = Box::new(Instance::<Ball>::new(Kind::ModelExchange, Box::new(Silent), false));
+        let handle = registry::register(instance, FmiVersion::Fmi2);
+        // SAFETY: the handle was registered above and is used by this thread only.
+        unsafe {
+            let status = guard::<Ball, Fmi2Status>(handle, FmiVersion::Fmi2, "fmi2Test", || panic!("boom"));
+            assert_eq!(status, Fmi2Status::Error);
+            let ok = guard::<Ball, Fmi2Status>(handle, FmiVersion::Fmi2, "fmi2Test", || Fmi2Status::Ok);
+            assert_eq!(ok, Fmi2Status::Ok, "no panic, no interference");
+            let instance = registry::unregister::<Ball>(handle, FmiVersion::Fmi2).unwrap();
+            assert!(instance.has_failed());
+            let null = guard::<Ball, *mut c_void>(std::ptr::null_mut(), FmiVersion::Fmi2, "fmi2Instantiate", || panic!("boom"));
+            assert!(null.is_null());
+        }
+    }
+
+    #[test]
+    fn handles_are_only_valid_for_their_version_and_until_freed() {
+        let instance = Box::new(Instance::<Ball>::new(Kind::CoSimulation, Box::new(Silent), false));
+        let handle = registry::register(instance, FmiVersion::Fmi3);
+        // SAFETY: lookups on a handle this thread owns; unknown handles are never dereferenced.
+        unsafe {
+            assert!(registry::lookup::<Ball>(handle, FmiVersion::Fmi2).is_none());
+            assert!(registry::lookup::<Ball>(handle, FmiVersion::Fmi3).is_some());
+            assert!(registry::unregister::<Ball>(handle, FmiVersion::Fmi3).is_some());
+            assert!(registry::lookup::<Ball>(handle, FmiVersion::Fmi3).is_none());
+            assert!(registry::unregister::<Ball>(handle, FmiVersion::Fmi3).is_none());
+        }
     }
 }
