@@ -22,7 +22,10 @@ fn token() -> String {
 
 /// The value reference of `name`.
 fn vr(name: &str) -> u32 {
-    VariableTable::new(&declaration()).by_name(name).unwrap_or_else(|| panic!("no variable {name}")).vr
+    VariableTable::new(&declaration())
+        .by_name(name)
+        .unwrap_or_else(|| panic!("no variable {name}"))
+        .vr
 }
 
 fn fmu() -> Fmu {
@@ -48,43 +51,135 @@ fn randoms(seed: u64, n: usize) -> Vec<f64> {
 }
 
 const FMI2_FUNCTIONS: [&str; 44] = [
-    "fmi2GetTypesPlatform", "fmi2GetVersion", "fmi2SetDebugLogging", "fmi2Instantiate", "fmi2FreeInstance",
-    "fmi2SetupExperiment", "fmi2EnterInitializationMode", "fmi2ExitInitializationMode", "fmi2Terminate", "fmi2Reset",
-    "fmi2GetReal", "fmi2GetInteger", "fmi2GetBoolean", "fmi2GetString", "fmi2SetReal", "fmi2SetInteger",
-    "fmi2SetBoolean", "fmi2SetString", "fmi2GetFMUstate", "fmi2SetFMUstate", "fmi2FreeFMUstate",
-    "fmi2SerializedFMUstateSize", "fmi2SerializeFMUstate", "fmi2DeSerializeFMUstate", "fmi2GetDirectionalDerivative",
-    "fmi2EnterEventMode", "fmi2NewDiscreteStates", "fmi2EnterContinuousTimeMode", "fmi2CompletedIntegratorStep",
-    "fmi2SetTime", "fmi2SetContinuousStates", "fmi2GetDerivatives", "fmi2GetEventIndicators",
-    "fmi2GetContinuousStates", "fmi2GetNominalsOfContinuousStates", "fmi2SetRealInputDerivatives",
-    "fmi2GetRealOutputDerivatives", "fmi2DoStep", "fmi2CancelStep", "fmi2GetStatus", "fmi2GetRealStatus",
-    "fmi2GetIntegerStatus", "fmi2GetBooleanStatus", "fmi2GetStringStatus",
+    "fmi2GetTypesPlatform",
+    "fmi2GetVersion",
+    "fmi2SetDebugLogging",
+    "fmi2Instantiate",
+    "fmi2FreeInstance",
+    "fmi2SetupExperiment",
+    "fmi2EnterInitializationMode",
+    "fmi2ExitInitializationMode",
+    "fmi2Terminate",
+    "fmi2Reset",
+    "fmi2GetReal",
+    "fmi2GetInteger",
+    "fmi2GetBoolean",
+    "fmi2GetString",
+    "fmi2SetReal",
+    "fmi2SetInteger",
+    "fmi2SetBoolean",
+    "fmi2SetString",
+    "fmi2GetFMUstate",
+    "fmi2SetFMUstate",
+    "fmi2FreeFMUstate",
+    "fmi2SerializedFMUstateSize",
+    "fmi2SerializeFMUstate",
+    "fmi2DeSerializeFMUstate",
+    "fmi2GetDirectionalDerivative",
+    "fmi2EnterEventMode",
+    "fmi2NewDiscreteStates",
+    "fmi2EnterContinuousTimeMode",
+    "fmi2CompletedIntegratorStep",
+    "fmi2SetTime",
+    "fmi2SetContinuousStates",
+    "fmi2GetDerivatives",
+    "fmi2GetEventIndicators",
+    "fmi2GetContinuousStates",
+    "fmi2GetNominalsOfContinuousStates",
+    "fmi2SetRealInputDerivatives",
+    "fmi2GetRealOutputDerivatives",
+    "fmi2DoStep",
+    "fmi2CancelStep",
+    "fmi2GetStatus",
+    "fmi2GetRealStatus",
+    "fmi2GetIntegerStatus",
+    "fmi2GetBooleanStatus",
+    "fmi2GetStringStatus",
 ];
 
 const FMI3_FUNCTIONS: [&str; 75] = [
-    "fmi3GetVersion", "fmi3SetDebugLogging", "fmi3InstantiateModelExchange", "fmi3InstantiateCoSimulation",
-    "fmi3InstantiateScheduledExecution", "fmi3FreeInstance", "fmi3EnterInitializationMode",
-    "fmi3ExitInitializationMode", "fmi3EnterEventMode", "fmi3Terminate", "fmi3Reset", "fmi3GetFloat32",
-    "fmi3GetFloat64", "fmi3GetInt8", "fmi3GetUInt8", "fmi3GetInt16", "fmi3GetUInt16", "fmi3GetInt32",
-    "fmi3GetUInt32", "fmi3GetInt64", "fmi3GetUInt64", "fmi3GetBoolean", "fmi3GetString", "fmi3GetBinary",
-    "fmi3GetClock", "fmi3SetFloat32", "fmi3SetFloat64", "fmi3SetInt8", "fmi3SetUInt8", "fmi3SetInt16",
-    "fmi3SetUInt16", "fmi3SetInt32", "fmi3SetUInt32", "fmi3SetInt64", "fmi3SetUInt64", "fmi3SetBoolean",
-    "fmi3SetString", "fmi3SetBinary", "fmi3SetClock", "fmi3GetNumberOfVariableDependencies",
-    "fmi3GetVariableDependencies", "fmi3GetFMUState", "fmi3SetFMUState", "fmi3FreeFMUState",
-    "fmi3SerializedFMUStateSize", "fmi3SerializeFMUState", "fmi3DeserializeFMUState",
-    "fmi3GetDirectionalDerivative", "fmi3GetAdjointDerivative", "fmi3EnterConfigurationMode",
-    "fmi3ExitConfigurationMode", "fmi3GetIntervalDecimal", "fmi3GetIntervalFraction", "fmi3GetShiftDecimal",
-    "fmi3GetShiftFraction", "fmi3SetIntervalDecimal", "fmi3SetIntervalFraction", "fmi3SetShiftDecimal",
-    "fmi3SetShiftFraction", "fmi3EvaluateDiscreteStates", "fmi3UpdateDiscreteStates", "fmi3EnterContinuousTimeMode",
-    "fmi3CompletedIntegratorStep", "fmi3SetTime", "fmi3SetContinuousStates", "fmi3GetContinuousStateDerivatives",
-    "fmi3GetEventIndicators", "fmi3GetContinuousStates", "fmi3GetNominalsOfContinuousStates",
-    "fmi3GetNumberOfEventIndicators", "fmi3GetNumberOfContinuousStates", "fmi3EnterStepMode",
-    "fmi3GetOutputDerivatives", "fmi3DoStep", "fmi3ActivateModelPartition",
+    "fmi3GetVersion",
+    "fmi3SetDebugLogging",
+    "fmi3InstantiateModelExchange",
+    "fmi3InstantiateCoSimulation",
+    "fmi3InstantiateScheduledExecution",
+    "fmi3FreeInstance",
+    "fmi3EnterInitializationMode",
+    "fmi3ExitInitializationMode",
+    "fmi3EnterEventMode",
+    "fmi3Terminate",
+    "fmi3Reset",
+    "fmi3GetFloat32",
+    "fmi3GetFloat64",
+    "fmi3GetInt8",
+    "fmi3GetUInt8",
+    "fmi3GetInt16",
+    "fmi3GetUInt16",
+    "fmi3GetInt32",
+    "fmi3GetUInt32",
+    "fmi3GetInt64",
+    "fmi3GetUInt64",
+    "fmi3GetBoolean",
+    "fmi3GetString",
+    "fmi3GetBinary",
+    "fmi3GetClock",
+    "fmi3SetFloat32",
+    "fmi3SetFloat64",
+    "fmi3SetInt8",
+    "fmi3SetUInt8",
+    "fmi3SetInt16",
+    "fmi3SetUInt16",
+    "fmi3SetInt32",
+    "fmi3SetUInt32",
+    "fmi3SetInt64",
+    "fmi3SetUInt64",
+    "fmi3SetBoolean",
+    "fmi3SetString",
+    "fmi3SetBinary",
+    "fmi3SetClock",
+    "fmi3GetNumberOfVariableDependencies",
+    "fmi3GetVariableDependencies",
+    "fmi3GetFMUState",
+    "fmi3SetFMUState",
+    "fmi3FreeFMUState",
+    "fmi3SerializedFMUStateSize",
+    "fmi3SerializeFMUState",
+    "fmi3DeserializeFMUState",
+    "fmi3GetDirectionalDerivative",
+    "fmi3GetAdjointDerivative",
+    "fmi3EnterConfigurationMode",
+    "fmi3ExitConfigurationMode",
+    "fmi3GetIntervalDecimal",
+    "fmi3GetIntervalFraction",
+    "fmi3GetShiftDecimal",
+    "fmi3GetShiftFraction",
+    "fmi3SetIntervalDecimal",
+    "fmi3SetIntervalFraction",
+    "fmi3SetShiftDecimal",
+    "fmi3SetShiftFraction",
+    "fmi3EvaluateDiscreteStates",
+    "fmi3UpdateDiscreteStates",
+    "fmi3EnterContinuousTimeMode",
+    "fmi3CompletedIntegratorStep",
+    "fmi3SetTime",
+    "fmi3SetContinuousStates",
+    "fmi3GetContinuousStateDerivatives",
+    "fmi3GetEventIndicators",
+    "fmi3GetContinuousStates",
+    "fmi3GetNominalsOfContinuousStates",
+    "fmi3GetNumberOfEventIndicators",
+    "fmi3GetNumberOfContinuousStates",
+    "fmi3EnterStepMode",
+    "fmi3GetOutputDerivatives",
+    "fmi3DoStep",
+    "fmi3ActivateModelPartition",
 ];
 
 #[test]
 fn every_fmi2_and_fmi3_function_is_exported() {
     let fmu = fmu();
-    let missing: Vec<_> = FMI2_FUNCTIONS.iter().chain(&FMI3_FUNCTIONS).filter(|name| !fmu.exports(name)).collect();
+    let missing: Vec<_> =
+        FMI2_FUNCTIONS.iter().chain(&FMI3_FUNCTIONS).filter(|name| !fmu.exports(name)).collect();
     assert!(missing.is_empty(), "not exported: {missing:?}");
     type Text = unsafe extern "C" fn() -> *const std::ffi::c_char;
     let text = |name: &str| {
@@ -113,8 +208,12 @@ fn fmi2_model_exchange_derivatives_and_outputs_follow_the_model_equations() {
         assert_eq!(status, Fmi2Status::Ok);
         let expected = rhs(x, v, f, m, c, d);
         assert_eq!(dx[0], expected[0]);
-        assert!((dx[1] - expected[1]).abs() <= 1e-14 * expected[1].abs().max(1.0), "{dx:?} vs {expected:?}");
-        let (status, y) = inst.get_real(&[vr("position"), vr("velocity"), vr("acceleration"), vr("der(v)")]);
+        assert!(
+            (dx[1] - expected[1]).abs() <= 1e-14 * expected[1].abs().max(1.0),
+            "{dx:?} vs {expected:?}"
+        );
+        let (status, y) =
+            inst.get_real(&[vr("position"), vr("velocity"), vr("acceleration"), vr("der(v)")]);
         assert_eq!(status, Fmi2Status::Ok);
         assert_eq!(&y[..2], &[x, v]);
         assert_eq!(y[2], dx[1]);
@@ -230,7 +329,10 @@ fn fmi3_adjoint_derivatives_are_transposed_directional_derivatives() {
         assert_eq!(status, Fmi3Status::Ok);
         let lhs: f64 = v.iter().zip(&jw).map(|(a, b)| a * b).sum();
         let rhs: f64 = jtv.iter().zip(&w).map(|(a, b)| a * b).sum();
-        assert!((lhs - rhs).abs() <= 1e-12 * lhs.abs().max(rhs.abs()), "v.(Jw) = {lhs}, (J^T v).w = {rhs}");
+        assert!(
+            (lhs - rhs).abs() <= 1e-12 * lhs.abs().max(rhs.abs()),
+            "v.(Jw) = {lhs}, (J^T v).w = {rhs}"
+        );
     }
     let (status, _) = inst.product(true, &unknowns, &knowns, &[1.0; 2]);
     assert_eq!(status, Fmi3Status::Error, "seed length must equal nUnknowns");
@@ -303,7 +405,10 @@ fn unknown_value_references_and_types_are_errors() {
     let mut int = [0i32];
     let get_integer = fmu.func::<common::Values2<i32>>("fmi2GetInteger");
     // SAFETY: arrays of one element.
-    assert_eq!(unsafe { get_integer(inst.c, [vr("m")].as_ptr(), 1, int.as_mut_ptr()) }, Fmi2Status::Error);
+    assert_eq!(
+        unsafe { get_integer(inst.c, [vr("m")].as_ptr(), 1, int.as_mut_ptr()) },
+        Fmi2Status::Error
+    );
     let get_string = fmu.func::<common::Values2<*const i8>>("fmi2GetString");
     let mut text = [std::ptr::null::<i8>()];
     // SAFETY: arrays of the given lengths (empty first).
@@ -318,8 +423,14 @@ fn unknown_value_references_and_types_are_errors() {
     let mut value = [0f32];
     // SAFETY: arrays of the given lengths.
     unsafe {
-        assert_eq!(get_float32(inst3.i, std::ptr::null(), 0, std::ptr::null_mut(), 0), Fmi3Status::Ok);
-        assert_eq!(get_float32(inst3.i, [vr("x")].as_ptr(), 1, value.as_mut_ptr(), 1), Fmi3Status::Error);
+        assert_eq!(
+            get_float32(inst3.i, std::ptr::null(), 0, std::ptr::null_mut(), 0),
+            Fmi3Status::Ok
+        );
+        assert_eq!(
+            get_float32(inst3.i, [vr("x")].as_ptr(), 1, value.as_mut_ptr(), 1),
+            Fmi3Status::Error
+        );
     }
     let get_float64 = fmu.func::<common::Values3<f64>>("fmi3GetFloat64");
     let mut two = [0.0; 2];
@@ -336,9 +447,15 @@ fn null_pointers_and_foreign_handles_are_errors() {
     let get_real = fmu.func::<common::Values2<f64>>("fmi2GetReal");
     // SAFETY: deliberately NULL arrays; the FMU must reject them before reading.
     unsafe {
-        assert_eq!(get_real(inst.c, [vr("x")].as_ptr(), 1, std::ptr::null_mut()), Fmi2Status::Error);
+        assert_eq!(
+            get_real(inst.c, [vr("x")].as_ptr(), 1, std::ptr::null_mut()),
+            Fmi2Status::Error
+        );
         assert_eq!(get_real(inst.c, std::ptr::null(), 1, [0.0].as_mut_ptr()), Fmi2Status::Error);
-        assert_eq!(get_real(std::ptr::null_mut(), [vr("x")].as_ptr(), 1, [0.0].as_mut_ptr()), Fmi2Status::Error);
+        assert_eq!(
+            get_real(std::ptr::null_mut(), [vr("x")].as_ptr(), 1, [0.0].as_mut_ptr()),
+            Fmi2Status::Error
+        );
     }
     assert!(inst.messages.contains("argument values is NULL"));
     let get_state = fmu.func::<common::State2>("fmi2GetFMUstate");
@@ -364,7 +481,10 @@ fn null_pointers_and_foreign_handles_are_errors() {
 #[test]
 fn instantiation_refuses_a_wrong_guid_or_interface() {
     let fmu = fmu();
-    let messages = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, "{00000000-0000-0000-0000-000000000000}").err().unwrap();
+    let messages =
+        Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, "{00000000-0000-0000-0000-000000000000}")
+            .err()
+            .unwrap();
     assert!(messages.iter().any(|m| m.contains("does not match this binary's")), "{messages:?}");
     let messages = Fmi2::instantiate(&fmu, 7, &token()).err().unwrap();
     assert!(messages.iter().any(|m| m.contains("fmuType 7")), "{messages:?}");
@@ -374,7 +494,17 @@ fn instantiation_refuses_a_wrong_guid_or_interface() {
     let instantiate = fmu.func::<Instantiate2>("fmi2Instantiate");
     let (name, guid) = (c"x", std::ffi::CString::new(token()).unwrap());
     // SAFETY: NULL callbacks, which the FMU must refuse.
-    let c = unsafe { instantiate(name.as_ptr(), FMI2_MODEL_EXCHANGE, guid.as_ptr(), std::ptr::null(), std::ptr::null(), 0, 0) };
+    let c = unsafe {
+        instantiate(
+            name.as_ptr(),
+            FMI2_MODEL_EXCHANGE,
+            guid.as_ptr(),
+            std::ptr::null(),
+            std::ptr::null(),
+            0,
+            0,
+        )
+    };
     assert!(c.is_null());
 }
 
@@ -394,7 +524,11 @@ fn garbage_serialized_states_are_refused() {
     assert_eq!(inst.deserialize(&bytes).0, Fmi2Status::Error, "a flipped bit");
     let cs = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &token()).unwrap();
     bytes[middle] ^= 1;
-    assert_eq!(cs.deserialize(&bytes).0, Fmi2Status::Error, "a Model Exchange state in a Co-Simulation instance");
+    assert_eq!(
+        cs.deserialize(&bytes).0,
+        Fmi2Status::Error,
+        "a Model Exchange state in a Co-Simulation instance"
+    );
     assert!(cs.messages.contains("it is a Model Exchange state"));
 }
 
@@ -403,7 +537,11 @@ fn calls_in_the_wrong_state_are_errors_with_a_log_line() {
     let fmu = fmu();
     let cs = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &token()).unwrap();
     assert_eq!(cs.do_step(0.0, 0.01), Fmi2Status::Error);
-    assert!(cs.messages.contains("fmi2DoStep: not allowed in instantiated"), "{:?}", cs.messages.all());
+    assert!(
+        cs.messages.contains("fmi2DoStep: not allowed in instantiated"),
+        "{:?}",
+        cs.messages.all()
+    );
     assert_eq!(cs.array("fmi2GetDerivatives", 2).0, Fmi2Status::Error);
     assert!(cs.messages.contains("fmi2GetDerivatives: is a Model Exchange function"));
 
@@ -413,9 +551,17 @@ fn calls_in_the_wrong_state_are_errors_with_a_log_line() {
     assert_eq!(me.set_real(&[vr("m")], &[3.0]), Fmi2Status::Error);
     assert!(me.messages.contains("m is a fixed parameter and cannot be set in event mode"));
     assert_eq!(me.do_step(0.0, 0.01), Fmi2Status::Error);
-    assert_eq!(me.set_real(&[vr("c")], &[-1.0]), Fmi2Status::Ok, "tunable parameters may change at events");
+    assert_eq!(
+        me.set_real(&[vr("c")], &[-1.0]),
+        Fmi2Status::Ok,
+        "tunable parameters may change at events"
+    );
     assert_eq!(me.unary("fmi2EnterContinuousTimeMode"), Fmi2Status::Ok);
-    assert_eq!(me.set_real(&[vr("c")], &[1.0]), Fmi2Status::Error, "but not in continuous-time mode");
+    assert_eq!(
+        me.set_real(&[vr("c")], &[1.0]),
+        Fmi2Status::Error,
+        "but not in continuous-time mode"
+    );
 }
 
 #[test]
@@ -424,21 +570,44 @@ fn fmi3_features_that_are_not_provided_are_errors() {
     let inst = Fmi3::instantiate(&fmu, Interface::CoSimulation, &token()).unwrap();
     assert_eq!(inst.unary("fmi3EnterConfigurationMode"), Fmi3Status::Error);
     assert_eq!(inst.unary("fmi3EvaluateDiscreteStates"), Fmi3Status::Error);
-    type Shift = unsafe extern "C" fn(fmu_export::fmi3::types::Fmi3Instance, *const u32, usize, *const f64) -> Fmi3Status;
+    type Shift = unsafe extern "C" fn(
+        fmu_export::fmi3::types::Fmi3Instance,
+        *const u32,
+        usize,
+        *const f64,
+    ) -> Fmi3Status;
     // SAFETY: the FMU rejects the call before looking at the arrays.
-    let status = unsafe { fmu.func::<Shift>("fmi3SetShiftDecimal")(inst.i, [0].as_ptr(), 1, [0.0].as_ptr()) };
+    let status = unsafe {
+        fmu.func::<Shift>("fmi3SetShiftDecimal")(inst.i, [0].as_ptr(), 1, [0.0].as_ptr())
+    };
     assert_eq!(status, Fmi3Status::Error);
     assert!(inst.messages.contains("fmi3SetShiftDecimal: the model declares no clocks"));
     type Scheduled = unsafe extern "C" fn(
-        *const i8, *const i8, *const i8, u8, u8, *mut std::ffi::c_void,
-        fmu_export::fmi3::types::Fmi3LogMessageCallback, Option<unsafe extern "C" fn(*mut std::ffi::c_void)>,
-        Option<unsafe extern "C" fn()>, Option<unsafe extern "C" fn()>,
+        *const i8,
+        *const i8,
+        *const i8,
+        u8,
+        u8,
+        *mut std::ffi::c_void,
+        fmu_export::fmi3::types::Fmi3LogMessageCallback,
+        Option<unsafe extern "C" fn(*mut std::ffi::c_void)>,
+        Option<unsafe extern "C" fn()>,
+        Option<unsafe extern "C" fn()>,
     ) -> *mut std::ffi::c_void;
     let token = std::ffi::CString::new(token()).unwrap();
     // SAFETY: valid strings; NULL callbacks are allowed.
     let handle = unsafe {
         fmu.func::<Scheduled>("fmi3InstantiateScheduledExecution")(
-            c"se".as_ptr(), token.as_ptr(), std::ptr::null(), 0, 0, std::ptr::null_mut(), None, None, None, None,
+            c"se".as_ptr(),
+            token.as_ptr(),
+            std::ptr::null(),
+            0,
+            0,
+            std::ptr::null_mut(),
+            None,
+            None,
+            None,
+            None,
         )
     };
     assert!(handle.is_null());
@@ -491,12 +660,22 @@ fn fmi2_output_derivatives_are_exact() {
     let inst = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &token()).unwrap();
     assert_eq!(inst.initialize(), Fmi2Status::Ok);
     assert_eq!(inst.do_step(0.0, 0.01), Fmi2Status::Ok);
-    type OutputDerivatives = unsafe extern "C" fn(*mut std::ffi::c_void, *const u32, usize, *const i32, *mut f64) -> Fmi2Status;
+    type OutputDerivatives = unsafe extern "C" fn(
+        *mut std::ffi::c_void,
+        *const u32,
+        usize,
+        *const i32,
+        *mut f64,
+    ) -> Fmi2Status;
     let mut rates = [f64::NAN; 2];
     // SAFETY: arrays of two elements.
     let status = unsafe {
         fmu.func::<OutputDerivatives>("fmi2GetRealOutputDerivatives")(
-            inst.c, [vr("position"), vr("velocity")].as_ptr(), 2, [1, 1].as_ptr(), rates.as_mut_ptr(),
+            inst.c,
+            [vr("position"), vr("velocity")].as_ptr(),
+            2,
+            [1, 1].as_ptr(),
+            rates.as_mut_ptr(),
         )
     };
     assert_eq!(status, Fmi2Status::Ok);
@@ -518,5 +697,9 @@ fn fmi3_cosimulation_steps_and_reports_the_last_successful_time() {
     assert_eq!(inst.set_state(state), Fmi3Status::Ok);
     assert_eq!(inst.do_step(0.0, 0.05), (Fmi3Status::Ok, 0.05));
     assert_eq!(inst.get_float64(&[vr("x"), vr("v")]), after);
-    assert_eq!(inst.do_step(0.3, 0.05).0, Fmi3Status::Error, "communication point differs from the FMU's time");
+    assert_eq!(
+        inst.do_step(0.3, 0.05).0,
+        Fmi3Status::Error,
+        "communication point differs from the FMU's time"
+    );
 }

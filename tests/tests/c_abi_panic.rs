@@ -23,7 +23,10 @@ fn token() -> String {
 }
 
 fn vr(name: &str) -> u32 {
-    VariableTable::new(&declaration()).by_name(name).unwrap_or_else(|| panic!("no variable {name}")).vr
+    VariableTable::new(&declaration())
+        .by_name(name)
+        .unwrap_or_else(|| panic!("no variable {name}"))
+        .vr
 }
 
 const PANIC_MESSAGE: &str = "deliberate test panic";
@@ -33,8 +36,16 @@ fn a_panic_becomes_an_error_and_reset_recovers_the_instance() {
     let fmu = Fmu::load("panicking-model");
     let inst = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &token()).unwrap();
     assert_eq!(inst.set_real(&[vr("panic")], &[1.0]), Fmi2Status::Ok);
-    assert_eq!(inst.initialize(), Fmi2Status::Error, "exitInitializationMode evaluates the derivative");
-    assert!(inst.messages.contains("fmi2ExitInitializationMode: panic: "), "{:?}", inst.messages.all());
+    assert_eq!(
+        inst.initialize(),
+        Fmi2Status::Error,
+        "exitInitializationMode evaluates the derivative"
+    );
+    assert!(
+        inst.messages.contains("fmi2ExitInitializationMode: panic: "),
+        "{:?}",
+        inst.messages.all()
+    );
     assert!(inst.messages.contains(PANIC_MESSAGE));
     assert_eq!(inst.get_real(&[vr("x")]).0, Fmi2Status::Error, "the instance is marked failed");
     assert!(inst.messages.contains("failed in an earlier call"));
@@ -69,7 +80,11 @@ fn a_panic_in_a_directional_derivative_is_an_error() {
     assert_eq!(inst.set_float64(&[vr("panic")], &[1.0]), Fmi3Status::Ok);
     let (status, _) = inst.product(true, &[vr("der(x)")], &[vr("x")], &[1.0]);
     assert_eq!(status, Fmi3Status::Error);
-    assert!(inst.messages.contains("fmi3GetAdjointDerivative: panic: "), "{:?}", inst.messages.all());
+    assert!(
+        inst.messages.contains("fmi3GetAdjointDerivative: panic: "),
+        "{:?}",
+        inst.messages.all()
+    );
 }
 
 /// Co-Simulation: the panic happens wherever the derivative is first evaluated — in the
@@ -81,7 +96,11 @@ fn a_panic_during_cosimulation_is_an_error() {
     let inst = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &token()).unwrap();
     assert_eq!(inst.set_real(&[vr("panic")], &[1.0]), Fmi2Status::Ok);
     match inst.initialize() {
-        Fmi2Status::Error => assert!(inst.messages.contains("fmi2ExitInitializationMode: panic: "), "{:?}", inst.messages.all()),
+        Fmi2Status::Error => assert!(
+            inst.messages.contains("fmi2ExitInitializationMode: panic: "),
+            "{:?}",
+            inst.messages.all()
+        ),
         Fmi2Status::Ok => {
             assert_eq!(inst.do_step(0.0, 0.1), Fmi2Status::Error);
             assert!(inst.messages.contains(PANIC_MESSAGE), "{:?}", inst.messages.all());

@@ -12,7 +12,12 @@ use crate::system::System;
 ///
 /// # Safety
 /// `handle` as for [`with_instance`]; `state` NULL or a valid pointer to a handle.
-pub unsafe fn get<S: System>(handle: *mut c_void, version: FmiVersion, function: &str, state: *mut FmuStateHandle) -> Status {
+pub unsafe fn get<S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+    function: &str,
+    state: *mut FmuStateHandle,
+) -> Status {
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `state` points to a handle (caller).
         let slot = unsafe { arrays::out_param(state, "FMUState")? };
@@ -27,19 +32,36 @@ pub unsafe fn get<S: System>(handle: *mut c_void, version: FmiVersion, function:
 ///
 /// # Safety
 /// `handle` as for [`with_instance`].
-pub unsafe fn set<S: System>(handle: *mut c_void, version: FmiVersion, function: &str, state: FmuStateHandle) -> Status {
-    let body = |inst: &mut Instance<S>| {
-        inst.set_fmu_state(state)
-    };
+pub unsafe fn set<S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+    function: &str,
+    state: FmuStateHandle,
+) -> Status {
+    let body = |inst: &mut Instance<S>| inst.set_fmu_state(state);
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Recovery, format_args!("FMUState = {state:p}"), body) }
+    unsafe {
+        with_instance::<S>(
+            handle,
+            version,
+            function,
+            Access::Recovery,
+            format_args!("FMUState = {state:p}"),
+            body,
+        )
+    }
 }
 
 /// fmiFreeFMUState: frees `*state` and sets it to NULL.
 ///
 /// # Safety
 /// `handle` as for [`with_instance`]; `state` NULL or a valid pointer to a handle.
-pub unsafe fn free<S: System>(handle: *mut c_void, version: FmiVersion, function: &str, state: *mut FmuStateHandle) -> Status {
+pub unsafe fn free<S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+    function: &str,
+    state: *mut FmuStateHandle,
+) -> Status {
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `state` points to a handle (caller).
         let slot = unsafe { arrays::out_param(state, "FMUState")? };
@@ -48,7 +70,9 @@ pub unsafe fn free<S: System>(handle: *mut c_void, version: FmiVersion, function
         Ok(())
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Recovery, format_args!(""), body) }
+    unsafe {
+        with_instance::<S>(handle, version, function, Access::Recovery, format_args!(""), body)
+    }
 }
 
 /// fmiSerializedFMUStateSize.
@@ -69,7 +93,16 @@ pub unsafe fn size<S: System>(
         Ok(())
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Recovery, format_args!("FMUState = {state:p}"), body) }
+    unsafe {
+        with_instance::<S>(
+            handle,
+            version,
+            function,
+            Access::Recovery,
+            format_args!("FMUState = {state:p}"),
+            body,
+        )
+    }
 }
 
 /// fmiSerializeFMUState into the host's buffer of `size` bytes.
@@ -90,7 +123,16 @@ pub unsafe fn serialize<S: System>(
         inst.serialize_fmu_state(state, out)
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Recovery, format_args!("size = {size}"), body) }
+    unsafe {
+        with_instance::<S>(
+            handle,
+            version,
+            function,
+            Access::Recovery,
+            format_args!("size = {size}"),
+            body,
+        )
+    }
 }
 
 /// fmiDeSerializeFMUState: a new state of this instance from `size` bytes.
@@ -108,10 +150,21 @@ pub unsafe fn deserialize<S: System>(
 ) -> Status {
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `bytes` holds `size` bytes and `state` points to a handle (caller).
-        let (input, slot) = unsafe { (arrays::input(bytes, size, "serializedState")?, arrays::out_param(state, "FMUState")?) };
+        let (input, slot) = unsafe {
+            (arrays::input(bytes, size, "serializedState")?, arrays::out_param(state, "FMUState")?)
+        };
         *slot = inst.deserialize_fmu_state(input)?;
         Ok(())
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Recovery, format_args!("size = {size}"), body) }
+    unsafe {
+        with_instance::<S>(
+            handle,
+            version,
+            function,
+            Access::Recovery,
+            format_args!("size = {size}"),
+            body,
+        )
+    }
 }

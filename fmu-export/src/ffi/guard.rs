@@ -82,17 +82,25 @@ mod tests {
 
     #[test]
     fn a_panic_marks_the_instance_failed_and_returns_the_fallback() {
-        let instance = Box::new(Instance::<Ball>::new(Kind::ModelExchange, Box::new(Silent), false));
+        let instance =
+            Box::new(Instance::<Ball>::new(Kind::ModelExchange, Box::new(Silent), false));
         let handle = registry::register(instance, FmiVersion::Fmi2);
         // SAFETY: the handle was registered above and is used by this thread only.
         unsafe {
-            let status = guard::<Ball, Fmi2Status>(handle, FmiVersion::Fmi2, "fmi2Test", || panic!("boom"));
+            let status =
+                guard::<Ball, Fmi2Status>(handle, FmiVersion::Fmi2, "fmi2Test", || panic!("boom"));
             assert_eq!(status, Fmi2Status::Error);
-            let ok = guard::<Ball, Fmi2Status>(handle, FmiVersion::Fmi2, "fmi2Test", || Fmi2Status::Ok);
+            let ok =
+                guard::<Ball, Fmi2Status>(handle, FmiVersion::Fmi2, "fmi2Test", || Fmi2Status::Ok);
             assert_eq!(ok, Fmi2Status::Ok, "no panic, no interference");
             let instance = registry::unregister::<Ball>(handle, FmiVersion::Fmi2).unwrap();
             assert!(instance.has_failed());
-            let null = guard::<Ball, *mut c_void>(std::ptr::null_mut(), FmiVersion::Fmi2, "fmi2Instantiate", || panic!("boom"));
+            let null = guard::<Ball, *mut c_void>(
+                std::ptr::null_mut(),
+                FmiVersion::Fmi2,
+                "fmi2Instantiate",
+                || panic!("boom"),
+            );
             assert!(null.is_null());
         }
     }

@@ -91,7 +91,9 @@ pub unsafe fn fill_reals<S: System>(
         getter(inst, unsafe { arrays::output(out, n, "values")? })
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance(handle, version, function, Access::Normal, format_args!("n = {n}"), body) }
+    unsafe {
+        with_instance(handle, version, function, Access::Normal, format_args!("n = {n}"), body)
+    }
 }
 
 /// Creates and registers an instance after checking the instance name and the

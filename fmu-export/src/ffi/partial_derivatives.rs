@@ -47,7 +47,9 @@ pub unsafe fn product<S: System>(
             )
         };
         match product {
-            Product::Directional => inst.directional_derivative(unknowns, knowns, seed, sensitivity),
+            Product::Directional => {
+                inst.directional_derivative(unknowns, knowns, seed, sensitivity)
+            }
             Product::Adjoint => inst.adjoint_derivative(unknowns, knowns, seed, sensitivity),
         }
     };

@@ -23,12 +23,15 @@ fn live() -> MutexGuard<'static, Option<HashMap<usize, (FmiVersion, TypeId)>>> {
 /// Hands `instance` to the host as an opaque handle.
 pub fn register<S: System>(instance: Box<Instance<S>>, version: FmiVersion) -> *mut c_void {
     let handle = Box::into_raw(instance) as *mut c_void;
-    live().get_or_insert_with(HashMap::new).insert(handle as usize, (version, TypeId::of::<Instance<S>>()));
+    live()
+        .get_or_insert_with(HashMap::new)
+        .insert(handle as usize, (version, TypeId::of::<Instance<S>>()));
     handle
 }
 
 fn is_live<S: System>(handle: *mut c_void, version: FmiVersion) -> bool {
-    live().as_ref().and_then(|m| m.get(&(handle as usize))) == Some(&(version, TypeId::of::<Instance<S>>()))
+    live().as_ref().and_then(|m| m.get(&(handle as usize)))
+        == Some(&(version, TypeId::of::<Instance<S>>()))
 }
 
 /// The instance behind `handle`, if it is a live handle of `version` and type `S`.
@@ -36,7 +39,10 @@ fn is_live<S: System>(handle: *mut c_void, version: FmiVersion) -> bool {
 /// # Safety
 /// No other reference to the instance may be alive while the returned one is used (FMI
 /// forbids concurrent calls on one instance).
-pub unsafe fn lookup<'a, S: System>(handle: *mut c_void, version: FmiVersion) -> Option<&'a mut Instance<S>> {
+pub unsafe fn lookup<'a, S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+) -> Option<&'a mut Instance<S>> {
     if !is_live::<S>(handle, version) {
         return None;
     }
@@ -49,7 +55,10 @@ pub unsafe fn lookup<'a, S: System>(handle: *mut c_void, version: FmiVersion) ->
 ///
 /// # Safety
 /// As for [`lookup`].
-pub unsafe fn unregister<S: System>(handle: *mut c_void, version: FmiVersion) -> Option<Box<Instance<S>>> {
+pub unsafe fn unregister<S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+) -> Option<Box<Instance<S>>> {
     let mut guard = live();
     let map = guard.as_mut()?;
     if map.get(&(handle as usize)) != Some(&(version, TypeId::of::<Instance<S>>())) {

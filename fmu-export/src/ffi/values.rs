@@ -28,7 +28,12 @@ pub unsafe fn get<S: System, V: FmiValue, C>(
     let args = format_args!("nValueReferences = {nvr}");
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `vr` and `values` are arrays of `nvr` and `n_values` elements (caller).
-        let (vrs, out) = unsafe { (arrays::input(vr, nvr, "valueReferences")?, arrays::output(values, n_values, "values")?) };
+        let (vrs, out) = unsafe {
+            (
+                arrays::input(vr, nvr, "valueReferences")?,
+                arrays::output(values, n_values, "values")?,
+            )
+        };
         let mut read = vec![V::from_store(0.0); n_values];
         inst.get_values(vrs, &mut read)?;
         for (slot, value) in out.iter_mut().zip(read) {
@@ -58,7 +63,9 @@ pub unsafe fn set<S: System, V: FmiValue, C: Copy>(
     let args = format_args!("nValueReferences = {nvr}");
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `vr` and `values` are arrays of `nvr` and `n_values` elements (caller).
-        let (vrs, given) = unsafe { (arrays::input(vr, nvr, "valueReferences")?, arrays::input(values, n_values, "values")?) };
+        let (vrs, given) = unsafe {
+            (arrays::input(vr, nvr, "valueReferences")?, arrays::input(values, n_values, "values")?)
+        };
         let converted: Vec<V> = given.iter().map(|&c| from_c(c)).collect();
         inst.set_values(vrs, &converted)
     };

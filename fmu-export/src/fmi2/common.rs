@@ -70,8 +70,13 @@ pub unsafe fn instantiate<S: System>(
         return std::ptr::null_mut();
     }
     // SAFETY: NUL-terminated or NULL (FMI 2.0 contract).
-    let (name, guid) = unsafe { (arrays::string(instance_name, "instanceName"), arrays::string(guid, "fmuGUID")) };
-    let logger = Fmi2Logger::new(callbacks.logger, callbacks.component_environment, name.as_deref().unwrap_or(""));
+    let (name, guid) =
+        unsafe { (arrays::string(instance_name, "instanceName"), arrays::string(guid, "fmuGUID")) };
+    let logger = Fmi2Logger::new(
+        callbacks.logger,
+        callbacks.component_environment,
+        name.as_deref().unwrap_or(""),
+    );
     let kind = match fmu_type {
         FMI2_MODEL_EXCHANGE => Kind::ModelExchange,
         FMI2_CO_SIMULATION => Kind::CoSimulation,
@@ -82,7 +87,16 @@ pub unsafe fn instantiate<S: System>(
         }
     };
     let logging_on = logging_on != FMI2_FALSE;
-    ffi::instantiate::<S>(FmiVersion::Fmi2, "fmi2Instantiate", name, guid, kind, Box::new(logger), logging_on, |_| ())
+    ffi::instantiate::<S>(
+        FmiVersion::Fmi2,
+        "fmi2Instantiate",
+        name,
+        guid,
+        kind,
+        Box::new(logger),
+        logging_on,
+        |_| (),
+    )
 }
 
 /// fmi2FreeInstance (NULL and unknown handles are ignored).
@@ -111,7 +125,8 @@ pub unsafe fn setup_experiment<S: System>(
         let stop = (stop_time_defined != FMI2_FALSE).then_some(stop_time);
         inst.setup_experiment(tolerance, start_time, stop)
     };
-    let args = format_args!("tolerance = {tolerance}, startTime = {start_time}, stopTime = {stop_time}");
+    let args =
+        format_args!("tolerance = {tolerance}, startTime = {start_time}, stopTime = {stop_time}");
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe { call(c, "fmi2SetupExperiment", Access::Normal, args, body) }
 }
@@ -122,7 +137,11 @@ pub unsafe fn setup_experiment<S: System>(
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn enter_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call::<S>(c, "fmi2EnterInitializationMode", Access::Normal, format_args!(""), |i| i.enter_initialization_mode()) }
+    unsafe {
+        call::<S>(c, "fmi2EnterInitializationMode", Access::Normal, format_args!(""), |i| {
+            i.enter_initialization_mode()
+        })
+    }
 }
 
 /// fmi2ExitInitializationMode.
@@ -131,7 +150,11 @@ pub unsafe fn enter_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Stat
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn exit_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call::<S>(c, "fmi2ExitInitializationMode", Access::Normal, format_args!(""), |i| i.exit_initialization_mode()) }
+    unsafe {
+        call::<S>(c, "fmi2ExitInitializationMode", Access::Normal, format_args!(""), |i| {
+            i.exit_initialization_mode()
+        })
+    }
 }
 
 /// fmi2Terminate.

@@ -21,12 +21,19 @@ pub unsafe fn set_real_input_derivatives<S: System>(
 ) -> Fmi2Status {
     let body = |inst: &mut Instance<S>| {
         // SAFETY: three arrays of `nvr` elements (FMI 2.0 contract).
-        let (vrs, orders, values) =
-            unsafe { (arrays::input(vr, nvr, "vr")?, arrays::input(order, nvr, "order")?, arrays::input(value, nvr, "value")?) };
+        let (vrs, orders, values) = unsafe {
+            (
+                arrays::input(vr, nvr, "vr")?,
+                arrays::input(order, nvr, "order")?,
+                arrays::input(value, nvr, "value")?,
+            )
+        };
         inst.set_input_derivatives(vrs, orders, values)
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2SetRealInputDerivatives", Access::Normal, format_args!("nvr = {nvr}"), body) }
+    unsafe {
+        call(c, "fmi2SetRealInputDerivatives", Access::Normal, format_args!("nvr = {nvr}"), body)
+    }
 }
 
 /// fmi2GetRealOutputDerivatives.
@@ -42,12 +49,19 @@ pub unsafe fn get_real_output_derivatives<S: System>(
 ) -> Fmi2Status {
     let body = |inst: &mut Instance<S>| {
         // SAFETY: three arrays of `nvr` elements (FMI 2.0 contract).
-        let (vrs, orders, out) =
-            unsafe { (arrays::input(vr, nvr, "vr")?, arrays::input(order, nvr, "order")?, arrays::output(value, nvr, "value")?) };
+        let (vrs, orders, out) = unsafe {
+            (
+                arrays::input(vr, nvr, "vr")?,
+                arrays::input(order, nvr, "order")?,
+                arrays::output(value, nvr, "value")?,
+            )
+        };
         inst.output_derivatives(vrs, orders, out)
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2GetRealOutputDerivatives", Access::Normal, format_args!("nvr = {nvr}"), body) }
+    unsafe {
+        call(c, "fmi2GetRealOutputDerivatives", Access::Normal, format_args!("nvr = {nvr}"), body)
+    }
 }
 
 /// fmi2DoStep (synchronous: never fmi2Pending).
@@ -61,7 +75,8 @@ pub unsafe fn do_step<S: System>(
     _no_set_fmu_state_prior: Fmi2Boolean,
 ) -> Fmi2Status {
     let args = format_args!("currentCommunicationPoint = {current_communication_point}, communicationStepSize = {communication_step_size}");
-    let body = |inst: &mut Instance<S>| inst.do_step(current_communication_point, communication_step_size);
+    let body =
+        |inst: &mut Instance<S>| inst.do_step(current_communication_point, communication_step_size);
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe { call(c, "fmi2DoStep", Access::Normal, args, body) }
 }
@@ -103,7 +118,9 @@ unsafe fn inquire<S: System, T>(
 
 fn not_available(kind: Fmi2StatusKind, what: &str) -> Problem {
     let reason = match kind {
-        FMI2_DO_STEP_STATUS | FMI2_PENDING_STATUS => "doStep is synchronous, so there is no pending step",
+        FMI2_DO_STEP_STATUS | FMI2_PENDING_STATUS => {
+            "doStep is synchronous, so there is no pending step"
+        }
         FMI2_LAST_SUCCESSFUL_TIME | FMI2_TERMINATED => "ask for it with the function of its type",
         _ => "unknown fmi2StatusKind",
     };
@@ -114,16 +131,28 @@ fn not_available(kind: Fmi2StatusKind, what: &str) -> Problem {
 ///
 /// # Safety
 /// As for [`cancel_step`], with `value` a valid pointer.
-pub unsafe fn get_status<S: System>(c: Fmi2Component, kind: Fmi2StatusKind, value: *mut Fmi2Status) -> Fmi2Status {
+pub unsafe fn get_status<S: System>(
+    c: Fmi2Component,
+    kind: Fmi2StatusKind,
+    value: *mut Fmi2Status,
+) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { inquire::<S, Fmi2Status>(c, "fmi2GetStatus", kind, value, |_, k| Err(not_available(k, "fmi2Status"))) }
+    unsafe {
+        inquire::<S, Fmi2Status>(c, "fmi2GetStatus", kind, value, |_, k| {
+            Err(not_available(k, "fmi2Status"))
+        })
+    }
 }
 
 /// fmi2GetRealStatus: fmi2LastSuccessfulTime.
 ///
 /// # Safety
 /// As for [`get_status`].
-pub unsafe fn get_real_status<S: System>(c: Fmi2Component, kind: Fmi2StatusKind, value: *mut Fmi2Real) -> Fmi2Status {
+pub unsafe fn get_real_status<S: System>(
+    c: Fmi2Component,
+    kind: Fmi2StatusKind,
+    value: *mut Fmi2Real,
+) -> Fmi2Status {
     let answer = |inst: &Instance<S>, k| match k {
         FMI2_LAST_SUCCESSFUL_TIME => Ok(inst.last_successful_time()),
         _ => Err(not_available(k, "Real")),
@@ -136,16 +165,28 @@ pub unsafe fn get_real_status<S: System>(c: Fmi2Component, kind: Fmi2StatusKind,
 ///
 /// # Safety
 /// As for [`get_status`].
-pub unsafe fn get_integer_status<S: System>(c: Fmi2Component, kind: Fmi2StatusKind, value: *mut Fmi2Integer) -> Fmi2Status {
+pub unsafe fn get_integer_status<S: System>(
+    c: Fmi2Component,
+    kind: Fmi2StatusKind,
+    value: *mut Fmi2Integer,
+) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { inquire::<S, Fmi2Integer>(c, "fmi2GetIntegerStatus", kind, value, |_, k| Err(not_available(k, "Integer"))) }
+    unsafe {
+        inquire::<S, Fmi2Integer>(c, "fmi2GetIntegerStatus", kind, value, |_, k| {
+            Err(not_available(k, "Integer"))
+        })
+    }
 }
 
 /// fmi2GetBooleanStatus: fmi2Terminated (the model never asks to terminate).
 ///
 /// # Safety
 /// As for [`get_status`].
-pub unsafe fn get_boolean_status<S: System>(c: Fmi2Component, kind: Fmi2StatusKind, value: *mut Fmi2Boolean) -> Fmi2Status {
+pub unsafe fn get_boolean_status<S: System>(
+    c: Fmi2Component,
+    kind: Fmi2StatusKind,
+    value: *mut Fmi2Boolean,
+) -> Fmi2Status {
     let answer = |_: &Instance<S>, k| match k {
         FMI2_TERMINATED => Ok(FMI2_FALSE),
         _ => Err(not_available(k, "Boolean")),
@@ -158,7 +199,15 @@ pub unsafe fn get_boolean_status<S: System>(c: Fmi2Component, kind: Fmi2StatusKi
 ///
 /// # Safety
 /// As for [`get_status`].
-pub unsafe fn get_string_status<S: System>(c: Fmi2Component, kind: Fmi2StatusKind, value: *mut Fmi2String) -> Fmi2Status {
+pub unsafe fn get_string_status<S: System>(
+    c: Fmi2Component,
+    kind: Fmi2StatusKind,
+    value: *mut Fmi2String,
+) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { inquire::<S, Fmi2String>(c, "fmi2GetStringStatus", kind, value, |_, k| Err(not_available(k, "String"))) }
+    unsafe {
+        inquire::<S, Fmi2String>(c, "fmi2GetStringStatus", kind, value, |_, k| {
+            Err(not_available(k, "String"))
+        })
+    }
 }

@@ -35,18 +35,38 @@ pub unsafe fn free_fmu_state<S: System>(c: Fmi2Component, state: *mut Fmi2FmuSta
 ///
 /// # Safety
 /// FMI 2.0 contract: `c` from fmi2Instantiate; `size` a valid pointer.
-pub unsafe fn serialized_fmu_state_size<S: System>(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Fmi2Status {
+pub unsafe fn serialized_fmu_state_size<S: System>(
+    c: Fmi2Component,
+    state: Fmi2FmuState,
+    size: *mut usize,
+) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { fmu_state::size::<S>(c, FmiVersion::Fmi2, "fmi2SerializedFMUstateSize", state, size) }.into()
+    unsafe { fmu_state::size::<S>(c, FmiVersion::Fmi2, "fmi2SerializedFMUstateSize", state, size) }
+        .into()
 }
 
 /// fmi2SerializeFMUstate.
 ///
 /// # Safety
 /// FMI 2.0 contract: `c` from fmi2Instantiate; `bytes` a writable buffer of `size` bytes.
-pub unsafe fn serialize_fmu_state<S: System>(c: Fmi2Component, state: Fmi2FmuState, bytes: *mut Fmi2Byte, size: usize) -> Fmi2Status {
+pub unsafe fn serialize_fmu_state<S: System>(
+    c: Fmi2Component,
+    state: Fmi2FmuState,
+    bytes: *mut Fmi2Byte,
+    size: usize,
+) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { fmu_state::serialize::<S>(c, FmiVersion::Fmi2, "fmi2SerializeFMUstate", state, bytes.cast(), size) }.into()
+    unsafe {
+        fmu_state::serialize::<S>(
+            c,
+            FmiVersion::Fmi2,
+            "fmi2SerializeFMUstate",
+            state,
+            bytes.cast(),
+            size,
+        )
+    }
+    .into()
 }
 
 /// fmi2DeSerializeFMUstate.
@@ -60,5 +80,15 @@ pub unsafe fn deserialize_fmu_state<S: System>(
     state: *mut Fmi2FmuState,
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { fmu_state::deserialize::<S>(c, FmiVersion::Fmi2, "fmi2DeSerializeFMUstate", bytes.cast(), size, state) }.into()
+    unsafe {
+        fmu_state::deserialize::<S>(
+            c,
+            FmiVersion::Fmi2,
+            "fmi2DeSerializeFMUstate",
+            bytes.cast(),
+            size,
+            state,
+        )
+    }
+    .into()
 }

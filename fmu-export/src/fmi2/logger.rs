@@ -16,7 +16,11 @@ pub struct Fmi2Logger {
 
 impl Fmi2Logger {
     /// A logger for the instance `instance_name`.
-    pub fn new(callback: Fmi2CallbackLogger, environment: Fmi2ComponentEnvironment, instance_name: &str) -> Self {
+    pub fn new(
+        callback: Fmi2CallbackLogger,
+        environment: Fmi2ComponentEnvironment,
+        instance_name: &str,
+    ) -> Self {
         Fmi2Logger { callback, environment, instance_name: c_string(instance_name) }
     }
 }

@@ -13,14 +13,21 @@ use crate::system::System;
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn enter_event_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call::<S>(c, "fmi2EnterEventMode", Access::Normal, format_args!(""), |i| i.enter_event_mode()) }
+    unsafe {
+        call::<S>(c, "fmi2EnterEventMode", Access::Normal, format_args!(""), |i| {
+            i.enter_event_mode()
+        })
+    }
 }
 
 /// fmi2NewDiscreteStates.
 ///
 /// # Safety
 /// FMI 2.0 contract: `c` from fmi2Instantiate; `event_info` a valid pointer.
-pub unsafe fn new_discrete_states<S: System>(c: Fmi2Component, event_info: *mut Fmi2EventInfo) -> Fmi2Status {
+pub unsafe fn new_discrete_states<S: System>(
+    c: Fmi2Component,
+    event_info: *mut Fmi2EventInfo,
+) -> Fmi2Status {
     let body = |inst: &mut Instance<S>| {
         inst.expect_kind(Kind::ModelExchange)?;
         // SAFETY: `event_info` points to the host's struct (FMI 2.0 contract).
@@ -46,7 +53,11 @@ pub unsafe fn new_discrete_states<S: System>(c: Fmi2Component, event_info: *mut 
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn enter_continuous_time_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call::<S>(c, "fmi2EnterContinuousTimeMode", Access::Normal, format_args!(""), |i| i.enter_continuous_time_mode()) }
+    unsafe {
+        call::<S>(c, "fmi2EnterContinuousTimeMode", Access::Normal, format_args!(""), |i| {
+            i.enter_continuous_time_mode()
+        })
+    }
 }
 
 /// fmi2CompletedIntegratorStep.
@@ -62,7 +73,10 @@ pub unsafe fn completed_integrator_step<S: System>(
     let body = |inst: &mut Instance<S>| {
         // SAFETY: both point to the host's booleans (FMI 2.0 contract).
         let (enter, terminate) = unsafe {
-            (arrays::out_param(enter_event_mode, "enterEventMode")?, arrays::out_param(terminate_simulation, "terminateSimulation")?)
+            (
+                arrays::out_param(enter_event_mode, "enterEventMode")?,
+                arrays::out_param(terminate_simulation, "terminateSimulation")?,
+            )
         };
         *enter = fmi2_bool(inst.completed_integrator_step()?);
         *terminate = FMI2_FALSE;
@@ -78,14 +92,22 @@ pub unsafe fn completed_integrator_step<S: System>(
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn set_time<S: System>(c: Fmi2Component, time: Fmi2Real) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call::<S>(c, "fmi2SetTime", Access::Normal, format_args!("time = {time}"), |i| i.set_time(time)) }
+    unsafe {
+        call::<S>(c, "fmi2SetTime", Access::Normal, format_args!("time = {time}"), |i| {
+            i.set_time(time)
+        })
+    }
 }
 
 /// fmi2SetContinuousStates.
 ///
 /// # Safety
 /// FMI 2.0 contract: `c` from fmi2Instantiate; `x` an array of `nx` elements.
-pub unsafe fn set_continuous_states<S: System>(c: Fmi2Component, x: *const Fmi2Real, nx: usize) -> Fmi2Status {
+pub unsafe fn set_continuous_states<S: System>(
+    c: Fmi2Component,
+    x: *const Fmi2Real,
+    nx: usize,
+) -> Fmi2Status {
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `x` holds `nx` reals (FMI 2.0 contract).
         inst.set_continuous_states(unsafe { arrays::input(x, nx, "x")? })
@@ -98,34 +120,90 @@ pub unsafe fn set_continuous_states<S: System>(c: Fmi2Component, x: *const Fmi2R
 ///
 /// # Safety
 /// As for [`set_continuous_states`], with `derivatives` writable.
-pub unsafe fn get_derivatives<S: System>(c: Fmi2Component, derivatives: *mut Fmi2Real, nx: usize) -> Fmi2Status {
+pub unsafe fn get_derivatives<S: System>(
+    c: Fmi2Component,
+    derivatives: *mut Fmi2Real,
+    nx: usize,
+) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { ffi::fill_reals::<S>(c, FmiVersion::Fmi2, "fmi2GetDerivatives", derivatives, nx, Instance::get_derivatives) }.into()
+    unsafe {
+        ffi::fill_reals::<S>(
+            c,
+            FmiVersion::Fmi2,
+            "fmi2GetDerivatives",
+            derivatives,
+            nx,
+            Instance::get_derivatives,
+        )
+    }
+    .into()
 }
 
 /// fmi2GetEventIndicators.
 ///
 /// # Safety
 /// As for [`get_derivatives`].
-pub unsafe fn get_event_indicators<S: System>(c: Fmi2Component, indicators: *mut Fmi2Real, ni: usize) -> Fmi2Status {
+pub unsafe fn get_event_indicators<S: System>(
+    c: Fmi2Component,
+    indicators: *mut Fmi2Real,
+    ni: usize,
+) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { ffi::fill_reals::<S>(c, FmiVersion::Fmi2, "fmi2GetEventIndicators", indicators, ni, Instance::get_event_indicators) }.into()
+    unsafe {
+        ffi::fill_reals::<S>(
+            c,
+            FmiVersion::Fmi2,
+            "fmi2GetEventIndicators",
+            indicators,
+            ni,
+            Instance::get_event_indicators,
+        )
+    }
+    .into()
 }
 
 /// fmi2GetContinuousStates.
 ///
 /// # Safety
 /// As for [`get_derivatives`].
-pub unsafe fn get_continuous_states<S: System>(c: Fmi2Component, x: *mut Fmi2Real, nx: usize) -> Fmi2Status {
+pub unsafe fn get_continuous_states<S: System>(
+    c: Fmi2Component,
+    x: *mut Fmi2Real,
+    nx: usize,
+) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { ffi::fill_reals::<S>(c, FmiVersion::Fmi2, "fmi2GetContinuousStates", x, nx, Instance::get_continuous_states) }.into()
+    unsafe {
+        ffi::fill_reals::<S>(
+            c,
+            FmiVersion::Fmi2,
+            "fmi2GetContinuousStates",
+            x,
+            nx,
+            Instance::get_continuous_states,
+        )
+    }
+    .into()
 }
 
 /// fmi2GetNominalsOfContinuousStates.
 ///
 /// # Safety
 /// As for [`get_derivatives`].
-pub unsafe fn get_nominals_of_continuous_states<S: System>(c: Fmi2Component, nominals: *mut Fmi2Real, nx: usize) -> Fmi2Status {
+pub unsafe fn get_nominals_of_continuous_states<S: System>(
+    c: Fmi2Component,
+    nominals: *mut Fmi2Real,
+    nx: usize,
+) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { ffi::fill_reals::<S>(c, FmiVersion::Fmi2, "fmi2GetNominalsOfContinuousStates", nominals, nx, Instance::get_nominals) }.into()
+    unsafe {
+        ffi::fill_reals::<S>(
+            c,
+            FmiVersion::Fmi2,
+            "fmi2GetNominalsOfContinuousStates",
+            nominals,
+            nx,
+            Instance::get_nominals,
+        )
+    }
+    .into()
 }

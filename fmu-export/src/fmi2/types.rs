@@ -83,7 +83,14 @@ impl PanicFallback for Fmi2Status {
 
 /// fmi2CallbackLogger (printf-style: `message` is a format string).
 pub type Fmi2CallbackLogger = Option<
-    unsafe extern "C" fn(Fmi2ComponentEnvironment, Fmi2String, Fmi2Status, Fmi2String, Fmi2String, ...),
+    unsafe extern "C" fn(
+        Fmi2ComponentEnvironment,
+        Fmi2String,
+        Fmi2Status,
+        Fmi2String,
+        Fmi2String,
+        ...
+    ),
 >;
 
 /// fmi2CallbackFunctions.

@@ -58,9 +58,20 @@ unsafe fn instantiate<S: System>(
     configure: impl FnOnce(&mut Instance<S>),
 ) -> Fmi3Instance {
     // SAFETY: NULL or NUL-terminated (caller).
-    let (name, token) = unsafe { (arrays::string(name, "instanceName"), arrays::string(token, "instantiationToken")) };
+    let (name, token) = unsafe {
+        (arrays::string(name, "instanceName"), arrays::string(token, "instantiationToken"))
+    };
     let logging_on = logging_on != FMI3_FALSE;
-    ffi::instantiate::<S>(FmiVersion::Fmi3, function, name, token, kind, Box::new(logger), logging_on, configure)
+    ffi::instantiate::<S>(
+        FmiVersion::Fmi3,
+        function,
+        name,
+        token,
+        kind,
+        Box::new(logger),
+        logging_on,
+        configure,
+    )
 }
 
 /// fmi3InstantiateModelExchange.
@@ -79,7 +90,17 @@ pub unsafe fn instantiate_model_exchange<S: System>(
     let logger = Fmi3Logger::new(log_message, environment);
     let function = "fmi3InstantiateModelExchange";
     // SAFETY: the FMI 3.0 contract on the strings.
-    unsafe { instantiate::<S>(function, instance_name, instantiation_token, Kind::ModelExchange, logging_on, logger, |_| ()) }
+    unsafe {
+        instantiate::<S>(
+            function,
+            instance_name,
+            instantiation_token,
+            Kind::ModelExchange,
+            logging_on,
+            logger,
+            |_| (),
+        )
+    }
 }
 
 /// fmi3InstantiateCoSimulation. Early return and intermediate update are not provided:
@@ -105,10 +126,21 @@ pub unsafe fn instantiate_co_simulation<S: System>(
     _intermediate_update: Fmi3IntermediateUpdateCallback,
 ) -> Fmi3Instance {
     let logger = Fmi3Logger::new(log_message, environment);
-    let configure = |inst: &mut Instance<S>| inst.set_event_mode_used(event_mode_used != FMI3_FALSE);
+    let configure =
+        |inst: &mut Instance<S>| inst.set_event_mode_used(event_mode_used != FMI3_FALSE);
     let function = "fmi3InstantiateCoSimulation";
     // SAFETY: the FMI 3.0 contract on the strings.
-    unsafe { instantiate::<S>(function, instance_name, instantiation_token, Kind::CoSimulation, logging_on, logger, configure) }
+    unsafe {
+        instantiate::<S>(
+            function,
+            instance_name,
+            instantiation_token,
+            Kind::CoSimulation,
+            logging_on,
+            logger,
+            configure,
+        )
+    }
 }
 
 /// fmi3InstantiateScheduledExecution: not provided by Tandem's FMUs (NULL, with a log message).
@@ -125,7 +157,8 @@ pub fn instantiate_scheduled_execution<S: System>(
     _lock_preemption: Fmi3PreemptionCallback,
     _unlock_preemption: Fmi3PreemptionCallback,
 ) -> Fmi3Instance {
-    let message = "fmi3InstantiateScheduledExecution: this FMU does not provide Scheduled Execution \
+    let message =
+        "fmi3InstantiateScheduledExecution: this FMU does not provide Scheduled Execution \
                    (only Model Exchange and Co-Simulation)";
     Fmi3Logger::new(log_message, environment).log(Status::Error, Category::StatusError, message);
     std::ptr::null_mut()
@@ -158,7 +191,8 @@ pub unsafe fn enter_initialization_mode<S: System>(
         inst.setup_experiment(tolerance, start_time, stop)?;
         inst.enter_initialization_mode()
     };
-    let args = format_args!("tolerance = {tolerance}, startTime = {start_time}, stopTime = {stop_time}");
+    let args =
+        format_args!("tolerance = {tolerance}, startTime = {start_time}, stopTime = {stop_time}");
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe { call(instance, "fmi3EnterInitializationMode", Access::Normal, args, body) }
 }
@@ -169,7 +203,11 @@ pub unsafe fn enter_initialization_mode<S: System>(
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
 pub unsafe fn exit_initialization_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call::<S>(instance, "fmi3ExitInitializationMode", Access::Normal, format_args!(""), |i| i.exit_initialization_mode()) }
+    unsafe {
+        call::<S>(instance, "fmi3ExitInitializationMode", Access::Normal, format_args!(""), |i| {
+            i.exit_initialization_mode()
+        })
+    }
 }
 
 /// fmi3EnterEventMode.
@@ -178,7 +216,11 @@ pub unsafe fn exit_initialization_mode<S: System>(instance: Fmi3Instance) -> Fmi
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
 pub unsafe fn enter_event_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call::<S>(instance, "fmi3EnterEventMode", Access::Normal, format_args!(""), |i| i.enter_event_mode()) }
+    unsafe {
+        call::<S>(instance, "fmi3EnterEventMode", Access::Normal, format_args!(""), |i| {
+            i.enter_event_mode()
+        })
+    }
 }
 
 /// fmi3Terminate.
@@ -187,7 +229,9 @@ pub unsafe fn enter_event_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status 
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
 pub unsafe fn terminate<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call::<S>(instance, "fmi3Terminate", Access::Normal, format_args!(""), |i| i.terminate()) }
+    unsafe {
+        call::<S>(instance, "fmi3Terminate", Access::Normal, format_args!(""), |i| i.terminate())
+    }
 }
 
 /// fmi3Reset (also on a failed instance).

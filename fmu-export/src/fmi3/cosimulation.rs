@@ -12,7 +12,11 @@ use crate::system::System;
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
 pub unsafe fn enter_step_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call::<S>(instance, "fmi3EnterStepMode", Access::Normal, format_args!(""), |i| i.enter_step_mode()) }
+    unsafe {
+        call::<S>(instance, "fmi3EnterStepMode", Access::Normal, format_args!(""), |i| {
+            i.enter_step_mode()
+        })
+    }
 }
 
 /// fmi3GetOutputDerivatives (order 1, exact).

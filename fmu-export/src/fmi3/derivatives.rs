@@ -26,8 +26,18 @@ pub unsafe fn get_directional_derivative<S: System>(
     // SAFETY: the FMI 3.0 contract.
     unsafe {
         product::<S>(
-            instance, FmiVersion::Fmi3, function, Product::Directional, unknowns, n_unknowns, knowns, n_knowns,
-            seed, n_seed, sensitivity, n_sensitivity,
+            instance,
+            FmiVersion::Fmi3,
+            function,
+            Product::Directional,
+            unknowns,
+            n_unknowns,
+            knowns,
+            n_knowns,
+            seed,
+            n_seed,
+            sensitivity,
+            n_sensitivity,
         )
     }
     .into()
@@ -54,8 +64,18 @@ pub unsafe fn get_adjoint_derivative<S: System>(
     // SAFETY: the FMI 3.0 contract.
     unsafe {
         product::<S>(
-            instance, FmiVersion::Fmi3, function, Product::Adjoint, unknowns, n_unknowns, knowns, n_knowns, seed,
-            n_seed, sensitivity, n_sensitivity,
+            instance,
+            FmiVersion::Fmi3,
+            function,
+            Product::Adjoint,
+            unknowns,
+            n_unknowns,
+            knowns,
+            n_knowns,
+            seed,
+            n_seed,
+            sensitivity,
+            n_sensitivity,
         )
     }
     .into()

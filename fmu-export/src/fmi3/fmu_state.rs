@@ -8,7 +8,10 @@ use crate::system::System;
 ///
 /// # Safety
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `state` a valid pointer.
-pub unsafe fn get_fmu_state<S: System>(instance: Fmi3Instance, state: *mut Fmi3FmuState) -> Fmi3Status {
+pub unsafe fn get_fmu_state<S: System>(
+    instance: Fmi3Instance,
+    state: *mut Fmi3FmuState,
+) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
     unsafe { fmu_state::get::<S>(instance, FmiVersion::Fmi3, "fmi3GetFMUState", state) }.into()
 }
@@ -26,7 +29,10 @@ pub unsafe fn set_fmu_state<S: System>(instance: Fmi3Instance, state: Fmi3FmuSta
 ///
 /// # Safety
 /// As for [`get_fmu_state`].
-pub unsafe fn free_fmu_state<S: System>(instance: Fmi3Instance, state: *mut Fmi3FmuState) -> Fmi3Status {
+pub unsafe fn free_fmu_state<S: System>(
+    instance: Fmi3Instance,
+    state: *mut Fmi3FmuState,
+) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
     unsafe { fmu_state::free::<S>(instance, FmiVersion::Fmi3, "fmi3FreeFMUState", state) }.into()
 }
@@ -35,9 +41,16 @@ pub unsafe fn free_fmu_state<S: System>(instance: Fmi3Instance, state: *mut Fmi3
 ///
 /// # Safety
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `size` a valid pointer.
-pub unsafe fn serialized_fmu_state_size<S: System>(instance: Fmi3Instance, state: Fmi3FmuState, size: *mut usize) -> Fmi3Status {
+pub unsafe fn serialized_fmu_state_size<S: System>(
+    instance: Fmi3Instance,
+    state: Fmi3FmuState,
+    size: *mut usize,
+) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { fmu_state::size::<S>(instance, FmiVersion::Fmi3, "fmi3SerializedFMUStateSize", state, size) }.into()
+    unsafe {
+        fmu_state::size::<S>(instance, FmiVersion::Fmi3, "fmi3SerializedFMUStateSize", state, size)
+    }
+    .into()
 }
 
 /// fmi3SerializeFMUState.
@@ -52,7 +65,17 @@ pub unsafe fn serialize_fmu_state<S: System>(
     size: usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { fmu_state::serialize::<S>(instance, FmiVersion::Fmi3, "fmi3SerializeFMUState", state, bytes, size) }.into()
+    unsafe {
+        fmu_state::serialize::<S>(
+            instance,
+            FmiVersion::Fmi3,
+            "fmi3SerializeFMUState",
+            state,
+            bytes,
+            size,
+        )
+    }
+    .into()
 }
 
 /// fmi3DeserializeFMUState.
@@ -67,5 +90,15 @@ pub unsafe fn deserialize_fmu_state<S: System>(
     state: *mut Fmi3FmuState,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { fmu_state::deserialize::<S>(instance, FmiVersion::Fmi3, "fmi3DeserializeFMUState", bytes, size, state) }.into()
+    unsafe {
+        fmu_state::deserialize::<S>(
+            instance,
+            FmiVersion::Fmi3,
+            "fmi3DeserializeFMUState",
+            bytes,
+            size,
+            state,
+        )
+    }
+    .into()
 }

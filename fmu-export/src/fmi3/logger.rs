@@ -28,6 +28,13 @@ impl Logger for Fmi3Logger {
         let (category, message) = (c_string(category.name()), c_string(message));
         // SAFETY: the callback was given by the host for exactly this use; both strings are
         // NUL-terminated and live across the call.
-        unsafe { callback(self.environment, Fmi3Status::from(status), category.as_ptr(), message.as_ptr()) }
+        unsafe {
+            callback(
+                self.environment,
+                Fmi3Status::from(status),
+                category.as_ptr(),
+                message.as_ptr(),
+            )
+        }
     }
 }

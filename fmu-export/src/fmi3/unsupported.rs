@@ -12,16 +12,26 @@ use crate::system::System;
 ///
 /// # Safety
 /// FMI 3.0 contract: `instance` NULL or from an fmi3Instantiate function.
-unsafe fn not_provided<S: System>(instance: Fmi3Instance, function: &str, reason: &str) -> Fmi3Status {
+unsafe fn not_provided<S: System>(
+    instance: Fmi3Instance,
+    function: &str,
+    reason: &str,
+) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call::<S>(instance, function, Access::Normal, format_args!(""), |_| Err(Problem::error(reason))) }
+    unsafe {
+        call::<S>(instance, function, Access::Normal, format_args!(""), |_| {
+            Err(Problem::error(reason))
+        })
+    }
 }
 
 const NO_DEPENDENCIES: &str =
     "per-element dependencies are not provided (providesPerElementDependencies = false); use the ModelStructure";
-const NO_STRUCTURAL_PARAMETERS: &str = "the model has no structural parameters, so there is no configuration mode";
+const NO_STRUCTURAL_PARAMETERS: &str =
+    "the model has no structural parameters, so there is no configuration mode";
 const NO_CLOCKS: &str = "the model declares no clocks";
-const NO_EVALUATE: &str = "fmi3EvaluateDiscreteStates is not provided (providesEvaluateDiscreteStates = false)";
+const NO_EVALUATE: &str =
+    "fmi3EvaluateDiscreteStates is not provided (providesEvaluateDiscreteStates = false)";
 const NO_SCHEDULED_EXECUTION: &str = "Scheduled Execution is not provided";
 
 /// fmi3GetNumberOfVariableDependencies: not provided.

@@ -27,7 +27,19 @@ pub unsafe fn get_float64<S: System>(
     n_values: usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { values::get::<S, f64, f64>(instance, FmiVersion::Fmi3, "fmi3GetFloat64", vr, nvr, values, n_values, identity) }.into()
+    unsafe {
+        values::get::<S, f64, f64>(
+            instance,
+            FmiVersion::Fmi3,
+            "fmi3GetFloat64",
+            vr,
+            nvr,
+            values,
+            n_values,
+            identity,
+        )
+    }
+    .into()
 }
 
 /// fmi3GetInt32.
@@ -42,7 +54,19 @@ pub unsafe fn get_int32<S: System>(
     n_values: usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { values::get::<S, i32, i32>(instance, FmiVersion::Fmi3, "fmi3GetInt32", vr, nvr, values, n_values, identity) }.into()
+    unsafe {
+        values::get::<S, i32, i32>(
+            instance,
+            FmiVersion::Fmi3,
+            "fmi3GetInt32",
+            vr,
+            nvr,
+            values,
+            n_values,
+            identity,
+        )
+    }
+    .into()
 }
 
 /// fmi3GetBoolean.
@@ -57,7 +81,19 @@ pub unsafe fn get_boolean<S: System>(
     n_values: usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { values::get::<S, bool, u8>(instance, FmiVersion::Fmi3, "fmi3GetBoolean", vr, nvr, values, n_values, fmi3_bool) }.into()
+    unsafe {
+        values::get::<S, bool, u8>(
+            instance,
+            FmiVersion::Fmi3,
+            "fmi3GetBoolean",
+            vr,
+            nvr,
+            values,
+            n_values,
+            fmi3_bool,
+        )
+    }
+    .into()
 }
 
 /// fmi3SetFloat64.
@@ -72,7 +108,19 @@ pub unsafe fn set_float64<S: System>(
     n_values: usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { values::set::<S, f64, f64>(instance, FmiVersion::Fmi3, "fmi3SetFloat64", vr, nvr, values, n_values, identity) }.into()
+    unsafe {
+        values::set::<S, f64, f64>(
+            instance,
+            FmiVersion::Fmi3,
+            "fmi3SetFloat64",
+            vr,
+            nvr,
+            values,
+            n_values,
+            identity,
+        )
+    }
+    .into()
 }
 
 /// fmi3SetInt32.
@@ -87,7 +135,19 @@ pub unsafe fn set_int32<S: System>(
     n_values: usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { values::set::<S, i32, i32>(instance, FmiVersion::Fmi3, "fmi3SetInt32", vr, nvr, values, n_values, identity) }.into()
+    unsafe {
+        values::set::<S, i32, i32>(
+            instance,
+            FmiVersion::Fmi3,
+            "fmi3SetInt32",
+            vr,
+            nvr,
+            values,
+            n_values,
+            identity,
+        )
+    }
+    .into()
 }
 
 /// fmi3SetBoolean.
@@ -102,7 +162,19 @@ pub unsafe fn set_boolean<S: System>(
     n_values: usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { values::set::<S, bool, u8>(instance, FmiVersion::Fmi3, "fmi3SetBoolean", vr, nvr, values, n_values, to_bool) }.into()
+    unsafe {
+        values::set::<S, bool, u8>(
+            instance,
+            FmiVersion::Fmi3,
+            "fmi3SetBoolean",
+            vr,
+            nvr,
+            values,
+            n_values,
+            to_bool,
+        )
+    }
+    .into()
 }
 
 /// Defines getters and setters of a type the model has no variables of.
@@ -165,7 +237,10 @@ pub unsafe fn get_binary<S: System>(
     _n_values: usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3GetBinary", vr, nvr, "Binary") }.into()
+    unsafe {
+        values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3GetBinary", vr, nvr, "Binary")
+    }
+    .into()
 }
 
 /// fmi3SetBinary: the model has no Binary variables.
@@ -181,7 +256,10 @@ pub unsafe fn set_binary<S: System>(
     _n_values: usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3SetBinary", vr, nvr, "Binary") }.into()
+    unsafe {
+        values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3SetBinary", vr, nvr, "Binary")
+    }
+    .into()
 }
 
 /// fmi3GetClock: the model has no clocks.
@@ -195,7 +273,10 @@ pub unsafe fn get_clock<S: System>(
     _values: *mut Fmi3Clock,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3GetClock", vr, nvr, "Clock") }.into()
+    unsafe {
+        values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3GetClock", vr, nvr, "Clock")
+    }
+    .into()
 }
 
 /// fmi3SetClock: the model has no clocks.
@@ -209,5 +290,8 @@ pub unsafe fn set_clock<S: System>(
     _values: *const Fmi3Clock,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3SetClock", vr, nvr, "Clock") }.into()
+    unsafe {
+        values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3SetClock", vr, nvr, "Clock")
+    }
+    .into()
 }

@@ -20,7 +20,9 @@ impl<S: System> Instance<S> {
         self.expect_mode(&[Mode::Step])?;
         let t = self.state.t;
         if !(h > 0.0 && h.is_finite()) {
-            return Err(Problem::error(format!("communication step size {h} must be positive and finite")));
+            return Err(Problem::error(format!(
+                "communication step size {h} must be positive and finite"
+            )));
         }
         if !current.is_finite() || (current - t).abs() > time_tolerance(t) {
             return Err(Problem::error(format!(
@@ -30,14 +32,20 @@ impl<S: System> Instance<S> {
         let t_end = current + h;
         if let Some(stop) = self.state.experiment.stop {
             if t_end > stop + time_tolerance(stop) {
-                return Err(Problem::error(format!("a step to t = {t_end} passes the stop time {stop}")));
+                return Err(Problem::error(format!(
+                    "a step to t = {t_end} passes the stop time {stop}"
+                )));
             }
         }
         let backup = (self.state.clone(), self.integrator.clone());
         match self.advance(t, h) {
             Ok(events) => {
                 if events > 0 {
-                    self.log(Status::Ok, Category::Events, &format!("{events} event(s) in the step to t = {t_end}"));
+                    self.log(
+                        Status::Ok,
+                        Category::Events,
+                        &format!("{events} event(s) in the step to t = {t_end}"),
+                    );
                 }
                 self.state.t = t_end;
                 self.state.last_successful_time = t_end;
@@ -73,7 +81,11 @@ impl<S: System> Instance<S> {
     /// highest order with a non-zero entry.
     fn step_inputs(&self) -> StepInputs<f64> {
         let s = &self.state;
-        let order = s.input_derivatives.iter().rposition(|d| d.iter().any(|&v| v != 0.0)).map_or(0, |k| k + 1);
+        let order = s
+            .input_derivatives
+            .iter()
+            .rposition(|d| d.iter().any(|&v| v != 0.0))
+            .map_or(0, |k| k + 1);
         let mut coefficients = vec![s.u.clone()];
         coefficients.extend(s.input_derivatives[..order].iter().cloned());
         StepInputs { t0: s.t, coefficients }
@@ -97,7 +109,8 @@ impl<S: System> Instance<S> {
         for i in 0..self.state.u.len() {
             self.state.u[i] = shifted(0, i);
             for k in 1..=self.state.input_derivatives.len() {
-                self.state.input_derivatives[k - 1][i] = if k < c.len() { shifted(k, i) } else { 0.0 };
+                self.state.input_derivatives[k - 1][i] =
+                    if k < c.len() { shifted(k, i) } else { 0.0 };
             }
         }
         self.touch();
@@ -105,7 +118,12 @@ impl<S: System> Instance<S> {
 
     /// fmi2SetRealInputDerivatives: `values[k]` is the `orders[k]`-th derivative of input
     /// `vrs[k]` at the current time, used by the following steps.
-    pub fn set_input_derivatives(&mut self, vrs: &[ValueReference], orders: &[i32], values: &[f64]) -> Outcome {
+    pub fn set_input_derivatives(
+        &mut self,
+        vrs: &[ValueReference],
+        orders: &[i32],
+        values: &[f64],
+    ) -> Outcome {
         self.expect_kind(Kind::CoSimulation)?;
         self.expect_mode(&[Mode::Instantiated, Mode::Initialization, Mode::Step])?;
         check_parallel(vrs.len(), orders.len(), values.len())?;
@@ -113,11 +131,17 @@ impl<S: System> Instance<S> {
         for ((&vr, &order), &value) in vrs.iter().zip(orders).zip(values) {
             let var = self.variable(vr, VarType::Real)?;
             let Role::Input(i) = var.role else {
-                return Err(Problem::error(format!("{} (value reference {vr}) is not an input", var.var.name)));
+                return Err(Problem::error(format!(
+                    "{} (value reference {vr}) is not an input",
+                    var.var.name
+                )));
             };
             let order = check_order(order, MAX_INPUT_DERIVATIVE_ORDER, &var.var.name)?;
             if !value.is_finite() {
-                return Err(Problem::error(format!("derivative {order} of {} = {value} is not finite", var.var.name)));
+                return Err(Problem::error(format!(
+                    "derivative {order} of {} = {value} is not finite",
+                    var.var.name
+                )));
             }
             writes.push((order, i, value));
         }
@@ -130,7 +154,12 @@ impl<S: System> Instance<S> {
 
     /// fmiGetRealOutputDerivatives / fmi3GetOutputDerivatives: exact time derivatives of
     /// continuous outputs (order 1).
-    pub fn output_derivatives(&mut self, vrs: &[ValueReference], orders: &[i32], out: &mut [f64]) -> Outcome {
+    pub fn output_derivatives(
+        &mut self,
+        vrs: &[ValueReference],
+        orders: &[i32],
+        out: &mut [f64],
+    ) -> Outcome {
         self.expect_kind(Kind::CoSimulation)?;
         self.expect_mode(&[Mode::Initialization, Mode::Event, Mode::Step, Mode::Terminated])?;
         check_parallel(vrs.len(), orders.len(), out.len())?;
@@ -138,7 +167,10 @@ impl<S: System> Instance<S> {
         for (&vr, &order) in vrs.iter().zip(orders) {
             let var = self.variable(vr, VarType::Real)?;
             let Role::Output(i) = var.role else {
-                return Err(Problem::error(format!("{} (value reference {vr}) is not a continuous output", var.var.name)));
+                return Err(Problem::error(format!(
+                    "{} (value reference {vr}) is not a continuous output",
+                    var.var.name
+                )));
             };
             check_order(order, MAX_OUTPUT_DERIVATIVE_ORDER, &var.var.name)?;
             picks.push(i);
@@ -161,7 +193,9 @@ fn check_parallel(n_vr: usize, n_orders: usize, n_values: usize) -> Outcome {
     if n_vr == n_orders && n_vr == n_values {
         Ok(())
     } else {
-        Err(Problem::error(format!("{n_vr} value references, {n_orders} orders and {n_values} values")))
+        Err(Problem::error(format!(
+            "{n_vr} value references, {n_orders} orders and {n_values} values"
+        )))
     }
 }
 
@@ -169,7 +203,9 @@ fn check_parallel(n_vr: usize, n_orders: usize, n_values: usize) -> Outcome {
 fn check_order(order: i32, max: u32, name: &str) -> Outcome<usize> {
     match u32::try_from(order) {
         Ok(k) if (1..=max).contains(&k) => Ok(k as usize),
-        _ => Err(Problem::error(format!("derivative order {order} of {name} is outside 1..={max}"))),
+        _ => {
+            Err(Problem::error(format!("derivative order {order} of {name} is outside 1..={max}")))
+        }
     }
 }
 

@@ -45,7 +45,10 @@ impl DynamicState {
             t: start,
             x: decl.state_starts(),
             u: decl.input_starts(),
-            input_derivatives: vec![vec![0.0; decl.inputs.len()]; MAX_INPUT_DERIVATIVE_ORDER as usize],
+            input_derivatives: vec![
+                vec![0.0; decl.inputs.len()];
+                MAX_INPUT_DERIVATIVE_ORDER as usize
+            ],
             p: decl.parameter_starts(),
             d: decl.discrete_starts(),
             z_ref: vec![0.0; decl.event_indicators],

@@ -117,14 +117,21 @@ impl<S: System> Instance<S> {
     }
 
     /// FMI 2.0 setupExperiment (and the first half of FMI 3.0 enterInitializationMode).
-    pub fn setup_experiment(&mut self, tolerance: Option<f64>, start: f64, stop: Option<f64>) -> Outcome {
+    pub fn setup_experiment(
+        &mut self,
+        tolerance: Option<f64>,
+        start: f64,
+        stop: Option<f64>,
+    ) -> Outcome {
         self.expect_mode(&[Mode::Instantiated])?;
         if !start.is_finite() {
             return Err(Problem::error(format!("start time {start} is not finite")));
         }
         if let Some(stop) = stop {
             if stop.is_nan() || stop < start {
-                return Err(Problem::error(format!("stop time {stop} is before the start time {start}")));
+                return Err(Problem::error(format!(
+                    "stop time {stop} is before the start time {start}"
+                )));
             }
         }
         if let Some(tol) = tolerance {
@@ -155,16 +162,21 @@ impl<S: System> Instance<S> {
             Kind::ModelExchange => {
                 self.derivatives().map_err(|p| Problem::failure(p.message))?;
                 self.state.z_ref = self.indicators().map_err(|p| Problem::failure(p.message))?;
-                self.state.next_time_event = self.sys.next_time_event(self.state.t, &self.state.p, &self.state.d);
+                self.state.next_time_event =
+                    self.sys.next_time_event(self.state.t, &self.state.p, &self.state.d);
                 self.state.mode = Mode::Event;
             }
             Kind::CoSimulation => {
                 let s = &self.state;
                 let inputs = StepInputs::held(s.t, &s.u);
                 self.integrator = self.sys.integrator();
-                self.integrator
-                    .initialize(&self.sys, s.t, &s.x, &inputs, &s.p, &s.d)
-                    .map_err(|e| Problem::failure(format!("the co-simulation integrator could not start: {e}")))?;
+                self.integrator.initialize(&self.sys, s.t, &s.x, &inputs, &s.p, &s.d).map_err(
+                    |e| {
+                        Problem::failure(format!(
+                            "the co-simulation integrator could not start: {e}"
+                        ))
+                    },
+                )?;
                 self.state.integrator_ready = true;
                 self.sync_states_from_integrator();
                 self.check_state_finite().map_err(|p| Problem::failure(p.message))?;
@@ -181,11 +193,9 @@ impl<S: System> Instance<S> {
         match self.kind {
             Kind::ModelExchange => self.expect_mode(&[Mode::ContinuousTime])?,
             Kind::CoSimulation if self.event_mode_used => self.expect_mode(&[Mode::Step])?,
-            Kind::CoSimulation => {
-                return Err(Problem::error(
-                    "event mode is not available: the instance was created with eventModeUsed = false",
-                ))
-            }
+            Kind::CoSimulation => return Err(Problem::error(
+                "event mode is not available: the instance was created with eventModeUsed = false",
+            )),
         }
         self.state.mode = Mode::Event;
         Ok(())
@@ -217,7 +227,8 @@ impl<S: System> Instance<S> {
     /// Returns to the state right after instantiation (start values, fresh integrator);
     /// FMU states taken earlier stay valid.
     pub fn reset(&mut self) {
-        self.state = crate::instance::dynamic::DynamicState::from_declaration(self.sys.declaration());
+        self.state =
+            crate::instance::dynamic::DynamicState::from_declaration(self.sys.declaration());
         self.integrator = self.sys.integrator();
         self.touch();
     }

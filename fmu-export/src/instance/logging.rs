@@ -79,7 +79,10 @@ impl LogFilter {
         for name in categories {
             let index = LOG_CATEGORIES.iter().position(|(n, _)| n == name).ok_or_else(|| {
                 let known: Vec<_> = LOG_CATEGORIES.iter().map(|(n, _)| *n).collect();
-                Problem::error(format!("unknown log category \"{name}\" (known: {})", known.join(", ")))
+                Problem::error(format!(
+                    "unknown log category \"{name}\" (known: {})",
+                    known.join(", ")
+                ))
             })?;
             indices.push(index);
         }

@@ -135,7 +135,8 @@ impl<S: System> Instance<S> {
         match outcome {
             Ok(()) => Status::Ok,
             Err(problem) => {
-                let problem = Problem { message: format!("{function}: {}", problem.message), ..problem };
+                let problem =
+                    Problem { message: format!("{function}: {}", problem.message), ..problem };
                 if problem.breaks_instance {
                     self.state.mode = Mode::Failed;
                 }

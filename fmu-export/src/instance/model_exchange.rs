@@ -57,7 +57,11 @@ impl<S: System> Instance<S> {
         self.expect_mode(INTEGRATING)?;
         self.expect_state_len(x.len())?;
         if let Some(i) = x.iter().position(|v| !v.is_finite()) {
-            return Err(Problem::error(format!("{} = {} is not finite", self.name_of(Role::State(i)), x[i])));
+            return Err(Problem::error(format!(
+                "{} = {} is not finite",
+                self.name_of(Role::State(i)),
+                x[i]
+            )));
         }
         self.state.x.copy_from_slice(x);
         self.touch();
@@ -114,7 +118,11 @@ impl<S: System> Instance<S> {
         let z = self.indicators()?;
         let crossed = crossings(&self.state.z_ref, &z).iter().any(|c| *c != Crossing::None);
         if crossed {
-            self.log(Status::Ok, Category::Events, &format!("state event detected at t = {}", self.state.t));
+            self.log(
+                Status::Ok,
+                Category::Events,
+                &format!("state event detected at t = {}", self.state.t),
+            );
         } else {
             // Keep the reference from before the crossing so the event update sees it.
             self.state.z_ref = z;
@@ -142,14 +150,19 @@ impl<S: System> Instance<S> {
         let time_event = self.state.next_time_event.is_some_and(|te| t >= te - time_tolerance(te));
         let x_before = self.state.x.clone();
         if crossing.iter().any(|c| *c != Crossing::None) {
-            self.log(Status::Ok, Category::Events, &format!("state event at t = {t}: crossings {crossing:?}"));
+            self.log(
+                Status::Ok,
+                Category::Events,
+                &format!("state event at t = {t}: crossings {crossing:?}"),
+            );
             self.apply_reset(Event::State(&crossing));
         }
         if time_event {
             self.log(Status::Ok, Category::Events, &format!("time event at t = {t}"));
             self.apply_reset(Event::Time);
         }
-        self.check_state_finite().map_err(|p| Problem::failure(format!("after the reset map: {p}")))?;
+        self.check_state_finite()
+            .map_err(|p| Problem::failure(format!("after the reset map: {p}")))?;
         self.derivatives().map_err(|p| Problem::failure(format!("after the reset map: {p}")))?;
         self.state.z_ref = self.indicators().map_err(|p| Problem::failure(p.message))?;
         self.state.next_time_event = self.sys.next_time_event(t, &self.state.p, &self.state.d);
@@ -168,7 +181,10 @@ impl<S: System> Instance<S> {
         self.sys.event_indicators(&self.args(), &mut z);
         match z.iter().position(|v| !v.is_finite()) {
             None => Ok(z),
-            Some(i) => Err(Problem::error(format!("event indicator {i} = {} at t = {}", z[i], self.state.t))),
+            Some(i) => Err(Problem::error(format!(
+                "event indicator {i} = {} at t = {}",
+                z[i], self.state.t
+            ))),
         }
     }
 
@@ -185,7 +201,10 @@ impl<S: System> Instance<S> {
         if n == self.state_count() {
             Ok(())
         } else {
-            Err(Problem::error(format!("{n} continuous states given, the model has {}", self.state_count())))
+            Err(Problem::error(format!(
+                "{n} continuous states given, the model has {}",
+                self.state_count()
+            )))
         }
     }
 }

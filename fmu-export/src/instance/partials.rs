@@ -38,7 +38,9 @@ impl<S: System> Instance<S> {
         check_len("sensitivity", sensitivity.len(), "unknowns", unknowns.len())?;
         let (unknowns, knowns) = (self.resolve_unknowns(unknowns)?, self.resolve_knowns(knowns)?);
         let base = self.known_values(&knowns);
-        let jw = jacobian::directional(&base, seed, unknowns.len(), |k, out| self.unknowns_at(&knowns, k, &unknowns, out));
+        let jw = jacobian::directional(&base, seed, unknowns.len(), |k, out| {
+            self.unknowns_at(&knowns, k, &unknowns, out)
+        });
         finite("directional derivative", &jw)?;
         sensitivity.copy_from_slice(&jw);
         Ok(())
@@ -57,8 +59,10 @@ impl<S: System> Instance<S> {
         let (unknowns, knowns) = (self.resolve_unknowns(unknowns)?, self.resolve_knowns(knowns)?);
         let base = self.known_values(&knowns);
         let (n, m) = (knowns.len(), unknowns.len());
-        let (jac, _) = jacobian::jacobian(&base, m, |k, out| self.unknowns_at(&knowns, k, &unknowns, out));
-        let vjp: Vec<f64> = (0..n).map(|j| (0..m).map(|i| seed[i] * jac[i * n + j]).sum()).collect();
+        let (jac, _) =
+            jacobian::jacobian(&base, m, |k, out| self.unknowns_at(&knowns, k, &unknowns, out));
+        let vjp: Vec<f64> =
+            (0..n).map(|j| (0..m).map(|i| seed[i] * jac[i * n + j]).sum()).collect();
         finite("adjoint derivative", &vjp)?;
         sensitivity.copy_from_slice(&vjp);
         Ok(())
@@ -70,7 +74,8 @@ impl<S: System> Instance<S> {
         let dx = self.derivatives()?.to_vec();
         let s = &self.state;
         let x: Vec<Dual64> = s.x.iter().zip(&dx).map(|(&v, &e)| Dual64::new(v, e)).collect();
-        let u: Vec<Dual64> = s.u.iter().zip(&s.input_derivatives[0]).map(|(&v, &e)| Dual64::new(v, e)).collect();
+        let u: Vec<Dual64> =
+            s.u.iter().zip(&s.input_derivatives[0]).map(|(&v, &e)| Dual64::new(v, e)).collect();
         let p: Vec<Dual64> = lift(&s.p);
         let args = Args { t: Dual64::new(s.t, 1.0), x: &x, u: &u, p: &p, d: &s.d };
         let mut y = vec![Dual64::from(0.0); self.declaration().outputs.len()];
@@ -121,7 +126,13 @@ impl<S: System> Instance<S> {
 
     /// The unknowns with the knowns displaced to `values` (additively, so that a known listed
     /// twice contributes both of its seeds).
-    fn unknowns_at<T: Scalar>(&self, knowns: &[Known], values: &[T], unknowns: &[Unknown], out: &mut [T]) {
+    fn unknowns_at<T: Scalar>(
+        &self,
+        knowns: &[Known],
+        values: &[T],
+        unknowns: &[Unknown],
+        out: &mut [T],
+    ) {
         let s = &self.state;
         let (mut x, mut u, mut p): (Vec<T>, Vec<T>, Vec<T>) = (lift(&s.x), lift(&s.u), lift(&s.p));
         for ((known, &value), base) in knowns.iter().zip(values).zip(self.known_values(knowns)) {

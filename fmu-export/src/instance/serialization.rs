@@ -99,7 +99,8 @@ pub fn encode(snapshot: &Snapshot, layout: &Layout) -> Vec<u8> {
 
 /// The snapshot in `bytes`, checked against `layout`.
 pub fn decode(bytes: &[u8], layout: &Layout) -> Outcome<Snapshot> {
-    let reject = |why: &str| Problem::error(format!("not a serialized FMU state of this model: {why}"));
+    let reject =
+        |why: &str| Problem::error(format!("not a serialized FMU state of this model: {why}"));
     if bytes.len() < MAGIC.len() + 4 + 8 || &bytes[..MAGIC.len()] != MAGIC {
         return Err(reject("the bytes do not start with the Tandem FMU-state marker"));
     }
@@ -122,7 +123,11 @@ pub fn decode(bytes: &[u8], layout: &Layout) -> Outcome<Snapshot> {
         k => return Err(reject(&format!("unknown interface code {k}"))),
     };
     if kind != layout.kind {
-        return Err(reject(&format!("it is a {} state, this instance is {}", kind.name(), layout.kind.name())));
+        return Err(reject(&format!(
+            "it is a {} state, this instance is {}",
+            kind.name(),
+            layout.kind.name()
+        )));
     }
     let mode = match Mode::from_code(r.u8()?) {
         Some(Mode::Failed) | None => return Err(reject("invalid instance mode")),
@@ -134,10 +139,12 @@ pub fn decode(bytes: &[u8], layout: &Layout) -> Outcome<Snapshot> {
     }
     let [t, start, stop, tolerance, last_successful_time, next_event] = [(); 6].map(|_| r.f64());
     let (t, start, last_successful_time) = (t?, start?, last_successful_time?);
-    let optional = |bit: u8, v: Outcome<f64>| -> Outcome<Option<f64>> { Ok((flags & bit != 0).then_some(v?)) };
+    let optional =
+        |bit: u8, v: Outcome<f64>| -> Outcome<Option<f64>> { Ok((flags & bit != 0).then_some(v?)) };
     let (stop, tolerance) = (optional(HAS_STOP, stop)?, optional(HAS_TOLERANCE, tolerance)?);
     let next_time_event = optional(HAS_NEXT_EVENT, next_event)?;
-    let times = [Some(t), Some(start), Some(last_successful_time), stop, tolerance, next_time_event];
+    let times =
+        [Some(t), Some(start), Some(last_successful_time), stop, tolerance, next_time_event];
     if times.iter().flatten().any(|v| !v.is_finite()) {
         return Err(reject("a time is not finite"));
     }
@@ -148,16 +155,24 @@ pub fn decode(bytes: &[u8], layout: &Layout) -> Outcome<Snapshot> {
     let z_ref = r.finite_vec(Some(layout.indicators), "event indicators")?;
     let orders = r.u64()?;
     if orders != layout.input_orders as u64 {
-        return Err(reject(&format!("{orders} input-derivative orders, expected {}", layout.input_orders)));
+        return Err(reject(&format!(
+            "{orders} input-derivative orders, expected {}",
+            layout.input_orders
+        )));
     }
-    let input_derivatives =
-        (0..layout.input_orders).map(|_| r.finite_vec(Some(layout.inputs), "input derivatives")).collect::<Outcome<Vec<_>>>()?;
+    let input_derivatives = (0..layout.input_orders)
+        .map(|_| r.finite_vec(Some(layout.inputs), "input derivatives"))
+        .collect::<Outcome<Vec<_>>>()?;
     let integrator = r.finite_vec(None, "integrator state")?;
     if r.pos != body.len() {
-        return Err(reject(&format!("{} unexpected bytes after the integrator state", body.len() - r.pos)));
+        return Err(reject(&format!(
+            "{} unexpected bytes after the integrator state",
+            body.len() - r.pos
+        )));
     }
     let integrator_ready = flags & INTEGRATOR_READY != 0;
-    if integrator_ready && kind != Kind::CoSimulation || !integrator_ready && !integrator.is_empty() {
+    if integrator_ready && kind != Kind::CoSimulation || !integrator_ready && !integrator.is_empty()
+    {
         return Err(reject("integrator state inconsistent with the interface"));
     }
     let dynamic = DynamicState {
@@ -192,7 +207,9 @@ fn put_vec(out: &mut Vec<u8>, values: &[f64]) {
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// A bounds-checked cursor over the serialized bytes.
@@ -242,14 +259,21 @@ impl<'a> Reader<'a> {
                 "not a serialized FMU state of this model: {len} {what}, expected {expected}"
             )));
         }
-        let n_bytes = usize::try_from(len).ok().and_then(|n| n.checked_mul(8)).ok_or_else(|| {
-            Problem::error(format!("not a serialized FMU state of this model: {len} {what} is too many"))
-        })?;
+        let n_bytes =
+            usize::try_from(len).ok().and_then(|n| n.checked_mul(8)).ok_or_else(|| {
+                Problem::error(format!(
+                    "not a serialized FMU state of this model: {len} {what} is too many"
+                ))
+            })?;
         let bytes = self.take(n_bytes)?;
-        let values: Vec<f64> =
-            bytes.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8-byte chunk"))).collect();
+        let values: Vec<f64> = bytes
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes(c.try_into().expect("8-byte chunk")))
+            .collect();
         if values.iter().any(|v| !v.is_finite()) {
-            return Err(Problem::error(format!("not a serialized FMU state of this model: non-finite {what}")));
+            return Err(Problem::error(format!(
+                "not a serialized FMU state of this model: non-finite {what}"
+            )));
         }
         Ok(values)
     }

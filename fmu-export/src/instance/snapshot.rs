@@ -67,7 +67,9 @@ fn foreign(handle: FmuStateHandle) -> Problem {
     if handle.is_null() {
         Problem::error("the FMU state is NULL")
     } else {
-        Problem::error(format!("FMU state {handle:p} was not created by this instance (or was already freed)"))
+        Problem::error(format!(
+            "FMU state {handle:p} was not created by this instance (or was already freed)"
+        ))
     }
 }
 
@@ -133,7 +135,8 @@ impl<S: System> Instance<S> {
         if self.state.mode == Mode::Failed {
             return Err(Problem::error("the instance failed earlier; its state cannot be saved"));
         }
-        let integrator = if self.state.integrator_ready { self.integrator.state().to_vec() } else { Vec::new() };
+        let integrator =
+            if self.state.integrator_ready { self.integrator.state().to_vec() } else { Vec::new() };
         Ok(Snapshot { kind: self.kind, dynamic: self.state.clone(), integrator })
     }
 

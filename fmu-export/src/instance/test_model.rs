@@ -80,12 +80,28 @@ pub struct Rk4 {
 }
 
 impl Integrator<Ball> for Rk4 {
-    fn initialize(&mut self, _: &Ball, _: f64, x: &[f64], _: &StepInputs<f64>, _: &[f64], _: &[f64]) -> Result<(), StepError> {
+    fn initialize(
+        &mut self,
+        _: &Ball,
+        _: f64,
+        x: &[f64],
+        _: &StepInputs<f64>,
+        _: &[f64],
+        _: &[f64],
+    ) -> Result<(), StepError> {
         self.x = x.to_vec();
         Ok(())
     }
 
-    fn do_step(&mut self, sys: &Ball, t: f64, h: f64, u: &StepInputs<f64>, p: &[f64], d: &mut [f64]) -> Result<StepReport, StepError> {
+    fn do_step(
+        &mut self,
+        sys: &Ball,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &mut [f64],
+    ) -> Result<StepReport, StepError> {
         let n = (h / 1e-3).ceil().max(1.0) as usize;
         let dt = h / n as f64;
         let f = |t: f64, x: &[f64]| {
@@ -95,7 +111,9 @@ impl Integrator<Ball> for Rk4 {
             sys.derivatives(&Args { t, x, u: &uu, p, d }, &mut dx);
             dx
         };
-        let axpy = |x: &[f64], a: f64, k: &[f64]| -> Vec<f64> { x.iter().zip(k).map(|(x, k)| x + a * k).collect() };
+        let axpy = |x: &[f64], a: f64, k: &[f64]| -> Vec<f64> {
+            x.iter().zip(k).map(|(x, k)| x + a * k).collect()
+        };
         for s in 0..n {
             let ts = t + s as f64 * dt;
             let k1 = f(ts, &self.x);

@@ -235,7 +235,12 @@ fn directional_derivatives_match_central_differences() {
         for i in 0..UNKNOWNS.len() {
             let fd = (plus[i] - minus[i]) / (2.0 * delta);
             let scale = column[i].abs().max(1.0);
-            assert!((column[i] - fd).abs() <= 1e-6 * scale, "d{}/d{known}: AD {} FD {fd}", UNKNOWNS[i], column[i]);
+            assert!(
+                (column[i] - fd).abs() <= 1e-6 * scale,
+                "d{}/d{known}: AD {} FD {fd}",
+                UNKNOWNS[i],
+                column[i]
+            );
         }
     }
 }
@@ -254,9 +259,18 @@ fn adjoint_derivatives_are_the_transpose_of_directional_ones() {
         let rhs: f64 = jtv.iter().zip(&w).map(|(a, b)| a * b).sum();
         assert!((lhs - rhs).abs() <= 1e-12 * lhs.abs().max(rhs.abs()), "{lhs} vs {rhs}");
     }
-    assert!(inst.adjoint_derivative(&UNKNOWNS, &KNOWNS, &[1.0; 3], &mut [0.0; 5]).is_err(), "seed length");
-    assert!(inst.directional_derivative(&[H], &KNOWNS, &[1.0; 5], &mut [0.0; 1]).is_err(), "a state is no unknown");
-    assert!(inst.directional_derivative(&UNKNOWNS, &[Y0], &[1.0], &mut [0.0; 4]).is_err(), "an output is no known");
+    assert!(
+        inst.adjoint_derivative(&UNKNOWNS, &KNOWNS, &[1.0; 3], &mut [0.0; 5]).is_err(),
+        "seed length"
+    );
+    assert!(
+        inst.directional_derivative(&[H], &KNOWNS, &[1.0; 5], &mut [0.0; 1]).is_err(),
+        "a state is no unknown"
+    );
+    assert!(
+        inst.directional_derivative(&UNKNOWNS, &[Y0], &[1.0], &mut [0.0; 4]).is_err(),
+        "an output is no known"
+    );
 }
 
 #[test]
@@ -330,7 +344,10 @@ fn cosimulation_steps_restore_and_repeat_bit_identically() {
     fresh.set_fmu_state(copy).unwrap();
     fresh.do_step(0.01, 0.02).unwrap();
     assert_eq!((fresh.time(), get(&mut fresh, &[H, V, Y0, Y1])), first);
-    assert!(fresh.do_step(0.5, 0.01).is_err(), "communication point differs from the instance's time");
+    assert!(
+        fresh.do_step(0.5, 0.01).is_err(),
+        "communication point differs from the instance's time"
+    );
 }
 
 #[test]
@@ -377,7 +394,10 @@ fn a_non_finite_step_is_discarded_and_rolled_back() {
     assert!(log.contains("fmi2DoStep: the step from t = 0.1"));
     assert_eq!(inst.last_successful_time(), 0.1);
     let after = inst.capture().unwrap();
-    assert_eq!((after.dynamic.t, &after.dynamic.x, &after.integrator), (before.dynamic.t, &before.dynamic.x, &before.integrator));
+    assert_eq!(
+        (after.dynamic.t, &after.dynamic.x, &after.integrator),
+        (before.dynamic.t, &before.dynamic.x, &before.integrator)
+    );
     assert_eq!(inst.mode(), Mode::Step, "a discarded step leaves the instance usable");
 }
 

@@ -56,7 +56,8 @@ const BEFORE_INITIALIZATION_ENDS: &[Mode] = &[Mode::Instantiated, Mode::Initiali
 /// Modes in which tunable parameters may be set.
 const TUNABLE: &[Mode] = &[Mode::Instantiated, Mode::Initialization, Mode::Event, Mode::Step];
 /// Modes in which inputs may be set.
-const INPUT: &[Mode] = &[Mode::Instantiated, Mode::Initialization, Mode::Event, Mode::ContinuousTime, Mode::Step];
+const INPUT: &[Mode] =
+    &[Mode::Instantiated, Mode::Initialization, Mode::Event, Mode::ContinuousTime, Mode::Step];
 
 impl<S: System> Instance<S> {
     /// The variable with value reference `vr`, checked to be of type `ty`.
@@ -135,14 +136,24 @@ impl<S: System> Instance<S> {
     fn check_settable(&self, var: &ModelVariable) -> Outcome {
         let name = &var.var.name;
         let (allowed, what) = match (var.role, var.causality, var.variability) {
-            (Role::Time, ..) => return Err(Problem::error(format!("{name} is the independent variable; it cannot be set"))),
+            (Role::Time, ..) => {
+                return Err(Problem::error(format!(
+                    "{name} is the independent variable; it cannot be set"
+                )))
+            }
             (Role::Derivative(_), ..) | (Role::Output(_), ..) | (_, Causality::Output, _) => {
-                return Err(Problem::error(format!("{name} is calculated by the model; it cannot be set")))
+                return Err(Problem::error(format!(
+                    "{name} is calculated by the model; it cannot be set"
+                )))
             }
             (Role::Input(_), ..) => (INPUT, "input"),
             (Role::Parameter(_), _, Variability::Tunable) => (TUNABLE, "tunable parameter"),
-            (Role::Parameter(_), ..) | (_, Causality::Parameter, _) => (BEFORE_INITIALIZATION_ENDS, "fixed parameter"),
-            (Role::State(_), ..) => (BEFORE_INITIALIZATION_ENDS, "continuous state (use setContinuousStates)"),
+            (Role::Parameter(_), ..) | (_, Causality::Parameter, _) => {
+                (BEFORE_INITIALIZATION_ENDS, "fixed parameter")
+            }
+            (Role::State(_), ..) => {
+                (BEFORE_INITIALIZATION_ENDS, "continuous state (use setContinuousStates)")
+            }
             (Role::Discrete(_), ..) => (BEFORE_INITIALIZATION_ENDS, "discrete variable"),
         };
         if allowed.contains(&self.state.mode) {
