@@ -1,75 +1,39 @@
-//! Co-simulation integrators embedded in `doStep`, each in residual form.
-//! (Placeholder contract: replaced by the real implementations.)
+//! Co-simulation integrators embedded in `doStep`, each written in residual form
+//! `F(w_next, w_prev, u, p) = 0` so that discrete adjoints can be built from the same residual.
+//!
+//! | Method | For | Discrete state `w` | Residual |
+//! |---|---|---|---|
+//! | [`Hht`] | constrained mechanics (index 3) | `[q, v, a, lambda]` (`3n + m`) | [`Hht::residual`] |
+//! | [`SymplecticEuler`] | mechanics (index 1) | `[q, v]` (`2n`) | [`SymplecticEuler::residual`] |
+//! | [`SdirkScheme`] | stiff first-order systems | `[x, k1, k2, h_next]` (`3N + 1`) | [`SdirkScheme::residual`] |
+//!
+//! Each residual takes the step start `t_prev` and length `h` as plain numbers (step sizes are
+//! not differentiated) and is generic over [`Scalar`](crate::Scalar) in `w_next`, `w_prev`, the
+//! input polynomial and the parameters, so dual numbers give `dF/dw_next`, `dF/dw_prev`,
+//! `dF/du` and `dF/dp` exactly. Inputs enter through the step's [`StepInputs`](crate::StepInputs) polynomial,
+//! evaluated at the times each residual needs.
+//!
+//! The integrators [`Sdirk`] and [`MechanicalIntegrator`] are a [`Scheme`] together with its
+//! state, driven over a communication step by [`SchemeIntegrator`]: fixed-step methods split
+//! the step into `ceil(H / max_step - 1e-9)` equal internal steps ([`fixed_step`]), SDIRK
+//! controls its step size; state events are located inside a step and time events are hit
+//! exactly, then the model's reset map is applied and the method restarted. The state vector
+//! ([`Integrator::state`](crate::Integrator::state)) is `[w, s]`, where `s` holds one
+//! reference sign per event indicator.
 
-use crate::declaration::Declaration;
-use crate::mechanical_system::MechanicalSystem;
-use crate::mechanics::MechanicalModel;
-use crate::system::{Integrator, StepError, StepInputs, StepReport, System};
+mod driver;
+pub mod events;
+mod hht;
+mod mechanical;
+mod newton;
+mod scheme;
+mod sdirk;
+mod symplectic_euler;
 
-/// L-stable SDIRK with error control for first-order systems.
-#[derive(Clone, Debug)]
-pub struct Sdirk {
-    w: Vec<f64>,
-}
-
-impl Sdirk {
-    /// An integrator configured from the model's declaration.
-    pub fn new(_declaration: &Declaration) -> Self {
-        Sdirk { w: Vec::new() }
-    }
-}
-
-impl<S: System> Integrator<S> for Sdirk {
-    fn initialize(&mut self, _: &S, _: f64, _: &[f64], _: &StepInputs<f64>, _: &[f64], _: &[f64]) -> Result<(), StepError> {
-        todo!()
-    }
-    fn do_step(&mut self, _: &S, _: f64, _: f64, _: &StepInputs<f64>, _: &[f64], _: &mut [f64]) -> Result<StepReport, StepError> {
-        todo!()
-    }
-    fn state(&self) -> &[f64] {
-        &self.w
-    }
-    fn set_state(&mut self, w: &[f64]) {
-        self.w = w.to_vec();
-    }
-    fn continuous_state(&self, _: &mut [f64]) {
-        todo!()
-    }
-    fn outputs(&self, _: &S, _: f64, _: &[f64], _: &[f64], _: &[f64], _: &mut [f64]) {
-        todo!()
-    }
-}
-
-/// HHT-alpha or symplectic Euler for mechanical systems.
-#[derive(Clone, Debug)]
-pub struct MechanicalIntegrator {
-    w: Vec<f64>,
-}
-
-impl MechanicalIntegrator {
-    /// An integrator configured from the model's declaration, `n` coordinates, `m` constraints.
-    pub fn new(_declaration: &Declaration, _n: usize, _m: usize) -> Self {
-        MechanicalIntegrator { w: Vec::new() }
-    }
-}
-
-impl<M: MechanicalModel> Integrator<MechanicalSystem<M>> for MechanicalIntegrator {
-    fn initialize(&mut self, _: &MechanicalSystem<M>, _: f64, _: &[f64], _: &StepInputs<f64>, _: &[f64], _: &[f64]) -> Result<(), StepError> {
-        todo!()
-    }
-    fn do_step(&mut self, _: &MechanicalSystem<M>, _: f64, _: f64, _: &StepInputs<f64>, _: &[f64], _: &mut [f64]) -> Result<StepReport, StepError> {
-        todo!()
-    }
-    fn state(&self) -> &[f64] {
-        &self.w
-    }
-    fn set_state(&mut self, w: &[f64]) {
-        self.w = w.to_vec();
-    }
-    fn continuous_state(&self, _: &mut [f64]) {
-        todo!()
-    }
-    fn outputs(&self, _: &MechanicalSystem<M>, _: f64, _: &[f64], _: &[f64], _: &[f64], _: &mut [f64]) {
-        todo!()
-    }
-}
+pub use driver::SchemeIntegrator;
+pub use hht::Hht;
+pub use mechanical::{MechanicalIntegrator, MechanicalMethod};
+pub use newton::Newton;
+pub use scheme::{fixed_step, lift_inputs, Scheme};
+pub use sdirk::{Sdirk, SdirkScheme, GAMMA as SDIRK_GAMMA};
+pub use symplectic_euler::SymplecticEuler;

@@ -1,0 +1,217 @@
+//! The communication-step driver shared by every method: internal steps up to the
+//! communication point, state events (located inside a step) and time events.
+
+use crate::ode::{Args, Crossing, Event};
+use crate::system::{Integrator, StepError, StepInputs, StepReport, System};
+
+use super::events::{
+    advance_signs, any_crossing, indicator_rates, indicators, initial_signs, post_event_signs,
+    ShortenedStep,
+};
+use super::scheme::Scheme;
+
+/// Intervals shorter than this (relative to `max(1, |t|)`) are below time resolution and are
+/// not integrated.
+const NEGLIGIBLE: f64 = 4.0 * f64::EPSILON;
+
+/// A one-step method together with its discrete state, driven over communication steps.
+///
+/// The state vector is `[w, s]`: the method's discrete state `w` (layout in the method's
+/// documentation) followed by one reference sign `s_i` in {-1, 0, 1} per event indicator
+/// (see the `events` module). Restoring it with [`Integrator::set_state`] reproduces every
+/// later result bit for bit.
+#[derive(Clone, Debug)]
+pub struct SchemeIntegrator<M> {
+    scheme: M,
+    state: Vec<f64>,
+}
+
+impl<M> SchemeIntegrator<M> {
+    /// An integrator for `scheme`, whose state vector has `len` entries (method state plus
+    /// one per event indicator), all zero until [`Integrator::initialize`].
+    pub fn with_state_len(scheme: M, len: usize) -> Self {
+        SchemeIntegrator { scheme, state: vec![0.0; len] }
+    }
+
+    /// The one-step method (for residual evaluations by the adjoint layer).
+    pub fn scheme(&self) -> &M {
+        &self.scheme
+    }
+
+    /// Number of entries of [`Integrator::state`].
+    pub fn state_len(&self) -> usize {
+        self.state.len()
+    }
+}
+
+impl<S: System, M: Scheme<S> + Clone + Send> Integrator<S> for SchemeIntegrator<M> {
+    fn initialize(
+        &mut self,
+        sys: &S,
+        t0: f64,
+        x: &[f64],
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+    ) -> Result<(), StepError> {
+        let (w, references) = self.state.split_at_mut(self.scheme.state_len());
+        self.scheme.start(sys, t0, x, u, p, d, w)?;
+        if !references.is_empty() {
+            let x = self.scheme.continuous_state(w);
+            let z = indicators(sys, t0, x, u, p, d);
+            let rates = indicator_rates(sys, t0, x, u, p, d);
+            initial_signs(&z, &rates, references);
+        }
+        Ok(())
+    }
+
+    fn do_step(
+        &mut self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &mut [f64],
+    ) -> Result<StepReport, StepError> {
+        let mut step = CommunicationStep::new(&self.scheme, sys, &self.state, u, p, d);
+        let report = step.run(t, t + h)?;
+        // Commit only a completed step, so a failed one leaves state and `d` untouched.
+        let ns = self.scheme.state_len();
+        self.state[..ns].copy_from_slice(&step.w);
+        self.state[ns..].copy_from_slice(&step.references);
+        d.copy_from_slice(&step.d);
+        Ok(report)
+    }
+
+    fn state(&self) -> &[f64] {
+        &self.state
+    }
+
+    fn set_state(&mut self, w: &[f64]) {
+        assert_eq!(
+            w.len(),
+            self.state.len(),
+            "integrator state: expected {} entries, got {}",
+            self.state.len(),
+            w.len()
+        );
+        self.state.copy_from_slice(w);
+    }
+
+    fn continuous_state(&self, x: &mut [f64]) {
+        x.copy_from_slice(self.scheme.continuous_state(&self.state));
+    }
+
+    fn outputs(&self, sys: &S, t: f64, u: &[f64], p: &[f64], d: &[f64], y: &mut [f64]) {
+        let w = &self.state[..self.scheme.state_len()];
+        self.scheme.outputs(sys, t, w, u, p, d, y);
+    }
+}
+
+/// The working copy of one communication step.
+struct CommunicationStep<'a, S, M> {
+    scheme: &'a M,
+    sys: &'a S,
+    u: &'a StepInputs<f64>,
+    p: &'a [f64],
+    w: Vec<f64>,
+    references: Vec<f64>,
+    d: Vec<f64>,
+}
+
+impl<'a, S: System, M: Scheme<S>> CommunicationStep<'a, S, M> {
+    fn new(
+        scheme: &'a M,
+        sys: &'a S,
+        state: &[f64],
+        u: &'a StepInputs<f64>,
+        p: &'a [f64],
+        d: &[f64],
+    ) -> Self {
+        let (w, references) = state.split_at(scheme.state_len());
+        CommunicationStep {
+            scheme,
+            sys,
+            u,
+            p,
+            w: w.to_vec(),
+            references: references.to_vec(),
+            d: d.to_vec(),
+        }
+    }
+
+    /// Integrates from `t` to `t_end`, stopping at every time event and located state event.
+    fn run(&mut self, mut t: f64, t_end: f64) -> Result<StepReport, StepError> {
+        let mut report = StepReport::default();
+        while t < t_end {
+            let time_event =
+                self.sys.next_time_event(t, self.p, &self.d).filter(|&te| te > t && te <= t_end);
+            let stop = time_event.unwrap_or(t_end);
+            let (reached, state_event) = self.integrate_until(t, stop, &mut report)?;
+            t = reached;
+            if let Some(crossings) = state_event {
+                self.reset(t, Event::State(&crossings))?;
+                report.events += 1;
+            }
+            if time_event.is_some() && t == stop {
+                self.reset(t, Event::Time)?;
+                report.events += 1;
+            }
+        }
+        Ok(report)
+    }
+
+    /// Internal steps from `t` to `stop`; returns the time reached, which is `stop` unless a
+    /// state event was located first (then also its crossings, with `w` just past it).
+    fn integrate_until(
+        &mut self,
+        mut t: f64,
+        stop: f64,
+        report: &mut StepReport,
+    ) -> Result<(f64, Option<Vec<Crossing>>), StepError> {
+        let mut next = vec![0.0; self.w.len()];
+        while stop - t > NEGLIGIBLE * t.abs().max(1.0) {
+            let (scheme, sys, u, p) = (self.scheme, self.sys, self.u, self.p);
+            let t_next = scheme.advance(sys, t, stop, &self.w, u, p, &self.d, &mut next)?;
+            report.internal_steps += 1;
+            if !self.references.is_empty() {
+                let z = indicators(sys, t_next, scheme.continuous_state(&next), u, p, &self.d);
+                if any_crossing(&self.references, &z) {
+                    let h = t_next - t;
+                    let shortened = ShortenedStep { scheme, sys, t, w: &self.w, u, p, d: &self.d };
+                    let located = shortened.locate(h, next, z, &self.references)?;
+                    self.w = located.w;
+                    let t_event = if located.h == h { t_next } else { t + located.h };
+                    return Ok((t_event, Some(located.crossings)));
+                }
+                advance_signs(&mut self.references, &z);
+            }
+            std::mem::swap(&mut self.w, &mut next);
+            t = t_next;
+        }
+        Ok((stop, None))
+    }
+
+    /// Applies the reset map at `t`, restarts the method from the new continuous state and
+    /// re-references the indicators.
+    fn reset(&mut self, t: f64, event: Event) -> Result<(), StepError> {
+        let (scheme, sys, u, p) = (self.scheme, self.sys, self.u, self.p);
+        let x = scheme.continuous_state(&self.w).to_vec();
+        let mut x_new = x.clone();
+        let d_old = self.d.clone();
+        let mut u_t = vec![0.0; u.len()];
+        u.eval(t, &mut u_t);
+        sys.reset(&Args { t, x: &x, u: &u_t, p, d: &d_old }, event, &mut x_new, &mut self.d);
+        if !x_new.iter().all(|v| v.is_finite()) {
+            return Err(StepError::NonFinite { t });
+        }
+        scheme.start(sys, t, &x_new, u, p, &self.d, &mut self.w)?;
+        if !self.references.is_empty() {
+            let z = indicators(sys, t, &x_new, u, p, &self.d);
+            let rates = indicator_rates(sys, t, &x_new, u, p, &self.d);
+            post_event_signs(t, &z, &rates, &mut self.references);
+        }
+        Ok(())
+    }
+}

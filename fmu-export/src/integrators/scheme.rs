@@ -1,0 +1,112 @@
+//! The interface every one-step method offers the communication-step driver.
+
+use crate::scalar::{lift, Scalar};
+use crate::system::{StepError, StepInputs, System};
+
+/// A one-step method advancing a discrete state `w` (layout documented by each method) over
+/// one internal step, in residual form `F(w_next, w_prev, u, p) = 0`.
+pub trait Scheme<S: System> {
+    /// Number of entries of the method's discrete state `w`.
+    fn state_len(&self) -> usize;
+
+    /// The continuous state `x` contained in `w` (always its leading entries).
+    fn continuous_state<'w>(&self, w: &'w [f64]) -> &'w [f64];
+
+    /// Writes a consistent discrete state `w` for the continuous state `x` at time `t`.
+    #[allow(clippy::too_many_arguments)]
+    fn start(
+        &self,
+        sys: &S,
+        t: f64,
+        x: &[f64],
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+        w: &mut [f64],
+    ) -> Result<(), StepError>;
+
+    /// Takes one step of exactly `h` from `(t, w)` (no step-size control), writing `w_next`.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        w: &[f64],
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+        w_next: &mut [f64],
+    ) -> Result<(), StepError>;
+
+    /// Largest internal step.
+    fn max_step(&self) -> f64;
+
+    /// Takes the next internal step from `t` towards `stop > t` and returns the time reached,
+    /// which is exactly `stop` on the last step. Fixed-step methods use [`fixed_step`].
+    #[allow(clippy::too_many_arguments)]
+    fn advance(
+        &self,
+        sys: &S,
+        t: f64,
+        stop: f64,
+        w: &[f64],
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+        w_next: &mut [f64],
+    ) -> Result<f64, StepError> {
+        let (h, t_next) = fixed_step(t, stop, self.max_step());
+        self.step(sys, t, h, w, u, p, d, w_next)?;
+        Ok(t_next)
+    }
+
+    /// Writes the outputs `y` at the discrete state `w`.
+    #[allow(clippy::too_many_arguments)]
+    fn outputs(&self, sys: &S, t: f64, w: &[f64], u: &[f64], p: &[f64], d: &[f64], y: &mut [f64]);
+}
+
+/// The inputs over a step with their coefficients lifted into the scalar type `T`.
+pub fn lift_inputs<T: Scalar>(u: &StepInputs<f64>) -> StepInputs<T> {
+    StepInputs { t0: u.t0, coefficients: u.coefficients.iter().map(|c| lift(c)).collect() }
+}
+
+/// The next step of the equidistant grid that splits `[t, stop]` into
+/// `ceil((stop - t) / max_step - 1e-9)` steps: returns `(h, t + h)`, with `t + h == stop`
+/// exactly on the last step.
+///
+/// Recomputing the grid from the current time gives the same steps (up to rounding) as
+/// splitting once, without storing a plan in the integrator state.
+pub fn fixed_step(t: f64, stop: f64, max_step: f64) -> (f64, f64) {
+    let remaining = stop - t;
+    let count = (remaining / max_step - 1e-9).ceil();
+    if count <= 1.0 {
+        (remaining, stop)
+    } else {
+        let h = remaining / count;
+        (h, t + h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixed_step;
+
+    #[test]
+    fn the_fixed_grid_hits_the_stop_time_with_equal_steps() {
+        for (interval, max_step, count) in [(0.01, 1e-3, 10), (0.1, 0.03, 4), (1e-3, 1e-3, 1)] {
+            let (mut t, mut steps, mut lengths) = (0.3, 0, Vec::new());
+            let stop = 0.3 + interval;
+            while t < stop {
+                let (h, next) = fixed_step(t, stop, max_step);
+                lengths.push(h);
+                t = next;
+                steps += 1;
+            }
+            assert_eq!(t, stop);
+            assert_eq!(steps, count);
+            let h = interval / count as f64;
+            assert!(lengths.iter().all(|l| (l - h).abs() < 1e-14 && *l <= max_step * (1.0 + 1e-9)));
+        }
+    }
+}
