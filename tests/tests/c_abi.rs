@@ -621,7 +621,6 @@ fn damped(t: f64, x0: f64, m: f64, c: f64, d: f64) -> f64 {
 }
 
 #[test]
-#[ignore = "needs integrators"]
 fn fmi2_cosimulation_follows_the_analytic_solution_and_repeats_from_fmu_state() {
     let fmu = fmu();
     let inst = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &token()).unwrap();
@@ -654,7 +653,6 @@ fn fmi2_cosimulation_follows_the_analytic_solution_and_repeats_from_fmu_state() 
 }
 
 #[test]
-#[ignore = "needs integrators"]
 fn fmi2_output_derivatives_are_exact() {
     let fmu = fmu();
     let inst = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &token()).unwrap();
@@ -686,7 +684,6 @@ fn fmi2_output_derivatives_are_exact() {
 }
 
 #[test]
-#[ignore = "needs integrators"]
 fn fmi3_cosimulation_steps_and_reports_the_last_successful_time() {
     let fmu = fmu();
     let inst = Fmi3::instantiate(&fmu, Interface::CoSimulation, &token()).unwrap();

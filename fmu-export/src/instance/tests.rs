@@ -411,3 +411,21 @@ fn a_failed_instance_refuses_snapshots_until_reset() {
     inst.reset();
     assert!(!inst.has_failed());
 }
+
+#[test]
+fn cosimulation_with_event_mode_starts_in_event_mode() {
+    let (mut inst, _) = instance(Kind::CoSimulation);
+    inst.set_event_mode_used(true);
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+    assert_eq!(inst.mode(), Mode::Event);
+    assert!(inst.do_step(0.0, 0.1).is_err(), "doStep only in step mode");
+    let info = inst.update_discrete_states().unwrap();
+    assert!(!info.discrete_states_need_update && !info.values_changed);
+    inst.enter_step_mode().unwrap();
+    inst.do_step(0.0, 0.1).unwrap();
+    inst.enter_event_mode().unwrap();
+    inst.enter_step_mode().unwrap();
+    let (mut plain, _) = initialized(Kind::CoSimulation);
+    assert!(plain.enter_event_mode().is_err(), "no event mode without eventModeUsed");
+}
