@@ -5,7 +5,7 @@
 //! ```
 //!
 //! Each exported `extern "C"` function delegates to the generic implementation in
-//! [`crate::fmi2`] or [`crate::fmi3`] inside [`crate::ffi::guard`], so that a panic becomes
+//! [`crate::fmi2`] or [`crate::fmi3`] inside [`crate::ffi::guard()`], so that a panic becomes
 //! an Error status (NULL for the instantiate functions) with a log message, and the instance
 //! is marked failed.
 

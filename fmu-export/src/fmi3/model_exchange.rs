@@ -196,7 +196,7 @@ unsafe fn count<S: System>(
 /// fmi3GetNumberOfEventIndicators.
 ///
 /// # Safety
-/// As for [`count`].
+/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `n` a valid pointer.
 pub unsafe fn get_number_of_event_indicators<S: System>(
     instance: Fmi3Instance,
     n: *mut usize,
@@ -208,7 +208,7 @@ pub unsafe fn get_number_of_event_indicators<S: System>(
 /// fmi3GetNumberOfContinuousStates.
 ///
 /// # Safety
-/// As for [`count`].
+/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `n` a valid pointer.
 pub unsafe fn get_number_of_continuous_states<S: System>(
     instance: Fmi3Instance,
     n: *mut usize,
