@@ -51,16 +51,6 @@ impl SnapshotStore {
     fn remove(&mut self, handle: FmuStateHandle) -> Outcome {
         self.live.remove(&(handle as usize)).map(drop).ok_or_else(|| foreign(handle))
     }
-
-    /// Number of FMU states currently held.
-    pub fn len(&self) -> usize {
-        self.live.len()
-    }
-
-    /// Whether no FMU state is held.
-    pub fn is_empty(&self) -> bool {
-        self.live.is_empty()
-    }
 }
 
 fn foreign(handle: FmuStateHandle) -> Problem {
@@ -123,11 +113,6 @@ impl<S: System> Instance<S> {
     pub fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> Outcome<FmuStateHandle> {
         let snapshot = serialization::decode(bytes, &self.layout())?;
         Ok(self.snapshots.insert(snapshot))
-    }
-
-    /// Number of FMU states this instance currently holds.
-    pub fn fmu_state_count(&self) -> usize {
-        self.snapshots.len()
     }
 
     /// A snapshot of the current state.
