@@ -3,5 +3,6 @@
 pub mod fmpy;
 pub mod fmus;
 pub mod oscillator;
+pub mod cdylib;
 pub mod python;
 pub mod trajectory;

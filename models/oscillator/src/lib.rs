@@ -41,3 +41,5 @@ impl MechanicalModel for Oscillator {
         y[2] = acc[0];
     }
 }
+
+fmu_export::export_fmu!(fmu_export::MechanicalSystem<Oscillator>);

@@ -1,0 +1,170 @@
+//! FMU-state functions through C pointers, shared by FMI 2.0 and FMI 3.0.
+
+use std::ffi::c_void;
+
+use crate::ffi::{arrays, with_instance, Access, FmiVersion};
+use crate::instance::outcome::Status;
+use crate::instance::snapshot::FmuStateHandle;
+use crate::instance::Instance;
+use crate::system::System;
+
+/// fmiGetFMUState: `*state` is NULL (new state) or a state of this instance to overwrite.
+///
+/// # Safety
+/// `handle` as for [`with_instance`]; `state` NULL or a valid pointer to a handle.
+pub unsafe fn get<S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+    function: &str,
+    state: *mut FmuStateHandle,
+) -> Status {
+    let body = |inst: &mut Instance<S>| {
+        // SAFETY: `state` points to a handle (caller).
+        let slot = unsafe { arrays::out_param(state, "FMUState")? };
+        *slot = inst.get_fmu_state(*slot)?;
+        Ok(())
+    };
+    // SAFETY: the caller's contract on `handle`.
+    unsafe { with_instance::<S>(handle, version, function, Access::Normal, format_args!(""), body) }
+}
+
+/// fmiSetFMUState (also restores a failed instance).
+///
+/// # Safety
+/// `handle` as for [`with_instance`].
+pub unsafe fn set<S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+    function: &str,
+    state: FmuStateHandle,
+) -> Status {
+    let body = |inst: &mut Instance<S>| inst.set_fmu_state(state);
+    // SAFETY: the caller's contract on `handle`.
+    unsafe {
+        with_instance::<S>(
+            handle,
+            version,
+            function,
+            Access::Recovery,
+            format_args!("FMUState = {state:p}"),
+            body,
+        )
+    }
+}
+
+/// fmiFreeFMUState: frees `*state` and sets it to NULL.
+///
+/// # Safety
+/// `handle` as for [`with_instance`]; `state` NULL or a valid pointer to a handle.
+pub unsafe fn free<S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+    function: &str,
+    state: *mut FmuStateHandle,
+) -> Status {
+    let body = |inst: &mut Instance<S>| {
+        // SAFETY: `state` points to a handle (caller).
+        let slot = unsafe { arrays::out_param(state, "FMUState")? };
+        inst.free_fmu_state(*slot)?;
+        *slot = std::ptr::null_mut();
+        Ok(())
+    };
+    // SAFETY: the caller's contract on `handle`.
+    unsafe {
+        with_instance::<S>(handle, version, function, Access::Recovery, format_args!(""), body)
+    }
+}
+
+/// fmiSerializedFMUStateSize.
+///
+/// # Safety
+/// `handle` as for [`with_instance`]; `size` NULL or a valid pointer.
+pub unsafe fn size<S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+    function: &str,
+    state: FmuStateHandle,
+    size: *mut usize,
+) -> Status {
+    let body = |inst: &mut Instance<S>| {
+        // SAFETY: `size` points to a size_t (caller).
+        let slot = unsafe { arrays::out_param(size, "size")? };
+        *slot = inst.serialized_fmu_state_size(state)?;
+        Ok(())
+    };
+    // SAFETY: the caller's contract on `handle`.
+    unsafe {
+        with_instance::<S>(
+            handle,
+            version,
+            function,
+            Access::Recovery,
+            format_args!("FMUState = {state:p}"),
+            body,
+        )
+    }
+}
+
+/// fmiSerializeFMUState into the host's buffer of `size` bytes.
+///
+/// # Safety
+/// `handle` as for [`with_instance`]; `bytes` NULL or a writable buffer of `size` bytes.
+pub unsafe fn serialize<S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+    function: &str,
+    state: FmuStateHandle,
+    bytes: *mut u8,
+    size: usize,
+) -> Status {
+    let body = |inst: &mut Instance<S>| {
+        // SAFETY: `bytes` is a buffer of `size` bytes (caller).
+        let out = unsafe { arrays::output(bytes, size, "serializedState")? };
+        inst.serialize_fmu_state(state, out)
+    };
+    // SAFETY: the caller's contract on `handle`.
+    unsafe {
+        with_instance::<S>(
+            handle,
+            version,
+            function,
+            Access::Recovery,
+            format_args!("size = {size}"),
+            body,
+        )
+    }
+}
+
+/// fmiDeSerializeFMUState: a new state of this instance from `size` bytes.
+///
+/// # Safety
+/// `handle` as for [`with_instance`]; `bytes` NULL or `size` readable bytes; `state` NULL or
+/// a valid pointer to a handle.
+pub unsafe fn deserialize<S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+    function: &str,
+    bytes: *const u8,
+    size: usize,
+    state: *mut FmuStateHandle,
+) -> Status {
+    let body = |inst: &mut Instance<S>| {
+        // SAFETY: `bytes` holds `size` bytes and `state` points to a handle (caller).
+        let (input, slot) = unsafe {
+            (arrays::input(bytes, size, "serializedState")?, arrays::out_param(state, "FMUState")?)
+        };
+        *slot = inst.deserialize_fmu_state(input)?;
+        Ok(())
+    };
+    // SAFETY: the caller's contract on `handle`.
+    unsafe {
+        with_instance::<S>(
+            handle,
+            version,
+            function,
+            Access::Recovery,
+            format_args!("size = {size}"),
+            body,
+        )
+    }
+}

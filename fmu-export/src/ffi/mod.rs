@@ -1,0 +1,139 @@
+//! The plumbing shared by the FMI 2.0 and FMI 3.0 C ABIs: the registry of live instances,
+//! checked conversions of C arrays and strings, the panic guard, and [`with_instance`],
+//! through which every instance function runs.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod arrays;
+pub mod fmu_state;
+pub mod guard;
+pub mod partial_derivatives;
+pub mod registry;
+pub mod values;
+
+use std::ffi::{c_void, CString};
+use std::fmt;
+
+use crate::instance::lifecycle::Kind;
+use crate::instance::logging::{Category, Logger};
+use crate::instance::outcome::{Outcome, Problem, Status};
+use crate::instance::Instance;
+use crate::system::System;
+
+pub use guard::{guard, PanicFallback};
+
+/// Which standard an instance was created through (an FMI 2.0 handle is not accepted by
+/// FMI 3.0 functions and vice versa).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FmiVersion {
+    /// FMI 2.0.
+    Fmi2,
+    /// FMI 3.0.
+    Fmi3,
+}
+
+/// Whether a function may run on an instance that failed earlier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Only on a working instance.
+    Normal,
+    /// Also on a failed instance (reset, FMU-state restore, logging settings).
+    Recovery,
+}
+
+/// Runs `body` on the instance behind `handle` and turns its outcome into a status, logging
+/// the call (category logCalls, with `args`) and any problem. A NULL or unknown handle is an
+/// Error (there is no instance to log through).
+///
+/// # Safety
+/// `handle` must be NULL or a pointer the host obtained from this library's instantiate
+/// function of `version` and has not freed; no other call may use the instance concurrently.
+pub unsafe fn with_instance<S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+    function: &str,
+    access: Access,
+    args: fmt::Arguments<'_>,
+    body: impl FnOnce(&mut Instance<S>) -> Outcome,
+) -> Status {
+    // SAFETY: the caller's contract on `handle`; the registry rejects anything else.
+    let Some(instance) = (unsafe { registry::lookup::<S>(handle, version) }) else {
+        return Status::Error;
+    };
+    if instance.logs(Category::Calls) {
+        instance.log(Status::Ok, Category::Calls, &format!("{function}({args})"));
+    }
+    if access == Access::Normal && instance.has_failed() {
+        let outcome = Err(Problem::error(
+            "the instance failed in an earlier call; reset it, restore an FMU state or free it",
+        ));
+        return instance.report(function, outcome);
+    }
+    let outcome = body(instance);
+    instance.report(function, outcome)
+}
+
+/// Runs a Model Exchange getter that fills the host's array of `n` reals.
+///
+/// # Safety
+/// `handle` as for [`with_instance`]; `out` NULL or an array of `n` writable reals.
+pub unsafe fn fill_reals<S: System>(
+    handle: *mut c_void,
+    version: FmiVersion,
+    function: &str,
+    out: *mut f64,
+    n: usize,
+    getter: fn(&mut Instance<S>, &mut [f64]) -> Outcome,
+) -> Status {
+    let body = |inst: &mut Instance<S>| {
+        inst.expect_kind(Kind::ModelExchange)?;
+        // SAFETY: `out` holds `n` reals (caller).
+        getter(inst, unsafe { arrays::output(out, n, "values")? })
+    };
+    // SAFETY: the caller's contract on `handle`.
+    unsafe {
+        with_instance(handle, version, function, Access::Normal, format_args!("n = {n}"), body)
+    }
+}
+
+/// Creates and registers an instance after checking the instance name and the
+/// instantiation token (GUID); on failure logs the reason through `logger` and returns NULL.
+#[allow(clippy::too_many_arguments)]
+pub fn instantiate<S: System>(
+    version: FmiVersion,
+    function: &str,
+    name: Outcome<&str>,
+    token: Outcome<&str>,
+    kind: Kind,
+    logger: Box<dyn Logger>,
+    logging_on: bool,
+    configure: impl FnOnce(&mut Instance<S>),
+) -> *mut c_void {
+    let checked = name.and_then(|name| match name {
+        "" => Err(Problem::error("instanceName is empty")),
+        _ => token,
+    });
+    let token = match checked {
+        Ok(token) => token,
+        Err(problem) => {
+            logger.log(Status::Error, Category::StatusError, &format!("{function}: {problem}"));
+            return std::ptr::null_mut();
+        }
+    };
+    let mut instance = Instance::<S>::new(kind, logger, logging_on);
+    if token != instance.token() {
+        let problem = Problem::error(format!(
+            "instantiation token {token} does not match this binary's {} (a model description of another build?)",
+            instance.token()
+        ));
+        instance.report(function, Err(problem));
+        return std::ptr::null_mut();
+    }
+    configure(&mut instance);
+    registry::register(Box::new(instance), version)
+}
+
+/// `text` as a C string (interior NUL bytes, which C cannot carry, become spaces).
+pub fn c_string(text: &str) -> CString {
+    CString::new(text.replace('\0', " ")).expect("NUL bytes were replaced")
+}

@@ -1,0 +1,180 @@
+//! FMI 2.0 functions common to Model Exchange and Co-Simulation: version, logging,
+//! instantiation and the initialization/termination sequence.
+
+use std::ffi::c_char;
+
+use crate::ffi::{self, arrays, registry, Access, FmiVersion};
+use crate::fmi2::call;
+use crate::fmi2::logger::Fmi2Logger;
+use crate::fmi2::types::*;
+use crate::instance::lifecycle::Kind;
+use crate::instance::logging::{Category, Logger};
+use crate::instance::outcome::{Outcome, Status};
+use crate::instance::Instance;
+use crate::system::System;
+
+/// fmi2GetTypesPlatform.
+pub fn get_types_platform<S: System>() -> *const c_char {
+    c"default".as_ptr()
+}
+
+/// fmi2GetVersion.
+pub fn get_version<S: System>() -> *const c_char {
+    c"2.0".as_ptr()
+}
+
+/// fmi2SetDebugLogging.
+///
+/// # Safety
+/// FMI 2.0 contract: `c` from fmi2Instantiate; `categories` an array of `n` C strings.
+pub unsafe fn set_debug_logging<S: System>(
+    c: Fmi2Component,
+    logging_on: Fmi2Boolean,
+    n: usize,
+    categories: *const Fmi2String,
+) -> Fmi2Status {
+    let body = |inst: &mut Instance<S>| {
+        // SAFETY: `categories` is an array of `n` C strings (FMI 2.0 contract).
+        let pointers = unsafe { arrays::input(categories, n, "categories")? };
+        let names = pointers
+            .iter()
+            // SAFETY: each entry is a NUL-terminated string (FMI 2.0 contract).
+            .map(|&p| unsafe { arrays::string(p, "categories[i]") })
+            .collect::<Outcome<Vec<_>>>()?;
+        inst.set_debug_logging(logging_on != FMI2_FALSE, &names)
+    };
+    let args = format_args!("loggingOn = {logging_on}, nCategories = {n}");
+    // SAFETY: the FMI 2.0 contract on `c`.
+    unsafe { call(c, "fmi2SetDebugLogging", Access::Recovery, args, body) }
+}
+
+/// fmi2Instantiate: NULL (with a log message where possible) for a NULL or empty instance
+/// name, NULL callbacks or logger, an unknown fmuType, or a GUID of another model.
+///
+/// # Safety
+/// FMI 2.0 contract: strings NULL or NUL-terminated; `functions` NULL or valid.
+pub unsafe fn instantiate<S: System>(
+    instance_name: Fmi2String,
+    fmu_type: Fmi2Type,
+    guid: Fmi2String,
+    _resource_location: Fmi2String,
+    functions: *const Fmi2CallbackFunctions,
+    _visible: Fmi2Boolean,
+    logging_on: Fmi2Boolean,
+) -> Fmi2Component {
+    // SAFETY: `functions` is NULL or points to the host's callback struct (FMI 2.0 contract).
+    let Some(callbacks) = (unsafe { functions.as_ref() }).copied() else {
+        return std::ptr::null_mut();
+    };
+    if callbacks.logger.is_none() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: NUL-terminated or NULL (FMI 2.0 contract).
+    let (name, guid) =
+        unsafe { (arrays::string(instance_name, "instanceName"), arrays::string(guid, "fmuGUID")) };
+    let logger = Fmi2Logger::new(
+        callbacks.logger,
+        callbacks.component_environment,
+        name.as_deref().unwrap_or(""),
+    );
+    let kind = match fmu_type {
+        FMI2_MODEL_EXCHANGE => Kind::ModelExchange,
+        FMI2_CO_SIMULATION => Kind::CoSimulation,
+        other => {
+            let why = format!("fmi2Instantiate: fmuType {other} is neither fmi2ModelExchange (0) nor fmi2CoSimulation (1)");
+            logger.log(Status::Error, Category::StatusError, &why);
+            return std::ptr::null_mut();
+        }
+    };
+    let logging_on = logging_on != FMI2_FALSE;
+    ffi::instantiate::<S>(
+        FmiVersion::Fmi2,
+        "fmi2Instantiate",
+        name,
+        guid,
+        kind,
+        Box::new(logger),
+        logging_on,
+        |_| (),
+    )
+}
+
+/// fmi2FreeInstance (NULL and unknown handles are ignored).
+///
+/// # Safety
+/// FMI 2.0 contract: `c` NULL or from fmi2Instantiate, not used concurrently.
+pub unsafe fn free_instance<S: System>(c: Fmi2Component) {
+    // SAFETY: the FMI 2.0 contract on `c`; the registry ignores unknown handles.
+    drop(unsafe { registry::unregister::<S>(c, FmiVersion::Fmi2) });
+}
+
+/// fmi2SetupExperiment.
+///
+/// # Safety
+/// FMI 2.0 contract: `c` from fmi2Instantiate.
+pub unsafe fn setup_experiment<S: System>(
+    c: Fmi2Component,
+    tolerance_defined: Fmi2Boolean,
+    tolerance: Fmi2Real,
+    start_time: Fmi2Real,
+    stop_time_defined: Fmi2Boolean,
+    stop_time: Fmi2Real,
+) -> Fmi2Status {
+    let body = |inst: &mut Instance<S>| {
+        let tolerance = (tolerance_defined != FMI2_FALSE).then_some(tolerance);
+        let stop = (stop_time_defined != FMI2_FALSE).then_some(stop_time);
+        inst.setup_experiment(tolerance, start_time, stop)
+    };
+    let args =
+        format_args!("tolerance = {tolerance}, startTime = {start_time}, stopTime = {stop_time}");
+    // SAFETY: the FMI 2.0 contract on `c`.
+    unsafe { call(c, "fmi2SetupExperiment", Access::Normal, args, body) }
+}
+
+/// fmi2EnterInitializationMode.
+///
+/// # Safety
+/// FMI 2.0 contract: `c` from fmi2Instantiate.
+pub unsafe fn enter_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
+    // SAFETY: the FMI 2.0 contract on `c`.
+    unsafe {
+        call::<S>(c, "fmi2EnterInitializationMode", Access::Normal, format_args!(""), |i| {
+            i.enter_initialization_mode()
+        })
+    }
+}
+
+/// fmi2ExitInitializationMode.
+///
+/// # Safety
+/// FMI 2.0 contract: `c` from fmi2Instantiate.
+pub unsafe fn exit_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
+    // SAFETY: the FMI 2.0 contract on `c`.
+    unsafe {
+        call::<S>(c, "fmi2ExitInitializationMode", Access::Normal, format_args!(""), |i| {
+            i.exit_initialization_mode()
+        })
+    }
+}
+
+/// fmi2Terminate.
+///
+/// # Safety
+/// FMI 2.0 contract: `c` from fmi2Instantiate.
+pub unsafe fn terminate<S: System>(c: Fmi2Component) -> Fmi2Status {
+    // SAFETY: the FMI 2.0 contract on `c`.
+    unsafe { call::<S>(c, "fmi2Terminate", Access::Normal, format_args!(""), |i| i.terminate()) }
+}
+
+/// fmi2Reset (also on a failed instance).
+///
+/// # Safety
+/// FMI 2.0 contract: `c` from fmi2Instantiate.
+pub unsafe fn reset<S: System>(c: Fmi2Component) -> Fmi2Status {
+    let body = |inst: &mut Instance<S>| {
+        inst.reset();
+        Ok(())
+    };
+    // SAFETY: the FMI 2.0 contract on `c`.
+    unsafe { call(c, "fmi2Reset", Access::Recovery, format_args!(""), body) }
+}

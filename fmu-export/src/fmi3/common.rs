@@ -1,0 +1,286 @@
+//! FMI 3.0 functions common to Model Exchange and Co-Simulation: version, logging,
+//! instantiation, the initialization/termination sequence and event mode.
+
+use std::ffi::c_char;
+
+use crate::ffi::{self, arrays, registry, Access, FmiVersion};
+use crate::fmi3::call;
+use crate::fmi3::logger::Fmi3Logger;
+use crate::fmi3::types::*;
+use crate::instance::lifecycle::Kind;
+use crate::instance::logging::{Category, Logger};
+use crate::instance::outcome::{Outcome, Status};
+use crate::instance::Instance;
+use crate::system::System;
+
+/// fmi3GetVersion.
+pub fn get_version<S: System>() -> *const c_char {
+    c"3.0".as_ptr()
+}
+
+/// fmi3SetDebugLogging.
+///
+/// # Safety
+/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `categories` an array of
+/// `n` C strings.
+pub unsafe fn set_debug_logging<S: System>(
+    instance: Fmi3Instance,
+    logging_on: Fmi3Boolean,
+    n: usize,
+    categories: *const Fmi3String,
+) -> Fmi3Status {
+    let body = |inst: &mut Instance<S>| {
+        // SAFETY: `categories` is an array of `n` C strings (FMI 3.0 contract).
+        let pointers = unsafe { arrays::input(categories, n, "categories")? };
+        let names = pointers
+            .iter()
+            // SAFETY: each entry is a NUL-terminated string (FMI 3.0 contract).
+            .map(|&p| unsafe { arrays::string(p, "categories[i]") })
+            .collect::<Outcome<Vec<_>>>()?;
+        inst.set_debug_logging(logging_on != FMI3_FALSE, &names)
+    };
+    let args = format_args!("loggingOn = {logging_on}, nCategories = {n}");
+    // SAFETY: the FMI 3.0 contract on `instance`.
+    unsafe { call(instance, "fmi3SetDebugLogging", Access::Recovery, args, body) }
+}
+
+/// The checks both instantiate functions share.
+///
+/// # Safety
+/// `name` and `token` NULL or NUL-terminated.
+unsafe fn instantiate<S: System>(
+    function: &str,
+    name: Fmi3String,
+    token: Fmi3String,
+    kind: Kind,
+    logging_on: Fmi3Boolean,
+    logger: Fmi3Logger,
+    configure: impl FnOnce(&mut Instance<S>),
+) -> Fmi3Instance {
+    // SAFETY: NULL or NUL-terminated (caller).
+    let (name, token) = unsafe {
+        (arrays::string(name, "instanceName"), arrays::string(token, "instantiationToken"))
+    };
+    let logging_on = logging_on != FMI3_FALSE;
+    ffi::instantiate::<S>(
+        FmiVersion::Fmi3,
+        function,
+        name,
+        token,
+        kind,
+        Box::new(logger),
+        logging_on,
+        configure,
+    )
+}
+
+/// fmi3InstantiateModelExchange.
+///
+/// # Safety
+/// FMI 3.0 contract: strings NULL or NUL-terminated; callbacks valid or NULL.
+pub unsafe fn instantiate_model_exchange<S: System>(
+    instance_name: Fmi3String,
+    instantiation_token: Fmi3String,
+    _resource_path: Fmi3String,
+    _visible: Fmi3Boolean,
+    logging_on: Fmi3Boolean,
+    environment: Fmi3InstanceEnvironment,
+    log_message: Fmi3LogMessageCallback,
+) -> Fmi3Instance {
+    let logger = Fmi3Logger::new(log_message, environment);
+    let function = "fmi3InstantiateModelExchange";
+    // SAFETY: the FMI 3.0 contract on the strings.
+    unsafe {
+        instantiate::<S>(
+            function,
+            instance_name,
+            instantiation_token,
+            Kind::ModelExchange,
+            logging_on,
+            logger,
+            |_| (),
+        )
+    }
+}
+
+/// fmi3InstantiateCoSimulation. Early return and intermediate update are not provided:
+/// `earlyReturnAllowed`, the required intermediate variables and the intermediateUpdate
+/// callback are accepted and not used. With `eventModeUsed` the instance enters event mode
+/// after initialization; events inside a step are still handled by the integrator.
+///
+/// # Safety
+/// FMI 3.0 contract: strings NULL or NUL-terminated; callbacks valid or NULL.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn instantiate_co_simulation<S: System>(
+    instance_name: Fmi3String,
+    instantiation_token: Fmi3String,
+    _resource_path: Fmi3String,
+    _visible: Fmi3Boolean,
+    logging_on: Fmi3Boolean,
+    event_mode_used: Fmi3Boolean,
+    _early_return_allowed: Fmi3Boolean,
+    _required_intermediate_variables: *const Fmi3ValueReference,
+    _n_required_intermediate_variables: usize,
+    environment: Fmi3InstanceEnvironment,
+    log_message: Fmi3LogMessageCallback,
+    _intermediate_update: Fmi3IntermediateUpdateCallback,
+) -> Fmi3Instance {
+    let logger = Fmi3Logger::new(log_message, environment);
+    let configure =
+        |inst: &mut Instance<S>| inst.set_event_mode_used(event_mode_used != FMI3_FALSE);
+    let function = "fmi3InstantiateCoSimulation";
+    // SAFETY: the FMI 3.0 contract on the strings.
+    unsafe {
+        instantiate::<S>(
+            function,
+            instance_name,
+            instantiation_token,
+            Kind::CoSimulation,
+            logging_on,
+            logger,
+            configure,
+        )
+    }
+}
+
+/// fmi3InstantiateScheduledExecution: not provided by Tandem's FMUs (NULL, with a log message).
+#[allow(clippy::too_many_arguments)]
+pub fn instantiate_scheduled_execution<S: System>(
+    _instance_name: Fmi3String,
+    _instantiation_token: Fmi3String,
+    _resource_path: Fmi3String,
+    _visible: Fmi3Boolean,
+    _logging_on: Fmi3Boolean,
+    environment: Fmi3InstanceEnvironment,
+    log_message: Fmi3LogMessageCallback,
+    _clock_update: Fmi3ClockUpdateCallback,
+    _lock_preemption: Fmi3PreemptionCallback,
+    _unlock_preemption: Fmi3PreemptionCallback,
+) -> Fmi3Instance {
+    let message =
+        "fmi3InstantiateScheduledExecution: this FMU does not provide Scheduled Execution \
+                   (only Model Exchange and Co-Simulation)";
+    Fmi3Logger::new(log_message, environment).log(Status::Error, Category::StatusError, message);
+    std::ptr::null_mut()
+}
+
+/// fmi3FreeInstance (NULL and unknown handles are ignored).
+///
+/// # Safety
+/// FMI 3.0 contract: `instance` NULL or from an fmi3Instantiate function, not used concurrently.
+pub unsafe fn free_instance<S: System>(instance: Fmi3Instance) {
+    // SAFETY: the FMI 3.0 contract on `instance`; the registry ignores unknown handles.
+    drop(unsafe { registry::unregister::<S>(instance, FmiVersion::Fmi3) });
+}
+
+/// fmi3EnterInitializationMode (with the experiment setup of FMI 2.0's setupExperiment).
+///
+/// # Safety
+/// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
+pub unsafe fn enter_initialization_mode<S: System>(
+    instance: Fmi3Instance,
+    tolerance_defined: Fmi3Boolean,
+    tolerance: Fmi3Float64,
+    start_time: Fmi3Float64,
+    stop_time_defined: Fmi3Boolean,
+    stop_time: Fmi3Float64,
+) -> Fmi3Status {
+    let body = |inst: &mut Instance<S>| {
+        let tolerance = (tolerance_defined != FMI3_FALSE).then_some(tolerance);
+        let stop = (stop_time_defined != FMI3_FALSE).then_some(stop_time);
+        inst.setup_experiment(tolerance, start_time, stop)?;
+        inst.enter_initialization_mode()
+    };
+    let args =
+        format_args!("tolerance = {tolerance}, startTime = {start_time}, stopTime = {stop_time}");
+    // SAFETY: the FMI 3.0 contract on `instance`.
+    unsafe { call(instance, "fmi3EnterInitializationMode", Access::Normal, args, body) }
+}
+
+/// fmi3ExitInitializationMode.
+///
+/// # Safety
+/// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
+pub unsafe fn exit_initialization_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
+    // SAFETY: the FMI 3.0 contract on `instance`.
+    unsafe {
+        call::<S>(instance, "fmi3ExitInitializationMode", Access::Normal, format_args!(""), |i| {
+            i.exit_initialization_mode()
+        })
+    }
+}
+
+/// fmi3EnterEventMode.
+///
+/// # Safety
+/// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
+pub unsafe fn enter_event_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
+    // SAFETY: the FMI 3.0 contract on `instance`.
+    unsafe {
+        call::<S>(instance, "fmi3EnterEventMode", Access::Normal, format_args!(""), |i| {
+            i.enter_event_mode()
+        })
+    }
+}
+
+/// fmi3Terminate.
+///
+/// # Safety
+/// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
+pub unsafe fn terminate<S: System>(instance: Fmi3Instance) -> Fmi3Status {
+    // SAFETY: the FMI 3.0 contract on `instance`.
+    unsafe {
+        call::<S>(instance, "fmi3Terminate", Access::Normal, format_args!(""), |i| i.terminate())
+    }
+}
+
+/// fmi3Reset (also on a failed instance).
+///
+/// # Safety
+/// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
+pub unsafe fn reset<S: System>(instance: Fmi3Instance) -> Fmi3Status {
+    let body = |inst: &mut Instance<S>| {
+        inst.reset();
+        Ok(())
+    };
+    // SAFETY: the FMI 3.0 contract on `instance`.
+    unsafe { call(instance, "fmi3Reset", Access::Recovery, format_args!(""), body) }
+}
+
+/// fmi3UpdateDiscreteStates.
+///
+/// # Safety
+/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; out-pointers valid.
+pub unsafe fn update_discrete_states<S: System>(
+    instance: Fmi3Instance,
+    discrete_states_need_update: *mut Fmi3Boolean,
+    terminate_simulation: *mut Fmi3Boolean,
+    nominals_changed: *mut Fmi3Boolean,
+    values_changed: *mut Fmi3Boolean,
+    next_event_time_defined: *mut Fmi3Boolean,
+    next_event_time: *mut Fmi3Float64,
+) -> Fmi3Status {
+    let body = |inst: &mut Instance<S>| {
+        // SAFETY: all out-pointers point to the host's variables (FMI 3.0 contract).
+        let slots = unsafe {
+            (
+                arrays::out_param(discrete_states_need_update, "discreteStatesNeedUpdate")?,
+                arrays::out_param(terminate_simulation, "terminateSimulation")?,
+                arrays::out_param(nominals_changed, "nominalsOfContinuousStatesChanged")?,
+                arrays::out_param(values_changed, "valuesOfContinuousStatesChanged")?,
+                arrays::out_param(next_event_time_defined, "nextEventTimeDefined")?,
+                arrays::out_param(next_event_time, "nextEventTime")?,
+            )
+        };
+        let info = inst.update_discrete_states()?;
+        *slots.0 = fmi3_bool(info.discrete_states_need_update);
+        *slots.1 = fmi3_bool(info.terminate_simulation);
+        *slots.2 = fmi3_bool(info.nominals_changed);
+        *slots.3 = fmi3_bool(info.values_changed);
+        *slots.4 = fmi3_bool(info.next_event_time.is_some());
+        *slots.5 = info.next_event_time.unwrap_or(0.0);
+        Ok(())
+    };
+    // SAFETY: the FMI 3.0 contract on `instance`.
+    unsafe { call(instance, "fmi3UpdateDiscreteStates", Access::Normal, format_args!(""), body) }
+}

@@ -1,0 +1,224 @@
+//! Co-Simulation: doStep through the model's embedded integrator, FMI 2.0 input
+//! derivatives (a Taylor polynomial of the inputs over the step) and output derivatives.
+
+use crate::capabilities::{MAX_INPUT_DERIVATIVE_ORDER, MAX_OUTPUT_DERIVATIVE_ORDER};
+use crate::instance::lifecycle::{Kind, Mode};
+use crate::instance::logging::Category;
+use crate::instance::outcome::{Outcome, Problem, Status};
+use crate::instance::{time_tolerance, Instance};
+use crate::system::{Integrator, StepInputs, System};
+use crate::variables::{Role, ValueReference, VarType};
+
+impl<S: System> Instance<S> {
+    /// fmiDoStep from `current` (which must be the instance's time) to `current + h`.
+    ///
+    /// A step the integrator cannot complete, or that ends in a non-finite state, returns
+    /// Discard and leaves the instance exactly as before the call (lastSuccessfulTime =
+    /// `current`), so the host may retry with a smaller step or restore an FMU state.
+    pub fn do_step(&mut self, current: f64, h: f64) -> Outcome {
+        self.expect_kind(Kind::CoSimulation)?;
+        self.expect_mode(&[Mode::Step])?;
+        let t = self.state.t;
+        if !(h > 0.0 && h.is_finite()) {
+            return Err(Problem::error(format!(
+                "communication step size {h} must be positive and finite"
+            )));
+        }
+        if !current.is_finite() || (current - t).abs() > time_tolerance(t) {
+            return Err(Problem::error(format!(
+                "currentCommunicationPoint = {current} but the instance is at t = {t}"
+            )));
+        }
+        let t_end = current + h;
+        if let Some(stop) = self.state.experiment.stop {
+            if t_end > stop + time_tolerance(stop) {
+                return Err(Problem::error(format!(
+                    "a step to t = {t_end} passes the stop time {stop}"
+                )));
+            }
+        }
+        let backup = (self.state.clone(), self.integrator.clone());
+        match self.advance(t, h) {
+            Ok(events) => {
+                if events > 0 {
+                    self.log(
+                        Status::Ok,
+                        Category::Events,
+                        &format!("{events} event(s) in the step to t = {t_end}"),
+                    );
+                }
+                self.state.t = t_end;
+                self.state.last_successful_time = t_end;
+                Ok(())
+            }
+            Err(reason) => {
+                (self.state, self.integrator) = backup;
+                self.touch();
+                Err(Problem::discard(format!(
+                    "the step from t = {t} to t = {t_end} failed: {reason}; the instance stays at t = {t}"
+                )))
+            }
+        }
+    }
+
+    /// Integrates over `[t, t + h]` and moves the inputs and states to the end of the step;
+    /// returns the number of events handled, or why the step failed.
+    fn advance(&mut self, t: f64, h: f64) -> Result<usize, String> {
+        let inputs = self.step_inputs();
+        let report = self
+            .integrator
+            .do_step(&self.sys, t, h, &inputs, &self.state.p, &mut self.state.d)
+            .map_err(|e| e.to_string())?;
+        self.sync_states_from_integrator();
+        self.state.t = t + h;
+        self.shift_inputs(&inputs, h);
+        self.check_state_finite().map_err(|p| format!("non-finite state: {p}"))?;
+        self.derivatives().map_err(|p| format!("non-finite state derivative: {p}"))?;
+        Ok(report.events)
+    }
+
+    /// The inputs over the next step: held values plus the derivatives set since, up to the
+    /// highest order with a non-zero entry.
+    fn step_inputs(&self) -> StepInputs<f64> {
+        let s = &self.state;
+        let order = s
+            .input_derivatives
+            .iter()
+            .rposition(|d| d.iter().any(|&v| v != 0.0))
+            .map_or(0, |k| k + 1);
+        let mut coefficients = vec![s.u.clone()];
+        coefficients.extend(s.input_derivatives[..order].iter().cloned());
+        StepInputs { t0: s.t, coefficients }
+    }
+
+    /// Re-expands the input polynomial around the end of the step, so that inputs and their
+    /// derivatives (and with them the outputs) refer to the instance's current time.
+    fn shift_inputs(&mut self, inputs: &StepInputs<f64>, h: f64) {
+        let c = &inputs.coefficients;
+        let shifted = |k: usize, i: usize| -> f64 {
+            let mut factor = 1.0;
+            let mut sum = 0.0;
+            for (j, cj) in c.iter().enumerate().skip(k) {
+                if j > k {
+                    factor *= h / (j - k) as f64;
+                }
+                sum += factor * cj[i];
+            }
+            sum
+        };
+        for i in 0..self.state.u.len() {
+            self.state.u[i] = shifted(0, i);
+            for k in 1..=self.state.input_derivatives.len() {
+                self.state.input_derivatives[k - 1][i] =
+                    if k < c.len() { shifted(k, i) } else { 0.0 };
+            }
+        }
+        self.touch();
+    }
+
+    /// fmi2SetRealInputDerivatives: `values[k]` is the `orders[k]`-th derivative of input
+    /// `vrs[k]` at the current time, used by the following steps.
+    pub fn set_input_derivatives(
+        &mut self,
+        vrs: &[ValueReference],
+        orders: &[i32],
+        values: &[f64],
+    ) -> Outcome {
+        self.expect_kind(Kind::CoSimulation)?;
+        self.expect_mode(&[Mode::Instantiated, Mode::Initialization, Mode::Step])?;
+        check_parallel(vrs.len(), orders.len(), values.len())?;
+        let mut writes = Vec::with_capacity(vrs.len());
+        for ((&vr, &order), &value) in vrs.iter().zip(orders).zip(values) {
+            let var = self.variable(vr, VarType::Real)?;
+            let Role::Input(i) = var.role else {
+                return Err(Problem::error(format!(
+                    "{} (value reference {vr}) is not an input",
+                    var.var.name
+                )));
+            };
+            let order = check_order(order, MAX_INPUT_DERIVATIVE_ORDER, &var.var.name)?;
+            if !value.is_finite() {
+                return Err(Problem::error(format!(
+                    "derivative {order} of {} = {value} is not finite",
+                    var.var.name
+                )));
+            }
+            writes.push((order, i, value));
+        }
+        for (order, i, value) in writes {
+            self.state.input_derivatives[order - 1][i] = value;
+        }
+        self.touch();
+        Ok(())
+    }
+
+    /// fmiGetRealOutputDerivatives / fmi3GetOutputDerivatives: exact time derivatives of
+    /// continuous outputs (order 1).
+    pub fn output_derivatives(
+        &mut self,
+        vrs: &[ValueReference],
+        orders: &[i32],
+        out: &mut [f64],
+    ) -> Outcome {
+        self.expect_kind(Kind::CoSimulation)?;
+        self.expect_mode(&[Mode::Initialization, Mode::Event, Mode::Step, Mode::Terminated])?;
+        check_parallel(vrs.len(), orders.len(), out.len())?;
+        let mut picks = Vec::with_capacity(vrs.len());
+        for (&vr, &order) in vrs.iter().zip(orders) {
+            let var = self.variable(vr, VarType::Real)?;
+            let Role::Output(i) = var.role else {
+                return Err(Problem::error(format!(
+                    "{} (value reference {vr}) is not a continuous output",
+                    var.var.name
+                )));
+            };
+            check_order(order, MAX_OUTPUT_DERIVATIVE_ORDER, &var.var.name)?;
+            picks.push(i);
+        }
+        let rates = self.output_rates()?;
+        for (slot, i) in out.iter_mut().zip(picks) {
+            *slot = rates[i];
+        }
+        Ok(())
+    }
+
+    /// The time up to which the last doStep succeeded.
+    pub fn last_successful_time(&self) -> f64 {
+        self.state.last_successful_time
+    }
+}
+
+/// An Error unless value references, orders and values have the same length.
+fn check_parallel(n_vr: usize, n_orders: usize, n_values: usize) -> Outcome {
+    if n_vr == n_orders && n_vr == n_values {
+        Ok(())
+    } else {
+        Err(Problem::error(format!(
+            "{n_vr} value references, {n_orders} orders and {n_values} values"
+        )))
+    }
+}
+
+/// `order` as an index, or an Error unless `1 <= order <= max`.
+fn check_order(order: i32, max: u32, name: &str) -> Outcome<usize> {
+    match u32::try_from(order) {
+        Ok(k) if (1..=max).contains(&k) => Ok(k as usize),
+        _ => {
+            Err(Problem::error(format!("derivative order {order} of {name} is outside 1..={max}")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_outside_the_declared_range_are_rejected() {
+        assert_eq!(check_order(1, 2, "u"), Ok(1));
+        assert_eq!(check_order(2, 2, "u"), Ok(2));
+        assert!(check_order(0, 2, "u").is_err());
+        assert!(check_order(3, 2, "u").is_err());
+        assert!(check_order(-1, 2, "u").is_err());
+    }
+}

@@ -1,0 +1,61 @@
+//! Everything about an instance that changes while it runs: exactly what an FMU state
+//! snapshot saves (together with the integrator's discrete state).
+
+use crate::capabilities::MAX_INPUT_DERIVATIVE_ORDER;
+use crate::declaration::Declaration;
+use crate::instance::lifecycle::{ExperimentSetup, Mode};
+
+/// The dynamic part of an instance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DynamicState {
+    /// Lifecycle mode.
+    pub mode: Mode,
+    /// Current time.
+    pub t: f64,
+    /// Continuous states.
+    pub x: Vec<f64>,
+    /// Inputs at the current time.
+    pub u: Vec<f64>,
+    /// `input_derivatives[k - 1][i]`: k-th time derivative of input i at the current time
+    /// (FMI 2.0 Co-Simulation, set by fmi2SetRealInputDerivatives).
+    pub input_derivatives: Vec<Vec<f64>>,
+    /// Real parameters.
+    pub p: Vec<f64>,
+    /// Discrete variables.
+    pub d: Vec<f64>,
+    /// Event indicators at the end of the last event mode or the last completed integrator
+    /// step without a crossing; a sign change against these is a state event.
+    pub z_ref: Vec<f64>,
+    /// The next time event, if the model announced one.
+    pub next_time_event: Option<f64>,
+    /// What the host announced about the experiment.
+    pub experiment: ExperimentSetup,
+    /// The time reached by the last successful doStep (FMI 2.0 fmi2LastSuccessfulTime).
+    pub last_successful_time: f64,
+    /// Whether the co-simulation integrator holds the state (after exitInitializationMode).
+    pub integrator_ready: bool,
+}
+
+impl DynamicState {
+    /// The state right after instantiation: start values everywhere.
+    pub fn from_declaration(decl: &Declaration) -> Self {
+        let start = decl.experiment.start;
+        DynamicState {
+            mode: Mode::Instantiated,
+            t: start,
+            x: decl.state_starts(),
+            u: decl.input_starts(),
+            input_derivatives: vec![
+                vec![0.0; decl.inputs.len()];
+                MAX_INPUT_DERIVATIVE_ORDER as usize
+            ],
+            p: decl.parameter_starts(),
+            d: decl.discrete_starts(),
+            z_ref: vec![0.0; decl.event_indicators],
+            next_time_event: None,
+            experiment: ExperimentSetup { start, stop: None, tolerance: None },
+            last_successful_time: start,
+            integrator_ready: false,
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! Model Exchange: the host sets time and states, reads derivatives and event indicators,
+//! and calls the event update, which applies the model's reset map.
+
+use crate::instance::lifecycle::{Kind, Mode};
+use crate::instance::logging::Category;
+use crate::instance::outcome::{Outcome, Problem, Status};
+use crate::instance::{time_tolerance, Instance};
+use crate::ode::{Crossing, Event};
+use crate::system::System;
+use crate::variables::Role;
+
+/// What the event update tells the host (FMI 2.0 fmi2EventInfo / FMI 3.0 the outputs of
+/// fmi3UpdateDiscreteStates).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EventInfo {
+    /// Another event iteration is needed.
+    pub discrete_states_need_update: bool,
+    /// The model asks to end the simulation.
+    pub terminate_simulation: bool,
+    /// The nominal values of the states changed.
+    pub nominals_changed: bool,
+    /// The reset map changed the continuous states.
+    pub values_changed: bool,
+    /// The next time event.
+    pub next_event_time: Option<f64>,
+}
+
+/// Modes in which the host provides time and states.
+const INTEGRATING: &[Mode] = &[Mode::Event, Mode::ContinuousTime];
+
+impl<S: System> Instance<S> {
+    /// Number of continuous states.
+    pub fn state_count(&self) -> usize {
+        self.state.x.len()
+    }
+
+    /// Number of event indicators.
+    pub fn indicator_count(&self) -> usize {
+        self.state.z_ref.len()
+    }
+
+    /// fmiSetTime.
+    pub fn set_time(&mut self, t: f64) -> Outcome {
+        self.expect_kind(Kind::ModelExchange)?;
+        self.expect_mode(INTEGRATING)?;
+        if !t.is_finite() {
+            return Err(Problem::error(format!("time {t} is not finite")));
+        }
+        self.state.t = t;
+        self.touch();
+        Ok(())
+    }
+
+    /// fmiSetContinuousStates.
+    pub fn set_continuous_states(&mut self, x: &[f64]) -> Outcome {
+        self.expect_kind(Kind::ModelExchange)?;
+        self.expect_mode(INTEGRATING)?;
+        self.expect_state_len(x.len())?;
+        if let Some(i) = x.iter().position(|v| !v.is_finite()) {
+            return Err(Problem::error(format!(
+                "{} = {} is not finite",
+                self.name_of(Role::State(i)),
+                x[i]
+            )));
+        }
+        self.state.x.copy_from_slice(x);
+        self.touch();
+        Ok(())
+    }
+
+    /// fmiGetContinuousStates (also valid in Co-Simulation, where the states come from the
+    /// integrator).
+    pub fn get_continuous_states(&mut self, out: &mut [f64]) -> Outcome {
+        self.expect_state_len(out.len())?;
+        out.copy_from_slice(&self.state.x);
+        Ok(())
+    }
+
+    /// fmiGetDerivatives / fmi3GetContinuousStateDerivatives.
+    pub fn get_derivatives(&mut self, out: &mut [f64]) -> Outcome {
+        self.expect_kind(Kind::ModelExchange)?;
+        self.expect_state_len(out.len())?;
+        out.copy_from_slice(self.derivatives()?);
+        Ok(())
+    }
+
+    /// fmiGetNominalsOfContinuousStates: the declared nominal values (1 where none).
+    pub fn get_nominals(&mut self, out: &mut [f64]) -> Outcome {
+        self.expect_kind(Kind::ModelExchange)?;
+        self.expect_state_len(out.len())?;
+        for (slot, var) in out.iter_mut().zip(&self.declaration().states) {
+            *slot = var.nominal.unwrap_or(1.0);
+        }
+        Ok(())
+    }
+
+    /// fmiGetEventIndicators.
+    pub fn get_event_indicators(&mut self, out: &mut [f64]) -> Outcome {
+        self.expect_kind(Kind::ModelExchange)?;
+        if out.len() != self.indicator_count() {
+            return Err(Problem::error(format!(
+                "{} event indicators requested, the model has {}",
+                out.len(),
+                self.indicator_count()
+            )));
+        }
+        out.copy_from_slice(&self.indicators()?);
+        Ok(())
+    }
+
+    /// fmiCompletedIntegratorStep: returns whether the host must enter event mode (an
+    /// event indicator changed sign since the last event or completed step).
+    pub fn completed_integrator_step(&mut self) -> Outcome<bool> {
+        self.expect_kind(Kind::ModelExchange)?;
+        self.expect_mode(&[Mode::ContinuousTime])?;
+        self.check_state_finite()?;
+        self.derivatives()?;
+        let z = self.indicators()?;
+        let crossed = crossings(&self.state.z_ref, &z).iter().any(|c| *c != Crossing::None);
+        if crossed {
+            self.log(
+                Status::Ok,
+                Category::Events,
+                &format!("state event detected at t = {}", self.state.t),
+            );
+        } else {
+            // Keep the reference from before the crossing so the event update sees it.
+            self.state.z_ref = z;
+        }
+        Ok(crossed)
+    }
+
+    /// fmi2NewDiscreteStates / fmi3UpdateDiscreteStates: applies the reset map for the
+    /// indicators that changed sign and for a reached time event.
+    pub fn update_discrete_states(&mut self) -> Outcome<EventInfo> {
+        self.expect_mode(&[Mode::Event])?;
+        if self.kind == Kind::CoSimulation {
+            // Events inside a step are handled by the integrator: nothing is pending here.
+            return Ok(EventInfo {
+                discrete_states_need_update: false,
+                terminate_simulation: false,
+                nominals_changed: false,
+                values_changed: false,
+                next_event_time: None,
+            });
+        }
+        let z = self.indicators()?;
+        let crossing = crossings(&self.state.z_ref, &z);
+        let t = self.state.t;
+        let time_event = self.state.next_time_event.is_some_and(|te| t >= te - time_tolerance(te));
+        let x_before = self.state.x.clone();
+        if crossing.iter().any(|c| *c != Crossing::None) {
+            self.log(
+                Status::Ok,
+                Category::Events,
+                &format!("state event at t = {t}: crossings {crossing:?}"),
+            );
+            self.apply_reset(Event::State(&crossing));
+        }
+        if time_event {
+            self.log(Status::Ok, Category::Events, &format!("time event at t = {t}"));
+            self.apply_reset(Event::Time);
+        }
+        self.check_state_finite()
+            .map_err(|p| Problem::failure(format!("after the reset map: {p}")))?;
+        self.derivatives().map_err(|p| Problem::failure(format!("after the reset map: {p}")))?;
+        self.state.z_ref = self.indicators().map_err(|p| Problem::failure(p.message))?;
+        self.state.next_time_event = self.sys.next_time_event(t, &self.state.p, &self.state.d);
+        Ok(EventInfo {
+            discrete_states_need_update: false,
+            terminate_simulation: false,
+            nominals_changed: false,
+            values_changed: self.state.x != x_before,
+            next_event_time: self.state.next_time_event,
+        })
+    }
+
+    /// The event indicators at the current point; non-finite values are an Error.
+    pub(crate) fn indicators(&self) -> Outcome<Vec<f64>> {
+        let mut z = vec![0.0; self.indicator_count()];
+        self.sys.event_indicators(&self.args(), &mut z);
+        match z.iter().position(|v| !v.is_finite()) {
+            None => Ok(z),
+            Some(i) => Err(Problem::error(format!(
+                "event indicator {i} = {} at t = {}",
+                z[i], self.state.t
+            ))),
+        }
+    }
+
+    fn apply_reset(&mut self, event: Event) {
+        let mut x_new = self.state.x.clone();
+        let mut d_new = self.state.d.clone();
+        self.sys.reset(&self.args(), event, &mut x_new, &mut d_new);
+        self.state.x = x_new;
+        self.state.d = d_new;
+        self.touch();
+    }
+
+    fn expect_state_len(&self, n: usize) -> Outcome {
+        if n == self.state_count() {
+            Ok(())
+        } else {
+            Err(Problem::error(format!(
+                "{n} continuous states given, the model has {}",
+                self.state_count()
+            )))
+        }
+    }
+}
+
+/// How each indicator moved from `before` to `after` (see [`Crossing`]).
+fn crossings(before: &[f64], after: &[f64]) -> Vec<Crossing> {
+    before
+        .iter()
+        .zip(after)
+        .map(|(&b, &a)| {
+            if b > 0.0 && a <= 0.0 {
+                Crossing::Falling
+            } else if b < 0.0 && a >= 0.0 {
+                Crossing::Rising
+            } else {
+                Crossing::None
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crossings_need_a_strict_sign_before() {
+        let c = crossings(&[1.0, -1.0, 0.0, 2.0], &[0.0, 0.5, -3.0, 1.0]);
+        assert_eq!(c, [Crossing::Falling, Crossing::Rising, Crossing::None, Crossing::None]);
+    }
+}

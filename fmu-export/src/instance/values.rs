@@ -1,0 +1,201 @@
+//! Getting and setting variables by value reference, with the FMI causality/variability
+//! rules about when a variable may be set, and its min/max bounds.
+
+use crate::instance::lifecycle::Mode;
+use crate::instance::outcome::{Outcome, Problem};
+use crate::instance::Instance;
+use crate::system::System;
+use crate::variables::{Causality, ModelVariable, Role, ValueReference, VarType, Variability};
+
+/// A C value type that maps onto one of the model's variable types.
+pub trait FmiValue: Copy {
+    /// The variable type this value type reads and writes.
+    const TYPE: VarType;
+    /// The value as stored (discrete variables are stored as `f64`).
+    fn to_store(self) -> f64;
+    /// The stored value in this type.
+    fn from_store(value: f64) -> Self;
+}
+
+impl FmiValue for f64 {
+    const TYPE: VarType = VarType::Real;
+    fn to_store(self) -> f64 {
+        self
+    }
+    fn from_store(value: f64) -> Self {
+        value
+    }
+}
+
+impl FmiValue for i32 {
+    const TYPE: VarType = VarType::Integer;
+    fn to_store(self) -> f64 {
+        f64::from(self)
+    }
+    fn from_store(value: f64) -> Self {
+        value as i32
+    }
+}
+
+impl FmiValue for bool {
+    const TYPE: VarType = VarType::Boolean;
+    fn to_store(self) -> f64 {
+        if self {
+            1.0
+        } else {
+            0.0
+        }
+    }
+    fn from_store(value: f64) -> Self {
+        value != 0.0
+    }
+}
+
+/// Modes in which start values and fixed parameters may be set.
+const BEFORE_INITIALIZATION_ENDS: &[Mode] = &[Mode::Instantiated, Mode::Initialization];
+/// Modes in which tunable parameters may be set.
+const TUNABLE: &[Mode] = &[Mode::Instantiated, Mode::Initialization, Mode::Event, Mode::Step];
+/// Modes in which inputs may be set.
+const INPUT: &[Mode] =
+    &[Mode::Instantiated, Mode::Initialization, Mode::Event, Mode::ContinuousTime, Mode::Step];
+
+impl<S: System> Instance<S> {
+    /// The variable with value reference `vr`, checked to be of type `ty`.
+    pub(crate) fn variable(&self, vr: ValueReference, ty: VarType) -> Outcome<&ModelVariable> {
+        let var = self
+            .table
+            .get(vr)
+            .ok_or_else(|| Problem::error(format!("unknown value reference {vr}")))?;
+        if var.ty != ty {
+            return Err(Problem::error(format!(
+                "value reference {vr} ({}) is a {:?} variable, not {:?}",
+                var.var.name, var.ty, ty
+            )));
+        }
+        Ok(var)
+    }
+
+    /// fmiGetReal/Integer/Boolean (fmi3GetFloat64/Int32/Boolean): `out[k]` receives the
+    /// value of `vrs[k]`. Nothing is written unless every reference is valid.
+    pub fn get_values<V: FmiValue>(&mut self, vrs: &[ValueReference], out: &mut [V]) -> Outcome {
+        check_lengths(vrs.len(), out.len())?;
+        let mut roles = Vec::with_capacity(vrs.len());
+        for &vr in vrs {
+            roles.push(self.variable(vr, V::TYPE)?.role);
+        }
+        for (slot, role) in out.iter_mut().zip(roles) {
+            *slot = V::from_store(self.value_of(role)?);
+        }
+        Ok(())
+    }
+
+    /// fmiSetReal/Integer/Boolean (fmi3SetFloat64/Int32/Boolean). The call is all or
+    /// nothing: every reference, mode rule and bound is checked before anything changes.
+    pub fn set_values<V: FmiValue>(&mut self, vrs: &[ValueReference], values: &[V]) -> Outcome {
+        check_lengths(vrs.len(), values.len())?;
+        let mut writes = Vec::with_capacity(vrs.len());
+        for (&vr, &value) in vrs.iter().zip(values) {
+            let var = self.variable(vr, V::TYPE)?;
+            let value = value.to_store();
+            self.check_settable(var)?;
+            check_bounds(var, value)?;
+            writes.push((var.role, value));
+        }
+        for (role, value) in writes {
+            let s = &mut self.state;
+            match role {
+                Role::State(i) => s.x[i] = value,
+                Role::Input(i) => s.u[i] = value,
+                Role::Parameter(i) => s.p[i] = value,
+                Role::Discrete(i) => s.d[i] = value,
+                Role::Time | Role::Derivative(_) | Role::Output(_) | Role::EventIndicator(_) => {
+                    unreachable!("check_settable rejects calculated variables")
+                }
+            }
+        }
+        self.touch();
+        Ok(())
+    }
+
+    /// The current value of the variable playing `role`.
+    fn value_of(&mut self, role: Role) -> Outcome<f64> {
+        let s = &self.state;
+        Ok(match role {
+            Role::Time => s.t,
+            Role::State(i) => s.x[i],
+            Role::Input(i) => s.u[i],
+            Role::Parameter(i) => s.p[i],
+            Role::Discrete(i) => s.d[i],
+            Role::Derivative(i) => self.derivatives()?[i],
+            Role::Output(i) => self.outputs()?[i],
+            Role::EventIndicator(i) => self.indicators()?[i],
+        })
+    }
+
+    /// Whether `var` may be set in the current mode (FMI 2.0 section 3.2.3 / FMI 3.0
+    /// section 2.2.4, for the kinds of variables Tandem declares).
+    fn check_settable(&self, var: &ModelVariable) -> Outcome {
+        let name = &var.var.name;
+        let (allowed, what) = match (var.role, var.causality, var.variability) {
+            (Role::Time, ..) => {
+                return Err(Problem::error(format!(
+                    "{name} is the independent variable; it cannot be set"
+                )))
+            }
+            (Role::Derivative(_) | Role::Output(_) | Role::EventIndicator(_), ..)
+            | (_, Causality::Output, _) => {
+                return Err(Problem::error(format!(
+                    "{name} is calculated by the model; it cannot be set"
+                )))
+            }
+            (Role::Input(_), ..) => (INPUT, "input"),
+            (Role::Parameter(_), _, Variability::Tunable) => (TUNABLE, "tunable parameter"),
+            (Role::Parameter(_), ..) | (_, Causality::Parameter, _) => {
+                (BEFORE_INITIALIZATION_ENDS, "fixed parameter")
+            }
+            (Role::State(_), ..) => {
+                (BEFORE_INITIALIZATION_ENDS, "continuous state (use setContinuousStates)")
+            }
+            (Role::Discrete(_), ..) => (BEFORE_INITIALIZATION_ENDS, "discrete variable"),
+        };
+        if allowed.contains(&self.state.mode) {
+            return Ok(());
+        }
+        let modes: Vec<_> = allowed.iter().map(|m| m.name()).collect();
+        Err(Problem::error(format!(
+            "{name} is a {what} and cannot be set in {} (only in: {})",
+            self.state.mode.name(),
+            modes.join(", ")
+        )))
+    }
+}
+
+/// An Error unless the value array has one entry per value reference.
+fn check_lengths(n_vr: usize, n_values: usize) -> Outcome {
+    if n_vr == n_values {
+        Ok(())
+    } else {
+        Err(Problem::error(format!(
+            "{n_values} values for {n_vr} value references (only scalar variables exist)"
+        )))
+    }
+}
+
+/// An Error if `value` is not finite or lies outside the variable's min/max.
+fn check_bounds(var: &ModelVariable, value: f64) -> Outcome {
+    let name = &var.var.name;
+    if !value.is_finite() {
+        return Err(Problem::error(format!("{name} = {value} is not a finite value")));
+    }
+    if let Some(min) = var.var.min {
+        if value < min {
+            return Err(Problem::error(format!("{name} = {value} is below its minimum {min}")));
+        }
+    }
+    if let Some(max) = var.var.max {
+        if value > max {
+            return Err(Problem::error(format!("{name} = {value} is above its maximum {max}")));
+        }
+    }
+    Ok(())
+}
