@@ -2,10 +2,14 @@
 //! (Co-Simulation, and Model Exchange under the master's own integrator) and the `tandem` CLI.
 
 pub mod binding;
+pub mod cli;
 pub mod error;
 pub mod import;
 pub mod instance;
 pub mod model_description;
+pub mod output;
+pub mod simulate;
+pub mod solver;
 
 pub use error::{Error, Result};
 pub use import::Fmu;

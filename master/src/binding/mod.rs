@@ -17,7 +17,8 @@ pub struct SharedLibrary {
 impl SharedLibrary {
     /// Loads `path`, binding every symbol immediately so that a binary that needs symbols the
     /// process does not provide fails here with a message instead of aborting at first call.
-    pub fn open(path: &Path) -> Result<Self, Error> {
+    /// `name` is how errors refer to the file (e.g. the .fmu and the path inside it).
+    pub fn open(path: &Path, name: &Path) -> Result<Self, Error> {
         #[cfg(unix)]
         // SAFETY: loading a library runs its initializers; an FMU binary is trusted code the
         // user asked to run, and RTLD_NOW makes unresolved symbols a load error.
@@ -27,11 +28,14 @@ impl SharedLibrary {
         #[cfg(not(unix))]
         // SAFETY: as above; the platform loader resolves imports at load time.
         let library = unsafe { libloading::Library::new(path) };
-        let library = library.map_err(|source| Error::LoadLibrary { path: path.to_path_buf(), message: source.to_string() })?;
-        Ok(SharedLibrary { library, path: path.to_path_buf() })
+        let library = library.map_err(|error| {
+            let detail = std::error::Error::source(&error).map(|source| format!(": {source}")).unwrap_or_default();
+            Error::LoadLibrary { path: name.to_path_buf(), message: format!("{error}{detail}") }
+        })?;
+        Ok(SharedLibrary { library, path: name.to_path_buf() })
     }
 
-    /// The library's file.
+    /// The library's name in messages.
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -102,8 +102,13 @@ impl Fmu {
         self.files.directory()
     }
 
-    /// The path of the binary of `interface` for this platform, inside the unpacked folder.
+    /// The binary of `interface` for this platform: its path inside the unpacked folder.
     pub fn binary_path(&self, interface: InterfaceType) -> Result<PathBuf> {
+        self.binary_location(interface).map(|(full, _)| full)
+    }
+
+    /// The binary's full path and its path relative to the archive root.
+    fn binary_location(&self, interface: InterfaceType) -> Result<(PathBuf, String)> {
         let md = self.model_description();
         let (identifier, _) = md.interface(interface).ok_or_else(|| Error::InterfaceNotProvided {
             path: self.path().to_path_buf(),
@@ -117,7 +122,7 @@ impl Fmu {
         let relative = format!("binaries/{platform}/{identifier}.{}", binding::LIBRARY_EXTENSION);
         let full = self.directory().join(&relative);
         if full.is_file() {
-            return Ok(full);
+            return Ok((full, relative));
         }
         let mut available: Vec<String> = std::fs::read_dir(self.directory().join("binaries"))
             .map(|entries| entries.filter_map(|e| e.ok()).filter(|e| e.path().is_dir()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
@@ -140,7 +145,8 @@ impl Fmu {
         if let Some(loaded) = binaries.get(&interface) {
             return Ok(loaded.clone());
         }
-        let library = SharedLibrary::open(&self.binary_path(interface)?)?;
+        let (full, relative) = self.binary_location(interface)?;
+        let library = SharedLibrary::open(&full, &self.path().join(relative))?;
         let loaded = match self.model_description().fmi_version {
             FmiVersion::V2 => LoadedBinary::V2(Arc::new(binding::fmi2::Binding::resolve(library, interface)?)),
             FmiVersion::V3 => LoadedBinary::V3(Arc::new(binding::fmi3::Binding::resolve(library, interface)?)),
