@@ -25,6 +25,7 @@ pub enum Command {
     /// Check the model description for structural and semantic problems.
     Validate(validate::ValidateArgs),
     /// Simulate a single FMU and write the results as CSV.
+    #[command(allow_negative_numbers = true)]
     Simulate(simulate::SimulateArgs),
 }
 
