@@ -134,9 +134,12 @@ impl Fmu2Instance {
 
 impl Drop for Fmu2Instance {
     fn drop(&mut self) {
-        // SAFETY: the component came from fmi2Instantiate and is freed exactly once, before
-        // the callbacks, the log context and the library it uses are dropped.
-        unsafe { (self.binding.common.free_instance)(self.component) };
+        // After a Fatal status the standard forbids every call, so the instance is leaked.
+        if self.core.usable() {
+            // SAFETY: the component came from fmi2Instantiate and is freed exactly once, before and the callbacks,
+            // the log context and the library it uses are dropped.
+            unsafe { (self.binding.common.free_instance)(self.component) };
+        }
     }
 }
 

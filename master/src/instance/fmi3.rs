@@ -218,9 +218,12 @@ typed_access! {
 
 impl Drop for Fmu3Instance {
     fn drop(&mut self) {
-        // SAFETY: the instance came from fmi3Instantiate* and is freed exactly once, before
-        // the log context and the library it uses are dropped.
-        unsafe { (self.binding.common.free_instance)(self.instance) };
+        // After a Fatal status the standard forbids every call, so the instance is leaked.
+        if self.core.usable() {
+            // SAFETY: the instance came from fmi3Instantiate* and is freed exactly once, before
+            // the log context and the library it uses are dropped.
+            unsafe { (self.binding.common.free_instance)(self.instance) };
+        }
     }
 }
 

@@ -155,11 +155,14 @@ pub(crate) struct InstanceCore {
     name: String,
     interface: InterfaceType,
     log: Box<logging::LogContext>,
+    /// Set when a call returned Fatal: the standard then forbids every further call,
+    /// including freeing the instance.
+    fatal: std::cell::Cell<bool>,
 }
 
 impl InstanceCore {
     fn new(name: &str, interface: InterfaceType, settings: LogSettings) -> Self {
-        InstanceCore { name: name.to_string(), interface, log: Box::new(logging::LogContext::new(name, settings)) }
+        InstanceCore { name: name.to_string(), interface, log: Box::new(logging::LogContext::new(name, settings)), fatal: std::cell::Cell::new(false) }
     }
 
     /// The environment pointer given to the FMU; stable because the context is boxed.
@@ -176,7 +179,15 @@ impl InstanceCore {
     }
 
     fn call_error(&self, function: &'static str, status: c_int) -> Error {
+        if status == 4 {
+            self.fatal.set(true);
+        }
         Error::Call { instance: self.name.clone(), function, status: logging::status_name(status), message: self.log.take_last_problem() }
+    }
+
+    /// Whether the instance may still be called (no call returned Fatal).
+    fn usable(&self) -> bool {
+        !self.fatal.get()
     }
 
     fn unsupported(&self, function: &'static str) -> Error {
