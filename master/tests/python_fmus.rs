@@ -9,49 +9,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::{Mutex, OnceLock};
+use std::path::Path;
 
+use common::pythonfmu::{build, libpython};
 use common::{fixture, read_csv, tandem_with_env, write_zip, Run};
-use tandem_tests::python;
-
-/// Builds `tests/python/slaves/<script>.py` with `builder` (once per test process) and
-/// returns the .fmu path.
-fn build(builder: &str, script: &str, model: &str) -> PathBuf {
-    static BUILT: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
-    let mut built = BUILT.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some((_, path)) = built.iter().find(|(name, _)| name == script) {
-        return path.clone();
-    }
-    let root = python::workspace_root();
-    let out = root.join("target").join("test-fmus").join(script);
-    std::fs::create_dir_all(&out).expect("create output folder");
-    let source = root.join("tests").join("python").join("slaves").join(format!("{script}.py"));
-    let output = Command::new(python::tool(builder)).arg("build").arg("-f").arg(&source).arg("-d").arg(&out).output().expect("run the FMU builder");
-    assert!(output.status.success(), "{builder} build failed:\n{}\n{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    let fmu = out.join(format!("{model}.fmu"));
-    assert!(fmu.is_file(), "{builder} produced no {}", fmu.display());
-    built.push((script.to_string(), fmu.clone()));
-    fmu
-}
-
-/// The shared Python library of the test environment's interpreter.
-fn libpython() -> &'static str {
-    static LIBRARY: OnceLock<String> = OnceLock::new();
-    LIBRARY.get_or_init(|| {
-        let output = Command::new(python::python())
-            .args(["-c", "import os, sysconfig; print(os.path.join(sysconfig.get_config_var('LIBDIR'), sysconfig.get_config_var('INSTSONAME')))"])
-            .output()
-            .expect("run python");
-        let path = String::from_utf8_lossy(&output.stdout).trim().to_string();
-        assert!(
-            Path::new(&path).is_file(),
-            "pythonfmu FMUs need a shared libpython to be loaded outside Python, but {path:?} does not exist (Python built without --enable-shared)"
-        );
-        path
-    })
-}
 
 /// Runs `tandem` with the Python runtime preloaded.
 fn tandem(args: &[&str]) -> Run {
