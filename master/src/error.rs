@@ -93,7 +93,10 @@ pub enum Error {
         function: &'static str,
     },
     /// Instantiation returned a null instance.
-    #[error("instance {instance}: {function} failed (returned NULL){}", log_suffix(message))]
+    #[error(
+        "instance {instance}: {function} failed (returned NULL){}",
+        log_suffix(message)
+    )]
     Instantiate {
         /// The instance name.
         instance: String,
@@ -103,7 +106,10 @@ pub enum Error {
         message: Option<String>,
     },
     /// An FMU call returned Error, Fatal or another status the master cannot continue from.
-    #[error("instance {instance}: {function} returned {status}{}", log_suffix(message))]
+    #[error(
+        "instance {instance}: {function} returned {status}{}",
+        log_suffix(message)
+    )]
     Call {
         /// The instance.
         instance: String,
@@ -149,12 +155,18 @@ pub enum Error {
 }
 
 fn log_suffix(message: &Option<String>) -> String {
-    message.as_ref().map(|m| format!(" (FMU log: {m})")).unwrap_or_default()
+    message
+        .as_ref()
+        .map(|m| format!(" (FMU log: {m})"))
+        .unwrap_or_default()
 }
 
 impl Error {
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io { path: path.into(), source }
+        Error::Io {
+            path: path.into(),
+            source,
+        }
     }
 }

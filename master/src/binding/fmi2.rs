@@ -57,7 +57,8 @@ pub const LAST_SUCCESSFUL_TIME: StatusKind = 2;
 
 /// `fmi2CallbackLogger`. The C type is variadic (a printf format plus arguments); the master
 /// reads only the named parameters, see `instance::logging`.
-pub type CallbackLogger = unsafe extern "C" fn(ComponentEnvironment, FmiString, Status, FmiString, FmiString);
+pub type CallbackLogger =
+    unsafe extern "C" fn(ComponentEnvironment, FmiString, Status, FmiString, FmiString);
 /// `fmi2CallbackAllocateMemory`.
 pub type CallbackAllocateMemory = unsafe extern "C" fn(usize, usize) -> *mut c_void;
 /// `fmi2CallbackFreeMemory`.
@@ -99,13 +100,19 @@ pub struct EventInfo {
 }
 
 type GetReal = unsafe extern "C" fn(Component, *const ValueReference, usize, *mut Real) -> Status;
-type GetInteger = unsafe extern "C" fn(Component, *const ValueReference, usize, *mut Integer) -> Status;
-type GetBoolean = unsafe extern "C" fn(Component, *const ValueReference, usize, *mut Boolean) -> Status;
-type GetString = unsafe extern "C" fn(Component, *const ValueReference, usize, *mut FmiString) -> Status;
+type GetInteger =
+    unsafe extern "C" fn(Component, *const ValueReference, usize, *mut Integer) -> Status;
+type GetBoolean =
+    unsafe extern "C" fn(Component, *const ValueReference, usize, *mut Boolean) -> Status;
+type GetString =
+    unsafe extern "C" fn(Component, *const ValueReference, usize, *mut FmiString) -> Status;
 type SetReal = unsafe extern "C" fn(Component, *const ValueReference, usize, *const Real) -> Status;
-type SetInteger = unsafe extern "C" fn(Component, *const ValueReference, usize, *const Integer) -> Status;
-type SetBoolean = unsafe extern "C" fn(Component, *const ValueReference, usize, *const Boolean) -> Status;
-type SetString = unsafe extern "C" fn(Component, *const ValueReference, usize, *const FmiString) -> Status;
+type SetInteger =
+    unsafe extern "C" fn(Component, *const ValueReference, usize, *const Integer) -> Status;
+type SetBoolean =
+    unsafe extern "C" fn(Component, *const ValueReference, usize, *const Boolean) -> Status;
+type SetString =
+    unsafe extern "C" fn(Component, *const ValueReference, usize, *const FmiString) -> Status;
 type ComponentCall = unsafe extern "C" fn(Component) -> Status;
 type RealArray = unsafe extern "C" fn(Component, *mut Real, usize) -> Status;
 
@@ -116,13 +123,23 @@ pub struct CommonFunctions {
     /// `fmi2GetVersion`.
     pub get_version: unsafe extern "C" fn() -> *const c_char,
     /// `fmi2SetDebugLogging`.
-    pub set_debug_logging: unsafe extern "C" fn(Component, Boolean, usize, *const FmiString) -> Status,
+    pub set_debug_logging:
+        unsafe extern "C" fn(Component, Boolean, usize, *const FmiString) -> Status,
     /// `fmi2Instantiate`.
-    pub instantiate: unsafe extern "C" fn(FmiString, FmuType, FmiString, FmiString, *const CallbackFunctions, Boolean, Boolean) -> Component,
+    pub instantiate: unsafe extern "C" fn(
+        FmiString,
+        FmuType,
+        FmiString,
+        FmiString,
+        *const CallbackFunctions,
+        Boolean,
+        Boolean,
+    ) -> Component,
     /// `fmi2FreeInstance`.
     pub free_instance: unsafe extern "C" fn(Component),
     /// `fmi2SetupExperiment`.
-    pub setup_experiment: unsafe extern "C" fn(Component, Boolean, Real, Real, Boolean, Real) -> Status,
+    pub setup_experiment:
+        unsafe extern "C" fn(Component, Boolean, Real, Real, Boolean, Real) -> Status,
     /// `fmi2EnterInitializationMode`.
     pub enter_initialization_mode: ComponentCall,
     /// `fmi2ExitInitializationMode`.
@@ -162,12 +179,20 @@ pub struct StateFunctions {
     /// `fmi2SerializeFMUstate`.
     pub serialize: Option<unsafe extern "C" fn(Component, FmuState, *mut Byte, usize) -> Status>,
     /// `fmi2DeSerializeFMUstate`.
-    pub deserialize: Option<unsafe extern "C" fn(Component, *const Byte, usize, *mut FmuState) -> Status>,
+    pub deserialize:
+        Option<unsafe extern "C" fn(Component, *const Byte, usize, *mut FmuState) -> Status>,
 }
 
 /// `fmi2GetDirectionalDerivative`.
-pub type GetDirectionalDerivative =
-    unsafe extern "C" fn(Component, *const ValueReference, usize, *const ValueReference, usize, *const Real, *mut Real) -> Status;
+pub type GetDirectionalDerivative = unsafe extern "C" fn(
+    Component,
+    *const ValueReference,
+    usize,
+    *const ValueReference,
+    usize,
+    *const Real,
+    *mut Real,
+) -> Status;
 
 /// Model Exchange functions.
 pub struct ModelExchangeFunctions {
@@ -178,7 +203,8 @@ pub struct ModelExchangeFunctions {
     /// `fmi2EnterContinuousTimeMode`.
     pub enter_continuous_time_mode: ComponentCall,
     /// `fmi2CompletedIntegratorStep`.
-    pub completed_integrator_step: unsafe extern "C" fn(Component, Boolean, *mut Boolean, *mut Boolean) -> Status,
+    pub completed_integrator_step:
+        unsafe extern "C" fn(Component, Boolean, *mut Boolean, *mut Boolean) -> Status,
     /// `fmi2SetTime`.
     pub set_time: unsafe extern "C" fn(Component, Real) -> Status,
     /// `fmi2SetContinuousStates`.
@@ -200,11 +226,28 @@ pub struct CoSimulationFunctions {
     /// `fmi2CancelStep`.
     pub cancel_step: Option<ComponentCall>,
     /// `fmi2SetRealInputDerivatives`.
-    pub set_real_input_derivatives: Option<unsafe extern "C" fn(Component, *const ValueReference, usize, *const Integer, *const Real) -> Status>,
+    pub set_real_input_derivatives: Option<
+        unsafe extern "C" fn(
+            Component,
+            *const ValueReference,
+            usize,
+            *const Integer,
+            *const Real,
+        ) -> Status,
+    >,
     /// `fmi2GetRealOutputDerivatives`.
-    pub get_real_output_derivatives: Option<unsafe extern "C" fn(Component, *const ValueReference, usize, *const Integer, *mut Real) -> Status>,
+    pub get_real_output_derivatives: Option<
+        unsafe extern "C" fn(
+            Component,
+            *const ValueReference,
+            usize,
+            *const Integer,
+            *mut Real,
+        ) -> Status,
+    >,
     /// `fmi2GetBooleanStatus`.
-    pub get_boolean_status: Option<unsafe extern "C" fn(Component, StatusKind, *mut Boolean) -> Status>,
+    pub get_boolean_status:
+        Option<unsafe extern "C" fn(Component, StatusKind, *mut Boolean) -> Status>,
     /// `fmi2GetRealStatus`.
     pub get_real_status: Option<unsafe extern "C" fn(Component, StatusKind, *mut Real) -> Status>,
 }
@@ -251,7 +294,11 @@ impl Binding {
                 set_boolean: lib.required("fmi2SetBoolean")?,
                 set_string: lib.required("fmi2SetString")?,
             };
-            let state = match (lib.optional("fmi2GetFMUstate"), lib.optional("fmi2SetFMUstate"), lib.optional("fmi2FreeFMUstate")) {
+            let state = match (
+                lib.optional("fmi2GetFMUstate"),
+                lib.optional("fmi2SetFMUstate"),
+                lib.optional("fmi2FreeFMUstate"),
+            ) {
                 (Some(get), Some(set), Some(free)) => Some(StateFunctions {
                     get,
                     set,
@@ -273,7 +320,8 @@ impl Binding {
                     get_derivatives: lib.required("fmi2GetDerivatives")?,
                     get_event_indicators: lib.required("fmi2GetEventIndicators")?,
                     get_continuous_states: lib.required("fmi2GetContinuousStates")?,
-                    get_nominals_of_continuous_states: lib.required("fmi2GetNominalsOfContinuousStates")?,
+                    get_nominals_of_continuous_states: lib
+                        .required("fmi2GetNominalsOfContinuousStates")?,
                 }),
                 InterfaceType::CoSimulation => None,
             };

@@ -44,18 +44,30 @@ pub const ERROR: Status = 3;
 pub const FATAL: Status = 4;
 
 /// `fmi3LogMessageCallback`.
-pub type LogMessageCallback = unsafe extern "C" fn(InstanceEnvironment, Status, FmiString, FmiString);
+pub type LogMessageCallback =
+    unsafe extern "C" fn(InstanceEnvironment, Status, FmiString, FmiString);
 /// `fmi3IntermediateUpdateCallback`.
-pub type IntermediateUpdateCallback = unsafe extern "C" fn(InstanceEnvironment, f64, Boolean, Boolean, Boolean, Boolean, *mut Boolean, *mut f64);
+pub type IntermediateUpdateCallback = unsafe extern "C" fn(
+    InstanceEnvironment,
+    f64,
+    Boolean,
+    Boolean,
+    Boolean,
+    Boolean,
+    *mut Boolean,
+    *mut f64,
+);
 /// `fmi3ClockUpdateCallback`.
 pub type ClockUpdateCallback = unsafe extern "C" fn(InstanceEnvironment);
 /// `fmi3LockPreemptionCallback` and `fmi3UnlockPreemptionCallback`.
 pub type PreemptionCallback = unsafe extern "C" fn();
 
 /// `fmi3Get<Type>` for a C value type `T`.
-pub type Getter<T> = unsafe extern "C" fn(Instance, *const ValueReference, usize, *mut T, usize) -> Status;
+pub type Getter<T> =
+    unsafe extern "C" fn(Instance, *const ValueReference, usize, *mut T, usize) -> Status;
 /// `fmi3Set<Type>` for a C value type `T`.
-pub type Setter<T> = unsafe extern "C" fn(Instance, *const ValueReference, usize, *const T, usize) -> Status;
+pub type Setter<T> =
+    unsafe extern "C" fn(Instance, *const ValueReference, usize, *const T, usize) -> Status;
 
 /// Getter and setter of one value type.
 pub struct Accessors<T> {
@@ -68,21 +80,40 @@ pub struct Accessors<T> {
 type InstanceCall = unsafe extern "C" fn(Instance) -> Status;
 type Float64Array = unsafe extern "C" fn(Instance, *mut f64, usize) -> Status;
 /// `fmi3GetDirectionalDerivative` and `fmi3GetAdjointDerivative` share this signature.
-pub type DerivativeFunction =
-    unsafe extern "C" fn(Instance, *const ValueReference, usize, *const ValueReference, usize, *const f64, usize, *mut f64, usize) -> Status;
+pub type DerivativeFunction = unsafe extern "C" fn(
+    Instance,
+    *const ValueReference,
+    usize,
+    *const ValueReference,
+    usize,
+    *const f64,
+    usize,
+    *mut f64,
+    usize,
+) -> Status;
 /// `fmi3UpdateDiscreteStates`.
-pub type UpdateDiscreteStates = unsafe extern "C" fn(Instance, *mut Boolean, *mut Boolean, *mut Boolean, *mut Boolean, *mut Boolean, *mut f64) -> Status;
+pub type UpdateDiscreteStates = unsafe extern "C" fn(
+    Instance,
+    *mut Boolean,
+    *mut Boolean,
+    *mut Boolean,
+    *mut Boolean,
+    *mut Boolean,
+    *mut f64,
+) -> Status;
 
 /// Functions every FMI 3.0 binary exports.
 pub struct CommonFunctions {
     /// `fmi3GetVersion`.
     pub get_version: unsafe extern "C" fn() -> *const c_char,
     /// `fmi3SetDebugLogging`.
-    pub set_debug_logging: unsafe extern "C" fn(Instance, Boolean, usize, *const FmiString) -> Status,
+    pub set_debug_logging:
+        unsafe extern "C" fn(Instance, Boolean, usize, *const FmiString) -> Status,
     /// `fmi3FreeInstance`.
     pub free_instance: unsafe extern "C" fn(Instance),
     /// `fmi3EnterInitializationMode`.
-    pub enter_initialization_mode: unsafe extern "C" fn(Instance, Boolean, f64, f64, Boolean, f64) -> Status,
+    pub enter_initialization_mode:
+        unsafe extern "C" fn(Instance, Boolean, f64, f64, Boolean, f64) -> Status,
     /// `fmi3ExitInitializationMode`.
     pub exit_initialization_mode: InstanceCall,
     /// `fmi3EnterEventMode`.
@@ -116,23 +147,49 @@ pub struct CommonFunctions {
     /// String access.
     pub string: Accessors<FmiString>,
     /// `fmi3GetBinary`.
-    pub get_binary: unsafe extern "C" fn(Instance, *const ValueReference, usize, *mut usize, *mut Binary, usize) -> Status,
+    pub get_binary: unsafe extern "C" fn(
+        Instance,
+        *const ValueReference,
+        usize,
+        *mut usize,
+        *mut Binary,
+        usize,
+    ) -> Status,
     /// `fmi3SetBinary`.
-    pub set_binary: unsafe extern "C" fn(Instance, *const ValueReference, usize, *const usize, *const Binary, usize) -> Status,
+    pub set_binary: unsafe extern "C" fn(
+        Instance,
+        *const ValueReference,
+        usize,
+        *const usize,
+        *const Binary,
+        usize,
+    ) -> Status,
 }
 
 /// Clock functions (FMUs with clocks).
 pub struct ClockFunctions {
     /// `fmi3GetClock`.
-    pub get_clock: unsafe extern "C" fn(Instance, *const ValueReference, usize, *mut Clock) -> Status,
+    pub get_clock:
+        unsafe extern "C" fn(Instance, *const ValueReference, usize, *mut Clock) -> Status,
     /// `fmi3SetClock`.
-    pub set_clock: unsafe extern "C" fn(Instance, *const ValueReference, usize, *const Clock) -> Status,
+    pub set_clock:
+        unsafe extern "C" fn(Instance, *const ValueReference, usize, *const Clock) -> Status,
     /// `fmi3GetIntervalDecimal`.
-    pub get_interval_decimal: Option<unsafe extern "C" fn(Instance, *const ValueReference, usize, *mut f64, *mut IntervalQualifier) -> Status>,
+    pub get_interval_decimal: Option<
+        unsafe extern "C" fn(
+            Instance,
+            *const ValueReference,
+            usize,
+            *mut f64,
+            *mut IntervalQualifier,
+        ) -> Status,
+    >,
     /// `fmi3SetIntervalDecimal`.
-    pub set_interval_decimal: Option<unsafe extern "C" fn(Instance, *const ValueReference, usize, *const f64) -> Status>,
+    pub set_interval_decimal:
+        Option<unsafe extern "C" fn(Instance, *const ValueReference, usize, *const f64) -> Status>,
     /// `fmi3GetShiftDecimal`.
-    pub get_shift_decimal: Option<unsafe extern "C" fn(Instance, *const ValueReference, usize, *mut f64) -> Status>,
+    pub get_shift_decimal:
+        Option<unsafe extern "C" fn(Instance, *const ValueReference, usize, *mut f64) -> Status>,
 }
 
 /// FMU state functions (`canGetAndSetFMUState`, `canSerializeFMUState`).
@@ -148,17 +205,27 @@ pub struct StateFunctions {
     /// `fmi3SerializeFMUState`.
     pub serialize: Option<unsafe extern "C" fn(Instance, FmuState, *mut Byte, usize) -> Status>,
     /// `fmi3DeserializeFMUState`.
-    pub deserialize: Option<unsafe extern "C" fn(Instance, *const Byte, usize, *mut FmuState) -> Status>,
+    pub deserialize:
+        Option<unsafe extern "C" fn(Instance, *const Byte, usize, *mut FmuState) -> Status>,
 }
 
 /// Model Exchange functions.
 pub struct ModelExchangeFunctions {
     /// `fmi3InstantiateModelExchange`.
-    pub instantiate: unsafe extern "C" fn(FmiString, FmiString, FmiString, Boolean, Boolean, InstanceEnvironment, Option<LogMessageCallback>) -> Instance,
+    pub instantiate: unsafe extern "C" fn(
+        FmiString,
+        FmiString,
+        FmiString,
+        Boolean,
+        Boolean,
+        InstanceEnvironment,
+        Option<LogMessageCallback>,
+    ) -> Instance,
     /// `fmi3EnterContinuousTimeMode`.
     pub enter_continuous_time_mode: InstanceCall,
     /// `fmi3CompletedIntegratorStep`.
-    pub completed_integrator_step: unsafe extern "C" fn(Instance, Boolean, *mut Boolean, *mut Boolean) -> Status,
+    pub completed_integrator_step:
+        unsafe extern "C" fn(Instance, Boolean, *mut Boolean, *mut Boolean) -> Status,
     /// `fmi3SetTime`.
     pub set_time: unsafe extern "C" fn(Instance, f64) -> Status,
     /// `fmi3SetContinuousStates`.
@@ -197,9 +264,27 @@ pub struct CoSimulationFunctions {
     /// `fmi3EnterStepMode`.
     pub enter_step_mode: Option<InstanceCall>,
     /// `fmi3GetOutputDerivatives`.
-    pub get_output_derivatives: Option<unsafe extern "C" fn(Instance, *const ValueReference, usize, *const i32, *mut f64, usize) -> Status>,
+    pub get_output_derivatives: Option<
+        unsafe extern "C" fn(
+            Instance,
+            *const ValueReference,
+            usize,
+            *const i32,
+            *mut f64,
+            usize,
+        ) -> Status,
+    >,
     /// `fmi3DoStep`.
-    pub do_step: unsafe extern "C" fn(Instance, f64, f64, Boolean, *mut Boolean, *mut Boolean, *mut Boolean, *mut f64) -> Status,
+    pub do_step: unsafe extern "C" fn(
+        Instance,
+        f64,
+        f64,
+        Boolean,
+        *mut Boolean,
+        *mut Boolean,
+        *mut Boolean,
+        *mut f64,
+    ) -> Status,
 }
 
 /// An FMI 3.0 binary with its functions for one interface.
@@ -232,7 +317,12 @@ pub struct Binding {
 /// `T` must be the C value type of `name`.
 unsafe fn accessors<T>(lib: &SharedLibrary, name: &str) -> Result<Accessors<T>, Error> {
     // SAFETY: the caller guarantees T; Getter/Setter follow fmi3FunctionTypes.h.
-    unsafe { Ok(Accessors { get: lib.required(&format!("fmi3Get{name}"))?, set: lib.required(&format!("fmi3Set{name}"))? }) }
+    unsafe {
+        Ok(Accessors {
+            get: lib.required(&format!("fmi3Get{name}"))?,
+            set: lib.required(&format!("fmi3Set{name}"))?,
+        })
+    }
 }
 
 impl Binding {
@@ -275,7 +365,11 @@ impl Binding {
                 }),
                 _ => None,
             };
-            let state = match (lib.optional("fmi3GetFMUState"), lib.optional("fmi3SetFMUState"), lib.optional("fmi3FreeFMUState")) {
+            let state = match (
+                lib.optional("fmi3GetFMUState"),
+                lib.optional("fmi3SetFMUState"),
+                lib.optional("fmi3FreeFMUState"),
+            ) {
                 (Some(get), Some(set), Some(free)) => Some(StateFunctions {
                     get,
                     set,
@@ -293,12 +387,16 @@ impl Binding {
                     completed_integrator_step: lib.required("fmi3CompletedIntegratorStep")?,
                     set_time: lib.required("fmi3SetTime")?,
                     set_continuous_states: lib.required("fmi3SetContinuousStates")?,
-                    get_continuous_state_derivatives: lib.required("fmi3GetContinuousStateDerivatives")?,
+                    get_continuous_state_derivatives: lib
+                        .required("fmi3GetContinuousStateDerivatives")?,
                     get_event_indicators: lib.required("fmi3GetEventIndicators")?,
                     get_continuous_states: lib.required("fmi3GetContinuousStates")?,
-                    get_nominals_of_continuous_states: lib.required("fmi3GetNominalsOfContinuousStates")?,
-                    get_number_of_event_indicators: lib.required("fmi3GetNumberOfEventIndicators")?,
-                    get_number_of_continuous_states: lib.required("fmi3GetNumberOfContinuousStates")?,
+                    get_nominals_of_continuous_states: lib
+                        .required("fmi3GetNominalsOfContinuousStates")?,
+                    get_number_of_event_indicators: lib
+                        .required("fmi3GetNumberOfEventIndicators")?,
+                    get_number_of_continuous_states: lib
+                        .required("fmi3GetNumberOfContinuousStates")?,
                 }),
                 InterfaceType::CoSimulation => None,
             };

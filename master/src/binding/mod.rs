@@ -23,16 +23,28 @@ impl SharedLibrary {
         // SAFETY: loading a library runs its initializers; an FMU binary is trusted code the
         // user asked to run, and RTLD_NOW makes unresolved symbols a load error.
         let library = unsafe {
-            libloading::os::unix::Library::open(Some(path), libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_LOCAL).map(Into::into)
+            libloading::os::unix::Library::open(
+                Some(path),
+                libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_LOCAL,
+            )
+            .map(Into::into)
         };
         #[cfg(not(unix))]
         // SAFETY: as above; the platform loader resolves imports at load time.
         let library = unsafe { libloading::Library::new(path) };
         let library = library.map_err(|error| {
-            let detail = std::error::Error::source(&error).map(|source| format!(": {source}")).unwrap_or_default();
-            Error::LoadLibrary { path: name.to_path_buf(), message: format!("{error}{detail}") }
+            let detail = std::error::Error::source(&error)
+                .map(|source| format!(": {source}"))
+                .unwrap_or_default();
+            Error::LoadLibrary {
+                path: name.to_path_buf(),
+                message: format!("{error}{detail}"),
+            }
         })?;
-        Ok(SharedLibrary { library, path: name.to_path_buf() })
+        Ok(SharedLibrary {
+            library,
+            path: name.to_path_buf(),
+        })
     }
 
     /// The library's name in messages.
@@ -46,7 +58,10 @@ impl SharedLibrary {
     /// `T` must be the `unsafe extern "C" fn` type of the standard's declaration of `name`.
     pub unsafe fn required<T: Copy>(&self, name: &str) -> Result<T, Error> {
         // SAFETY: forwarded to the caller's promise that `T` matches the symbol's C type.
-        unsafe { self.optional(name) }.ok_or_else(|| Error::MissingSymbol { library: self.path.clone(), symbol: name.to_string() })
+        unsafe { self.optional(name) }.ok_or_else(|| Error::MissingSymbol {
+            library: self.path.clone(),
+            symbol: name.to_string(),
+        })
     }
 
     /// Resolves a function that only FMUs with a capability export.

@@ -33,23 +33,56 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
         if me.needs_completed_integrator_step {
             flags.push("needsCompletedIntegratorStep");
         }
-        println!("Model Exchange       {} [{}]", me.model_identifier, flags.join(", "));
+        println!(
+            "Model Exchange       {} [{}]",
+            me.model_identifier,
+            flags.join(", ")
+        );
     }
     if let Some(cs) = &md.co_simulation {
         let mut flags = capability_names(&cs.capabilities);
         let extra = [
-            (cs.can_handle_variable_communication_step_size, "canHandleVariableCommunicationStepSize"),
+            (
+                cs.can_handle_variable_communication_step_size,
+                "canHandleVariableCommunicationStepSize",
+            ),
             (cs.can_interpolate_inputs, "canInterpolateInputs"),
             (cs.has_event_mode, "hasEventMode"),
-            (cs.might_return_early_from_do_step, "mightReturnEarlyFromDoStep"),
-            (cs.provides_intermediate_update, "providesIntermediateUpdate"),
+            (
+                cs.might_return_early_from_do_step,
+                "mightReturnEarlyFromDoStep",
+            ),
+            (
+                cs.provides_intermediate_update,
+                "providesIntermediateUpdate",
+            ),
         ];
-        flags.extend(extra.into_iter().filter(|(on, _)| *on).map(|(_, name)| name));
-        let order = if cs.max_output_derivative_order > 0 { format!(", maxOutputDerivativeOrder={}", cs.max_output_derivative_order) } else { String::new() };
-        println!("Co-Simulation        {} [{}{order}]", cs.model_identifier, flags.join(", "));
+        flags.extend(
+            extra
+                .into_iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, name)| name),
+        );
+        let order = if cs.max_output_derivative_order > 0 {
+            format!(
+                ", maxOutputDerivativeOrder={}",
+                cs.max_output_derivative_order
+            )
+        } else {
+            String::new()
+        };
+        println!(
+            "Co-Simulation        {} [{}{order}]",
+            cs.model_identifier,
+            flags.join(", ")
+        );
     }
     if let Some(se) = &md.scheduled_execution {
-        println!("Scheduled Execution  {} [{}]", se.model_identifier, capability_names(&se.capabilities).join(", "));
+        println!(
+            "Scheduled Execution  {} [{}]",
+            se.model_identifier,
+            capability_names(&se.capabilities).join(", ")
+        );
     }
     print_default_experiment(md);
     println!();
@@ -71,7 +104,20 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             ]
         })
         .collect();
-    super::print_table(&["Name", "ValueRef", "Type", "Causality", "Variability", "Initial", "Start", "Unit", "Description"], &rows);
+    super::print_table(
+        &[
+            "Name",
+            "ValueRef",
+            "Type",
+            "Causality",
+            "Variability",
+            "Initial",
+            "Start",
+            "Unit",
+            "Description",
+        ],
+        &rows,
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -95,12 +141,27 @@ fn print_default_experiment(md: &ModelDescription) {
 fn capability_names(capabilities: &Capabilities) -> Vec<&'static str> {
     [
         (capabilities.needs_execution_tool, "needsExecutionTool"),
-        (capabilities.can_be_instantiated_only_once_per_process, "canBeInstantiatedOnlyOncePerProcess"),
-        (capabilities.can_get_and_set_fmu_state, "canGetAndSetFMUState"),
+        (
+            capabilities.can_be_instantiated_only_once_per_process,
+            "canBeInstantiatedOnlyOncePerProcess",
+        ),
+        (
+            capabilities.can_get_and_set_fmu_state,
+            "canGetAndSetFMUState",
+        ),
         (capabilities.can_serialize_fmu_state, "canSerializeFMUState"),
-        (capabilities.provides_directional_derivatives, "providesDirectionalDerivatives"),
-        (capabilities.provides_adjoint_derivatives, "providesAdjointDerivatives"),
-        (capabilities.provides_evaluate_discrete_states, "providesEvaluateDiscreteStates"),
+        (
+            capabilities.provides_directional_derivatives,
+            "providesDirectionalDerivatives",
+        ),
+        (
+            capabilities.provides_adjoint_derivatives,
+            "providesAdjointDerivatives",
+        ),
+        (
+            capabilities.provides_evaluate_discrete_states,
+            "providesEvaluateDiscreteStates",
+        ),
     ]
     .into_iter()
     .filter(|(on, _)| *on)

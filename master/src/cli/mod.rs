@@ -55,7 +55,11 @@ fn print_table(header: &[&str], rows: &[Vec<String>]) {
         }
     }
     let line = |cells: Vec<&str>| {
-        let padded: Vec<String> = cells.iter().zip(&widths).map(|(cell, &width)| format!("{cell:<width$}")).collect();
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .map(|(cell, &width)| format!("{cell:<width$}"))
+            .collect();
         println!("{}", padded.join("  ").trim_end());
     };
     line(header.to_vec());

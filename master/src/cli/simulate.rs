@@ -66,7 +66,9 @@ pub struct SimulateArgs {
 /// Runs the simulation; on failure the rows written so far stay in the result file.
 pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
     let fmu = Fmu::open(&args.fmu)?;
-    let output_file = args.output_file.clone().unwrap_or_else(|| PathBuf::from(format!("{}_out.csv", fmu.model_description().model_name)));
+    let output_file = args.output_file.clone().unwrap_or_else(|| {
+        PathBuf::from(format!("{}_out.csv", fmu.model_description().model_name))
+    });
     let options = SimulationOptions {
         interface: args.interface_type.map(|i| match i {
             InterfaceArg::Cs => InterfaceType::CoSimulation,
@@ -80,9 +82,13 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
         start_values: args.start_values.clone(),
         input_file: args.input_file.clone(),
         output_file: output_file.clone(),
-        output_variables: (!args.output_variables.is_empty()).then(|| args.output_variables.clone()),
+        output_variables: (!args.output_variables.is_empty())
+            .then(|| args.output_variables.clone()),
         record_events: args.record_events,
-        log: LogSettings { level: args.log_level, logger: stderr_logger() },
+        log: LogSettings {
+            level: args.log_level,
+            logger: stderr_logger(),
+        },
     };
     let summary = simulate(&fmu, &options)?;
     let mut line = format!(
@@ -95,7 +101,10 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
         output_file.display()
     );
     if summary.interface == InterfaceType::ModelExchange {
-        line.push_str(&format!(" ({} rejected steps, {} events)", summary.rejected_steps, summary.events));
+        line.push_str(&format!(
+            " ({} rejected steps, {} events)",
+            summary.rejected_steps, summary.events
+        ));
     }
     if summary.terminated_by_fmu {
         line.push_str("; the FMU ended the run early");

@@ -32,6 +32,10 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode> {
     for problem in &problems {
         eprintln!("{}: modelDescription.xml {problem}", args.fmu.display());
     }
-    eprintln!("{} problem{} found", problems.len(), if problems.len() == 1 { "" } else { "s" });
+    eprintln!(
+        "{} problem{} found",
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" }
+    );
     Ok(ExitCode::FAILURE)
 }

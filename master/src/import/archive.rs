@@ -14,12 +14,20 @@ pub const MODEL_DESCRIPTION: &str = "modelDescription.xml";
 /// modelDescription.xml at its root.
 pub fn extract(path: &Path) -> Result<TempDir> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let corrupt = |e: zip::result::ZipError| Error::CorruptArchive { path: path.to_path_buf(), message: e.to_string() };
+    let corrupt = |e: zip::result::ZipError| Error::CorruptArchive {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
     let mut archive = zip::ZipArchive::new(file).map_err(corrupt)?;
     if archive.index_for_name(MODEL_DESCRIPTION).is_none() {
-        return Err(Error::MissingModelDescription { path: path.to_path_buf() });
+        return Err(Error::MissingModelDescription {
+            path: path.to_path_buf(),
+        });
     }
-    let directory = tempfile::Builder::new().prefix("tandem-fmu-").tempdir().map_err(|e| Error::io(std::env::temp_dir(), e))?;
+    let directory = tempfile::Builder::new()
+        .prefix("tandem-fmu-")
+        .tempdir()
+        .map_err(|e| Error::io(std::env::temp_dir(), e))?;
     // zip's extract refuses entries whose names escape the target folder.
     archive.extract(directory.path()).map_err(corrupt)?;
     Ok(directory)

@@ -51,7 +51,11 @@ impl Extracted {
 
     /// The `resources` folder as an FMI 3.0 path, ending with a separator.
     pub fn resource_path(&self) -> String {
-        let mut path = self.directory().join("resources").to_string_lossy().into_owned();
+        let mut path = self
+            .directory()
+            .join("resources")
+            .to_string_lossy()
+            .into_owned();
         path.push(std::path::MAIN_SEPARATOR);
         path
     }
@@ -80,11 +84,26 @@ impl Fmu {
         let bytes = std::fs::read(&md_path).map_err(|e| Error::io(&md_path, e))?;
         let text = String::from_utf8_lossy(&bytes);
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-        let model_description = ModelDescription::parse(text).map_err(|source| match source.unsupported_version.clone() {
-            Some(version) => Error::UnsupportedFmiVersion { path: path.to_path_buf(), version },
-            None => Error::ModelDescription { path: path.to_path_buf(), source },
+        let model_description = ModelDescription::parse(text).map_err(|source| {
+            match source.unsupported_version.clone() {
+                Some(version) => Error::UnsupportedFmiVersion {
+                    path: path.to_path_buf(),
+                    version,
+                },
+                None => Error::ModelDescription {
+                    path: path.to_path_buf(),
+                    source,
+                },
+            }
         })?;
-        Ok(Fmu { files: Arc::new(Extracted { fmu_path: path.to_path_buf(), directory, model_description }), binaries: Mutex::new(HashMap::new()) })
+        Ok(Fmu {
+            files: Arc::new(Extracted {
+                fmu_path: path.to_path_buf(),
+                directory,
+                model_description,
+            }),
+            binaries: Mutex::new(HashMap::new()),
+        })
     }
 
     /// The .fmu file.
@@ -110,28 +129,48 @@ impl Fmu {
     /// The binary's full path and its path relative to the archive root.
     fn binary_location(&self, interface: InterfaceType) -> Result<(PathBuf, String)> {
         let md = self.model_description();
-        let (identifier, _) = md.interface(interface).ok_or_else(|| Error::InterfaceNotProvided {
-            path: self.path().to_path_buf(),
-            interface,
-            available: md.interfaces().iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
-        })?;
+        let (identifier, _) =
+            md.interface(interface)
+                .ok_or_else(|| Error::InterfaceNotProvided {
+                    path: self.path().to_path_buf(),
+                    interface,
+                    available: md
+                        .interfaces()
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                })?;
         let platform = match md.fmi_version {
             FmiVersion::V2 => binding::FMI2_PLATFORM,
             FmiVersion::V3 => binding::FMI3_PLATFORM,
         };
-        let relative = format!("binaries/{platform}/{identifier}.{}", binding::LIBRARY_EXTENSION);
+        let relative = format!(
+            "binaries/{platform}/{identifier}.{}",
+            binding::LIBRARY_EXTENSION
+        );
         let full = self.directory().join(&relative);
         if full.is_file() {
             return Ok((full, relative));
         }
         let mut available: Vec<String> = std::fs::read_dir(self.directory().join("binaries"))
-            .map(|entries| entries.filter_map(|e| e.ok()).filter(|e| e.path().is_dir()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok())
+                    .filter(|e| e.path().is_dir())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
             .unwrap_or_default();
         available.sort();
         Err(Error::NoBinary {
             path: self.path().to_path_buf(),
             expected: relative,
-            available: if available.is_empty() { "none".into() } else { available.join(", ") },
+            available: if available.is_empty() {
+                "none".into()
+            } else {
+                available.join(", ")
+            },
         })
     }
 
@@ -141,33 +180,67 @@ impl Fmu {
     }
 
     fn binary(&self, interface: InterfaceType) -> Result<LoadedBinary> {
-        let mut binaries = self.binaries.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut binaries = self
+            .binaries
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(loaded) = binaries.get(&interface) {
             return Ok(loaded.clone());
         }
         let (full, relative) = self.binary_location(interface)?;
         let library = SharedLibrary::open(&full, &self.path().join(relative))?;
         let loaded = match self.model_description().fmi_version {
-            FmiVersion::V2 => LoadedBinary::V2(Arc::new(binding::fmi2::Binding::resolve(library, interface)?)),
-            FmiVersion::V3 => LoadedBinary::V3(Arc::new(binding::fmi3::Binding::resolve(library, interface)?)),
+            FmiVersion::V2 => LoadedBinary::V2(Arc::new(binding::fmi2::Binding::resolve(
+                library, interface,
+            )?)),
+            FmiVersion::V3 => LoadedBinary::V3(Arc::new(binding::fmi3::Binding::resolve(
+                library, interface,
+            )?)),
         };
         binaries.insert(interface, loaded.clone());
         Ok(loaded)
     }
 
     /// Creates an instance named `name` of `interface`, of either FMI version.
-    pub fn instantiate(&self, interface: InterfaceType, name: &str, log: LogSettings) -> Result<Box<dyn FmuInstance>> {
+    pub fn instantiate(
+        &self,
+        interface: InterfaceType,
+        name: &str,
+        log: LogSettings,
+    ) -> Result<Box<dyn FmuInstance>> {
         Ok(match self.binary(interface)? {
-            LoadedBinary::V2(binding) => Box::new(Fmu2Instance::instantiate(binding, self.files.clone(), interface, name, log)?),
-            LoadedBinary::V3(binding) => Box::new(Fmu3Instance::instantiate(binding, self.files.clone(), interface, name, log)?),
+            LoadedBinary::V2(binding) => Box::new(Fmu2Instance::instantiate(
+                binding,
+                self.files.clone(),
+                interface,
+                name,
+                log,
+            )?),
+            LoadedBinary::V3(binding) => Box::new(Fmu3Instance::instantiate(
+                binding,
+                self.files.clone(),
+                interface,
+                name,
+                log,
+            )?),
         })
     }
 
     /// Creates an FMI 3.0 instance, for the calls only FMI 3.0 has (all value types, clocks).
-    pub fn instantiate_fmi3(&self, interface: InterfaceType, name: &str, log: LogSettings) -> Result<Fmu3Instance> {
+    pub fn instantiate_fmi3(
+        &self,
+        interface: InterfaceType,
+        name: &str,
+        log: LogSettings,
+    ) -> Result<Fmu3Instance> {
         match self.binary(interface)? {
-            LoadedBinary::V3(binding) => Fmu3Instance::instantiate(binding, self.files.clone(), interface, name, log),
-            LoadedBinary::V2(_) => Err(Error::InvalidValue { item: self.path().display().to_string(), message: "is an FMI 2.0 FMU, not FMI 3.0".into() }),
+            LoadedBinary::V3(binding) => {
+                Fmu3Instance::instantiate(binding, self.files.clone(), interface, name, log)
+            }
+            LoadedBinary::V2(_) => Err(Error::InvalidValue {
+                item: self.path().display().to_string(),
+                message: "is an FMI 2.0 FMU, not FMI 3.0".into(),
+            }),
         }
     }
 }

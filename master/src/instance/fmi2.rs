@@ -3,7 +3,10 @@
 use std::ffi::{c_void, CStr, CString};
 use std::sync::Arc;
 
-use super::{narrow, EventUpdate, FmuInstance, FmuState, InstanceCore, IntegratorStepOutcome, LogSettings, StepOutcome};
+use super::{
+    narrow, EventUpdate, FmuInstance, FmuState, InstanceCore, IntegratorStepOutcome, LogSettings,
+    StepOutcome,
+};
 use crate::binding::fmi2::{self as ffi, Binding, CallbackFunctions, Component};
 use crate::error::{Error, Result};
 use crate::import::Extracted;
@@ -35,7 +38,13 @@ unsafe impl Send for Fmu2Instance {}
 
 impl Fmu2Instance {
     /// Creates an instance with fmi2Instantiate.
-    pub(crate) fn instantiate(binding: Arc<Binding>, files: Arc<Extracted>, interface: InterfaceType, name: &str, settings: LogSettings) -> Result<Self> {
+    pub(crate) fn instantiate(
+        binding: Arc<Binding>,
+        files: Arc<Extracted>,
+        interface: InterfaceType,
+        name: &str,
+        settings: LogSettings,
+    ) -> Result<Self> {
         let md = files.model_description();
         let core = InstanceCore::new(name, interface, settings);
         let callbacks = Box::new(CallbackFunctions {
@@ -46,7 +55,10 @@ impl Fmu2Instance {
             component_environment: core.environment(),
         });
         let text = |value: &str, item: &str| {
-            CString::new(value).map_err(|_| Error::InvalidValue { item: item.to_string(), message: "contains a NUL character".into() })
+            CString::new(value).map_err(|_| Error::InvalidValue {
+                item: item.to_string(),
+                message: "contains a NUL character".into(),
+            })
         };
         let c_name = text(name, "instance name")?;
         let guid = text(&md.instantiation_token, "guid")?;
@@ -57,10 +69,23 @@ impl Fmu2Instance {
         };
         // SAFETY: all strings are NUL-terminated and outlive the call; the callbacks struct and
         // the log context it points to are boxed and kept until after fmi2FreeInstance.
-        let component =
-            unsafe { (binding.common.instantiate)(c_name.as_ptr(), kind, guid.as_ptr(), resources.as_ptr(), &*callbacks, 0, core.log.logging_on() as ffi::Boolean) };
+        let component = unsafe {
+            (binding.common.instantiate)(
+                c_name.as_ptr(),
+                kind,
+                guid.as_ptr(),
+                resources.as_ptr(),
+                &*callbacks,
+                0,
+                core.log.logging_on() as ffi::Boolean,
+            )
+        };
         if component.is_null() {
-            return Err(Error::Instantiate { instance: name.to_string(), function: "fmi2Instantiate", message: core.log.take_last_problem() });
+            return Err(Error::Instantiate {
+                instance: name.to_string(),
+                function: "fmi2Instantiate",
+                message: core.log.take_last_problem(),
+            });
         }
         Ok(Fmu2Instance {
             component,
@@ -74,42 +99,88 @@ impl Fmu2Instance {
     }
 
     fn me(&self, function: &'static str) -> Result<&ffi::ModelExchangeFunctions> {
-        self.binding.model_exchange.as_ref().ok_or_else(|| self.core.unsupported(function))
+        self.binding
+            .model_exchange
+            .as_ref()
+            .ok_or_else(|| self.core.unsupported(function))
     }
 
     fn cs(&self, function: &'static str) -> Result<&ffi::CoSimulationFunctions> {
-        self.binding.co_simulation.as_ref().ok_or_else(|| self.core.unsupported(function))
+        self.binding
+            .co_simulation
+            .as_ref()
+            .ok_or_else(|| self.core.unsupported(function))
     }
 
     fn state_functions(&self, function: &'static str) -> Result<&ffi::StateFunctions> {
-        self.binding.state.as_ref().ok_or_else(|| self.core.unsupported(function))
+        self.binding
+            .state
+            .as_ref()
+            .ok_or_else(|| self.core.unsupported(function))
     }
 
     /// Calls a `fmi2Component -> fmi2Status` function.
-    fn call(&mut self, function: &'static str, f: unsafe extern "C" fn(Component) -> ffi::Status) -> Result<()> {
+    fn call(
+        &mut self,
+        function: &'static str,
+        f: unsafe extern "C" fn(Component) -> ffi::Status,
+    ) -> Result<()> {
         // SAFETY: the component is live until drop; the function takes only the component.
         let status = unsafe { f(self.component) };
         self.core.check(function, status)
     }
 
     /// Calls a function that fills `values` (length checked against `references`).
-    fn get_array<T>(&mut self, function: &'static str, references: &[u32], values: &mut [T], f: unsafe extern "C" fn(Component, *const u32, usize, *mut T) -> ffi::Status) -> Result<()> {
-        self.core.check_lengths(function, references.len(), values.len())?;
+    fn get_array<T>(
+        &mut self,
+        function: &'static str,
+        references: &[u32],
+        values: &mut [T],
+        f: unsafe extern "C" fn(Component, *const u32, usize, *mut T) -> ffi::Status,
+    ) -> Result<()> {
+        self.core
+            .check_lengths(function, references.len(), values.len())?;
         // SAFETY: both slices have `references.len()` elements, as the FMI call expects.
-        let status = unsafe { f(self.component, references.as_ptr(), references.len(), values.as_mut_ptr()) };
+        let status = unsafe {
+            f(
+                self.component,
+                references.as_ptr(),
+                references.len(),
+                values.as_mut_ptr(),
+            )
+        };
         self.core.check(function, status)
     }
 
     /// Calls a function that reads `values` (length checked against `references`).
-    fn set_array<T>(&mut self, function: &'static str, references: &[u32], values: &[T], f: unsafe extern "C" fn(Component, *const u32, usize, *const T) -> ffi::Status) -> Result<()> {
-        self.core.check_lengths(function, references.len(), values.len())?;
+    fn set_array<T>(
+        &mut self,
+        function: &'static str,
+        references: &[u32],
+        values: &[T],
+        f: unsafe extern "C" fn(Component, *const u32, usize, *const T) -> ffi::Status,
+    ) -> Result<()> {
+        self.core
+            .check_lengths(function, references.len(), values.len())?;
         // SAFETY: both slices have `references.len()` elements, as the FMI call expects.
-        let status = unsafe { f(self.component, references.as_ptr(), references.len(), values.as_ptr()) };
+        let status = unsafe {
+            f(
+                self.component,
+                references.as_ptr(),
+                references.len(),
+                values.as_ptr(),
+            )
+        };
         self.core.check(function, status)
     }
 
     /// Calls a function that fills a state-sized or indicator-sized array.
-    fn fill(&mut self, function: &'static str, values: &mut [f64], f: unsafe extern "C" fn(Component, *mut f64, usize) -> ffi::Status) -> Result<()> {
+    fn fill(
+        &mut self,
+        function: &'static str,
+        values: &mut [f64],
+        f: unsafe extern "C" fn(Component, *mut f64, usize) -> ffi::Status,
+    ) -> Result<()> {
         // SAFETY: the FMU writes `values.len()` elements.
         let status = unsafe { f(self.component, values.as_mut_ptr(), values.len()) };
         self.core.check(function, status)
@@ -156,7 +227,12 @@ impl FmuInstance for Fmu2Instance {
         self.core.interface
     }
 
-    fn enter_initialization_mode(&mut self, tolerance: Option<f64>, start_time: f64, stop_time: Option<f64>) -> Result<()> {
+    fn enter_initialization_mode(
+        &mut self,
+        tolerance: Option<f64>,
+        start_time: f64,
+        stop_time: Option<f64>,
+    ) -> Result<()> {
         // SAFETY: plain values for a live component.
         let status = unsafe {
             (self.binding.common.setup_experiment)(
@@ -169,11 +245,17 @@ impl FmuInstance for Fmu2Instance {
             )
         };
         self.core.check("fmi2SetupExperiment", status)?;
-        self.call("fmi2EnterInitializationMode", self.binding.common.enter_initialization_mode)
+        self.call(
+            "fmi2EnterInitializationMode",
+            self.binding.common.enter_initialization_mode,
+        )
     }
 
     fn exit_initialization_mode(&mut self) -> Result<()> {
-        self.call("fmi2ExitInitializationMode", self.binding.common.exit_initialization_mode)
+        self.call(
+            "fmi2ExitInitializationMode",
+            self.binding.common.exit_initialization_mode,
+        )
     }
 
     fn terminate(&mut self) -> Result<()> {
@@ -185,48 +267,106 @@ impl FmuInstance for Fmu2Instance {
     }
 
     fn get_real(&mut self, references: &[u32], values: &mut [f64]) -> Result<()> {
-        self.get_array("fmi2GetReal", references, values, self.binding.common.get_real)
+        self.get_array(
+            "fmi2GetReal",
+            references,
+            values,
+            self.binding.common.get_real,
+        )
     }
 
     fn set_real(&mut self, references: &[u32], values: &[f64]) -> Result<()> {
-        self.set_array("fmi2SetReal", references, values, self.binding.common.set_real)
+        self.set_array(
+            "fmi2SetReal",
+            references,
+            values,
+            self.binding.common.set_real,
+        )
     }
 
     fn get_integer(&mut self, references: &[u32], values: &mut [i32]) -> Result<()> {
-        self.get_array("fmi2GetInteger", references, values, self.binding.common.get_integer)
+        self.get_array(
+            "fmi2GetInteger",
+            references,
+            values,
+            self.binding.common.get_integer,
+        )
     }
 
     fn set_integer(&mut self, references: &[u32], values: &[i32]) -> Result<()> {
-        self.set_array("fmi2SetInteger", references, values, self.binding.common.set_integer)
+        self.set_array(
+            "fmi2SetInteger",
+            references,
+            values,
+            self.binding.common.set_integer,
+        )
     }
 
     fn get_boolean(&mut self, references: &[u32], values: &mut [bool]) -> Result<()> {
         let mut raw = vec![0 as ffi::Boolean; references.len()];
-        self.get_array("fmi2GetBoolean", references, &mut raw, self.binding.common.get_boolean)?;
-        self.core.check_lengths("fmi2GetBoolean", references.len(), values.len())?;
-        values.iter_mut().zip(raw).for_each(|(value, raw)| *value = raw != 0);
+        self.get_array(
+            "fmi2GetBoolean",
+            references,
+            &mut raw,
+            self.binding.common.get_boolean,
+        )?;
+        self.core
+            .check_lengths("fmi2GetBoolean", references.len(), values.len())?;
+        values
+            .iter_mut()
+            .zip(raw)
+            .for_each(|(value, raw)| *value = raw != 0);
         Ok(())
     }
 
     fn set_boolean(&mut self, references: &[u32], values: &[bool]) -> Result<()> {
         let raw: Vec<ffi::Boolean> = values.iter().map(|&b| b as ffi::Boolean).collect();
-        self.set_array("fmi2SetBoolean", references, &raw, self.binding.common.set_boolean)
+        self.set_array(
+            "fmi2SetBoolean",
+            references,
+            &raw,
+            self.binding.common.set_boolean,
+        )
     }
 
     fn get_string(&mut self, references: &[u32]) -> Result<Vec<String>> {
         let mut raw = vec![std::ptr::null(); references.len()];
-        self.get_array("fmi2GetString", references, &mut raw, self.binding.common.get_string)?;
+        self.get_array(
+            "fmi2GetString",
+            references,
+            &mut raw,
+            self.binding.common.get_string,
+        )?;
         // SAFETY: the FMU returns NUL-terminated strings valid until its next call; copied now.
-        Ok(raw.into_iter().map(|p| if p.is_null() { String::new() } else { unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned() }).collect())
+        Ok(raw
+            .into_iter()
+            .map(|p| {
+                if p.is_null() {
+                    String::new()
+                } else {
+                    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+                }
+            })
+            .collect())
     }
 
     fn set_string(&mut self, references: &[u32], values: &[String]) -> Result<()> {
         let owned: Vec<CString> = values
             .iter()
-            .map(|v| CString::new(v.as_str()).map_err(|_| Error::InvalidValue { item: format!("instance {}", self.core.name), message: format!("string {v:?} contains NUL") }))
+            .map(|v| {
+                CString::new(v.as_str()).map_err(|_| Error::InvalidValue {
+                    item: format!("instance {}", self.core.name),
+                    message: format!("string {v:?} contains NUL"),
+                })
+            })
             .collect::<Result<_>>()?;
         let pointers: Vec<ffi::FmiString> = owned.iter().map(|s| s.as_ptr()).collect();
-        self.set_array("fmi2SetString", references, &pointers, self.binding.common.set_string)
+        self.set_array(
+            "fmi2SetString",
+            references,
+            &pointers,
+            self.binding.common.set_string,
+        )
     }
 
     fn get_values(&mut self, ty: VariableType, references: &[u32]) -> Result<Values> {
@@ -248,7 +388,12 @@ impl FmuInstance for Fmu2Instance {
                 Values::Bool(v)
             }
             VariableType::String => Values::String(self.get_string(references)?),
-            other => return Err(Error::InvalidValue { item: format!("instance {}", self.core.name), message: format!("{other} variables do not exist in FMI 2.0") }),
+            other => {
+                return Err(Error::InvalidValue {
+                    item: format!("instance {}", self.core.name),
+                    message: format!("{other} variables do not exist in FMI 2.0"),
+                })
+            }
         })
     }
 
@@ -270,14 +415,24 @@ impl FmuInstance for Fmu2Instance {
         // SAFETY: plain values for a live component.
         let status = unsafe { do_step(self.component, time, step, 1) };
         match status {
-            ffi::OK | ffi::WARNING => Ok(StepOutcome { terminate: false, partial: false, last_time: time + step, event_handling_needed: false }),
+            ffi::OK | ffi::WARNING => Ok(StepOutcome {
+                terminate: false,
+                partial: false,
+                last_time: time + step,
+                event_handling_needed: false,
+            }),
             ffi::DISCARD => {
                 let terminate = self.boolean_status(ffi::TERMINATED).unwrap_or(false);
                 let last_time = self.real_status(ffi::LAST_SUCCESSFUL_TIME).unwrap_or(time);
                 if !terminate && last_time <= time {
                     return Err(self.core.call_error("fmi2DoStep", status));
                 }
-                Ok(StepOutcome { terminate, partial: true, last_time, event_handling_needed: false })
+                Ok(StepOutcome {
+                    terminate,
+                    partial: true,
+                    last_time,
+                    event_handling_needed: false,
+                })
             }
             _ => Err(self.core.call_error("fmi2DoStep", status)),
         }
@@ -304,17 +459,34 @@ impl FmuInstance for Fmu2Instance {
     }
 
     fn enter_continuous_time_mode(&mut self) -> Result<()> {
-        let f = self.me("fmi2EnterContinuousTimeMode")?.enter_continuous_time_mode;
+        let f = self
+            .me("fmi2EnterContinuousTimeMode")?
+            .enter_continuous_time_mode;
         self.call("fmi2EnterContinuousTimeMode", f)
     }
 
-    fn completed_integrator_step(&mut self, no_set_state_prior: bool) -> Result<IntegratorStepOutcome> {
-        let f = self.me("fmi2CompletedIntegratorStep")?.completed_integrator_step;
+    fn completed_integrator_step(
+        &mut self,
+        no_set_state_prior: bool,
+    ) -> Result<IntegratorStepOutcome> {
+        let f = self
+            .me("fmi2CompletedIntegratorStep")?
+            .completed_integrator_step;
         let (mut enter, mut terminate) = (0, 0);
         // SAFETY: two fmi2Boolean outputs.
-        let status = unsafe { f(self.component, no_set_state_prior as ffi::Boolean, &mut enter, &mut terminate) };
+        let status = unsafe {
+            f(
+                self.component,
+                no_set_state_prior as ffi::Boolean,
+                &mut enter,
+                &mut terminate,
+            )
+        };
         self.core.check("fmi2CompletedIntegratorStep", status)?;
-        Ok(IntegratorStepOutcome { enter_event_mode: enter != 0, terminate: terminate != 0 })
+        Ok(IntegratorStepOutcome {
+            enter_event_mode: enter != 0,
+            terminate: terminate != 0,
+        })
     }
 
     fn set_time(&mut self, time: f64) -> Result<()> {
@@ -347,7 +519,9 @@ impl FmuInstance for Fmu2Instance {
     }
 
     fn get_nominals_of_continuous_states(&mut self, nominals: &mut [f64]) -> Result<()> {
-        let f = self.me("fmi2GetNominalsOfContinuousStates")?.get_nominals_of_continuous_states;
+        let f = self
+            .me("fmi2GetNominalsOfContinuousStates")?
+            .get_nominals_of_continuous_states;
         self.fill("fmi2GetNominalsOfContinuousStates", nominals, f)
     }
 
@@ -359,17 +533,49 @@ impl FmuInstance for Fmu2Instance {
         self.event_indicators
     }
 
-    fn get_directional_derivative(&mut self, unknowns: &[u32], knowns: &[u32], seed: &[f64], sensitivity: &mut [f64]) -> Result<()> {
-        let f = self.binding.get_directional_derivative.ok_or_else(|| self.core.unsupported("fmi2GetDirectionalDerivative"))?;
-        self.core.check_lengths("fmi2GetDirectionalDerivative", knowns.len(), seed.len())?;
-        self.core.check_lengths("fmi2GetDirectionalDerivative", unknowns.len(), sensitivity.len())?;
+    fn get_directional_derivative(
+        &mut self,
+        unknowns: &[u32],
+        knowns: &[u32],
+        seed: &[f64],
+        sensitivity: &mut [f64],
+    ) -> Result<()> {
+        let f = self
+            .binding
+            .get_directional_derivative
+            .ok_or_else(|| self.core.unsupported("fmi2GetDirectionalDerivative"))?;
+        self.core
+            .check_lengths("fmi2GetDirectionalDerivative", knowns.len(), seed.len())?;
+        self.core.check_lengths(
+            "fmi2GetDirectionalDerivative",
+            unknowns.len(),
+            sensitivity.len(),
+        )?;
         // SAFETY: seed has one entry per known, sensitivity one per unknown.
-        let status = unsafe { f(self.component, unknowns.as_ptr(), unknowns.len(), knowns.as_ptr(), knowns.len(), seed.as_ptr(), sensitivity.as_mut_ptr()) };
+        let status = unsafe {
+            f(
+                self.component,
+                unknowns.as_ptr(),
+                unknowns.len(),
+                knowns.as_ptr(),
+                knowns.len(),
+                seed.as_ptr(),
+                sensitivity.as_mut_ptr(),
+            )
+        };
         self.core.check("fmi2GetDirectionalDerivative", status)
     }
 
-    fn get_adjoint_derivative(&mut self, _: &[u32], _: &[u32], _: &[f64], _: &mut [f64]) -> Result<()> {
-        Err(self.core.unsupported("fmi3GetAdjointDerivative (FMI 2.0 has no adjoint derivatives)"))
+    fn get_adjoint_derivative(
+        &mut self,
+        _: &[u32],
+        _: &[u32],
+        _: &[f64],
+        _: &mut [f64],
+    ) -> Result<()> {
+        Err(self
+            .core
+            .unsupported("fmi3GetAdjointDerivative (FMI 2.0 has no adjoint derivatives)"))
     }
 
     fn get_fmu_state(&mut self) -> Result<FmuState> {
@@ -399,7 +605,10 @@ impl FmuInstance for Fmu2Instance {
 
     fn serialize_fmu_state(&mut self, state: &FmuState) -> Result<Vec<u8>> {
         let functions = self.state_functions("fmi2SerializeFMUstate")?;
-        let (size_of, serialize) = functions.serialized_size.zip(functions.serialize).ok_or_else(|| self.core.unsupported("fmi2SerializeFMUstate"))?;
+        let (size_of, serialize) = functions
+            .serialized_size
+            .zip(functions.serialize)
+            .ok_or_else(|| self.core.unsupported("fmi2SerializeFMUstate"))?;
         let pointer = self.core.own_state(state)?;
         let mut size = 0;
         // SAFETY: the state belongs to this instance; one size_t is written.
@@ -413,10 +622,20 @@ impl FmuInstance for Fmu2Instance {
     }
 
     fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> Result<FmuState> {
-        let f = self.state_functions("fmi2DeSerializeFMUstate")?.deserialize.ok_or_else(|| self.core.unsupported("fmi2DeSerializeFMUstate"))?;
+        let f = self
+            .state_functions("fmi2DeSerializeFMUstate")?
+            .deserialize
+            .ok_or_else(|| self.core.unsupported("fmi2DeSerializeFMUstate"))?;
         let mut pointer = std::ptr::null_mut();
         // SAFETY: the FMU reads `bytes.len()` bytes and writes one state pointer.
-        let status = unsafe { f(self.component, bytes.as_ptr().cast(), bytes.len(), &mut pointer) };
+        let status = unsafe {
+            f(
+                self.component,
+                bytes.as_ptr().cast(),
+                bytes.len(),
+                &mut pointer,
+            )
+        };
         self.core.check("fmi2DeSerializeFMUstate", status)?;
         Ok(self.core.wrap_state(pointer))
     }

@@ -39,7 +39,9 @@ impl std::str::FromStr for LogLevel {
             "error" => Ok(LogLevel::Error),
             "warning" => Ok(LogLevel::Warning),
             "info" | "all" | "debug" => Ok(LogLevel::Info),
-            _ => Err(format!("unknown log level \"{text}\" (off, error, warning, info)")),
+            _ => Err(format!(
+                "unknown log level \"{text}\" (off, error, warning, info)"
+            )),
         }
     }
 }
@@ -59,7 +61,11 @@ pub struct LogMessage {
 
 impl fmt::Display for LogMessage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "[{}] {} ({}): {}", self.status, self.instance, self.category, self.message)
+        write!(
+            f,
+            "[{}] {} ({}): {}",
+            self.status, self.instance, self.category, self.message
+        )
     }
 }
 
@@ -82,7 +88,10 @@ pub struct LogSettings {
 
 impl Default for LogSettings {
     fn default() -> Self {
-        LogSettings { level: LogLevel::default(), logger: stderr_logger() }
+        LogSettings {
+            level: LogLevel::default(),
+            logger: stderr_logger(),
+        }
     }
 }
 
@@ -109,12 +118,19 @@ pub struct LogContext {
 impl LogContext {
     /// A context for instance `instance`.
     pub fn new(instance: &str, settings: LogSettings) -> Self {
-        LogContext { instance: instance.to_string(), settings, last_problem: Mutex::new(None) }
+        LogContext {
+            instance: instance.to_string(),
+            settings,
+            last_problem: Mutex::new(None),
+        }
     }
 
     /// Takes the last Warning/Discard/Error/Fatal message logged since the previous call.
     pub fn take_last_problem(&self) -> Option<String> {
-        self.last_problem.lock().map(|mut last| last.take()).unwrap_or(None)
+        self.last_problem
+            .lock()
+            .map(|mut last| last.take())
+            .unwrap_or(None)
     }
 
     /// Whether the FMU should be instantiated with logging on.
@@ -128,8 +144,15 @@ impl LogContext {
                 *last = Some(message.clone());
             }
         }
-        if self.settings.level != LogLevel::Off && LogLevel::of_status(status) <= self.settings.level {
-            (self.settings.logger)(&LogMessage { instance: self.instance.clone(), status: status_name(status), category, message });
+        if self.settings.level != LogLevel::Off
+            && LogLevel::of_status(status) <= self.settings.level
+        {
+            (self.settings.logger)(&LogMessage {
+                instance: self.instance.clone(),
+                status: status_name(status),
+                category,
+                message,
+            });
         }
     }
 }
@@ -143,7 +166,9 @@ unsafe fn owned(text: *const c_char) -> String {
         String::new()
     } else {
         // SAFETY: non-null and NUL-terminated by the caller's contract.
-        unsafe { CStr::from_ptr(text) }.to_string_lossy().into_owned()
+        unsafe { CStr::from_ptr(text) }
+            .to_string_lossy()
+            .into_owned()
     }
 }
 
@@ -153,7 +178,13 @@ unsafe fn owned(text: *const c_char) -> String {
 ///
 /// # Safety
 /// Called by the FMU with the `LogContext` pointer it was given at instantiation.
-pub unsafe extern "C" fn fmi2_logger(environment: *mut c_void, _instance: *const c_char, status: c_int, category: *const c_char, message: *const c_char) {
+pub unsafe extern "C" fn fmi2_logger(
+    environment: *mut c_void,
+    _instance: *const c_char,
+    status: c_int,
+    category: *const c_char,
+    message: *const c_char,
+) {
     // SAFETY: the environment is the `LogContext` the instance keeps alive until after
     // fmi2FreeInstance; the strings are valid for the duration of the call per the standard.
     unsafe {
@@ -167,7 +198,12 @@ pub unsafe extern "C" fn fmi2_logger(environment: *mut c_void, _instance: *const
 ///
 /// # Safety
 /// Called by the FMU with the `LogContext` pointer it was given at instantiation.
-pub unsafe extern "C" fn fmi3_logger(environment: *mut c_void, status: c_int, category: *const c_char, message: *const c_char) {
+pub unsafe extern "C" fn fmi3_logger(
+    environment: *mut c_void,
+    status: c_int,
+    category: *const c_char,
+    message: *const c_char,
+) {
     // SAFETY: as for `fmi2_logger`.
     unsafe {
         if let Some(context) = (environment as *const LogContext).as_ref() {

@@ -75,7 +75,12 @@ pub trait FmuInstance: Send {
     fn interface(&self) -> InterfaceType;
 
     /// Enters initialization mode (FMI 2.0: after fmi2SetupExperiment).
-    fn enter_initialization_mode(&mut self, tolerance: Option<f64>, start_time: f64, stop_time: Option<f64>) -> Result<()>;
+    fn enter_initialization_mode(
+        &mut self,
+        tolerance: Option<f64>,
+        start_time: f64,
+        stop_time: Option<f64>,
+    ) -> Result<()>;
     /// Leaves initialization mode.
     fn exit_initialization_mode(&mut self) -> Result<()>;
     /// Terminates the simulation run.
@@ -114,7 +119,10 @@ pub trait FmuInstance: Send {
     /// Model Exchange: enters continuous-time mode.
     fn enter_continuous_time_mode(&mut self) -> Result<()>;
     /// Model Exchange: reports an accepted integrator step.
-    fn completed_integrator_step(&mut self, no_set_state_prior: bool) -> Result<IntegratorStepOutcome>;
+    fn completed_integrator_step(
+        &mut self,
+        no_set_state_prior: bool,
+    ) -> Result<IntegratorStepOutcome>;
     /// Model Exchange: sets the independent variable.
     fn set_time(&mut self, time: f64) -> Result<()>;
     /// Model Exchange: sets the continuous states.
@@ -133,9 +141,21 @@ pub trait FmuInstance: Send {
     fn number_of_event_indicators(&self) -> usize;
 
     /// Forward derivative: `sensitivity = d unknowns / d knowns * seed`.
-    fn get_directional_derivative(&mut self, unknowns: &[u32], knowns: &[u32], seed: &[f64], sensitivity: &mut [f64]) -> Result<()>;
+    fn get_directional_derivative(
+        &mut self,
+        unknowns: &[u32],
+        knowns: &[u32],
+        seed: &[f64],
+        sensitivity: &mut [f64],
+    ) -> Result<()>;
     /// Reverse derivative: `sensitivity = seed^T * d unknowns / d knowns` (FMI 3.0 only).
-    fn get_adjoint_derivative(&mut self, unknowns: &[u32], knowns: &[u32], seed: &[f64], sensitivity: &mut [f64]) -> Result<()>;
+    fn get_adjoint_derivative(
+        &mut self,
+        unknowns: &[u32],
+        knowns: &[u32],
+        seed: &[f64],
+        sensitivity: &mut [f64],
+    ) -> Result<()>;
 
     /// Saves the FMU state.
     fn get_fmu_state(&mut self) -> Result<FmuState>;
@@ -162,7 +182,12 @@ pub(crate) struct InstanceCore {
 
 impl InstanceCore {
     fn new(name: &str, interface: InterfaceType, settings: LogSettings) -> Self {
-        InstanceCore { name: name.to_string(), interface, log: Box::new(logging::LogContext::new(name, settings)), fatal: std::cell::Cell::new(false) }
+        InstanceCore {
+            name: name.to_string(),
+            interface,
+            log: Box::new(logging::LogContext::new(name, settings)),
+            fatal: std::cell::Cell::new(false),
+        }
     }
 
     /// The environment pointer given to the FMU; stable because the context is boxed.
@@ -182,7 +207,12 @@ impl InstanceCore {
         if status == 4 {
             self.fatal.set(true);
         }
-        Error::Call { instance: self.name.clone(), function, status: logging::status_name(status), message: self.log.take_last_problem() }
+        Error::Call {
+            instance: self.name.clone(),
+            function,
+            status: logging::status_name(status),
+            message: self.log.take_last_problem(),
+        }
     }
 
     /// Whether the instance may still be called (no call returned Fatal).
@@ -191,22 +221,36 @@ impl InstanceCore {
     }
 
     fn unsupported(&self, function: &'static str) -> Error {
-        Error::Unsupported { instance: self.name.clone(), function }
+        Error::Unsupported {
+            instance: self.name.clone(),
+            function,
+        }
     }
 
     fn wrap_state(&self, pointer: *mut c_void) -> FmuState {
-        FmuState { pointer, owner: self.environment() as usize }
+        FmuState {
+            pointer,
+            owner: self.environment() as usize,
+        }
     }
 
     fn own_state(&self, state: &FmuState) -> Result<*mut c_void> {
         if state.owner == self.environment() as usize {
             Ok(state.pointer)
         } else {
-            Err(Error::InvalidValue { item: format!("instance {}", self.name), message: "the FMU state was created by another instance".into() })
+            Err(Error::InvalidValue {
+                item: format!("instance {}", self.name),
+                message: "the FMU state was created by another instance".into(),
+            })
         }
     }
 
-    fn check_lengths(&self, function: &'static str, references: usize, values: usize) -> Result<()> {
+    fn check_lengths(
+        &self,
+        function: &'static str,
+        references: usize,
+        values: usize,
+    ) -> Result<()> {
         if references == values {
             Ok(())
         } else {
@@ -219,11 +263,24 @@ impl InstanceCore {
 }
 
 /// Narrows widened values to a C type, rejecting values outside its range.
-fn narrow<T: TryFrom<i64> + TryFrom<u64>>(core: &InstanceCore, ty: VariableType, values: &Values) -> Result<Vec<T>> {
-    let out_of_range = |v: String| Error::InvalidValue { item: format!("instance {}", core.name), message: format!("{v} does not fit {ty}") };
+fn narrow<T: TryFrom<i64> + TryFrom<u64>>(
+    core: &InstanceCore,
+    ty: VariableType,
+    values: &Values,
+) -> Result<Vec<T>> {
+    let out_of_range = |v: String| Error::InvalidValue {
+        item: format!("instance {}", core.name),
+        message: format!("{v} does not fit {ty}"),
+    };
     match values {
-        Values::Int(v) => v.iter().map(|&x| T::try_from(x).map_err(|_| out_of_range(x.to_string()))).collect(),
-        Values::UInt(v) => v.iter().map(|&x| T::try_from(x).map_err(|_| out_of_range(x.to_string()))).collect(),
+        Values::Int(v) => v
+            .iter()
+            .map(|&x| T::try_from(x).map_err(|_| out_of_range(x.to_string())))
+            .collect(),
+        Values::UInt(v) => v
+            .iter()
+            .map(|&x| T::try_from(x).map_err(|_| out_of_range(x.to_string())))
+            .collect(),
         _ => Err(mismatch(core, ty, values)),
     }
 }
@@ -237,7 +294,10 @@ fn mismatch(core: &InstanceCore, ty: VariableType, values: &Values) -> Error {
         Values::String(_) => "string",
         Values::Binary(_) => "binary",
     };
-    Error::InvalidValue { item: format!("instance {}", core.name), message: format!("{kind} values cannot be written to {ty} variables") }
+    Error::InvalidValue {
+        item: format!("instance {}", core.name),
+        message: format!("{kind} values cannot be written to {ty} variables"),
+    }
 }
 
 impl StepOutcome {

@@ -4,8 +4,8 @@
 use super::parse::{capabilities, start_value, text_attr, unknown};
 use super::xml::Element;
 use super::{
-    Causality, CoSimulation, EnumerationItem, FmiVersion, ModelDescription, ModelExchange, ModelStructure, ParseError, TypeDefinition, Variability,
-    Variable, VariableType,
+    Causality, CoSimulation, EnumerationItem, FmiVersion, ModelDescription, ModelExchange,
+    ModelStructure, ParseError, TypeDefinition, Variability, Variable, VariableType,
 };
 
 /// Fills the version-specific parts of `description` from the FMI 2.0 root element.
@@ -21,7 +21,8 @@ pub fn read(root: &Element, description: &mut ModelDescription) -> Result<(), Pa
         description.co_simulation = Some(CoSimulation {
             model_identifier: cs.required("modelIdentifier")?.to_string(),
             capabilities: capabilities(cs, FmiVersion::V2)?,
-            can_handle_variable_communication_step_size: cs.flag("canHandleVariableCommunicationStepSize", false)?,
+            can_handle_variable_communication_step_size: cs
+                .flag("canHandleVariableCommunicationStepSize", false)?,
             can_interpolate_inputs: cs.flag("canInterpolateInputs", false)?,
             max_output_derivative_order: cs.parsed("maxOutputDerivativeOrder")?.unwrap_or(0),
             can_run_asynchronuously: cs.flag("canRunAsynchronuously", false)?,
@@ -34,15 +35,24 @@ pub fn read(root: &Element, description: &mut ModelDescription) -> Result<(), Pa
         });
     }
     if let Some(types) = root.child("TypeDefinitions") {
-        description.type_definitions = types.children_named("SimpleType").map(simple_type).collect::<Result<_, _>>()?;
+        description.type_definitions = types
+            .children_named("SimpleType")
+            .map(simple_type)
+            .collect::<Result<_, _>>()?;
     }
     if let Some(variables) = root.child("ModelVariables") {
-        description.variables = variables.children_named("ScalarVariable").map(scalar_variable).collect::<Result<_, _>>()?;
+        description.variables = variables
+            .children_named("ScalarVariable")
+            .map(scalar_variable)
+            .collect::<Result<_, _>>()?;
     }
     if let Some(structure) = root.child("ModelStructure") {
         let list = |name: &str| -> Result<Vec<_>, ParseError> {
             match structure.child(name) {
-                Some(list) => list.children_named("Unknown").map(|u| unknown(u, "index")).collect(),
+                Some(list) => list
+                    .children_named("Unknown")
+                    .map(|u| unknown(u, "index"))
+                    .collect(),
                 None => Ok(Vec::new()),
             }
         };
@@ -57,12 +67,17 @@ pub fn read(root: &Element, description: &mut ModelDescription) -> Result<(), Pa
 }
 
 /// The single typed child (`Real`, `Integer`, ...) of a ScalarVariable or SimpleType.
-fn typed_child<'a>(element: &'a Element) -> Result<(&'a Element, VariableType), ParseError> {
+fn typed_child(element: &Element) -> Result<(&Element, VariableType), ParseError> {
     element
         .children
         .iter()
         .find_map(|child| VariableType::from_fmi2_name(&child.name).map(|ty| (child, ty)))
-        .ok_or_else(|| element.error(format!("<{}> has no type element (Real, Integer, Boolean, String or Enumeration)", element.name)))
+        .ok_or_else(|| {
+            element.error(format!(
+                "<{}> has no type element (Real, Integer, Boolean, String or Enumeration)",
+                element.name
+            ))
+        })
 }
 
 fn simple_type(element: &Element) -> Result<TypeDefinition, ParseError> {
@@ -97,21 +112,34 @@ fn scalar_variable(element: &Element) -> Result<Variable, ParseError> {
     let causality = match element.attr("causality") {
         Some(text) => Causality::from_keyword(text)
             .filter(|c| *c != Causality::StructuralParameter)
-            .ok_or_else(|| element.error(format!("variable {name}: causality=\"{text}\" is not an FMI 2.0 causality")))?,
+            .ok_or_else(|| {
+                element.error(format!(
+                    "variable {name}: causality=\"{text}\" is not an FMI 2.0 causality"
+                ))
+            })?,
         None => Causality::Local,
     };
     let variability = match element.attr("variability") {
-        Some(text) => {
-            Variability::from_keyword(text).ok_or_else(|| element.error(format!("variable {name}: variability=\"{text}\" is unknown")))?
-        }
+        Some(text) => Variability::from_keyword(text).ok_or_else(|| {
+            element.error(format!(
+                "variable {name}: variability=\"{text}\" is unknown"
+            ))
+        })?,
         None if ty == VariableType::Float64 => Variability::Continuous,
         None => Variability::Discrete,
     };
     let initial_attribute = element
         .attr("initial")
-        .map(|text| super::Initial::from_keyword(text).ok_or_else(|| element.error(format!("variable {name}: initial=\"{text}\" is unknown"))))
+        .map(|text| {
+            super::Initial::from_keyword(text).ok_or_else(|| {
+                element.error(format!("variable {name}: initial=\"{text}\" is unknown"))
+            })
+        })
         .transpose()?;
-    let start = typed.attr("start").map(|text| start_value(typed, &name, ty, &[text])).transpose()?;
+    let start = typed
+        .attr("start")
+        .map(|text| start_value(typed, &name, ty, &[text]))
+        .transpose()?;
     Ok(Variable {
         value_reference: element.parsed_required("valueReference")?,
         ty,

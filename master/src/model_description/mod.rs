@@ -15,7 +15,10 @@ pub use experiment::{DefaultExperiment, LogCategory};
 pub use interface::{Capabilities, CoSimulation, InterfaceType, ModelExchange, ScheduledExecution};
 pub use structure::{DependencyKind, ModelStructure, Unknown};
 pub use units::{BaseUnit, DisplayUnit, EnumerationItem, TypeDefinition, Unit, BASE_UNIT_NAMES};
-pub use variable::{default_initial, Alias, Causality, Dimension, Initial, Values, Variability, Variable, VariableType};
+pub use variable::{
+    default_initial, Alias, Causality, Dimension, Initial, Values, Variability, Variable,
+    VariableType,
+};
 
 use std::fmt;
 
@@ -54,7 +57,12 @@ pub struct ParseError {
 impl ParseError {
     /// An error at a position.
     pub fn new(line: usize, column: usize, message: impl Into<String>) -> Self {
-        ParseError { line, column, message: message.into(), unsupported_version: None }
+        ParseError {
+            line,
+            column,
+            message: message.into(),
+            unsupported_version: None,
+        }
     }
 }
 
@@ -111,18 +119,24 @@ impl ModelDescription {
 
     /// The variable with this name (FMI 3.0 alias names included).
     pub fn variable(&self, name: &str) -> Option<&Variable> {
-        self.variables
-            .iter()
-            .find(|v| v.name == name)
-            .or_else(|| self.variables.iter().find(|v| v.aliases.iter().any(|a| a.name == name)))
+        self.variables.iter().find(|v| v.name == name).or_else(|| {
+            self.variables
+                .iter()
+                .find(|v| v.aliases.iter().any(|a| a.name == name))
+        })
     }
 
     /// Maps a ModelStructure or `derivative` reference to the index of its variable:
     /// FMI 2.0 references are 1-based indices, FMI 3.0 references are value references.
     pub fn resolve(&self, reference: u32) -> Option<usize> {
         match self.fmi_version {
-            FmiVersion::V2 => (reference as usize).checked_sub(1).filter(|&i| i < self.variables.len()),
-            FmiVersion::V3 => self.variables.iter().position(|v| v.value_reference == reference),
+            FmiVersion::V2 => (reference as usize)
+                .checked_sub(1)
+                .filter(|&i| i < self.variables.len()),
+            FmiVersion::V3 => self
+                .variables
+                .iter()
+                .position(|v| v.value_reference == reference),
         }
     }
 
@@ -132,7 +146,11 @@ impl ModelDescription {
         self.model_structure
             .derivatives
             .iter()
-            .map(|unknown| self.resolve(unknown.reference).and_then(|d| self.variables[d].derivative).and_then(|s| self.resolve(s)))
+            .map(|unknown| {
+                self.resolve(unknown.reference)
+                    .and_then(|d| self.variables[d].derivative)
+                    .and_then(|s| self.resolve(s))
+            })
             .collect()
     }
 
@@ -156,10 +174,13 @@ impl ModelDescription {
 
     /// The unit of a variable: its own or its declared type's.
     pub fn unit_of<'a>(&'a self, variable: &'a Variable) -> Option<&'a str> {
-        variable
-            .unit
-            .as_deref()
-            .or_else(|| variable.declared_type.as_deref().and_then(|t| self.type_definition(t)).and_then(|t| t.unit.as_deref()))
+        variable.unit.as_deref().or_else(|| {
+            variable
+                .declared_type
+                .as_deref()
+                .and_then(|t| self.type_definition(t))
+                .and_then(|t| t.unit.as_deref())
+        })
     }
 
     /// The interfaces the FMU implements.
@@ -177,8 +198,14 @@ impl ModelDescription {
     /// The model identifier (binary name) and capabilities of an interface, if implemented.
     pub fn interface(&self, interface: InterfaceType) -> Option<(&str, &Capabilities)> {
         match interface {
-            InterfaceType::ModelExchange => self.model_exchange.as_ref().map(|me| (me.model_identifier.as_str(), &me.capabilities)),
-            InterfaceType::CoSimulation => self.co_simulation.as_ref().map(|cs| (cs.model_identifier.as_str(), &cs.capabilities)),
+            InterfaceType::ModelExchange => self
+                .model_exchange
+                .as_ref()
+                .map(|me| (me.model_identifier.as_str(), &me.capabilities)),
+            InterfaceType::CoSimulation => self
+                .co_simulation
+                .as_ref()
+                .map(|cs| (cs.model_identifier.as_str(), &cs.capabilities)),
         }
     }
 }

@@ -5,7 +5,9 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use super::{Causality, FmiVersion, Initial, ModelDescription, Unknown, Variability, Variable, VariableType};
+use super::{
+    Causality, FmiVersion, Initial, ModelDescription, Unknown, Variability, Variable, VariableType,
+};
 
 /// One problem found by [`validate`].
 #[derive(Debug, Clone, PartialEq)]
@@ -43,7 +45,13 @@ pub fn validate(md: &ModelDescription) -> Vec<Problem> {
     for definition in &md.type_definitions {
         if let Some(unit) = &definition.unit {
             if !md.units.iter().any(|u| &u.name == unit) {
-                problems.at(definition.line, format!("type definition {}: unit \"{unit}\" is not defined in UnitDefinitions", definition.name));
+                problems.at(
+                    definition.line,
+                    format!(
+                        "type definition {}: unit \"{unit}\" is not defined in UnitDefinitions",
+                        definition.name
+                    ),
+                );
             }
         }
     }
@@ -59,24 +67,37 @@ struct Problems(Vec<Problem>);
 
 impl Problems {
     fn at(&mut self, line: usize, message: String) {
-        self.0.push(Problem { line: Some(line), message });
+        self.0.push(Problem {
+            line: Some(line),
+            message,
+        });
     }
 
     fn global(&mut self, message: String) {
-        self.0.push(Problem { line: None, message });
+        self.0.push(Problem {
+            line: None,
+            message,
+        });
     }
 }
 
 fn is_c_identifier(text: &str) -> bool {
     let mut chars = text.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn check_interfaces(md: &ModelDescription, problems: &mut Problems) {
     let identifiers: Vec<&str> = [
-        md.model_exchange.as_ref().map(|i| i.model_identifier.as_str()),
-        md.co_simulation.as_ref().map(|i| i.model_identifier.as_str()),
-        md.scheduled_execution.as_ref().map(|i| i.model_identifier.as_str()),
+        md.model_exchange
+            .as_ref()
+            .map(|i| i.model_identifier.as_str()),
+        md.co_simulation
+            .as_ref()
+            .map(|i| i.model_identifier.as_str()),
+        md.scheduled_execution
+            .as_ref()
+            .map(|i| i.model_identifier.as_str()),
     ]
     .into_iter()
     .flatten()
@@ -86,32 +107,49 @@ fn check_interfaces(md: &ModelDescription, problems: &mut Problems) {
     }
     for identifier in identifiers {
         if !is_c_identifier(identifier) {
-            problems.global(format!("modelIdentifier \"{identifier}\" is not a valid C identifier"));
+            problems.global(format!(
+                "modelIdentifier \"{identifier}\" is not a valid C identifier"
+            ));
         }
     }
 }
 
 fn check_default_experiment(md: &ModelDescription, problems: &mut Problems) {
-    let Some(experiment) = &md.default_experiment else { return };
+    let Some(experiment) = &md.default_experiment else {
+        return;
+    };
     if let (Some(start), Some(stop)) = (experiment.start_time, experiment.stop_time) {
         if stop < start {
-            problems.global(format!("DefaultExperiment: stopTime {stop} is before startTime {start}"));
+            problems.global(format!(
+                "DefaultExperiment: stopTime {stop} is before startTime {start}"
+            ));
         }
     }
     if let Some(tolerance) = experiment.tolerance.filter(|t| *t <= 0.0) {
-        problems.global(format!("DefaultExperiment: tolerance {tolerance} must be positive"));
+        problems.global(format!(
+            "DefaultExperiment: tolerance {tolerance} must be positive"
+        ));
     }
     if let Some(step) = experiment.step_size.filter(|s| *s <= 0.0) {
-        problems.global(format!("DefaultExperiment: stepSize {step} must be positive"));
+        problems.global(format!(
+            "DefaultExperiment: stepSize {step} must be positive"
+        ));
     }
 }
 
 fn check_unique_names(md: &ModelDescription, problems: &mut Problems) {
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for variable in &md.variables {
-        for name in std::iter::once(variable.name.as_str()).chain(variable.aliases.iter().map(|a| a.name.as_str())) {
+        for name in std::iter::once(variable.name.as_str())
+            .chain(variable.aliases.iter().map(|a| a.name.as_str()))
+        {
             if let Some(first) = seen.insert(name, variable.line) {
-                problems.at(variable.line, format!("variable name \"{name}\" is used more than once (first on line {first})"));
+                problems.at(
+                    variable.line,
+                    format!(
+                        "variable name \"{name}\" is used more than once (first on line {first})"
+                    ),
+                );
             }
         }
     }
@@ -126,7 +164,13 @@ fn check_value_references(md: &ModelDescription, problems: &mut Problems) {
     let mut seen: HashMap<u32, &str> = HashMap::new();
     for variable in &md.variables {
         if let Some(first) = seen.insert(variable.value_reference, &variable.name) {
-            problems.at(variable.line, format!("variable {}: valueReference {} is already used by {first}", variable.name, variable.value_reference));
+            problems.at(
+                variable.line,
+                format!(
+                    "variable {}: valueReference {} is already used by {first}",
+                    variable.name, variable.value_reference
+                ),
+            );
         }
     }
 }
@@ -135,7 +179,10 @@ fn check_log_categories(md: &ModelDescription, problems: &mut Problems) {
     let mut seen = HashSet::new();
     for category in &md.log_categories {
         if !seen.insert(&category.name) {
-            problems.global(format!("log category \"{}\" is declared more than once", category.name));
+            problems.global(format!(
+                "log category \"{}\" is declared more than once",
+                category.name
+            ));
         }
     }
 }
@@ -145,21 +192,40 @@ fn check_combination(md: &ModelDescription, variable: &Variable, problems: &mut 
     use Variability::*;
     let name = &variable.name;
     let allowed = match variable.causality {
-        Parameter | CalculatedParameter | StructuralParameter => matches!(variable.variability, Fixed | Tunable),
+        Parameter | CalculatedParameter | StructuralParameter => {
+            matches!(variable.variability, Fixed | Tunable)
+        }
         Input => matches!(variable.variability, Discrete | Continuous),
         Output | Local => true,
         Independent => variable.variability == Continuous,
     };
     if !allowed {
-        problems.at(variable.line, format!("variable {name}: causality {} cannot have variability {}", variable.causality, variable.variability));
+        problems.at(
+            variable.line,
+            format!(
+                "variable {name}: causality {} cannot have variability {}",
+                variable.causality, variable.variability
+            ),
+        );
     }
     if variable.variability == Continuous && !variable.ty.is_float() {
-        problems.at(variable.line, format!("variable {name}: only float variables can be continuous, this one is {}", variable.ty));
+        problems.at(
+            variable.line,
+            format!(
+                "variable {name}: only float variables can be continuous, this one is {}",
+                variable.ty
+            ),
+        );
     }
     if variable.causality == StructuralParameter && md.fmi_version == FmiVersion::V2 {
-        problems.at(variable.line, format!("variable {name}: structuralParameter does not exist in FMI 2.0"));
+        problems.at(
+            variable.line,
+            format!("variable {name}: structuralParameter does not exist in FMI 2.0"),
+        );
     }
-    let Some(initial) = variable.initial_attribute else { return };
+    let Some(initial) = variable.initial_attribute else {
+        return;
+    };
     let permitted: &[Initial] = match (variable.causality, variable.variability) {
         (Output | Local, Constant) => &[Initial::Exact],
         (Parameter | StructuralParameter, _) => &[Initial::Exact],
@@ -179,7 +245,8 @@ fn check_combination(md: &ModelDescription, variable: &Variable, problems: &mut 
 fn check_start(variable: &Variable, problems: &mut Problems) {
     let name = &variable.name;
     let initial = variable.initial();
-    let needs_start = matches!(initial, Some(Initial::Exact | Initial::Approx)) || variable.causality == Causality::Input;
+    let needs_start = matches!(initial, Some(Initial::Exact | Initial::Approx))
+        || variable.causality == Causality::Input;
     if variable.ty == VariableType::Clock {
         return;
     }
@@ -188,14 +255,25 @@ fn check_start(variable: &Variable, problems: &mut Problems) {
             Some(initial) => format!("initial is {initial}"),
             None => format!("causality is {}", variable.causality),
         };
-        problems.at(variable.line, format!("variable {name}: a start value is required because {reason}"));
+        problems.at(
+            variable.line,
+            format!("variable {name}: a start value is required because {reason}"),
+        );
     }
     if variable.start.is_some() {
         if initial == Some(Initial::Calculated) {
-            problems.at(variable.line, format!("variable {name}: must not have a start value because initial is calculated"));
+            problems.at(
+                variable.line,
+                format!(
+                    "variable {name}: must not have a start value because initial is calculated"
+                ),
+            );
         }
         if variable.causality == Causality::Independent {
-            problems.at(variable.line, format!("variable {name}: the independent variable must not have a start value"));
+            problems.at(
+                variable.line,
+                format!("variable {name}: the independent variable must not have a start value"),
+            );
         }
     }
 }
@@ -204,14 +282,28 @@ fn check_bounds(variable: &Variable, problems: &mut Problems) {
     let name = &variable.name;
     if let (Some(min), Some(max)) = (variable.min, variable.max) {
         if min > max {
-            problems.at(variable.line, format!("variable {name}: min {min} is greater than max {max}"));
+            problems.at(
+                variable.line,
+                format!("variable {name}: min {min} is greater than max {max}"),
+            );
         }
     }
-    let Some(start) = variable.start.as_ref().filter(|_| variable.ty.is_numeric()).and_then(|s| s.as_f64()) else { return };
+    let Some(start) = variable
+        .start
+        .as_ref()
+        .filter(|_| variable.ty.is_numeric())
+        .and_then(|s| s.as_f64())
+    else {
+        return;
+    };
     if variable.min.is_some_and(|min| start < min) || variable.max.is_some_and(|max| start > max) {
         problems.at(
             variable.line,
-            format!("variable {name}: start {start} is outside [{}, {}]", fmt_bound(variable.min, "-inf"), fmt_bound(variable.max, "inf")),
+            format!(
+                "variable {name}: start {start} is outside [{}, {}]",
+                fmt_bound(variable.min, "-inf"),
+                fmt_bound(variable.max, "inf")
+            ),
         );
     }
 }
@@ -221,12 +313,23 @@ fn fmt_bound(bound: Option<f64>, unbounded: &str) -> String {
 }
 
 fn check_declared_type(md: &ModelDescription, variable: &Variable, problems: &mut Problems) {
-    let Some(declared) = &variable.declared_type else { return };
+    let Some(declared) = &variable.declared_type else {
+        return;
+    };
     match md.type_definition(declared) {
-        None => problems.at(variable.line, format!("variable {}: declaredType \"{declared}\" is not defined in TypeDefinitions", variable.name)),
+        None => problems.at(
+            variable.line,
+            format!(
+                "variable {}: declaredType \"{declared}\" is not defined in TypeDefinitions",
+                variable.name
+            ),
+        ),
         Some(definition) if definition.ty != variable.ty => problems.at(
             variable.line,
-            format!("variable {}: is {} but its declaredType \"{declared}\" is {}", variable.name, variable.ty, definition.ty),
+            format!(
+                "variable {}: is {} but its declaredType \"{declared}\" is {}",
+                variable.name, variable.ty, definition.ty
+            ),
         ),
         Some(_) => {}
     }
@@ -235,12 +338,24 @@ fn check_declared_type(md: &ModelDescription, variable: &Variable, problems: &mu
 fn check_units(md: &ModelDescription, variable: &Variable, problems: &mut Problems) {
     let Some(unit_name) = md.unit_of(variable) else {
         if let Some(display) = &variable.display_unit {
-            problems.at(variable.line, format!("variable {}: displayUnit \"{display}\" is given without a unit", variable.name));
+            problems.at(
+                variable.line,
+                format!(
+                    "variable {}: displayUnit \"{display}\" is given without a unit",
+                    variable.name
+                ),
+            );
         }
         return;
     };
     match md.units.iter().find(|u| u.name == unit_name) {
-        None => problems.at(variable.line, format!("variable {}: unit \"{unit_name}\" is not defined in UnitDefinitions", variable.name)),
+        None => problems.at(
+            variable.line,
+            format!(
+                "variable {}: unit \"{unit_name}\" is not defined in UnitDefinitions",
+                variable.name
+            ),
+        ),
         Some(unit) => {
             if let Some(display) = &variable.display_unit {
                 if !unit.display_units.iter().any(|d| &d.name == display) {
@@ -252,16 +367,29 @@ fn check_units(md: &ModelDescription, variable: &Variable, problems: &mut Proble
 }
 
 fn check_independent(md: &ModelDescription, problems: &mut Problems) {
-    let independents: Vec<&Variable> = md.variables.iter().filter(|v| v.causality == Causality::Independent).collect();
+    let independents: Vec<&Variable> = md
+        .variables
+        .iter()
+        .filter(|v| v.causality == Causality::Independent)
+        .collect();
     if independents.len() > 1 {
-        problems.global(format!("there are {} independent variables, at most one is allowed", independents.len()));
+        problems.global(format!(
+            "there are {} independent variables, at most one is allowed",
+            independents.len()
+        ));
     }
     if md.fmi_version == FmiVersion::V3 && independents.is_empty() {
         problems.global("FMI 3.0 requires exactly one variable with causality independent".into());
     }
     for variable in independents {
         if !variable.ty.is_float() {
-            problems.at(variable.line, format!("variable {}: the independent variable must be a float, not {}", variable.name, variable.ty));
+            problems.at(
+                variable.line,
+                format!(
+                    "variable {}: the independent variable must be a float, not {}",
+                    variable.name, variable.ty
+                ),
+            );
         }
     }
 }
@@ -275,11 +403,24 @@ fn reference_text(md: &ModelDescription, reference: u32) -> String {
 }
 
 fn check_derivatives(md: &ModelDescription, problems: &mut Problems) {
-    let listed: HashSet<usize> = md.model_structure.derivatives.iter().filter_map(|u| md.resolve(u.reference)).collect();
+    let listed: HashSet<usize> = md
+        .model_structure
+        .derivatives
+        .iter()
+        .filter_map(|u| md.resolve(u.reference))
+        .collect();
     for (index, variable) in md.variables.iter().enumerate() {
-        let Some(state) = variable.derivative else { continue };
+        let Some(state) = variable.derivative else {
+            continue;
+        };
         if !variable.ty.is_float() {
-            problems.at(variable.line, format!("variable {}: has a derivative attribute but is {}, not a float", variable.name, variable.ty));
+            problems.at(
+                variable.line,
+                format!(
+                    "variable {}: has a derivative attribute but is {}, not a float",
+                    variable.name, variable.ty
+                ),
+            );
         }
         match md.resolve(state) {
             None => problems.at(variable.line, format!("variable {}: derivative refers to {}, which is no variable", variable.name, reference_text(md, state))),
@@ -305,16 +446,33 @@ fn check_derivatives(md: &ModelDescription, problems: &mut Problems) {
 }
 
 fn check_outputs(md: &ModelDescription, problems: &mut Problems) {
-    let listed: HashSet<usize> = md.model_structure.outputs.iter().filter_map(|u| md.resolve(u.reference)).collect();
+    let listed: HashSet<usize> = md
+        .model_structure
+        .outputs
+        .iter()
+        .filter_map(|u| md.resolve(u.reference))
+        .collect();
     for (index, variable) in md.variables.iter().enumerate() {
         if variable.causality == Causality::Output && !listed.contains(&index) {
-            problems.at(variable.line, format!("output {} is not listed among the ModelStructure outputs", variable.name));
+            problems.at(
+                variable.line,
+                format!(
+                    "output {} is not listed among the ModelStructure outputs",
+                    variable.name
+                ),
+            );
         }
     }
     for unknown in &md.model_structure.outputs {
         if let Some(variable) = md.resolve(unknown.reference).map(|i| &md.variables[i]) {
             if variable.causality != Causality::Output {
-                problems.at(unknown.line, format!("ModelStructure lists {} as an output, but its causality is {}", variable.name, variable.causality));
+                problems.at(
+                    unknown.line,
+                    format!(
+                        "ModelStructure lists {} as an output, but its causality is {}",
+                        variable.name, variable.causality
+                    ),
+                );
             }
         }
     }
@@ -332,20 +490,39 @@ fn check_structure_references(md: &ModelDescription, problems: &mut Problems) {
     for (kind, list) in lists {
         for unknown in list {
             if md.resolve(unknown.reference).is_none() {
-                problems.at(unknown.line, format!("ModelStructure {kind} refers to {}, which is no variable", reference_text(md, unknown.reference)));
+                problems.at(
+                    unknown.line,
+                    format!(
+                        "ModelStructure {kind} refers to {}, which is no variable",
+                        reference_text(md, unknown.reference)
+                    ),
+                );
             }
             for &dependency in unknown.dependencies.iter().flatten() {
                 if md.resolve(dependency).is_none() {
-                    problems.at(unknown.line, format!("ModelStructure {kind} depends on {}, which is no variable", reference_text(md, dependency)));
+                    problems.at(
+                        unknown.line,
+                        format!(
+                            "ModelStructure {kind} depends on {}, which is no variable",
+                            reference_text(md, dependency)
+                        ),
+                    );
                 }
             }
-            if let (Some(dependencies), Some(kinds)) = (&unknown.dependencies, &unknown.dependencies_kind) {
+            if let (Some(dependencies), Some(kinds)) =
+                (&unknown.dependencies, &unknown.dependencies_kind)
+            {
                 if dependencies.len() != kinds.len() {
                     problems.at(unknown.line, format!("ModelStructure {kind}: {} dependencies but {} dependenciesKind entries", dependencies.len(), kinds.len()));
                 }
             }
             if unknown.dependencies.is_none() && unknown.dependencies_kind.is_some() {
-                problems.at(unknown.line, format!("ModelStructure {kind}: dependenciesKind is given without dependencies"));
+                problems.at(
+                    unknown.line,
+                    format!(
+                        "ModelStructure {kind}: dependenciesKind is given without dependencies"
+                    ),
+                );
             }
         }
     }

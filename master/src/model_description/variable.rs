@@ -47,7 +47,10 @@ impl VariableType {
     /// Any of the integer types or an enumeration.
     pub fn is_integer(self) -> bool {
         use VariableType::*;
-        matches!(self, Int8 | UInt8 | Int16 | UInt16 | Int32 | UInt32 | Int64 | UInt64 | Enumeration)
+        matches!(
+            self,
+            Int8 | UInt8 | Int16 | UInt16 | Int32 | UInt32 | Int64 | UInt64 | Enumeration
+        )
     }
 
     /// A float or integer type, whose values can be recorded as numbers.
@@ -80,9 +83,25 @@ impl VariableType {
     /// The FMI 3.0 type for an element name (`Float64`, `Int8`, ...).
     pub fn from_fmi3_name(name: &str) -> Option<Self> {
         use VariableType::*;
-        [Float32, Float64, Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64, UInt64, Boolean, String, Binary, Clock, Enumeration]
-            .into_iter()
-            .find(|ty| ty.fmi3_name() == name)
+        [
+            Float32,
+            Float64,
+            Int8,
+            UInt8,
+            Int16,
+            UInt16,
+            Int32,
+            UInt32,
+            Int64,
+            UInt64,
+            Boolean,
+            String,
+            Binary,
+            Clock,
+            Enumeration,
+        ]
+        .into_iter()
+        .find(|ty| ty.fmi3_name() == name)
     }
 
     /// The FMI 2.0 type for an element name (`Real`, `Integer`, `Boolean`, `String`, `Enumeration`).
@@ -213,13 +232,22 @@ pub enum Values {
 impl Values {
     /// Parses one text per value as values of type `ty` (xs:boolean, hex binary, ...).
     pub fn parse(ty: VariableType, texts: &[&str]) -> Result<Values, std::string::String> {
-        fn each<T>(texts: &[&str], ty: VariableType, parse: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, std::string::String> {
-            texts.iter().map(|t| parse(t.trim()).ok_or_else(|| format!("\"{t}\" is not a valid {ty}"))).collect()
+        fn each<T>(
+            texts: &[&str],
+            ty: VariableType,
+            parse: impl Fn(&str) -> Option<T>,
+        ) -> Result<Vec<T>, std::string::String> {
+            texts
+                .iter()
+                .map(|t| parse(t.trim()).ok_or_else(|| format!("\"{t}\" is not a valid {ty}")))
+                .collect()
         }
         use VariableType::*;
         Ok(match ty {
             Float32 | Float64 => Values::Float(each(texts, ty, |t| t.parse().ok())?),
-            Int8 | Int16 | Int32 | Int64 | Enumeration => Values::Int(each(texts, ty, |t| t.parse().ok())?),
+            Int8 | Int16 | Int32 | Int64 | Enumeration => {
+                Values::Int(each(texts, ty, |t| t.parse().ok())?)
+            }
             UInt8 | UInt16 | UInt32 | UInt64 => Values::UInt(each(texts, ty, |t| t.parse().ok())?),
             Boolean | Clock => Values::Bool(each(texts, ty, super::xml::parse_bool)?),
             String => Values::String(texts.iter().map(|t| t.to_string()).collect()),
@@ -278,17 +306,25 @@ impl fmt::Display for Values {
             Values::UInt(v) => join(f, v),
             Values::Bool(v) => join(f, v),
             Values::String(v) => join(f, &v.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>()),
-            Values::Binary(v) => join(f, &v.iter().map(|bytes| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()).collect::<Vec<_>>()),
+            Values::Binary(v) => join(
+                f,
+                &v.iter()
+                    .map(|bytes| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>())
+                    .collect::<Vec<_>>(),
+            ),
         }
     }
 }
 
 fn parse_hex(text: &str) -> Option<Vec<u8>> {
     let digits = text.strip_prefix("0x").unwrap_or(text);
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
-    (0..digits.len()).step_by(2).map(|i| u8::from_str_radix(digits.get(i..i + 2)?, 16).ok()).collect()
+    (0..digits.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(digits.get(i..i + 2)?, 16).ok())
+        .collect()
 }
 
 /// One array dimension of an FMI 3.0 variable: a fixed size or a structural parameter.
@@ -363,7 +399,8 @@ impl Variable {
     /// The effective `initial`: the attribute, or the standard's default for the
     /// causality/variability combination.
     pub fn initial(&self) -> Option<Initial> {
-        self.initial_attribute.or_else(|| default_initial(self.causality, self.variability))
+        self.initial_attribute
+            .or_else(|| default_initial(self.causality, self.variability))
     }
 
     /// Whether the variable is a scalar (no array dimensions).

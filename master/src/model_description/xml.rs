@@ -38,7 +38,11 @@ pub fn parse_document(text: &str) -> Result<Element, ParseError> {
         match event {
             Event::Start(tag) | Event::Empty(tag) if root.is_some() => {
                 let (line, column) = lines.position(start_of_event);
-                return Err(ParseError::new(line, column, format!("content after the root element: <{}>", tag_name(&tag))));
+                return Err(ParseError::new(
+                    line,
+                    column,
+                    format!("content after the root element: <{}>", tag_name(&tag)),
+                ));
             }
             Event::Start(tag) => {
                 stack.push(element(&tag, lines.position(start_of_event))?);
@@ -48,7 +52,9 @@ pub fn parse_document(text: &str) -> Result<Element, ParseError> {
                 close(&mut stack, &mut root, done);
             }
             Event::End(_) => {
-                let done = stack.pop().expect("quick-xml checks end names against open elements");
+                let done = stack
+                    .pop()
+                    .expect("quick-xml checks end names against open elements");
                 close(&mut stack, &mut root, done);
             }
             Event::Eof => break,
@@ -56,12 +62,16 @@ pub fn parse_document(text: &str) -> Result<Element, ParseError> {
         }
     }
     if let Some(open) = stack.last() {
-        return Err(ParseError::new(open.line, open.column, format!("malformed XML: <{}> is never closed", open.name)));
+        return Err(ParseError::new(
+            open.line,
+            open.column,
+            format!("malformed XML: <{}> is never closed", open.name),
+        ));
     }
     root.ok_or_else(|| ParseError::new(1, 1, "malformed XML: the document has no root element"))
 }
 
-fn close(stack: &mut Vec<Element>, root: &mut Option<Element>, done: Element) {
+fn close(stack: &mut [Element], root: &mut Option<Element>, done: Element) {
     match stack.last_mut() {
         Some(parent) => parent.children.push(done),
         None => *root = Some(done),
@@ -76,30 +86,58 @@ fn element(tag: &BytesStart, (line, column): (usize, usize)) -> Result<Element, 
     let name = tag_name(tag);
     let mut attributes = Vec::new();
     for attribute in tag.attributes() {
-        let attribute = attribute.map_err(|e| ParseError::new(line, column, format!("malformed attribute in <{name}>: {e}")))?;
+        let attribute = attribute.map_err(|e| {
+            ParseError::new(
+                line,
+                column,
+                format!("malformed attribute in <{name}>: {e}"),
+            )
+        })?;
         let key = attribute.key.as_ref().to_string();
         let value = attribute
             .normalized_value(quick_xml::XmlVersion::Implicit1_0)
-            .map_err(|e| ParseError::new(line, column, format!("malformed value of {key} in <{name}>: {e}")))?;
+            .map_err(|e| {
+                ParseError::new(
+                    line,
+                    column,
+                    format!("malformed value of {key} in <{name}>: {e}"),
+                )
+            })?;
         attributes.push((key, value.into_owned()));
     }
-    Ok(Element { name, attributes, children: Vec::new(), line, column })
+    Ok(Element {
+        name,
+        attributes,
+        children: Vec::new(),
+        line,
+        column,
+    })
 }
 
 impl Element {
     /// The value of attribute `key`, if present.
     pub fn attr(&self, key: &str) -> Option<&str> {
-        self.attributes.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.attributes
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 
     /// The value of a required attribute.
     pub fn required(&self, key: &str) -> Result<&str, ParseError> {
-        self.attr(key).ok_or_else(|| self.error(format!("<{}> lacks the required attribute {key}", self.name)))
+        self.attr(key).ok_or_else(|| {
+            self.error(format!(
+                "<{}> lacks the required attribute {key}",
+                self.name
+            ))
+        })
     }
 
     /// Attribute `key` parsed as `T`, if present.
     pub fn parsed<T: FromStr>(&self, key: &str) -> Result<Option<T>, ParseError> {
-        self.attr(key).map(|text| self.parse_value(key, text)).transpose()
+        self.attr(key)
+            .map(|text| self.parse_value(key, text))
+            .transpose()
     }
 
     /// A required attribute parsed as `T`.
@@ -111,7 +149,12 @@ impl Element {
     pub fn flag(&self, key: &str, default: bool) -> Result<bool, ParseError> {
         match self.attr(key) {
             None => Ok(default),
-            Some(text) => parse_bool(text).ok_or_else(|| self.error(format!("{key}=\"{text}\" in <{}> is not a boolean", self.name))),
+            Some(text) => parse_bool(text).ok_or_else(|| {
+                self.error(format!(
+                    "{key}=\"{text}\" in <{}> is not a boolean",
+                    self.name
+                ))
+            }),
         }
     }
 
@@ -131,7 +174,13 @@ impl Element {
     }
 
     fn parse_value<T: FromStr>(&self, key: &str, text: &str) -> Result<T, ParseError> {
-        text.trim().parse().map_err(|_| self.error(format!("{key}=\"{text}\" in <{}> is not a valid {}", self.name, short_type_name::<T>())))
+        text.trim().parse().map_err(|_| {
+            self.error(format!(
+                "{key}=\"{text}\" in <{}> is not a valid {}",
+                self.name,
+                short_type_name::<T>()
+            ))
+        })
     }
 }
 
@@ -156,7 +205,9 @@ struct LineIndex {
 
 impl LineIndex {
     fn new(text: &str) -> Self {
-        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
         LineIndex { starts }
     }
 

@@ -21,8 +21,16 @@ impl CsvWriter {
     /// Creates `path` and writes the header: `time` and then `names`.
     pub fn create(path: &Path, names: &[String]) -> Result<Self> {
         let file = File::create(path).map_err(|e| Error::io(path, e))?;
-        let mut writer = CsvWriter { path: path.to_path_buf(), writer: BufWriter::new(file), columns: names.len(), rows: 0 };
-        let header: Vec<String> = std::iter::once("time").chain(names.iter().map(String::as_str)).map(quote).collect();
+        let mut writer = CsvWriter {
+            path: path.to_path_buf(),
+            writer: BufWriter::new(file),
+            columns: names.len(),
+            rows: 0,
+        };
+        let header: Vec<String> = std::iter::once("time")
+            .chain(names.iter().map(String::as_str))
+            .map(quote)
+            .collect();
         writer.line(&header.join(","))?;
         Ok(writer)
     }
@@ -38,7 +46,11 @@ impl CsvWriter {
         if fields.len() != self.columns + 1 {
             return Err(Error::InvalidValue {
                 item: self.path.display().to_string(),
-                message: format!("a row has {} values for {} columns", fields.len() - 1, self.columns),
+                message: format!(
+                    "a row has {} values for {} columns",
+                    fields.len() - 1,
+                    self.columns
+                ),
             });
         }
         self.line(&fields.join(","))?;
@@ -52,7 +64,9 @@ impl CsvWriter {
     }
 
     fn line(&mut self, text: &str) -> Result<()> {
-        writeln!(self.writer, "{text}").and_then(|_| self.writer.flush()).map_err(|e| Error::io(&self.path, e))
+        writeln!(self.writer, "{text}")
+            .and_then(|_| self.writer.flush())
+            .map_err(|e| Error::io(&self.path, e))
     }
 }
 

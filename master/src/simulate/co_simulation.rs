@@ -6,7 +6,12 @@ use crate::model_description::InterfaceType;
 
 /// Steps the instance from start to stop with the fixed communication step.
 pub(super) fn run(run: Run<'_>) -> Result<SimulationSummary> {
-    let Run { instance, inputs, recorder, experiment } = run;
+    let Run {
+        instance,
+        inputs,
+        recorder,
+        experiment,
+    } = run;
     let steps_per_output = (experiment.output_interval / experiment.step).round() as usize;
     let intervals = grid_intervals(experiment.start, experiment.step, experiment.stop);
     recorder.record(instance, experiment.start)?;
@@ -33,7 +38,11 @@ pub(super) fn run(run: Run<'_>) -> Result<SimulationSummary> {
             if !outcome.terminate {
                 return Err(Error::Simulation {
                     time,
-                    message: format!("{} stopped the step from {} early and does not ask to terminate", instance.name(), next - experiment.step.min(next - experiment.start)),
+                    message: format!(
+                        "{} stopped the step from {} early and does not ask to terminate",
+                        instance.name(),
+                        next - experiment.step.min(next - experiment.start)
+                    ),
                 });
             }
             summary.terminated_by_fmu = true;

@@ -26,26 +26,47 @@ impl InputTable {
     /// Reads `path`, matching each column after `time` to an input variable of `fmu`.
     pub fn read(fmu: &Fmu, path: &Path) -> Result<Self> {
         let md = fmu.model_description();
-        let bad = |message: String| Error::InputFile { path: path.to_path_buf(), message };
-        let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_path(path).map_err(|e| bad(e.to_string()))?;
+        let bad = |message: String| Error::InputFile {
+            path: path.to_path_buf(),
+            message,
+        };
+        let mut reader = csv::ReaderBuilder::new()
+            .trim(csv::Trim::All)
+            .from_path(path)
+            .map_err(|e| bad(e.to_string()))?;
         let header = reader.headers().map_err(|e| bad(e.to_string()))?.clone();
         if header.get(0) != Some("time") {
-            return Err(bad(format!("the first column must be \"time\", found {:?}", header.get(0).unwrap_or(""))));
+            return Err(bad(format!(
+                "the first column must be \"time\", found {:?}",
+                header.get(0).unwrap_or("")
+            )));
         }
         let mut columns = Vec::new();
         for name in header.iter().skip(1) {
-            let variable = md.variable(name).ok_or_else(|| bad(format!("column \"{name}\" is no variable of {}", fmu.path().display())))?;
+            let variable = md.variable(name).ok_or_else(|| {
+                bad(format!(
+                    "column \"{name}\" is no variable of {}",
+                    fmu.path().display()
+                ))
+            })?;
             if variable.causality != Causality::Input {
-                return Err(bad(format!("column \"{name}\": the variable's causality is {}, not input", variable.causality)));
+                return Err(bad(format!(
+                    "column \"{name}\": the variable's causality is {}, not input",
+                    variable.causality
+                )));
             }
             if !variable.ty.is_numeric() && variable.ty != VariableType::Boolean {
-                return Err(bad(format!("column \"{name}\": {} inputs cannot be read from CSV", variable.ty)));
+                return Err(bad(format!(
+                    "column \"{name}\": {} inputs cannot be read from CSV",
+                    variable.ty
+                )));
             }
             columns.push(Column {
                 name: name.to_string(),
                 value_reference: variable.value_reference,
                 ty: variable.ty,
-                continuous: variable.ty.is_float() && variable.variability == Variability::Continuous,
+                continuous: variable.ty.is_float()
+                    && variable.variability == Variability::Continuous,
                 values: Vec::new(),
             });
         }
@@ -58,12 +79,19 @@ impl InputTable {
                 match text {
                     "true" => Ok(1.0),
                     "false" => Ok(0.0),
-                    _ => text.parse().map_err(|_| bad(format!("line {line}, column {}: \"{text}\" is not a number", i + 1))),
+                    _ => text.parse().map_err(|_| {
+                        bad(format!(
+                            "line {line}, column {}: \"{text}\" is not a number",
+                            i + 1
+                        ))
+                    }),
                 }
             };
             let time = number(0)?;
             if times.last().is_some_and(|&last| time < last) {
-                return Err(bad(format!("line {line}: time {time} is before the previous row's")));
+                return Err(bad(format!(
+                    "line {line}: time {time} is before the previous row's"
+                )));
             }
             times.push(time);
             for (i, column) in columns.iter_mut().enumerate() {
@@ -104,7 +132,10 @@ impl InputTable {
             let values = match column.ty {
                 VariableType::Boolean => Values::Bool(vec![value != 0.0]),
                 ty if ty.is_float() => Values::Float(vec![value]),
-                VariableType::UInt8 | VariableType::UInt16 | VariableType::UInt32 | VariableType::UInt64 => Values::UInt(vec![value.round() as u64]),
+                VariableType::UInt8
+                | VariableType::UInt16
+                | VariableType::UInt32
+                | VariableType::UInt64 => Values::UInt(vec![value.round() as u64]),
                 _ => Values::Int(vec![value.round() as i64]),
             };
             instance.set_values(column.ty, &[column.value_reference], &values)?;

@@ -91,17 +91,34 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
     };
     let experiment = experiment(fmu, interface, options)?;
     let start_values = start_values::parse(fmu, &options.start_values)?;
-    let inputs = options.input_file.as_ref().map(|path| InputTable::read(fmu, path)).transpose()?;
+    let inputs = options
+        .input_file
+        .as_ref()
+        .map(|path| InputTable::read(fmu, path))
+        .transpose()?;
     fmu.load(interface)?;
-    let mut recorder = Recorder::create(fmu, options.output_variables.as_deref(), &options.output_file)?;
+    let mut recorder = Recorder::create(
+        fmu,
+        options.output_variables.as_deref(),
+        &options.output_file,
+    )?;
     let mut instance = fmu.instantiate(interface, &md.model_name, options.log.clone())?;
     start_values::apply(instance.as_mut(), &start_values)?;
-    instance.enter_initialization_mode(Some(experiment.tolerance), experiment.start, Some(experiment.stop))?;
+    instance.enter_initialization_mode(
+        Some(experiment.tolerance),
+        experiment.start,
+        Some(experiment.stop),
+    )?;
     if let Some(inputs) = &inputs {
         inputs.apply(instance.as_mut(), experiment.start)?;
     }
     instance.exit_initialization_mode()?;
-    let run = Run { instance: instance.as_mut(), inputs: inputs.as_ref(), recorder: &mut recorder, experiment };
+    let run = Run {
+        instance: instance.as_mut(),
+        inputs: inputs.as_ref(),
+        recorder: &mut recorder,
+        experiment,
+    };
     let mut summary = match interface {
         InterfaceType::CoSimulation => co_simulation::run(run)?,
         InterfaceType::ModelExchange => model_exchange::run(run, options.record_events)?,
@@ -119,33 +136,78 @@ struct Run<'a> {
     experiment: Experiment,
 }
 
-fn experiment(fmu: &Fmu, interface: InterfaceType, options: &SimulationOptions) -> Result<Experiment> {
-    let default = fmu.model_description().default_experiment.clone().unwrap_or_default();
+// The negated comparisons also reject NaN.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
+fn experiment(
+    fmu: &Fmu,
+    interface: InterfaceType,
+    options: &SimulationOptions,
+) -> Result<Experiment> {
+    let default = fmu
+        .model_description()
+        .default_experiment
+        .clone()
+        .unwrap_or_default();
     let start = options.start_time.or(default.start_time).unwrap_or(0.0);
-    let stop = options.stop_time.or(default.stop_time).unwrap_or(start + 1.0);
-    let invalid = |item: &str, message: String| Error::InvalidValue { item: item.to_string(), message };
+    let stop = options
+        .stop_time
+        .or(default.stop_time)
+        .unwrap_or(start + 1.0);
+    let invalid = |item: &str, message: String| Error::InvalidValue {
+        item: item.to_string(),
+        message,
+    };
     if !(stop > start) {
-        return Err(invalid("--stop-time", format!("stop time {stop} must be after start time {start}")));
+        return Err(invalid(
+            "--stop-time",
+            format!("stop time {stop} must be after start time {start}"),
+        ));
     }
-    let step = options.step_size.or(default.step_size).unwrap_or((stop - start) / 500.0);
+    let step = options
+        .step_size
+        .or(default.step_size)
+        .unwrap_or((stop - start) / 500.0);
     if !(step > 0.0) {
-        return Err(invalid("--step-size", format!("step size {step} must be positive")));
+        return Err(invalid(
+            "--step-size",
+            format!("step size {step} must be positive"),
+        ));
     }
     let output_interval = options.output_interval.unwrap_or(step);
     if !(output_interval > 0.0) {
-        return Err(invalid("--output-interval", format!("output interval {output_interval} must be positive")));
+        return Err(invalid(
+            "--output-interval",
+            format!("output interval {output_interval} must be positive"),
+        ));
     }
     if interface == InterfaceType::CoSimulation {
         let ratio = output_interval / step;
         if (ratio - ratio.round()).abs() > 1e-9 * ratio.max(1.0) || ratio.round() < 1.0 {
-            return Err(invalid("--output-interval", format!("output interval {output_interval} must be a multiple of the step size {step}")));
+            return Err(invalid(
+                "--output-interval",
+                format!(
+                    "output interval {output_interval} must be a multiple of the step size {step}"
+                ),
+            ));
         }
     }
-    let tolerance = options.relative_tolerance.or(default.tolerance).unwrap_or(1e-6);
+    let tolerance = options
+        .relative_tolerance
+        .or(default.tolerance)
+        .unwrap_or(1e-6);
     if !(tolerance > 0.0) {
-        return Err(invalid("--relative-tolerance", format!("tolerance {tolerance} must be positive")));
+        return Err(invalid(
+            "--relative-tolerance",
+            format!("tolerance {tolerance} must be positive"),
+        ));
     }
-    Ok(Experiment { start, stop, step, output_interval, tolerance })
+    Ok(Experiment {
+        start,
+        stop,
+        step,
+        output_interval,
+        tolerance,
+    })
 }
 
 /// The `k`-th point of a grid from `start` with spacing `step`, computed without accumulating

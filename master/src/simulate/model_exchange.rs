@@ -10,7 +10,12 @@ use crate::solver::{locate_crossing, sign_changed, DormandPrince, Tolerances};
 
 /// Integrates from start to stop, recording on the output grid (and around events if asked).
 pub(super) fn run(run: Run<'_>, record_events: bool) -> Result<SimulationSummary> {
-    let Run { instance, inputs, recorder, experiment } = run;
+    let Run {
+        instance,
+        inputs,
+        recorder,
+        experiment,
+    } = run;
     let n = instance.number_of_continuous_states();
     let m = instance.number_of_event_indicators();
     let mut me = Integration {
@@ -41,9 +46,18 @@ pub(super) fn run(run: Run<'_>, record_events: bool) -> Result<SimulationSummary
         return Ok(me.summary);
     }
     recorder.record(me.instance, me.time)?;
-    let intervals = grid_intervals(experiment.start, experiment.output_interval, experiment.stop);
+    let intervals = grid_intervals(
+        experiment.start,
+        experiment.output_interval,
+        experiment.stop,
+    );
     for k in 1..=intervals {
-        let output_time = grid_point(experiment.start, experiment.output_interval, k, experiment.stop);
+        let output_time = grid_point(
+            experiment.start,
+            experiment.output_interval,
+            k,
+            experiment.stop,
+        );
         while me.time < output_time {
             let due = me.next_time_event.is_some_and(|t| t <= me.time);
             let step_event = if due { false } else { me.advance(output_time)? };
@@ -90,7 +104,12 @@ struct Integration<'a> {
 }
 
 /// Puts the FMU at (`time`, `states`), with inputs when they vary continuously.
-fn set_point(instance: &mut dyn FmuInstance, inputs: Option<&InputTable>, time: f64, states: &[f64]) -> Result<()> {
+fn set_point(
+    instance: &mut dyn FmuInstance,
+    inputs: Option<&InputTable>,
+    time: f64,
+    states: &[f64],
+) -> Result<()> {
     instance.set_time(time)?;
     if let Some(inputs) = inputs {
         inputs.apply(instance, time)?;
@@ -109,7 +128,11 @@ impl Integration<'_> {
             Some(t) if t > self.time && t < limit => t,
             _ => limit,
         };
-        let inputs = if self.continuous_inputs { self.inputs } else { None };
+        let inputs = if self.continuous_inputs {
+            self.inputs
+        } else {
+            None
+        };
         let start = self.time;
         let (new_time, state_event) = if self.states.is_empty() {
             set_point(self.instance, inputs, end, &[])?;
@@ -122,12 +145,20 @@ impl Integration<'_> {
             };
             let mut step = match self.step {
                 Some(step) => step,
-                None => self.stepper.initial_step(&mut rhs, start, &self.states, &self.tolerances, end - start)?,
+                None => self.stepper.initial_step(
+                    &mut rhs,
+                    start,
+                    &self.states,
+                    &self.tolerances,
+                    end - start,
+                )?,
             };
             let new_time = loop {
                 let reaches_end = step >= (end - start) * (1.0 - 1e-12);
                 let h = if reaches_end { end - start } else { step };
-                let attempt = self.stepper.attempt(&mut rhs, start, &self.states, h, &self.tolerances)?;
+                let attempt =
+                    self.stepper
+                        .attempt(&mut rhs, start, &self.states, h, &self.tolerances)?;
                 step = attempt.next_step;
                 if attempt.accepted {
                     self.step = Some(step);
@@ -135,7 +166,13 @@ impl Integration<'_> {
                 }
                 self.summary.rejected_steps += 1;
                 if step < 1e-14 * start.abs().max(1.0) {
-                    return Err(Error::Simulation { time: start, message: format!("the step size fell to {step:e} (error estimate {:e})", attempt.error) });
+                    return Err(Error::Simulation {
+                        time: start,
+                        message: format!(
+                            "the step size fell to {step:e} (error estimate {:e})",
+                            attempt.error
+                        ),
+                    });
                 }
             };
             self.states.copy_from_slice(self.stepper.x_new());
@@ -160,11 +197,20 @@ impl Integration<'_> {
         }
         let mut after = vec![0.0; self.indicators.len()];
         self.instance.get_event_indicators(&mut after)?;
-        if !self.indicators.iter().zip(&after).any(|(&a, &b)| sign_changed(a, b)) {
+        if !self
+            .indicators
+            .iter()
+            .zip(&after)
+            .any(|(&a, &b)| sign_changed(a, b))
+        {
             self.indicators = after;
             return Ok(false);
         }
-        let inputs = if self.continuous_inputs { self.inputs } else { None };
+        let inputs = if self.continuous_inputs {
+            self.inputs
+        } else {
+            None
+        };
         let dense = (!self.states.is_empty()).then(|| self.stepper.dense_output());
         let mut x = self.states.clone();
         let instance = &mut *self.instance;
@@ -176,7 +222,14 @@ impl Integration<'_> {
             instance.get_event_indicators(z)
         };
         let resolution = 1e-12 * end.abs().max(1.0) + 100.0 * f64::EPSILON * (end - start).abs();
-        let crossing = locate_crossing(start, &self.indicators, end, &after, resolution, &mut evaluate)?;
+        let crossing = locate_crossing(
+            start,
+            &self.indicators,
+            end,
+            &after,
+            resolution,
+            &mut evaluate,
+        )?;
         if let Some(dense) = &dense {
             dense.evaluate(crossing.after, &mut self.states);
         }
@@ -199,7 +252,10 @@ impl Integration<'_> {
                 inputs.apply(self.instance, self.time)?;
             }
         }
-        let mut update = EventUpdate { discrete_states_need_update: true, ..Default::default() };
+        let mut update = EventUpdate {
+            discrete_states_need_update: true,
+            ..Default::default()
+        };
         let mut passes = 0;
         while update.discrete_states_need_update {
             update = self.instance.update_discrete_states()?;
@@ -209,14 +265,18 @@ impl Integration<'_> {
                 return Ok(true);
             }
             if passes > 1000 {
-                return Err(Error::Simulation { time: self.time, message: "the event iteration did not converge in 1000 passes".into() });
+                return Err(Error::Simulation {
+                    time: self.time,
+                    message: "the event iteration did not converge in 1000 passes".into(),
+                });
             }
         }
         self.instance.enter_continuous_time_mode()?;
         if !self.states.is_empty() {
             self.instance.get_continuous_states(&mut self.states)?;
             let mut nominals = vec![1.0; self.states.len()];
-            self.instance.get_nominals_of_continuous_states(&mut nominals)?;
+            self.instance
+                .get_nominals_of_continuous_states(&mut nominals)?;
             self.tolerances = Tolerances::from_nominals(self.relative_tolerance, &nominals);
         }
         if !self.indicators.is_empty() {

@@ -28,7 +28,12 @@ impl Recorder {
         let chosen: Vec<&crate::model_description::Variable> = match names {
             Some(names) => names
                 .iter()
-                .map(|name| md.variable(name).ok_or_else(|| Error::UnknownVariable { fmu: fmu.path().to_path_buf(), name: name.clone() }))
+                .map(|name| {
+                    md.variable(name).ok_or_else(|| Error::UnknownVariable {
+                        fmu: fmu.path().to_path_buf(),
+                        name: name.clone(),
+                    })
+                })
                 .collect::<Result<_>>()?,
             None => default_outputs(md),
         };
@@ -40,19 +45,29 @@ impl Recorder {
                 continue;
             }
             match groups.last_mut() {
-                Some(group) if group.ty == variable.ty => group.references.push(variable.value_reference),
-                _ => groups.push(Group { ty: variable.ty, references: vec![variable.value_reference] }),
+                Some(group) if group.ty == variable.ty => {
+                    group.references.push(variable.value_reference)
+                }
+                _ => groups.push(Group {
+                    ty: variable.ty,
+                    references: vec![variable.value_reference],
+                }),
             }
             header.push(variable.name.clone());
         }
-        Ok(Recorder { groups, writer: CsvWriter::create(path, &header)?, buffer: Vec::new() })
+        Ok(Recorder {
+            groups,
+            writer: CsvWriter::create(path, &header)?,
+            buffer: Vec::new(),
+        })
     }
 
     /// Reads the variables at `time` and writes one row.
     pub fn record(&mut self, instance: &mut dyn FmuInstance, time: f64) -> Result<()> {
         self.buffer.clear();
         for group in &self.groups {
-            self.buffer.push(instance.get_values(group.ty, &group.references)?);
+            self.buffer
+                .push(instance.get_values(group.ty, &group.references)?);
         }
         self.writer.write_row(time, &self.buffer)
     }
@@ -64,5 +79,8 @@ impl Recorder {
 }
 
 fn default_outputs(md: &ModelDescription) -> Vec<&crate::model_description::Variable> {
-    md.variables.iter().filter(|v| v.causality == Causality::Output).collect()
+    md.variables
+        .iter()
+        .filter(|v| v.causality == Causality::Output)
+        .collect()
 }

@@ -25,21 +25,44 @@ pub fn parse(fmu: &Fmu, assignments: &[String]) -> Result<Vec<StartValue>> {
     assignments
         .iter()
         .map(|assignment| {
-            let (name, text) = assignment.split_once('=').ok_or_else(|| Error::InvalidValue {
-                item: format!("--start-value {assignment}"),
-                message: "expected name=value".into(),
-            })?;
+            let (name, text) = assignment
+                .split_once('=')
+                .ok_or_else(|| Error::InvalidValue {
+                    item: format!("--start-value {assignment}"),
+                    message: "expected name=value".into(),
+                })?;
             let name = name.trim();
-            let variable = md.variable(name).ok_or_else(|| Error::UnknownVariable { fmu: fmu.path().to_path_buf(), name: name.to_string() })?;
-            let invalid = |message: String| Error::InvalidValue { item: format!("--start-value {name}"), message };
-            if variable.variability == Variability::Constant || matches!(variable.causality, Causality::Independent | Causality::CalculatedParameter) {
-                return Err(invalid(format!("{name} is a {} {} variable and cannot be set", variable.variability, variable.causality)));
+            let variable = md.variable(name).ok_or_else(|| Error::UnknownVariable {
+                fmu: fmu.path().to_path_buf(),
+                name: name.to_string(),
+            })?;
+            let invalid = |message: String| Error::InvalidValue {
+                item: format!("--start-value {name}"),
+                message,
+            };
+            if variable.variability == Variability::Constant
+                || matches!(
+                    variable.causality,
+                    Causality::Independent | Causality::CalculatedParameter
+                )
+            {
+                return Err(invalid(format!(
+                    "{name} is a {} {} variable and cannot be set",
+                    variable.variability, variable.causality
+                )));
             }
             if !variable.is_scalar() {
-                return Err(invalid(format!("{name} is an array; only scalar start values are supported")));
+                return Err(invalid(format!(
+                    "{name} is an array; only scalar start values are supported"
+                )));
             }
             let value = Values::parse(variable.ty, &[text]).map_err(invalid)?;
-            Ok(StartValue { name: name.to_string(), value_reference: variable.value_reference, ty: variable.ty, value })
+            Ok(StartValue {
+                name: name.to_string(),
+                value_reference: variable.value_reference,
+                ty: variable.ty,
+                value,
+            })
         })
         .collect()
 }

@@ -9,12 +9,41 @@ const A: [[f64; 6]; 7] = [
     [1.0 / 5.0, 0.0, 0.0, 0.0, 0.0, 0.0],
     [3.0 / 40.0, 9.0 / 40.0, 0.0, 0.0, 0.0, 0.0],
     [44.0 / 45.0, -56.0 / 15.0, 32.0 / 9.0, 0.0, 0.0, 0.0],
-    [19372.0 / 6561.0, -25360.0 / 2187.0, 64448.0 / 6561.0, -212.0 / 729.0, 0.0, 0.0],
-    [9017.0 / 3168.0, -355.0 / 33.0, 46732.0 / 5247.0, 49.0 / 176.0, -5103.0 / 18656.0, 0.0],
-    [35.0 / 384.0, 0.0, 500.0 / 1113.0, 125.0 / 192.0, -2187.0 / 6784.0, 11.0 / 84.0],
+    [
+        19372.0 / 6561.0,
+        -25360.0 / 2187.0,
+        64448.0 / 6561.0,
+        -212.0 / 729.0,
+        0.0,
+        0.0,
+    ],
+    [
+        9017.0 / 3168.0,
+        -355.0 / 33.0,
+        46732.0 / 5247.0,
+        49.0 / 176.0,
+        -5103.0 / 18656.0,
+        0.0,
+    ],
+    [
+        35.0 / 384.0,
+        0.0,
+        500.0 / 1113.0,
+        125.0 / 192.0,
+        -2187.0 / 6784.0,
+        11.0 / 84.0,
+    ],
 ];
 /// Fifth-order weights minus fourth-order weights: the local error estimate.
-const E: [f64; 7] = [71.0 / 57600.0, 0.0, -71.0 / 16695.0, 71.0 / 1920.0, -17253.0 / 339200.0, 22.0 / 525.0, -1.0 / 40.0];
+const E: [f64; 7] = [
+    71.0 / 57600.0,
+    0.0,
+    -71.0 / 16695.0,
+    71.0 / 1920.0,
+    -17253.0 / 339200.0,
+    22.0 / 525.0,
+    -1.0 / 40.0,
+];
 /// Weights of the dense output's last coefficient.
 const D: [f64; 7] = [
     -12715105075.0 / 11282082432.0,
@@ -109,7 +138,14 @@ impl DormandPrince {
     }
 
     /// A starting step size for `x' = f(t, x)` from `t` (Hairer's `hinit`), at most `max_step`.
-    pub fn initial_step<E>(&mut self, f: &mut impl FnMut(f64, &[f64], &mut [f64]) -> Result<(), E>, t: f64, x: &[f64], tolerances: &Tolerances, max_step: f64) -> Result<f64, E> {
+    pub fn initial_step<E>(
+        &mut self,
+        f: &mut impl FnMut(f64, &[f64], &mut [f64]) -> Result<(), E>,
+        t: f64,
+        x: &[f64],
+        tolerances: &Tolerances,
+        max_step: f64,
+    ) -> Result<f64, E> {
         let n = x.len();
         if n == 0 {
             return Ok(max_step);
@@ -118,7 +154,12 @@ impl DormandPrince {
         self.first_stage_valid = true;
         let d0 = tolerances.norm(x, x, |i| x[i]);
         let d1 = tolerances.norm(x, x, |i| self.k[0][i]);
-        let h0 = if d0 < 1e-5 || d1 < 1e-5 { 1e-6 } else { 0.01 * d0 / d1 }.min(max_step);
+        let h0 = if d0 < 1e-5 || d1 < 1e-5 {
+            1e-6
+        } else {
+            0.01 * d0 / d1
+        }
+        .min(max_step);
         for i in 0..n {
             self.stage[i] = x[i] + h0 * self.k[0][i];
         }
@@ -126,13 +167,24 @@ impl DormandPrince {
         f(t + h0, &stage, &mut self.k[1])?;
         self.stage = stage;
         let d2 = tolerances.norm(x, x, |i| self.k[1][i] - self.k[0][i]) / h0;
-        let h1 = if d1.max(d2) <= 1e-15 { (h0 * 1e-3).max(1e-6) } else { (0.01 / d1.max(d2)).powf(1.0 / 5.0) };
+        let h1 = if d1.max(d2) <= 1e-15 {
+            (h0 * 1e-3).max(1e-6)
+        } else {
+            (0.01 / d1.max(d2)).powf(1.0 / 5.0)
+        };
         Ok((100.0 * h0).min(h1).min(max_step))
     }
 
     /// Attempts a step of size `h` from (`t`, `x`); the new state is [`DormandPrince::x_new`].
     /// After an accepted attempt call [`DormandPrince::accept`] before the next step.
-    pub fn attempt<E>(&mut self, f: &mut impl FnMut(f64, &[f64], &mut [f64]) -> Result<(), E>, t: f64, x: &[f64], h: f64, tolerances: &Tolerances) -> Result<Attempt, E> {
+    pub fn attempt<E>(
+        &mut self,
+        f: &mut impl FnMut(f64, &[f64], &mut [f64]) -> Result<(), E>,
+        t: f64,
+        x: &[f64],
+        h: f64,
+        tolerances: &Tolerances,
+    ) -> Result<Attempt, E> {
         let n = x.len();
         if !self.first_stage_valid {
             f(t, x, &mut self.k[0])?;
@@ -149,13 +201,27 @@ impl DormandPrince {
             let (stage, k) = (&self.stage, &mut self.k[s]);
             f(t + C[s] * h, stage, k)?;
         }
-        let error = tolerances.norm(x, &self.x_new, |i| h * (0..7).map(|j| E[j] * self.k[j][i]).sum::<f64>());
-        let factor = if error == 0.0 { MAX_FACTOR } else { (SAFETY * error.powf(-0.2)).clamp(MIN_FACTOR, MAX_FACTOR) };
+        let error = tolerances.norm(x, &self.x_new, |i| {
+            h * (0..7).map(|j| E[j] * self.k[j][i]).sum::<f64>()
+        });
+        let factor = if error == 0.0 {
+            MAX_FACTOR
+        } else {
+            (SAFETY * error.powf(-0.2)).clamp(MIN_FACTOR, MAX_FACTOR)
+        };
         let accepted = error <= 1.0 && error.is_finite();
         self.t = t;
         self.h = h;
         self.x_old.copy_from_slice(x);
-        Ok(Attempt { accepted, error, next_step: if accepted { h * factor } else { h * factor.min(1.0) } })
+        Ok(Attempt {
+            accepted,
+            error,
+            next_step: if accepted {
+                h * factor
+            } else {
+                h * factor.min(1.0)
+            },
+        })
     }
 
     /// The dense output of the last attempted step.
@@ -172,7 +238,11 @@ impl DormandPrince {
             coefficients[3][i] = difference - h * self.k[6][i] - spline;
             coefficients[4][i] = h * (0..7).map(|j| D[j] * self.k[j][i]).sum::<f64>();
         }
-        DenseOutput { t0: self.t, h, coefficients }
+        DenseOutput {
+            t0: self.t,
+            h,
+            coefficients,
+        }
     }
 
     /// Makes the last stage the first stage of the next step (first same as last).

@@ -19,7 +19,13 @@ pub struct Tolerances {
 impl Tolerances {
     /// Absolute tolerance `relative * nominal` per state, as FMI tools commonly derive it.
     pub fn from_nominals(relative: f64, nominals: &[f64]) -> Self {
-        Tolerances { relative, absolute: nominals.iter().map(|n| relative * n.abs().max(f64::MIN_POSITIVE)).collect() }
+        Tolerances {
+            relative,
+            absolute: nominals
+                .iter()
+                .map(|n| relative * n.abs().max(f64::MIN_POSITIVE))
+                .collect(),
+        }
     }
 
     /// Scaled RMS norm of `value(i)` with weights from the states `a` and `b`.
@@ -39,7 +45,13 @@ impl Tolerances {
 
 /// Integrates `x' = f(t, x)` from `t0` to `t1` without events; returns the state at `t1`
 /// and the number of accepted steps.
-pub fn integrate<E>(mut f: impl FnMut(f64, &[f64], &mut [f64]) -> Result<(), E>, t0: f64, x0: &[f64], t1: f64, tolerances: &Tolerances) -> Result<(Vec<f64>, usize), E> {
+pub fn integrate<E>(
+    mut f: impl FnMut(f64, &[f64], &mut [f64]) -> Result<(), E>,
+    t0: f64,
+    x0: &[f64],
+    t1: f64,
+    tolerances: &Tolerances,
+) -> Result<(Vec<f64>, usize), E> {
     let mut stepper = DormandPrince::new(x0.len());
     let mut x = x0.to_vec();
     let mut t = t0;

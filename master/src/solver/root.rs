@@ -48,7 +48,11 @@ pub fn locate_crossing<E>(
             .fold(f64::INFINITY, f64::min);
         // Keep the trial strictly inside so the bracket always shrinks.
         let margin = 0.01 * (tb - ta);
-        let tc = if secant.is_finite() { secant.clamp(ta + margin, tb - margin) } else { 0.5 * (ta + tb) };
+        let tc = if secant.is_finite() {
+            secant.clamp(ta + margin, tb - margin)
+        } else {
+            0.5 * (ta + tb)
+        };
         indicators(tc, &mut zc)?;
         if (0..za.len()).any(|i| sign_changed(za[i], zc[i])) {
             tb = tc;
@@ -68,5 +72,9 @@ pub fn locate_crossing<E>(
             last_side = 1;
         }
     }
-    Ok(Crossing { before: ta, after: tb, indicators_after: zb })
+    Ok(Crossing {
+        before: ta,
+        after: tb,
+        indicators_after: zb,
+    })
 }

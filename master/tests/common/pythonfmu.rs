@@ -18,7 +18,11 @@ pub fn build(builder: &str, script: &str, model: &str) -> PathBuf {
     let root = python::workspace_root();
     let out = root.join("target").join("test-fmus").join(script);
     std::fs::create_dir_all(&out).expect("create output folder");
-    let source = root.join("tests").join("python").join("slaves").join(format!("{script}.py"));
+    let source = root
+        .join("tests")
+        .join("python")
+        .join("slaves")
+        .join(format!("{script}.py"));
     let output = Command::new(python::tool(builder))
         .args(["build", "--handle-state", "--serialize-state", "-f"])
         .arg(&source)
@@ -26,7 +30,12 @@ pub fn build(builder: &str, script: &str, model: &str) -> PathBuf {
         .arg(&out)
         .output()
         .expect("run the FMU builder");
-    assert!(output.status.success(), "{builder} build failed:\n{}\n{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{builder} build failed:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
     let fmu = out.join(format!("{model}.fmu"));
     assert!(fmu.is_file(), "{builder} produced no {}", fmu.display());
     built.push((script.to_string(), fmu.clone()));
