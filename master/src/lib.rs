@@ -1,1 +1,17 @@
-//! The Tandem co-simulation master.
+//! The Tandem co-simulation master: FMI 2.0/3.0 import, simulation of single FMUs
+//! (Co-Simulation, and Model Exchange under the master's own integrator) and the `tandem` CLI.
+
+pub mod binding;
+pub mod cli;
+pub mod error;
+pub mod import;
+pub mod instance;
+pub mod model_description;
+pub mod output;
+pub mod simulate;
+pub mod solver;
+
+pub use error::{Error, Result};
+pub use import::Fmu;
+pub use instance::{Fmu2Instance, Fmu3Instance, FmuInstance};
+pub use model_description::ModelDescription;

@@ -1,1 +1,5 @@
-fn main() {}
+//! The `tandem` command.
+
+fn main() -> std::process::ExitCode {
+    tandem::cli::main()
+}

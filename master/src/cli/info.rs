@@ -1,0 +1,170 @@
+//! `tandem info X.fmu`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::error::Result;
+use crate::model_description::{Capabilities, ModelDescription};
+use crate::Fmu;
+
+/// Arguments of `tandem info`.
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    /// The FMU.
+    pub fmu: PathBuf,
+}
+
+/// Prints the summary of an FMU.
+pub fn run(args: &InfoArgs) -> Result<ExitCode> {
+    let fmu = Fmu::open(&args.fmu)?;
+    let md = fmu.model_description();
+    let optional = |value: &Option<String>| value.clone().unwrap_or_else(|| "-".into());
+    println!("Model name           {}", md.model_name);
+    println!("FMI version          {}", md.fmi_version_text);
+    println!("Instantiation token  {}", md.instantiation_token);
+    println!("Description          {}", optional(&md.description));
+    println!("Generation tool      {}", optional(&md.generation_tool));
+    println!("Continuous states    {}", md.number_of_continuous_states());
+    println!("Event indicators     {}", md.number_of_event_indicators());
+    if let Some(me) = &md.model_exchange {
+        let mut flags = capability_names(&me.capabilities);
+        if me.needs_completed_integrator_step {
+            flags.push("needsCompletedIntegratorStep");
+        }
+        println!(
+            "Model Exchange       {} [{}]",
+            me.model_identifier,
+            flags.join(", ")
+        );
+    }
+    if let Some(cs) = &md.co_simulation {
+        let mut flags = capability_names(&cs.capabilities);
+        let extra = [
+            (
+                cs.can_handle_variable_communication_step_size,
+                "canHandleVariableCommunicationStepSize",
+            ),
+            (cs.can_interpolate_inputs, "canInterpolateInputs"),
+            (cs.has_event_mode, "hasEventMode"),
+            (
+                cs.might_return_early_from_do_step,
+                "mightReturnEarlyFromDoStep",
+            ),
+            (
+                cs.provides_intermediate_update,
+                "providesIntermediateUpdate",
+            ),
+        ];
+        flags.extend(
+            extra
+                .into_iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, name)| name),
+        );
+        let order = if cs.max_output_derivative_order > 0 {
+            format!(
+                ", maxOutputDerivativeOrder={}",
+                cs.max_output_derivative_order
+            )
+        } else {
+            String::new()
+        };
+        println!(
+            "Co-Simulation        {} [{}{order}]",
+            cs.model_identifier,
+            flags.join(", ")
+        );
+    }
+    if let Some(se) = &md.scheduled_execution {
+        println!(
+            "Scheduled Execution  {} [{}]",
+            se.model_identifier,
+            capability_names(&se.capabilities).join(", ")
+        );
+    }
+    print_default_experiment(md);
+    println!();
+    println!("Variables ({}):", md.variables.len());
+    let rows: Vec<Vec<String>> = md
+        .variables
+        .iter()
+        .map(|v| {
+            vec![
+                v.name.clone(),
+                v.value_reference.to_string(),
+                v.ty.to_string(),
+                v.causality.to_string(),
+                v.variability.to_string(),
+                v.initial().map(|i| i.to_string()).unwrap_or_default(),
+                v.start.as_ref().map(|s| s.to_string()).unwrap_or_default(),
+                md.unit_of(v).unwrap_or("").to_string(),
+                v.description.clone().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    super::print_table(
+        &[
+            "Name",
+            "ValueRef",
+            "Type",
+            "Causality",
+            "Variability",
+            "Initial",
+            "Start",
+            "Unit",
+            "Description",
+        ],
+        &rows,
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_default_experiment(md: &ModelDescription) {
+    let Some(experiment) = &md.default_experiment else {
+        println!("Default experiment   -");
+        return;
+    };
+    let parts: Vec<String> = [
+        ("startTime", experiment.start_time),
+        ("stopTime", experiment.stop_time),
+        ("tolerance", experiment.tolerance),
+        ("stepSize", experiment.step_size),
+    ]
+    .into_iter()
+    .filter_map(|(name, value)| value.map(|v| format!("{name}={v}")))
+    .collect();
+    println!("Default experiment   {}", parts.join(", "));
+}
+
+fn capability_names(capabilities: &Capabilities) -> Vec<&'static str> {
+    [
+        (capabilities.needs_execution_tool, "needsExecutionTool"),
+        (
+            capabilities.can_be_instantiated_only_once_per_process,
+            "canBeInstantiatedOnlyOncePerProcess",
+        ),
+        (
+            capabilities.can_get_and_set_fmu_state,
+            "canGetAndSetFMUState",
+        ),
+        (capabilities.can_serialize_fmu_state, "canSerializeFMUState"),
+        (
+            capabilities.provides_directional_derivatives,
+            "providesDirectionalDerivatives",
+        ),
+        (
+            capabilities.provides_adjoint_derivatives,
+            "providesAdjointDerivatives",
+        ),
+        (
+            capabilities.provides_evaluate_discrete_states,
+            "providesEvaluateDiscreteStates",
+        ),
+    ]
+    .into_iter()
+    .filter(|(on, _)| *on)
+    .map(|(_, name)| name)
+    .collect()
+}

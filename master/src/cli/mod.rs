@@ -1,0 +1,69 @@
+//! The `tandem` command line (conventions of fmusim and FMPy).
+
+mod info;
+mod simulate;
+mod validate;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Tandem: co-simulation master for FMI 2.0 and 3.0 FMUs.
+#[derive(Parser, Debug)]
+#[command(name = "tandem", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Show the model name, FMI version, interfaces, capabilities, default experiment and variables.
+    Info(info::InfoArgs),
+    /// Check the model description for structural and semantic problems.
+    Validate(validate::ValidateArgs),
+    /// Simulate a single FMU and write the results as CSV.
+    #[command(allow_negative_numbers = true)]
+    Simulate(simulate::SimulateArgs),
+}
+
+/// Parses the command line, runs the command and turns errors into a message and exit code 1.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Info(args) => info::run(&args),
+        Command::Validate(args) => validate::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Writes rows as left-aligned columns separated by two spaces.
+fn print_table(header: &[&str], rows: &[Vec<String>]) {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let line = |cells: Vec<&str>| {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .map(|(cell, &width)| format!("{cell:<width$}"))
+            .collect();
+        println!("{}", padded.join("  ").trim_end());
+    };
+    line(header.to_vec());
+    for row in rows {
+        line(row.iter().map(String::as_str).collect());
+    }
+}

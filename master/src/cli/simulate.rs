@@ -1,0 +1,114 @@
+//! `tandem simulate X.fmu`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use crate::error::Result;
+use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
+use crate::model_description::InterfaceType;
+use crate::simulate::{simulate, SimulationOptions};
+use crate::Fmu;
+
+/// `--interface-type` values.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum InterfaceArg {
+    /// Co-Simulation.
+    Cs,
+    /// Model Exchange.
+    Me,
+}
+
+/// Arguments of `tandem simulate`.
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    /// The FMU.
+    pub fmu: PathBuf,
+    /// Interface to simulate (default: cs when available, else me).
+    #[arg(long, value_enum)]
+    pub interface_type: Option<InterfaceArg>,
+    /// Start time (default: the FMU's default experiment, else 0).
+    #[arg(long)]
+    pub start_time: Option<f64>,
+    /// Stop time (default: the FMU's default experiment, else start + 1).
+    #[arg(long)]
+    pub stop_time: Option<f64>,
+    /// Co-Simulation communication step (default: the default experiment's, else 1/500 of the run).
+    #[arg(long)]
+    pub step_size: Option<f64>,
+    /// Distance between output rows (default: the step size).
+    #[arg(long)]
+    pub output_interval: Option<f64>,
+    /// Relative tolerance of the Model Exchange integrator.
+    #[arg(long)]
+    pub relative_tolerance: Option<f64>,
+    /// Start value as name=value (repeatable).
+    #[arg(long = "start-value", value_name = "NAME=VALUE")]
+    pub start_values: Vec<String>,
+    /// CSV file with input signals (first column "time").
+    #[arg(long)]
+    pub input_file: Option<PathBuf>,
+    /// Result CSV file (default: <modelName>_out.csv).
+    #[arg(long)]
+    pub output_file: Option<PathBuf>,
+    /// Variable to record (repeatable; default: all outputs).
+    #[arg(long = "output-variable", value_name = "NAME")]
+    pub output_variables: Vec<String>,
+    /// Also record the values just before and after each Model Exchange event.
+    #[arg(long)]
+    pub record_events: bool,
+    /// Which FMU log messages to show: off, error, warning, info.
+    #[arg(long, default_value = "warning")]
+    pub log_level: LogLevel,
+}
+
+/// Runs the simulation; on failure the rows written so far stay in the result file.
+pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
+    let fmu = Fmu::open(&args.fmu)?;
+    let output_file = args.output_file.clone().unwrap_or_else(|| {
+        PathBuf::from(format!("{}_out.csv", fmu.model_description().model_name))
+    });
+    let options = SimulationOptions {
+        interface: args.interface_type.map(|i| match i {
+            InterfaceArg::Cs => InterfaceType::CoSimulation,
+            InterfaceArg::Me => InterfaceType::ModelExchange,
+        }),
+        start_time: args.start_time,
+        stop_time: args.stop_time,
+        step_size: args.step_size,
+        output_interval: args.output_interval,
+        relative_tolerance: args.relative_tolerance,
+        start_values: args.start_values.clone(),
+        input_file: args.input_file.clone(),
+        output_file: output_file.clone(),
+        output_variables: (!args.output_variables.is_empty())
+            .then(|| args.output_variables.clone()),
+        record_events: args.record_events,
+        log: LogSettings {
+            level: args.log_level,
+            logger: stderr_logger(),
+        },
+    };
+    let summary = simulate(&fmu, &options)?;
+    let mut line = format!(
+        "{}: {} to t = {} in {} steps, {} rows written to {}",
+        fmu.model_description().model_name,
+        summary.interface,
+        summary.final_time,
+        summary.steps,
+        summary.rows,
+        output_file.display()
+    );
+    if summary.interface == InterfaceType::ModelExchange {
+        line.push_str(&format!(
+            " ({} rejected steps, {} events)",
+            summary.rejected_steps, summary.events
+        ));
+    }
+    if summary.terminated_by_fmu {
+        line.push_str("; the FMU ended the run early");
+    }
+    eprintln!("{line}");
+    Ok(ExitCode::SUCCESS)
+}

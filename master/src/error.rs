@@ -1,0 +1,172 @@
+//! The errors of the master: each names the file, the item and the problem.
+
+use std::path::PathBuf;
+
+use crate::model_description::ParseError;
+
+/// Result with the master's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong when importing, instantiating or simulating an FMU.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The .fmu is not a readable zip archive.
+    #[error("{}: not a valid FMU archive (corrupt zip): {message}", path.display())]
+    CorruptArchive {
+        /// The .fmu file.
+        path: PathBuf,
+        /// What the zip reader reported.
+        message: String,
+    },
+    /// The archive has no modelDescription.xml at its root.
+    #[error("{}: the archive contains no modelDescription.xml at its root", path.display())]
+    MissingModelDescription {
+        /// The .fmu file.
+        path: PathBuf,
+    },
+    /// modelDescription.xml is malformed or invalid.
+    #[error("{}: modelDescription.xml {source}", path.display())]
+    ModelDescription {
+        /// The .fmu file.
+        path: PathBuf,
+        /// Position and problem.
+        source: ParseError,
+    },
+    /// The FMI version is neither 2.x nor 3.x.
+    #[error("{}: FMI version {version} is not supported (FMI 2.0 and 3.0 are)", path.display())]
+    UnsupportedFmiVersion {
+        /// The .fmu file.
+        path: PathBuf,
+        /// The `fmiVersion` attribute.
+        version: String,
+    },
+    /// The FMU does not implement the requested interface.
+    #[error("{}: the FMU does not implement {interface} (it implements: {available})", path.display())]
+    InterfaceNotProvided {
+        /// The .fmu file.
+        path: PathBuf,
+        /// The requested interface.
+        interface: crate::model_description::InterfaceType,
+        /// The implemented interfaces.
+        available: String,
+    },
+    /// No binary for this platform inside the FMU.
+    #[error("{}: no binary for this platform: expected {expected} (the FMU has binaries for: {available})", path.display())]
+    NoBinary {
+        /// The .fmu file.
+        path: PathBuf,
+        /// The path inside the archive that was looked for.
+        expected: String,
+        /// The platform folders present.
+        available: String,
+    },
+    /// The binary could not be loaded (e.g. it needs symbols the process does not provide).
+    #[error("{}: cannot load the FMU binary: {message}", path.display())]
+    LoadLibrary {
+        /// The binary.
+        path: PathBuf,
+        /// The loader's message.
+        message: String,
+    },
+    /// A function the standard requires is not exported by the binary.
+    #[error("{}: the binary does not export the required function {symbol}", library.display())]
+    MissingSymbol {
+        /// The binary.
+        library: PathBuf,
+        /// The missing function.
+        symbol: String,
+    },
+    /// The FMU did not export an optional function that the requested operation needs.
+    #[error("instance {instance}: {function} is not provided by this FMU")]
+    Unsupported {
+        /// The instance.
+        instance: String,
+        /// The function.
+        function: &'static str,
+    },
+    /// Instantiation returned a null instance.
+    #[error(
+        "instance {instance}: {function} failed (returned NULL){}",
+        log_suffix(message)
+    )]
+    Instantiate {
+        /// The instance name.
+        instance: String,
+        /// The instantiate function.
+        function: &'static str,
+        /// The last error the FMU logged.
+        message: Option<String>,
+    },
+    /// An FMU call returned Error, Fatal or another status the master cannot continue from.
+    #[error(
+        "instance {instance}: {function} returned {status}{}",
+        log_suffix(message)
+    )]
+    Call {
+        /// The instance.
+        instance: String,
+        /// The function.
+        function: &'static str,
+        /// The returned status.
+        status: &'static str,
+        /// The last error the FMU logged.
+        message: Option<String>,
+    },
+    /// A variable name is not in the model description.
+    #[error("{}: unknown variable \"{name}\"", fmu.display())]
+    UnknownVariable {
+        /// The .fmu file.
+        fmu: PathBuf,
+        /// The name given.
+        name: String,
+    },
+    /// A value does not fit the variable or option it is given for.
+    #[error("{item}: {message}")]
+    InvalidValue {
+        /// The variable or option.
+        item: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// An input file is malformed.
+    #[error("{}: {message}", path.display())]
+    InputFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with line number.
+        message: String,
+    },
+    /// The simulation cannot continue.
+    #[error("simulation failed at t = {time}: {message}")]
+    Simulation {
+        /// Simulation time of the failure.
+        time: f64,
+        /// What happened.
+        message: String,
+    },
+}
+
+fn log_suffix(message: &Option<String>) -> String {
+    message
+        .as_ref()
+        .map(|m| format!(" (FMU log: {m})"))
+        .unwrap_or_default()
+}
+
+impl Error {
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,246 @@
+//! Importing an .fmu: unpack, parse modelDescription.xml, load the platform binary and
+//! create instances.
+
+mod archive;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use tempfile::TempDir;
+
+use crate::binding::{self, SharedLibrary};
+use crate::error::{Error, Result};
+use crate::instance::{Fmu2Instance, Fmu3Instance, FmuInstance, LogSettings};
+use crate::model_description::{FmiVersion, InterfaceType, ModelDescription};
+
+pub use archive::MODEL_DESCRIPTION;
+
+/// The unpacked files of an FMU and its parsed model description; the folder is removed when
+/// the last owner (the [`Fmu`] or one of its instances) is dropped.
+pub struct Extracted {
+    fmu_path: PathBuf,
+    directory: TempDir,
+    model_description: ModelDescription,
+}
+
+impl Extracted {
+    /// The parsed model description.
+    pub fn model_description(&self) -> &ModelDescription {
+        &self.model_description
+    }
+
+    /// The folder the FMU was unpacked into.
+    pub fn directory(&self) -> &Path {
+        self.directory.path()
+    }
+
+    /// The `resources` folder as an FMI 2.0 file URI.
+    pub fn resource_uri(&self) -> String {
+        let path = self.directory().join("resources");
+        let mut uri = String::from("file://");
+        for byte in path.to_string_lossy().bytes() {
+            if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
+                uri.push(byte as char);
+            } else {
+                uri.push_str(&format!("%{byte:02X}"));
+            }
+        }
+        uri
+    }
+
+    /// The `resources` folder as an FMI 3.0 path, ending with a separator.
+    pub fn resource_path(&self) -> String {
+        let mut path = self
+            .directory()
+            .join("resources")
+            .to_string_lossy()
+            .into_owned();
+        path.push(std::path::MAIN_SEPARATOR);
+        path
+    }
+}
+
+/// A loaded binary for one interface.
+#[derive(Clone)]
+enum LoadedBinary {
+    V2(Arc<binding::fmi2::Binding>),
+    V3(Arc<binding::fmi3::Binding>),
+}
+
+/// An imported FMU.
+pub struct Fmu {
+    files: Arc<Extracted>,
+    binaries: Mutex<HashMap<InterfaceType, LoadedBinary>>,
+}
+
+impl Fmu {
+    /// Unpacks `path` into a temporary folder and parses its modelDescription.xml.
+    /// The binary is loaded later, by [`Fmu::load`] or the first instantiation.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let directory = archive::extract(path)?;
+        let md_path = directory.path().join(MODEL_DESCRIPTION);
+        let bytes = std::fs::read(&md_path).map_err(|e| Error::io(&md_path, e))?;
+        let text = String::from_utf8_lossy(&bytes);
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let model_description = ModelDescription::parse(text).map_err(|source| {
+            match source.unsupported_version.clone() {
+                Some(version) => Error::UnsupportedFmiVersion {
+                    path: path.to_path_buf(),
+                    version,
+                },
+                None => Error::ModelDescription {
+                    path: path.to_path_buf(),
+                    source,
+                },
+            }
+        })?;
+        Ok(Fmu {
+            files: Arc::new(Extracted {
+                fmu_path: path.to_path_buf(),
+                directory,
+                model_description,
+            }),
+            binaries: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The .fmu file.
+    pub fn path(&self) -> &Path {
+        &self.files.fmu_path
+    }
+
+    /// The parsed model description.
+    pub fn model_description(&self) -> &ModelDescription {
+        &self.files.model_description
+    }
+
+    /// The folder the FMU was unpacked into.
+    pub fn directory(&self) -> &Path {
+        self.files.directory()
+    }
+
+    /// The binary of `interface` for this platform: its path inside the unpacked folder.
+    pub fn binary_path(&self, interface: InterfaceType) -> Result<PathBuf> {
+        self.binary_location(interface).map(|(full, _)| full)
+    }
+
+    /// The binary's full path and its path relative to the archive root.
+    fn binary_location(&self, interface: InterfaceType) -> Result<(PathBuf, String)> {
+        let md = self.model_description();
+        let (identifier, _) =
+            md.interface(interface)
+                .ok_or_else(|| Error::InterfaceNotProvided {
+                    path: self.path().to_path_buf(),
+                    interface,
+                    available: md
+                        .interfaces()
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                })?;
+        let platform = match md.fmi_version {
+            FmiVersion::V2 => binding::FMI2_PLATFORM,
+            FmiVersion::V3 => binding::FMI3_PLATFORM,
+        };
+        let relative = format!(
+            "binaries/{platform}/{identifier}.{}",
+            binding::LIBRARY_EXTENSION
+        );
+        let full = self.directory().join(&relative);
+        if full.is_file() {
+            return Ok((full, relative));
+        }
+        let mut available: Vec<String> = std::fs::read_dir(self.directory().join("binaries"))
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok())
+                    .filter(|e| e.path().is_dir())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        available.sort();
+        Err(Error::NoBinary {
+            path: self.path().to_path_buf(),
+            expected: relative,
+            available: if available.is_empty() {
+                "none".into()
+            } else {
+                available.join(", ")
+            },
+        })
+    }
+
+    /// Loads the binary of `interface` and resolves all its functions (once per interface).
+    pub fn load(&self, interface: InterfaceType) -> Result<()> {
+        self.binary(interface).map(|_| ())
+    }
+
+    fn binary(&self, interface: InterfaceType) -> Result<LoadedBinary> {
+        let mut binaries = self
+            .binaries
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(loaded) = binaries.get(&interface) {
+            return Ok(loaded.clone());
+        }
+        let (full, relative) = self.binary_location(interface)?;
+        let library = SharedLibrary::open(&full, &self.path().join(relative))?;
+        let loaded = match self.model_description().fmi_version {
+            FmiVersion::V2 => LoadedBinary::V2(Arc::new(binding::fmi2::Binding::resolve(
+                library, interface,
+            )?)),
+            FmiVersion::V3 => LoadedBinary::V3(Arc::new(binding::fmi3::Binding::resolve(
+                library, interface,
+            )?)),
+        };
+        binaries.insert(interface, loaded.clone());
+        Ok(loaded)
+    }
+
+    /// Creates an instance named `name` of `interface`, of either FMI version.
+    pub fn instantiate(
+        &self,
+        interface: InterfaceType,
+        name: &str,
+        log: LogSettings,
+    ) -> Result<Box<dyn FmuInstance>> {
+        Ok(match self.binary(interface)? {
+            LoadedBinary::V2(binding) => Box::new(Fmu2Instance::instantiate(
+                binding,
+                self.files.clone(),
+                interface,
+                name,
+                log,
+            )?),
+            LoadedBinary::V3(binding) => Box::new(Fmu3Instance::instantiate(
+                binding,
+                self.files.clone(),
+                interface,
+                name,
+                log,
+            )?),
+        })
+    }
+
+    /// Creates an FMI 3.0 instance, for the calls only FMI 3.0 has (all value types, clocks).
+    pub fn instantiate_fmi3(
+        &self,
+        interface: InterfaceType,
+        name: &str,
+        log: LogSettings,
+    ) -> Result<Fmu3Instance> {
+        match self.binary(interface)? {
+            LoadedBinary::V3(binding) => {
+                Fmu3Instance::instantiate(binding, self.files.clone(), interface, name, log)
+            }
+            LoadedBinary::V2(_) => Err(Error::InvalidValue {
+                item: self.path().display().to_string(),
+                message: "is an FMI 2.0 FMU, not FMI 3.0".into(),
+            }),
+        }
+    }
+}

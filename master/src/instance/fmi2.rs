@@ -1,0 +1,642 @@
+//! [`FmuInstance`] for FMI 2.0 binaries.
+
+use std::ffi::{c_void, CStr, CString};
+use std::sync::Arc;
+
+use super::{
+    narrow, EventUpdate, FmuInstance, FmuState, InstanceCore, IntegratorStepOutcome, LogSettings,
+    StepOutcome,
+};
+use crate::binding::fmi2::{self as ffi, Binding, CallbackFunctions, Component};
+use crate::error::{Error, Result};
+use crate::import::Extracted;
+use crate::model_description::{FmiVersion, InterfaceType, Values, VariableType};
+
+extern "C" {
+    fn calloc(count: usize, size: usize) -> *mut c_void;
+    fn free(pointer: *mut c_void);
+}
+
+/// An instance of an FMI 2.0 FMU.
+pub struct Fmu2Instance {
+    component: Component,
+    core: InstanceCore,
+    /// The FMU may keep a pointer to the callbacks until fmi2FreeInstance.
+    _callbacks: Box<CallbackFunctions>,
+    binding: Arc<Binding>,
+    states: usize,
+    event_indicators: usize,
+    /// Keeps the resources folder alive while the instance may read it.
+    _files: Arc<Extracted>,
+}
+
+// SAFETY: FMI 2.0 lets an instance be used from any thread as long as calls on that instance
+// are not concurrent; every call goes through `&mut self`, so moving the instance to another
+// thread cannot create concurrent calls. The log context is only read by the FMU's callback
+// and guards its mutable part with a Mutex; the library handle is immutable.
+unsafe impl Send for Fmu2Instance {}
+
+impl Fmu2Instance {
+    /// Creates an instance with fmi2Instantiate.
+    pub(crate) fn instantiate(
+        binding: Arc<Binding>,
+        files: Arc<Extracted>,
+        interface: InterfaceType,
+        name: &str,
+        settings: LogSettings,
+    ) -> Result<Self> {
+        let md = files.model_description();
+        let core = InstanceCore::new(name, interface, settings);
+        let callbacks = Box::new(CallbackFunctions {
+            logger: Some(super::logging::fmi2_logger),
+            allocate_memory: Some(calloc),
+            free_memory: Some(free),
+            step_finished: None,
+            component_environment: core.environment(),
+        });
+        let text = |value: &str, item: &str| {
+            CString::new(value).map_err(|_| Error::InvalidValue {
+                item: item.to_string(),
+                message: "contains a NUL character".into(),
+            })
+        };
+        let c_name = text(name, "instance name")?;
+        let guid = text(&md.instantiation_token, "guid")?;
+        let resources = text(&files.resource_uri(), "resource location")?;
+        let kind = match interface {
+            InterfaceType::ModelExchange => ffi::MODEL_EXCHANGE,
+            InterfaceType::CoSimulation => ffi::CO_SIMULATION,
+        };
+        // SAFETY: all strings are NUL-terminated and outlive the call; the callbacks struct and
+        // the log context it points to are boxed and kept until after fmi2FreeInstance.
+        let component = unsafe {
+            (binding.common.instantiate)(
+                c_name.as_ptr(),
+                kind,
+                guid.as_ptr(),
+                resources.as_ptr(),
+                &*callbacks,
+                0,
+                core.log.logging_on() as ffi::Boolean,
+            )
+        };
+        if component.is_null() {
+            return Err(Error::Instantiate {
+                instance: name.to_string(),
+                function: "fmi2Instantiate",
+                message: core.log.take_last_problem(),
+            });
+        }
+        Ok(Fmu2Instance {
+            component,
+            core,
+            _callbacks: callbacks,
+            states: md.number_of_continuous_states(),
+            event_indicators: md.number_of_event_indicators(),
+            binding,
+            _files: files,
+        })
+    }
+
+    fn me(&self, function: &'static str) -> Result<&ffi::ModelExchangeFunctions> {
+        self.binding
+            .model_exchange
+            .as_ref()
+            .ok_or_else(|| self.core.unsupported(function))
+    }
+
+    fn cs(&self, function: &'static str) -> Result<&ffi::CoSimulationFunctions> {
+        self.binding
+            .co_simulation
+            .as_ref()
+            .ok_or_else(|| self.core.unsupported(function))
+    }
+
+    fn state_functions(&self, function: &'static str) -> Result<&ffi::StateFunctions> {
+        self.binding
+            .state
+            .as_ref()
+            .ok_or_else(|| self.core.unsupported(function))
+    }
+
+    /// Calls a `fmi2Component -> fmi2Status` function.
+    fn call(
+        &mut self,
+        function: &'static str,
+        f: unsafe extern "C" fn(Component) -> ffi::Status,
+    ) -> Result<()> {
+        // SAFETY: the component is live until drop; the function takes only the component.
+        let status = unsafe { f(self.component) };
+        self.core.check(function, status)
+    }
+
+    /// Calls a function that fills `values` (length checked against `references`).
+    fn get_array<T>(
+        &mut self,
+        function: &'static str,
+        references: &[u32],
+        values: &mut [T],
+        f: unsafe extern "C" fn(Component, *const u32, usize, *mut T) -> ffi::Status,
+    ) -> Result<()> {
+        self.core
+            .check_lengths(function, references.len(), values.len())?;
+        // SAFETY: both slices have `references.len()` elements, as the FMI call expects.
+        let status = unsafe {
+            f(
+                self.component,
+                references.as_ptr(),
+                references.len(),
+                values.as_mut_ptr(),
+            )
+        };
+        self.core.check(function, status)
+    }
+
+    /// Calls a function that reads `values` (length checked against `references`).
+    fn set_array<T>(
+        &mut self,
+        function: &'static str,
+        references: &[u32],
+        values: &[T],
+        f: unsafe extern "C" fn(Component, *const u32, usize, *const T) -> ffi::Status,
+    ) -> Result<()> {
+        self.core
+            .check_lengths(function, references.len(), values.len())?;
+        // SAFETY: both slices have `references.len()` elements, as the FMI call expects.
+        let status = unsafe {
+            f(
+                self.component,
+                references.as_ptr(),
+                references.len(),
+                values.as_ptr(),
+            )
+        };
+        self.core.check(function, status)
+    }
+
+    /// Calls a function that fills a state-sized or indicator-sized array.
+    fn fill(
+        &mut self,
+        function: &'static str,
+        values: &mut [f64],
+        f: unsafe extern "C" fn(Component, *mut f64, usize) -> ffi::Status,
+    ) -> Result<()> {
+        // SAFETY: the FMU writes `values.len()` elements.
+        let status = unsafe { f(self.component, values.as_mut_ptr(), values.len()) };
+        self.core.check(function, status)
+    }
+
+    fn boolean_status(&mut self, kind: ffi::StatusKind) -> Option<bool> {
+        let f = self.binding.co_simulation.as_ref()?.get_boolean_status?;
+        let mut value: ffi::Boolean = 0;
+        // SAFETY: one fmi2Boolean is written.
+        let status = unsafe { f(self.component, kind, &mut value) };
+        (status <= ffi::WARNING).then_some(value != 0)
+    }
+
+    fn real_status(&mut self, kind: ffi::StatusKind) -> Option<f64> {
+        let f = self.binding.co_simulation.as_ref()?.get_real_status?;
+        let mut value = 0.0;
+        // SAFETY: one fmi2Real is written.
+        let status = unsafe { f(self.component, kind, &mut value) };
+        (status <= ffi::WARNING).then_some(value)
+    }
+}
+
+impl Drop for Fmu2Instance {
+    fn drop(&mut self) {
+        // After a Fatal status the standard forbids every call, so the instance is leaked.
+        if self.core.usable() {
+            // SAFETY: the component came from fmi2Instantiate and is freed exactly once, before and the callbacks,
+            // the log context and the library it uses are dropped.
+            unsafe { (self.binding.common.free_instance)(self.component) };
+        }
+    }
+}
+
+impl FmuInstance for Fmu2Instance {
+    fn name(&self) -> &str {
+        &self.core.name
+    }
+
+    fn fmi_version(&self) -> FmiVersion {
+        FmiVersion::V2
+    }
+
+    fn interface(&self) -> InterfaceType {
+        self.core.interface
+    }
+
+    fn enter_initialization_mode(
+        &mut self,
+        tolerance: Option<f64>,
+        start_time: f64,
+        stop_time: Option<f64>,
+    ) -> Result<()> {
+        // SAFETY: plain values for a live component.
+        let status = unsafe {
+            (self.binding.common.setup_experiment)(
+                self.component,
+                tolerance.is_some() as ffi::Boolean,
+                tolerance.unwrap_or(0.0),
+                start_time,
+                stop_time.is_some() as ffi::Boolean,
+                stop_time.unwrap_or(0.0),
+            )
+        };
+        self.core.check("fmi2SetupExperiment", status)?;
+        self.call(
+            "fmi2EnterInitializationMode",
+            self.binding.common.enter_initialization_mode,
+        )
+    }
+
+    fn exit_initialization_mode(&mut self) -> Result<()> {
+        self.call(
+            "fmi2ExitInitializationMode",
+            self.binding.common.exit_initialization_mode,
+        )
+    }
+
+    fn terminate(&mut self) -> Result<()> {
+        self.call("fmi2Terminate", self.binding.common.terminate)
+    }
+
+    fn reset(&mut self) -> Result<()> {
+        self.call("fmi2Reset", self.binding.common.reset)
+    }
+
+    fn get_real(&mut self, references: &[u32], values: &mut [f64]) -> Result<()> {
+        self.get_array(
+            "fmi2GetReal",
+            references,
+            values,
+            self.binding.common.get_real,
+        )
+    }
+
+    fn set_real(&mut self, references: &[u32], values: &[f64]) -> Result<()> {
+        self.set_array(
+            "fmi2SetReal",
+            references,
+            values,
+            self.binding.common.set_real,
+        )
+    }
+
+    fn get_integer(&mut self, references: &[u32], values: &mut [i32]) -> Result<()> {
+        self.get_array(
+            "fmi2GetInteger",
+            references,
+            values,
+            self.binding.common.get_integer,
+        )
+    }
+
+    fn set_integer(&mut self, references: &[u32], values: &[i32]) -> Result<()> {
+        self.set_array(
+            "fmi2SetInteger",
+            references,
+            values,
+            self.binding.common.set_integer,
+        )
+    }
+
+    fn get_boolean(&mut self, references: &[u32], values: &mut [bool]) -> Result<()> {
+        let mut raw = vec![0 as ffi::Boolean; references.len()];
+        self.get_array(
+            "fmi2GetBoolean",
+            references,
+            &mut raw,
+            self.binding.common.get_boolean,
+        )?;
+        self.core
+            .check_lengths("fmi2GetBoolean", references.len(), values.len())?;
+        values
+            .iter_mut()
+            .zip(raw)
+            .for_each(|(value, raw)| *value = raw != 0);
+        Ok(())
+    }
+
+    fn set_boolean(&mut self, references: &[u32], values: &[bool]) -> Result<()> {
+        let raw: Vec<ffi::Boolean> = values.iter().map(|&b| b as ffi::Boolean).collect();
+        self.set_array(
+            "fmi2SetBoolean",
+            references,
+            &raw,
+            self.binding.common.set_boolean,
+        )
+    }
+
+    fn get_string(&mut self, references: &[u32]) -> Result<Vec<String>> {
+        let mut raw = vec![std::ptr::null(); references.len()];
+        self.get_array(
+            "fmi2GetString",
+            references,
+            &mut raw,
+            self.binding.common.get_string,
+        )?;
+        // SAFETY: the FMU returns NUL-terminated strings valid until its next call; copied now.
+        Ok(raw
+            .into_iter()
+            .map(|p| {
+                if p.is_null() {
+                    String::new()
+                } else {
+                    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+                }
+            })
+            .collect())
+    }
+
+    fn set_string(&mut self, references: &[u32], values: &[String]) -> Result<()> {
+        let owned: Vec<CString> = values
+            .iter()
+            .map(|v| {
+                CString::new(v.as_str()).map_err(|_| Error::InvalidValue {
+                    item: format!("instance {}", self.core.name),
+                    message: format!("string {v:?} contains NUL"),
+                })
+            })
+            .collect::<Result<_>>()?;
+        let pointers: Vec<ffi::FmiString> = owned.iter().map(|s| s.as_ptr()).collect();
+        self.set_array(
+            "fmi2SetString",
+            references,
+            &pointers,
+            self.binding.common.set_string,
+        )
+    }
+
+    fn get_values(&mut self, ty: VariableType, references: &[u32]) -> Result<Values> {
+        let n = references.len();
+        Ok(match ty {
+            VariableType::Float64 => {
+                let mut v = vec![0.0; n];
+                self.get_real(references, &mut v)?;
+                Values::Float(v)
+            }
+            VariableType::Int32 | VariableType::Enumeration => {
+                let mut v = vec![0; n];
+                self.get_integer(references, &mut v)?;
+                Values::Int(v.into_iter().map(i64::from).collect())
+            }
+            VariableType::Boolean => {
+                let mut v = vec![false; n];
+                self.get_boolean(references, &mut v)?;
+                Values::Bool(v)
+            }
+            VariableType::String => Values::String(self.get_string(references)?),
+            other => {
+                return Err(Error::InvalidValue {
+                    item: format!("instance {}", self.core.name),
+                    message: format!("{other} variables do not exist in FMI 2.0"),
+                })
+            }
+        })
+    }
+
+    fn set_values(&mut self, ty: VariableType, references: &[u32], values: &Values) -> Result<()> {
+        match (ty, values) {
+            (VariableType::Float64, Values::Float(v)) => self.set_real(references, v),
+            (VariableType::Int32 | VariableType::Enumeration, _) => {
+                let v: Vec<i32> = narrow(&self.core, ty, values)?;
+                self.set_integer(references, &v)
+            }
+            (VariableType::Boolean, Values::Bool(v)) => self.set_boolean(references, v),
+            (VariableType::String, Values::String(v)) => self.set_string(references, v),
+            _ => Err(super::mismatch(&self.core, ty, values)),
+        }
+    }
+
+    fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome> {
+        let do_step = self.cs("fmi2DoStep")?.do_step;
+        // SAFETY: plain values for a live component.
+        let status = unsafe { do_step(self.component, time, step, 1) };
+        match status {
+            ffi::OK | ffi::WARNING => Ok(StepOutcome {
+                terminate: false,
+                partial: false,
+                last_time: time + step,
+                event_handling_needed: false,
+            }),
+            ffi::DISCARD => {
+                let terminate = self.boolean_status(ffi::TERMINATED).unwrap_or(false);
+                let last_time = self.real_status(ffi::LAST_SUCCESSFUL_TIME).unwrap_or(time);
+                if !terminate && last_time <= time {
+                    return Err(self.core.call_error("fmi2DoStep", status));
+                }
+                Ok(StepOutcome {
+                    terminate,
+                    partial: true,
+                    last_time,
+                    event_handling_needed: false,
+                })
+            }
+            _ => Err(self.core.call_error("fmi2DoStep", status)),
+        }
+    }
+
+    fn enter_event_mode(&mut self) -> Result<()> {
+        let f = self.me("fmi2EnterEventMode")?.enter_event_mode;
+        self.call("fmi2EnterEventMode", f)
+    }
+
+    fn update_discrete_states(&mut self) -> Result<EventUpdate> {
+        let f = self.me("fmi2NewDiscreteStates")?.new_discrete_states;
+        let mut info = ffi::EventInfo::default();
+        // SAFETY: `info` is a valid fmi2EventInfo for the FMU to fill.
+        let status = unsafe { f(self.component, &mut info) };
+        self.core.check("fmi2NewDiscreteStates", status)?;
+        Ok(EventUpdate {
+            discrete_states_need_update: info.new_discrete_states_needed != 0,
+            terminate: info.terminate_simulation != 0,
+            nominals_changed: info.nominals_of_continuous_states_changed != 0,
+            values_changed: info.values_of_continuous_states_changed != 0,
+            next_event_time: (info.next_event_time_defined != 0).then_some(info.next_event_time),
+        })
+    }
+
+    fn enter_continuous_time_mode(&mut self) -> Result<()> {
+        let f = self
+            .me("fmi2EnterContinuousTimeMode")?
+            .enter_continuous_time_mode;
+        self.call("fmi2EnterContinuousTimeMode", f)
+    }
+
+    fn completed_integrator_step(
+        &mut self,
+        no_set_state_prior: bool,
+    ) -> Result<IntegratorStepOutcome> {
+        let f = self
+            .me("fmi2CompletedIntegratorStep")?
+            .completed_integrator_step;
+        let (mut enter, mut terminate) = (0, 0);
+        // SAFETY: two fmi2Boolean outputs.
+        let status = unsafe {
+            f(
+                self.component,
+                no_set_state_prior as ffi::Boolean,
+                &mut enter,
+                &mut terminate,
+            )
+        };
+        self.core.check("fmi2CompletedIntegratorStep", status)?;
+        Ok(IntegratorStepOutcome {
+            enter_event_mode: enter != 0,
+            terminate: terminate != 0,
+        })
+    }
+
+    fn set_time(&mut self, time: f64) -> Result<()> {
+        let f = self.me("fmi2SetTime")?.set_time;
+        // SAFETY: plain value for a live component.
+        let status = unsafe { f(self.component, time) };
+        self.core.check("fmi2SetTime", status)
+    }
+
+    fn set_continuous_states(&mut self, states: &[f64]) -> Result<()> {
+        let f = self.me("fmi2SetContinuousStates")?.set_continuous_states;
+        // SAFETY: the FMU reads `states.len()` elements.
+        let status = unsafe { f(self.component, states.as_ptr(), states.len()) };
+        self.core.check("fmi2SetContinuousStates", status)
+    }
+
+    fn get_continuous_states(&mut self, states: &mut [f64]) -> Result<()> {
+        let f = self.me("fmi2GetContinuousStates")?.get_continuous_states;
+        self.fill("fmi2GetContinuousStates", states, f)
+    }
+
+    fn get_derivatives(&mut self, derivatives: &mut [f64]) -> Result<()> {
+        let f = self.me("fmi2GetDerivatives")?.get_derivatives;
+        self.fill("fmi2GetDerivatives", derivatives, f)
+    }
+
+    fn get_event_indicators(&mut self, indicators: &mut [f64]) -> Result<()> {
+        let f = self.me("fmi2GetEventIndicators")?.get_event_indicators;
+        self.fill("fmi2GetEventIndicators", indicators, f)
+    }
+
+    fn get_nominals_of_continuous_states(&mut self, nominals: &mut [f64]) -> Result<()> {
+        let f = self
+            .me("fmi2GetNominalsOfContinuousStates")?
+            .get_nominals_of_continuous_states;
+        self.fill("fmi2GetNominalsOfContinuousStates", nominals, f)
+    }
+
+    fn number_of_continuous_states(&self) -> usize {
+        self.states
+    }
+
+    fn number_of_event_indicators(&self) -> usize {
+        self.event_indicators
+    }
+
+    fn get_directional_derivative(
+        &mut self,
+        unknowns: &[u32],
+        knowns: &[u32],
+        seed: &[f64],
+        sensitivity: &mut [f64],
+    ) -> Result<()> {
+        let f = self
+            .binding
+            .get_directional_derivative
+            .ok_or_else(|| self.core.unsupported("fmi2GetDirectionalDerivative"))?;
+        self.core
+            .check_lengths("fmi2GetDirectionalDerivative", knowns.len(), seed.len())?;
+        self.core.check_lengths(
+            "fmi2GetDirectionalDerivative",
+            unknowns.len(),
+            sensitivity.len(),
+        )?;
+        // SAFETY: seed has one entry per known, sensitivity one per unknown.
+        let status = unsafe {
+            f(
+                self.component,
+                unknowns.as_ptr(),
+                unknowns.len(),
+                knowns.as_ptr(),
+                knowns.len(),
+                seed.as_ptr(),
+                sensitivity.as_mut_ptr(),
+            )
+        };
+        self.core.check("fmi2GetDirectionalDerivative", status)
+    }
+
+    fn get_adjoint_derivative(
+        &mut self,
+        _: &[u32],
+        _: &[u32],
+        _: &[f64],
+        _: &mut [f64],
+    ) -> Result<()> {
+        Err(self
+            .core
+            .unsupported("fmi3GetAdjointDerivative (FMI 2.0 has no adjoint derivatives)"))
+    }
+
+    fn get_fmu_state(&mut self) -> Result<FmuState> {
+        let f = self.state_functions("fmi2GetFMUstate")?.get;
+        let mut pointer = std::ptr::null_mut();
+        // SAFETY: the FMU writes one state pointer.
+        let status = unsafe { f(self.component, &mut pointer) };
+        self.core.check("fmi2GetFMUstate", status)?;
+        Ok(self.core.wrap_state(pointer))
+    }
+
+    fn set_fmu_state(&mut self, state: &FmuState) -> Result<()> {
+        let f = self.state_functions("fmi2SetFMUstate")?.set;
+        let pointer = self.core.own_state(state)?;
+        // SAFETY: the state was created by this instance and not yet freed (it is borrowed).
+        let status = unsafe { f(self.component, pointer) };
+        self.core.check("fmi2SetFMUstate", status)
+    }
+
+    fn free_fmu_state(&mut self, state: FmuState) -> Result<()> {
+        let f = self.state_functions("fmi2FreeFMUstate")?.free;
+        let mut pointer = self.core.own_state(&state)?;
+        // SAFETY: the state belongs to this instance and is consumed here, so it is freed once.
+        let status = unsafe { f(self.component, &mut pointer) };
+        self.core.check("fmi2FreeFMUstate", status)
+    }
+
+    fn serialize_fmu_state(&mut self, state: &FmuState) -> Result<Vec<u8>> {
+        let functions = self.state_functions("fmi2SerializeFMUstate")?;
+        let (size_of, serialize) = functions
+            .serialized_size
+            .zip(functions.serialize)
+            .ok_or_else(|| self.core.unsupported("fmi2SerializeFMUstate"))?;
+        let pointer = self.core.own_state(state)?;
+        let mut size = 0;
+        // SAFETY: the state belongs to this instance; one size_t is written.
+        let status = unsafe { size_of(self.component, pointer, &mut size) };
+        self.core.check("fmi2SerializedFMUstateSize", status)?;
+        let mut bytes = vec![0u8; size];
+        // SAFETY: the buffer has the size the FMU asked for.
+        let status = unsafe { serialize(self.component, pointer, bytes.as_mut_ptr().cast(), size) };
+        self.core.check("fmi2SerializeFMUstate", status)?;
+        Ok(bytes)
+    }
+
+    fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> Result<FmuState> {
+        let f = self
+            .state_functions("fmi2DeSerializeFMUstate")?
+            .deserialize
+            .ok_or_else(|| self.core.unsupported("fmi2DeSerializeFMUstate"))?;
+        let mut pointer = std::ptr::null_mut();
+        // SAFETY: the FMU reads `bytes.len()` bytes and writes one state pointer.
+        let status = unsafe {
+            f(
+                self.component,
+                bytes.as_ptr().cast(),
+                bytes.len(),
+                &mut pointer,
+            )
+        };
+        self.core.check("fmi2DeSerializeFMUstate", status)?;
+        Ok(self.core.wrap_state(pointer))
+    }
+}

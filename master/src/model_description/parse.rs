@@ -1,0 +1,206 @@
+//! Reading a modelDescription.xml: version dispatch and the parts FMI 2.0 and 3.0 share.
+
+use super::xml::{parse_document, Element};
+use super::{
+    BaseUnit, Capabilities, DefaultExperiment, DependencyKind, DisplayUnit, FmiVersion,
+    LogCategory, ModelDescription, ParseError, Unit, Unknown, Values, VariableType,
+};
+
+/// Parses modelDescription.xml text of FMI 2.0 or 3.0.
+pub fn parse(text: &str) -> Result<ModelDescription, ParseError> {
+    let root = parse_document(text)?;
+    if root.name != "fmiModelDescription" {
+        return Err(root.error(format!(
+            "the root element is <{}>, expected <fmiModelDescription>",
+            root.name
+        )));
+    }
+    let version_text = root.required("fmiVersion")?.to_string();
+    let version = match version_text.split('.').next() {
+        Some("2") => FmiVersion::V2,
+        Some("3") => FmiVersion::V3,
+        _ => {
+            let mut error = root.error(format!(
+                "fmiVersion=\"{version_text}\" is not supported (FMI 2.0 and 3.0 are)"
+            ));
+            error.unsupported_version = Some(version_text);
+            return Err(error);
+        }
+    };
+    let mut description = ModelDescription {
+        fmi_version: version,
+        fmi_version_text: version_text,
+        model_name: root.required("modelName")?.to_string(),
+        instantiation_token: root
+            .required(if version == FmiVersion::V2 {
+                "guid"
+            } else {
+                "instantiationToken"
+            })?
+            .to_string(),
+        description: text_attr(&root, "description"),
+        author: text_attr(&root, "author"),
+        version: text_attr(&root, "version"),
+        generation_tool: text_attr(&root, "generationTool"),
+        generation_date_and_time: text_attr(&root, "generationDateAndTime"),
+        variable_naming_convention: text_attr(&root, "variableNamingConvention"),
+        number_of_event_indicators: root.parsed("numberOfEventIndicators")?,
+        model_exchange: None,
+        co_simulation: None,
+        scheduled_execution: None,
+        units: match root.child("UnitDefinitions") {
+            Some(list) => list
+                .children_named("Unit")
+                .map(unit)
+                .collect::<Result<_, _>>()?,
+            None => Vec::new(),
+        },
+        type_definitions: Vec::new(),
+        log_categories: match root.child("LogCategories") {
+            Some(list) => list
+                .children_named("Category")
+                .map(|c| {
+                    Ok(LogCategory {
+                        name: c.required("name")?.to_string(),
+                        description: text_attr(c, "description"),
+                    })
+                })
+                .collect::<Result<_, ParseError>>()?,
+            None => Vec::new(),
+        },
+        default_experiment: root
+            .child("DefaultExperiment")
+            .map(default_experiment)
+            .transpose()?,
+        variables: Vec::new(),
+        model_structure: Default::default(),
+    };
+    match version {
+        FmiVersion::V2 => super::fmi2::read(&root, &mut description)?,
+        FmiVersion::V3 => super::fmi3::read(&root, &mut description)?,
+    }
+    Ok(description)
+}
+
+/// An optional attribute as an owned string.
+pub fn text_attr(element: &Element, key: &str) -> Option<String> {
+    element.attr(key).map(str::to_string)
+}
+
+/// The capability flags shared by all interfaces, under the spelling of `version`.
+pub fn capabilities(element: &Element, version: FmiVersion) -> Result<Capabilities, ParseError> {
+    let (state, serialize, directional) = match version {
+        FmiVersion::V2 => (
+            "canGetAndSetFMUstate",
+            "canSerializeFMUstate",
+            "providesDirectionalDerivative",
+        ),
+        FmiVersion::V3 => (
+            "canGetAndSetFMUState",
+            "canSerializeFMUState",
+            "providesDirectionalDerivatives",
+        ),
+    };
+    Ok(Capabilities {
+        needs_execution_tool: element.flag("needsExecutionTool", false)?,
+        can_be_instantiated_only_once_per_process: element
+            .flag("canBeInstantiatedOnlyOncePerProcess", false)?,
+        can_not_use_memory_management_functions: element
+            .flag("canNotUseMemoryManagementFunctions", false)?,
+        can_get_and_set_fmu_state: element.flag(state, false)?,
+        can_serialize_fmu_state: element.flag(serialize, false)?,
+        provides_directional_derivatives: element.flag(directional, false)?,
+        provides_adjoint_derivatives: element.flag("providesAdjointDerivatives", false)?,
+        provides_per_element_dependencies: element.flag("providesPerElementDependencies", false)?,
+        provides_evaluate_discrete_states: element.flag("providesEvaluateDiscreteStates", false)?,
+    })
+}
+
+fn unit(element: &Element) -> Result<Unit, ParseError> {
+    let base_unit = element
+        .child("BaseUnit")
+        .map(|base| -> Result<BaseUnit, ParseError> {
+            let mut exponents = [0; 8];
+            for (exponent, name) in exponents.iter_mut().zip(super::BASE_UNIT_NAMES) {
+                *exponent = base.parsed(name)?.unwrap_or(0);
+            }
+            Ok(BaseUnit {
+                exponents,
+                factor: base.parsed("factor")?.unwrap_or(1.0),
+                offset: base.parsed("offset")?.unwrap_or(0.0),
+            })
+        })
+        .transpose()?;
+    let display_units = element
+        .children_named("DisplayUnit")
+        .map(|d| {
+            Ok(DisplayUnit {
+                name: d.required("name")?.to_string(),
+                factor: d.parsed("factor")?.unwrap_or(1.0),
+                offset: d.parsed("offset")?.unwrap_or(0.0),
+                inverse: d.flag("inverse", false)?,
+            })
+        })
+        .collect::<Result<_, ParseError>>()?;
+    Ok(Unit {
+        name: element.required("name")?.to_string(),
+        base_unit,
+        display_units,
+    })
+}
+
+fn default_experiment(element: &Element) -> Result<DefaultExperiment, ParseError> {
+    Ok(DefaultExperiment {
+        start_time: element.parsed("startTime")?,
+        stop_time: element.parsed("stopTime")?,
+        tolerance: element.parsed("tolerance")?,
+        step_size: element.parsed("stepSize")?,
+    })
+}
+
+/// One ModelStructure entry; `reference_key` is `index` (FMI 2.0) or `valueReference` (FMI 3.0).
+pub fn unknown(element: &Element, reference_key: &str) -> Result<Unknown, ParseError> {
+    let dependencies = element
+        .attr("dependencies")
+        .map(|text| {
+            text.split_whitespace()
+                .map(|item| {
+                    item.parse().map_err(|_| {
+                        element.error(format!(
+                            "dependencies entry \"{item}\" is not a non-negative integer"
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<u32>, _>>()
+        })
+        .transpose()?;
+    let dependencies_kind = element
+        .attr("dependenciesKind")
+        .map(|text| {
+            text.split_whitespace()
+                .map(|item| {
+                    DependencyKind::from_keyword(item).ok_or_else(|| {
+                        element.error(format!("dependenciesKind entry \"{item}\" is unknown"))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    Ok(Unknown {
+        reference: element.parsed_required(reference_key)?,
+        dependencies,
+        dependencies_kind,
+        line: element.line,
+    })
+}
+
+/// Parses start values of type `ty` given as separate texts (one per array element).
+pub fn start_value(
+    element: &Element,
+    variable: &str,
+    ty: VariableType,
+    texts: &[&str],
+) -> Result<Values, ParseError> {
+    Values::parse(ty, texts)
+        .map_err(|problem| element.error(format!("variable {variable}: start value {problem}")))
+}

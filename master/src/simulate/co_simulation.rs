@@ -1,0 +1,58 @@
+//! The Co-Simulation loop: set inputs, doStep, record on the output grid.
+
+use super::{grid_intervals, grid_point, Run, SimulationSummary};
+use crate::error::{Error, Result};
+use crate::model_description::InterfaceType;
+
+/// Steps the instance from start to stop with the fixed communication step.
+pub(super) fn run(run: Run<'_>) -> Result<SimulationSummary> {
+    let Run {
+        instance,
+        inputs,
+        recorder,
+        experiment,
+    } = run;
+    let steps_per_output = (experiment.output_interval / experiment.step).round() as usize;
+    let intervals = grid_intervals(experiment.start, experiment.step, experiment.stop);
+    recorder.record(instance, experiment.start)?;
+    let mut time = experiment.start;
+    let mut summary = SimulationSummary {
+        interface: InterfaceType::CoSimulation,
+        final_time: time,
+        steps: 0,
+        rejected_steps: 0,
+        events: 0,
+        rows: 0,
+        terminated_by_fmu: false,
+    };
+    for k in 1..=intervals {
+        let next = grid_point(experiment.start, experiment.step, k, experiment.stop);
+        if let Some(inputs) = inputs {
+            inputs.apply(instance, time)?;
+        }
+        let outcome = instance.do_step(time, next - time)?;
+        summary.steps += 1;
+        if outcome.terminate || outcome.partial {
+            time = outcome.last_time;
+            recorder.record(instance, time)?;
+            if !outcome.terminate {
+                return Err(Error::Simulation {
+                    time,
+                    message: format!(
+                        "{} stopped the step from {} early and does not ask to terminate",
+                        instance.name(),
+                        next - experiment.step.min(next - experiment.start)
+                    ),
+                });
+            }
+            summary.terminated_by_fmu = true;
+            break;
+        }
+        time = next;
+        if k % steps_per_output == 0 || k == intervals {
+            recorder.record(instance, time)?;
+        }
+    }
+    summary.final_time = time;
+    Ok(summary)
+}

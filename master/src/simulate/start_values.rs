@@ -1,0 +1,76 @@
+//! `--start-value name=value` options: parsed against the model description and applied
+//! before initialization.
+
+use crate::error::{Error, Result};
+use crate::instance::FmuInstance;
+use crate::model_description::{Causality, Values, Variability, VariableType};
+use crate::Fmu;
+
+/// A start value ready to be written.
+#[derive(Debug, Clone)]
+pub struct StartValue {
+    /// Variable name.
+    pub name: String,
+    /// Value reference.
+    pub value_reference: u32,
+    /// Variable type.
+    pub ty: VariableType,
+    /// Parsed value.
+    pub value: Values,
+}
+
+/// Parses `name=value` pairs, checking that each variable exists and may be set.
+pub fn parse(fmu: &Fmu, assignments: &[String]) -> Result<Vec<StartValue>> {
+    let md = fmu.model_description();
+    assignments
+        .iter()
+        .map(|assignment| {
+            let (name, text) = assignment
+                .split_once('=')
+                .ok_or_else(|| Error::InvalidValue {
+                    item: format!("--start-value {assignment}"),
+                    message: "expected name=value".into(),
+                })?;
+            let name = name.trim();
+            let variable = md.variable(name).ok_or_else(|| Error::UnknownVariable {
+                fmu: fmu.path().to_path_buf(),
+                name: name.to_string(),
+            })?;
+            let invalid = |message: String| Error::InvalidValue {
+                item: format!("--start-value {name}"),
+                message,
+            };
+            if variable.variability == Variability::Constant
+                || matches!(
+                    variable.causality,
+                    Causality::Independent | Causality::CalculatedParameter
+                )
+            {
+                return Err(invalid(format!(
+                    "{name} is a {} {} variable and cannot be set",
+                    variable.variability, variable.causality
+                )));
+            }
+            if !variable.is_scalar() {
+                return Err(invalid(format!(
+                    "{name} is an array; only scalar start values are supported"
+                )));
+            }
+            let value = Values::parse(variable.ty, &[text]).map_err(invalid)?;
+            Ok(StartValue {
+                name: name.to_string(),
+                value_reference: variable.value_reference,
+                ty: variable.ty,
+                value,
+            })
+        })
+        .collect()
+}
+
+/// Writes the start values into an instantiated FMU.
+pub fn apply(instance: &mut dyn FmuInstance, start_values: &[StartValue]) -> Result<()> {
+    for start in start_values {
+        instance.set_values(start.ty, &[start.value_reference], &start.value)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,253 @@
+//! The Dormand–Prince 5(4) embedded Runge–Kutta method with error control and its
+//! fourth-order dense output (Hairer, Nørsett, Wanner, *Solving ODEs I*, II.5 and II.6).
+
+use super::Tolerances;
+
+const C: [f64; 7] = [0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0];
+const A: [[f64; 6]; 7] = [
+    [0.0; 6],
+    [1.0 / 5.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [3.0 / 40.0, 9.0 / 40.0, 0.0, 0.0, 0.0, 0.0],
+    [44.0 / 45.0, -56.0 / 15.0, 32.0 / 9.0, 0.0, 0.0, 0.0],
+    [
+        19372.0 / 6561.0,
+        -25360.0 / 2187.0,
+        64448.0 / 6561.0,
+        -212.0 / 729.0,
+        0.0,
+        0.0,
+    ],
+    [
+        9017.0 / 3168.0,
+        -355.0 / 33.0,
+        46732.0 / 5247.0,
+        49.0 / 176.0,
+        -5103.0 / 18656.0,
+        0.0,
+    ],
+    [
+        35.0 / 384.0,
+        0.0,
+        500.0 / 1113.0,
+        125.0 / 192.0,
+        -2187.0 / 6784.0,
+        11.0 / 84.0,
+    ],
+];
+/// Fifth-order weights minus fourth-order weights: the local error estimate.
+const E: [f64; 7] = [
+    71.0 / 57600.0,
+    0.0,
+    -71.0 / 16695.0,
+    71.0 / 1920.0,
+    -17253.0 / 339200.0,
+    22.0 / 525.0,
+    -1.0 / 40.0,
+];
+/// Weights of the dense output's last coefficient.
+const D: [f64; 7] = [
+    -12715105075.0 / 11282082432.0,
+    0.0,
+    87487479700.0 / 32700410799.0,
+    -10690763975.0 / 1880347072.0,
+    701980252875.0 / 199316789632.0,
+    -1453857185.0 / 822651844.0,
+    69997945.0 / 29380423.0,
+];
+
+/// Step-size controller limits (Hairer's defaults).
+const SAFETY: f64 = 0.9;
+const MIN_FACTOR: f64 = 0.2;
+const MAX_FACTOR: f64 = 10.0;
+
+/// The continuous extension over one accepted step.
+#[derive(Debug, Clone)]
+pub struct DenseOutput {
+    t0: f64,
+    h: f64,
+    coefficients: [Vec<f64>; 5],
+}
+
+impl DenseOutput {
+    /// Start of the step.
+    pub fn start(&self) -> f64 {
+        self.t0
+    }
+
+    /// End of the step.
+    pub fn end(&self) -> f64 {
+        self.t0 + self.h
+    }
+
+    /// The interpolated state at `t` within the step.
+    pub fn evaluate(&self, t: f64, x: &mut [f64]) {
+        let theta = (t - self.t0) / self.h;
+        let theta1 = 1.0 - theta;
+        let [r1, r2, r3, r4, r5] = &self.coefficients;
+        for i in 0..x.len() {
+            x[i] = r1[i] + theta * (r2[i] + theta1 * (r3[i] + theta * (r4[i] + theta1 * r5[i])));
+        }
+    }
+}
+
+/// The outcome of one step attempt.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Attempt {
+    /// Whether the error estimate is within tolerance.
+    pub accepted: bool,
+    /// Scaled RMS norm of the local error estimate (accepted when <= 1).
+    pub error: f64,
+    /// The step size the controller proposes next (after acceptance or for the retry).
+    pub next_step: f64,
+}
+
+/// A Dormand–Prince stepper for systems of dimension `n`, with FSAL reuse of the last stage.
+pub struct DormandPrince {
+    k: [Vec<f64>; 7],
+    stage: Vec<f64>,
+    x_new: Vec<f64>,
+    /// Whether `k[0]` holds f(t, x) of the current point.
+    first_stage_valid: bool,
+    t: f64,
+    h: f64,
+    x_old: Vec<f64>,
+}
+
+impl DormandPrince {
+    /// A stepper for `n` states.
+    pub fn new(n: usize) -> Self {
+        DormandPrince {
+            k: std::array::from_fn(|_| vec![0.0; n]),
+            stage: vec![0.0; n],
+            x_new: vec![0.0; n],
+            first_stage_valid: false,
+            t: 0.0,
+            h: 0.0,
+            x_old: vec![0.0; n],
+        }
+    }
+
+    /// Forgets the stored first stage: call after the state or the right-hand side jumped.
+    pub fn reset(&mut self) {
+        self.first_stage_valid = false;
+    }
+
+    /// The state at the end of the last attempted step.
+    pub fn x_new(&self) -> &[f64] {
+        &self.x_new
+    }
+
+    /// A starting step size for `x' = f(t, x)` from `t` (Hairer's `hinit`), at most `max_step`.
+    pub fn initial_step<E>(
+        &mut self,
+        f: &mut impl FnMut(f64, &[f64], &mut [f64]) -> Result<(), E>,
+        t: f64,
+        x: &[f64],
+        tolerances: &Tolerances,
+        max_step: f64,
+    ) -> Result<f64, E> {
+        let n = x.len();
+        if n == 0 {
+            return Ok(max_step);
+        }
+        f(t, x, &mut self.k[0])?;
+        self.first_stage_valid = true;
+        let d0 = tolerances.norm(x, x, |i| x[i]);
+        let d1 = tolerances.norm(x, x, |i| self.k[0][i]);
+        let h0 = if d0 < 1e-5 || d1 < 1e-5 {
+            1e-6
+        } else {
+            0.01 * d0 / d1
+        }
+        .min(max_step);
+        for i in 0..n {
+            self.stage[i] = x[i] + h0 * self.k[0][i];
+        }
+        let stage = std::mem::take(&mut self.stage);
+        f(t + h0, &stage, &mut self.k[1])?;
+        self.stage = stage;
+        let d2 = tolerances.norm(x, x, |i| self.k[1][i] - self.k[0][i]) / h0;
+        let h1 = if d1.max(d2) <= 1e-15 {
+            (h0 * 1e-3).max(1e-6)
+        } else {
+            (0.01 / d1.max(d2)).powf(1.0 / 5.0)
+        };
+        Ok((100.0 * h0).min(h1).min(max_step))
+    }
+
+    /// Attempts a step of size `h` from (`t`, `x`); the new state is [`DormandPrince::x_new`].
+    /// After an accepted attempt call [`DormandPrince::accept`] before the next step.
+    pub fn attempt<E>(
+        &mut self,
+        f: &mut impl FnMut(f64, &[f64], &mut [f64]) -> Result<(), E>,
+        t: f64,
+        x: &[f64],
+        h: f64,
+        tolerances: &Tolerances,
+    ) -> Result<Attempt, E> {
+        let n = x.len();
+        if !self.first_stage_valid {
+            f(t, x, &mut self.k[0])?;
+            self.first_stage_valid = true;
+        }
+        for s in 1..7 {
+            for i in 0..n {
+                let increment: f64 = (0..s).map(|j| A[s][j] * self.k[j][i]).sum();
+                self.stage[i] = x[i] + h * increment;
+            }
+            if s == 6 {
+                self.x_new.copy_from_slice(&self.stage);
+            }
+            let (stage, k) = (&self.stage, &mut self.k[s]);
+            f(t + C[s] * h, stage, k)?;
+        }
+        let error = tolerances.norm(x, &self.x_new, |i| {
+            h * (0..7).map(|j| E[j] * self.k[j][i]).sum::<f64>()
+        });
+        let factor = if error == 0.0 {
+            MAX_FACTOR
+        } else {
+            (SAFETY * error.powf(-0.2)).clamp(MIN_FACTOR, MAX_FACTOR)
+        };
+        let accepted = error <= 1.0 && error.is_finite();
+        self.t = t;
+        self.h = h;
+        self.x_old.copy_from_slice(x);
+        Ok(Attempt {
+            accepted,
+            error,
+            next_step: if accepted {
+                h * factor
+            } else {
+                h * factor.min(1.0)
+            },
+        })
+    }
+
+    /// The dense output of the last attempted step.
+    pub fn dense_output(&self) -> DenseOutput {
+        let n = self.x_new.len();
+        let h = self.h;
+        let mut coefficients: [Vec<f64>; 5] = std::array::from_fn(|_| vec![0.0; n]);
+        for i in 0..n {
+            let difference = self.x_new[i] - self.x_old[i];
+            let spline = h * self.k[0][i] - difference;
+            coefficients[0][i] = self.x_old[i];
+            coefficients[1][i] = difference;
+            coefficients[2][i] = spline;
+            coefficients[3][i] = difference - h * self.k[6][i] - spline;
+            coefficients[4][i] = h * (0..7).map(|j| D[j] * self.k[j][i]).sum::<f64>();
+        }
+        DenseOutput {
+            t0: self.t,
+            h,
+            coefficients,
+        }
+    }
+
+    /// Makes the last stage the first stage of the next step (first same as last).
+    pub fn accept(&mut self) {
+        self.k.swap(0, 6);
+        self.first_stage_valid = true;
+    }
+}

@@ -1,0 +1,122 @@
+//! Helpers shared by the integration tests: FMU archives made on the fly and runs of the
+//! built `tandem` binary.
+
+#![allow(dead_code)]
+
+pub mod pythonfmu;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The text of a file in `tests/fixtures`.
+pub fn fixture(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name),
+    )
+    .expect("fixture exists")
+}
+
+/// Writes a zip archive with `files` (name, content) to `path`.
+pub fn write_zip(path: &Path, files: &[(&str, &[u8])]) -> PathBuf {
+    let mut writer = zip::ZipWriter::new(std::fs::File::create(path).expect("create archive"));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, content) in files {
+        writer.start_file(*name, options).expect("start zip entry");
+        writer.write_all(content).expect("write zip entry");
+    }
+    writer.finish().expect("finish archive");
+    path.to_path_buf()
+}
+
+/// The result of one `tandem` run.
+pub struct Run {
+    /// Exit code (None when killed by a signal).
+    pub code: Option<i32>,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl Run {
+    /// Asserts a clean failure: exit code 1, the message on stderr, and no panic.
+    pub fn assert_fails_with(&self, needle: &str) {
+        assert_eq!(
+            self.code,
+            Some(1),
+            "expected exit code 1\nstdout: {}\nstderr: {}",
+            self.stdout,
+            self.stderr
+        );
+        assert!(
+            !self.stderr.contains("panicked"),
+            "tandem panicked: {}",
+            self.stderr
+        );
+        assert!(
+            self.stderr.contains(needle),
+            "expected {needle:?} on stderr, got: {}",
+            self.stderr
+        );
+    }
+
+    /// Asserts success.
+    pub fn assert_success(&self) {
+        assert_eq!(
+            self.code,
+            Some(0),
+            "expected success\nstdout: {}\nstderr: {}",
+            self.stdout,
+            self.stderr
+        );
+    }
+}
+
+/// Runs the built `tandem` with `args`, with extra environment variables.
+pub fn tandem_with_env(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tandem"));
+    command.args(args);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = command.output().expect("run tandem");
+    Run {
+        code: status.code(),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}
+
+/// Runs the built `tandem` with `args`.
+pub fn tandem(args: &[&str]) -> Run {
+    tandem_with_env(args, &[])
+}
+
+/// Reads a result CSV: the header names and the rows of numbers.
+pub fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    let mut lines = text.lines();
+    let header = lines
+        .next()
+        .expect("header")
+        .split(',')
+        .map(|h| h.trim_matches('"').to_string())
+        .collect();
+    let rows = lines
+        .map(|line| {
+            line.split(',')
+                .map(|x| x.parse().unwrap_or_else(|_| panic!("number in {line:?}")))
+                .collect()
+        })
+        .collect();
+    (header, rows)
+}
