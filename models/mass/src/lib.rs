@@ -153,12 +153,15 @@ mod tests {
         // integrator to the last bit.
         let h = 2f64.powi(-10);
         let forces = [0.5, -2.0, 3.0];
-        integrator.initialize(&sys, 0.0, &x0, &StepInputs::held(0.0, &[forces[0]]), &P, &[]).unwrap();
+        integrator
+            .initialize(&sys, 0.0, &x0, &StepInputs::held(0.0, &[forces[0]]), &P, &[])
+            .unwrap();
         let mut expected = x0;
         for (i, force) in forces.into_iter().enumerate() {
             let t = i as f64 * h;
-            let report =
-                integrator.do_step(&sys, t, h, &StepInputs::held(t, &[force]), &P, &mut []).unwrap();
+            let report = integrator
+                .do_step(&sys, t, h, &StepInputs::held(t, &[force]), &P, &mut [])
+                .unwrap();
             assert_eq!(report.internal_steps, 1);
             expected = symplectic_euler(&P, expected, force, h);
             assert_eq!(continuous_state(&integrator), expected, "step {i}");
@@ -182,7 +185,8 @@ mod tests {
         integrator.initialize(&sys, 0.0, &x0, &ramp, &P, &[]).unwrap();
         let report = integrator.do_step(&sys, 0.0, 3.0 * h, &ramp, &P, &mut []).unwrap();
         assert_eq!(report.internal_steps, 3);
-        let expected = (0..3).fold(x0, |w, i| symplectic_euler(&P, w, 4.0 - 300.0 * (i as f64 * h), h));
+        let expected =
+            (0..3).fold(x0, |w, i| symplectic_euler(&P, w, 4.0 - 300.0 * (i as f64 * h), h));
         assert_eq!(continuous_state(&integrator), expected);
     }
 

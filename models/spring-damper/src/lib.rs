@@ -119,7 +119,8 @@ mod tests {
         // Columns x_a, v_a, x_b, v_b, k, c, l0.
         let f_a = [-k, -c, k, c, -stretch, -closing, k];
         let f_b = f_a.map(|v| -v);
-        let energy = [k * stretch, 0.0, -k * stretch, 0.0, stretch * stretch / 2.0, 0.0, -k * stretch];
+        let energy =
+            [k * stretch, 0.0, -k * stretch, 0.0, stretch * stretch / 2.0, 0.0, -k * stretch];
         assert_close(&jac, &[f_a, f_b, energy].concat(), 1e-14);
     }
 
@@ -130,7 +131,8 @@ mod tests {
         let mut integrator = sys.integrator();
         integrator.initialize(&sys, 0.0, &[], &StepInputs::held(0.0, &U), &p, &[]).unwrap();
         // Held inputs over one step, then a ramp over a step longer than max_step.
-        let report = integrator.do_step(&sys, 0.0, 1e-3, &StepInputs::held(0.0, &U), &p, &mut []).unwrap();
+        let report =
+            integrator.do_step(&sys, 0.0, 1e-3, &StepInputs::held(0.0, &U), &p, &mut []).unwrap();
         assert_eq!(report.internal_steps, 1);
         let rates = [1.0, -4.0, 2.0, 0.5];
         let ramp = StepInputs { t0: 1e-3, coefficients: vec![U.to_vec(), rates.to_vec()] };
