@@ -13,7 +13,8 @@
 //!   after scaling by `M^{-1/2}`), and each mode evolves as `cos`/`sin` of `omega t`.
 //! - [`DoubleOscillator::exponential_solution`], any damping: `s(t) = exp(A t) s(0)` with the
 //!   4 x 4 system matrix `A`, the exponential computed by nalgebra (Padé approximation with
-//!   scaling and squaring). Exact up to rounding, which grows with `|A| t`.
+//!   scaling and squaring). Exact up to rounding, which grows with `|A| t`; on the undamped
+//!   benchmark the tests hold it to the closed form within 1e-12 (relative) up to 10 s.
 //!
 //! [`DoubleOscillator::solution`] picks the closed form whenever every damper is zero.
 
@@ -275,7 +276,7 @@ mod tests {
         ] {
             let s0 = DoubleOscillator::INITIAL_STATE;
             let difference = relative_difference(
-                &runge_kutta(&system, &s0, 1.0, 20_000),
+                &runge_kutta(&system, &s0, 1.0, 50_000),
                 &system.modal_solution(&s0, 1.0),
             );
             assert!(difference < 1e-9, "{system:?}: {difference:e}");
@@ -291,7 +292,7 @@ mod tests {
                 &system.exponential_solution(&s0, t),
                 &system.modal_solution(&s0, t),
             );
-            assert!(difference < 1e-11, "t = {t}: {difference:e}");
+            assert!(difference < 1e-12, "t = {t}: {difference:e}");
         }
     }
 
@@ -304,7 +305,7 @@ mod tests {
         ] {
             let s0 = DoubleOscillator::INITIAL_STATE;
             let difference = relative_difference(
-                &runge_kutta(&system, &s0, 1.0, 20_000),
+                &runge_kutta(&system, &s0, 1.0, 50_000),
                 &system.exponential_solution(&s0, 1.0),
             );
             assert!(difference < 1e-9, "{system:?}: {difference:e}");
@@ -342,7 +343,7 @@ mod tests {
             "the dampers should take a large share of the energy: {e_end} of {e0}"
         );
         let imbalance = (e_end + work - e0).abs() / e0;
-        assert!(imbalance < 1e-9, "energy imbalance {imbalance:e}");
+        assert!(imbalance < 1e-10, "energy imbalance {imbalance:e}");
     }
 
     #[test]
@@ -359,7 +360,7 @@ mod tests {
             assert!(
                 (centre(&s) - (centre(&s0) + centre_speed * t)).abs() < 1e-12 * centre_speed * t
             );
-            assert!(relative_difference(&s, &system.exponential_solution(&s0, t)) < 1e-11);
+            assert!(relative_difference(&s, &system.exponential_solution(&s0, t)) < 1e-13);
         }
     }
 }
