@@ -205,3 +205,5 @@ mod tests {
         assert_eq!(jac, [0.0, 0.0, 0.0, 0.0, 0.0, -e, 0.0, -v]);
     }
 }
+
+fmu_export::export_fmu!(fmu_export::OdeSystem<BouncingBall>);

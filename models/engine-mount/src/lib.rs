@@ -289,3 +289,5 @@ mod tests {
         assert!((frequency(1.0) - 211.0).abs() < 0.5);
     }
 }
+
+fmu_export::export_fmu!(fmu_export::MechanicalSystem<EngineMount>);

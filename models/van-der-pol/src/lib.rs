@@ -85,3 +85,5 @@ mod tests {
         assert_eq!(sys.declaration().parameter_starts(), [1.0]);
     }
 }
+
+fmu_export::export_fmu!(fmu_export::OdeSystem<VanDerPol>);
