@@ -241,9 +241,10 @@ fn sdirk_integrates_a_mechanical_model_in_first_order_form() {
     assert!(error < 1e-7, "{error:e}");
 }
 
-/// Takes one step of `h` from `(t, x)` and checks that its residual vanishes (relative to the
-/// stage derivatives' size) and that the residual's derivatives with respect to `w_prev` and
-/// to the unknowns `w_next[..7N]` match central differences.
+/// Takes one step of `h` from `(t, x)` and checks that its residual vanishes (the explicit rows
+/// to rounding, the implicit ones up to a Newton correction of at most 1e-10 relative) and that
+/// the residual's derivatives with respect to `w_prev` and to the unknowns `w_next[..7N]`
+/// match central differences.
 fn check_step_residual<S: System>(sys: &S, x: &[f64], t: f64, h: f64, tol: f64) {
     let n = x.len();
     let scheme = SdirkScheme::new(n, tol, tol, 0.1);

@@ -183,14 +183,14 @@ impl SdirkScheme {
         let mut matrix =
             IterationMatrix { lu: iteration_matrix(t, h, &start.jacobian, n)?, current: false };
         let newton_weight = NEWTON_FRACTION.min(NEWTON_RELATIVE / self.rtol);
-        for i in 1..STAGES {
+        for (i, &c) in C.iter().enumerate().skip(1) {
             let (previous, rest) = stages.split_at_mut(i * n);
             let previous: &[f64] = previous;
             let k = &mut rest[..n];
             predict(i, n, previous, k);
             // A matrix re-linearized for an earlier stage may be re-linearized for this one.
             matrix.current = false;
-            let t_i = t + C[i] * h;
+            let t_i = t + c * h;
             simplified_newton::solve(
                 t,
                 k,
