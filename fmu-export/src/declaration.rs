@@ -121,7 +121,7 @@ pub enum Method {
     },
     /// Symplectic (semi-implicit) Euler for second-order mechanics.
     SymplecticEuler,
-    /// L-stable SDIRK with error control, for stiff first-order ODEs.
+    /// L-stable ESDIRK of order 4 with error control, for stiff first-order ODEs.
     Sdirk {
         /// Relative tolerance of the local error.
         rtol: f64,

@@ -90,7 +90,7 @@ fn sdirk_with_events_restores_bit_identically() {
     let sys = OdeSystem::<Ball>::default();
     let declaration = sys.declaration().clone();
     let len = check_restore(&sys, || Sdirk::new(&declaration), &[1.0, 0.0], 0.1, &[], &[], &[0.0]);
-    assert_eq!(len, 3 * 2 + 1 + 1);
+    assert_eq!(len, 7 * 2 + 2 + 1);
 }
 
 #[test]
@@ -100,7 +100,7 @@ fn mechanical_integrators_restore_bit_identically() {
     for (method, len) in [
         (Method::Hht { alpha: -0.2 }, 3),
         (Method::SymplecticEuler, 2),
-        (Method::Sdirk { rtol: 1e-6, atol: 1e-9 }, 7),
+        (Method::Sdirk { rtol: 1e-6, atol: 1e-9 }, 16),
     ] {
         let declaration = sys.declaration().clone().cosimulation(method, 3e-3);
         let fresh = || MechanicalIntegrator::new(&declaration, 1, 0);

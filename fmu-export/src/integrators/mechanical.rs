@@ -19,7 +19,7 @@ pub enum MechanicalMethod {
     Hht(Hht),
     /// Symplectic Euler on the index-1 form; state `[q, v]`.
     SymplecticEuler(SymplecticEuler),
-    /// SDIRK on the index-1 first-order form; state `[x, k1, k2, h_next]` with `x = [q; v]`.
+    /// ESDIRK on the index-1 first-order form; state `[x, k1..k6, h_next, e_prev]`, `x = [q; v]`.
     Sdirk(SdirkScheme),
 }
 

@@ -5,7 +5,7 @@
 //! |---|---|---|---|
 //! | [`Hht`] | constrained mechanics (index 3) | `[q, v, a, lambda]` (`3n + m`) | [`Hht::residual`] |
 //! | [`SymplecticEuler`] | mechanics (index 1) | `[q, v]` (`2n`) | [`SymplecticEuler::residual`] |
-//! | [`SdirkScheme`] | stiff first-order systems | `[x, k1, k2, h_next]` (`3N + 1`) | [`SdirkScheme::residual`] |
+//! | [`SdirkScheme`] (ESDIRK, order 4) | stiff first-order systems | `[x, k1..k6, h_next, e_prev]` (`7N + 2`) | [`SdirkScheme::residual`] |
 //!
 //! Each residual takes the step start `t_prev` and length `h` as plain numbers (step sizes are
 //! not differentiated) and is generic over [`Scalar`](crate::Scalar) in `w_next`, `w_prev`, the

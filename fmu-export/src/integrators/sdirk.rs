@@ -1,65 +1,71 @@
-//! Alexander's two-stage SDIRK method (L-stable, stiffly accurate, order 2) with an embedded
-//! first-order error estimate and step-size control, for stiff first-order systems.
+//! An ESDIRK method (explicit first stage, singly diagonally implicit Runge-Kutta) with an
+//! embedded error estimate and step-size control, for stiff first-order systems: Kennedy &
+//! Carpenter's `ESDIRK4(3)6L[2]SA`, six stages, order 4, L-stable and stiffly accurate, with
+//! an embedded L-stable third-order solution (tableau in the `tableau` module). The name
+//! "SDIRK" is kept for the family in the public types and declarations.
 //!
-//! Butcher tableau, `g = 1 - 1/sqrt(2)`:
+//! **Discrete state** `w = [x (N), k_1 .. k_6 (6N), h_next, e_prev]` (`7N + 2` entries): the
+//! continuous state, the six stage derivatives of the last step, the step size the
+//! controller proposes next and the error norm of the last accepted step (the controller's
+//! memory). The last two are control data: they are not part of the residual (a discrete
+//! adjoint treats the accepted step sizes as fixed), but they are part of the state so that a
+//! restored state reproduces every later step bit for bit.
 //!
-//! ```text
-//!   g | g      0
-//!   1 | 1 - g  g
-//!   --+---------
-//!     | 1 - g  g
-//! ```
-//!
-//! **Discrete state** `w = [x (N), k1 (N), k2 (N), h_next (1)]`: the continuous state, the two
-//! stage derivatives of the last step and the step size the controller proposes next. The
-//! stiffly accurate last stage gives `k2 = f(t, x)`, the Newton guess for the next `k1`.
-//!
-//! **Residual** of a step from `t` of length `h` (unknowns `w_next[..3N]`; `w_prev` enters
-//! only through `x_prev`):
+//! **Residual** of a step from `t` of length `h`, with unknowns `w_next[..7N]` (`w_prev`
+//! enters only through `x_prev`), stage rows first:
 //!
 //! ```text
-//! r1 = k1 - f(t + g h, x_prev + h g k1,                 u(t + g h))
-//! r2 = k2 - f(t + h,   x_prev + h (1-g) k1 + h g k2,    u(t + h))
-//! r3 = x_next - x_prev - h ((1-g) k1 + g k2)
+//! r_i = k_i - f(t + c_i h, x_prev + h (sum_{j<i} a_ij k_j + a_ii k_i), u(t + c_i h))   i = 1..6
+//! r_x = x_next - x_prev - h sum_j b_j k_j
 //! ```
 //!
-//! The forward step solves the stages one after the other (the system is block
-//! lower-triangular). The error estimate is the difference to the first-order solution
-//! `x + h k1`, filtered by `(I - h g J)^{-1}` so that it stays small on stiff components the
-//! method damps correctly. `h_next` is control data, not part of the residual: a discrete
-//! adjoint treats the accepted step sizes as fixed.
+//! with `a_11 = 0` and `a_ii = 1/4` otherwise. The system is block lower-triangular: the
+//! first stage is explicit and every later stage is solved in turn by simplified Newton with
+//! the iteration matrix `I - h/4 J`, `J = df/dx` exact (dual numbers) at the step start and
+//! re-linearized at the stage iterate when the iteration contracts slowly. Stages converge to
+//! a thousandth of the error weight and at least to `1e-10` relative accuracy (or rounding),
+//! so the residual of an accepted step is negligible next to its error.
+//!
+//! The error estimate is `h sum_j (b_j - b^_j) k_j`, the difference to the embedded
+//! solution, in the weighted RMS norm with weights `atol + rtol max(|x_prev|, |x_next|)`.
+//! Accepted steps update the step size by a PI controller, rejected ones by an I controller
+//! (see `step_control`); a step size below `64 eps max(1, |t|)` is
+//! [`StepError::StepTooSmall`].
 
-use std::f64::consts::FRAC_1_SQRT_2;
+mod simplified_newton;
+mod step_control;
+mod tableau;
 
 use crate::declaration::{Declaration, Method};
+use crate::jacobian::jacobian;
+use crate::linear::Lu;
 use crate::ode::Args;
 use crate::scalar::{lift, Dual64, Scalar};
 use crate::system::{StepError, StepInputs, System};
 
 use super::driver::SchemeIntegrator;
-use super::newton::Newton;
-use super::scheme::{lift_inputs, Scheme};
+use super::scheme::Scheme;
+use simplified_newton::IterationMatrix;
+use tableau::{diagonal, A, B, B_HAT, C, STAGES};
 
-/// The diagonal coefficient `g = 1 - 1/sqrt(2)`.
-pub const GAMMA: f64 = 1.0 - FRAC_1_SQRT_2;
+pub use tableau::GAMMA;
 
-/// Step-size controller: safety factor and bounds of the change per step.
-const SAFETY: f64 = 0.9;
-const MAX_GROWTH: f64 = 5.0;
-const MAX_SHRINK: f64 = 0.2;
-/// Step reduction after a failed Newton iteration.
-const FAILURE_SHRINK: f64 = 0.25;
+/// Stage iterations converge to this fraction of the error weight `atol + rtol |x|` ...
+const NEWTON_FRACTION: f64 = 1e-3;
+/// ... and at least to this relative accuracy, whatever the tolerances ...
+const NEWTON_RELATIVE: f64 = 1e-10;
+/// ... unless rounding (relative to the stage state's magnitude) sets a coarser floor.
+const ROUNDING: f64 = 1e-12;
 /// Smallest admissible step, relative to `max(1, |t|)`.
 const MIN_STEP: f64 = 64.0 * f64::EPSILON;
 
-/// The SDIRK method with its tolerances, for a system of `N` states.
+/// The ESDIRK method with its tolerances, for a system of `N` states.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SdirkScheme {
     states: usize,
     rtol: f64,
     atol: f64,
     max_step: f64,
-    newton: Newton,
 }
 
 impl SdirkScheme {
@@ -71,9 +77,7 @@ impl SdirkScheme {
             "SDIRK tolerances must be positive"
         );
         assert!(max_step > 0.0, "SDIRK max_step must be positive, got {max_step}");
-        // Newton stops when its last update moves a stage by 1e-4 of the error tolerance.
-        let newton = Newton { tolerance: 1e-4, max_iterations: 10 };
-        SdirkScheme { states, rtol, atol, max_step, newton }
+        SdirkScheme { states, rtol, atol, max_step }
     }
 
     /// The method a declaration asks for (panics, naming the model, if it is not SDIRK).
@@ -97,18 +101,23 @@ impl SdirkScheme {
         self.states
     }
 
-    /// Index of `h_next` in the discrete state.
-    fn step_index(&self) -> usize {
-        3 * self.states
+    /// Entries of the discrete state `w`: `7N + 2`.
+    pub fn state_len(&self) -> usize {
+        self.residual_len() + 2
     }
 
-    /// Entries of the discrete state `w`.
-    pub fn state_len(&self) -> usize {
-        3 * self.states + 1
+    /// Entries of the residual, which are also the unknowns `w_next[..7N]`: `7N`.
+    pub fn residual_len(&self) -> usize {
+        (STAGES + 1) * self.states
+    }
+
+    /// Index of `h_next` in the discrete state (`e_prev` follows it).
+    fn step_index(&self) -> usize {
+        self.residual_len()
     }
 
     /// The residual `F(w_next, w_prev, u, p)` of one step from `t_prev` of length `h`
-    /// (`3N` entries, layout in the module documentation).
+    /// ([`residual_len`](Self::residual_len) entries, layout in the module documentation).
     #[allow(clippy::too_many_arguments)]
     pub fn residual<S: System, T: Scalar>(
         &self,
@@ -123,86 +132,96 @@ impl SdirkScheme {
         r: &mut [T],
     ) {
         let n = self.states;
-        let (x_next, k1, k2) = (&w_next[..n], &w_next[n..2 * n], &w_next[2 * n..3 * n]);
         let x_prev = &w_prev[..n];
-        self.stage_residual(sys, t_prev, h, x_prev, None, k1, u, p, d, &mut r[..n]);
-        self.stage_residual(sys, t_prev, h, x_prev, Some(k1), k2, u, p, d, &mut r[n..2 * n]);
-        let (b1, b2) = (T::cst(h * (1.0 - GAMMA)), T::cst(h * GAMMA));
-        for i in 0..n {
-            r[2 * n + i] = x_next[i] - x_prev[i] - b1 * k1[i] - b2 * k2[i];
+        let (x_next, stages) = w_next[..self.residual_len()].split_at(n);
+        let (stage_rows, update_rows) = r[..self.residual_len()].split_at_mut(STAGES * n);
+        for i in 0..STAGES {
+            let (previous, rest) = stages.split_at(i * n);
+            let ri = &mut stage_rows[i * n..(i + 1) * n];
+            self.stage_residual(sys, t_prev, h, i, x_prev, previous, &rest[..n], u, p, d, ri);
         }
+        weighted_sum(x_prev, h, &B, stages, update_rows);
+        update_rows.iter_mut().zip(x_next).for_each(|(ri, &xi)| *ri = xi - *ri);
     }
 
-    /// The residual of one stage: the first when `first` is `None`, else the second, with
-    /// `first` the first stage's derivative.
+    /// The residual `k - f(t_i, Z_i, u(t_i))` of stage `i` with derivative `k`, given the
+    /// derivatives of the earlier stages in `previous` (`i N` entries).
     #[allow(clippy::too_many_arguments)]
     fn stage_residual<S: System, T: Scalar>(
         &self,
         sys: &S,
         t_prev: f64,
         h: f64,
+        i: usize,
         x_prev: &[T],
-        first: Option<&[T]>,
+        previous: &[T],
         k: &[T],
         u: &StepInputs<T>,
         p: &[T],
         d: &[f64],
         r: &mut [T],
     ) {
-        let c = if first.is_some() { 1.0 } else { GAMMA };
-        let t = T::cst(t_prev + c * h);
-        let diagonal = T::cst(h * GAMMA);
-        let mut x: Vec<T> = x_prev.iter().zip(k).map(|(&xi, &ki)| xi + diagonal * ki).collect();
-        if let Some(k1) = first {
-            let a21 = T::cst(h * (1.0 - GAMMA));
-            x.iter_mut().zip(k1).for_each(|(xi, &k1i)| *xi += a21 * k1i);
-        }
+        let t = T::cst(t_prev + C[i] * h);
+        let x = stage_state(h, i, x_prev, previous, k);
         let mut u_t = vec![T::cst(0.0); u.len()];
         u.eval(t, &mut u_t);
         sys.derivatives(&Args { t, x: &x, u: &u_t, p, d }, r);
         r.iter_mut().zip(k).for_each(|(ri, &ki)| *ri = ki - *ri);
     }
 
-    /// Takes a step of length `h` and returns the weighted RMS norm of its error estimate.
-    #[allow(clippy::too_many_arguments)]
+    /// Takes a step of length `h` from `start`, writes `x_next` and the stages into
+    /// `w_next[..7N]` and returns the weighted RMS norm of its error estimate.
     fn attempt<S: System>(
         &self,
-        sys: &S,
-        t: f64,
+        start: &StepStart<S>,
         h: f64,
-        w: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
         w_next: &mut [f64],
     ) -> Result<f64, StepError> {
-        let n = self.states;
-        let x_prev = &w[..n];
-        let scale: Vec<f64> =
-            x_prev.iter().map(|x| (self.atol + self.rtol * x.abs()) / (GAMMA * h)).collect();
-        let (x_dual, u_dual, p_dual) = (lift::<Dual64>(x_prev), lift_inputs(u), lift::<Dual64>(p));
-        let mut k1 = w[2 * n..3 * n].to_vec();
-        self.newton.solve(t, &mut k1, &scale, |k, r| {
-            self.stage_residual(sys, t, h, &x_dual, None, k, &u_dual, &p_dual, d, r)
-        })?;
-        let k1_dual = lift::<Dual64>(&k1);
-        let mut k2 = k1.clone();
-        let stage_matrix = self.newton.solve(t, &mut k2, &scale, |k, r| {
-            self.stage_residual(sys, t, h, &x_dual, Some(&k1_dual), k, &u_dual, &p_dual, d, r)
-        })?;
-        let (x_next, rest) = w_next.split_at_mut(n);
-        for i in 0..n {
-            x_next[i] = x_prev[i] + h * ((1.0 - GAMMA) * k1[i] + GAMMA * k2[i]);
+        let (n, t, x_prev) = (self.states, start.t, start.x);
+        let mut stages = vec![0.0; STAGES * n];
+        stages[..n].copy_from_slice(&start.derivative);
+        let mut matrix =
+            IterationMatrix { lu: iteration_matrix(t, h, &start.jacobian, n)?, current: false };
+        let newton_weight = NEWTON_FRACTION.min(NEWTON_RELATIVE / self.rtol);
+        for (i, &c) in C.iter().enumerate().skip(1) {
+            let (previous, rest) = stages.split_at_mut(i * n);
+            let previous: &[f64] = previous;
+            let k = &mut rest[..n];
+            predict(i, n, previous, k);
+            // A matrix re-linearized for an earlier stage may be re-linearized for this one.
+            matrix.current = false;
+            let t_i = t + c * h;
+            simplified_newton::solve(
+                t,
+                k,
+                &mut matrix,
+                |k, r| {
+                    let (sys, u, p, d) = (start.sys, start.u, start.p, start.d);
+                    self.stage_residual(sys, t, h, i, x_prev, previous, k, u, p, d, r)
+                },
+                |update, k| {
+                    let scaled = update.iter().zip(k).zip(x_prev).map(|((&dk, &ki), &xi)| {
+                        let weight = newton_weight * (self.atol + self.rtol * xi.abs());
+                        let floor = ROUNDING * (xi.abs() + h * ki.abs());
+                        scaled(h * dk, weight.max(floor))
+                    });
+                    scaled.fold(0.0, f64::max)
+                },
+                |k| {
+                    let (jac, _) = start.linearize(t_i, &stage_state(h, i, x_prev, previous, k))?;
+                    iteration_matrix(t, h, &jac, n)
+                },
+            )?;
         }
+        let (x_next, rest) = w_next[..self.residual_len()].split_at_mut(n);
+        weighted_sum(x_prev, h, &B, &stages, x_next);
         if !x_next.iter().all(|v| v.is_finite()) {
             return Err(StepError::NonFinite { t: t + h });
         }
-        rest[..n].copy_from_slice(&k1);
-        rest[n..2 * n].copy_from_slice(&k2);
-        rest[2 * n] = w[self.step_index()];
-        // The stage-2 Newton matrix is I - h g J: the filter comes for free.
-        let mut error: Vec<f64> = k1.iter().zip(&k2).map(|(a, b)| h * GAMMA * (b - a)).collect();
-        stage_matrix.solve(&mut error);
+        rest.copy_from_slice(&stages);
+        let difference: [f64; STAGES] = std::array::from_fn(|j| B[j] - B_HAT[j]);
+        let mut error = vec![0.0; n];
+        weighted_sum(&vec![0.0; n], h, &difference, &stages, &mut error);
         Ok(self.error_norm(&error, x_prev, x_next))
     }
 
@@ -220,14 +239,101 @@ impl SdirkScheme {
     }
 }
 
-/// The step-size factor for a step whose error norm is `error` (order-2 estimate).
-fn growth(error: f64) -> f64 {
-    if error == 0.0 {
-        MAX_GROWTH
-    } else if error.is_finite() {
-        (SAFETY / error.sqrt()).clamp(MAX_SHRINK, MAX_GROWTH)
+/// The state `Z_i = x_prev + h (sum_{j<i} a_ij k_j + a_ii k)` of stage `i` with derivative
+/// `k`, given the earlier stages' derivatives in `previous`.
+fn stage_state<T: Scalar>(h: f64, i: usize, x_prev: &[T], previous: &[T], k: &[T]) -> Vec<T> {
+    let mut z = vec![T::cst(0.0); x_prev.len()];
+    weighted_sum(x_prev, h, A[i], previous, &mut z);
+    let own = T::cst(h * diagonal(i));
+    z.iter_mut().zip(k).for_each(|(zi, &ki)| *zi += own * ki);
+    z
+}
+
+/// Writes `out = x + h sum_j weights_j k_j`, where `k_j = stages[j N..(j + 1) N]` and only as
+/// many stages as there are weights (at most) are used.
+fn weighted_sum<T: Scalar>(x: &[T], h: f64, weights: &[f64], stages: &[T], out: &mut [T]) {
+    let n = x.len();
+    out.copy_from_slice(x);
+    for (j, &weight) in weights.iter().enumerate() {
+        let factor = T::cst(h * weight);
+        out.iter_mut().zip(&stages[j * n..(j + 1) * n]).for_each(|(o, &k)| *o += factor * k);
+    }
+}
+
+/// The Newton guess for the derivative of stage `i >= 1`. Stage derivatives sample `x'` at
+/// `t + c_j h`: the guess is the line through the two latest stages at `c_i` (the first
+/// stage's derivative for the second stage).
+fn predict(i: usize, n: usize, previous: &[f64], k: &mut [f64]) {
+    let last = &previous[(i - 1) * n..i * n];
+    if i == 1 {
+        k.copy_from_slice(last);
+        return;
+    }
+    let before = &previous[(i - 2) * n..(i - 1) * n];
+    let slope = (C[i] - C[i - 1]) / (C[i - 1] - C[i - 2]);
+    for ((ki, &l), &b) in k.iter_mut().zip(last).zip(before) {
+        *ki = l + slope * (l - b);
+    }
+}
+
+/// `|d| / scale`, where a zero update is converged whatever its scale.
+fn scaled(d: f64, scale: f64) -> f64 {
+    if d == 0.0 {
+        0.0
     } else {
-        MAX_SHRINK
+        d.abs() / scale
+    }
+}
+
+/// The factored stage iteration matrix `I - h GAMMA J` for the `n x n` Jacobian `J`.
+fn iteration_matrix(t: f64, h: f64, jacobian: &[f64], n: usize) -> Result<Lu<f64>, StepError> {
+    let mut matrix: Vec<f64> = jacobian.iter().map(|&j| -h * GAMMA * j).collect();
+    (0..n).for_each(|i| matrix[i * n + i] += 1.0);
+    Lu::factor(matrix, n).map_err(|_| StepError::Singular { t })
+}
+
+/// What every attempt of a step from `(t, x)` shares: the problem data and the derivative and
+/// Jacobian of `f` at the step start.
+struct StepStart<'a, S> {
+    sys: &'a S,
+    t: f64,
+    x: &'a [f64],
+    u: &'a StepInputs<f64>,
+    p: &'a [f64],
+    d: &'a [f64],
+    p_dual: Vec<Dual64>,
+    derivative: Vec<f64>,
+    jacobian: Vec<f64>,
+}
+
+impl<'a, S: System> StepStart<'a, S> {
+    fn new(
+        sys: &'a S,
+        t: f64,
+        x: &'a [f64],
+        u: &'a StepInputs<f64>,
+        p: &'a [f64],
+        d: &'a [f64],
+    ) -> Result<Self, StepError> {
+        let p_dual = lift::<Dual64>(p);
+        let mut start =
+            StepStart { sys, t, x, u, p, d, p_dual, derivative: Vec::new(), jacobian: Vec::new() };
+        (start.jacobian, start.derivative) = start.linearize(t, x)?;
+        Ok(start)
+    }
+
+    /// The Jacobian `df/dx` and the value `f` at `(t, x)`.
+    fn linearize(&self, t: f64, x: &[f64]) -> Result<(Vec<f64>, Vec<f64>), StepError> {
+        let (jac, f) = jacobian(x, x.len(), |x, out| {
+            let t = Dual64::from(t);
+            let mut u_t = vec![Dual64::from(0.0); self.u.len()];
+            self.u.eval(t, &mut u_t);
+            self.sys.derivatives(&Args { t, x, u: &u_t, p: &self.p_dual, d: self.d }, out);
+        });
+        if !f.iter().chain(&jac).all(|v| v.is_finite()) {
+            return Err(StepError::NonFinite { t: self.t });
+        }
+        Ok((jac, f))
     }
 }
 
@@ -240,6 +346,8 @@ impl<S: System> Scheme<S> for SdirkScheme {
         &w[..self.states]
     }
 
+    /// Every stage derivative is `f(t, x)` (the residual of a step of length zero vanishes);
+    /// the controller starts from `max_step` with no error history.
     fn start(
         &self,
         sys: &S,
@@ -259,12 +367,15 @@ impl<S: System> Scheme<S> for SdirkScheme {
             return Err(StepError::NonFinite { t });
         }
         w[..n].copy_from_slice(x);
-        w[n..2 * n].copy_from_slice(&f);
-        w[2 * n..3 * n].copy_from_slice(&f);
-        w[3 * n] = self.max_step;
+        for i in 0..STAGES {
+            w[n + i * n..n + (i + 1) * n].copy_from_slice(&f);
+        }
+        w[self.step_index()] = self.max_step;
+        w[self.step_index() + 1] = 1.0;
         Ok(())
     }
 
+    /// One step of exactly `h`; the control data are carried over unchanged.
     fn step(
         &self,
         sys: &S,
@@ -276,7 +387,11 @@ impl<S: System> Scheme<S> for SdirkScheme {
         d: &[f64],
         w_next: &mut [f64],
     ) -> Result<(), StepError> {
-        self.attempt(sys, t, h, w, u, p, d, w_next).map(|_| ())
+        let start = StepStart::new(sys, t, &w[..self.states], u, p, d)?;
+        self.attempt(&start, h, w_next)?;
+        let control = self.step_index();
+        w_next[control..].copy_from_slice(&w[control..]);
+        Ok(())
     }
 
     fn max_step(&self) -> f64 {
@@ -286,7 +401,7 @@ impl<S: System> Scheme<S> for SdirkScheme {
     /// One accepted error-controlled step: starts from the proposal `h_next` in `w` (or
     /// `max_step` if it is not positive), never exceeds `max_step` (but for a relative 1e-9
     /// to land on `stop`), splits the rest of the interval evenly rather than leaving a
-    /// sliver, and stores the next proposal in `w_next`.
+    /// sliver, and stores the next proposal and the error memory in `w_next`.
     fn advance(
         &self,
         sys: &S,
@@ -298,9 +413,11 @@ impl<S: System> Scheme<S> for SdirkScheme {
         d: &[f64],
         w_next: &mut [f64],
     ) -> Result<f64, StepError> {
-        let proposal = w[self.step_index()];
+        let control = self.step_index();
+        let (proposal, previous_error) = (w[control], w[control + 1]);
         let mut h = if proposal > 0.0 { proposal.min(self.max_step) } else { self.max_step };
         let min_step = MIN_STEP * t.abs().max(1.0);
+        let start = StepStart::new(sys, t, &w[..self.states], u, p, d)?;
         let mut rejected = false;
         loop {
             let remaining = stop - t;
@@ -312,25 +429,32 @@ impl<S: System> Scheme<S> for SdirkScheme {
             } else {
                 (h, t + h)
             };
-            match self.attempt(sys, t, h_try, w, u, p, d, w_next) {
+            match self.attempt(&start, h_try, w_next) {
                 Ok(error) if error <= 1.0 => {
-                    let factor = if rejected { growth(error).min(1.0) } else { growth(error) };
-                    let mut h_next = (h_try * factor).min(self.max_step);
-                    if h_try < h {
-                        // Shortened to land on `stop`: keep the controller's proposal.
-                        h_next = h_next.max(h);
+                    let mut factor = step_control::after_acceptance(error, previous_error);
+                    if rejected {
+                        factor = factor.min(1.0);
                     }
-                    w_next[self.step_index()] = h_next;
+                    let mut h_next = (h_try * factor).min(self.max_step);
+                    let mut memory = step_control::remembered(error);
+                    if h_try < h {
+                        // Shortened to land on `stop`: keep the controller's proposal and
+                        // history, which this step says little about.
+                        h_next = h_next.max(h);
+                        memory = previous_error;
+                    }
+                    w_next[control] = h_next;
+                    w_next[control + 1] = memory;
                     return Ok(t_next);
                 }
                 Ok(error) => {
-                    h = h_try * growth(error).min(1.0);
+                    h = h_try * step_control::after_rejection(error);
                     if h < min_step {
                         return Err(StepError::StepTooSmall { t, h });
                     }
                 }
                 Err(failure) => {
-                    h = h_try * FAILURE_SHRINK;
+                    h = h_try * step_control::FAILURE_SHRINK;
                     if h < min_step {
                         return Err(failure);
                     }
@@ -345,8 +469,8 @@ impl<S: System> Scheme<S> for SdirkScheme {
     }
 }
 
-/// SDIRK for any first-order [`System`]; its state is `[w, s]` with `w` as in the module
-/// documentation and one event reference sign per indicator.
+/// The ESDIRK integrator for any first-order [`System`]; its state is `[w, s]` with `w` as in
+/// the module documentation and one event reference sign per indicator.
 pub type Sdirk = SchemeIntegrator<SdirkScheme>;
 
 impl Sdirk {
