@@ -63,7 +63,6 @@ fn fmpy_validate_finds_no_problem_in_any_fmu() {
 }
 
 #[test]
-#[ignore = "needs FMI layer"]
 fn every_fmu_simulates_its_default_experiment_in_both_interfaces() {
     let mut failures = Vec::new();
     for fmu in fmus::all() {
@@ -111,13 +110,11 @@ fn model_exchange_matches_the_closed_form(version: FmiVersion) {
 }
 
 #[test]
-#[ignore = "needs FMI layer"]
 fn oscillator_fmi2_model_exchange_matches_the_closed_form() {
     model_exchange_matches_the_closed_form(FmiVersion::Fmi2);
 }
 
 #[test]
-#[ignore = "needs FMI layer"]
 fn oscillator_fmi3_model_exchange_matches_the_closed_form() {
     model_exchange_matches_the_closed_form(FmiVersion::Fmi3);
 }
@@ -155,13 +152,11 @@ fn co_simulation_converges_at_second_order(version: FmiVersion) {
 }
 
 #[test]
-#[ignore = "needs FMI layer"]
 fn oscillator_fmi2_co_simulation_converges_at_second_order() {
     co_simulation_converges_at_second_order(FmiVersion::Fmi2);
 }
 
 #[test]
-#[ignore = "needs FMI layer"]
 fn oscillator_fmi3_co_simulation_converges_at_second_order() {
     co_simulation_converges_at_second_order(FmiVersion::Fmi3);
 }
