@@ -452,3 +452,32 @@ fn the_shipped_system_files_run_with_the_test_fmus() {
         );
     }
 }
+
+#[test]
+fn fmi2_and_fmi3_fmus_give_the_same_co_simulation() {
+    use tandem_tests::fmus::{find, FmiVersion};
+    let system = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("systems/double-oscillator-gauss-seidel.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let results: Vec<_> = [FmiVersion::Fmi2, FmiVersion::Fmi3]
+        .into_iter()
+        .map(|version| {
+            let fmu_dir = find("mass", version).path.parent().unwrap().to_path_buf();
+            let output = dir.path().join(format!("{}.csv", version.folder()));
+            common::tandem(&[
+                "run",
+                system.to_str().unwrap(),
+                "--fmu-dir",
+                fmu_dir.to_str().unwrap(),
+                "--stop-time",
+                "0.2",
+                "--output-file",
+                output.to_str().unwrap(),
+            ])
+            .assert_success();
+            common::read_csv(&output)
+        })
+        .collect();
+    assert_eq!(results[0].1.len(), 201);
+    assert_eq!(results[0], results[1]);
+}

@@ -52,8 +52,10 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         summary.output_file.display(),
         summary.wall_time.as_secs_f64()
     );
-    if let Some(component) = &summary.terminated_by {
-        line.push_str(&format!("; component {component} ended the run early"));
+    if let Some((component, time)) = &summary.terminated_by {
+        line.push_str(&format!(
+            "; component {component} asked to end the run at t = {time}"
+        ));
     }
     eprintln!("{line}");
     Ok(ExitCode::SUCCESS)

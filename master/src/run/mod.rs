@@ -45,8 +45,8 @@ pub struct RunSummary {
     pub rows: usize,
     /// The result file.
     pub output_file: PathBuf,
-    /// The component whose FMU ended the run early, if any.
-    pub terminated_by: Option<String>,
+    /// The component whose FMU asked to end the run early, and the time it reached.
+    pub terminated_by: Option<(String, f64)>,
     /// Wall-clock time of the whole run, loading included.
     pub wall_time: Duration,
 }
@@ -80,8 +80,8 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
         let to = grid_point(system.start, system.macro_step, k, system.stop);
         match cosimulation.step(to)? {
             Progress::Reached => write_row(&mut writer, &cosimulation, &system)?,
-            Progress::Terminated { component, .. } => {
-                terminated_by = Some(component);
+            Progress::Terminated { component, time } => {
+                terminated_by = Some((component, time));
                 break;
             }
         }

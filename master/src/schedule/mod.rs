@@ -20,8 +20,8 @@ mod initialization;
 mod jacobi;
 mod participant;
 
-pub use history::{Histories, History, Source};
-pub use participant::{Advance, Participant};
+use history::{Histories, Source};
+use participant::{Advance, Participant};
 
 use std::fmt;
 

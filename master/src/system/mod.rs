@@ -2,7 +2,7 @@
 //! recorded variables, read from a TOML system file (see `docs/system-file.md`) and checked
 //! against the components' model descriptions before anything is instantiated.
 
-pub mod algebraic_loop;
+mod algebraic_loop;
 mod component;
 mod connection;
 mod file;
