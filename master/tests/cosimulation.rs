@@ -255,7 +255,7 @@ fn zoh_is_first_order_in_jacobi_and_gauss_seidel() {
 }
 
 #[test]
-fn foh_and_soh_make_the_jacobi_coupling_error_second_and_third_order() {
+fn foh_and_soh_cut_the_jacobi_error_and_make_positions_second_order() {
     // With x(0) = 0 the initial forces vanish, so the masses' symplectic Euler positions are
     // those of Stoermer-Verlet (second order) while their velocities are the half-step ones
     // (first order). A ZOH coupling error O(H) hides this; FOH (O(H^2)) and SOH do not.
