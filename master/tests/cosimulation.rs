@@ -220,6 +220,7 @@ fn sci(values: &[f64]) -> String {
     format!("[{}]", texts.join(", "))
 }
 
+/// Asserts that every value lies in `[low, high]`.
 fn assert_within(label: &str, values: &[f64], low: f64, high: f64) {
     for &v in values {
         assert!(
