@@ -1,5 +1,7 @@
 //! The Tandem co-simulation master: FMI 2.0/3.0 import, simulation of single FMUs
-//! (Co-Simulation, and Model Exchange under the master's own integrator) and the `tandem` CLI.
+//! (Co-Simulation, and Model Exchange under the master's own integrator), co-simulation of
+//! systems of FMUs (Jacobi and Gauss-Seidel, multi-rate, input extrapolation) and the
+//! `tandem` CLI.
 
 pub mod binding;
 pub mod cli;
@@ -8,8 +10,11 @@ pub mod import;
 pub mod instance;
 pub mod model_description;
 pub mod output;
+pub mod run;
+pub mod schedule;
 pub mod simulate;
 pub mod solver;
+pub mod system;
 
 pub use error::{Error, Result};
 pub use import::Fmu;

@@ -1,6 +1,7 @@
 //! The `tandem` command line (conventions of fmusim and FMPy).
 
 mod info;
+mod run;
 mod simulate;
 mod validate;
 
@@ -27,6 +28,9 @@ pub enum Command {
     /// Simulate a single FMU and write the results as CSV.
     #[command(allow_negative_numbers = true)]
     Simulate(simulate::SimulateArgs),
+    /// Co-simulate a system of FMUs described by a TOML system file and write the results as CSV.
+    #[command(allow_negative_numbers = true)]
+    Run(run::RunArgs),
 }
 
 /// Parses the command line, runs the command and turns errors into a message and exit code 1.
@@ -36,6 +40,7 @@ pub fn main() -> ExitCode {
         Command::Info(args) => info::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Run(args) => run::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -255,6 +255,23 @@ impl Values {
         })
     }
 
+    /// Numbers as values of type `ty`: floats as they are, integers rounded, booleans true
+    /// when non-zero (the master carries every numeric or boolean signal as `f64`). String,
+    /// Binary and Clock variables hold no numbers: they get float values, which writing rejects.
+    pub fn from_numbers(ty: VariableType, numbers: &[f64]) -> Values {
+        use VariableType::*;
+        match ty {
+            Boolean => Values::Bool(numbers.iter().map(|&x| x != 0.0).collect()),
+            UInt8 | UInt16 | UInt32 | UInt64 => {
+                Values::UInt(numbers.iter().map(|&x| x.round() as u64).collect())
+            }
+            Int8 | Int16 | Int32 | Int64 | Enumeration => {
+                Values::Int(numbers.iter().map(|&x| x.round() as i64).collect())
+            }
+            Float32 | Float64 | String | Binary | Clock => Values::Float(numbers.to_vec()),
+        }
+    }
+
     /// The number of values.
     pub fn len(&self) -> usize {
         match self {

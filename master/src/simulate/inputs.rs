@@ -129,15 +129,7 @@ impl InputTable {
     /// Writes the inputs at `time` into the instance.
     pub fn apply(&self, instance: &mut dyn FmuInstance, time: f64) -> Result<()> {
         for (column, value) in self.values_at(time) {
-            let values = match column.ty {
-                VariableType::Boolean => Values::Bool(vec![value != 0.0]),
-                ty if ty.is_float() => Values::Float(vec![value]),
-                VariableType::UInt8
-                | VariableType::UInt16
-                | VariableType::UInt32
-                | VariableType::UInt64 => Values::UInt(vec![value.round() as u64]),
-                _ => Values::Int(vec![value.round() as i64]),
-            };
+            let values = Values::from_numbers(column.ty, &[value]);
             instance.set_values(column.ty, &[column.value_reference], &values)?;
         }
         Ok(())

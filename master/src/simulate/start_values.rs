@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
-use crate::model_description::{Causality, Values, Variability, VariableType};
+use crate::model_description::{Causality, Values, Variability, Variable, VariableType};
 use crate::Fmu;
 
 /// A start value ready to be written.
@@ -40,22 +40,7 @@ pub fn parse(fmu: &Fmu, assignments: &[String]) -> Result<Vec<StartValue>> {
                 item: format!("--start-value {name}"),
                 message,
             };
-            if variable.variability == Variability::Constant
-                || matches!(
-                    variable.causality,
-                    Causality::Independent | Causality::CalculatedParameter
-                )
-            {
-                return Err(invalid(format!(
-                    "{name} is a {} {} variable and cannot be set",
-                    variable.variability, variable.causality
-                )));
-            }
-            if !variable.is_scalar() {
-                return Err(invalid(format!(
-                    "{name} is an array; only scalar start values are supported"
-                )));
-            }
+            check_settable(variable).map_err(invalid)?;
             let value = Values::parse(variable.ty, &[text]).map_err(invalid)?;
             Ok(StartValue {
                 name: name.to_string(),
@@ -65,6 +50,29 @@ pub fn parse(fmu: &Fmu, assignments: &[String]) -> Result<Vec<StartValue>> {
             })
         })
         .collect()
+}
+
+/// Whether a start value may be given for `variable`: not a constant, the independent
+/// variable or a calculated parameter, and a scalar. The error says why not.
+pub fn check_settable(variable: &Variable) -> std::result::Result<(), String> {
+    let name = &variable.name;
+    if variable.variability == Variability::Constant
+        || matches!(
+            variable.causality,
+            Causality::Independent | Causality::CalculatedParameter
+        )
+    {
+        return Err(format!(
+            "{name} is a {} {} variable and cannot be set",
+            variable.variability, variable.causality
+        ));
+    }
+    if !variable.is_scalar() {
+        return Err(format!(
+            "{name} is an array; only scalar start values are supported"
+        ));
+    }
+    Ok(())
 }
 
 /// Writes the start values into an instantiated FMU.

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod double_oscillator;
 pub mod pythonfmu;
 
 use std::io::Write;

@@ -10,22 +10,34 @@ use tandem_tests::python;
 /// Builds `tests/python/slaves/<script>.py` with `builder` (once per test process, with FMU
 /// state support declared) and returns the path of `<model>.fmu`.
 pub fn build(builder: &str, script: &str, model: &str) -> PathBuf {
-    static BUILT: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
-    let mut built = BUILT.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some((_, path)) = built.iter().find(|(name, _)| name == script) {
-        return path.clone();
-    }
-    let root = python::workspace_root();
-    let out = root.join("target").join("test-fmus").join(script);
-    std::fs::create_dir_all(&out).expect("create output folder");
-    let source = root
+    let source = python::workspace_root()
         .join("tests")
         .join("python")
         .join("slaves")
         .join(format!("{script}.py"));
+    build_file(builder, &source, model)
+}
+
+/// Builds the Python slave `source` with `builder` (once per test process, with FMU state
+/// support declared) and returns the path of `<model>.fmu`.
+pub fn build_file(builder: &str, source: &Path, model: &str) -> PathBuf {
+    static BUILT: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
+    let mut built = BUILT.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, path)) = built
+        .iter()
+        .find(|(built_source, _)| built_source == source)
+    {
+        return path.clone();
+    }
+    let script = source.file_stem().expect("a script file name");
+    let out = python::workspace_root()
+        .join("target")
+        .join("test-fmus")
+        .join(script);
+    std::fs::create_dir_all(&out).expect("create output folder");
     let output = Command::new(python::tool(builder))
         .args(["build", "--handle-state", "--serialize-state", "-f"])
-        .arg(&source)
+        .arg(source)
         .arg("-d")
         .arg(&out)
         .output()
@@ -38,7 +50,7 @@ pub fn build(builder: &str, script: &str, model: &str) -> PathBuf {
     );
     let fmu = out.join(format!("{model}.fmu"));
     assert!(fmu.is_file(), "{builder} produced no {}", fmu.display());
-    built.push((script.to_string(), fmu.clone()));
+    built.push((source.to_path_buf(), fmu.clone()));
     fmu
 }
 

@@ -1,0 +1,62 @@
+//! `tandem run system.toml`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::error::Result;
+use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
+use crate::run::{run as run_system, RunOptions};
+
+/// Arguments of `tandem run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The system file (TOML).
+    pub system: PathBuf,
+    /// Result CSV file (default: the system's [output] file, else <system>_out.csv).
+    #[arg(long)]
+    pub output_file: Option<PathBuf>,
+    /// Stop time (default: the system's [experiment] stop).
+    #[arg(long)]
+    pub stop_time: Option<f64>,
+    /// Take every FMU from this folder, by the file name given in the system file.
+    #[arg(long)]
+    pub fmu_dir: Option<PathBuf>,
+    /// Which FMU log messages to show: off, error, warning, info.
+    #[arg(long, default_value = "warning")]
+    pub log_level: LogLevel,
+}
+
+/// Runs the co-simulation; on failure the rows written so far stay in the result file.
+pub fn run(args: &RunArgs) -> Result<ExitCode> {
+    let options = RunOptions {
+        output_file: args.output_file.clone(),
+        stop_time: args.stop_time,
+        fmu_dir: args.fmu_dir.clone(),
+        log: LogSettings {
+            level: args.log_level,
+            logger: stderr_logger(),
+        },
+    };
+    let summary = run_system(&args.system, &options)?;
+    let mut line = format!(
+        "{}: {} with {} to t = {} in {} macro steps, {} FMU calls, {} rows written to {}, wall time {:.3} s",
+        summary.system,
+        summary.schedule,
+        summary.extrapolation,
+        summary.final_time,
+        summary.macro_steps,
+        summary.fmu_calls,
+        summary.rows,
+        summary.output_file.display(),
+        summary.wall_time.as_secs_f64()
+    );
+    if let Some((component, time)) = &summary.terminated_by {
+        line.push_str(&format!(
+            "; component {component} asked to end the run at t = {time}"
+        ));
+    }
+    eprintln!("{line}");
+    Ok(ExitCode::SUCCESS)
+}

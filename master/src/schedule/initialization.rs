@@ -1,0 +1,71 @@
+//! Initialization: every participant is instantiated with its parameter and start values and
+//! enters initialization mode; outputs are then propagated to inputs at the start time in
+//! stepping order, one pass per participant (enough for any chain of direct feedthrough, and
+//! as many fixed-point passes for a loop under Jacobi); finally all leave initialization mode
+//! and their values at the start time become the first communicated values.
+
+use super::{Histories, Participant, Source};
+use crate::error::Result;
+use crate::instance::LogSettings;
+use crate::system::{Port, System};
+
+/// The initialized participants and histories holding their values at the start time.
+pub(super) fn run(system: &System, log: &LogSettings) -> Result<(Vec<Participant>, Histories)> {
+    let observed = observed_ports(system);
+    let slot_of = |port: Port| Source {
+        participant: port.component,
+        slot: observed[port.component]
+            .iter()
+            .position(|p| *p == port)
+            .expect("every connection source is observed"),
+    };
+    let mut participants = (0..system.components.len())
+        .map(|i| Participant::instantiate(system, i, &observed[i], &slot_of, log))
+        .collect::<Result<Vec<_>>>()?;
+    let mut histories = Histories::new(participants.iter().map(Participant::observed_count));
+    let (start, order) = (system.start, &system.schedule.order);
+    for participant in &mut participants {
+        participant.enter_initialization_mode(start, system.stop)?;
+    }
+    observe_all(&mut participants, &mut histories, order, start)?;
+    for _ in 0..participants.len() {
+        for &i in order {
+            participants[i].set_inputs(&histories, start, 0)?;
+            let values = participants[i].observe(start)?;
+            histories.reset(i, start, &values);
+        }
+    }
+    for participant in &mut participants {
+        participant.exit_initialization_mode(start)?;
+    }
+    observe_all(&mut participants, &mut histories, order, start)?;
+    Ok((participants, histories))
+}
+
+/// Reads every participant's observed values at `start` into fresh histories.
+fn observe_all(
+    participants: &mut [Participant],
+    histories: &mut Histories,
+    order: &[usize],
+    start: f64,
+) -> Result<()> {
+    for &i in order {
+        let values = participants[i].observe(start)?;
+        histories.reset(i, start, &values);
+    }
+    Ok(())
+}
+
+/// Per component, the variables the master reads: the outputs it feeds to connections, then
+/// the recorded ones, each once.
+fn observed_ports(system: &System) -> Vec<Vec<Port>> {
+    let mut observed = vec![Vec::new(); system.components.len()];
+    let sources = system.connections.iter().map(|c| c.from);
+    for port in sources.chain(system.recorded.iter().copied()) {
+        let list: &mut Vec<Port> = &mut observed[port.component];
+        if !list.contains(&port) {
+            list.push(port);
+        }
+    }
+    observed
+}

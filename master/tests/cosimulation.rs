@@ -1,0 +1,484 @@
+//! Co-simulation of the double linear oscillator as three FMUs (mass1, spring, mass2), each
+//! mass integrated by symplectic Euler inside its FMU: the schedules reproduce hand-written
+//! recurrences exactly, converge to the closed-form solution at the orders the analysis
+//! predicts, run multi-rate, and step the Jacobi participants on different threads.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::thread::ThreadId;
+
+use common::double_oscillator::{Setup, Trajectory};
+use tandem::instance::{LogLevel, LogMessage, LogSettings};
+use tandem_tests::double_oscillator::{DoubleOscillator, State};
+
+const ORDER_SPRING_LAST: [&str; 3] = ["mass1", "mass2", "spring"];
+const ORDER_SPRING_BETWEEN: [&str; 3] = ["mass1", "spring", "mass2"];
+
+/// Which values the spring and mass2 see, in a hand-written co-simulation.
+#[derive(Clone, Copy)]
+enum Coupling {
+    /// Jacobi: the spring gets each position extrapolated to the end of the macro step by the
+    /// polynomial of this degree through its latest values at earlier macro points; mass2, at
+    /// the start of each of its sub-steps, the spring force extrapolated the same way.
+    Jacobi(usize),
+    /// Gauss-Seidel mass1, mass2, spring: the spring reads the positions the masses reached.
+    SpringLast,
+    /// Gauss-Seidel mass1, spring, mass2 with ZOH: the spring reads mass1's new position and
+    /// mass2's previous one, and mass2 then steps with the spring's new force.
+    SpringBetween,
+}
+
+/// The value at `t` of the polynomial through the latest `degree + 1` points `(t_i, y_i)`.
+fn extrapolate(points: &[(f64, f64)], degree: usize, t: f64) -> f64 {
+    let used = &points[points.len() - (degree + 1).min(points.len())..];
+    used.iter()
+        .enumerate()
+        .map(|(i, &(ti, yi))| {
+            let weight: f64 = used
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, &(tj, _))| (t - tj) / (ti - tj))
+                .product();
+            weight * yi
+        })
+        .sum()
+}
+
+/// One symplectic Euler step of a mass on a spring to ground (velocity first, then position
+/// with the new velocity), as the mass FMU takes it.
+fn symplectic_euler(m: f64, k: f64, (x, v): (f64, f64), force: f64, h: f64) -> (f64, f64) {
+    let v = v + h * (-k * x + force) / m;
+    (x + h * v, v)
+}
+
+/// The three-FMU co-simulation written out, with mass2 taking `sub_steps` steps per macro
+/// step; the spring's force on mass 1 is `f_a = -kc (x1 - x2)`, on mass 2 `-f_a`. Returns the
+/// states `[x1, x2, v1, v2]` at the macro points.
+fn by_hand(
+    p: &DoubleOscillator,
+    coupling: Coupling,
+    h: f64,
+    steps: usize,
+    sub_steps: usize,
+) -> Vec<State> {
+    let [x1, x2, v1, v2] = DoubleOscillator::INITIAL_STATE;
+    let (mut mass1, mut mass2) = ((x1, v1), (x2, v2));
+    let spring = |a: f64, b: f64| -p.kc * (a - b);
+    // The initialization hands the spring the exact initial positions.
+    let mut ones = vec![(0.0, x1)];
+    let mut twos = vec![(0.0, x2)];
+    let mut forces = vec![(0.0, spring(x1, x2))];
+    let mut states = vec![[x1, x2, v1, v2]];
+    for k in 0..steps {
+        let (t, t_next) = (k as f64 * h, (k + 1) as f64 * h);
+        let force = forces.last().expect("a force").1;
+        mass1 = symplectic_euler(p.m1, p.k1, mass1, force, h);
+        let new_force = match coupling {
+            Coupling::Jacobi(degree) => {
+                let h2 = h / sub_steps as f64;
+                for j in 0..sub_steps {
+                    let on_2 = -extrapolate(&forces, degree, t + j as f64 * h2);
+                    mass2 = symplectic_euler(p.m2, p.k2, mass2, on_2, h2);
+                }
+                spring(
+                    extrapolate(&ones, degree, t_next),
+                    extrapolate(&twos, degree, t_next),
+                )
+            }
+            Coupling::SpringLast => {
+                mass2 = symplectic_euler(p.m2, p.k2, mass2, -force, h);
+                spring(mass1.0, mass2.0)
+            }
+            Coupling::SpringBetween => {
+                let new_force = spring(mass1.0, mass2.0);
+                mass2 = symplectic_euler(p.m2, p.k2, mass2, -new_force, h);
+                new_force
+            }
+        };
+        ones.push((t_next, mass1.0));
+        twos.push((t_next, mass2.0));
+        forces.push((t_next, new_force));
+        states.push([mass1.0, mass2.0, mass1.1, mass2.1]);
+    }
+    states
+}
+
+/// Largest difference between the run and the hand-written states, relative to the largest
+/// state component.
+fn mismatch(run: &Trajectory, expected: &[State]) -> f64 {
+    assert_eq!(run.states.len(), expected.len(), "number of rows");
+    let scale = expected
+        .iter()
+        .flatten()
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    run.states
+        .iter()
+        .flatten()
+        .zip(expected.iter().flatten())
+        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()))
+        / scale
+}
+
+#[test]
+fn jacobi_feeds_the_spring_positions_extrapolated_from_earlier_macro_points() {
+    let (h, steps) = (1e-3, 300);
+    for (extrapolation, degree) in [("zoh", 0), ("foh", 1), ("soh", 2)] {
+        let setup = Setup {
+            stop: steps as f64 * h,
+            ..Setup::jacobi(extrapolation, h)
+        };
+        let expected = by_hand(&setup.system, Coupling::Jacobi(degree), h, steps, 1);
+        let run = setup.run();
+        let difference = mismatch(&run, &expected);
+        assert!(difference < 1e-12, "{extrapolation}: {difference:e}");
+        // The hold order matters: the next degree's recurrence is far from the run.
+        let other = by_hand(&setup.system, Coupling::Jacobi(degree + 1), h, steps, 1);
+        let other_difference = mismatch(&run, &other);
+        assert!(
+            other_difference > 1e-6,
+            "{extrapolation}: {other_difference:e}"
+        );
+    }
+}
+
+#[test]
+fn gauss_seidel_with_the_spring_last_is_the_monolithic_symplectic_euler() {
+    // The spring reads the positions the masses just reached, so the masses always get the
+    // force of the current positions, whatever the extrapolation.
+    let (h, steps) = (1e-3, 300);
+    for extrapolation in ["zoh", "soh"] {
+        let setup = Setup {
+            stop: steps as f64 * h,
+            ..Setup::gauss_seidel(ORDER_SPRING_LAST, extrapolation, h)
+        };
+        let expected = by_hand(&setup.system, Coupling::SpringLast, h, steps, 1);
+        let difference = mismatch(&setup.run(), &expected);
+        assert!(difference < 1e-12, "{extrapolation}: {difference:e}");
+    }
+}
+
+#[test]
+fn gauss_seidel_with_the_spring_between_feeds_mass2_the_latest_force() {
+    let (h, steps) = (1e-3, 300);
+    let setup = Setup {
+        stop: steps as f64 * h,
+        ..Setup::gauss_seidel(ORDER_SPRING_BETWEEN, "zoh", h)
+    };
+    let expected = by_hand(&setup.system, Coupling::SpringBetween, h, steps, 1);
+    let difference = mismatch(&setup.run(), &expected);
+    assert!(difference < 1e-12, "{difference:e}");
+    // And it is not the monolithic scheme.
+    let monolithic = by_hand(&setup.system, Coupling::SpringLast, h, steps, 1);
+    assert!(mismatch(&setup.run(), &monolithic) > 1e-6);
+}
+
+#[test]
+fn multi_rate_jacobi_sub_steps_mass2_on_extrapolated_spring_forces() {
+    // mass1 and the spring at H = 1 ms, mass2 at 0.1 ms: the B.5 set-up of the energy study
+    // (the direct-feedthrough side slow, R = 10), split into three FMUs.
+    let (h, steps) = (1e-3, 300);
+    for (extrapolation, degree) in [("zoh", 0), ("foh", 1)] {
+        let setup = Setup {
+            stop: steps as f64 * h,
+            mass2_sub_steps: 10,
+            ..Setup::jacobi(extrapolation, h)
+        };
+        let expected = by_hand(&setup.system, Coupling::Jacobi(degree), h, steps, 10);
+        let run = setup.run();
+        let difference = mismatch(&run, &expected);
+        assert!(difference < 1e-12, "{extrapolation}: {difference:e}");
+        let single_rate = by_hand(&setup.system, Coupling::Jacobi(degree), h, steps, 1);
+        assert!(mismatch(&run, &single_rate) > 1e-6, "mass2 takes sub-steps");
+    }
+}
+
+/// Observed orders `log2(e(H) / e(H / 2))` of errors at halving step sizes.
+fn orders(errors: &[f64]) -> Vec<f64> {
+    errors.windows(2).map(|e| (e[0] / e[1]).log2()).collect()
+}
+
+/// Position and velocity errors of `setup` at each macro step of `STEPS`.
+fn errors_over_steps(setup: impl Fn(f64) -> Setup) -> (Vec<f64>, Vec<f64>) {
+    STEPS
+        .iter()
+        .map(|&h| {
+            let setup = setup(h);
+            setup.run().errors(&setup.system)
+        })
+        .unzip()
+}
+
+/// Macro steps of the convergence study, over one second.
+const STEPS: [f64; 3] = [1e-3, 5e-4, 2.5e-4];
+
+/// Errors in scientific notation, for the measurement log.
+fn sci(values: &[f64]) -> String {
+    let texts: Vec<String> = values.iter().map(|v| format!("{v:.3e}")).collect();
+    format!("[{}]", texts.join(", "))
+}
+
+/// Asserts that every value lies in `[low, high]`.
+fn assert_within(label: &str, values: &[f64], low: f64, high: f64) {
+    for &v in values {
+        assert!(
+            (low..=high).contains(&v),
+            "{label}: {v:.3} outside [{low}, {high}] in {values:?}"
+        );
+    }
+}
+
+#[test]
+fn zoh_is_first_order_in_jacobi_and_gauss_seidel() {
+    // Symplectic Euler is first order, and a zero-order hold delays the coupling by O(H).
+    for (name, setup) in [
+        (
+            "Jacobi",
+            Box::new(|h| Setup::jacobi("zoh", h)) as Box<dyn Fn(f64) -> Setup>,
+        ),
+        (
+            "Gauss-Seidel",
+            Box::new(|h| Setup::gauss_seidel(ORDER_SPRING_BETWEEN, "zoh", h)),
+        ),
+    ] {
+        let (position, velocity) = errors_over_steps(setup);
+        let (p_order, v_order) = (orders(&position), orders(&velocity));
+        eprintln!(
+            "{name} ZOH: position errors {} (orders {p_order:.3?}), velocity errors {} (orders {v_order:.3?})",
+            sci(&position),
+            sci(&velocity)
+        );
+        assert_within(&format!("{name} position order"), &p_order, 0.9, 1.3);
+        assert_within(&format!("{name} velocity order"), &v_order, 0.9, 1.3);
+    }
+}
+
+#[test]
+fn foh_and_soh_cut_the_jacobi_error_and_make_positions_second_order() {
+    // With x(0) = 0 the initial forces vanish, so the masses' symplectic Euler positions are
+    // those of Stoermer-Verlet (second order) while their velocities are the half-step ones
+    // (first order). A ZOH coupling error O(H) hides this; FOH (O(H^2)) and SOH do not.
+    let (zoh_position, zoh_velocity) = errors_over_steps(|h| Setup::jacobi("zoh", h));
+    for extrapolation in ["foh", "soh"] {
+        let (position, velocity) = errors_over_steps(|h| Setup::jacobi(extrapolation, h));
+        let (p_order, v_order) = (orders(&position), orders(&velocity));
+        eprintln!(
+            "Jacobi {extrapolation}: position errors {} (orders {p_order:.3?}), velocity errors {} (orders {v_order:.3?})",
+            sci(&position),
+            sci(&velocity)
+        );
+        assert_within(
+            &format!("{extrapolation} position order"),
+            &p_order,
+            1.8,
+            2.2,
+        );
+        assert_within(
+            &format!("{extrapolation} velocity order"),
+            &v_order,
+            0.9,
+            1.1,
+        );
+        for i in 0..STEPS.len() {
+            assert!(
+                position[i] < zoh_position[i] / 10.0,
+                "{extrapolation}: position error {:e} vs ZOH {:e}",
+                position[i],
+                zoh_position[i]
+            );
+            assert!(velocity[i] < zoh_velocity[i] / 2.0);
+        }
+    }
+}
+
+#[test]
+fn foh_reduces_the_gauss_seidel_position_error() {
+    let gauss_seidel =
+        |extrapolation| move |h| Setup::gauss_seidel(ORDER_SPRING_BETWEEN, extrapolation, h);
+    let (zoh_position, zoh_velocity) = errors_over_steps(gauss_seidel("zoh"));
+    let (position, velocity) = errors_over_steps(gauss_seidel("foh"));
+    eprintln!(
+        "Gauss-Seidel FOH: position errors {} (orders {:.3?}), velocity errors {} (orders {:.3?}); ZOH: {} and {}",
+        sci(&position),
+        orders(&position),
+        sci(&velocity),
+        orders(&velocity),
+        sci(&zoh_position),
+        sci(&zoh_velocity)
+    );
+    assert_within("position order", &orders(&position), 1.8, 2.2);
+    for i in 0..STEPS.len() {
+        assert!(position[i] < zoh_position[i] / 2.0);
+    }
+}
+
+#[test]
+fn multi_rate_stays_close_to_the_reference_and_converges() {
+    for (extrapolation, order) in [("zoh", 1.0), ("foh", 2.0)] {
+        let setup = |h| Setup {
+            mass2_sub_steps: 10,
+            ..Setup::jacobi(extrapolation, h)
+        };
+        let (position, velocity) = errors_over_steps(setup);
+        let (single_rate, _) = errors_over_steps(|h| Setup::jacobi(extrapolation, h));
+        eprintln!(
+            "multi-rate Jacobi {extrapolation}: position errors {} (orders {:.3?}), velocity errors {} (orders {:.3?}); single rate position errors {}",
+            sci(&position),
+            orders(&position),
+            sci(&velocity),
+            orders(&velocity),
+            sci(&single_rate)
+        );
+        assert_within(
+            "position order",
+            &orders(&position),
+            order - 0.1,
+            order + 0.2,
+        );
+        for i in 0..STEPS.len() {
+            assert!(position[i] < 1.5 * single_rate[i]);
+        }
+    }
+}
+
+#[test]
+fn sub_steps_cost_two_fmu_calls_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let quiet = || LogSettings {
+        level: LogLevel::Error,
+        ..LogSettings::default()
+    };
+    let single = Setup {
+        stop: 0.1,
+        ..Setup::jacobi("zoh", 1e-3)
+    };
+    let multi = Setup {
+        mass2_sub_steps: 10,
+        ..single.clone()
+    };
+    let single = single.run_with(dir.path(), quiet()).0.unwrap();
+    let multi = multi.run_with(dir.path(), quiet()).0.unwrap();
+    assert_eq!(single.macro_steps, 100);
+    assert_eq!(multi.macro_steps, 100);
+    // Nine more steps of mass2 per macro step, each with its inputs set.
+    assert_eq!(multi.fmu_calls - single.fmu_calls, 100 * 9 * 2);
+}
+
+#[test]
+fn jacobi_steps_the_components_on_different_threads() {
+    // The FMUs log every call when logging is on, from the thread that makes the call.
+    let calls: Arc<Mutex<Vec<(String, ThreadId)>>> = Arc::default();
+    let recorder = calls.clone();
+    let log = LogSettings {
+        level: LogLevel::Info,
+        logger: Arc::new(move |message: &LogMessage| {
+            if message.message.starts_with("fmi3DoStep(") {
+                let entry = (message.instance.clone(), std::thread::current().id());
+                recorder.lock().unwrap().push(entry);
+            }
+        }),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let setup = Setup {
+        stop: 0.01,
+        ..Setup::jacobi("zoh", 1e-3)
+    };
+    setup.run_with(dir.path(), log).0.unwrap();
+    let mut per_instance: HashMap<String, Vec<ThreadId>> = HashMap::new();
+    for (instance, thread) in calls.lock().unwrap().iter() {
+        per_instance
+            .entry(instance.clone())
+            .or_default()
+            .push(*thread);
+    }
+    assert_eq!(per_instance.len(), 3, "{per_instance:?}");
+    for step in 0..10 {
+        let threads: Vec<ThreadId> = per_instance.values().map(|t| t[step]).collect();
+        assert!(
+            threads[0] != threads[1] && threads[1] != threads[2] && threads[0] != threads[2],
+            "macro step {step}: {threads:?}"
+        );
+    }
+}
+
+#[test]
+fn the_shipped_system_files_run_with_the_test_fmus() {
+    let fmu_dir = tandem_tests::fmus::find("mass", tandem_tests::fmus::FmiVersion::Fmi3)
+        .path
+        .parent()
+        .expect("the FMU folder")
+        .to_path_buf();
+    let systems = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("systems");
+    let dir = tempfile::tempdir().unwrap();
+    for (name, schedule, calls_per_step) in [
+        ("double-oscillator-jacobi", "Jacobi with ZOH", 12),
+        (
+            "double-oscillator-gauss-seidel",
+            "Gauss-Seidel with ZOH",
+            12,
+        ),
+        ("double-oscillator-multirate", "Jacobi with ZOH", 30),
+    ] {
+        let output = dir.path().join(format!("{name}.csv"));
+        let system = systems.join(format!("{name}.toml"));
+        let run = common::tandem(&[
+            "run",
+            system.to_str().unwrap(),
+            "--fmu-dir",
+            fmu_dir.to_str().unwrap(),
+            "--stop-time",
+            "0.05",
+            "--output-file",
+            output.to_str().unwrap(),
+        ]);
+        run.assert_success();
+        assert!(
+            run.stderr
+                .contains(&format!("{name}: {schedule} to t = 0.05 in 50 macro steps")),
+            "{}",
+            run.stderr
+        );
+        // Around the macro steps: 13 parameter and start values, 3 + 3 mode changes, 3 reads,
+        // 3 propagation passes of 3 (set inputs, read) pairs, 3 reads, 3 terminations: 46.
+        let (header, rows) = common::read_csv(&output);
+        assert_eq!(rows.len(), 51, "{name}");
+        assert_eq!(header[1], "mass1.position");
+        let calls = format!("{} FMU calls", 46 + 50 * calls_per_step);
+        assert!(
+            run.stderr.contains(&calls),
+            "{name}: {calls} expected in {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn fmi2_and_fmi3_fmus_give_the_same_co_simulation() {
+    use tandem_tests::fmus::{find, FmiVersion};
+    let system = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("systems/double-oscillator-gauss-seidel.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let results: Vec<_> = [FmiVersion::Fmi2, FmiVersion::Fmi3]
+        .into_iter()
+        .map(|version| {
+            let fmu_dir = find("mass", version).path.parent().unwrap().to_path_buf();
+            let output = dir.path().join(format!("{}.csv", version.folder()));
+            common::tandem(&[
+                "run",
+                system.to_str().unwrap(),
+                "--fmu-dir",
+                fmu_dir.to_str().unwrap(),
+                "--stop-time",
+                "0.2",
+                "--output-file",
+                output.to_str().unwrap(),
+            ])
+            .assert_success();
+            common::read_csv(&output)
+        })
+        .collect();
+    assert_eq!(results[0].1.len(), 201);
+    assert_eq!(results[0], results[1]);
+}
