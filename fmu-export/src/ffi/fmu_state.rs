@@ -2,8 +2,7 @@
 
 use std::ffi::c_void;
 
-use crate::ffi::{arrays, with_instance, Access, FmiVersion};
-use crate::instance::outcome::Status;
+use crate::ffi::{arrays, with_instance, Access, Standard};
 use crate::instance::snapshot::FmuStateHandle;
 use crate::instance::Instance;
 use crate::system::System;
@@ -12,12 +11,11 @@ use crate::system::System;
 ///
 /// # Safety
 /// `handle` as for [`with_instance`]; `state` NULL or a valid pointer to a handle.
-pub unsafe fn get<S: System>(
+pub unsafe fn get<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     state: *mut FmuStateHandle,
-) -> Status {
+) -> F::Status {
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `state` points to a handle (caller).
         let slot = unsafe { arrays::out_param(state, "FMUState")? };
@@ -25,25 +23,23 @@ pub unsafe fn get<S: System>(
         Ok(())
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Normal, format_args!(""), body) }
+    unsafe { with_instance::<S, F>(handle, function, Access::Normal, format_args!(""), body) }
 }
 
 /// fmiSetFMUState (also restores a failed instance).
 ///
 /// # Safety
 /// `handle` as for [`with_instance`].
-pub unsafe fn set<S: System>(
+pub unsafe fn set<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     state: FmuStateHandle,
-) -> Status {
+) -> F::Status {
     let body = |inst: &mut Instance<S>| inst.set_fmu_state(state);
     // SAFETY: the caller's contract on `handle`.
     unsafe {
-        with_instance::<S>(
+        with_instance::<S, F>(
             handle,
-            version,
             function,
             Access::Recovery,
             format_args!("FMUState = {state:p}"),
@@ -56,12 +52,11 @@ pub unsafe fn set<S: System>(
 ///
 /// # Safety
 /// `handle` as for [`with_instance`]; `state` NULL or a valid pointer to a handle.
-pub unsafe fn free<S: System>(
+pub unsafe fn free<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     state: *mut FmuStateHandle,
-) -> Status {
+) -> F::Status {
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `state` points to a handle (caller).
         let slot = unsafe { arrays::out_param(state, "FMUState")? };
@@ -70,22 +65,19 @@ pub unsafe fn free<S: System>(
         Ok(())
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe {
-        with_instance::<S>(handle, version, function, Access::Recovery, format_args!(""), body)
-    }
+    unsafe { with_instance::<S, F>(handle, function, Access::Recovery, format_args!(""), body) }
 }
 
 /// fmiSerializedFMUStateSize.
 ///
 /// # Safety
 /// `handle` as for [`with_instance`]; `size` NULL or a valid pointer.
-pub unsafe fn size<S: System>(
+pub unsafe fn size<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     state: FmuStateHandle,
     size: *mut usize,
-) -> Status {
+) -> F::Status {
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `size` points to a size_t (caller).
         let slot = unsafe { arrays::out_param(size, "size")? };
@@ -94,9 +86,8 @@ pub unsafe fn size<S: System>(
     };
     // SAFETY: the caller's contract on `handle`.
     unsafe {
-        with_instance::<S>(
+        with_instance::<S, F>(
             handle,
-            version,
             function,
             Access::Recovery,
             format_args!("FMUState = {state:p}"),
@@ -109,14 +100,13 @@ pub unsafe fn size<S: System>(
 ///
 /// # Safety
 /// `handle` as for [`with_instance`]; `bytes` NULL or a writable buffer of `size` bytes.
-pub unsafe fn serialize<S: System>(
+pub unsafe fn serialize<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     state: FmuStateHandle,
     bytes: *mut u8,
     size: usize,
-) -> Status {
+) -> F::Status {
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `bytes` is a buffer of `size` bytes (caller).
         let out = unsafe { arrays::output(bytes, size, "serializedState")? };
@@ -124,9 +114,8 @@ pub unsafe fn serialize<S: System>(
     };
     // SAFETY: the caller's contract on `handle`.
     unsafe {
-        with_instance::<S>(
+        with_instance::<S, F>(
             handle,
-            version,
             function,
             Access::Recovery,
             format_args!("size = {size}"),
@@ -140,14 +129,13 @@ pub unsafe fn serialize<S: System>(
 /// # Safety
 /// `handle` as for [`with_instance`]; `bytes` NULL or `size` readable bytes; `state` NULL or
 /// a valid pointer to a handle.
-pub unsafe fn deserialize<S: System>(
+pub unsafe fn deserialize<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     bytes: *const u8,
     size: usize,
     state: *mut FmuStateHandle,
-) -> Status {
+) -> F::Status {
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `bytes` holds `size` bytes and `state` points to a handle (caller).
         let (input, slot) = unsafe {
@@ -158,9 +146,8 @@ pub unsafe fn deserialize<S: System>(
     };
     // SAFETY: the caller's contract on `handle`.
     unsafe {
-        with_instance::<S>(
+        with_instance::<S, F>(
             handle,
-            version,
             function,
             Access::Recovery,
             format_args!("size = {size}"),

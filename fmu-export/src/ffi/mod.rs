@@ -32,6 +32,35 @@ pub enum FmiVersion {
     Fmi3,
 }
 
+/// What the plumbing shared by both C ABIs needs to know about the standard of a function:
+/// implemented by [`crate::fmi2::types::Fmi2`] and [`crate::fmi3::types::Fmi3`].
+pub trait Standard {
+    /// The tag the registry gives this standard's handles.
+    const VERSION: FmiVersion;
+    /// The status every instance function returns.
+    type Status: From<Status>;
+    /// The C boolean type.
+    type Boolean: Copy + PartialEq + fmt::Display;
+    /// The C value of `false`.
+    const FALSE: Self::Boolean;
+    /// The C value of `true`.
+    const TRUE: Self::Boolean;
+
+    /// `value` as a C boolean.
+    fn boolean(value: bool) -> Self::Boolean {
+        if value {
+            Self::TRUE
+        } else {
+            Self::FALSE
+        }
+    }
+
+    /// Whether a C boolean from the host is true (any value other than false is).
+    fn is_true(value: Self::Boolean) -> bool {
+        value != Self::FALSE
+    }
+}
+
 /// Whether a function may run on an instance that failed earlier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
@@ -47,18 +76,17 @@ pub enum Access {
 ///
 /// # Safety
 /// `handle` must be NULL or a pointer the host obtained from this library's instantiate
-/// function of `version` and has not freed; no other call may use the instance concurrently.
-pub unsafe fn with_instance<S: System>(
+/// function of standard `F` and has not freed; no other call may use the instance concurrently.
+pub unsafe fn with_instance<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     access: Access,
     args: fmt::Arguments<'_>,
     body: impl FnOnce(&mut Instance<S>) -> Outcome,
-) -> Status {
+) -> F::Status {
     // SAFETY: the caller's contract on `handle`; the registry rejects anything else.
-    let Some(instance) = (unsafe { registry::lookup::<S>(handle, version) }) else {
-        return Status::Error;
+    let Some(instance) = (unsafe { registry::lookup::<S>(handle, F::VERSION) }) else {
+        return Status::Error.into();
     };
     if instance.logs(Category::Calls) {
         instance.log(Status::Ok, Category::Calls, &format!("{function}({args})"));
@@ -67,24 +95,23 @@ pub unsafe fn with_instance<S: System>(
         let outcome = Err(Problem::error(
             "the instance failed in an earlier call; reset it, restore an FMU state or free it",
         ));
-        return instance.report(function, outcome);
+        return instance.report(function, outcome).into();
     }
     let outcome = body(instance);
-    instance.report(function, outcome)
+    instance.report(function, outcome).into()
 }
 
 /// Runs a Model Exchange getter that fills the host's array of `n` reals.
 ///
 /// # Safety
 /// `handle` as for [`with_instance`]; `out` NULL or an array of `n` writable reals.
-pub unsafe fn fill_reals<S: System>(
+pub unsafe fn fill_reals<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     out: *mut f64,
     n: usize,
     getter: fn(&mut Instance<S>, &mut [f64]) -> Outcome,
-) -> Status {
+) -> F::Status {
     let body = |inst: &mut Instance<S>| {
         inst.expect_kind(Kind::ModelExchange)?;
         // SAFETY: `out` holds `n` reals (caller).
@@ -92,15 +119,13 @@ pub unsafe fn fill_reals<S: System>(
     };
     // SAFETY: the caller's contract on `handle`.
     unsafe {
-        with_instance(handle, version, function, Access::Normal, format_args!("n = {n}"), body)
+        with_instance::<S, F>(handle, function, Access::Normal, format_args!("n = {n}"), body)
     }
 }
 
 /// Creates and registers an instance after checking the instance name and the
 /// instantiation token (GUID); on failure logs the reason through `logger` and returns NULL.
-#[allow(clippy::too_many_arguments)]
-pub fn instantiate<S: System>(
-    version: FmiVersion,
+pub fn instantiate<S: System, F: Standard>(
     function: &str,
     name: Outcome<&str>,
     token: Outcome<&str>,
@@ -130,7 +155,7 @@ pub fn instantiate<S: System>(
         return std::ptr::null_mut();
     }
     configure(&mut instance);
-    registry::register(Box::new(instance), version)
+    registry::register(Box::new(instance), F::VERSION)
 }
 
 /// `text` as a C string (interior NUL bytes, which C cannot carry, become spaces).

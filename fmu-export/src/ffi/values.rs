@@ -2,8 +2,8 @@
 
 use std::ffi::c_void;
 
-use crate::ffi::{arrays, with_instance, Access, FmiVersion};
-use crate::instance::outcome::{Outcome, Problem, Status};
+use crate::ffi::{arrays, with_instance, Access, Standard};
+use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::values::FmiValue;
 use crate::instance::Instance;
 use crate::system::System;
@@ -15,16 +15,15 @@ use crate::system::System;
 /// `handle` as for [`with_instance`]; `vr` and `values` must be NULL or arrays of `nvr` and
 /// `n_values` elements.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn get<S: System, V: FmiValue, C>(
+pub unsafe fn get<S: System, F: Standard, V: FmiValue, C>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     vr: *const u32,
     nvr: usize,
     values: *mut C,
     n_values: usize,
     to_c: fn(V) -> C,
-) -> Status {
+) -> F::Status {
     let args = format_args!("nValueReferences = {nvr}");
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `vr` and `values` are arrays of `nvr` and `n_values` elements (caller).
@@ -42,7 +41,7 @@ pub unsafe fn get<S: System, V: FmiValue, C>(
         Ok(())
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Normal, args, body) }
+    unsafe { with_instance::<S, F>(handle, function, Access::Normal, args, body) }
 }
 
 /// fmiSet*: converts each of the `n_values` host values with `from_c`.
@@ -50,16 +49,15 @@ pub unsafe fn get<S: System, V: FmiValue, C>(
 /// # Safety
 /// As for [`get`], with `values` readable.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn set<S: System, V: FmiValue, C: Copy>(
+pub unsafe fn set<S: System, F: Standard, V: FmiValue, C: Copy>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     vr: *const u32,
     nvr: usize,
     values: *const C,
     n_values: usize,
     from_c: fn(C) -> V,
-) -> Status {
+) -> F::Status {
     let args = format_args!("nValueReferences = {nvr}");
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `vr` and `values` are arrays of `nvr` and `n_values` elements (caller).
@@ -70,7 +68,7 @@ pub unsafe fn set<S: System, V: FmiValue, C: Copy>(
         inst.set_values(vrs, &converted)
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Normal, args, body) }
+    unsafe { with_instance::<S, F>(handle, function, Access::Normal, args, body) }
 }
 
 /// Get or set of a type the model has no variables of (strings, FMI 3.0 Float32, Int8 ...
@@ -78,14 +76,13 @@ pub unsafe fn set<S: System, V: FmiValue, C: Copy>(
 ///
 /// # Safety
 /// As for [`get`] (`vr` an array of `nvr` elements).
-pub unsafe fn none_of_type<S: System>(
+pub unsafe fn none_of_type<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     vr: *const u32,
     nvr: usize,
     type_name: &str,
-) -> Status {
+) -> F::Status {
     let args = format_args!("nValueReferences = {nvr}");
     let body = |_: &mut Instance<S>| {
         // SAFETY: `vr` is an array of `nvr` elements (caller).
@@ -93,7 +90,7 @@ pub unsafe fn none_of_type<S: System>(
         no_variable(vrs, type_name)
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Normal, args, body) }
+    unsafe { with_instance::<S, F>(handle, function, Access::Normal, args, body) }
 }
 
 fn no_variable(vrs: &[u32], type_name: &str) -> Outcome {

@@ -3,8 +3,7 @@
 
 use std::ffi::c_char;
 
-use crate::ffi::{self, arrays, registry, Access, FmiVersion};
-use crate::fmi2::call;
+use crate::ffi::{self, arrays, registry, with_instance, Access, Standard};
 use crate::fmi2::logger::Fmi2Logger;
 use crate::fmi2::types::*;
 use crate::instance::lifecycle::Kind;
@@ -45,7 +44,7 @@ pub unsafe fn set_debug_logging<S: System>(
     };
     let args = format_args!("loggingOn = {logging_on}, nCategories = {n}");
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2SetDebugLogging", Access::Recovery, args, body) }
+    unsafe { with_instance::<S, Fmi2>(c, "fmi2SetDebugLogging", Access::Recovery, args, body) }
 }
 
 /// fmi2Instantiate: NULL (with a log message where possible) for a NULL or empty instance
@@ -87,8 +86,7 @@ pub unsafe fn instantiate<S: System>(
         }
     };
     let logging_on = logging_on != FMI2_FALSE;
-    ffi::instantiate::<S>(
-        FmiVersion::Fmi2,
+    ffi::instantiate::<S, Fmi2>(
         "fmi2Instantiate",
         name,
         guid,
@@ -105,7 +103,7 @@ pub unsafe fn instantiate<S: System>(
 /// FMI 2.0 contract: `c` NULL or from fmi2Instantiate, not used concurrently.
 pub unsafe fn free_instance<S: System>(c: Fmi2Component) {
     // SAFETY: the FMI 2.0 contract on `c`; the registry ignores unknown handles.
-    drop(unsafe { registry::unregister::<S>(c, FmiVersion::Fmi2) });
+    drop(unsafe { registry::unregister::<S>(c, Fmi2::VERSION) });
 }
 
 /// fmi2SetupExperiment.
@@ -128,7 +126,7 @@ pub unsafe fn setup_experiment<S: System>(
     let args =
         format_args!("tolerance = {tolerance}, startTime = {start_time}, stopTime = {stop_time}");
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2SetupExperiment", Access::Normal, args, body) }
+    unsafe { with_instance::<S, Fmi2>(c, "fmi2SetupExperiment", Access::Normal, args, body) }
 }
 
 /// fmi2EnterInitializationMode.
@@ -138,9 +136,13 @@ pub unsafe fn setup_experiment<S: System>(
 pub unsafe fn enter_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        call::<S>(c, "fmi2EnterInitializationMode", Access::Normal, format_args!(""), |i| {
-            i.enter_initialization_mode()
-        })
+        with_instance::<S, Fmi2>(
+            c,
+            "fmi2EnterInitializationMode",
+            Access::Normal,
+            format_args!(""),
+            |i| i.enter_initialization_mode(),
+        )
     }
 }
 
@@ -151,9 +153,13 @@ pub unsafe fn enter_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Stat
 pub unsafe fn exit_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        call::<S>(c, "fmi2ExitInitializationMode", Access::Normal, format_args!(""), |i| {
-            i.exit_initialization_mode()
-        })
+        with_instance::<S, Fmi2>(
+            c,
+            "fmi2ExitInitializationMode",
+            Access::Normal,
+            format_args!(""),
+            |i| i.exit_initialization_mode(),
+        )
     }
 }
 
@@ -163,7 +169,11 @@ pub unsafe fn exit_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Statu
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn terminate<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call::<S>(c, "fmi2Terminate", Access::Normal, format_args!(""), |i| i.terminate()) }
+    unsafe {
+        with_instance::<S, Fmi2>(c, "fmi2Terminate", Access::Normal, format_args!(""), |i| {
+            i.terminate()
+        })
+    }
 }
 
 /// fmi2Reset (also on a failed instance).
@@ -176,5 +186,5 @@ pub unsafe fn reset<S: System>(c: Fmi2Component) -> Fmi2Status {
         Ok(())
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2Reset", Access::Recovery, format_args!(""), body) }
+    unsafe { with_instance::<S, Fmi2>(c, "fmi2Reset", Access::Recovery, format_args!(""), body) }
 }

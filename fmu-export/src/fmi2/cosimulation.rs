@@ -1,7 +1,6 @@
 //! FMI 2.0 Co-Simulation functions.
 
-use crate::ffi::{arrays, Access};
-use crate::fmi2::call;
+use crate::ffi::{arrays, with_instance, Access};
 use crate::fmi2::types::*;
 use crate::instance::lifecycle::Kind;
 use crate::instance::outcome::{Outcome, Problem};
@@ -32,7 +31,13 @@ pub unsafe fn set_real_input_derivatives<S: System>(
     };
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        call(c, "fmi2SetRealInputDerivatives", Access::Normal, format_args!("nvr = {nvr}"), body)
+        with_instance::<S, Fmi2>(
+            c,
+            "fmi2SetRealInputDerivatives",
+            Access::Normal,
+            format_args!("nvr = {nvr}"),
+            body,
+        )
     }
 }
 
@@ -60,7 +65,13 @@ pub unsafe fn get_real_output_derivatives<S: System>(
     };
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        call(c, "fmi2GetRealOutputDerivatives", Access::Normal, format_args!("nvr = {nvr}"), body)
+        with_instance::<S, Fmi2>(
+            c,
+            "fmi2GetRealOutputDerivatives",
+            Access::Normal,
+            format_args!("nvr = {nvr}"),
+            body,
+        )
     }
 }
 
@@ -78,7 +89,7 @@ pub unsafe fn do_step<S: System>(
     let body =
         |inst: &mut Instance<S>| inst.do_step(current_communication_point, communication_step_size);
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2DoStep", Access::Normal, args, body) }
+    unsafe { with_instance::<S, Fmi2>(c, "fmi2DoStep", Access::Normal, args, body) }
 }
 
 /// fmi2CancelStep: there is never an asynchronous step to cancel.
@@ -91,7 +102,7 @@ pub unsafe fn cancel_step<S: System>(c: Fmi2Component) -> Fmi2Status {
         Err(Problem::error("doStep never returns fmi2Pending, so there is no step to cancel"))
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2CancelStep", Access::Normal, format_args!(""), body) }
+    unsafe { with_instance::<S, Fmi2>(c, "fmi2CancelStep", Access::Normal, format_args!(""), body) }
 }
 
 /// Runs a status inquiry that writes one value of type `T`.
@@ -113,7 +124,9 @@ unsafe fn inquire<S: System, T>(
         Ok(())
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, function, Access::Normal, format_args!("s = {kind}"), body) }
+    unsafe {
+        with_instance::<S, Fmi2>(c, function, Access::Normal, format_args!("s = {kind}"), body)
+    }
 }
 
 fn not_available(kind: Fmi2StatusKind, what: &str) -> Problem {

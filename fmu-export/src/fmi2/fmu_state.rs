@@ -1,6 +1,6 @@
 //! FMI 2.0 FMU state: get, set, free, serialize, deserialize.
 
-use crate::ffi::{fmu_state, FmiVersion};
+use crate::ffi::fmu_state;
 use crate::fmi2::types::*;
 use crate::system::System;
 
@@ -10,7 +10,7 @@ use crate::system::System;
 /// FMI 2.0 contract: `c` from fmi2Instantiate; `state` a valid pointer.
 pub unsafe fn get_fmu_state<S: System>(c: Fmi2Component, state: *mut Fmi2FmuState) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { fmu_state::get::<S>(c, FmiVersion::Fmi2, "fmi2GetFMUstate", state) }.into()
+    unsafe { fmu_state::get::<S, Fmi2>(c, "fmi2GetFMUstate", state) }
 }
 
 /// fmi2SetFMUstate.
@@ -19,7 +19,7 @@ pub unsafe fn get_fmu_state<S: System>(c: Fmi2Component, state: *mut Fmi2FmuStat
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn set_fmu_state<S: System>(c: Fmi2Component, state: Fmi2FmuState) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { fmu_state::set::<S>(c, FmiVersion::Fmi2, "fmi2SetFMUstate", state) }.into()
+    unsafe { fmu_state::set::<S, Fmi2>(c, "fmi2SetFMUstate", state) }
 }
 
 /// fmi2FreeFMUstate.
@@ -28,7 +28,7 @@ pub unsafe fn set_fmu_state<S: System>(c: Fmi2Component, state: Fmi2FmuState) ->
 /// As for [`get_fmu_state`].
 pub unsafe fn free_fmu_state<S: System>(c: Fmi2Component, state: *mut Fmi2FmuState) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { fmu_state::free::<S>(c, FmiVersion::Fmi2, "fmi2FreeFMUstate", state) }.into()
+    unsafe { fmu_state::free::<S, Fmi2>(c, "fmi2FreeFMUstate", state) }
 }
 
 /// fmi2SerializedFMUstateSize.
@@ -41,8 +41,7 @@ pub unsafe fn serialized_fmu_state_size<S: System>(
     size: *mut usize,
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { fmu_state::size::<S>(c, FmiVersion::Fmi2, "fmi2SerializedFMUstateSize", state, size) }
-        .into()
+    unsafe { fmu_state::size::<S, Fmi2>(c, "fmi2SerializedFMUstateSize", state, size) }
 }
 
 /// fmi2SerializeFMUstate.
@@ -57,16 +56,8 @@ pub unsafe fn serialize_fmu_state<S: System>(
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
     unsafe {
-        fmu_state::serialize::<S>(
-            c,
-            FmiVersion::Fmi2,
-            "fmi2SerializeFMUstate",
-            state,
-            bytes.cast(),
-            size,
-        )
+        fmu_state::serialize::<S, Fmi2>(c, "fmi2SerializeFMUstate", state, bytes.cast(), size)
     }
-    .into()
 }
 
 /// fmi2DeSerializeFMUstate.
@@ -81,14 +72,6 @@ pub unsafe fn deserialize_fmu_state<S: System>(
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
     unsafe {
-        fmu_state::deserialize::<S>(
-            c,
-            FmiVersion::Fmi2,
-            "fmi2DeSerializeFMUstate",
-            bytes.cast(),
-            size,
-            state,
-        )
+        fmu_state::deserialize::<S, Fmi2>(c, "fmi2DeSerializeFMUstate", bytes.cast(), size, state)
     }
-    .into()
 }

@@ -1,7 +1,6 @@
 //! FMI 2.0 Model Exchange functions.
 
-use crate::ffi::{self, arrays, Access, FmiVersion};
-use crate::fmi2::call;
+use crate::ffi::{self, arrays, with_instance, Access, Standard};
 use crate::fmi2::types::*;
 use crate::instance::lifecycle::Kind;
 use crate::instance::Instance;
@@ -14,7 +13,7 @@ use crate::system::System;
 pub unsafe fn enter_event_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        call::<S>(c, "fmi2EnterEventMode", Access::Normal, format_args!(""), |i| {
+        with_instance::<S, Fmi2>(c, "fmi2EnterEventMode", Access::Normal, format_args!(""), |i| {
             i.enter_event_mode()
         })
     }
@@ -34,17 +33,19 @@ pub unsafe fn new_discrete_states<S: System>(
         let out = unsafe { arrays::out_param(event_info, "fmi2eventInfo")? };
         let info = inst.update_discrete_states()?;
         *out = Fmi2EventInfo {
-            new_discrete_states_needed: fmi2_bool(info.discrete_states_need_update),
-            terminate_simulation: fmi2_bool(info.terminate_simulation),
-            nominals_of_continuous_states_changed: fmi2_bool(info.nominals_changed),
-            values_of_continuous_states_changed: fmi2_bool(info.values_changed),
-            next_event_time_defined: fmi2_bool(info.next_event_time.is_some()),
+            new_discrete_states_needed: Fmi2::boolean(info.discrete_states_need_update),
+            terminate_simulation: Fmi2::boolean(info.terminate_simulation),
+            nominals_of_continuous_states_changed: Fmi2::boolean(info.nominals_changed),
+            values_of_continuous_states_changed: Fmi2::boolean(info.values_changed),
+            next_event_time_defined: Fmi2::boolean(info.next_event_time.is_some()),
             next_event_time: info.next_event_time.unwrap_or(0.0),
         };
         Ok(())
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2NewDiscreteStates", Access::Normal, format_args!(""), body) }
+    unsafe {
+        with_instance::<S, Fmi2>(c, "fmi2NewDiscreteStates", Access::Normal, format_args!(""), body)
+    }
 }
 
 /// fmi2EnterContinuousTimeMode.
@@ -54,9 +55,13 @@ pub unsafe fn new_discrete_states<S: System>(
 pub unsafe fn enter_continuous_time_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        call::<S>(c, "fmi2EnterContinuousTimeMode", Access::Normal, format_args!(""), |i| {
-            i.enter_continuous_time_mode()
-        })
+        with_instance::<S, Fmi2>(
+            c,
+            "fmi2EnterContinuousTimeMode",
+            Access::Normal,
+            format_args!(""),
+            |i| i.enter_continuous_time_mode(),
+        )
     }
 }
 
@@ -78,12 +83,20 @@ pub unsafe fn completed_integrator_step<S: System>(
                 arrays::out_param(terminate_simulation, "terminateSimulation")?,
             )
         };
-        *enter = fmi2_bool(inst.completed_integrator_step()?);
+        *enter = Fmi2::boolean(inst.completed_integrator_step()?);
         *terminate = FMI2_FALSE;
         Ok(())
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2CompletedIntegratorStep", Access::Normal, format_args!(""), body) }
+    unsafe {
+        with_instance::<S, Fmi2>(
+            c,
+            "fmi2CompletedIntegratorStep",
+            Access::Normal,
+            format_args!(""),
+            body,
+        )
+    }
 }
 
 /// fmi2SetTime.
@@ -93,9 +106,13 @@ pub unsafe fn completed_integrator_step<S: System>(
 pub unsafe fn set_time<S: System>(c: Fmi2Component, time: Fmi2Real) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        call::<S>(c, "fmi2SetTime", Access::Normal, format_args!("time = {time}"), |i| {
-            i.set_time(time)
-        })
+        with_instance::<S, Fmi2>(
+            c,
+            "fmi2SetTime",
+            Access::Normal,
+            format_args!("time = {time}"),
+            |i| i.set_time(time),
+        )
     }
 }
 
@@ -113,7 +130,15 @@ pub unsafe fn set_continuous_states<S: System>(
         inst.set_continuous_states(unsafe { arrays::input(x, nx, "x")? })
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2SetContinuousStates", Access::Normal, format_args!("nx = {nx}"), body) }
+    unsafe {
+        with_instance::<S, Fmi2>(
+            c,
+            "fmi2SetContinuousStates",
+            Access::Normal,
+            format_args!("nx = {nx}"),
+            body,
+        )
+    }
 }
 
 /// fmi2GetDerivatives.
@@ -127,16 +152,14 @@ pub unsafe fn get_derivatives<S: System>(
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
     unsafe {
-        ffi::fill_reals::<S>(
+        ffi::fill_reals::<S, Fmi2>(
             c,
-            FmiVersion::Fmi2,
             "fmi2GetDerivatives",
             derivatives,
             nx,
             Instance::get_derivatives,
         )
     }
-    .into()
 }
 
 /// fmi2GetEventIndicators.
@@ -150,16 +173,14 @@ pub unsafe fn get_event_indicators<S: System>(
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
     unsafe {
-        ffi::fill_reals::<S>(
+        ffi::fill_reals::<S, Fmi2>(
             c,
-            FmiVersion::Fmi2,
             "fmi2GetEventIndicators",
             indicators,
             ni,
             Instance::get_event_indicators,
         )
     }
-    .into()
 }
 
 /// fmi2GetContinuousStates.
@@ -173,16 +194,14 @@ pub unsafe fn get_continuous_states<S: System>(
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
     unsafe {
-        ffi::fill_reals::<S>(
+        ffi::fill_reals::<S, Fmi2>(
             c,
-            FmiVersion::Fmi2,
             "fmi2GetContinuousStates",
             x,
             nx,
             Instance::get_continuous_states,
         )
     }
-    .into()
 }
 
 /// fmi2GetNominalsOfContinuousStates.
@@ -196,14 +215,12 @@ pub unsafe fn get_nominals_of_continuous_states<S: System>(
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
     unsafe {
-        ffi::fill_reals::<S>(
+        ffi::fill_reals::<S, Fmi2>(
             c,
-            FmiVersion::Fmi2,
             "fmi2GetNominalsOfContinuousStates",
             nominals,
             nx,
             Instance::get_nominals,
         )
     }
-    .into()
 }

@@ -1,6 +1,6 @@
 //! FMI 2.0 get/set of Real, Integer, Boolean and String variables.
 
-use crate::ffi::{values, FmiVersion};
+use crate::ffi::{values, Standard};
 use crate::fmi2::types::*;
 use crate::system::System;
 
@@ -9,11 +9,11 @@ fn identity<T>(value: T) -> T {
 }
 
 fn from_bool(value: bool) -> Fmi2Boolean {
-    fmi2_bool(value)
+    Fmi2::boolean(value)
 }
 
 fn to_bool(value: Fmi2Boolean) -> bool {
-    value != FMI2_FALSE
+    Fmi2::is_true(value)
 }
 
 /// fmi2GetReal.
@@ -27,19 +27,7 @@ pub unsafe fn get_real<S: System>(
     value: *mut Fmi2Real,
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe {
-        values::get::<S, f64, f64>(
-            c,
-            FmiVersion::Fmi2,
-            "fmi2GetReal",
-            vr,
-            nvr,
-            value,
-            nvr,
-            identity,
-        )
-    }
-    .into()
+    unsafe { values::get::<S, Fmi2, f64, f64>(c, "fmi2GetReal", vr, nvr, value, nvr, identity) }
 }
 
 /// fmi2GetInteger.
@@ -54,18 +42,8 @@ pub unsafe fn get_integer<S: System>(
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
     unsafe {
-        values::get::<S, i32, Fmi2Integer>(
-            c,
-            FmiVersion::Fmi2,
-            "fmi2GetInteger",
-            vr,
-            nvr,
-            value,
-            nvr,
-            identity,
-        )
+        values::get::<S, Fmi2, i32, Fmi2Integer>(c, "fmi2GetInteger", vr, nvr, value, nvr, identity)
     }
-    .into()
 }
 
 /// fmi2GetBoolean.
@@ -80,9 +58,8 @@ pub unsafe fn get_boolean<S: System>(
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
     unsafe {
-        values::get::<S, bool, Fmi2Boolean>(
+        values::get::<S, Fmi2, bool, Fmi2Boolean>(
             c,
-            FmiVersion::Fmi2,
             "fmi2GetBoolean",
             vr,
             nvr,
@@ -91,7 +68,6 @@ pub unsafe fn get_boolean<S: System>(
             from_bool,
         )
     }
-    .into()
 }
 
 /// fmi2GetString: the model has no String variables.
@@ -105,8 +81,7 @@ pub unsafe fn get_string<S: System>(
     _value: *mut Fmi2String,
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { values::none_of_type::<S>(c, FmiVersion::Fmi2, "fmi2GetString", vr, nvr, "String") }
-        .into()
+    unsafe { values::none_of_type::<S, Fmi2>(c, "fmi2GetString", vr, nvr, "String") }
 }
 
 /// fmi2SetReal.
@@ -120,19 +95,7 @@ pub unsafe fn set_real<S: System>(
     value: *const Fmi2Real,
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe {
-        values::set::<S, f64, f64>(
-            c,
-            FmiVersion::Fmi2,
-            "fmi2SetReal",
-            vr,
-            nvr,
-            value,
-            nvr,
-            identity,
-        )
-    }
-    .into()
+    unsafe { values::set::<S, Fmi2, f64, f64>(c, "fmi2SetReal", vr, nvr, value, nvr, identity) }
 }
 
 /// fmi2SetInteger.
@@ -147,18 +110,8 @@ pub unsafe fn set_integer<S: System>(
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
     unsafe {
-        values::set::<S, i32, Fmi2Integer>(
-            c,
-            FmiVersion::Fmi2,
-            "fmi2SetInteger",
-            vr,
-            nvr,
-            value,
-            nvr,
-            identity,
-        )
+        values::set::<S, Fmi2, i32, Fmi2Integer>(c, "fmi2SetInteger", vr, nvr, value, nvr, identity)
     }
-    .into()
 }
 
 /// fmi2SetBoolean.
@@ -173,18 +126,8 @@ pub unsafe fn set_boolean<S: System>(
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
     unsafe {
-        values::set::<S, bool, Fmi2Boolean>(
-            c,
-            FmiVersion::Fmi2,
-            "fmi2SetBoolean",
-            vr,
-            nvr,
-            value,
-            nvr,
-            to_bool,
-        )
+        values::set::<S, Fmi2, bool, Fmi2Boolean>(c, "fmi2SetBoolean", vr, nvr, value, nvr, to_bool)
     }
-    .into()
 }
 
 /// fmi2SetString: the model has no String variables.
@@ -198,6 +141,5 @@ pub unsafe fn set_string<S: System>(
     _value: *const Fmi2String,
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { values::none_of_type::<S>(c, FmiVersion::Fmi2, "fmi2SetString", vr, nvr, "String") }
-        .into()
+    unsafe { values::none_of_type::<S, Fmi2>(c, "fmi2SetString", vr, nvr, "String") }
 }

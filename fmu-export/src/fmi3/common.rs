@@ -3,8 +3,7 @@
 
 use std::ffi::c_char;
 
-use crate::ffi::{self, arrays, registry, Access, FmiVersion};
-use crate::fmi3::call;
+use crate::ffi::{self, arrays, registry, with_instance, Access, Standard};
 use crate::fmi3::logger::Fmi3Logger;
 use crate::fmi3::types::*;
 use crate::instance::lifecycle::Kind;
@@ -41,7 +40,9 @@ pub unsafe fn set_debug_logging<S: System>(
     };
     let args = format_args!("loggingOn = {logging_on}, nCategories = {n}");
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, "fmi3SetDebugLogging", Access::Recovery, args, body) }
+    unsafe {
+        with_instance::<S, Fmi3>(instance, "fmi3SetDebugLogging", Access::Recovery, args, body)
+    }
 }
 
 /// The checks both instantiate functions share.
@@ -62,8 +63,7 @@ unsafe fn instantiate<S: System>(
         (arrays::string(name, "instanceName"), arrays::string(token, "instantiationToken"))
     };
     let logging_on = logging_on != FMI3_FALSE;
-    ffi::instantiate::<S>(
-        FmiVersion::Fmi3,
+    ffi::instantiate::<S, Fmi3>(
         function,
         name,
         token,
@@ -170,7 +170,7 @@ pub fn instantiate_scheduled_execution<S: System>(
 /// FMI 3.0 contract: `instance` NULL or from an fmi3Instantiate function, not used concurrently.
 pub unsafe fn free_instance<S: System>(instance: Fmi3Instance) {
     // SAFETY: the FMI 3.0 contract on `instance`; the registry ignores unknown handles.
-    drop(unsafe { registry::unregister::<S>(instance, FmiVersion::Fmi3) });
+    drop(unsafe { registry::unregister::<S>(instance, Fmi3::VERSION) });
 }
 
 /// fmi3EnterInitializationMode (with the experiment setup of FMI 2.0's setupExperiment).
@@ -194,7 +194,15 @@ pub unsafe fn enter_initialization_mode<S: System>(
     let args =
         format_args!("tolerance = {tolerance}, startTime = {start_time}, stopTime = {stop_time}");
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, "fmi3EnterInitializationMode", Access::Normal, args, body) }
+    unsafe {
+        with_instance::<S, Fmi3>(
+            instance,
+            "fmi3EnterInitializationMode",
+            Access::Normal,
+            args,
+            body,
+        )
+    }
 }
 
 /// fmi3ExitInitializationMode.
@@ -204,9 +212,13 @@ pub unsafe fn enter_initialization_mode<S: System>(
 pub unsafe fn exit_initialization_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S>(instance, "fmi3ExitInitializationMode", Access::Normal, format_args!(""), |i| {
-            i.exit_initialization_mode()
-        })
+        with_instance::<S, Fmi3>(
+            instance,
+            "fmi3ExitInitializationMode",
+            Access::Normal,
+            format_args!(""),
+            |i| i.exit_initialization_mode(),
+        )
     }
 }
 
@@ -217,9 +229,13 @@ pub unsafe fn exit_initialization_mode<S: System>(instance: Fmi3Instance) -> Fmi
 pub unsafe fn enter_event_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S>(instance, "fmi3EnterEventMode", Access::Normal, format_args!(""), |i| {
-            i.enter_event_mode()
-        })
+        with_instance::<S, Fmi3>(
+            instance,
+            "fmi3EnterEventMode",
+            Access::Normal,
+            format_args!(""),
+            |i| i.enter_event_mode(),
+        )
     }
 }
 
@@ -230,7 +246,9 @@ pub unsafe fn enter_event_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status 
 pub unsafe fn terminate<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S>(instance, "fmi3Terminate", Access::Normal, format_args!(""), |i| i.terminate())
+        with_instance::<S, Fmi3>(instance, "fmi3Terminate", Access::Normal, format_args!(""), |i| {
+            i.terminate()
+        })
     }
 }
 
@@ -244,7 +262,9 @@ pub unsafe fn reset<S: System>(instance: Fmi3Instance) -> Fmi3Status {
         Ok(())
     };
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, "fmi3Reset", Access::Recovery, format_args!(""), body) }
+    unsafe {
+        with_instance::<S, Fmi3>(instance, "fmi3Reset", Access::Recovery, format_args!(""), body)
+    }
 }
 
 /// fmi3UpdateDiscreteStates.
@@ -273,14 +293,22 @@ pub unsafe fn update_discrete_states<S: System>(
             )
         };
         let info = inst.update_discrete_states()?;
-        *slots.0 = fmi3_bool(info.discrete_states_need_update);
-        *slots.1 = fmi3_bool(info.terminate_simulation);
-        *slots.2 = fmi3_bool(info.nominals_changed);
-        *slots.3 = fmi3_bool(info.values_changed);
-        *slots.4 = fmi3_bool(info.next_event_time.is_some());
+        *slots.0 = Fmi3::boolean(info.discrete_states_need_update);
+        *slots.1 = Fmi3::boolean(info.terminate_simulation);
+        *slots.2 = Fmi3::boolean(info.nominals_changed);
+        *slots.3 = Fmi3::boolean(info.values_changed);
+        *slots.4 = Fmi3::boolean(info.next_event_time.is_some());
         *slots.5 = info.next_event_time.unwrap_or(0.0);
         Ok(())
     };
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, "fmi3UpdateDiscreteStates", Access::Normal, format_args!(""), body) }
+    unsafe {
+        with_instance::<S, Fmi3>(
+            instance,
+            "fmi3UpdateDiscreteStates",
+            Access::Normal,
+            format_args!(""),
+            body,
+        )
+    }
 }

@@ -1,7 +1,6 @@
 //! FMI 3.0 directional and adjoint derivatives.
 
 use crate::ffi::partial_derivatives::{product, Product};
-use crate::ffi::FmiVersion;
 use crate::fmi3::types::*;
 use crate::system::System;
 
@@ -25,9 +24,8 @@ pub unsafe fn get_directional_derivative<S: System>(
     let function = "fmi3GetDirectionalDerivative";
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        product::<S>(
+        product::<S, Fmi3>(
             instance,
-            FmiVersion::Fmi3,
             function,
             Product::Directional,
             unknowns,
@@ -40,7 +38,6 @@ pub unsafe fn get_directional_derivative<S: System>(
             n_sensitivity,
         )
     }
-    .into()
 }
 
 /// fmi3GetAdjointDerivative: `sensitivity = J^T seed`, exact (`nSeed = nUnknowns`,
@@ -63,9 +60,8 @@ pub unsafe fn get_adjoint_derivative<S: System>(
     let function = "fmi3GetAdjointDerivative";
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        product::<S>(
+        product::<S, Fmi3>(
             instance,
-            FmiVersion::Fmi3,
             function,
             Product::Adjoint,
             unknowns,
@@ -78,5 +74,4 @@ pub unsafe fn get_adjoint_derivative<S: System>(
             n_sensitivity,
         )
     }
-    .into()
 }

@@ -1,6 +1,6 @@
 //! FMI 3.0 FMU state: get, set, free, serialize, deserialize.
 
-use crate::ffi::{fmu_state, FmiVersion};
+use crate::ffi::fmu_state;
 use crate::fmi3::types::*;
 use crate::system::System;
 
@@ -13,7 +13,7 @@ pub unsafe fn get_fmu_state<S: System>(
     state: *mut Fmi3FmuState,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { fmu_state::get::<S>(instance, FmiVersion::Fmi3, "fmi3GetFMUState", state) }.into()
+    unsafe { fmu_state::get::<S, Fmi3>(instance, "fmi3GetFMUState", state) }
 }
 
 /// fmi3SetFMUState.
@@ -22,7 +22,7 @@ pub unsafe fn get_fmu_state<S: System>(
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
 pub unsafe fn set_fmu_state<S: System>(instance: Fmi3Instance, state: Fmi3FmuState) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { fmu_state::set::<S>(instance, FmiVersion::Fmi3, "fmi3SetFMUState", state) }.into()
+    unsafe { fmu_state::set::<S, Fmi3>(instance, "fmi3SetFMUState", state) }
 }
 
 /// fmi3FreeFMUState.
@@ -34,7 +34,7 @@ pub unsafe fn free_fmu_state<S: System>(
     state: *mut Fmi3FmuState,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { fmu_state::free::<S>(instance, FmiVersion::Fmi3, "fmi3FreeFMUState", state) }.into()
+    unsafe { fmu_state::free::<S, Fmi3>(instance, "fmi3FreeFMUState", state) }
 }
 
 /// fmi3SerializedFMUStateSize.
@@ -47,10 +47,7 @@ pub unsafe fn serialized_fmu_state_size<S: System>(
     size: *mut usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        fmu_state::size::<S>(instance, FmiVersion::Fmi3, "fmi3SerializedFMUStateSize", state, size)
-    }
-    .into()
+    unsafe { fmu_state::size::<S, Fmi3>(instance, "fmi3SerializedFMUStateSize", state, size) }
 }
 
 /// fmi3SerializeFMUState.
@@ -66,16 +63,8 @@ pub unsafe fn serialize_fmu_state<S: System>(
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        fmu_state::serialize::<S>(
-            instance,
-            FmiVersion::Fmi3,
-            "fmi3SerializeFMUState",
-            state,
-            bytes,
-            size,
-        )
+        fmu_state::serialize::<S, Fmi3>(instance, "fmi3SerializeFMUState", state, bytes, size)
     }
-    .into()
 }
 
 /// fmi3DeserializeFMUState.
@@ -91,14 +80,6 @@ pub unsafe fn deserialize_fmu_state<S: System>(
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        fmu_state::deserialize::<S>(
-            instance,
-            FmiVersion::Fmi3,
-            "fmi3DeserializeFMUState",
-            bytes,
-            size,
-            state,
-        )
+        fmu_state::deserialize::<S, Fmi3>(instance, "fmi3DeserializeFMUState", bytes, size, state)
     }
-    .into()
 }

@@ -1,7 +1,6 @@
 //! FMI 3.0 Model Exchange functions.
 
-use crate::ffi::{self, arrays, Access, FmiVersion};
-use crate::fmi3::call;
+use crate::ffi::{self, arrays, with_instance, Access, Standard};
 use crate::fmi3::types::*;
 use crate::instance::Instance;
 use crate::system::System;
@@ -14,7 +13,7 @@ pub unsafe fn enter_continuous_time_mode<S: System>(instance: Fmi3Instance) -> F
     let function = "fmi3EnterContinuousTimeMode";
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S>(instance, function, Access::Normal, format_args!(""), |i| {
+        with_instance::<S, Fmi3>(instance, function, Access::Normal, format_args!(""), |i| {
             i.enter_continuous_time_mode()
         })
     }
@@ -38,12 +37,20 @@ pub unsafe fn completed_integrator_step<S: System>(
                 arrays::out_param(terminate_simulation, "terminateSimulation")?,
             )
         };
-        *enter = fmi3_bool(inst.completed_integrator_step()?);
+        *enter = Fmi3::boolean(inst.completed_integrator_step()?);
         *terminate = FMI3_FALSE;
         Ok(())
     };
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, "fmi3CompletedIntegratorStep", Access::Normal, format_args!(""), body) }
+    unsafe {
+        with_instance::<S, Fmi3>(
+            instance,
+            "fmi3CompletedIntegratorStep",
+            Access::Normal,
+            format_args!(""),
+            body,
+        )
+    }
 }
 
 /// fmi3SetTime.
@@ -53,9 +60,13 @@ pub unsafe fn completed_integrator_step<S: System>(
 pub unsafe fn set_time<S: System>(instance: Fmi3Instance, time: Fmi3Float64) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S>(instance, "fmi3SetTime", Access::Normal, format_args!("time = {time}"), |i| {
-            i.set_time(time)
-        })
+        with_instance::<S, Fmi3>(
+            instance,
+            "fmi3SetTime",
+            Access::Normal,
+            format_args!("time = {time}"),
+            |i| i.set_time(time),
+        )
     }
 }
 
@@ -74,7 +85,13 @@ pub unsafe fn set_continuous_states<S: System>(
     };
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call(instance, "fmi3SetContinuousStates", Access::Normal, format_args!("nx = {nx}"), body)
+        with_instance::<S, Fmi3>(
+            instance,
+            "fmi3SetContinuousStates",
+            Access::Normal,
+            format_args!("nx = {nx}"),
+            body,
+        )
     }
 }
 
@@ -90,16 +107,8 @@ pub unsafe fn get_continuous_state_derivatives<S: System>(
     let function = "fmi3GetContinuousStateDerivatives";
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        ffi::fill_reals::<S>(
-            instance,
-            FmiVersion::Fmi3,
-            function,
-            derivatives,
-            nx,
-            Instance::get_derivatives,
-        )
+        ffi::fill_reals::<S, Fmi3>(instance, function, derivatives, nx, Instance::get_derivatives)
     }
-    .into()
 }
 
 /// fmi3GetEventIndicators.
@@ -114,16 +123,14 @@ pub unsafe fn get_event_indicators<S: System>(
     let function = "fmi3GetEventIndicators";
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        ffi::fill_reals::<S>(
+        ffi::fill_reals::<S, Fmi3>(
             instance,
-            FmiVersion::Fmi3,
             function,
             indicators,
             ni,
             Instance::get_event_indicators,
         )
     }
-    .into()
 }
 
 /// fmi3GetContinuousStates.
@@ -138,16 +145,8 @@ pub unsafe fn get_continuous_states<S: System>(
     let function = "fmi3GetContinuousStates";
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        ffi::fill_reals::<S>(
-            instance,
-            FmiVersion::Fmi3,
-            function,
-            x,
-            nx,
-            Instance::get_continuous_states,
-        )
+        ffi::fill_reals::<S, Fmi3>(instance, function, x, nx, Instance::get_continuous_states)
     }
-    .into()
 }
 
 /// fmi3GetNominalsOfContinuousStates.
@@ -161,17 +160,7 @@ pub unsafe fn get_nominals_of_continuous_states<S: System>(
 ) -> Fmi3Status {
     let function = "fmi3GetNominalsOfContinuousStates";
     // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        ffi::fill_reals::<S>(
-            instance,
-            FmiVersion::Fmi3,
-            function,
-            nominals,
-            nx,
-            Instance::get_nominals,
-        )
-    }
-    .into()
+    unsafe { ffi::fill_reals::<S, Fmi3>(instance, function, nominals, nx, Instance::get_nominals) }
 }
 
 /// Writes a model dimension to the host's `size_t`.
@@ -190,7 +179,7 @@ unsafe fn count<S: System>(
         Ok(())
     };
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, function, Access::Normal, format_args!(""), body) }
+    unsafe { with_instance::<S, Fmi3>(instance, function, Access::Normal, format_args!(""), body) }
 }
 
 /// fmi3GetNumberOfEventIndicators.

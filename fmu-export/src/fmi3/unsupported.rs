@@ -2,8 +2,7 @@
 //! per-element dependencies, configuration mode, clocks and Scheduled Execution. They exist so
 //! that hosts can resolve every symbol; each call is an Error with a log line saying why.
 
-use crate::ffi::Access;
-use crate::fmi3::call;
+use crate::ffi::{with_instance, Access};
 use crate::fmi3::types::*;
 use crate::instance::outcome::Problem;
 use crate::system::System;
@@ -19,7 +18,7 @@ unsafe fn not_provided<S: System>(
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S>(instance, function, Access::Normal, format_args!(""), |_| {
+        with_instance::<S, Fmi3>(instance, function, Access::Normal, format_args!(""), |_| {
             Err(Problem::error(reason))
         })
     }

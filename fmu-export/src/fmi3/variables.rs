@@ -2,7 +2,7 @@
 //! (scalars: `nValues` must equal `nValueReferences`); the getters and setters of every other
 //! type accept no value references and reject any.
 
-use crate::ffi::{values, FmiVersion};
+use crate::ffi::{values, Standard};
 use crate::fmi3::types::*;
 use crate::system::System;
 
@@ -11,7 +11,7 @@ fn identity<T>(value: T) -> T {
 }
 
 fn to_bool(value: Fmi3Boolean) -> bool {
-    value != FMI3_FALSE
+    Fmi3::is_true(value)
 }
 
 /// fmi3GetFloat64.
@@ -28,9 +28,8 @@ pub unsafe fn get_float64<S: System>(
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        values::get::<S, f64, f64>(
+        values::get::<S, Fmi3, f64, f64>(
             instance,
-            FmiVersion::Fmi3,
             "fmi3GetFloat64",
             vr,
             nvr,
@@ -39,7 +38,6 @@ pub unsafe fn get_float64<S: System>(
             identity,
         )
     }
-    .into()
 }
 
 /// fmi3GetInt32.
@@ -55,9 +53,8 @@ pub unsafe fn get_int32<S: System>(
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        values::get::<S, i32, i32>(
+        values::get::<S, Fmi3, i32, i32>(
             instance,
-            FmiVersion::Fmi3,
             "fmi3GetInt32",
             vr,
             nvr,
@@ -66,7 +63,6 @@ pub unsafe fn get_int32<S: System>(
             identity,
         )
     }
-    .into()
 }
 
 /// fmi3GetBoolean.
@@ -82,18 +78,16 @@ pub unsafe fn get_boolean<S: System>(
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        values::get::<S, bool, u8>(
+        values::get::<S, Fmi3, bool, u8>(
             instance,
-            FmiVersion::Fmi3,
             "fmi3GetBoolean",
             vr,
             nvr,
             values,
             n_values,
-            fmi3_bool,
+            Fmi3::boolean,
         )
     }
-    .into()
 }
 
 /// fmi3SetFloat64.
@@ -109,9 +103,8 @@ pub unsafe fn set_float64<S: System>(
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        values::set::<S, f64, f64>(
+        values::set::<S, Fmi3, f64, f64>(
             instance,
-            FmiVersion::Fmi3,
             "fmi3SetFloat64",
             vr,
             nvr,
@@ -120,7 +113,6 @@ pub unsafe fn set_float64<S: System>(
             identity,
         )
     }
-    .into()
 }
 
 /// fmi3SetInt32.
@@ -136,9 +128,8 @@ pub unsafe fn set_int32<S: System>(
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        values::set::<S, i32, i32>(
+        values::set::<S, Fmi3, i32, i32>(
             instance,
-            FmiVersion::Fmi3,
             "fmi3SetInt32",
             vr,
             nvr,
@@ -147,7 +138,6 @@ pub unsafe fn set_int32<S: System>(
             identity,
         )
     }
-    .into()
 }
 
 /// fmi3SetBoolean.
@@ -163,9 +153,8 @@ pub unsafe fn set_boolean<S: System>(
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        values::set::<S, bool, u8>(
+        values::set::<S, Fmi3, bool, u8>(
             instance,
-            FmiVersion::Fmi3,
             "fmi3SetBoolean",
             vr,
             nvr,
@@ -174,7 +163,6 @@ pub unsafe fn set_boolean<S: System>(
             to_bool,
         )
     }
-    .into()
 }
 
 /// Defines getters and setters of a type the model has no variables of.
@@ -192,7 +180,7 @@ macro_rules! no_variables_of_type {
             _n_values: usize,
         ) -> Fmi3Status {
             // SAFETY: the FMI 3.0 contract.
-            unsafe { values::none_of_type::<S>(instance, FmiVersion::Fmi3, $c_get, vr, nvr, $type_name) }.into()
+            unsafe { values::none_of_type::<S, Fmi3>(instance, $c_get, vr, nvr, $type_name) }
         }
 
         #[doc = concat!($c_set, ": the model has no ", $type_name, " variables.")]
@@ -207,7 +195,7 @@ macro_rules! no_variables_of_type {
             _n_values: usize,
         ) -> Fmi3Status {
             // SAFETY: the FMI 3.0 contract.
-            unsafe { values::none_of_type::<S>(instance, FmiVersion::Fmi3, $c_set, vr, nvr, $type_name) }.into()
+            unsafe { values::none_of_type::<S, Fmi3>(instance, $c_set, vr, nvr, $type_name) }
         }
     )*};
 }
@@ -237,10 +225,7 @@ pub unsafe fn get_binary<S: System>(
     _n_values: usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3GetBinary", vr, nvr, "Binary")
-    }
-    .into()
+    unsafe { values::none_of_type::<S, Fmi3>(instance, "fmi3GetBinary", vr, nvr, "Binary") }
 }
 
 /// fmi3SetBinary: the model has no Binary variables.
@@ -256,10 +241,7 @@ pub unsafe fn set_binary<S: System>(
     _n_values: usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3SetBinary", vr, nvr, "Binary")
-    }
-    .into()
+    unsafe { values::none_of_type::<S, Fmi3>(instance, "fmi3SetBinary", vr, nvr, "Binary") }
 }
 
 /// fmi3GetClock: the model has no clocks.
@@ -273,10 +255,7 @@ pub unsafe fn get_clock<S: System>(
     _values: *mut Fmi3Clock,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3GetClock", vr, nvr, "Clock")
-    }
-    .into()
+    unsafe { values::none_of_type::<S, Fmi3>(instance, "fmi3GetClock", vr, nvr, "Clock") }
 }
 
 /// fmi3SetClock: the model has no clocks.
@@ -290,8 +269,5 @@ pub unsafe fn set_clock<S: System>(
     _values: *const Fmi3Clock,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3SetClock", vr, nvr, "Clock")
-    }
-    .into()
+    unsafe { values::none_of_type::<S, Fmi3>(instance, "fmi3SetClock", vr, nvr, "Clock") }
 }
