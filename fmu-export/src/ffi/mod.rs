@@ -101,6 +101,20 @@ pub unsafe fn with_instance<S: System, F: Standard>(
     instance.report(function, outcome).into()
 }
 
+/// [`with_instance`] for a function with no argument worth logging besides the handle.
+///
+/// # Safety
+/// As for [`with_instance`].
+pub unsafe fn call<S: System, F: Standard>(
+    handle: *mut c_void,
+    function: &str,
+    access: Access,
+    body: impl FnOnce(&mut Instance<S>) -> Outcome,
+) -> F::Status {
+    // SAFETY: the caller's contract on `handle`.
+    unsafe { with_instance::<S, F>(handle, function, access, format_args!(""), body) }
+}
+
 /// Runs a Model Exchange getter that fills the host's array of `n` reals.
 ///
 /// # Safety

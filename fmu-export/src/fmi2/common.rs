@@ -3,7 +3,7 @@
 
 use std::ffi::c_char;
 
-use crate::ffi::{self, arrays, registry, with_instance, Access, Standard};
+use crate::ffi::{self, arrays, call, registry, with_instance, Access, Standard};
 use crate::fmi2::logger::Fmi2Logger;
 use crate::fmi2::types::*;
 use crate::instance::lifecycle::Kind;
@@ -136,12 +136,11 @@ pub unsafe fn setup_experiment<S: System>(
 pub unsafe fn enter_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        with_instance::<S, Fmi2>(
+        call::<S, Fmi2>(
             c,
             "fmi2EnterInitializationMode",
             Access::Normal,
-            format_args!(""),
-            |i| i.enter_initialization_mode(),
+            Instance::enter_initialization_mode,
         )
     }
 }
@@ -153,12 +152,11 @@ pub unsafe fn enter_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Stat
 pub unsafe fn exit_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        with_instance::<S, Fmi2>(
+        call::<S, Fmi2>(
             c,
             "fmi2ExitInitializationMode",
             Access::Normal,
-            format_args!(""),
-            |i| i.exit_initialization_mode(),
+            Instance::exit_initialization_mode,
         )
     }
 }
@@ -169,11 +167,7 @@ pub unsafe fn exit_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Statu
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn terminate<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe {
-        with_instance::<S, Fmi2>(c, "fmi2Terminate", Access::Normal, format_args!(""), |i| {
-            i.terminate()
-        })
-    }
+    unsafe { call::<S, Fmi2>(c, "fmi2Terminate", Access::Normal, Instance::terminate) }
 }
 
 /// fmi2Reset (also on a failed instance).
@@ -186,5 +180,5 @@ pub unsafe fn reset<S: System>(c: Fmi2Component) -> Fmi2Status {
         Ok(())
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { with_instance::<S, Fmi2>(c, "fmi2Reset", Access::Recovery, format_args!(""), body) }
+    unsafe { call::<S, Fmi2>(c, "fmi2Reset", Access::Recovery, body) }
 }

@@ -1,6 +1,6 @@
 //! FMI 2.0 Co-Simulation functions.
 
-use crate::ffi::{arrays, with_instance, Access};
+use crate::ffi::{arrays, call, with_instance, Access};
 use crate::fmi2::types::*;
 use crate::instance::lifecycle::Kind;
 use crate::instance::outcome::{Outcome, Problem};
@@ -102,7 +102,7 @@ pub unsafe fn cancel_step<S: System>(c: Fmi2Component) -> Fmi2Status {
         Err(Problem::error("doStep never returns fmi2Pending, so there is no step to cancel"))
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { with_instance::<S, Fmi2>(c, "fmi2CancelStep", Access::Normal, format_args!(""), body) }
+    unsafe { call::<S, Fmi2>(c, "fmi2CancelStep", Access::Normal, body) }
 }
 
 /// Runs a status inquiry that writes one value of type `T`.

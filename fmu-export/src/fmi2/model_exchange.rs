@@ -1,6 +1,6 @@
 //! FMI 2.0 Model Exchange functions.
 
-use crate::ffi::{self, arrays, with_instance, Access, Standard};
+use crate::ffi::{self, arrays, call, with_instance, Access, Standard};
 use crate::fmi2::types::*;
 use crate::instance::lifecycle::Kind;
 use crate::instance::Instance;
@@ -12,11 +12,7 @@ use crate::system::System;
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn enter_event_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe {
-        with_instance::<S, Fmi2>(c, "fmi2EnterEventMode", Access::Normal, format_args!(""), |i| {
-            i.enter_event_mode()
-        })
-    }
+    unsafe { call::<S, Fmi2>(c, "fmi2EnterEventMode", Access::Normal, Instance::enter_event_mode) }
 }
 
 /// fmi2NewDiscreteStates.
@@ -43,9 +39,7 @@ pub unsafe fn new_discrete_states<S: System>(
         Ok(())
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe {
-        with_instance::<S, Fmi2>(c, "fmi2NewDiscreteStates", Access::Normal, format_args!(""), body)
-    }
+    unsafe { call::<S, Fmi2>(c, "fmi2NewDiscreteStates", Access::Normal, body) }
 }
 
 /// fmi2EnterContinuousTimeMode.
@@ -55,12 +49,11 @@ pub unsafe fn new_discrete_states<S: System>(
 pub unsafe fn enter_continuous_time_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        with_instance::<S, Fmi2>(
+        call::<S, Fmi2>(
             c,
             "fmi2EnterContinuousTimeMode",
             Access::Normal,
-            format_args!(""),
-            |i| i.enter_continuous_time_mode(),
+            Instance::enter_continuous_time_mode,
         )
     }
 }
@@ -88,15 +81,7 @@ pub unsafe fn completed_integrator_step<S: System>(
         Ok(())
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe {
-        with_instance::<S, Fmi2>(
-            c,
-            "fmi2CompletedIntegratorStep",
-            Access::Normal,
-            format_args!(""),
-            body,
-        )
-    }
+    unsafe { call::<S, Fmi2>(c, "fmi2CompletedIntegratorStep", Access::Normal, body) }
 }
 
 /// fmi2SetTime.

@@ -3,7 +3,7 @@
 
 use std::ffi::c_char;
 
-use crate::ffi::{self, arrays, registry, with_instance, Access, Standard};
+use crate::ffi::{self, arrays, call, registry, with_instance, Access, Standard};
 use crate::fmi3::logger::Fmi3Logger;
 use crate::fmi3::types::*;
 use crate::instance::lifecycle::Kind;
@@ -212,12 +212,11 @@ pub unsafe fn enter_initialization_mode<S: System>(
 pub unsafe fn exit_initialization_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        with_instance::<S, Fmi3>(
+        call::<S, Fmi3>(
             instance,
             "fmi3ExitInitializationMode",
             Access::Normal,
-            format_args!(""),
-            |i| i.exit_initialization_mode(),
+            Instance::exit_initialization_mode,
         )
     }
 }
@@ -229,13 +228,7 @@ pub unsafe fn exit_initialization_mode<S: System>(instance: Fmi3Instance) -> Fmi
 pub unsafe fn enter_event_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        with_instance::<S, Fmi3>(
-            instance,
-            "fmi3EnterEventMode",
-            Access::Normal,
-            format_args!(""),
-            |i| i.enter_event_mode(),
-        )
+        call::<S, Fmi3>(instance, "fmi3EnterEventMode", Access::Normal, Instance::enter_event_mode)
     }
 }
 
@@ -245,11 +238,7 @@ pub unsafe fn enter_event_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status 
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
 pub unsafe fn terminate<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe {
-        with_instance::<S, Fmi3>(instance, "fmi3Terminate", Access::Normal, format_args!(""), |i| {
-            i.terminate()
-        })
-    }
+    unsafe { call::<S, Fmi3>(instance, "fmi3Terminate", Access::Normal, Instance::terminate) }
 }
 
 /// fmi3Reset (also on a failed instance).
@@ -262,9 +251,7 @@ pub unsafe fn reset<S: System>(instance: Fmi3Instance) -> Fmi3Status {
         Ok(())
     };
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe {
-        with_instance::<S, Fmi3>(instance, "fmi3Reset", Access::Recovery, format_args!(""), body)
-    }
+    unsafe { call::<S, Fmi3>(instance, "fmi3Reset", Access::Recovery, body) }
 }
 
 /// fmi3UpdateDiscreteStates.
@@ -302,13 +289,5 @@ pub unsafe fn update_discrete_states<S: System>(
         Ok(())
     };
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe {
-        with_instance::<S, Fmi3>(
-            instance,
-            "fmi3UpdateDiscreteStates",
-            Access::Normal,
-            format_args!(""),
-            body,
-        )
-    }
+    unsafe { call::<S, Fmi3>(instance, "fmi3UpdateDiscreteStates", Access::Normal, body) }
 }

@@ -1,6 +1,6 @@
 //! FMI 3.0 Co-Simulation functions.
 
-use crate::ffi::{arrays, with_instance, Access};
+use crate::ffi::{arrays, call, with_instance, Access};
 use crate::fmi3::types::*;
 use crate::instance::Instance;
 use crate::system::System;
@@ -12,13 +12,7 @@ use crate::system::System;
 pub unsafe fn enter_step_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        with_instance::<S, Fmi3>(
-            instance,
-            "fmi3EnterStepMode",
-            Access::Normal,
-            format_args!(""),
-            |i| i.enter_step_mode(),
-        )
+        call::<S, Fmi3>(instance, "fmi3EnterStepMode", Access::Normal, Instance::enter_step_mode)
     }
 }
 

@@ -1,6 +1,6 @@
 //! FMI 3.0 Model Exchange functions.
 
-use crate::ffi::{self, arrays, with_instance, Access, Standard};
+use crate::ffi::{self, arrays, call, with_instance, Access, Standard};
 use crate::fmi3::types::*;
 use crate::instance::Instance;
 use crate::system::System;
@@ -13,9 +13,7 @@ pub unsafe fn enter_continuous_time_mode<S: System>(instance: Fmi3Instance) -> F
     let function = "fmi3EnterContinuousTimeMode";
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        with_instance::<S, Fmi3>(instance, function, Access::Normal, format_args!(""), |i| {
-            i.enter_continuous_time_mode()
-        })
+        call::<S, Fmi3>(instance, function, Access::Normal, Instance::enter_continuous_time_mode)
     }
 }
 
@@ -42,15 +40,7 @@ pub unsafe fn completed_integrator_step<S: System>(
         Ok(())
     };
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe {
-        with_instance::<S, Fmi3>(
-            instance,
-            "fmi3CompletedIntegratorStep",
-            Access::Normal,
-            format_args!(""),
-            body,
-        )
-    }
+    unsafe { call::<S, Fmi3>(instance, "fmi3CompletedIntegratorStep", Access::Normal, body) }
 }
 
 /// fmi3SetTime.
@@ -179,7 +169,7 @@ unsafe fn count<S: System>(
         Ok(())
     };
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { with_instance::<S, Fmi3>(instance, function, Access::Normal, format_args!(""), body) }
+    unsafe { call::<S, Fmi3>(instance, function, Access::Normal, body) }
 }
 
 /// fmi3GetNumberOfEventIndicators.

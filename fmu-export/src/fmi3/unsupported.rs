@@ -2,7 +2,7 @@
 //! per-element dependencies, configuration mode, clocks and Scheduled Execution. They exist so
 //! that hosts can resolve every symbol; each call is an Error with a log line saying why.
 
-use crate::ffi::{with_instance, Access};
+use crate::ffi::{call, Access};
 use crate::fmi3::types::*;
 use crate::instance::outcome::Problem;
 use crate::system::System;
@@ -17,11 +17,7 @@ unsafe fn not_provided<S: System>(
     reason: &str,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe {
-        with_instance::<S, Fmi3>(instance, function, Access::Normal, format_args!(""), |_| {
-            Err(Problem::error(reason))
-        })
-    }
+    unsafe { call::<S, Fmi3>(instance, function, Access::Normal, |_| Err(Problem::error(reason))) }
 }
 
 const NO_DEPENDENCIES: &str =
