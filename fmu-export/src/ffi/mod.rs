@@ -7,6 +7,7 @@
 pub mod arrays;
 pub mod fmu_state;
 pub mod guard;
+pub mod lifecycle;
 pub mod partial_derivatives;
 pub mod registry;
 pub mod values;
@@ -15,7 +16,7 @@ use std::ffi::{c_void, CString};
 use std::fmt;
 
 use crate::instance::lifecycle::Kind;
-use crate::instance::logging::{Category, Logger};
+use crate::instance::logging::Category;
 use crate::instance::outcome::{Outcome, Problem, Status};
 use crate::instance::Instance;
 use crate::system::System;
@@ -135,41 +136,6 @@ pub unsafe fn fill_reals<S: System, F: Standard>(
     unsafe {
         with_instance::<S, F>(handle, function, Access::Normal, format_args!("n = {n}"), body)
     }
-}
-
-/// Creates and registers an instance after checking the instance name and the
-/// instantiation token (GUID); on failure logs the reason through `logger` and returns NULL.
-pub fn instantiate<S: System, F: Standard>(
-    function: &str,
-    name: Outcome<&str>,
-    token: Outcome<&str>,
-    kind: Kind,
-    logger: Box<dyn Logger>,
-    logging_on: bool,
-    configure: impl FnOnce(&mut Instance<S>),
-) -> *mut c_void {
-    let checked = name.and_then(|name| match name {
-        "" => Err(Problem::error("instanceName is empty")),
-        _ => token,
-    });
-    let token = match checked {
-        Ok(token) => token,
-        Err(problem) => {
-            logger.log(Status::Error, Category::StatusError, &format!("{function}: {problem}"));
-            return std::ptr::null_mut();
-        }
-    };
-    let mut instance = Instance::<S>::new(kind, logger, logging_on);
-    if token != instance.token() {
-        let problem = Problem::error(format!(
-            "instantiation token {token} does not match this binary's {} (a model description of another build?)",
-            instance.token()
-        ));
-        instance.report(function, Err(problem));
-        return std::ptr::null_mut();
-    }
-    configure(&mut instance);
-    registry::register(Box::new(instance), F::VERSION)
 }
 
 /// `text` as a C string (interior NUL bytes, which C cannot carry, become spaces).

@@ -3,12 +3,12 @@
 
 use std::ffi::c_char;
 
-use crate::ffi::{self, arrays, call, registry, with_instance, Access, Standard};
+use crate::ffi::{arrays, call, lifecycle, Access, Standard};
 use crate::fmi3::logger::Fmi3Logger;
 use crate::fmi3::types::*;
 use crate::instance::lifecycle::Kind;
 use crate::instance::logging::{Category, Logger};
-use crate::instance::outcome::{Outcome, Status};
+use crate::instance::outcome::Status;
 use crate::instance::Instance;
 use crate::system::System;
 
@@ -28,20 +28,10 @@ pub unsafe fn set_debug_logging<S: System>(
     n: usize,
     categories: *const Fmi3String,
 ) -> Fmi3Status {
-    let body = |inst: &mut Instance<S>| {
-        // SAFETY: `categories` is an array of `n` C strings (FMI 3.0 contract).
-        let pointers = unsafe { arrays::input(categories, n, "categories")? };
-        let names = pointers
-            .iter()
-            // SAFETY: each entry is a NUL-terminated string (FMI 3.0 contract).
-            .map(|&p| unsafe { arrays::string(p, "categories[i]") })
-            .collect::<Outcome<Vec<_>>>()?;
-        inst.set_debug_logging(logging_on != FMI3_FALSE, &names)
-    };
-    let args = format_args!("loggingOn = {logging_on}, nCategories = {n}");
-    // SAFETY: the FMI 3.0 contract on `instance`.
+    let function = "fmi3SetDebugLogging";
+    // SAFETY: the FMI 3.0 contract.
     unsafe {
-        with_instance::<S, Fmi3>(instance, "fmi3SetDebugLogging", Access::Recovery, args, body)
+        lifecycle::set_debug_logging::<S, Fmi3>(instance, function, logging_on, n, categories)
     }
 }
 
@@ -62,8 +52,7 @@ unsafe fn instantiate<S: System>(
     let (name, token) = unsafe {
         (arrays::string(name, "instanceName"), arrays::string(token, "instantiationToken"))
     };
-    let logging_on = logging_on != FMI3_FALSE;
-    ffi::instantiate::<S, Fmi3>(
+    lifecycle::instantiate::<S, Fmi3>(
         function,
         name,
         token,
@@ -169,8 +158,8 @@ pub fn instantiate_scheduled_execution<S: System>(
 /// # Safety
 /// FMI 3.0 contract: `instance` NULL or from an fmi3Instantiate function, not used concurrently.
 pub unsafe fn free_instance<S: System>(instance: Fmi3Instance) {
-    // SAFETY: the FMI 3.0 contract on `instance`; the registry ignores unknown handles.
-    drop(unsafe { registry::unregister::<S>(instance, Fmi3::VERSION) });
+    // SAFETY: the FMI 3.0 contract on `instance`.
+    unsafe { lifecycle::free_instance::<S, Fmi3>(instance) }
 }
 
 /// fmi3EnterInitializationMode (with the experiment setup of FMI 2.0's setupExperiment).
@@ -185,22 +174,18 @@ pub unsafe fn enter_initialization_mode<S: System>(
     stop_time_defined: Fmi3Boolean,
     stop_time: Fmi3Float64,
 ) -> Fmi3Status {
-    let body = |inst: &mut Instance<S>| {
-        let tolerance = (tolerance_defined != FMI3_FALSE).then_some(tolerance);
-        let stop = (stop_time_defined != FMI3_FALSE).then_some(stop_time);
-        inst.setup_experiment(tolerance, start_time, stop)?;
-        inst.enter_initialization_mode()
-    };
-    let args =
-        format_args!("tolerance = {tolerance}, startTime = {start_time}, stopTime = {stop_time}");
+    let (function, then) = ("fmi3EnterInitializationMode", Instance::enter_initialization_mode);
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        with_instance::<S, Fmi3>(
+        lifecycle::setup_experiment::<S, Fmi3>(
             instance,
-            "fmi3EnterInitializationMode",
-            Access::Normal,
-            args,
-            body,
+            function,
+            tolerance_defined,
+            tolerance,
+            start_time,
+            stop_time_defined,
+            stop_time,
+            then,
         )
     }
 }
@@ -246,12 +231,8 @@ pub unsafe fn terminate<S: System>(instance: Fmi3Instance) -> Fmi3Status {
 /// # Safety
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
 pub unsafe fn reset<S: System>(instance: Fmi3Instance) -> Fmi3Status {
-    let body = |inst: &mut Instance<S>| {
-        inst.reset();
-        Ok(())
-    };
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call::<S, Fmi3>(instance, "fmi3Reset", Access::Recovery, body) }
+    unsafe { lifecycle::reset::<S, Fmi3>(instance, "fmi3Reset") }
 }
 
 /// fmi3UpdateDiscreteStates.
