@@ -8,6 +8,7 @@ pub mod arrays;
 pub mod fmu_state;
 pub mod guard;
 pub mod lifecycle;
+pub mod model_exchange;
 pub mod partial_derivatives;
 pub mod registry;
 pub mod values;
@@ -15,7 +16,6 @@ pub mod values;
 use std::ffi::{c_void, CString};
 use std::fmt;
 
-use crate::instance::lifecycle::Kind;
 use crate::instance::logging::Category;
 use crate::instance::outcome::{Outcome, Problem, Status};
 use crate::instance::Instance;
@@ -114,28 +114,6 @@ pub unsafe fn call<S: System, F: Standard>(
 ) -> F::Status {
     // SAFETY: the caller's contract on `handle`.
     unsafe { with_instance::<S, F>(handle, function, access, format_args!(""), body) }
-}
-
-/// Runs a Model Exchange getter that fills the host's array of `n` reals.
-///
-/// # Safety
-/// `handle` as for [`with_instance`]; `out` NULL or an array of `n` writable reals.
-pub unsafe fn fill_reals<S: System, F: Standard>(
-    handle: *mut c_void,
-    function: &str,
-    out: *mut f64,
-    n: usize,
-    getter: fn(&mut Instance<S>, &mut [f64]) -> Outcome,
-) -> F::Status {
-    let body = |inst: &mut Instance<S>| {
-        inst.expect_kind(Kind::ModelExchange)?;
-        // SAFETY: `out` holds `n` reals (caller).
-        getter(inst, unsafe { arrays::output(out, n, "values")? })
-    };
-    // SAFETY: the caller's contract on `handle`.
-    unsafe {
-        with_instance::<S, F>(handle, function, Access::Normal, format_args!("n = {n}"), body)
-    }
 }
 
 /// `text` as a C string (interior NUL bytes, which C cannot carry, become spaces).

@@ -1,6 +1,6 @@
 //! FMI 2.0 Model Exchange functions.
 
-use crate::ffi::{self, arrays, call, with_instance, Access, Standard};
+use crate::ffi::{arrays, call, model_exchange, Access, Standard};
 use crate::fmi2::types::*;
 use crate::instance::lifecycle::Kind;
 use crate::instance::Instance;
@@ -68,20 +68,16 @@ pub unsafe fn completed_integrator_step<S: System>(
     enter_event_mode: *mut Fmi2Boolean,
     terminate_simulation: *mut Fmi2Boolean,
 ) -> Fmi2Status {
-    let body = |inst: &mut Instance<S>| {
-        // SAFETY: both point to the host's booleans (FMI 2.0 contract).
-        let (enter, terminate) = unsafe {
-            (
-                arrays::out_param(enter_event_mode, "enterEventMode")?,
-                arrays::out_param(terminate_simulation, "terminateSimulation")?,
-            )
-        };
-        *enter = Fmi2::boolean(inst.completed_integrator_step()?);
-        *terminate = FMI2_FALSE;
-        Ok(())
-    };
-    // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call::<S, Fmi2>(c, "fmi2CompletedIntegratorStep", Access::Normal, body) }
+    let function = "fmi2CompletedIntegratorStep";
+    // SAFETY: the FMI 2.0 contract.
+    unsafe {
+        model_exchange::completed_integrator_step::<S, Fmi2>(
+            c,
+            function,
+            enter_event_mode,
+            terminate_simulation,
+        )
+    }
 }
 
 /// fmi2SetTime.
@@ -89,16 +85,8 @@ pub unsafe fn completed_integrator_step<S: System>(
 /// # Safety
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn set_time<S: System>(c: Fmi2Component, time: Fmi2Real) -> Fmi2Status {
-    // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe {
-        with_instance::<S, Fmi2>(
-            c,
-            "fmi2SetTime",
-            Access::Normal,
-            format_args!("time = {time}"),
-            |i| i.set_time(time),
-        )
-    }
+    // SAFETY: the FMI 2.0 contract.
+    unsafe { model_exchange::set_time::<S, Fmi2>(c, "fmi2SetTime", time) }
 }
 
 /// fmi2SetContinuousStates.
@@ -110,102 +98,37 @@ pub unsafe fn set_continuous_states<S: System>(
     x: *const Fmi2Real,
     nx: usize,
 ) -> Fmi2Status {
-    let body = |inst: &mut Instance<S>| {
-        // SAFETY: `x` holds `nx` reals (FMI 2.0 contract).
-        inst.set_continuous_states(unsafe { arrays::input(x, nx, "x")? })
-    };
-    // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe {
-        with_instance::<S, Fmi2>(
-            c,
-            "fmi2SetContinuousStates",
-            Access::Normal,
-            format_args!("nx = {nx}"),
-            body,
-        )
-    }
+    let function = "fmi2SetContinuousStates";
+    // SAFETY: the FMI 2.0 contract.
+    unsafe { model_exchange::set_continuous_states::<S, Fmi2>(c, function, x, "x", nx) }
 }
 
-/// fmi2GetDerivatives.
-///
-/// # Safety
-/// As for [`set_continuous_states`], with `derivatives` writable.
-pub unsafe fn get_derivatives<S: System>(
-    c: Fmi2Component,
-    derivatives: *mut Fmi2Real,
-    nx: usize,
-) -> Fmi2Status {
-    // SAFETY: the FMI 2.0 contract.
-    unsafe {
-        ffi::fill_reals::<S, Fmi2>(
-            c,
-            "fmi2GetDerivatives",
-            derivatives,
-            nx,
-            Instance::get_derivatives,
-        )
-    }
+/// Defines Model Exchange getters that fill the host's array of `n` reals through an
+/// [`Instance`] method.
+macro_rules! real_getters {
+    ($($(#[$doc:meta])* $name:ident = $c_name:literal, $getter:path;)*) => {$(
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// FMI 2.0 contract: `c` from fmi2Instantiate; `values` an array of `n` writable elements.
+        pub unsafe fn $name<S: System>(
+            c: Fmi2Component,
+            values: *mut Fmi2Real,
+            n: usize,
+        ) -> Fmi2Status {
+            // SAFETY: the FMI 2.0 contract.
+            unsafe { model_exchange::fill_reals::<S, Fmi2>(c, $c_name, values, n, $getter) }
+        }
+    )*};
 }
 
-/// fmi2GetEventIndicators.
-///
-/// # Safety
-/// As for [`get_derivatives`].
-pub unsafe fn get_event_indicators<S: System>(
-    c: Fmi2Component,
-    indicators: *mut Fmi2Real,
-    ni: usize,
-) -> Fmi2Status {
-    // SAFETY: the FMI 2.0 contract.
-    unsafe {
-        ffi::fill_reals::<S, Fmi2>(
-            c,
-            "fmi2GetEventIndicators",
-            indicators,
-            ni,
-            Instance::get_event_indicators,
-        )
-    }
-}
-
-/// fmi2GetContinuousStates.
-///
-/// # Safety
-/// As for [`get_derivatives`].
-pub unsafe fn get_continuous_states<S: System>(
-    c: Fmi2Component,
-    x: *mut Fmi2Real,
-    nx: usize,
-) -> Fmi2Status {
-    // SAFETY: the FMI 2.0 contract.
-    unsafe {
-        ffi::fill_reals::<S, Fmi2>(
-            c,
-            "fmi2GetContinuousStates",
-            x,
-            nx,
-            Instance::get_continuous_states,
-        )
-    }
-}
-
-/// fmi2GetNominalsOfContinuousStates.
-///
-/// # Safety
-/// As for [`get_derivatives`].
-pub unsafe fn get_nominals_of_continuous_states<S: System>(
-    c: Fmi2Component,
-    nominals: *mut Fmi2Real,
-    nx: usize,
-) -> Fmi2Status {
-    // SAFETY: the FMI 2.0 contract.
-    unsafe {
-        ffi::fill_reals::<S, Fmi2>(
-            c,
-            "fmi2GetNominalsOfContinuousStates",
-            nominals,
-            nx,
-            Instance::get_nominals,
-        )
-    }
+real_getters! {
+    /// fmi2GetDerivatives.
+    get_derivatives = "fmi2GetDerivatives", Instance::get_derivatives;
+    /// fmi2GetEventIndicators.
+    get_event_indicators = "fmi2GetEventIndicators", Instance::get_event_indicators;
+    /// fmi2GetContinuousStates.
+    get_continuous_states = "fmi2GetContinuousStates", Instance::get_continuous_states;
+    /// fmi2GetNominalsOfContinuousStates.
+    get_nominals_of_continuous_states = "fmi2GetNominalsOfContinuousStates", Instance::get_nominals;
 }
