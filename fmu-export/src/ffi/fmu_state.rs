@@ -1,8 +1,10 @@
 //! FMU-state functions through C pointers, shared by FMI 2.0 and FMI 3.0.
 
 use std::ffi::c_void;
+use std::fmt;
 
-use crate::ffi::{arrays, with_instance, Access, Standard};
+use crate::ffi::{arrays, call, with_instance, Access, Standard};
+use crate::instance::outcome::Outcome;
 use crate::instance::snapshot::FmuStateHandle;
 use crate::instance::Instance;
 use crate::system::System;
@@ -23,7 +25,7 @@ pub unsafe fn get<S: System, F: Standard>(
         Ok(())
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S, F>(handle, function, Access::Normal, format_args!(""), body) }
+    unsafe { call::<S, F>(handle, function, Access::Normal, body) }
 }
 
 /// fmiSetFMUState (also restores a failed instance).
@@ -37,15 +39,7 @@ pub unsafe fn set<S: System, F: Standard>(
 ) -> F::Status {
     let body = |inst: &mut Instance<S>| inst.set_fmu_state(state);
     // SAFETY: the caller's contract on `handle`.
-    unsafe {
-        with_instance::<S, F>(
-            handle,
-            function,
-            Access::Recovery,
-            format_args!("FMUState = {state:p}"),
-            body,
-        )
-    }
+    unsafe { recovering::<S, F>(handle, function, format_args!("FMUState = {state:p}"), body) }
 }
 
 /// fmiFreeFMUState: frees `*state` and sets it to NULL.
@@ -65,7 +59,7 @@ pub unsafe fn free<S: System, F: Standard>(
         Ok(())
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S, F>(handle, function, Access::Recovery, format_args!(""), body) }
+    unsafe { recovering::<S, F>(handle, function, format_args!(""), body) }
 }
 
 /// fmiSerializedFMUStateSize.
@@ -85,15 +79,7 @@ pub unsafe fn size<S: System, F: Standard>(
         Ok(())
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe {
-        with_instance::<S, F>(
-            handle,
-            function,
-            Access::Recovery,
-            format_args!("FMUState = {state:p}"),
-            body,
-        )
-    }
+    unsafe { recovering::<S, F>(handle, function, format_args!("FMUState = {state:p}"), body) }
 }
 
 /// fmiSerializeFMUState into the host's buffer of `size` bytes.
@@ -113,15 +99,7 @@ pub unsafe fn serialize<S: System, F: Standard>(
         inst.serialize_fmu_state(state, out)
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe {
-        with_instance::<S, F>(
-            handle,
-            function,
-            Access::Recovery,
-            format_args!("size = {size}"),
-            body,
-        )
-    }
+    unsafe { recovering::<S, F>(handle, function, format_args!("size = {size}"), body) }
 }
 
 /// fmiDeSerializeFMUState: a new state of this instance from `size` bytes.
@@ -145,13 +123,20 @@ pub unsafe fn deserialize<S: System, F: Standard>(
         Ok(())
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe {
-        with_instance::<S, F>(
-            handle,
-            function,
-            Access::Recovery,
-            format_args!("size = {size}"),
-            body,
-        )
-    }
+    unsafe { recovering::<S, F>(handle, function, format_args!("size = {size}"), body) }
+}
+
+/// [`with_instance`] for the functions that also run on a failed instance, which restoring
+/// an FMU state recovers.
+///
+/// # Safety
+/// As for [`with_instance`].
+unsafe fn recovering<S: System, F: Standard>(
+    handle: *mut c_void,
+    function: &str,
+    args: fmt::Arguments<'_>,
+    body: impl FnOnce(&mut Instance<S>) -> Outcome,
+) -> F::Status {
+    // SAFETY: the caller's contract on `handle`.
+    unsafe { with_instance::<S, F>(handle, function, Access::Recovery, args, body) }
 }
