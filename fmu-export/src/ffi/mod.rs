@@ -1,6 +1,8 @@
 //! The plumbing shared by the FMI 2.0 and FMI 3.0 C ABIs: the registry of live instances,
-//! checked conversions of C arrays and strings, the panic guard, and [`with_instance`],
-//! through which every instance function runs.
+//! checked conversions of C arrays and strings, the panic guard, [`with_instance`], through
+//! which every instance function runs, and the implementation of every function the two
+//! standards have in common, generic over the [`Standard`] (status and boolean types), so
+//! that the `fmi2` and `fmi3` modules only adapt their C signatures to it.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 

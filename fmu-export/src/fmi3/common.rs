@@ -116,7 +116,7 @@ pub unsafe fn instantiate_co_simulation<S: System>(
 ) -> Fmi3Instance {
     let logger = Fmi3Logger::new(log_message, environment);
     let configure =
-        |inst: &mut Instance<S>| inst.set_event_mode_used(event_mode_used != FMI3_FALSE);
+        |inst: &mut Instance<S>| inst.set_event_mode_used(Fmi3::is_true(event_mode_used));
     let function = "fmi3InstantiateCoSimulation";
     // SAFETY: the FMI 3.0 contract on the strings.
     unsafe {
