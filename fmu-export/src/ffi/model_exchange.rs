@@ -66,6 +66,30 @@ pub unsafe fn fill_reals<S: System, F: Standard>(
     }
 }
 
+/// Defines Model Exchange getters of standard `$standard` that fill the host's array of `n`
+/// reals through an [`Instance`] method.
+macro_rules! real_getters {
+    ($standard:ident, $handle:ty, $status:ty; $(
+        $(#[$doc:meta])* $name:ident = $c_name:literal, $getter:path;
+    )*) => {$(
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// The standard's contract: `handle` from its instantiate function; `values` an array of
+        /// `n` writable elements.
+        pub unsafe fn $name<S: $crate::system::System>(
+            handle: $handle,
+            values: *mut f64,
+            n: usize,
+        ) -> $status {
+            use $crate::ffi::model_exchange::fill_reals;
+            // SAFETY: the standard's contract.
+            unsafe { fill_reals::<S, $standard>(handle, $c_name, values, n, $getter) }
+        }
+    )*};
+}
+pub(crate) use real_getters;
+
 /// fmiCompletedIntegratorStep (the model never asks to terminate).
 ///
 /// # Safety

@@ -103,26 +103,8 @@ pub unsafe fn set_continuous_states<S: System>(
     unsafe { model_exchange::set_continuous_states::<S, Fmi2>(c, function, x, "x", nx) }
 }
 
-/// Defines Model Exchange getters that fill the host's array of `n` reals through an
-/// [`Instance`] method.
-macro_rules! real_getters {
-    ($($(#[$doc:meta])* $name:ident = $c_name:literal, $getter:path;)*) => {$(
-        $(#[$doc])*
-        ///
-        /// # Safety
-        /// FMI 2.0 contract: `c` from fmi2Instantiate; `values` an array of `n` writable elements.
-        pub unsafe fn $name<S: System>(
-            c: Fmi2Component,
-            values: *mut Fmi2Real,
-            n: usize,
-        ) -> Fmi2Status {
-            // SAFETY: the FMI 2.0 contract.
-            unsafe { model_exchange::fill_reals::<S, Fmi2>(c, $c_name, values, n, $getter) }
-        }
-    )*};
-}
-
-real_getters! {
+model_exchange::real_getters! {
+    Fmi2, Fmi2Component, Fmi2Status;
     /// fmi2GetDerivatives.
     get_derivatives = "fmi2GetDerivatives", Instance::get_derivatives;
     /// fmi2GetEventIndicators.

@@ -70,27 +70,8 @@ pub unsafe fn set_continuous_states<S: System>(
     }
 }
 
-/// Defines Model Exchange getters that fill the host's array of `n` reals through an
-/// [`Instance`] method.
-macro_rules! real_getters {
-    ($($(#[$doc:meta])* $name:ident = $c_name:literal, $getter:path;)*) => {$(
-        $(#[$doc])*
-        ///
-        /// # Safety
-        /// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `values` an array of
-        /// `n` writable elements.
-        pub unsafe fn $name<S: System>(
-            instance: Fmi3Instance,
-            values: *mut Fmi3Float64,
-            n: usize,
-        ) -> Fmi3Status {
-            // SAFETY: the FMI 3.0 contract.
-            unsafe { model_exchange::fill_reals::<S, Fmi3>(instance, $c_name, values, n, $getter) }
-        }
-    )*};
-}
-
-real_getters! {
+model_exchange::real_getters! {
+    Fmi3, Fmi3Instance, Fmi3Status;
     /// fmi3GetContinuousStateDerivatives.
     get_continuous_state_derivatives =
         "fmi3GetContinuousStateDerivatives", Instance::get_derivatives;
