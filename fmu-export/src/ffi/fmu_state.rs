@@ -126,6 +126,95 @@ pub unsafe fn deserialize<S: System, F: Standard>(
     unsafe { recovering::<S, F>(handle, function, format_args!("size = {size}"), body) }
 }
 
+/// Defines a standard's six FMU-state functions over the ones of this module, given the
+/// standard, its handle, FMU-state, byte and status types, and the C names.
+macro_rules! fmu_state_functions {
+    (
+        $standard:ident($handle:ty, $state:ty, $byte:ty) -> $status:ty;
+        get_fmu_state = $get:literal;
+        set_fmu_state = $set:literal;
+        free_fmu_state = $free:literal;
+        serialized_fmu_state_size = $size:literal;
+        serialize_fmu_state = $serialize:literal;
+        deserialize_fmu_state = $deserialize:literal;
+    ) => {
+        #[doc = concat!($get, ".")]
+        ///
+        /// # Safety
+        /// The standard's contract: `handle` from its instantiate function; `state` a valid
+        /// pointer.
+        pub unsafe fn get_fmu_state<S: System>(handle: $handle, state: *mut $state) -> $status {
+            // SAFETY: the standard's contract.
+            unsafe { fmu_state::get::<S, $standard>(handle, $get, state) }
+        }
+
+        #[doc = concat!($set, ".")]
+        ///
+        /// # Safety
+        /// The standard's contract: `handle` from its instantiate function.
+        pub unsafe fn set_fmu_state<S: System>(handle: $handle, state: $state) -> $status {
+            // SAFETY: the standard's contract.
+            unsafe { fmu_state::set::<S, $standard>(handle, $set, state) }
+        }
+
+        #[doc = concat!($free, ".")]
+        ///
+        /// # Safety
+        /// As for [`get_fmu_state`].
+        pub unsafe fn free_fmu_state<S: System>(handle: $handle, state: *mut $state) -> $status {
+            // SAFETY: the standard's contract.
+            unsafe { fmu_state::free::<S, $standard>(handle, $free, state) }
+        }
+
+        #[doc = concat!($size, ".")]
+        ///
+        /// # Safety
+        /// The standard's contract: `handle` from its instantiate function; `size` a valid
+        /// pointer.
+        pub unsafe fn serialized_fmu_state_size<S: System>(
+            handle: $handle,
+            state: $state,
+            size: *mut usize,
+        ) -> $status {
+            // SAFETY: the standard's contract.
+            unsafe { fmu_state::size::<S, $standard>(handle, $size, state, size) }
+        }
+
+        #[doc = concat!($serialize, ".")]
+        ///
+        /// # Safety
+        /// The standard's contract: `handle` from its instantiate function; `bytes` a writable
+        /// buffer of `size` bytes.
+        pub unsafe fn serialize_fmu_state<S: System>(
+            handle: $handle,
+            state: $state,
+            bytes: *mut $byte,
+            size: usize,
+        ) -> $status {
+            let bytes = bytes.cast();
+            // SAFETY: the standard's contract.
+            unsafe { fmu_state::serialize::<S, $standard>(handle, $serialize, state, bytes, size) }
+        }
+
+        #[doc = concat!($deserialize, ".")]
+        ///
+        /// # Safety
+        /// The standard's contract: `handle` from its instantiate function; `bytes` `size`
+        /// readable bytes; `state` a valid pointer.
+        pub unsafe fn deserialize_fmu_state<S: System>(
+            handle: $handle,
+            bytes: *const $byte,
+            size: usize,
+            state: *mut $state,
+        ) -> $status {
+            let (function, bytes) = ($deserialize, bytes.cast());
+            // SAFETY: the standard's contract.
+            unsafe { fmu_state::deserialize::<S, $standard>(handle, function, bytes, size, state) }
+        }
+    };
+}
+pub(crate) use fmu_state_functions;
+
 /// [`with_instance`] for the functions that also run on a failed instance, which restoring
 /// an FMU state recovers.
 ///
