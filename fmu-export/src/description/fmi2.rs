@@ -2,45 +2,47 @@
 
 use std::io;
 
-use super::structure::{ModelStructure, Unknown, Version};
-use super::{
-    causality, default_experiment, document, has_events, initial, log_categories, non_empty,
-    number_list, root, unit_definitions, value_attributes, variability, Element, Xml,
-};
+use super::structure::{ModelStructure, Version};
+use super::{describe, unknown, value_attributes, variable_attributes, Element, Schema, Xml};
 use crate::capabilities as cap;
+use crate::declaration::Declaration;
 use crate::system::System;
 use crate::token::instantiation_token;
-use crate::variables::{ModelVariable, Role, ValueReference, VarType, VariableTable};
+use crate::variables::{ModelVariable, ValueReference, VarType};
 
 /// The complete FMI 2.0 model description of `sys` for Model Exchange and Co-Simulation, whose
 /// binary is `<model_identifier>.so/.dll/.dylib`.
 pub fn fmi2<S: System>(sys: &S, model_identifier: &str) -> String {
-    let decl = sys.declaration();
-    let table = VariableTable::new(decl);
-    let structure = ModelStructure::new(sys, &table, Version::Fmi2);
-    let reinit = has_events(sys);
-    let root = root(decl, "2.0")
-        .attr("guid", instantiation_token(decl))
-        .attr("numberOfEventIndicators", decl.event_indicators.to_string());
-    document(root, |w| {
-        Element::new("ModelExchange")
+    describe::<Fmi2, S>(sys, model_identifier)
+}
+
+/// The FMI 2.0 schema.
+enum Fmi2 {}
+
+impl Schema for Fmi2 {
+    const FMI_VERSION: &'static str = "2.0";
+    const STRUCTURE: Version = Version::Fmi2;
+
+    /// FMI 2.0 refers to variables by their 1-based position in `<ModelVariables>`; the table
+    /// lists variables in value-reference order starting at 0.
+    fn reference(vr: ValueReference) -> u32 {
+        vr + 1
+    }
+
+    fn root(root: Element, decl: &Declaration) -> Element {
+        root.attr("guid", instantiation_token(decl))
+            .attr("numberOfEventIndicators", decl.event_indicators.to_string())
+    }
+
+    fn interfaces(w: &mut Xml, model_identifier: &str) -> io::Result<()> {
+        let model_exchange = Element::new("ModelExchange")
             .attr("modelIdentifier", model_identifier)
             .flag(
                 "completedIntegratorStepNotNeeded",
                 !cap::NEEDS_COMPLETED_INTEGRATOR_STEP,
-            )
-            .flag(
-                "canNotUseMemoryManagementFunctions",
-                cap::OWN_MEMORY_MANAGEMENT,
-            )
-            .flag("canGetAndSetFMUstate", cap::FMU_STATE)
-            .flag("canSerializeFMUstate", cap::FMU_STATE)
-            .flag(
-                "providesDirectionalDerivative",
-                cap::DIRECTIONAL_DERIVATIVES,
-            )
-            .empty(w)?;
-        Element::new("CoSimulation")
+            );
+        shared_capabilities(model_exchange).empty(w)?;
+        let co_simulation = Element::new("CoSimulation")
             .attr("modelIdentifier", model_identifier)
             .flag(
                 "canHandleVariableCommunicationStepSize",
@@ -50,88 +52,56 @@ pub fn fmi2<S: System>(sys: &S, model_identifier: &str) -> String {
             .attr(
                 "maxOutputDerivativeOrder",
                 cap::MAX_OUTPUT_DERIVATIVE_ORDER.to_string(),
-            )
-            .flag(
-                "canNotUseMemoryManagementFunctions",
-                cap::OWN_MEMORY_MANAGEMENT,
-            )
-            .flag("canGetAndSetFMUstate", cap::FMU_STATE)
-            .flag("canSerializeFMUstate", cap::FMU_STATE)
-            .flag(
-                "providesDirectionalDerivative",
-                cap::DIRECTIONAL_DERIVATIVES,
-            )
-            .empty(w)?;
-        unit_definitions(w, &table)?;
-        log_categories(w)?;
-        default_experiment(w, &decl.experiment)?;
-        Element::new("ModelVariables").with_children(w, |w| {
-            table.iter().try_for_each(|v| scalar_variable(w, v, reinit))
-        })?;
-        model_structure(w, &structure)
-    })
-}
+            );
+        shared_capabilities(co_simulation).empty(w)
+    }
 
-/// One `<ScalarVariable>` with its type element.
-fn scalar_variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<()> {
-    let type_name = match v.ty {
-        VarType::Real => "Real",
-        VarType::Integer => "Integer",
-        VarType::Boolean => "Boolean",
-    };
-    let value = value_attributes(Element::new(type_name), v).opt_attr(
-        "derivative",
-        v.derivative_of.map(|state| index(state).to_string()),
-    );
-    let value = if reinit && matches!(v.role, Role::State(_)) {
-        value.flag("reinit", true)
-    } else {
-        value
-    };
-    Element::new("ScalarVariable")
-        .attr("name", v.var.name.as_str())
-        .attr("valueReference", v.vr.to_string())
-        .opt_attr("description", non_empty(&v.var.description))
-        .attr("causality", causality(v.causality))
-        .attr("variability", variability(v.variability))
-        .opt_attr("initial", v.initial.map(initial))
-        .with_children(w, |w| value.empty(w))
-}
+    /// One `<ScalarVariable>` with its type element.
+    fn variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<()> {
+        let type_name = match v.ty {
+            VarType::Real => "Real",
+            VarType::Integer => "Integer",
+            VarType::Boolean => "Boolean",
+        };
+        let value = value_attributes::<Self>(Element::new(type_name), v, reinit);
+        variable_attributes(Element::new("ScalarVariable"), v).with_children(w, |w| value.empty(w))
+    }
 
-/// `<ModelStructure>` with `<Outputs>`, `<Derivatives>` and `<InitialUnknowns>` (each only if
-/// non-empty, as the schema requires).
-fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()> {
-    Element::new("ModelStructure").with_children(w, |w| {
-        for (name, list) in [
-            ("Outputs", &s.outputs),
-            ("Derivatives", &s.derivatives),
-            ("InitialUnknowns", &s.initial_unknowns),
-        ] {
-            if !list.is_empty() {
-                Element::new(name)
-                    .with_children(w, |w| list.iter().try_for_each(|u| unknown(w, u)))?;
+    /// `<ModelStructure>` with `<Outputs>`, `<Derivatives>` and `<InitialUnknowns>` (each only
+    /// if non-empty, as the schema requires).
+    fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()> {
+        Element::new("ModelStructure").with_children(w, |w| {
+            for (name, list) in [
+                ("Outputs", &s.outputs),
+                ("Derivatives", &s.derivatives),
+                ("InitialUnknowns", &s.initial_unknowns),
+            ] {
+                if !list.is_empty() {
+                    Element::new(name).with_children(w, |w| {
+                        list.iter()
+                            .try_for_each(|u| unknown::<Self>(w, "Unknown", "index", u))
+                    })?;
+                }
             }
-        }
-        Ok(())
-    })
+            Ok(())
+        })
+    }
 }
 
-fn unknown(w: &mut Xml, u: &Unknown) -> io::Result<()> {
-    Element::new("Unknown")
-        .attr("index", index(u.vr).to_string())
-        .opt_attr(
-            "dependencies",
-            u.dependencies
-                .as_ref()
-                .map(|d| number_list(d.iter().copied().map(index))),
+/// The attributes, after the interface-specific ones, that Model Exchange and Co-Simulation
+/// share.
+fn shared_capabilities(element: Element) -> Element {
+    element
+        .flag(
+            "canNotUseMemoryManagementFunctions",
+            cap::OWN_MEMORY_MANAGEMENT,
         )
-        .empty(w)
-}
-
-/// FMI 2.0 refers to variables by their 1-based position in `<ModelVariables>`; the table
-/// lists variables in value-reference order starting at 0.
-fn index(vr: ValueReference) -> u32 {
-    vr + 1
+        .flag("canGetAndSetFMUstate", cap::FMU_STATE)
+        .flag("canSerializeFMUstate", cap::FMU_STATE)
+        .flag(
+            "providesDirectionalDerivative",
+            cap::DIRECTIONAL_DERIVATIVES,
+        )
 }
 
 #[cfg(test)]

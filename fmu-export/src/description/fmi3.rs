@@ -2,25 +2,36 @@
 
 use std::io;
 
-use super::structure::{ModelStructure, Unknown, Version};
-use super::{
-    causality, default_experiment, document, has_events, initial, log_categories, non_empty,
-    number_list, root, unit_definitions, value_attributes, variability, Element, Xml,
-};
+use super::structure::{ModelStructure, Version};
+use super::{describe, unknown, value_attributes, variable_attributes, Element, Schema, Xml};
 use crate::capabilities as cap;
+use crate::declaration::Declaration;
 use crate::system::System;
 use crate::token::instantiation_token;
-use crate::variables::{ModelVariable, Role, VarType, VariableTable};
+use crate::variables::{ModelVariable, ValueReference, VarType};
 
 /// The complete FMI 3.0 model description of `sys` for Model Exchange and Co-Simulation, whose
 /// binary is `<model_identifier>.so/.dll/.dylib`.
 pub fn fmi3<S: System>(sys: &S, model_identifier: &str) -> String {
-    let decl = sys.declaration();
-    let table = VariableTable::new(decl);
-    let structure = ModelStructure::new(sys, &table, Version::Fmi3);
-    let reinit = has_events(sys);
-    let root = root(decl, "3.0").attr("instantiationToken", instantiation_token(decl));
-    document(root, |w| {
+    describe::<Fmi3, S>(sys, model_identifier)
+}
+
+/// The FMI 3.0 schema.
+enum Fmi3 {}
+
+impl Schema for Fmi3 {
+    const FMI_VERSION: &'static str = "3.0";
+    const STRUCTURE: Version = Version::Fmi3;
+
+    fn reference(vr: ValueReference) -> u32 {
+        vr
+    }
+
+    fn root(root: Element, decl: &Declaration) -> Element {
+        root.attr("instantiationToken", instantiation_token(decl))
+    }
+
+    fn interfaces(w: &mut Xml, model_identifier: &str) -> io::Result<()> {
         interface(Element::new("ModelExchange"), model_identifier)
             .flag(
                 "needsCompletedIntegratorStep",
@@ -37,14 +48,35 @@ pub fn fmi3<S: System>(sys: &S, model_identifier: &str) -> String {
                 cap::MAX_OUTPUT_DERIVATIVE_ORDER.to_string(),
             )
             .flag("hasEventMode", cap::CO_SIMULATION_EVENT_MODE)
-            .empty(w)?;
-        unit_definitions(w, &table)?;
-        log_categories(w)?;
-        default_experiment(w, &decl.experiment)?;
-        Element::new("ModelVariables")
-            .with_children(w, |w| table.iter().try_for_each(|v| variable(w, v, reinit)))?;
-        model_structure(w, &structure)
-    })
+            .empty(w)
+    }
+
+    /// One `<Float64>`, `<Int32>` or `<Boolean>` variable.
+    fn variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<()> {
+        let name = match v.ty {
+            VarType::Real => "Float64",
+            VarType::Integer => "Int32",
+            VarType::Boolean => "Boolean",
+        };
+        value_attributes::<Self>(variable_attributes(Element::new(name), v), v, reinit).empty(w)
+    }
+
+    /// `<ModelStructure>` with its `<Output>`, `<ContinuousStateDerivative>`,
+    /// `<InitialUnknown>` and `<EventIndicator>` lists, in the schema's order.
+    fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()> {
+        Element::new("ModelStructure").with_children(w, |w| {
+            for (name, list) in [
+                ("Output", &s.outputs),
+                ("ContinuousStateDerivative", &s.derivatives),
+                ("InitialUnknown", &s.initial_unknowns),
+                ("EventIndicator", &s.event_indicators),
+            ] {
+                list.iter()
+                    .try_for_each(|u| unknown::<Self>(w, name, "valueReference", u))?;
+            }
+            Ok(())
+        })
+    }
 }
 
 /// The attributes Model Exchange and Co-Simulation share.
@@ -58,58 +90,6 @@ fn interface(element: Element, model_identifier: &str) -> Element {
             cap::DIRECTIONAL_DERIVATIVES,
         )
         .flag("providesAdjointDerivatives", cap::ADJOINT_DERIVATIVES)
-}
-
-/// One `<Float64>`, `<Int32>` or `<Boolean>` variable.
-fn variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<()> {
-    let name = match v.ty {
-        VarType::Real => "Float64",
-        VarType::Integer => "Int32",
-        VarType::Boolean => "Boolean",
-    };
-    let element = Element::new(name)
-        .attr("name", v.var.name.as_str())
-        .attr("valueReference", v.vr.to_string())
-        .opt_attr("description", non_empty(&v.var.description))
-        .attr("causality", causality(v.causality))
-        .attr("variability", variability(v.variability))
-        .opt_attr("initial", v.initial.map(initial));
-    let element = value_attributes(element, v)
-        .opt_attr("derivative", v.derivative_of.map(|vr| vr.to_string()));
-    let element = if reinit && matches!(v.role, Role::State(_)) {
-        element.flag("reinit", true)
-    } else {
-        element
-    };
-    element.empty(w)
-}
-
-/// `<ModelStructure>` with its `<Output>`, `<ContinuousStateDerivative>`, `<InitialUnknown>` and
-/// `<EventIndicator>` lists, in the schema's order.
-fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()> {
-    Element::new("ModelStructure").with_children(w, |w| {
-        for (name, list) in [
-            ("Output", &s.outputs),
-            ("ContinuousStateDerivative", &s.derivatives),
-            ("InitialUnknown", &s.initial_unknowns),
-            ("EventIndicator", &s.event_indicators),
-        ] {
-            list.iter().try_for_each(|u| unknown(w, name, u))?;
-        }
-        Ok(())
-    })
-}
-
-fn unknown(w: &mut Xml, name: &'static str, u: &Unknown) -> io::Result<()> {
-    Element::new(name)
-        .attr("valueReference", u.vr.to_string())
-        .opt_attr(
-            "dependencies",
-            u.dependencies
-                .as_ref()
-                .map(|d| number_list(d.iter().copied())),
-        )
-        .empty(w)
 }
 
 #[cfg(test)]

@@ -21,10 +21,51 @@ use quick_xml::Writer;
 use crate::capabilities::LOG_CATEGORIES;
 use crate::declaration::{Declaration, Experiment};
 use crate::system::System;
-use crate::variables::{Causality, Initial, ModelVariable, VarType, Variability, VariableTable};
+use crate::variables::{
+    Causality, Initial, ModelVariable, Role, ValueReference, VarType, Variability, VariableTable,
+};
+use structure::{ModelStructure, Unknown, Version};
 
 /// The XML writer both generators write into.
 type Xml = Writer<Vec<u8>>;
+
+/// What differs between the FMI 2.0 and FMI 3.0 model descriptions; [`describe`] writes the
+/// rest, in the order both schemas share.
+trait Schema {
+    /// The `fmiVersion` attribute.
+    const FMI_VERSION: &'static str;
+    /// The dependency structure the version declares.
+    const STRUCTURE: Version;
+    /// How other elements refer to the variable with value reference `vr`.
+    fn reference(vr: ValueReference) -> u32;
+    /// The root element's attributes of this version (the instantiation token ...).
+    fn root(root: Element, decl: &Declaration) -> Element;
+    /// `<ModelExchange>` and `<CoSimulation>`.
+    fn interfaces(w: &mut Xml, model_identifier: &str) -> io::Result<()>;
+    /// One variable of `<ModelVariables>`; `reinit` tells whether the model has events.
+    fn variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<()>;
+    /// `<ModelStructure>`.
+    fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()>;
+}
+
+/// The complete model description of `sys` in schema `V`, for Model Exchange and
+/// Co-Simulation, whose binary is `<model_identifier>.so/.dll/.dylib`.
+fn describe<V: Schema, S: System>(sys: &S, model_identifier: &str) -> String {
+    let decl = sys.declaration();
+    let table = VariableTable::new(decl);
+    let structure = ModelStructure::new(sys, &table, V::STRUCTURE);
+    let reinit = has_events(sys);
+    document(V::root(root(decl, V::FMI_VERSION), decl), |w| {
+        V::interfaces(w, model_identifier)?;
+        unit_definitions(w, &table)?;
+        log_categories(w)?;
+        default_experiment(w, &decl.experiment)?;
+        Element::new("ModelVariables").with_children(w, |w| {
+            table.iter().try_for_each(|v| V::variable(w, v, reinit))
+        })?;
+        V::model_structure(w, &structure)
+    })
+}
 
 /// One XML element with its attributes in writing order.
 struct Element {
@@ -162,9 +203,34 @@ fn default_experiment(w: &mut Xml, e: &Experiment) -> io::Result<()> {
         .empty(w)
 }
 
+/// The attributes that name and classify a variable (the same in both versions).
+fn variable_attributes(element: Element, v: &ModelVariable) -> Element {
+    element
+        .attr("name", v.var.name.as_str())
+        .attr("valueReference", v.vr.to_string())
+        .opt_attr("description", non_empty(&v.var.description))
+        .attr("causality", causality(v.causality))
+        .attr("variability", variability(v.variability))
+        .opt_attr("initial", v.initial.map(initial))
+}
+
 /// The attributes both versions give a variable's value: unit, nominal, bounds and start, each
-/// formatted for the variable's type.
-fn value_attributes(element: Element, v: &ModelVariable) -> Element {
+/// formatted for the variable's type, then the state it is the derivative of and, for a state
+/// of a model with events (`reinit`), that events may reinitialize it.
+fn value_attributes<V: Schema>(element: Element, v: &ModelVariable, reinit: bool) -> Element {
+    let element = bounds_and_start(element, v).opt_attr(
+        "derivative",
+        v.derivative_of.map(|state| V::reference(state).to_string()),
+    );
+    if reinit && matches!(v.role, Role::State(_)) {
+        element.flag("reinit", true)
+    } else {
+        element
+    }
+}
+
+/// Unit, nominal, bounds and start, each formatted for the variable's type.
+fn bounds_and_start(element: Element, v: &ModelVariable) -> Element {
     let format = |x: f64| value(v, x);
     let element = match v.ty {
         VarType::Real => element
@@ -238,6 +304,25 @@ fn initial(i: Initial) -> &'static str {
         Initial::Approx => "approx",
         Initial::Calculated => "calculated",
     }
+}
+
+/// One unknown of `<ModelStructure>`: the element `name` that refers to the unknown with the
+/// attribute `key`, and to its dependencies.
+fn unknown<V: Schema>(
+    w: &mut Xml,
+    name: &'static str,
+    key: &'static str,
+    u: &Unknown,
+) -> io::Result<()> {
+    Element::new(name)
+        .attr(key, V::reference(u.vr).to_string())
+        .opt_attr(
+            "dependencies",
+            u.dependencies
+                .as_ref()
+                .map(|d| number_list(d.iter().copied().map(V::reference))),
+        )
+        .empty(w)
 }
 
 /// Whether the FMU may reinitialize states at events (the `reinit` attribute): when the model

@@ -1,12 +1,16 @@
 //! The plumbing shared by the FMI 2.0 and FMI 3.0 C ABIs: the registry of live instances,
-//! checked conversions of C arrays and strings, the panic guard, and [`with_instance`],
-//! through which every instance function runs.
+//! checked conversions of C arrays and strings, the panic guard, [`with_instance`], through
+//! which every instance function runs, and the implementation of every function the two
+//! standards have in common, generic over the [`Standard`] (status and boolean types), so
+//! that the `fmi2` and `fmi3` modules only adapt their C signatures to it.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod arrays;
 pub mod fmu_state;
 pub mod guard;
+pub mod lifecycle;
+pub mod model_exchange;
 pub mod partial_derivatives;
 pub mod registry;
 pub mod values;
@@ -14,8 +18,7 @@ pub mod values;
 use std::ffi::{c_void, CString};
 use std::fmt;
 
-use crate::instance::lifecycle::Kind;
-use crate::instance::logging::{Category, Logger};
+use crate::instance::logging::Category;
 use crate::instance::outcome::{Outcome, Problem, Status};
 use crate::instance::Instance;
 use crate::system::System;
@@ -30,6 +33,35 @@ pub enum FmiVersion {
     Fmi2,
     /// FMI 3.0.
     Fmi3,
+}
+
+/// What the plumbing shared by both C ABIs needs to know about the standard of a function:
+/// implemented by [`crate::fmi2::types::Fmi2`] and [`crate::fmi3::types::Fmi3`].
+pub trait Standard {
+    /// The tag the registry gives this standard's handles.
+    const VERSION: FmiVersion;
+    /// The status every instance function returns.
+    type Status: From<Status>;
+    /// The C boolean type.
+    type Boolean: Copy + PartialEq + fmt::Display;
+    /// The C value of `false`.
+    const FALSE: Self::Boolean;
+    /// The C value of `true`.
+    const TRUE: Self::Boolean;
+
+    /// `value` as a C boolean.
+    fn boolean(value: bool) -> Self::Boolean {
+        if value {
+            Self::TRUE
+        } else {
+            Self::FALSE
+        }
+    }
+
+    /// Whether a C boolean from the host is true (any value other than false is).
+    fn is_true(value: Self::Boolean) -> bool {
+        value != Self::FALSE
+    }
 }
 
 /// Whether a function may run on an instance that failed earlier.
@@ -47,18 +79,17 @@ pub enum Access {
 ///
 /// # Safety
 /// `handle` must be NULL or a pointer the host obtained from this library's instantiate
-/// function of `version` and has not freed; no other call may use the instance concurrently.
-pub unsafe fn with_instance<S: System>(
+/// function of standard `F` and has not freed; no other call may use the instance concurrently.
+pub unsafe fn with_instance<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     access: Access,
     args: fmt::Arguments<'_>,
     body: impl FnOnce(&mut Instance<S>) -> Outcome,
-) -> Status {
+) -> F::Status {
     // SAFETY: the caller's contract on `handle`; the registry rejects anything else.
-    let Some(instance) = (unsafe { registry::lookup::<S>(handle, version) }) else {
-        return Status::Error;
+    let Some(instance) = (unsafe { registry::lookup::<S>(handle, F::VERSION) }) else {
+        return Status::Error.into();
     };
     if instance.logs(Category::Calls) {
         instance.log(Status::Ok, Category::Calls, &format!("{function}({args})"));
@@ -67,70 +98,24 @@ pub unsafe fn with_instance<S: System>(
         let outcome = Err(Problem::error(
             "the instance failed in an earlier call; reset it, restore an FMU state or free it",
         ));
-        return instance.report(function, outcome);
+        return instance.report(function, outcome).into();
     }
     let outcome = body(instance);
-    instance.report(function, outcome)
+    instance.report(function, outcome).into()
 }
 
-/// Runs a Model Exchange getter that fills the host's array of `n` reals.
+/// [`with_instance`] for a function with no argument worth logging besides the handle.
 ///
 /// # Safety
-/// `handle` as for [`with_instance`]; `out` NULL or an array of `n` writable reals.
-pub unsafe fn fill_reals<S: System>(
+/// As for [`with_instance`].
+pub unsafe fn call<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
-    out: *mut f64,
-    n: usize,
-    getter: fn(&mut Instance<S>, &mut [f64]) -> Outcome,
-) -> Status {
-    let body = |inst: &mut Instance<S>| {
-        inst.expect_kind(Kind::ModelExchange)?;
-        // SAFETY: `out` holds `n` reals (caller).
-        getter(inst, unsafe { arrays::output(out, n, "values")? })
-    };
+    access: Access,
+    body: impl FnOnce(&mut Instance<S>) -> Outcome,
+) -> F::Status {
     // SAFETY: the caller's contract on `handle`.
-    unsafe {
-        with_instance(handle, version, function, Access::Normal, format_args!("n = {n}"), body)
-    }
-}
-
-/// Creates and registers an instance after checking the instance name and the
-/// instantiation token (GUID); on failure logs the reason through `logger` and returns NULL.
-#[allow(clippy::too_many_arguments)]
-pub fn instantiate<S: System>(
-    version: FmiVersion,
-    function: &str,
-    name: Outcome<&str>,
-    token: Outcome<&str>,
-    kind: Kind,
-    logger: Box<dyn Logger>,
-    logging_on: bool,
-    configure: impl FnOnce(&mut Instance<S>),
-) -> *mut c_void {
-    let checked = name.and_then(|name| match name {
-        "" => Err(Problem::error("instanceName is empty")),
-        _ => token,
-    });
-    let token = match checked {
-        Ok(token) => token,
-        Err(problem) => {
-            logger.log(Status::Error, Category::StatusError, &format!("{function}: {problem}"));
-            return std::ptr::null_mut();
-        }
-    };
-    let mut instance = Instance::<S>::new(kind, logger, logging_on);
-    if token != instance.token() {
-        let problem = Problem::error(format!(
-            "instantiation token {token} does not match this binary's {} (a model description of another build?)",
-            instance.token()
-        ));
-        instance.report(function, Err(problem));
-        return std::ptr::null_mut();
-    }
-    configure(&mut instance);
-    registry::register(Box::new(instance), version)
+    unsafe { with_instance::<S, F>(handle, function, access, format_args!(""), body) }
 }
 
 /// `text` as a C string (interior NUL bytes, which C cannot carry, become spaces).

@@ -2,8 +2,7 @@
 
 use std::ffi::c_void;
 
-use crate::ffi::{arrays, with_instance, Access, FmiVersion};
-use crate::instance::outcome::Status;
+use crate::ffi::{arrays, with_instance, Access, Standard};
 use crate::instance::Instance;
 use crate::system::System;
 
@@ -21,9 +20,8 @@ pub enum Product {
 /// # Safety
 /// `handle` as for [`with_instance`]; every pointer NULL or an array of the given length.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn product<S: System>(
+pub unsafe fn product<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     product: Product,
     unknowns: *const u32,
@@ -34,7 +32,7 @@ pub unsafe fn product<S: System>(
     n_seed: usize,
     sensitivity: *mut f64,
     n_sensitivity: usize,
-) -> Status {
+) -> F::Status {
     let args = format_args!("nUnknowns = {n_unknowns}, nKnowns = {n_knowns}");
     let body = |inst: &mut Instance<S>| {
         // SAFETY: every array has the length the caller passed with it.
@@ -54,5 +52,5 @@ pub unsafe fn product<S: System>(
         }
     };
     // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Normal, args, body) }
+    unsafe { with_instance::<S, F>(handle, function, Access::Normal, args, body) }
 }

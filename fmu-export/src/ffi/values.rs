@@ -2,75 +2,101 @@
 
 use std::ffi::c_void;
 
-use crate::ffi::{arrays, with_instance, Access, FmiVersion};
-use crate::instance::outcome::{Outcome, Problem, Status};
+use crate::ffi::{arrays, with_instance, Access, Standard};
+use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::values::FmiValue;
 use crate::instance::Instance;
 use crate::system::System;
 
-/// fmiGet*: converts each value with `to_c` into the host's array `values` of `n_values`
-/// elements (FMI 2.0 passes `n_values = nvr`).
+/// A model value type as the C arrays of standard `F` carry it. (The trait is on the Rust
+/// type because C types coincide: fmi2Integer and fmi2Boolean are both `int`.)
+pub trait CValue<F: Standard>: FmiValue {
+    /// The C element type.
+    type C: Copy;
+    /// The value as the host receives it.
+    fn to_c(self) -> Self::C;
+    /// A value the host passed.
+    fn from_c(c: Self::C) -> Self;
+}
+
+impl<F: Standard> CValue<F> for f64 {
+    type C = f64;
+    fn to_c(self) -> f64 {
+        self
+    }
+    fn from_c(c: f64) -> Self {
+        c
+    }
+}
+
+impl<F: Standard> CValue<F> for i32 {
+    type C = i32;
+    fn to_c(self) -> i32 {
+        self
+    }
+    fn from_c(c: i32) -> Self {
+        c
+    }
+}
+
+impl<F: Standard> CValue<F> for bool {
+    type C = F::Boolean;
+    fn to_c(self) -> F::Boolean {
+        F::boolean(self)
+    }
+    fn from_c(c: F::Boolean) -> Self {
+        F::is_true(c)
+    }
+}
+
+/// fmiGet*: the values of `vr` into the host's array `values` of `n_values` elements (FMI 2.0
+/// passes `n_values = nvr`).
 ///
 /// # Safety
 /// `handle` as for [`with_instance`]; `vr` and `values` must be NULL or arrays of `nvr` and
 /// `n_values` elements.
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn get<S: System, V: FmiValue, C>(
+pub unsafe fn get<S: System, F: Standard, V: CValue<F>>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     vr: *const u32,
     nvr: usize,
-    values: *mut C,
+    values: *mut V::C,
     n_values: usize,
-    to_c: fn(V) -> C,
-) -> Status {
-    let args = format_args!("nValueReferences = {nvr}");
-    let body = |inst: &mut Instance<S>| {
-        // SAFETY: `vr` and `values` are arrays of `nvr` and `n_values` elements (caller).
-        let (vrs, out) = unsafe {
-            (
-                arrays::input(vr, nvr, "valueReferences")?,
-                arrays::output(values, n_values, "values")?,
-            )
-        };
+) -> F::Status {
+    let body = |inst: &mut Instance<S>, vrs: &[u32]| {
+        // SAFETY: `values` is an array of `n_values` elements (caller).
+        let out = unsafe { arrays::output(values, n_values, "values")? };
         let mut read = vec![V::from_store(0.0); n_values];
         inst.get_values(vrs, &mut read)?;
         for (slot, value) in out.iter_mut().zip(read) {
-            *slot = to_c(value);
+            *slot = value.to_c();
         }
         Ok(())
     };
-    // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Normal, args, body) }
+    // SAFETY: the caller's contract on `handle` and `vr`.
+    unsafe { with_value_references::<S, F>(handle, function, vr, nvr, body) }
 }
 
-/// fmiSet*: converts each of the `n_values` host values with `from_c`.
+/// fmiSet*: the host's `n_values` values for `vr`.
 ///
 /// # Safety
 /// As for [`get`], with `values` readable.
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn set<S: System, V: FmiValue, C: Copy>(
+pub unsafe fn set<S: System, F: Standard, V: CValue<F>>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     vr: *const u32,
     nvr: usize,
-    values: *const C,
+    values: *const V::C,
     n_values: usize,
-    from_c: fn(C) -> V,
-) -> Status {
-    let args = format_args!("nValueReferences = {nvr}");
-    let body = |inst: &mut Instance<S>| {
-        // SAFETY: `vr` and `values` are arrays of `nvr` and `n_values` elements (caller).
-        let (vrs, given) = unsafe {
-            (arrays::input(vr, nvr, "valueReferences")?, arrays::input(values, n_values, "values")?)
-        };
-        let converted: Vec<V> = given.iter().map(|&c| from_c(c)).collect();
+) -> F::Status {
+    let body = |inst: &mut Instance<S>, vrs: &[u32]| {
+        // SAFETY: `values` is an array of `n_values` elements (caller).
+        let given = unsafe { arrays::input(values, n_values, "values")? };
+        let converted: Vec<V> = given.iter().map(|&c| V::from_c(c)).collect();
         inst.set_values(vrs, &converted)
     };
-    // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Normal, args, body) }
+    // SAFETY: the caller's contract on `handle` and `vr`.
+    unsafe { with_value_references::<S, F>(handle, function, vr, nvr, body) }
 }
 
 /// Get or set of a type the model has no variables of (strings, FMI 3.0 Float32, Int8 ...
@@ -78,29 +104,39 @@ pub unsafe fn set<S: System, V: FmiValue, C: Copy>(
 ///
 /// # Safety
 /// As for [`get`] (`vr` an array of `nvr` elements).
-pub unsafe fn none_of_type<S: System>(
+pub unsafe fn none_of_type<S: System, F: Standard>(
     handle: *mut c_void,
-    version: FmiVersion,
     function: &str,
     vr: *const u32,
     nvr: usize,
     type_name: &str,
-) -> Status {
-    let args = format_args!("nValueReferences = {nvr}");
-    let body = |_: &mut Instance<S>| {
-        // SAFETY: `vr` is an array of `nvr` elements (caller).
-        let vrs = unsafe { arrays::input(vr, nvr, "valueReferences")? };
-        no_variable(vrs, type_name)
-    };
-    // SAFETY: the caller's contract on `handle`.
-    unsafe { with_instance::<S>(handle, version, function, Access::Normal, args, body) }
-}
-
-fn no_variable(vrs: &[u32], type_name: &str) -> Outcome {
-    match vrs.first() {
+) -> F::Status {
+    let body = |_: &mut Instance<S>, vrs: &[u32]| match vrs.first() {
         None => Ok(()),
         Some(vr) => Err(Problem::error(format!(
             "unknown value reference {vr}: the model has no {type_name} variables"
         ))),
-    }
+    };
+    // SAFETY: the caller's contract on `handle` and `vr`.
+    unsafe { with_value_references::<S, F>(handle, function, vr, nvr, body) }
+}
+
+/// Runs `body` with the host's `nvr` value references.
+///
+/// # Safety
+/// `handle` as for [`with_instance`]; `vr` NULL or an array of `nvr` elements.
+unsafe fn with_value_references<S: System, F: Standard>(
+    handle: *mut c_void,
+    function: &str,
+    vr: *const u32,
+    nvr: usize,
+    body: impl FnOnce(&mut Instance<S>, &[u32]) -> Outcome,
+) -> F::Status {
+    let args = format_args!("nValueReferences = {nvr}");
+    let body = |inst: &mut Instance<S>| {
+        // SAFETY: `vr` is an array of `nvr` elements (caller).
+        body(inst, unsafe { arrays::input(vr, nvr, "valueReferences")? })
+    };
+    // SAFETY: the caller's contract on `handle`.
+    unsafe { with_instance::<S, F>(handle, function, Access::Normal, args, body) }
 }

@@ -3,13 +3,12 @@
 
 use std::ffi::c_char;
 
-use crate::ffi::{self, arrays, registry, Access, FmiVersion};
-use crate::fmi2::call;
+use crate::ffi::{arrays, call, lifecycle, Access};
 use crate::fmi2::logger::Fmi2Logger;
 use crate::fmi2::types::*;
 use crate::instance::lifecycle::Kind;
 use crate::instance::logging::{Category, Logger};
-use crate::instance::outcome::{Outcome, Status};
+use crate::instance::outcome::Status;
 use crate::instance::Instance;
 use crate::system::System;
 
@@ -33,19 +32,10 @@ pub unsafe fn set_debug_logging<S: System>(
     n: usize,
     categories: *const Fmi2String,
 ) -> Fmi2Status {
-    let body = |inst: &mut Instance<S>| {
-        // SAFETY: `categories` is an array of `n` C strings (FMI 2.0 contract).
-        let pointers = unsafe { arrays::input(categories, n, "categories")? };
-        let names = pointers
-            .iter()
-            // SAFETY: each entry is a NUL-terminated string (FMI 2.0 contract).
-            .map(|&p| unsafe { arrays::string(p, "categories[i]") })
-            .collect::<Outcome<Vec<_>>>()?;
-        inst.set_debug_logging(logging_on != FMI2_FALSE, &names)
-    };
-    let args = format_args!("loggingOn = {logging_on}, nCategories = {n}");
-    // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2SetDebugLogging", Access::Recovery, args, body) }
+    // SAFETY: the FMI 2.0 contract.
+    unsafe {
+        lifecycle::set_debug_logging::<S, Fmi2>(c, "fmi2SetDebugLogging", logging_on, n, categories)
+    }
 }
 
 /// fmi2Instantiate: NULL (with a log message where possible) for a NULL or empty instance
@@ -86,9 +76,7 @@ pub unsafe fn instantiate<S: System>(
             return std::ptr::null_mut();
         }
     };
-    let logging_on = logging_on != FMI2_FALSE;
-    ffi::instantiate::<S>(
-        FmiVersion::Fmi2,
+    lifecycle::instantiate::<S, Fmi2>(
         "fmi2Instantiate",
         name,
         guid,
@@ -104,8 +92,8 @@ pub unsafe fn instantiate<S: System>(
 /// # Safety
 /// FMI 2.0 contract: `c` NULL or from fmi2Instantiate, not used concurrently.
 pub unsafe fn free_instance<S: System>(c: Fmi2Component) {
-    // SAFETY: the FMI 2.0 contract on `c`; the registry ignores unknown handles.
-    drop(unsafe { registry::unregister::<S>(c, FmiVersion::Fmi2) });
+    // SAFETY: the FMI 2.0 contract on `c`.
+    unsafe { lifecycle::free_instance::<S, Fmi2>(c) }
 }
 
 /// fmi2SetupExperiment.
@@ -120,15 +108,20 @@ pub unsafe fn setup_experiment<S: System>(
     stop_time_defined: Fmi2Boolean,
     stop_time: Fmi2Real,
 ) -> Fmi2Status {
-    let body = |inst: &mut Instance<S>| {
-        let tolerance = (tolerance_defined != FMI2_FALSE).then_some(tolerance);
-        let stop = (stop_time_defined != FMI2_FALSE).then_some(stop_time);
-        inst.setup_experiment(tolerance, start_time, stop)
-    };
-    let args =
-        format_args!("tolerance = {tolerance}, startTime = {start_time}, stopTime = {stop_time}");
+    let (function, then) = ("fmi2SetupExperiment", |_: &mut Instance<S>| Ok(()));
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2SetupExperiment", Access::Normal, args, body) }
+    unsafe {
+        lifecycle::setup_experiment::<S, Fmi2>(
+            c,
+            function,
+            tolerance_defined,
+            tolerance,
+            start_time,
+            stop_time_defined,
+            stop_time,
+            then,
+        )
+    }
 }
 
 /// fmi2EnterInitializationMode.
@@ -138,9 +131,12 @@ pub unsafe fn setup_experiment<S: System>(
 pub unsafe fn enter_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        call::<S>(c, "fmi2EnterInitializationMode", Access::Normal, format_args!(""), |i| {
-            i.enter_initialization_mode()
-        })
+        call::<S, Fmi2>(
+            c,
+            "fmi2EnterInitializationMode",
+            Access::Normal,
+            Instance::enter_initialization_mode,
+        )
     }
 }
 
@@ -151,9 +147,12 @@ pub unsafe fn enter_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Stat
 pub unsafe fn exit_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        call::<S>(c, "fmi2ExitInitializationMode", Access::Normal, format_args!(""), |i| {
-            i.exit_initialization_mode()
-        })
+        call::<S, Fmi2>(
+            c,
+            "fmi2ExitInitializationMode",
+            Access::Normal,
+            Instance::exit_initialization_mode,
+        )
     }
 }
 
@@ -163,7 +162,7 @@ pub unsafe fn exit_initialization_mode<S: System>(c: Fmi2Component) -> Fmi2Statu
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn terminate<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call::<S>(c, "fmi2Terminate", Access::Normal, format_args!(""), |i| i.terminate()) }
+    unsafe { call::<S, Fmi2>(c, "fmi2Terminate", Access::Normal, Instance::terminate) }
 }
 
 /// fmi2Reset (also on a failed instance).
@@ -171,10 +170,6 @@ pub unsafe fn terminate<S: System>(c: Fmi2Component) -> Fmi2Status {
 /// # Safety
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn reset<S: System>(c: Fmi2Component) -> Fmi2Status {
-    let body = |inst: &mut Instance<S>| {
-        inst.reset();
-        Ok(())
-    };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2Reset", Access::Recovery, format_args!(""), body) }
+    unsafe { lifecycle::reset::<S, Fmi2>(c, "fmi2Reset") }
 }

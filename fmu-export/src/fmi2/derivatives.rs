@@ -1,7 +1,6 @@
 //! FMI 2.0 directional derivatives.
 
 use crate::ffi::partial_derivatives::{product, Product};
-use crate::ffi::FmiVersion;
 use crate::fmi2::types::*;
 use crate::system::System;
 
@@ -20,9 +19,8 @@ pub unsafe fn get_directional_derivative<S: System>(
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
     unsafe {
-        product::<S>(
+        product::<S, Fmi2>(
             c,
-            FmiVersion::Fmi2,
             "fmi2GetDirectionalDerivative",
             Product::Directional,
             unknown_refs,
@@ -35,5 +33,4 @@ pub unsafe fn get_directional_derivative<S: System>(
             n_unknown,
         )
     }
-    .into()
 }

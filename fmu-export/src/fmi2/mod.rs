@@ -13,32 +13,9 @@ pub mod model_exchange;
 pub mod types;
 pub mod variables;
 
-use std::fmt;
-
-use crate::ffi::{with_instance, Access, FmiVersion};
-use crate::instance::outcome::Outcome;
-use crate::instance::Instance;
-use crate::system::System;
-use types::{Fmi2Component, Fmi2Status};
-
 pub use common::*;
 pub use cosimulation::*;
 pub use derivatives::*;
 pub use fmu_state::*;
 pub use model_exchange::*;
 pub use variables::*;
-
-/// Runs `body` on the FMI 2.0 instance `c` (see [`with_instance`]).
-///
-/// # Safety
-/// `c` must be NULL or a live handle from fmi2Instantiate, not used concurrently.
-unsafe fn call<S: System>(
-    c: Fmi2Component,
-    function: &str,
-    access: Access,
-    args: fmt::Arguments<'_>,
-    body: impl FnOnce(&mut Instance<S>) -> Outcome,
-) -> Fmi2Status {
-    // SAFETY: the caller's contract on `c`.
-    unsafe { with_instance::<S>(c, FmiVersion::Fmi2, function, access, args, body) }.into()
-}

@@ -1,7 +1,6 @@
 //! FMI 2.0 Model Exchange functions.
 
-use crate::ffi::{self, arrays, Access, FmiVersion};
-use crate::fmi2::call;
+use crate::ffi::{arrays, call, model_exchange, Access, Standard};
 use crate::fmi2::types::*;
 use crate::instance::lifecycle::Kind;
 use crate::instance::Instance;
@@ -13,11 +12,7 @@ use crate::system::System;
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn enter_event_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe {
-        call::<S>(c, "fmi2EnterEventMode", Access::Normal, format_args!(""), |i| {
-            i.enter_event_mode()
-        })
-    }
+    unsafe { call::<S, Fmi2>(c, "fmi2EnterEventMode", Access::Normal, Instance::enter_event_mode) }
 }
 
 /// fmi2NewDiscreteStates.
@@ -34,17 +29,17 @@ pub unsafe fn new_discrete_states<S: System>(
         let out = unsafe { arrays::out_param(event_info, "fmi2eventInfo")? };
         let info = inst.update_discrete_states()?;
         *out = Fmi2EventInfo {
-            new_discrete_states_needed: fmi2_bool(info.discrete_states_need_update),
-            terminate_simulation: fmi2_bool(info.terminate_simulation),
-            nominals_of_continuous_states_changed: fmi2_bool(info.nominals_changed),
-            values_of_continuous_states_changed: fmi2_bool(info.values_changed),
-            next_event_time_defined: fmi2_bool(info.next_event_time.is_some()),
+            new_discrete_states_needed: Fmi2::boolean(info.discrete_states_need_update),
+            terminate_simulation: Fmi2::boolean(info.terminate_simulation),
+            nominals_of_continuous_states_changed: Fmi2::boolean(info.nominals_changed),
+            values_of_continuous_states_changed: Fmi2::boolean(info.values_changed),
+            next_event_time_defined: Fmi2::boolean(info.next_event_time.is_some()),
             next_event_time: info.next_event_time.unwrap_or(0.0),
         };
         Ok(())
     };
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2NewDiscreteStates", Access::Normal, format_args!(""), body) }
+    unsafe { call::<S, Fmi2>(c, "fmi2NewDiscreteStates", Access::Normal, body) }
 }
 
 /// fmi2EnterContinuousTimeMode.
@@ -54,9 +49,12 @@ pub unsafe fn new_discrete_states<S: System>(
 pub unsafe fn enter_continuous_time_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        call::<S>(c, "fmi2EnterContinuousTimeMode", Access::Normal, format_args!(""), |i| {
-            i.enter_continuous_time_mode()
-        })
+        call::<S, Fmi2>(
+            c,
+            "fmi2EnterContinuousTimeMode",
+            Access::Normal,
+            Instance::enter_continuous_time_mode,
+        )
     }
 }
 
@@ -70,20 +68,16 @@ pub unsafe fn completed_integrator_step<S: System>(
     enter_event_mode: *mut Fmi2Boolean,
     terminate_simulation: *mut Fmi2Boolean,
 ) -> Fmi2Status {
-    let body = |inst: &mut Instance<S>| {
-        // SAFETY: both point to the host's booleans (FMI 2.0 contract).
-        let (enter, terminate) = unsafe {
-            (
-                arrays::out_param(enter_event_mode, "enterEventMode")?,
-                arrays::out_param(terminate_simulation, "terminateSimulation")?,
-            )
-        };
-        *enter = fmi2_bool(inst.completed_integrator_step()?);
-        *terminate = FMI2_FALSE;
-        Ok(())
-    };
-    // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2CompletedIntegratorStep", Access::Normal, format_args!(""), body) }
+    let function = "fmi2CompletedIntegratorStep";
+    // SAFETY: the FMI 2.0 contract.
+    unsafe {
+        model_exchange::completed_integrator_step::<S, Fmi2>(
+            c,
+            function,
+            enter_event_mode,
+            terminate_simulation,
+        )
+    }
 }
 
 /// fmi2SetTime.
@@ -91,12 +85,8 @@ pub unsafe fn completed_integrator_step<S: System>(
 /// # Safety
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn set_time<S: System>(c: Fmi2Component, time: Fmi2Real) -> Fmi2Status {
-    // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe {
-        call::<S>(c, "fmi2SetTime", Access::Normal, format_args!("time = {time}"), |i| {
-            i.set_time(time)
-        })
-    }
+    // SAFETY: the FMI 2.0 contract.
+    unsafe { model_exchange::set_time::<S, Fmi2>(c, "fmi2SetTime", time) }
 }
 
 /// fmi2SetContinuousStates.
@@ -108,102 +98,19 @@ pub unsafe fn set_continuous_states<S: System>(
     x: *const Fmi2Real,
     nx: usize,
 ) -> Fmi2Status {
-    let body = |inst: &mut Instance<S>| {
-        // SAFETY: `x` holds `nx` reals (FMI 2.0 contract).
-        inst.set_continuous_states(unsafe { arrays::input(x, nx, "x")? })
-    };
-    // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call(c, "fmi2SetContinuousStates", Access::Normal, format_args!("nx = {nx}"), body) }
+    let function = "fmi2SetContinuousStates";
+    // SAFETY: the FMI 2.0 contract.
+    unsafe { model_exchange::set_continuous_states::<S, Fmi2>(c, function, x, "x", nx) }
 }
 
-/// fmi2GetDerivatives.
-///
-/// # Safety
-/// As for [`set_continuous_states`], with `derivatives` writable.
-pub unsafe fn get_derivatives<S: System>(
-    c: Fmi2Component,
-    derivatives: *mut Fmi2Real,
-    nx: usize,
-) -> Fmi2Status {
-    // SAFETY: the FMI 2.0 contract.
-    unsafe {
-        ffi::fill_reals::<S>(
-            c,
-            FmiVersion::Fmi2,
-            "fmi2GetDerivatives",
-            derivatives,
-            nx,
-            Instance::get_derivatives,
-        )
-    }
-    .into()
-}
-
-/// fmi2GetEventIndicators.
-///
-/// # Safety
-/// As for [`get_derivatives`].
-pub unsafe fn get_event_indicators<S: System>(
-    c: Fmi2Component,
-    indicators: *mut Fmi2Real,
-    ni: usize,
-) -> Fmi2Status {
-    // SAFETY: the FMI 2.0 contract.
-    unsafe {
-        ffi::fill_reals::<S>(
-            c,
-            FmiVersion::Fmi2,
-            "fmi2GetEventIndicators",
-            indicators,
-            ni,
-            Instance::get_event_indicators,
-        )
-    }
-    .into()
-}
-
-/// fmi2GetContinuousStates.
-///
-/// # Safety
-/// As for [`get_derivatives`].
-pub unsafe fn get_continuous_states<S: System>(
-    c: Fmi2Component,
-    x: *mut Fmi2Real,
-    nx: usize,
-) -> Fmi2Status {
-    // SAFETY: the FMI 2.0 contract.
-    unsafe {
-        ffi::fill_reals::<S>(
-            c,
-            FmiVersion::Fmi2,
-            "fmi2GetContinuousStates",
-            x,
-            nx,
-            Instance::get_continuous_states,
-        )
-    }
-    .into()
-}
-
-/// fmi2GetNominalsOfContinuousStates.
-///
-/// # Safety
-/// As for [`get_derivatives`].
-pub unsafe fn get_nominals_of_continuous_states<S: System>(
-    c: Fmi2Component,
-    nominals: *mut Fmi2Real,
-    nx: usize,
-) -> Fmi2Status {
-    // SAFETY: the FMI 2.0 contract.
-    unsafe {
-        ffi::fill_reals::<S>(
-            c,
-            FmiVersion::Fmi2,
-            "fmi2GetNominalsOfContinuousStates",
-            nominals,
-            nx,
-            Instance::get_nominals,
-        )
-    }
-    .into()
+model_exchange::real_getters! {
+    Fmi2, Fmi2Component, Fmi2Status;
+    /// fmi2GetDerivatives.
+    get_derivatives = "fmi2GetDerivatives", Instance::get_derivatives;
+    /// fmi2GetEventIndicators.
+    get_event_indicators = "fmi2GetEventIndicators", Instance::get_event_indicators;
+    /// fmi2GetContinuousStates.
+    get_continuous_states = "fmi2GetContinuousStates", Instance::get_continuous_states;
+    /// fmi2GetNominalsOfContinuousStates.
+    get_nominals_of_continuous_states = "fmi2GetNominalsOfContinuousStates", Instance::get_nominals;
 }

@@ -2,7 +2,7 @@
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
-use crate::ffi::PanicFallback;
+use crate::ffi::{FmiVersion, PanicFallback, Standard};
 use crate::instance::outcome::Status;
 
 /// fmi2Component: an instance handle.
@@ -75,6 +75,17 @@ impl From<Status> for Fmi2Status {
     }
 }
 
+/// FMI 2.0, as the standard of the plumbing shared with FMI 3.0 ([`crate::ffi`]).
+pub enum Fmi2 {}
+
+impl Standard for Fmi2 {
+    const VERSION: FmiVersion = FmiVersion::Fmi2;
+    type Status = Fmi2Status;
+    type Boolean = Fmi2Boolean;
+    const FALSE: Fmi2Boolean = FMI2_FALSE;
+    const TRUE: Fmi2Boolean = FMI2_TRUE;
+}
+
 impl PanicFallback for Fmi2Status {
     fn on_panic() -> Self {
         Fmi2Status::Error
@@ -125,13 +136,4 @@ pub struct Fmi2EventInfo {
     pub next_event_time_defined: Fmi2Boolean,
     /// The next time event.
     pub next_event_time: Fmi2Real,
-}
-
-/// An FMI 2.0 boolean from a Rust one.
-pub fn fmi2_bool(value: bool) -> Fmi2Boolean {
-    if value {
-        FMI2_TRUE
-    } else {
-        FMI2_FALSE
-    }
 }

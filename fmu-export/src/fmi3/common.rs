@@ -3,13 +3,12 @@
 
 use std::ffi::c_char;
 
-use crate::ffi::{self, arrays, registry, Access, FmiVersion};
-use crate::fmi3::call;
+use crate::ffi::{arrays, call, lifecycle, Access, Standard};
 use crate::fmi3::logger::Fmi3Logger;
 use crate::fmi3::types::*;
 use crate::instance::lifecycle::Kind;
 use crate::instance::logging::{Category, Logger};
-use crate::instance::outcome::{Outcome, Status};
+use crate::instance::outcome::Status;
 use crate::instance::Instance;
 use crate::system::System;
 
@@ -29,19 +28,11 @@ pub unsafe fn set_debug_logging<S: System>(
     n: usize,
     categories: *const Fmi3String,
 ) -> Fmi3Status {
-    let body = |inst: &mut Instance<S>| {
-        // SAFETY: `categories` is an array of `n` C strings (FMI 3.0 contract).
-        let pointers = unsafe { arrays::input(categories, n, "categories")? };
-        let names = pointers
-            .iter()
-            // SAFETY: each entry is a NUL-terminated string (FMI 3.0 contract).
-            .map(|&p| unsafe { arrays::string(p, "categories[i]") })
-            .collect::<Outcome<Vec<_>>>()?;
-        inst.set_debug_logging(logging_on != FMI3_FALSE, &names)
-    };
-    let args = format_args!("loggingOn = {logging_on}, nCategories = {n}");
-    // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, "fmi3SetDebugLogging", Access::Recovery, args, body) }
+    let function = "fmi3SetDebugLogging";
+    // SAFETY: the FMI 3.0 contract.
+    unsafe {
+        lifecycle::set_debug_logging::<S, Fmi3>(instance, function, logging_on, n, categories)
+    }
 }
 
 /// The checks both instantiate functions share.
@@ -61,9 +52,7 @@ unsafe fn instantiate<S: System>(
     let (name, token) = unsafe {
         (arrays::string(name, "instanceName"), arrays::string(token, "instantiationToken"))
     };
-    let logging_on = logging_on != FMI3_FALSE;
-    ffi::instantiate::<S>(
-        FmiVersion::Fmi3,
+    lifecycle::instantiate::<S, Fmi3>(
         function,
         name,
         token,
@@ -127,7 +116,7 @@ pub unsafe fn instantiate_co_simulation<S: System>(
 ) -> Fmi3Instance {
     let logger = Fmi3Logger::new(log_message, environment);
     let configure =
-        |inst: &mut Instance<S>| inst.set_event_mode_used(event_mode_used != FMI3_FALSE);
+        |inst: &mut Instance<S>| inst.set_event_mode_used(Fmi3::is_true(event_mode_used));
     let function = "fmi3InstantiateCoSimulation";
     // SAFETY: the FMI 3.0 contract on the strings.
     unsafe {
@@ -169,8 +158,8 @@ pub fn instantiate_scheduled_execution<S: System>(
 /// # Safety
 /// FMI 3.0 contract: `instance` NULL or from an fmi3Instantiate function, not used concurrently.
 pub unsafe fn free_instance<S: System>(instance: Fmi3Instance) {
-    // SAFETY: the FMI 3.0 contract on `instance`; the registry ignores unknown handles.
-    drop(unsafe { registry::unregister::<S>(instance, FmiVersion::Fmi3) });
+    // SAFETY: the FMI 3.0 contract on `instance`.
+    unsafe { lifecycle::free_instance::<S, Fmi3>(instance) }
 }
 
 /// fmi3EnterInitializationMode (with the experiment setup of FMI 2.0's setupExperiment).
@@ -185,16 +174,20 @@ pub unsafe fn enter_initialization_mode<S: System>(
     stop_time_defined: Fmi3Boolean,
     stop_time: Fmi3Float64,
 ) -> Fmi3Status {
-    let body = |inst: &mut Instance<S>| {
-        let tolerance = (tolerance_defined != FMI3_FALSE).then_some(tolerance);
-        let stop = (stop_time_defined != FMI3_FALSE).then_some(stop_time);
-        inst.setup_experiment(tolerance, start_time, stop)?;
-        inst.enter_initialization_mode()
-    };
-    let args =
-        format_args!("tolerance = {tolerance}, startTime = {start_time}, stopTime = {stop_time}");
+    let (function, then) = ("fmi3EnterInitializationMode", Instance::enter_initialization_mode);
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, "fmi3EnterInitializationMode", Access::Normal, args, body) }
+    unsafe {
+        lifecycle::setup_experiment::<S, Fmi3>(
+            instance,
+            function,
+            tolerance_defined,
+            tolerance,
+            start_time,
+            stop_time_defined,
+            stop_time,
+            then,
+        )
+    }
 }
 
 /// fmi3ExitInitializationMode.
@@ -204,9 +197,12 @@ pub unsafe fn enter_initialization_mode<S: System>(
 pub unsafe fn exit_initialization_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S>(instance, "fmi3ExitInitializationMode", Access::Normal, format_args!(""), |i| {
-            i.exit_initialization_mode()
-        })
+        call::<S, Fmi3>(
+            instance,
+            "fmi3ExitInitializationMode",
+            Access::Normal,
+            Instance::exit_initialization_mode,
+        )
     }
 }
 
@@ -217,9 +213,7 @@ pub unsafe fn exit_initialization_mode<S: System>(instance: Fmi3Instance) -> Fmi
 pub unsafe fn enter_event_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S>(instance, "fmi3EnterEventMode", Access::Normal, format_args!(""), |i| {
-            i.enter_event_mode()
-        })
+        call::<S, Fmi3>(instance, "fmi3EnterEventMode", Access::Normal, Instance::enter_event_mode)
     }
 }
 
@@ -229,9 +223,7 @@ pub unsafe fn enter_event_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status 
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
 pub unsafe fn terminate<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe {
-        call::<S>(instance, "fmi3Terminate", Access::Normal, format_args!(""), |i| i.terminate())
-    }
+    unsafe { call::<S, Fmi3>(instance, "fmi3Terminate", Access::Normal, Instance::terminate) }
 }
 
 /// fmi3Reset (also on a failed instance).
@@ -239,12 +231,8 @@ pub unsafe fn terminate<S: System>(instance: Fmi3Instance) -> Fmi3Status {
 /// # Safety
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
 pub unsafe fn reset<S: System>(instance: Fmi3Instance) -> Fmi3Status {
-    let body = |inst: &mut Instance<S>| {
-        inst.reset();
-        Ok(())
-    };
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, "fmi3Reset", Access::Recovery, format_args!(""), body) }
+    unsafe { lifecycle::reset::<S, Fmi3>(instance, "fmi3Reset") }
 }
 
 /// fmi3UpdateDiscreteStates.
@@ -273,14 +261,14 @@ pub unsafe fn update_discrete_states<S: System>(
             )
         };
         let info = inst.update_discrete_states()?;
-        *slots.0 = fmi3_bool(info.discrete_states_need_update);
-        *slots.1 = fmi3_bool(info.terminate_simulation);
-        *slots.2 = fmi3_bool(info.nominals_changed);
-        *slots.3 = fmi3_bool(info.values_changed);
-        *slots.4 = fmi3_bool(info.next_event_time.is_some());
+        *slots.0 = Fmi3::boolean(info.discrete_states_need_update);
+        *slots.1 = Fmi3::boolean(info.terminate_simulation);
+        *slots.2 = Fmi3::boolean(info.nominals_changed);
+        *slots.3 = Fmi3::boolean(info.values_changed);
+        *slots.4 = Fmi3::boolean(info.next_event_time.is_some());
         *slots.5 = info.next_event_time.unwrap_or(0.0);
         Ok(())
     };
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, "fmi3UpdateDiscreteStates", Access::Normal, format_args!(""), body) }
+    unsafe { call::<S, Fmi3>(instance, "fmi3UpdateDiscreteStates", Access::Normal, body) }
 }

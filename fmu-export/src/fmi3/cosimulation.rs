@@ -1,7 +1,6 @@
 //! FMI 3.0 Co-Simulation functions.
 
-use crate::ffi::{arrays, Access};
-use crate::fmi3::call;
+use crate::ffi::{arrays, call, with_instance, Access};
 use crate::fmi3::types::*;
 use crate::instance::Instance;
 use crate::system::System;
@@ -13,9 +12,7 @@ use crate::system::System;
 pub unsafe fn enter_step_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S>(instance, "fmi3EnterStepMode", Access::Normal, format_args!(""), |i| {
-            i.enter_step_mode()
-        })
+        call::<S, Fmi3>(instance, "fmi3EnterStepMode", Access::Normal, Instance::enter_step_mode)
     }
 }
 
@@ -45,7 +42,9 @@ pub unsafe fn get_output_derivatives<S: System>(
     };
     let args = format_args!("nValueReferences = {nvr}, nValues = {n_values}");
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, "fmi3GetOutputDerivatives", Access::Normal, args, body) }
+    unsafe {
+        with_instance::<S, Fmi3>(instance, "fmi3GetOutputDerivatives", Access::Normal, args, body)
+    }
 }
 
 /// fmi3DoStep. Events inside the step are handled by the integrator, so
@@ -84,5 +83,5 @@ pub unsafe fn do_step<S: System>(
         "currentCommunicationPoint = {current_communication_point}, communicationStepSize = {communication_step_size}"
     );
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, "fmi3DoStep", Access::Normal, args, body) }
+    unsafe { with_instance::<S, Fmi3>(instance, "fmi3DoStep", Access::Normal, args, body) }
 }

@@ -1,82 +1,55 @@
 //! FMI 3.0 directional and adjoint derivatives.
 
 use crate::ffi::partial_derivatives::{product, Product};
-use crate::ffi::FmiVersion;
 use crate::fmi3::types::*;
 use crate::system::System;
 
-/// fmi3GetDirectionalDerivative: `sensitivity = J seed`, exact (`nSeed = nKnowns`,
-/// `nSensitivity = nUnknowns`).
-///
-/// # Safety
-/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; each array of its length.
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn get_directional_derivative<S: System>(
-    instance: Fmi3Instance,
-    unknowns: *const Fmi3ValueReference,
-    n_unknowns: usize,
-    knowns: *const Fmi3ValueReference,
-    n_knowns: usize,
-    seed: *const Fmi3Float64,
-    n_seed: usize,
-    sensitivity: *mut Fmi3Float64,
-    n_sensitivity: usize,
-) -> Fmi3Status {
-    let function = "fmi3GetDirectionalDerivative";
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        product::<S>(
-            instance,
-            FmiVersion::Fmi3,
-            function,
-            Product::Directional,
-            unknowns,
-            n_unknowns,
-            knowns,
-            n_knowns,
-            seed,
-            n_seed,
-            sensitivity,
-            n_sensitivity,
-        )
-    }
-    .into()
+/// Defines the partial-derivative functions, which share one C signature and differ in the
+/// [`Product`] they compute.
+macro_rules! partial_derivatives {
+    ($($(#[$doc:meta])* $name:ident = $c_name:literal, $product:ident;)*) => {$(
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// FMI 3.0 contract: `instance` from an fmi3Instantiate function; each array of its
+        /// length.
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe fn $name<S: System>(
+            instance: Fmi3Instance,
+            unknowns: *const Fmi3ValueReference,
+            n_unknowns: usize,
+            knowns: *const Fmi3ValueReference,
+            n_knowns: usize,
+            seed: *const Fmi3Float64,
+            n_seed: usize,
+            sensitivity: *mut Fmi3Float64,
+            n_sensitivity: usize,
+        ) -> Fmi3Status {
+            // SAFETY: the FMI 3.0 contract.
+            unsafe {
+                product::<S, Fmi3>(
+                    instance,
+                    $c_name,
+                    Product::$product,
+                    unknowns,
+                    n_unknowns,
+                    knowns,
+                    n_knowns,
+                    seed,
+                    n_seed,
+                    sensitivity,
+                    n_sensitivity,
+                )
+            }
+        }
+    )*};
 }
 
-/// fmi3GetAdjointDerivative: `sensitivity = J^T seed`, exact (`nSeed = nUnknowns`,
-/// `nSensitivity = nKnowns`).
-///
-/// # Safety
-/// As for [`get_directional_derivative`].
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn get_adjoint_derivative<S: System>(
-    instance: Fmi3Instance,
-    unknowns: *const Fmi3ValueReference,
-    n_unknowns: usize,
-    knowns: *const Fmi3ValueReference,
-    n_knowns: usize,
-    seed: *const Fmi3Float64,
-    n_seed: usize,
-    sensitivity: *mut Fmi3Float64,
-    n_sensitivity: usize,
-) -> Fmi3Status {
-    let function = "fmi3GetAdjointDerivative";
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        product::<S>(
-            instance,
-            FmiVersion::Fmi3,
-            function,
-            Product::Adjoint,
-            unknowns,
-            n_unknowns,
-            knowns,
-            n_knowns,
-            seed,
-            n_seed,
-            sensitivity,
-            n_sensitivity,
-        )
-    }
-    .into()
+partial_derivatives! {
+    /// fmi3GetDirectionalDerivative: `sensitivity = J seed`, exact (`nSeed = nKnowns`,
+    /// `nSensitivity = nUnknowns`).
+    get_directional_derivative = "fmi3GetDirectionalDerivative", Directional;
+    /// fmi3GetAdjointDerivative: `sensitivity = J^T seed`, exact (`nSeed = nUnknowns`,
+    /// `nSensitivity = nKnowns`).
+    get_adjoint_derivative = "fmi3GetAdjointDerivative", Adjoint;
 }

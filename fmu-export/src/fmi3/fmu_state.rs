@@ -1,104 +1,15 @@
 //! FMI 3.0 FMU state: get, set, free, serialize, deserialize.
 
-use crate::ffi::{fmu_state, FmiVersion};
+use crate::ffi::fmu_state::{self, fmu_state_functions};
 use crate::fmi3::types::*;
 use crate::system::System;
 
-/// fmi3GetFMUState.
-///
-/// # Safety
-/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `state` a valid pointer.
-pub unsafe fn get_fmu_state<S: System>(
-    instance: Fmi3Instance,
-    state: *mut Fmi3FmuState,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe { fmu_state::get::<S>(instance, FmiVersion::Fmi3, "fmi3GetFMUState", state) }.into()
-}
-
-/// fmi3SetFMUState.
-///
-/// # Safety
-/// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
-pub unsafe fn set_fmu_state<S: System>(instance: Fmi3Instance, state: Fmi3FmuState) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe { fmu_state::set::<S>(instance, FmiVersion::Fmi3, "fmi3SetFMUState", state) }.into()
-}
-
-/// fmi3FreeFMUState.
-///
-/// # Safety
-/// As for [`get_fmu_state`].
-pub unsafe fn free_fmu_state<S: System>(
-    instance: Fmi3Instance,
-    state: *mut Fmi3FmuState,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe { fmu_state::free::<S>(instance, FmiVersion::Fmi3, "fmi3FreeFMUState", state) }.into()
-}
-
-/// fmi3SerializedFMUStateSize.
-///
-/// # Safety
-/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `size` a valid pointer.
-pub unsafe fn serialized_fmu_state_size<S: System>(
-    instance: Fmi3Instance,
-    state: Fmi3FmuState,
-    size: *mut usize,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        fmu_state::size::<S>(instance, FmiVersion::Fmi3, "fmi3SerializedFMUStateSize", state, size)
-    }
-    .into()
-}
-
-/// fmi3SerializeFMUState.
-///
-/// # Safety
-/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `bytes` a writable buffer
-/// of `size` bytes.
-pub unsafe fn serialize_fmu_state<S: System>(
-    instance: Fmi3Instance,
-    state: Fmi3FmuState,
-    bytes: *mut Fmi3Byte,
-    size: usize,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        fmu_state::serialize::<S>(
-            instance,
-            FmiVersion::Fmi3,
-            "fmi3SerializeFMUState",
-            state,
-            bytes,
-            size,
-        )
-    }
-    .into()
-}
-
-/// fmi3DeserializeFMUState.
-///
-/// # Safety
-/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `bytes` `size` readable
-/// bytes; `state` a valid pointer.
-pub unsafe fn deserialize_fmu_state<S: System>(
-    instance: Fmi3Instance,
-    bytes: *const Fmi3Byte,
-    size: usize,
-    state: *mut Fmi3FmuState,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        fmu_state::deserialize::<S>(
-            instance,
-            FmiVersion::Fmi3,
-            "fmi3DeserializeFMUState",
-            bytes,
-            size,
-            state,
-        )
-    }
-    .into()
+fmu_state_functions! {
+    Fmi3(Fmi3Instance, Fmi3FmuState, Fmi3Byte) -> Fmi3Status;
+    get_fmu_state = "fmi3GetFMUState";
+    set_fmu_state = "fmi3SetFMUState";
+    free_fmu_state = "fmi3FreeFMUState";
+    serialized_fmu_state_size = "fmi3SerializedFMUStateSize";
+    serialize_fmu_state = "fmi3SerializeFMUState";
+    deserialize_fmu_state = "fmi3DeserializeFMUState";
 }

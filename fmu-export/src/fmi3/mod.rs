@@ -16,14 +16,6 @@ pub mod types;
 pub mod unsupported;
 pub mod variables;
 
-use std::fmt;
-
-use crate::ffi::{with_instance, Access, FmiVersion};
-use crate::instance::outcome::Outcome;
-use crate::instance::Instance;
-use crate::system::System;
-use types::{Fmi3Instance, Fmi3Status};
-
 pub use common::*;
 pub use cosimulation::*;
 pub use derivatives::*;
@@ -31,19 +23,3 @@ pub use fmu_state::*;
 pub use model_exchange::*;
 pub use unsupported::*;
 pub use variables::*;
-
-/// Runs `body` on the FMI 3.0 instance `instance` (see [`with_instance`]).
-///
-/// # Safety
-/// `instance` must be NULL or a live handle from an fmi3Instantiate function, not used
-/// concurrently.
-unsafe fn call<S: System>(
-    instance: Fmi3Instance,
-    function: &str,
-    access: Access,
-    args: fmt::Arguments<'_>,
-    body: impl FnOnce(&mut Instance<S>) -> Outcome,
-) -> Fmi3Status {
-    // SAFETY: the caller's contract on `instance`.
-    unsafe { with_instance::<S>(instance, FmiVersion::Fmi3, function, access, args, body) }.into()
-}

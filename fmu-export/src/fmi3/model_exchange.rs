@@ -1,7 +1,6 @@
 //! FMI 3.0 Model Exchange functions.
 
-use crate::ffi::{self, arrays, Access, FmiVersion};
-use crate::fmi3::call;
+use crate::ffi::{arrays, call, model_exchange, Access};
 use crate::fmi3::types::*;
 use crate::instance::Instance;
 use crate::system::System;
@@ -14,36 +13,30 @@ pub unsafe fn enter_continuous_time_mode<S: System>(instance: Fmi3Instance) -> F
     let function = "fmi3EnterContinuousTimeMode";
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S>(instance, function, Access::Normal, format_args!(""), |i| {
-            i.enter_continuous_time_mode()
-        })
+        call::<S, Fmi3>(instance, function, Access::Normal, Instance::enter_continuous_time_mode)
     }
 }
 
 /// fmi3CompletedIntegratorStep.
 ///
 /// # Safety
-/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; out-pointers valid.
+/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; the out-pointers valid.
 pub unsafe fn completed_integrator_step<S: System>(
     instance: Fmi3Instance,
     _no_set_fmu_state_prior: Fmi3Boolean,
     enter_event_mode: *mut Fmi3Boolean,
     terminate_simulation: *mut Fmi3Boolean,
 ) -> Fmi3Status {
-    let body = |inst: &mut Instance<S>| {
-        // SAFETY: both point to the host's booleans (FMI 3.0 contract).
-        let (enter, terminate) = unsafe {
-            (
-                arrays::out_param(enter_event_mode, "enterEventMode")?,
-                arrays::out_param(terminate_simulation, "terminateSimulation")?,
-            )
-        };
-        *enter = fmi3_bool(inst.completed_integrator_step()?);
-        *terminate = FMI3_FALSE;
-        Ok(())
-    };
-    // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, "fmi3CompletedIntegratorStep", Access::Normal, format_args!(""), body) }
+    let function = "fmi3CompletedIntegratorStep";
+    // SAFETY: the FMI 3.0 contract.
+    unsafe {
+        model_exchange::completed_integrator_step::<S, Fmi3>(
+            instance,
+            function,
+            enter_event_mode,
+            terminate_simulation,
+        )
+    }
 }
 
 /// fmi3SetTime.
@@ -51,127 +44,43 @@ pub unsafe fn completed_integrator_step<S: System>(
 /// # Safety
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
 pub unsafe fn set_time<S: System>(instance: Fmi3Instance, time: Fmi3Float64) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe {
-        call::<S>(instance, "fmi3SetTime", Access::Normal, format_args!("time = {time}"), |i| {
-            i.set_time(time)
-        })
-    }
+    // SAFETY: the FMI 3.0 contract.
+    unsafe { model_exchange::set_time::<S, Fmi3>(instance, "fmi3SetTime", time) }
 }
 
 /// fmi3SetContinuousStates.
 ///
 /// # Safety
-/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `x` an array of `nx`.
+/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `x` an array of `nx` elements.
 pub unsafe fn set_continuous_states<S: System>(
     instance: Fmi3Instance,
     x: *const Fmi3Float64,
     nx: usize,
 ) -> Fmi3Status {
-    let body = |inst: &mut Instance<S>| {
-        // SAFETY: `x` holds `nx` reals (FMI 3.0 contract).
-        inst.set_continuous_states(unsafe { arrays::input(x, nx, "continuousStates")? })
-    };
-    // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe {
-        call(instance, "fmi3SetContinuousStates", Access::Normal, format_args!("nx = {nx}"), body)
-    }
-}
-
-/// fmi3GetContinuousStateDerivatives.
-///
-/// # Safety
-/// As for [`set_continuous_states`], with `derivatives` writable.
-pub unsafe fn get_continuous_state_derivatives<S: System>(
-    instance: Fmi3Instance,
-    derivatives: *mut Fmi3Float64,
-    nx: usize,
-) -> Fmi3Status {
-    let function = "fmi3GetContinuousStateDerivatives";
+    let function = "fmi3SetContinuousStates";
     // SAFETY: the FMI 3.0 contract.
     unsafe {
-        ffi::fill_reals::<S>(
+        model_exchange::set_continuous_states::<S, Fmi3>(
             instance,
-            FmiVersion::Fmi3,
-            function,
-            derivatives,
-            nx,
-            Instance::get_derivatives,
-        )
-    }
-    .into()
-}
-
-/// fmi3GetEventIndicators.
-///
-/// # Safety
-/// As for [`get_continuous_state_derivatives`].
-pub unsafe fn get_event_indicators<S: System>(
-    instance: Fmi3Instance,
-    indicators: *mut Fmi3Float64,
-    ni: usize,
-) -> Fmi3Status {
-    let function = "fmi3GetEventIndicators";
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        ffi::fill_reals::<S>(
-            instance,
-            FmiVersion::Fmi3,
-            function,
-            indicators,
-            ni,
-            Instance::get_event_indicators,
-        )
-    }
-    .into()
-}
-
-/// fmi3GetContinuousStates.
-///
-/// # Safety
-/// As for [`get_continuous_state_derivatives`].
-pub unsafe fn get_continuous_states<S: System>(
-    instance: Fmi3Instance,
-    x: *mut Fmi3Float64,
-    nx: usize,
-) -> Fmi3Status {
-    let function = "fmi3GetContinuousStates";
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        ffi::fill_reals::<S>(
-            instance,
-            FmiVersion::Fmi3,
             function,
             x,
+            "continuousStates",
             nx,
-            Instance::get_continuous_states,
         )
     }
-    .into()
 }
 
-/// fmi3GetNominalsOfContinuousStates.
-///
-/// # Safety
-/// As for [`get_continuous_state_derivatives`].
-pub unsafe fn get_nominals_of_continuous_states<S: System>(
-    instance: Fmi3Instance,
-    nominals: *mut Fmi3Float64,
-    nx: usize,
-) -> Fmi3Status {
-    let function = "fmi3GetNominalsOfContinuousStates";
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        ffi::fill_reals::<S>(
-            instance,
-            FmiVersion::Fmi3,
-            function,
-            nominals,
-            nx,
-            Instance::get_nominals,
-        )
-    }
-    .into()
+model_exchange::real_getters! {
+    Fmi3, Fmi3Instance, Fmi3Status;
+    /// fmi3GetContinuousStateDerivatives.
+    get_continuous_state_derivatives =
+        "fmi3GetContinuousStateDerivatives", Instance::get_derivatives;
+    /// fmi3GetEventIndicators.
+    get_event_indicators = "fmi3GetEventIndicators", Instance::get_event_indicators;
+    /// fmi3GetContinuousStates.
+    get_continuous_states = "fmi3GetContinuousStates", Instance::get_continuous_states;
+    /// fmi3GetNominalsOfContinuousStates.
+    get_nominals_of_continuous_states = "fmi3GetNominalsOfContinuousStates", Instance::get_nominals;
 }
 
 /// Writes a model dimension to the host's `size_t`.
@@ -190,7 +99,7 @@ unsafe fn count<S: System>(
         Ok(())
     };
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call(instance, function, Access::Normal, format_args!(""), body) }
+    unsafe { call::<S, Fmi3>(instance, function, Access::Normal, body) }
 }
 
 /// fmi3GetNumberOfEventIndicators.

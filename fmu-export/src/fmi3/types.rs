@@ -2,7 +2,7 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
-use crate::ffi::PanicFallback;
+use crate::ffi::{FmiVersion, PanicFallback, Standard};
 use crate::instance::outcome::Status;
 
 /// fmi3Instance: an instance handle.
@@ -82,6 +82,17 @@ impl From<Status> for Fmi3Status {
     }
 }
 
+/// FMI 3.0, as the standard of the plumbing shared with FMI 2.0 ([`crate::ffi`]).
+pub enum Fmi3 {}
+
+impl Standard for Fmi3 {
+    const VERSION: FmiVersion = FmiVersion::Fmi3;
+    type Status = Fmi3Status;
+    type Boolean = Fmi3Boolean;
+    const FALSE: Fmi3Boolean = FMI3_FALSE;
+    const TRUE: Fmi3Boolean = FMI3_TRUE;
+}
+
 impl PanicFallback for Fmi3Status {
     fn on_panic() -> Self {
         Fmi3Status::Error
@@ -111,12 +122,3 @@ pub type Fmi3ClockUpdateCallback = Option<unsafe extern "C" fn(Fmi3InstanceEnvir
 
 /// fmi3LockPreemptionCallback / fmi3UnlockPreemptionCallback (Scheduled Execution).
 pub type Fmi3PreemptionCallback = Option<unsafe extern "C" fn()>;
-
-/// An FMI 3.0 boolean from a Rust one.
-pub fn fmi3_bool(value: bool) -> Fmi3Boolean {
-    if value {
-        FMI3_TRUE
-    } else {
-        FMI3_FALSE
-    }
-}

@@ -2,185 +2,62 @@
 //! (scalars: `nValues` must equal `nValueReferences`); the getters and setters of every other
 //! type accept no value references and reject any.
 
-use crate::ffi::{values, FmiVersion};
+use crate::ffi::values;
 use crate::fmi3::types::*;
 use crate::system::System;
 
-fn identity<T>(value: T) -> T {
-    value
+/// Defines fmi3Get<Type> and fmi3Set<Type> of a type the model has variables of: `$value`
+/// in the model, `$c` in C.
+macro_rules! with_variables {
+    ($($type_name:literal: $get:ident, $set:ident, $value:ty as $c:ty;)*) => {$(
+        #[doc = concat!("fmi3Get", $type_name, ".")]
+        ///
+        /// # Safety
+        /// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `vr` an array of
+        /// `nvr` elements, `values` of `n_values`.
+        pub unsafe fn $get<S: System>(
+            instance: Fmi3Instance,
+            vr: *const Fmi3ValueReference,
+            nvr: usize,
+            values: *mut $c,
+            n_values: usize,
+        ) -> Fmi3Status {
+            let function = concat!("fmi3Get", $type_name);
+            // SAFETY: the FMI 3.0 contract.
+            unsafe { values::get::<S, Fmi3, $value>(instance, function, vr, nvr, values, n_values) }
+        }
+
+        #[doc = concat!("fmi3Set", $type_name, ".")]
+        ///
+        /// # Safety
+        /// As for the getter, with `values` readable.
+        pub unsafe fn $set<S: System>(
+            instance: Fmi3Instance,
+            vr: *const Fmi3ValueReference,
+            nvr: usize,
+            values: *const $c,
+            n_values: usize,
+        ) -> Fmi3Status {
+            let function = concat!("fmi3Set", $type_name);
+            // SAFETY: the FMI 3.0 contract.
+            unsafe { values::set::<S, Fmi3, $value>(instance, function, vr, nvr, values, n_values) }
+        }
+    )*};
 }
 
-fn to_bool(value: Fmi3Boolean) -> bool {
-    value != FMI3_FALSE
+with_variables! {
+    "Float64": get_float64, set_float64, f64 as Fmi3Float64;
+    "Int32": get_int32, set_int32, i32 as Fmi3Int32;
+    "Boolean": get_boolean, set_boolean, bool as Fmi3Boolean;
 }
 
-/// fmi3GetFloat64.
-///
-/// # Safety
-/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `vr` an array of `nvr`
-/// elements, `values` of `n_values`.
-pub unsafe fn get_float64<S: System>(
-    instance: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    values: *mut Fmi3Float64,
-    n_values: usize,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::get::<S, f64, f64>(
-            instance,
-            FmiVersion::Fmi3,
-            "fmi3GetFloat64",
-            vr,
-            nvr,
-            values,
-            n_values,
-            identity,
-        )
-    }
-    .into()
-}
-
-/// fmi3GetInt32.
-///
-/// # Safety
-/// As for [`get_float64`].
-pub unsafe fn get_int32<S: System>(
-    instance: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    values: *mut Fmi3Int32,
-    n_values: usize,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::get::<S, i32, i32>(
-            instance,
-            FmiVersion::Fmi3,
-            "fmi3GetInt32",
-            vr,
-            nvr,
-            values,
-            n_values,
-            identity,
-        )
-    }
-    .into()
-}
-
-/// fmi3GetBoolean.
-///
-/// # Safety
-/// As for [`get_float64`].
-pub unsafe fn get_boolean<S: System>(
-    instance: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    values: *mut Fmi3Boolean,
-    n_values: usize,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::get::<S, bool, u8>(
-            instance,
-            FmiVersion::Fmi3,
-            "fmi3GetBoolean",
-            vr,
-            nvr,
-            values,
-            n_values,
-            fmi3_bool,
-        )
-    }
-    .into()
-}
-
-/// fmi3SetFloat64.
-///
-/// # Safety
-/// As for [`get_float64`], with `values` readable.
-pub unsafe fn set_float64<S: System>(
-    instance: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    values: *const Fmi3Float64,
-    n_values: usize,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::set::<S, f64, f64>(
-            instance,
-            FmiVersion::Fmi3,
-            "fmi3SetFloat64",
-            vr,
-            nvr,
-            values,
-            n_values,
-            identity,
-        )
-    }
-    .into()
-}
-
-/// fmi3SetInt32.
-///
-/// # Safety
-/// As for [`set_float64`].
-pub unsafe fn set_int32<S: System>(
-    instance: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    values: *const Fmi3Int32,
-    n_values: usize,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::set::<S, i32, i32>(
-            instance,
-            FmiVersion::Fmi3,
-            "fmi3SetInt32",
-            vr,
-            nvr,
-            values,
-            n_values,
-            identity,
-        )
-    }
-    .into()
-}
-
-/// fmi3SetBoolean.
-///
-/// # Safety
-/// As for [`set_float64`].
-pub unsafe fn set_boolean<S: System>(
-    instance: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    values: *const Fmi3Boolean,
-    n_values: usize,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::set::<S, bool, u8>(
-            instance,
-            FmiVersion::Fmi3,
-            "fmi3SetBoolean",
-            vr,
-            nvr,
-            values,
-            n_values,
-            to_bool,
-        )
-    }
-    .into()
-}
-
-/// Defines getters and setters of a type the model has no variables of.
-macro_rules! no_variables_of_type {
-    ($($get:ident, $set:ident, $c_get:literal, $c_set:literal, $ty:ty, $type_name:literal;)*) => {$(
-        #[doc = concat!($c_get, ": the model has no ", $type_name, " variables.")]
+/// Defines fmi3Get<Type> and fmi3Set<Type> of a type the model has no variables of, whose
+/// array arguments (after the value references) are `($array: *mut/*const $ty, ...; count)`.
+macro_rules! without_variables {
+    ($(
+        $type_name:literal: $get:ident, $set:ident, ($($array:ident: $ty:ty),* $(; $count:ident)?);
+    )*) => {$(
+        #[doc = concat!("fmi3Get", $type_name, ": the model has no ", $type_name, " variables.")]
         ///
         /// # Safety
         /// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `vr` an array of `nvr`.
@@ -188,14 +65,15 @@ macro_rules! no_variables_of_type {
             instance: Fmi3Instance,
             vr: *const Fmi3ValueReference,
             nvr: usize,
-            _values: *mut $ty,
-            _n_values: usize,
+            $($array: *mut $ty,)*
+            $($count: usize,)?
         ) -> Fmi3Status {
+            let function = concat!("fmi3Get", $type_name);
             // SAFETY: the FMI 3.0 contract.
-            unsafe { values::none_of_type::<S>(instance, FmiVersion::Fmi3, $c_get, vr, nvr, $type_name) }.into()
+            unsafe { values::none_of_type::<S, Fmi3>(instance, function, vr, nvr, $type_name) }
         }
 
-        #[doc = concat!($c_set, ": the model has no ", $type_name, " variables.")]
+        #[doc = concat!("fmi3Set", $type_name, ": the model has no ", $type_name, " variables.")]
         ///
         /// # Safety
         /// As for the getter.
@@ -203,95 +81,26 @@ macro_rules! no_variables_of_type {
             instance: Fmi3Instance,
             vr: *const Fmi3ValueReference,
             nvr: usize,
-            _values: *const $ty,
-            _n_values: usize,
+            $($array: *const $ty,)*
+            $($count: usize,)?
         ) -> Fmi3Status {
+            let function = concat!("fmi3Set", $type_name);
             // SAFETY: the FMI 3.0 contract.
-            unsafe { values::none_of_type::<S>(instance, FmiVersion::Fmi3, $c_set, vr, nvr, $type_name) }.into()
+            unsafe { values::none_of_type::<S, Fmi3>(instance, function, vr, nvr, $type_name) }
         }
     )*};
 }
 
-no_variables_of_type! {
-    get_float32, set_float32, "fmi3GetFloat32", "fmi3SetFloat32", Fmi3Float32, "Float32";
-    get_int8, set_int8, "fmi3GetInt8", "fmi3SetInt8", Fmi3Int8, "Int8";
-    get_uint8, set_uint8, "fmi3GetUInt8", "fmi3SetUInt8", Fmi3UInt8, "UInt8";
-    get_int16, set_int16, "fmi3GetInt16", "fmi3SetInt16", Fmi3Int16, "Int16";
-    get_uint16, set_uint16, "fmi3GetUInt16", "fmi3SetUInt16", Fmi3UInt16, "UInt16";
-    get_uint32, set_uint32, "fmi3GetUInt32", "fmi3SetUInt32", Fmi3UInt32, "UInt32";
-    get_int64, set_int64, "fmi3GetInt64", "fmi3SetInt64", Fmi3Int64, "Int64";
-    get_uint64, set_uint64, "fmi3GetUInt64", "fmi3SetUInt64", Fmi3UInt64, "UInt64";
-    get_string, set_string, "fmi3GetString", "fmi3SetString", Fmi3String, "String";
-}
-
-/// fmi3GetBinary: the model has no Binary variables.
-///
-/// # Safety
-/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `vr` an array of `nvr`.
-pub unsafe fn get_binary<S: System>(
-    instance: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    _value_sizes: *mut usize,
-    _values: *mut Fmi3Binary,
-    _n_values: usize,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3GetBinary", vr, nvr, "Binary")
-    }
-    .into()
-}
-
-/// fmi3SetBinary: the model has no Binary variables.
-///
-/// # Safety
-/// As for [`get_binary`].
-pub unsafe fn set_binary<S: System>(
-    instance: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    _value_sizes: *const usize,
-    _values: *const Fmi3Binary,
-    _n_values: usize,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3SetBinary", vr, nvr, "Binary")
-    }
-    .into()
-}
-
-/// fmi3GetClock: the model has no clocks.
-///
-/// # Safety
-/// As for [`get_binary`].
-pub unsafe fn get_clock<S: System>(
-    instance: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    _values: *mut Fmi3Clock,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3GetClock", vr, nvr, "Clock")
-    }
-    .into()
-}
-
-/// fmi3SetClock: the model has no clocks.
-///
-/// # Safety
-/// As for [`get_binary`].
-pub unsafe fn set_clock<S: System>(
-    instance: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    _values: *const Fmi3Clock,
-) -> Fmi3Status {
-    // SAFETY: the FMI 3.0 contract.
-    unsafe {
-        values::none_of_type::<S>(instance, FmiVersion::Fmi3, "fmi3SetClock", vr, nvr, "Clock")
-    }
-    .into()
+without_variables! {
+    "Float32": get_float32, set_float32, (_values: Fmi3Float32; _n_values);
+    "Int8": get_int8, set_int8, (_values: Fmi3Int8; _n_values);
+    "UInt8": get_uint8, set_uint8, (_values: Fmi3UInt8; _n_values);
+    "Int16": get_int16, set_int16, (_values: Fmi3Int16; _n_values);
+    "UInt16": get_uint16, set_uint16, (_values: Fmi3UInt16; _n_values);
+    "UInt32": get_uint32, set_uint32, (_values: Fmi3UInt32; _n_values);
+    "Int64": get_int64, set_int64, (_values: Fmi3Int64; _n_values);
+    "UInt64": get_uint64, set_uint64, (_values: Fmi3UInt64; _n_values);
+    "String": get_string, set_string, (_values: Fmi3String; _n_values);
+    "Binary": get_binary, set_binary, (_value_sizes: usize, _values: Fmi3Binary; _n_values);
+    "Clock": get_clock, set_clock, (_values: Fmi3Clock);
 }

@@ -36,14 +36,9 @@ impl<S: System> Instance<S> {
     ) -> Outcome {
         check_len("seed", seed.len(), "knowns", knowns.len())?;
         check_len("sensitivity", sensitivity.len(), "unknowns", unknowns.len())?;
-        let (unknowns, knowns) = (self.resolve_unknowns(unknowns)?, self.resolve_knowns(knowns)?);
-        let base = self.known_values(&knowns);
-        let jw = jacobian::directional(&base, seed, unknowns.len(), |k, out| {
-            self.unknowns_at(&knowns, k, &unknowns, out)
-        });
-        finite("directional derivative", &jw)?;
-        sensitivity.copy_from_slice(&jw);
-        Ok(())
+        let jw =
+            self.product(unknowns, knowns, |base, m, f| jacobian::directional(base, seed, m, f))?;
+        write_finite("directional derivative", &jw, sensitivity)
     }
 
     /// fmi3GetAdjointDerivative: `sensitivity = J^T seed`, `J = d unknowns / d knowns`.
@@ -56,16 +51,27 @@ impl<S: System> Instance<S> {
     ) -> Outcome {
         check_len("seed", seed.len(), "unknowns", unknowns.len())?;
         check_len("sensitivity", sensitivity.len(), "knowns", knowns.len())?;
+        let vjp = self.product(unknowns, knowns, |base, m, f| {
+            let n = base.len();
+            let (jac, _) = jacobian::jacobian(base, m, f);
+            (0..n).map(|j| (0..m).map(|i| seed[i] * jac[i * n + j]).sum()).collect()
+        })?;
+        write_finite("adjoint derivative", &vjp, sensitivity)
+    }
+
+    /// `product(base, m, f)`, where `f` maps the knowns (whose values are `base`) to the `m`
+    /// unknowns, in dual numbers.
+    fn product(
+        &self,
+        unknowns: &[ValueReference],
+        knowns: &[ValueReference],
+        product: impl FnOnce(&[f64], usize, &mut dyn FnMut(&[Dual64], &mut [Dual64])) -> Vec<f64>,
+    ) -> Outcome<Vec<f64>> {
         let (unknowns, knowns) = (self.resolve_unknowns(unknowns)?, self.resolve_knowns(knowns)?);
         let base = self.known_values(&knowns);
-        let (n, m) = (knowns.len(), unknowns.len());
-        let (jac, _) =
-            jacobian::jacobian(&base, m, |k, out| self.unknowns_at(&knowns, k, &unknowns, out));
-        let vjp: Vec<f64> =
-            (0..n).map(|j| (0..m).map(|i| seed[i] * jac[i * n + j]).sum()).collect();
-        finite("adjoint derivative", &vjp)?;
-        sensitivity.copy_from_slice(&vjp);
-        Ok(())
+        Ok(product(&base, unknowns.len(), &mut |k, out| {
+            self.unknowns_at(&knowns, k, &unknowns, out)
+        }))
     }
 
     /// `dy/dt` of every continuous output along the current trajectory: one dual evaluation
@@ -167,6 +173,13 @@ fn check_len(array: &str, len: usize, of: &str, expected: usize) -> Outcome {
     } else {
         Err(Problem::error(format!("{array} has {len} entries but there are {expected} {of}")))
     }
+}
+
+/// Copies `values` to the host's `out`, unless one is not finite.
+fn write_finite(what: &str, values: &[f64], out: &mut [f64]) -> Outcome {
+    finite(what, values)?;
+    out.copy_from_slice(values);
+    Ok(())
 }
 
 fn finite(what: &str, values: &[f64]) -> Outcome {
