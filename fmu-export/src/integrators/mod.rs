@@ -21,6 +21,7 @@
 //! ([`Integrator::state`](crate::Integrator::state)) is `[w, s]`, where `s` holds one
 //! reference sign per event indicator.
 
+mod differentiable;
 mod driver;
 pub mod events;
 mod hht;
@@ -30,6 +31,7 @@ mod scheme;
 mod sdirk;
 mod symplectic_euler;
 
+pub use differentiable::DifferentiableScheme;
 pub use driver::SchemeIntegrator;
 pub use hht::Hht;
 pub use mechanical::{MechanicalIntegrator, MechanicalMethod};
