@@ -30,6 +30,7 @@ mod newton;
 mod scheme;
 mod sdirk;
 mod symplectic_euler;
+pub mod tape;
 
 pub use differentiable::DifferentiableScheme;
 pub use driver::SchemeIntegrator;
