@@ -1,22 +1,37 @@
 //! Finite-difference checks of derivatives (validation only; no derivative an FMU exports is
 //! computed this way).
 
-/// Central differences of `f` at `point` with the absolute steps `steps`:
-/// `(f(p + s_j e_j) - f(p - s_j e_j)) / (2 s_j)`.
+use super::matrix::Matrix;
+
+/// The Jacobian of the vector function `f` at `point` by central differences with the
+/// absolute steps `steps`: column `j` is `(f(p + s_j e_j) - f(p - s_j e_j)) / (2 s_j)`.
+pub fn central_difference_jacobian(
+    point: &[f64],
+    steps: &[f64],
+    mut f: impl FnMut(&[f64]) -> Vec<f64>,
+) -> Matrix {
+    assert_eq!(point.len(), steps.len(), "central differences: one step per coordinate");
+    let columns: Vec<Vec<f64>> = (0..point.len())
+        .map(|j| {
+            let (mut plus, mut minus) = (point.to_vec(), point.to_vec());
+            plus[j] += steps[j];
+            minus[j] -= steps[j];
+            let (up, down) = (f(&plus), f(&minus));
+            up.iter().zip(&down).map(|(a, b)| (a - b) / (2.0 * steps[j])).collect()
+        })
+        .collect();
+    let rows = columns.first().map_or(0, Vec::len);
+    let data = (0..rows).flat_map(|i| columns.iter().map(move |c| c[i])).collect();
+    Matrix::from_row_major(rows, point.len(), data)
+}
+
+/// The gradient of the scalar function `f` at `point` by central differences.
 pub fn central_differences(
     point: &[f64],
     steps: &[f64],
     mut f: impl FnMut(&[f64]) -> f64,
 ) -> Vec<f64> {
-    assert_eq!(point.len(), steps.len(), "central differences: one step per coordinate");
-    (0..point.len())
-        .map(|j| {
-            let (mut plus, mut minus) = (point.to_vec(), point.to_vec());
-            plus[j] += steps[j];
-            minus[j] -= steps[j];
-            (f(&plus) - f(&minus)) / (2.0 * steps[j])
-        })
-        .collect()
+    central_difference_jacobian(point, steps, |p| vec![f(p)]).data().to_vec()
 }
 
 /// Steps of `relative * |p_j|` (`relative` where `p_j = 0`).
