@@ -9,10 +9,11 @@ mod adjoint_support;
 use adjoint_support::duality_defect;
 use fmu_export::adjoint::check::{central_differences, relative_error, relative_steps};
 use fmu_export::adjoint::{
-    discrete_adjoint_gradient, record_trajectory, replay_trajectory, CommunicationLinearization,
-    Cost, EventTimeSensitivity, Gradient, ScheduledStep, Trajectory,
+    discrete_adjoint_gradient, flatten_inputs, inputs_like, record_trajectory, replay_trajectory,
+    CommunicationLinearization, Cost, EventTimeSensitivity, Gradient, OutputLinearization,
+    ScheduledStep, Trajectory,
 };
-use fmu_export::integrators::Sdirk;
+use fmu_export::integrators::{Scheme, Sdirk};
 use fmu_export::{Args, Declaration, Method, OdeModel, OdeSystem, Scalar, StepInputs, System, Var};
 
 const PARAMS: [f64; 2] = [1.5, 2.0];
@@ -32,6 +33,7 @@ impl OdeModel for ForcedVanDerPol {
             .input(Var::new("u", 0.0))
             .parameter(Var::new("mu", PARAMS[0]), fmu_export::Tunability::Tunable)
             .parameter(Var::new("k", PARAMS[1]), fmu_export::Tunability::Tunable)
+            .output(Var::new("y", 0.0))
             .cosimulation(Method::Sdirk { rtol: 1e-10, atol: 1e-12 }, 0.05)
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
@@ -39,7 +41,9 @@ impl OdeModel for ForcedVanDerPol {
         dx[0] = x[1];
         dx[1] = p[0] * (T::cst(1.0) - x[0] * x[0]) * x[1] - p[1] * x[0] + a.u[0];
     }
-    fn outputs<T: Scalar>(&self, _a: &Args<T>, _y: &mut [T]) {}
+    fn outputs<T: Scalar>(&self, a: &Args<T>, y: &mut [T]) {
+        y[0] = a.x[0] * a.x[1] + a.p[1] * a.u[0];
+    }
 }
 
 /// `sum_k STEP x0_k^2 + x1_N^2`.
@@ -144,4 +148,42 @@ fn input_gradients_match_central_differences_of_the_replayed_schedule() {
         println!("step {k}, coefficient {order}: adjoint {adjoint:e}, FD {fd:e} ({error:e})");
         assert!(error < 1e-6, "step {k}, coefficient {order}: {error:e}");
     }
+}
+
+#[test]
+fn output_jacobians_match_central_differences() {
+    let sys = OdeSystem::<ForcedVanDerPol>::default();
+    let (trajectory, integrator) = simulate(&sys, &X0, &PARAMS);
+    let scheme = integrator.scheme();
+    let tape = &trajectory.steps[10];
+    let (t, w) = (tape.t + tape.h, tape.w_end().to_vec());
+    let linearization = OutputLinearization::new(&sys, scheme, t, &w, &tape.inputs, &PARAMS, &[]);
+    let output = |w: &[f64], flat: &[f64], p: &[f64]| {
+        let u = inputs_like(&tape.inputs, flat);
+        let mut u_t = [0.0];
+        u.eval(t, &mut u_t);
+        let mut y = [0.0];
+        scheme.outputs(&sys, t, w, &u_t, p, &[], &mut y);
+        y[0]
+    };
+    let flat = flatten_inputs(&tape.inputs);
+    let nt = linearization.state.cols();
+    let by_state = central_differences(&w[..nt], &[1e-6; 14], |x| {
+        let mut full = w.clone();
+        full[..nt].copy_from_slice(x);
+        output(&full, &flat, &PARAMS)
+    });
+    let by_inputs = central_differences(&flat, &[1e-6; 3], |f| output(&w, f, &PARAMS));
+    let by_params = central_differences(&PARAMS, &[1e-6; 2], |p| output(&w, &flat, p));
+    for (name, exact, fd) in [
+        ("state", linearization.state.data(), &by_state),
+        ("inputs", linearization.inputs.data(), &by_inputs),
+        ("params", linearization.params.data(), &by_params),
+    ] {
+        let error = exact.iter().zip(fd).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        println!("dy/d{name}: {exact:?} (largest difference to FD {error:e})");
+        assert!(error < 1e-8, "{name}: {error:e}");
+    }
+    // Only x enters the output, not the stage derivatives.
+    assert!(linearization.state.data()[2..].iter().all(|&v| v == 0.0));
 }
