@@ -75,9 +75,19 @@ fn simulate(sys: &OdeSystem<ForcedVanDerPol>, x0: &[f64], p: &[f64]) -> (Traject
     (trajectory, integrator)
 }
 
-fn gradient(sys: &OdeSystem<ForcedVanDerPol>, trajectory: &Trajectory, integrator: &Sdirk) -> Gradient {
-    discrete_adjoint_gradient(sys, integrator.scheme(), trajectory, &Energy, EventTimeSensitivity::Included)
-        .expect("adjoint")
+fn gradient(
+    sys: &OdeSystem<ForcedVanDerPol>,
+    trajectory: &Trajectory,
+    integrator: &Sdirk,
+) -> Gradient {
+    discrete_adjoint_gradient(
+        sys,
+        integrator.scheme(),
+        trajectory,
+        &Energy,
+        EventTimeSensitivity::Included,
+    )
+    .expect("adjoint")
 }
 
 #[test]
@@ -86,9 +96,13 @@ fn step_jvp_and_vjp_are_transposes() {
     let (trajectory, integrator) = simulate(&sys, &X0, &PARAMS);
     for k in [0, 12, 29] {
         let tape = &trajectory.steps[k];
-        let step =
-            CommunicationLinearization::new(&sys, integrator.scheme(), tape, EventTimeSensitivity::Included)
-                .unwrap();
+        let step = CommunicationLinearization::new(
+            &sys,
+            integrator.scheme(),
+            tape,
+            EventTimeSensitivity::Included,
+        )
+        .unwrap();
         let defect = duality_defect(&step, [0.1, 1.0, 1.0], 3 + k as u64);
         println!("step {k}: {} internal steps, duality defect {defect:e}", tape.segments.len());
         assert!(tape.segments.len() >= 2, "error control takes several steps");
@@ -140,7 +154,8 @@ fn input_gradients_match_central_differences_of_the_replayed_schedule() {
         let fd = central_differences(&[base], &[1e-5], |value| {
             let mut inputs = polynomials.clone();
             inputs[k].coefficients[order][0] = value[0];
-            let states = replay_trajectory(&sys, scheme, &trajectory, &X0, &PARAMS, &inputs).unwrap();
+            let states =
+                replay_trajectory(&sys, scheme, &trajectory, &X0, &PARAMS, &inputs).unwrap();
             trajectory.cost_of(&states, &PARAMS, &Energy)
         })[0];
         let adjoint = g.inputs[k][order];

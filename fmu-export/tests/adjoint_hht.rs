@@ -80,8 +80,14 @@ fn cost(alpha: f64, q0: f64, cd: &[f64], misfit: &AccelerationMisfit) -> f64 {
 
 fn adjoint(run: &Run, misfit: &AccelerationMisfit) -> Gradient {
     let scheme = run.integrator.scheme();
-    discrete_adjoint_gradient(&run.sys, scheme, &run.trajectory, misfit, EventTimeSensitivity::Included)
-        .expect("adjoint")
+    discrete_adjoint_gradient(
+        &run.sys,
+        scheme,
+        &run.trajectory,
+        misfit,
+        EventTimeSensitivity::Included,
+    )
+    .expect("adjoint")
 }
 
 /// Relative errors against central differences of the gradient with respect to (c, d), with
@@ -120,7 +126,10 @@ fn the_initial_state_term_is_needed_when_a0_depends_on_the_stiffness() {
         let (with_term, without_term) = errors(alpha, 0.01);
         println!("alpha {alpha}: with the term {with_term:e}, without {without_term:e}");
         assert!(with_term < 1e-8, "alpha {alpha}: {with_term:e}");
-        assert!(without_term > 1e-8, "alpha {alpha}: dropping the term gives only {without_term:e}");
+        assert!(
+            without_term > 1e-8,
+            "alpha {alpha}: dropping the term gives only {without_term:e}"
+        );
     }
 }
 
@@ -174,7 +183,10 @@ fn adjoint_gradient_equals_the_papers_recursion_with_hand_written_jacobians() {
         let gradient = adjoint(&run, &misfit);
         let paper = paper_gradient(alpha, &run.trajectory, &misfit);
         let error = relative_error(&gradient.params[1..], &paper);
-        println!("alpha {alpha}: adjoint {:?}, paper {paper:?}, error {error:e}", &gradient.params[1..]);
+        println!(
+            "alpha {alpha}: adjoint {:?}, paper {paper:?}, error {error:e}",
+            &gradient.params[1..]
+        );
         assert!(error < 1e-12, "alpha {alpha}: {error:e}");
     }
 }
@@ -195,10 +207,12 @@ fn input_adjoints_match_central_differences_of_the_replayed_schedule() {
         // exact but for rounding, which a large step keeps small.
         let step = 10.0;
         let fd = central_differences(&[base], &[step], |value| {
-            let mut polynomials: Vec<StepInputs<f64>> = inputs.iter().map(|s| s.inputs.clone()).collect();
+            let mut polynomials: Vec<StepInputs<f64>> =
+                inputs.iter().map(|s| s.inputs.clone()).collect();
             polynomials[k].coefficients[order][0] = value[0];
-            let states = replay_trajectory(&run.sys, scheme, &run.trajectory, &[q0, 0.0], p, &polynomials)
-                .expect("replay");
+            let states =
+                replay_trajectory(&run.sys, scheme, &run.trajectory, &[q0, 0.0], p, &polynomials)
+                    .expect("replay");
             run.trajectory.cost_of(&states, p, &misfit)
         })[0];
         let adjoint = gradient.inputs[k][order];

@@ -110,15 +110,23 @@ fn step_jvp_and_vjp_are_transposes() {
 fn adjoint_gradient_matches_central_differences() {
     let sys = MechanicalSystem::<Pendulum>::default();
     let (trajectory, integrator) = simulate(&sys, &PARAMS);
-    let gradient =
-        discrete_adjoint_gradient(&sys, integrator.scheme(), &trajectory, &Swing, EventTimeSensitivity::Included)
-            .expect("adjoint");
+    let gradient = discrete_adjoint_gradient(
+        &sys,
+        integrator.scheme(),
+        &trajectory,
+        &Swing,
+        EventTimeSensitivity::Included,
+    )
+    .expect("adjoint");
     let reference = central_differences(&PARAMS, &relative_steps(&PARAMS, 1e-6), |p| {
         let (run, _) = simulate(&sys, p);
         run.cost_of(&run.states(), p, &Swing)
     });
     let error = relative_error(&gradient.params, &reference);
-    println!("J = {:e}\nadjoint {:?}\nFD      {reference:?}\nerror {error:e}", gradient.cost, gradient.params);
+    println!(
+        "J = {:e}\nadjoint {:?}\nFD      {reference:?}\nerror {error:e}",
+        gradient.cost, gradient.params
+    );
     assert!(error < 1e-6, "{error:e}");
     let x0_reference = central_differences(&X0, &[1e-6; 4], |x0| {
         let mut integrator = sys.integrator();
@@ -126,6 +134,9 @@ fn adjoint_gradient_matches_central_differences() {
         run.cost_of(&run.states(), &PARAMS, &Swing)
     });
     let x0_error = relative_error(&gradient.initial_state, &x0_reference);
-    println!("dJ/dx0 adjoint {:?}\nFD {x0_reference:?}\nerror {x0_error:e}", gradient.initial_state);
+    println!(
+        "dJ/dx0 adjoint {:?}\nFD {x0_reference:?}\nerror {x0_error:e}",
+        gradient.initial_state
+    );
     assert!(x0_error < 1e-6, "{x0_error:e}");
 }

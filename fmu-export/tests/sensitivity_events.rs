@@ -40,10 +40,7 @@ struct Impacts;
 impl Impacts {
     fn accelerations<T: Scalar>(a: &Args<T>) -> [T; 2] {
         let (x, p) = (a.x, a.p);
-        [
-            -p[1] * x[2] + T::cst(0.3) * a.t.sin(),
-            -p[0] - p[1] * x[3] + T::cst(0.5) * x[0],
-        ]
+        [-p[1] * x[2] + T::cst(0.3) * a.t.sin(), -p[0] - p[1] * x[3] + T::cst(0.5) * x[0]]
     }
 }
 
@@ -54,7 +51,8 @@ impl OdeModel for Impacts {
             declaration = declaration.state(Var::new(name, start));
         }
         for (name, value) in ["g", "c", "e"].into_iter().zip(PARAMS) {
-            declaration = declaration.parameter(Var::new(name, value), fmu_export::Tunability::Tunable);
+            declaration =
+                declaration.parameter(Var::new(name, value), fmu_export::Tunability::Tunable);
         }
         declaration
             .discrete(Var::new("events", 0.0), DiscreteType::Integer, DiscreteRole::Output)
@@ -94,7 +92,8 @@ fn schedule() -> Vec<ScheduledStep> {
 fn simulate(sys: &OdeSystem<Impacts>) -> (Trajectory, Sdirk, Vec<f64>) {
     let mut integrator = sys.integrator();
     let mut d = vec![0.0];
-    let trajectory = record_trajectory(sys, &mut integrator, &X0, &PARAMS, &d, &schedule()).unwrap();
+    let trajectory =
+        record_trajectory(sys, &mut integrator, &X0, &PARAMS, &d, &schedule()).unwrap();
     d = trajectory.steps.last().unwrap().d_end().to_vec();
     (trajectory, integrator, d)
 }
@@ -106,12 +105,24 @@ fn state_rows(sensitivity: &Matrix) -> Vec<f64> {
 
 /// The digest's analytic sensitivities at t = 4, rows `x, y, vx, vy, z1, z2`, columns `g, c, e`.
 const DIGEST: [f64; 18] = [
-    -1.559783544e-01, -8.527734941e-01, 1.563978724e-01,
-    -2.629494650e-02, -2.424340872e-01, 4.790713863e-01,
-    5.094262137e-02, 1.566691976e+00, -1.061390744e+01,
-    -2.490763850e+00, -2.061709590e+01, 2.547857250e+02,
-    -2.629494650e-02, -2.424340872e-01, 4.790713863e-01,
-    -4.100789052e+00, -5.779274882e-01, 2.413576875e-01,
+    -1.559783544e-01,
+    -8.527734941e-01,
+    1.563978724e-01,
+    -2.629494650e-02,
+    -2.424340872e-01,
+    4.790713863e-01,
+    5.094262137e-02,
+    1.566691976e+00,
+    -1.061390744e+01,
+    -2.490763850e+00,
+    -2.061709590e+01,
+    2.547857250e+02,
+    -2.629494650e-02,
+    -2.424340872e-01,
+    4.790713863e-01,
+    -4.100789052e+00,
+    -5.779274882e-01,
+    2.413576875e-01,
 ];
 
 #[test]
@@ -120,7 +131,8 @@ fn state_and_sensitivities_at_the_final_time_match_the_reference() {
     let (trajectory, integrator, d) = simulate(&sys);
     assert_eq!(d[0], 13.0, "13 impacts");
     let state = &trajectory.state(STEPS)[..6];
-    let digest_state = [0.7899088088, 0.2438098863, -0.6061159030, -0.0340737879, -0.7561901137, -37.443399009];
+    let digest_state =
+        [0.7899088088, 0.2438098863, -0.6061159030, -0.0340737879, -0.7561901137, -37.443399009];
     let state_error = relative_error(state, &digest_state);
     println!("state at t = 4: {state:?} (relative error {state_error:e})");
     assert!(state_error < 1e-8, "{state_error:e}");
@@ -156,9 +168,13 @@ fn state_and_sensitivities_at_the_final_time_match_the_reference() {
 fn ignoring_the_event_time_sensitivity_gives_wrong_sensitivities() {
     let sys = OdeSystem::<Impacts>::default();
     let (trajectory, integrator, _) = simulate(&sys);
-    let frozen =
-        parameter_sensitivities(&sys, integrator.scheme(), &trajectory, EventTimeSensitivity::Ignored)
-            .unwrap();
+    let frozen = parameter_sensitivities(
+        &sys,
+        integrator.scheme(),
+        &trajectory,
+        EventTimeSensitivity::Ignored,
+    )
+    .unwrap();
     let error = relative_error(&state_rows(&frozen[STEPS]), &DIGEST);
     println!("with the event times held fixed: relative error {error:e}");
     assert!(error > 0.1, "{error:e}");
@@ -182,14 +198,18 @@ fn the_adjoint_across_events_is_the_transpose_of_the_forward_sensitivities() {
     let (trajectory, integrator, _) = simulate(&sys);
     let scheme = integrator.scheme();
     let weights = [0.3, -1.0, 0.7, 0.05, 2.0, -0.4];
-    let gradient =
-        discrete_adjoint_gradient(&sys, scheme, &trajectory, &Terminal(weights), EventTimeSensitivity::Included)
-            .unwrap();
+    let gradient = discrete_adjoint_gradient(
+        &sys,
+        scheme,
+        &trajectory,
+        &Terminal(weights),
+        EventTimeSensitivity::Included,
+    )
+    .unwrap();
     let sensitivities =
         parameter_sensitivities(&sys, scheme, &trajectory, EventTimeSensitivity::Included).unwrap();
-    let forward: Vec<f64> = (0..3)
-        .map(|j| (0..6).map(|i| weights[i] * sensitivities[STEPS].get(i, j)).sum())
-        .collect();
+    let forward: Vec<f64> =
+        (0..3).map(|j| (0..6).map(|i| weights[i] * sensitivities[STEPS].get(i, j)).sum()).collect();
     let error = relative_error(&gradient.params, &forward);
     println!("adjoint {:?}, forward {forward:?}, relative difference {error:e}", gradient.params);
     assert!(error < 1e-11, "{error:e}");
@@ -200,14 +220,20 @@ fn steps_with_events_have_transposed_jvp_and_vjp() {
     let sys = OdeSystem::<Impacts>::default();
     let (trajectory, integrator, _) = simulate(&sys);
     let with_events: Vec<usize> = (0..STEPS)
-        .filter(|&k| trajectory.steps[k].segments.iter().any(|s| matches!(s, Segment::Reset { .. })))
+        .filter(|&k| {
+            trajectory.steps[k].segments.iter().any(|s| matches!(s, Segment::Reset { .. }))
+        })
         .collect();
     assert!(with_events.len() >= 10, "{with_events:?}");
     for &k in &with_events {
         let tape = &trajectory.steps[k];
-        let step =
-            CommunicationLinearization::new(&sys, integrator.scheme(), tape, EventTimeSensitivity::Included)
-                .unwrap();
+        let step = CommunicationLinearization::new(
+            &sys,
+            integrator.scheme(),
+            tape,
+            EventTimeSensitivity::Included,
+        )
+        .unwrap();
         let defect = duality_defect(&step, [0.1, 1.0, 1.0], 11 + k as u64);
         assert!(defect < 1e-12, "step {k}: {defect:e}");
     }
@@ -261,11 +287,22 @@ fn time_events_with_parameter_dependent_resets_have_exact_gradients() {
         .collect();
     let mut integrator = sys.integrator();
     let trajectory = record_trajectory(&sys, &mut integrator, &x0, &p, &[], &schedule).unwrap();
-    let kicks = trajectory.steps.iter().flat_map(|t| &t.segments).filter(|s| matches!(s, Segment::Reset { .. })).count();
+    let kicks = trajectory
+        .steps
+        .iter()
+        .flat_map(|t| &t.segments)
+        .filter(|s| matches!(s, Segment::Reset { .. }))
+        .count();
     assert_eq!(kicks, 8, "kicks at 0.25, 0.5, ..., 2.0");
     let scheme = integrator.scheme();
-    let gradient =
-        discrete_adjoint_gradient(&sys, scheme, &trajectory, &Excursion, EventTimeSensitivity::Included).unwrap();
+    let gradient = discrete_adjoint_gradient(
+        &sys,
+        scheme,
+        &trajectory,
+        &Excursion,
+        EventTimeSensitivity::Included,
+    )
+    .unwrap();
     let held: Vec<StepInputs<f64>> = schedule.iter().map(|s| s.inputs.clone()).collect();
     let fd = central_differences(&p, &relative_steps(&p, 1e-6), |p| {
         let states = replay_trajectory(&sys, scheme, &trajectory, &x0, p, &held).unwrap();

@@ -56,7 +56,8 @@ mod tests {
 
     #[test]
     fn central_differences_are_exact_for_quadratics() {
-        let gradient = central_differences(&[1.0, -2.0], &[1e-3, 1e-3], |p| p[0] * p[0] + 3.0 * p[1]);
+        let gradient =
+            central_differences(&[1.0, -2.0], &[1e-3, 1e-3], |p| p[0] * p[0] + 3.0 * p[1]);
         assert!(relative_error(&gradient, &[2.0, 3.0]) < 1e-10, "{gradient:?}");
         assert_eq!(relative_steps(&[0.0, -4.0], 1e-6), [1e-6, 4e-6]);
         assert_eq!(relative_error(&[1.1, 0.5], &[1.0, 0.0]), 0.5);

@@ -28,7 +28,7 @@ pub struct CommunicationLinearization {
 /// One linearized segment of the tape.
 #[derive(Clone, Debug)]
 enum Linearized {
-    Step(StepLinearization),
+    Step(Box<StepLinearization>),
     Reset(ResetLinearization),
 }
 
@@ -47,7 +47,8 @@ impl CommunicationLinearization {
             .map(|segment| match segment {
                 Segment::Step { t, h, w_prev, w_next, d, end } => {
                     let point = StepPoint { t: *t, h: *h, w_prev, w_next, inputs, params, d };
-                    StepLinearization::new(sys, scheme, &point, end, event_time).map(Linearized::Step)
+                    StepLinearization::new(sys, scheme, &point, end, event_time)
+                        .map(|step| Linearized::Step(Box::new(step)))
                 }
                 Segment::Reset { t, event, w_prev, d_prev, .. } => {
                     let x = scheme.continuous_state(w_prev);

@@ -16,7 +16,12 @@ impl Matrix {
 
     /// A matrix from its row-major entries.
     pub fn from_row_major(rows: usize, cols: usize, data: Vec<f64>) -> Self {
-        assert_eq!(data.len(), rows * cols, "a {rows} x {cols} matrix needs {} entries", rows * cols);
+        assert_eq!(
+            data.len(),
+            rows * cols,
+            "a {rows} x {cols} matrix needs {} entries",
+            rows * cols
+        );
         Matrix { rows, cols, data }
     }
 

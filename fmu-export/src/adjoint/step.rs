@@ -289,7 +289,7 @@ impl EventCondition {
         let along: Vec<f64> = state.iter().zip(rate).map(|(z, b)| z * b).collect();
         let rate = time + along.iter().sum::<f64>();
         let scale = time.abs() + along.iter().map(|v| v.abs()).sum::<f64>();
-        if !(rate.abs() > 1e-12 * scale) {
+        if rate.abs() <= 1e-12 * scale || !rate.is_finite() {
             return Err(AdjointError::Grazing { t: t_end, indicator });
         }
         Ok(EventCondition {

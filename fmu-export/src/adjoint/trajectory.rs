@@ -122,7 +122,8 @@ pub fn record_trajectory<S: System, M: DifferentiableScheme<S> + Clone + Send>(
     let (mut t, mut d) = (t0, d0.to_vec());
     let mut steps = Vec::with_capacity(schedule.len());
     for step in schedule {
-        let (_, tape) = integrator.do_step_recorded(sys, t, step.h, &step.inputs, params, &mut d)?;
+        let (_, tape) =
+            integrator.do_step_recorded(sys, t, step.h, &step.inputs, params, &mut d)?;
         steps.push(tape);
         t += step.h;
     }

@@ -102,7 +102,8 @@ impl Hht {
         d: &[f64],
         r: &mut [T],
     ) {
-        DifferentiableScheme::residual_at(self, sys, T::cst(t_prev), T::cst(h), w_next, w_prev, u, p, d, r)
+        let (t_prev, h) = (T::cst(t_prev), T::cst(h));
+        DifferentiableScheme::residual_at(self, sys, t_prev, h, w_next, w_prev, u, p, d, r)
     }
 
     /// `C_q^T lambda - Q` at the point `args`.

@@ -132,7 +132,8 @@ impl SdirkScheme {
         d: &[f64],
         r: &mut [T],
     ) {
-        DifferentiableScheme::residual_at(self, sys, T::cst(t_prev), T::cst(h), w_next, w_prev, u, p, d, r)
+        let (t_prev, h) = (T::cst(t_prev), T::cst(h));
+        DifferentiableScheme::residual_at(self, sys, t_prev, h, w_next, w_prev, u, p, d, r)
     }
 
     /// The residual `k - f(t_i, Z_i, u(t_i))` of stage `i` with derivative `k`, given the

@@ -25,8 +25,7 @@
 //! and the initial memory `u* = z* = 0`, `xi = +1` (the load first pushes `v` positive).
 
 use fmu_export::{
-    Args, Declaration, DiscreteRole, DiscreteType, Event, Method, OdeModel, Scalar, Tunability,
-    Var,
+    Args, Declaration, DiscreteRole, DiscreteType, Event, Method, OdeModel, Scalar, Tunability, Var,
 };
 
 /// State indices.

@@ -59,7 +59,8 @@ fn integral_and_gradient_match_the_reference() {
         .flat_map(|tape| &tape.segments)
         .filter(|s| matches!(s, Segment::Reset { .. }))
         .count();
-    let internal = trajectory.steps.iter().map(|tape| tape.segments.len()).sum::<usize>() - reversals;
+    let internal =
+        trajectory.steps.iter().map(|tape| tape.segments.len()).sum::<usize>() - reversals;
     let g = trajectory.state(STEPS)[4];
     println!("{reversals} reversals, {internal} internal steps, G = {g:.13}");
     assert_eq!(reversals, 19);
@@ -67,9 +68,14 @@ fn integral_and_gradient_match_the_reference() {
     assert!((g - DIGEST_G).abs() < 1e-7 * DIGEST_G, "{g}");
 
     let scheme = integrator.scheme();
-    let gradient =
-        discrete_adjoint_gradient(&sys, scheme, &trajectory, &FinalIntegral, EventTimeSensitivity::Included)
-            .unwrap();
+    let gradient = discrete_adjoint_gradient(
+        &sys,
+        scheme,
+        &trajectory,
+        &FinalIntegral,
+        EventTimeSensitivity::Included,
+    )
+    .unwrap();
     let adjoint = &gradient.params[..4];
     let error = relative_error(&adjoint[..3], &DIGEST_GRADIENT);
     println!("dG/dp adjoint {adjoint:?}\nrelative error against the digest {error:e}");
@@ -77,10 +83,11 @@ fn integral_and_gradient_match_the_reference() {
     // d sigma / d beta = -2u + 2u cosh(beta u) vanishes at beta = 0.
     assert!(adjoint[3].abs() < 1e-15, "{}", adjoint[3]);
 
-    let forward = parameter_sensitivities(&sys, scheme, &trajectory, EventTimeSensitivity::Included)
-        .unwrap()
-        .pop()
-        .unwrap();
+    let forward =
+        parameter_sensitivities(&sys, scheme, &trajectory, EventTimeSensitivity::Included)
+            .unwrap()
+            .pop()
+            .unwrap();
     let forward_row: Vec<f64> = (0..4).map(|j| forward.get(4, j)).collect();
     let difference = relative_error(&forward_row[..3], &adjoint[..3]);
     println!("forward {forward_row:?}, relative difference {difference:e}");

@@ -68,13 +68,19 @@ fn the_gradient_of_the_integral_is_the_papers_by_adjoint_and_forward_mode() {
     assert!((g - EXACT_G).abs() < 1e-8 * EXACT_G);
 
     let scheme = integrator.scheme();
-    let adjoint =
-        discrete_adjoint_gradient(&sys, scheme, &trajectory, &FinalIntegral, EventTimeSensitivity::Included)
-            .unwrap()
-            .params[0];
-    let forward = parameter_sensitivities(&sys, scheme, &trajectory, EventTimeSensitivity::Included)
-        .unwrap()[STEPS]
-        .get(1, 0);
+    let adjoint = discrete_adjoint_gradient(
+        &sys,
+        scheme,
+        &trajectory,
+        &FinalIntegral,
+        EventTimeSensitivity::Included,
+    )
+    .unwrap()
+    .params[0];
+    let forward =
+        parameter_sensitivities(&sys, scheme, &trajectory, EventTimeSensitivity::Included).unwrap()
+            [STEPS]
+            .get(1, 0);
     println!(
         "dG/dp: adjoint {adjoint:.15}, forward {forward:.15}; against the paper {:e}, against the exact value {:e}",
         adjoint - PAPER_GRADIENT,
