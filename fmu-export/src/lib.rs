@@ -5,6 +5,7 @@
 //! A model crate implements [`OdeModel`] or [`MechanicalModel`] and calls the export macro
 //! once; `cargo xtask fmus` packages it.
 
+pub mod adjoint;
 pub mod capabilities;
 pub mod declaration;
 pub mod describe;

@@ -9,6 +9,7 @@ use super::events::{
     ShortenedStep,
 };
 use super::scheme::Scheme;
+use super::tape::{RecordedEvent, Segment, StepEnd, Tape};
 
 /// Intervals shorter than this (relative to `max(1, |t|)`) are below time resolution and are
 /// not integrated.
@@ -42,6 +43,60 @@ impl<M> SchemeIntegrator<M> {
     pub fn state_len(&self) -> usize {
         self.state.len()
     }
+
+    /// [`Integrator::do_step`], also returning the [`Tape`] of the step (every accepted
+    /// internal step and reset) that its linearization is built from.
+    #[allow(clippy::too_many_arguments)]
+    pub fn do_step_recorded<S: System>(
+        &mut self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &mut [f64],
+    ) -> Result<(StepReport, Tape), StepError>
+    where
+        M: Scheme<S>,
+    {
+        let ns = self.scheme.state_len();
+        let mut tape = Tape {
+            t,
+            h,
+            inputs: u.clone(),
+            params: p.to_vec(),
+            w_start: self.state[..ns].to_vec(),
+            d_start: d.to_vec(),
+            segments: Vec::new(),
+        };
+        let report = self.run_step(sys, t, h, u, p, d, Some(&mut tape.segments))?;
+        Ok((report, tape))
+    }
+
+    /// Runs one communication step and commits it; records into `tape` if given.
+    #[allow(clippy::too_many_arguments)]
+    fn run_step<S: System>(
+        &mut self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &mut [f64],
+        tape: Option<&mut Vec<Segment>>,
+    ) -> Result<StepReport, StepError>
+    where
+        M: Scheme<S>,
+    {
+        let mut step = CommunicationStep::new(&self.scheme, sys, &self.state, u, p, d, tape);
+        let report = step.run(t, t + h)?;
+        // Commit only a completed step, so a failed one leaves state and `d` untouched.
+        let ns = self.scheme.state_len();
+        self.state[..ns].copy_from_slice(&step.w);
+        self.state[ns..].copy_from_slice(&step.references);
+        d.copy_from_slice(&step.d);
+        Ok(report)
+    }
 }
 
 impl<S: System, M: Scheme<S> + Clone + Send> Integrator<S> for SchemeIntegrator<M> {
@@ -74,14 +129,7 @@ impl<S: System, M: Scheme<S> + Clone + Send> Integrator<S> for SchemeIntegrator<
         p: &[f64],
         d: &mut [f64],
     ) -> Result<StepReport, StepError> {
-        let mut step = CommunicationStep::new(&self.scheme, sys, &self.state, u, p, d);
-        let report = step.run(t, t + h)?;
-        // Commit only a completed step, so a failed one leaves state and `d` untouched.
-        let ns = self.scheme.state_len();
-        self.state[..ns].copy_from_slice(&step.w);
-        self.state[ns..].copy_from_slice(&step.references);
-        d.copy_from_slice(&step.d);
-        Ok(report)
+        self.run_step(sys, t, h, u, p, d, None)
     }
 
     fn state(&self) -> &[f64] {
@@ -118,6 +166,8 @@ struct CommunicationStep<'a, S, M> {
     w: Vec<f64>,
     references: Vec<f64>,
     d: Vec<f64>,
+    /// Where accepted steps and resets are recorded, if anywhere.
+    tape: Option<&'a mut Vec<Segment>>,
 }
 
 impl<'a, S: System, M: Scheme<S>> CommunicationStep<'a, S, M> {
@@ -128,6 +178,7 @@ impl<'a, S: System, M: Scheme<S>> CommunicationStep<'a, S, M> {
         u: &'a StepInputs<f64>,
         p: &'a [f64],
         d: &[f64],
+        tape: Option<&'a mut Vec<Segment>>,
     ) -> Self {
         let (w, references) = state.split_at(scheme.state_len());
         CommunicationStep {
@@ -138,6 +189,15 @@ impl<'a, S: System, M: Scheme<S>> CommunicationStep<'a, S, M> {
             w: w.to_vec(),
             references: references.to_vec(),
             d: d.to_vec(),
+            tape,
+        }
+    }
+
+    /// Records an accepted step from `(t, self.w)` to `w_next`, when recording.
+    fn record_step(&mut self, t: f64, h: f64, w_next: &[f64], end: StepEnd) {
+        if let Some(tape) = self.tape.as_deref_mut() {
+            let (w_prev, w_next, d) = (self.w.clone(), w_next.to_vec(), self.d.clone());
+            tape.push(Segment::Step { t, h, w_prev, w_next, d, end });
         }
     }
 
@@ -181,12 +241,16 @@ impl<'a, S: System, M: Scheme<S>> CommunicationStep<'a, S, M> {
                     let h = t_next - t;
                     let shortened = ShortenedStep { scheme, sys, t, w: &self.w, u, p, d: &self.d };
                     let located = shortened.locate(h, next, z, &self.references)?;
+                    let end = StepEnd::Event(located.crossings.clone());
+                    self.record_step(t, located.h, &located.w, end);
                     self.w = located.w;
                     let t_event = if located.h == h { t_next } else { t + located.h };
                     return Ok((t_event, Some(located.crossings)));
                 }
                 advance_signs(&mut self.references, &z);
             }
+            let end = if t_next == stop { StepEnd::Stop } else { StepEnd::Free };
+            self.record_step(t, t_next - t, &next, end);
             std::mem::swap(&mut self.w, &mut next);
             t = t_next;
         }
@@ -206,7 +270,16 @@ impl<'a, S: System, M: Scheme<S>> CommunicationStep<'a, S, M> {
         if !x_new.iter().all(|v| v.is_finite()) {
             return Err(StepError::NonFinite { t });
         }
+        let w_prev = self.tape.is_some().then(|| self.w.clone());
         scheme.start(sys, t, &x_new, u, p, &self.d, &mut self.w)?;
+        if let (Some(tape), Some(w_prev)) = (self.tape.as_deref_mut(), w_prev) {
+            let event = match event {
+                Event::State(crossings) => RecordedEvent::State(crossings.to_vec()),
+                Event::Time => RecordedEvent::Time,
+            };
+            let (w_next, d_next) = (self.w.clone(), self.d.clone());
+            tape.push(Segment::Reset { t, event, w_prev, d_prev: d_old, w_next, d_next });
+        }
         if !self.references.is_empty() {
             let z = indicators(sys, t, &x_new, u, p, &self.d);
             let rates = indicator_rates(sys, t, &x_new, u, p, &self.d);

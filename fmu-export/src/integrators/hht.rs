@@ -25,6 +25,7 @@ use crate::mechanics::{MechArgs, MechanicalModel};
 use crate::scalar::{lift, Dual64, Scalar};
 use crate::system::{StepError, StepInputs};
 
+use super::differentiable::{require_finite, DifferentiableScheme};
 use super::newton::Newton;
 use super::scheme::{lift_inputs, Scheme};
 
@@ -101,33 +102,8 @@ impl Hht {
         d: &[f64],
         r: &mut [T],
     ) {
-        let n = self.dofs;
-        let (alpha, beta, gamma) = (self.alpha, self.beta, self.gamma);
-        let (q, v, a, lambda) = self.split(w_next);
-        let (q0, v0, a0, lambda0) = self.split(w_prev);
-        let t = t_prev + h;
-        let hh = T::cst(h);
-        let (old_q, new_q) = (T::cst(0.5 * h * h * (1.0 - 2.0 * beta)), T::cst(h * h * beta));
-        let (old_v, new_v) = (T::cst(h * (1.0 - gamma)), T::cst(h * gamma));
-        for i in 0..n {
-            r[i] = q[i] - q0[i] - hh * v0[i] - old_q * a0[i] - new_q * a[i];
-            r[n + i] = v[i] - v0[i] - old_v * a0[i] - new_v * a[i];
-        }
-        let mut u_t = vec![T::cst(0.0); u.len()];
-        u.eval(T::cst(t), &mut u_t);
-        let args = MechArgs { t: T::cst(t), q, v, u: &u_t, p, d };
-        let mass = sys.mass_matrix(&args);
-        let imbalance = self.imbalance(sys, &args, lambda);
-        let imbalance_prev = self.imbalance_at(sys, t_prev, q0, v0, lambda0, u, p, d);
-        let (inertia, blend) = (T::cst(1.0 / (1.0 + alpha)), T::cst(alpha / (1.0 + alpha)));
-        for i in 0..n {
-            let ma = (0..n).fold(T::cst(0.0), |s, j| s + mass[i * n + j] * a[j]);
-            r[2 * n + i] = inertia * ma + imbalance[i] - blend * imbalance_prev[i];
-        }
-        let scale = T::cst(1.0 / (beta * h * h));
-        for (ri, ci) in r[3 * n..].iter_mut().zip(sys.constraints(T::cst(t), q, p)) {
-            *ri = ci * scale;
-        }
+        let (t_prev, h) = (T::cst(t_prev), T::cst(h));
+        DifferentiableScheme::residual_at(self, sys, t_prev, h, w_next, w_prev, u, p, d, r)
     }
 
     /// `C_q^T lambda - Q` at the point `args`.
@@ -151,7 +127,7 @@ impl Hht {
     fn imbalance_at<M: MechanicalModel, T: Scalar>(
         &self,
         sys: &MechanicalSystem<M>,
-        t: f64,
+        t: T,
         q: &[T],
         v: &[T],
         lambda: &[T],
@@ -160,8 +136,8 @@ impl Hht {
         d: &[f64],
     ) -> Vec<T> {
         let mut u_t = vec![T::cst(0.0); u.len()];
-        u.eval(T::cst(t), &mut u_t);
-        self.imbalance(sys, &MechArgs { t: T::cst(t), q, v, u: &u_t, p, d }, lambda)
+        u.eval(t, &mut u_t);
+        self.imbalance(sys, &MechArgs { t, q, v, u: &u_t, p, d }, lambda)
     }
 
     /// The Newton scale of each unknown: per block, the largest magnitude in `w_prev` and the
@@ -269,20 +245,7 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for Hht {
         d: &[f64],
         w: &mut [f64],
     ) -> Result<(), StepError> {
-        let n = self.dofs;
-        let mut u_t = vec![0.0; u.len()];
-        u.eval(t, &mut u_t);
-        let (q, v) = sys.split(x);
-        let (a, lambda) = sys
-            .accelerations(&MechArgs { t, q, v, u: &u_t, p, d })
-            .map_err(|_| StepError::Singular { t })?;
-        w[..2 * n].copy_from_slice(x);
-        w[2 * n..3 * n].copy_from_slice(&a);
-        w[3 * n..].copy_from_slice(&lambda);
-        if !w.iter().all(|v| v.is_finite()) {
-            return Err(StepError::NonFinite { t });
-        }
-        Ok(())
+        self.start_at(sys, t, x, u, p, d, w)
     }
 
     fn step(
@@ -325,6 +288,94 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for Hht {
         p: &[f64],
         d: &[f64],
         y: &mut [f64],
+    ) {
+        self.outputs_at(sys, t, w, u, p, d, y)
+    }
+}
+
+impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Hht {
+    fn residual_len(&self) -> usize {
+        self.state_len()
+    }
+
+    fn carried_len(&self) -> usize {
+        self.state_len()
+    }
+
+    fn residual_at<T: Scalar>(
+        &self,
+        sys: &MechanicalSystem<M>,
+        t_prev: T,
+        h: T,
+        w_next: &[T],
+        w_prev: &[T],
+        u: &StepInputs<T>,
+        p: &[T],
+        d: &[f64],
+        r: &mut [T],
+    ) {
+        let n = self.dofs;
+        let (alpha, beta, gamma) = (self.alpha, self.beta, self.gamma);
+        let (q, v, a, lambda) = self.split(w_next);
+        let (q0, v0, a0, lambda0) = self.split(w_prev);
+        let t = t_prev + h;
+        let old_q = T::cst(0.5) * h * h * T::cst(1.0 - 2.0 * beta);
+        let new_q = h * h * T::cst(beta);
+        let (old_v, new_v) = (h * T::cst(1.0 - gamma), h * T::cst(gamma));
+        for i in 0..n {
+            r[i] = q[i] - q0[i] - h * v0[i] - old_q * a0[i] - new_q * a[i];
+            r[n + i] = v[i] - v0[i] - old_v * a0[i] - new_v * a[i];
+        }
+        let mut u_t = vec![T::cst(0.0); u.len()];
+        u.eval(t, &mut u_t);
+        let args = MechArgs { t, q, v, u: &u_t, p, d };
+        let mass = sys.mass_matrix(&args);
+        let imbalance = self.imbalance(sys, &args, lambda);
+        let imbalance_prev = self.imbalance_at(sys, t_prev, q0, v0, lambda0, u, p, d);
+        let (inertia, blend) = (T::cst(1.0 / (1.0 + alpha)), T::cst(alpha / (1.0 + alpha)));
+        for i in 0..n {
+            let ma = (0..n).fold(T::cst(0.0), |s, j| s + mass[i * n + j] * a[j]);
+            r[2 * n + i] = inertia * ma + imbalance[i] - blend * imbalance_prev[i];
+        }
+        let scale = T::cst(1.0) / (T::cst(beta) * h * h);
+        for (ri, ci) in r[3 * n..].iter_mut().zip(sys.constraints(t, q, p)) {
+            *ri = ci * scale;
+        }
+    }
+
+    /// `q, v` from `x`; `a, lambda` from the augmented index-1 system.
+    fn start_at<T: Scalar>(
+        &self,
+        sys: &MechanicalSystem<M>,
+        t: T,
+        x: &[T],
+        u: &StepInputs<T>,
+        p: &[T],
+        d: &[f64],
+        w: &mut [T],
+    ) -> Result<(), StepError> {
+        let n = self.dofs;
+        let mut u_t = vec![T::cst(0.0); u.len()];
+        u.eval(t, &mut u_t);
+        let (q, v) = sys.split(x);
+        let (a, lambda) = sys
+            .accelerations(&MechArgs { t, q, v, u: &u_t, p, d })
+            .map_err(|_| StepError::Singular { t: t.real() })?;
+        w[..2 * n].copy_from_slice(x);
+        w[2 * n..3 * n].copy_from_slice(&a);
+        w[3 * n..].copy_from_slice(&lambda);
+        require_finite(t.real(), w)
+    }
+
+    fn outputs_at<T: Scalar>(
+        &self,
+        sys: &MechanicalSystem<M>,
+        t: T,
+        w: &[T],
+        u: &[T],
+        p: &[T],
+        d: &[f64],
+        y: &mut [T],
     ) {
         let (q, v, a, lambda) = self.split(w);
         sys.model().outputs(&MechArgs { t, q, v, u, p, d }, a, lambda, y);

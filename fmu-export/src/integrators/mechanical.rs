@@ -4,8 +4,10 @@
 use crate::declaration::{Declaration, Method};
 use crate::mechanical_system::MechanicalSystem;
 use crate::mechanics::MechanicalModel;
+use crate::scalar::Scalar;
 use crate::system::{StepError, StepInputs};
 
+use super::differentiable::DifferentiableScheme;
 use super::driver::SchemeIntegrator;
 use super::hht::Hht;
 use super::scheme::Scheme;
@@ -128,5 +130,56 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for MechanicalMethod {
         y: &mut [f64],
     ) {
         dispatch!(self, s => s.outputs(sys, t, w, u, p, d, y))
+    }
+}
+
+impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for MechanicalMethod {
+    fn residual_len(&self) -> usize {
+        dispatch!(self, s => DifferentiableScheme::<MechanicalSystem<M>>::residual_len(s))
+    }
+
+    fn carried_len(&self) -> usize {
+        dispatch!(self, s => DifferentiableScheme::<MechanicalSystem<M>>::carried_len(s))
+    }
+
+    fn residual_at<T: Scalar>(
+        &self,
+        sys: &MechanicalSystem<M>,
+        t_prev: T,
+        h: T,
+        w_next: &[T],
+        w_prev: &[T],
+        u: &StepInputs<T>,
+        p: &[T],
+        d: &[f64],
+        r: &mut [T],
+    ) {
+        dispatch!(self, s => s.residual_at(sys, t_prev, h, w_next, w_prev, u, p, d, r))
+    }
+
+    fn start_at<T: Scalar>(
+        &self,
+        sys: &MechanicalSystem<M>,
+        t: T,
+        x: &[T],
+        u: &StepInputs<T>,
+        p: &[T],
+        d: &[f64],
+        w: &mut [T],
+    ) -> Result<(), StepError> {
+        dispatch!(self, s => s.start_at(sys, t, x, u, p, d, w))
+    }
+
+    fn outputs_at<T: Scalar>(
+        &self,
+        sys: &MechanicalSystem<M>,
+        t: T,
+        w: &[T],
+        u: &[T],
+        p: &[T],
+        d: &[f64],
+        y: &mut [T],
+    ) {
+        dispatch!(self, s => s.outputs_at(sys, t, w, u, p, d, y))
     }
 }

@@ -7,11 +7,15 @@
 //! | [`SymplecticEuler`] | mechanics (index 1) | `[q, v]` (`2n`) | [`SymplecticEuler::residual`] |
 //! | [`SdirkScheme`] (ESDIRK, order 4) | stiff first-order systems | `[x, k1..k6, h_next, e_prev]` (`7N + 2`) | [`SdirkScheme::residual`] |
 //!
-//! Each residual takes the step start `t_prev` and length `h` as plain numbers (step sizes are
-//! not differentiated) and is generic over [`Scalar`](crate::Scalar) in `w_next`, `w_prev`, the
-//! input polynomial and the parameters, so dual numbers give `dF/dw_next`, `dF/dw_prev`,
-//! `dF/du` and `dF/dp` exactly. Inputs enter through the step's [`StepInputs`](crate::StepInputs) polynomial,
-//! evaluated at the times each residual needs.
+//! Each residual is generic over [`Scalar`](crate::Scalar) in `w_next`, `w_prev`, the input
+//! polynomial and the parameters, so dual numbers give `dF/dw_next`, `dF/dw_prev`, `dF/du` and
+//! `dF/dp` exactly. Inputs enter through the step's [`StepInputs`](crate::StepInputs) polynomial,
+//! evaluated at the times each residual needs. [`DifferentiableScheme`] is the same residual
+//! with the step start `t_prev` and length `h` generic too (a step that ends at a located event
+//! has a state-dependent length), together with the generic consistent start and outputs that
+//! the `f64` methods run; the [`adjoint`](crate::adjoint) module linearizes steps with it.
+//! [`SchemeIntegrator::do_step_recorded`] records a communication step's accepted internal steps
+//! and resets on a [`tape::Tape`].
 //!
 //! The integrators [`Sdirk`] and [`MechanicalIntegrator`] are a [`Scheme`] together with its
 //! state, driven over a communication step by [`SchemeIntegrator`]: fixed-step methods split
@@ -21,6 +25,7 @@
 //! ([`Integrator::state`](crate::Integrator::state)) is `[w, s]`, where `s` holds one
 //! reference sign per event indicator.
 
+mod differentiable;
 mod driver;
 pub mod events;
 mod hht;
@@ -29,7 +34,9 @@ mod newton;
 mod scheme;
 mod sdirk;
 mod symplectic_euler;
+pub mod tape;
 
+pub use differentiable::DifferentiableScheme;
 pub use driver::SchemeIntegrator;
 pub use hht::Hht;
 pub use mechanical::{MechanicalIntegrator, MechanicalMethod};

@@ -43,6 +43,7 @@ use crate::ode::Args;
 use crate::scalar::{lift, Dual64, Scalar};
 use crate::system::{StepError, StepInputs, System};
 
+use super::differentiable::{require_finite, DifferentiableScheme};
 use super::driver::SchemeIntegrator;
 use super::scheme::Scheme;
 use simplified_newton::IterationMatrix;
@@ -131,17 +132,8 @@ impl SdirkScheme {
         d: &[f64],
         r: &mut [T],
     ) {
-        let n = self.states;
-        let x_prev = &w_prev[..n];
-        let (x_next, stages) = w_next[..self.residual_len()].split_at(n);
-        let (stage_rows, update_rows) = r[..self.residual_len()].split_at_mut(STAGES * n);
-        for i in 0..STAGES {
-            let (previous, rest) = stages.split_at(i * n);
-            let ri = &mut stage_rows[i * n..(i + 1) * n];
-            self.stage_residual(sys, t_prev, h, i, x_prev, previous, &rest[..n], u, p, d, ri);
-        }
-        weighted_sum(x_prev, h, &B, stages, update_rows);
-        update_rows.iter_mut().zip(x_next).for_each(|(ri, &xi)| *ri = xi - *ri);
+        let (t_prev, h) = (T::cst(t_prev), T::cst(h));
+        DifferentiableScheme::residual_at(self, sys, t_prev, h, w_next, w_prev, u, p, d, r)
     }
 
     /// The residual `k - f(t_i, Z_i, u(t_i))` of stage `i` with derivative `k`, given the
@@ -150,8 +142,8 @@ impl SdirkScheme {
     fn stage_residual<S: System, T: Scalar>(
         &self,
         sys: &S,
-        t_prev: f64,
-        h: f64,
+        t_prev: T,
+        h: T,
         i: usize,
         x_prev: &[T],
         previous: &[T],
@@ -161,7 +153,7 @@ impl SdirkScheme {
         d: &[f64],
         r: &mut [T],
     ) {
-        let t = T::cst(t_prev + C[i] * h);
+        let t = t_prev + h * T::cst(C[i]);
         let x = stage_state(h, i, x_prev, previous, k);
         let mut u_t = vec![T::cst(0.0); u.len()];
         u.eval(t, &mut u_t);
@@ -241,21 +233,21 @@ impl SdirkScheme {
 
 /// The state `Z_i = x_prev + h (sum_{j<i} a_ij k_j + a_ii k)` of stage `i` with derivative
 /// `k`, given the earlier stages' derivatives in `previous`.
-fn stage_state<T: Scalar>(h: f64, i: usize, x_prev: &[T], previous: &[T], k: &[T]) -> Vec<T> {
+fn stage_state<T: Scalar>(h: T, i: usize, x_prev: &[T], previous: &[T], k: &[T]) -> Vec<T> {
     let mut z = vec![T::cst(0.0); x_prev.len()];
     weighted_sum(x_prev, h, A[i], previous, &mut z);
-    let own = T::cst(h * diagonal(i));
+    let own = h * T::cst(diagonal(i));
     z.iter_mut().zip(k).for_each(|(zi, &ki)| *zi += own * ki);
     z
 }
 
 /// Writes `out = x + h sum_j weights_j k_j`, where `k_j = stages[j N..(j + 1) N]` and only as
 /// many stages as there are weights (at most) are used.
-fn weighted_sum<T: Scalar>(x: &[T], h: f64, weights: &[f64], stages: &[T], out: &mut [T]) {
+fn weighted_sum<T: Scalar>(x: &[T], h: T, weights: &[f64], stages: &[T], out: &mut [T]) {
     let n = x.len();
     out.copy_from_slice(x);
     for (j, &weight) in weights.iter().enumerate() {
-        let factor = T::cst(h * weight);
+        let factor = h * T::cst(weight);
         out.iter_mut().zip(&stages[j * n..(j + 1) * n]).for_each(|(o, &k)| *o += factor * k);
     }
 }
@@ -346,8 +338,6 @@ impl<S: System> Scheme<S> for SdirkScheme {
         &w[..self.states]
     }
 
-    /// Every stage derivative is `f(t, x)` (the residual of a step of length zero vanishes);
-    /// the controller starts from `max_step` with no error history.
     fn start(
         &self,
         sys: &S,
@@ -358,21 +348,7 @@ impl<S: System> Scheme<S> for SdirkScheme {
         d: &[f64],
         w: &mut [f64],
     ) -> Result<(), StepError> {
-        let n = self.states;
-        let mut u_t = vec![0.0; u.len()];
-        u.eval(t, &mut u_t);
-        let mut f = vec![0.0; n];
-        sys.derivatives(&Args { t, x, u: &u_t, p, d }, &mut f);
-        if !f.iter().chain(x).all(|v| v.is_finite()) {
-            return Err(StepError::NonFinite { t });
-        }
-        w[..n].copy_from_slice(x);
-        for i in 0..STAGES {
-            w[n + i * n..n + (i + 1) * n].copy_from_slice(&f);
-        }
-        w[self.step_index()] = self.max_step;
-        w[self.step_index() + 1] = 1.0;
-        Ok(())
+        self.start_at(sys, t, x, u, p, d, w)
     }
 
     /// One step of exactly `h`; the control data are carried over unchanged.
@@ -465,6 +441,83 @@ impl<S: System> Scheme<S> for SdirkScheme {
     }
 
     fn outputs(&self, sys: &S, t: f64, w: &[f64], u: &[f64], p: &[f64], d: &[f64], y: &mut [f64]) {
+        self.outputs_at(sys, t, w, u, p, d, y)
+    }
+}
+
+impl<S: System> DifferentiableScheme<S> for SdirkScheme {
+    fn residual_len(&self) -> usize {
+        SdirkScheme::residual_len(self)
+    }
+
+    /// Only `x_prev` enters a step.
+    fn carried_len(&self) -> usize {
+        self.states
+    }
+
+    fn residual_at<T: Scalar>(
+        &self,
+        sys: &S,
+        t_prev: T,
+        h: T,
+        w_next: &[T],
+        w_prev: &[T],
+        u: &StepInputs<T>,
+        p: &[T],
+        d: &[f64],
+        r: &mut [T],
+    ) {
+        let n = self.states;
+        let x_prev = &w_prev[..n];
+        let (x_next, stages) = w_next[..self.residual_len()].split_at(n);
+        let (stage_rows, update_rows) = r[..self.residual_len()].split_at_mut(STAGES * n);
+        for i in 0..STAGES {
+            let (previous, rest) = stages.split_at(i * n);
+            let ri = &mut stage_rows[i * n..(i + 1) * n];
+            self.stage_residual(sys, t_prev, h, i, x_prev, previous, &rest[..n], u, p, d, ri);
+        }
+        weighted_sum(x_prev, h, &B, stages, update_rows);
+        update_rows.iter_mut().zip(x_next).for_each(|(ri, &xi)| *ri = xi - *ri);
+    }
+
+    /// Every stage derivative is `f(t, x)` (the residual of a step of length zero vanishes);
+    /// the controller starts from `max_step` with no error history.
+    fn start_at<T: Scalar>(
+        &self,
+        sys: &S,
+        t: T,
+        x: &[T],
+        u: &StepInputs<T>,
+        p: &[T],
+        d: &[f64],
+        w: &mut [T],
+    ) -> Result<(), StepError> {
+        let n = self.states;
+        let mut u_t = vec![T::cst(0.0); u.len()];
+        u.eval(t, &mut u_t);
+        let mut f = vec![T::cst(0.0); n];
+        sys.derivatives(&Args { t, x, u: &u_t, p, d }, &mut f);
+        require_finite(t.real(), &f)?;
+        require_finite(t.real(), x)?;
+        w[..n].copy_from_slice(x);
+        for i in 0..STAGES {
+            w[n + i * n..n + (i + 1) * n].copy_from_slice(&f);
+        }
+        w[self.step_index()] = T::cst(self.max_step);
+        w[self.step_index() + 1] = T::cst(1.0);
+        Ok(())
+    }
+
+    fn outputs_at<T: Scalar>(
+        &self,
+        sys: &S,
+        t: T,
+        w: &[T],
+        u: &[T],
+        p: &[T],
+        d: &[f64],
+        y: &mut [T],
+    ) {
         sys.outputs(&Args { t, x: &w[..self.states], u, p, d }, y);
     }
 }

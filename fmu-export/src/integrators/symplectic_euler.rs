@@ -23,6 +23,7 @@ use crate::ode::Args;
 use crate::scalar::Scalar;
 use crate::system::{StepError, StepInputs, System};
 
+use super::differentiable::{require_finite, DifferentiableScheme};
 use super::scheme::Scheme;
 
 /// Symplectic Euler for `n` coordinates.
@@ -59,31 +60,24 @@ impl SymplecticEuler {
         d: &[f64],
         r: &mut [T],
     ) {
-        let n = self.dofs;
-        let hh = T::cst(h);
-        let acceleration = self
-            .acceleration(sys, t_prev, w_prev, u, p, d)
-            .unwrap_or_else(|_| vec![T::cst(f64::NAN); n]);
-        for i in 0..n {
-            r[i] = w_next[i] - w_prev[i] - hh * w_next[n + i];
-            r[n + i] = w_next[n + i] - w_prev[n + i] - hh * acceleration[i];
-        }
+        let (t_prev, h) = (T::cst(t_prev), T::cst(h));
+        DifferentiableScheme::residual_at(self, sys, t_prev, h, w_next, w_prev, u, p, d, r)
     }
 
     /// Consistent accelerations at `(t, w)` with the step's inputs evaluated at `t`.
     fn acceleration<M: MechanicalModel, T: Scalar>(
         &self,
         sys: &MechanicalSystem<M>,
-        t: f64,
+        t: T,
         w: &[T],
         u: &StepInputs<T>,
         p: &[T],
         d: &[f64],
     ) -> Result<Vec<T>, Singular> {
         let mut u_t = vec![T::cst(0.0); u.len()];
-        u.eval(T::cst(t), &mut u_t);
+        u.eval(t, &mut u_t);
         let (q, v) = sys.split(w);
-        let args = MechArgs { t: T::cst(t), q, v, u: &u_t, p, d };
+        let args = MechArgs { t, q, v, u: &u_t, p, d };
         sys.accelerations(&args).map(|(a, _)| a)
     }
 }
@@ -99,19 +93,15 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for SymplecticEuler {
 
     fn start(
         &self,
-        _sys: &MechanicalSystem<M>,
+        sys: &MechanicalSystem<M>,
         t: f64,
         x: &[f64],
-        _u: &StepInputs<f64>,
-        _p: &[f64],
-        _d: &[f64],
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
         w: &mut [f64],
     ) -> Result<(), StepError> {
-        if !x.iter().all(|v| v.is_finite()) {
-            return Err(StepError::NonFinite { t });
-        }
-        w.copy_from_slice(x);
-        Ok(())
+        self.start_at(sys, t, x, u, p, d, w)
     }
 
     fn step(
@@ -150,6 +140,67 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for SymplecticEuler {
         p: &[f64],
         d: &[f64],
         y: &mut [f64],
+    ) {
+        self.outputs_at(sys, t, w, u, p, d, y)
+    }
+}
+
+impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for SymplecticEuler {
+    fn residual_len(&self) -> usize {
+        self.state_len()
+    }
+
+    fn carried_len(&self) -> usize {
+        self.state_len()
+    }
+
+    fn residual_at<T: Scalar>(
+        &self,
+        sys: &MechanicalSystem<M>,
+        t_prev: T,
+        h: T,
+        w_next: &[T],
+        w_prev: &[T],
+        u: &StepInputs<T>,
+        p: &[T],
+        d: &[f64],
+        r: &mut [T],
+    ) {
+        let n = self.dofs;
+        let acceleration = self
+            .acceleration(sys, t_prev, w_prev, u, p, d)
+            .unwrap_or_else(|_| vec![T::cst(f64::NAN); n]);
+        for i in 0..n {
+            r[i] = w_next[i] - w_prev[i] - h * w_next[n + i];
+            r[n + i] = w_next[n + i] - w_prev[n + i] - h * acceleration[i];
+        }
+    }
+
+    /// The discrete state is the continuous state.
+    fn start_at<T: Scalar>(
+        &self,
+        _sys: &MechanicalSystem<M>,
+        t: T,
+        x: &[T],
+        _u: &StepInputs<T>,
+        _p: &[T],
+        _d: &[f64],
+        w: &mut [T],
+    ) -> Result<(), StepError> {
+        require_finite(t.real(), x)?;
+        w.copy_from_slice(x);
+        Ok(())
+    }
+
+    fn outputs_at<T: Scalar>(
+        &self,
+        sys: &MechanicalSystem<M>,
+        t: T,
+        w: &[T],
+        u: &[T],
+        p: &[T],
+        d: &[f64],
+        y: &mut [T],
     ) {
         sys.outputs(&Args { t, x: w, u, p, d }, y);
     }

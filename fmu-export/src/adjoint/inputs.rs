@@ -1,0 +1,38 @@
+//! The step-input polynomial as one flat vector of coefficients, the layout in which input
+//! tangents and adjoints are exchanged: entry `k * n_u + i` is the `k`-th time derivative of
+//! input `i` at the communication point.
+
+use crate::scalar::Scalar;
+use crate::system::StepInputs;
+
+/// The coefficients of `u`, flattened derivative order by derivative order.
+pub fn flatten_inputs(u: &StepInputs<f64>) -> Vec<f64> {
+    u.coefficients.concat()
+}
+
+/// The polynomial with the layout of `like` (expansion point, inputs, orders) and the flat
+/// coefficients `flat`.
+pub fn inputs_like<T: Scalar>(like: &StepInputs<f64>, flat: &[T]) -> StepInputs<T> {
+    let n = like.len();
+    let coefficients = if n == 0 {
+        like.coefficients.iter().map(|_| Vec::new()).collect()
+    } else {
+        flat.chunks(n).map(<[T]>::to_vec).collect()
+    };
+    StepInputs { t0: like.t0, coefficients }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flattening_round_trips() {
+        let u = StepInputs { t0: 0.5, coefficients: vec![vec![1.0, 2.0], vec![3.0, 4.0]] };
+        let flat = flatten_inputs(&u);
+        assert_eq!(flat, [1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(inputs_like(&u, &flat), u);
+        let none = StepInputs::<f64>::held(0.0, &[]);
+        assert_eq!(inputs_like::<f64>(&none, &flatten_inputs(&none)), none);
+    }
+}

@@ -1,0 +1,50 @@
+//! The linearization of the outputs at a communication point,
+//! `y = Y(t, w, u(t), p)`, computed by the method's own output function.
+
+use crate::integrators::DifferentiableScheme;
+use crate::scalar::Dual64;
+use crate::system::{StepInputs, System};
+
+use super::blocks::block_jacobians;
+use super::inputs::{flatten_inputs, inputs_like};
+use super::matrix::Matrix;
+
+/// The Jacobians of the outputs at time `t` (the end of a communication step).
+#[derive(Clone, Debug)]
+pub struct OutputLinearization {
+    /// `dy/dw` over the residual's unknowns.
+    pub state: Matrix,
+    /// `dy/du` over the flat coefficients of the step's inputs (evaluated at `t`).
+    pub inputs: Matrix,
+    /// `dy/dp`.
+    pub params: Matrix,
+}
+
+impl OutputLinearization {
+    /// Linearizes the outputs of `scheme` at time `t` and method state `w`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new<S: System, M: DifferentiableScheme<S>>(
+        sys: &S,
+        scheme: &M,
+        t: f64,
+        w: &[f64],
+        inputs: &StepInputs<f64>,
+        params: &[f64],
+        d: &[f64],
+    ) -> Self {
+        let nt = scheme.residual_len();
+        let rows = sys.declaration().outputs.len();
+        let flat_inputs = flatten_inputs(inputs);
+        let blocks: [&[f64]; 3] = [&w[..nt], &flat_inputs, params];
+        let (jacobians, _) = block_jacobians(&blocks, rows, |args, y| {
+            let w_dual = super::blocks::with_leading(w, args[0]);
+            let u = inputs_like(inputs, args[1]);
+            let time = Dual64::from(t);
+            let mut u_t = vec![Dual64::from(0.0); u.len()];
+            u.eval(time, &mut u_t);
+            scheme.outputs_at(sys, time, &w_dual, &u_t, args[2], d, y);
+        });
+        let [state, inputs, params] = <[Matrix; 3]>::try_from(jacobians).expect("three blocks");
+        OutputLinearization { state, inputs, params }
+    }
+}

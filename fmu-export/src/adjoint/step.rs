@@ -1,0 +1,303 @@
+//! The linearization of one internal step `F(w_next, w_prev, u, p; t_prev, h) = 0`.
+//!
+//! All Jacobians come from the method's own residual by dual numbers. Tangents carry, besides
+//! the discrete state `dw` (the residual's `nt` unknowns), the shift `dt` of the step's start
+//! time, which only an earlier event in the same communication step makes non-zero. The
+//! step's length varies according to its [`StepEnd`]:
+//!
+//! * `Free`: `dh = 0` (recorded step sizes are held fixed);
+//! * `Stop`: the end time is held, `dh = -dt`;
+//! * `Event`: the end time is where the crossing indicator `z` vanishes on the step's end
+//!   state, `z(t_prev + h, x_next, u, p) = 0`, so with `a = -F_wn^-1 (F_wp dw + F_t dt + F_u du
+//!   + F_p dp)` and the discrete rate `b = dw_next/dh = -F_wn^-1 F_h`:
+//!
+//! ```text
+//! dh = -(z_t dt + z_x a_x + z_u du + z_p dp) / (z_t + z_x b_x)
+//! ```
+//!
+//! which is the event-time sensitivity of Corner et al. (2019) eq. (33) and Serban & Recuero
+//! (2019) eq. (27) with the numerical step's own rate `b` in place of `f(x^-)`.
+//! Then `dw_next = a + b dh` and `dt_next = dt + dh`.
+
+use crate::integrators::tape::StepEnd;
+use crate::integrators::DifferentiableScheme;
+use crate::linear::Lu;
+use crate::ode::Args;
+use crate::scalar::Dual64;
+use crate::system::{StepInputs, System};
+
+use super::blocks::{block_jacobians, with_leading};
+use super::error::AdjointError;
+use super::inputs::{flatten_inputs, inputs_like};
+use super::matrix::{dot, Matrix};
+use super::Cotangents;
+
+/// Whether located events contribute the sensitivity of their time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EventTimeSensitivity {
+    /// The event time moves with the state (the correct linearization).
+    #[default]
+    Included,
+    /// The event time is held fixed: what ignoring the hidden discontinuity gives. Only for
+    /// demonstrating that the term matters.
+    Ignored,
+}
+
+/// The step data a linearization is taken at.
+#[derive(Clone, Copy, Debug)]
+pub struct StepPoint<'a> {
+    /// Start time.
+    pub t: f64,
+    /// Length.
+    pub h: f64,
+    /// Method state at the start (at least the residual's carried entries).
+    pub w_prev: &'a [f64],
+    /// Method state at the end (at least the residual's unknowns).
+    pub w_next: &'a [f64],
+    /// The step's input polynomial.
+    pub inputs: &'a StepInputs<f64>,
+    /// Parameters.
+    pub params: &'a [f64],
+    /// Discrete variables during the step.
+    pub d: &'a [f64],
+}
+
+/// The linearization of one solved internal step.
+#[derive(Clone, Debug)]
+pub struct StepLinearization {
+    t: f64,
+    next: Matrix,
+    lu: Lu<f64>,
+    prev: Matrix,
+    start_time: Vec<f64>,
+    length: Vec<f64>,
+    inputs: Matrix,
+    params: Matrix,
+    /// `dw_next/dh = -F_wn^-1 F_h`.
+    rate: Vec<f64>,
+    rule: LengthRule,
+}
+
+/// How the step's length responds to perturbations.
+#[derive(Clone, Debug)]
+enum LengthRule {
+    Fixed,
+    EndsAtStop,
+    EndsAtEvent(EventCondition),
+}
+
+/// The linearized event condition `z(t_prev + h, x_next, u, p) = 0`.
+#[derive(Clone, Debug)]
+struct EventCondition {
+    /// `dz/dt` at fixed `x` (inputs move with time).
+    time: f64,
+    /// `dz/dx` (continuous state, the leading entries of `w`).
+    state: Vec<f64>,
+    /// `dz/du` (input coefficients).
+    inputs: Vec<f64>,
+    /// `dz/dp`.
+    params: Vec<f64>,
+    /// `z_t + z_x b_x`, the indicator's rate along the discrete step.
+    rate: f64,
+}
+
+impl StepLinearization {
+    /// Linearizes the solved step `point` of `scheme`, whose length is determined as `end` says.
+    pub fn new<S: System, M: DifferentiableScheme<S>>(
+        sys: &S,
+        scheme: &M,
+        point: &StepPoint,
+        end: &StepEnd,
+        event_time: EventTimeSensitivity,
+    ) -> Result<Self, AdjointError> {
+        let (nt, carried) = (scheme.residual_len(), scheme.carried_len());
+        let StepPoint { t, h, w_prev, w_next, inputs, params, d } = *point;
+        let flat_inputs = flatten_inputs(inputs);
+        let blocks: [&[f64]; 6] =
+            [&w_next[..nt], &w_prev[..carried], &[t], &[h], &flat_inputs, params];
+        let (jacobians, _) = block_jacobians(&blocks, nt, |args, r| {
+            let wn = with_leading(w_next, args[0]);
+            let wp = with_leading(w_prev, args[1]);
+            let u = inputs_like(inputs, args[4]);
+            scheme.residual_at(sys, args[2][0], args[3][0], &wn, &wp, &u, args[5], d, r);
+        });
+        let [next, prev, start_time, length, d_inputs, d_params] =
+            <[Matrix; 6]>::try_from(jacobians).expect("six blocks");
+        let lu = Lu::factor(next.data().to_vec(), nt).map_err(|_| AdjointError::Singular { t })?;
+        let mut rate: Vec<f64> = length.column(0).iter().map(|v| -v).collect();
+        lu.solve(&mut rate);
+        let rule = match (end, event_time) {
+            (StepEnd::Free, _) | (StepEnd::Event(_), EventTimeSensitivity::Ignored) => {
+                LengthRule::Fixed
+            }
+            (StepEnd::Stop, _) => LengthRule::EndsAtStop,
+            (StepEnd::Event(_), EventTimeSensitivity::Included) => {
+                let indicator = end.crossing_indicator().expect("a located event crossed");
+                let x_next = scheme.continuous_state(w_next);
+                let condition = EventCondition::new(sys, point, x_next, indicator, &rate)?;
+                LengthRule::EndsAtEvent(condition)
+            }
+        };
+        Ok(StepLinearization {
+            t,
+            next,
+            lu,
+            prev,
+            start_time: start_time.column(0),
+            length: length.column(0),
+            inputs: d_inputs,
+            params: d_params,
+            rate,
+            rule,
+        })
+    }
+
+    /// `dF/dw_next` (`nt x nt`).
+    pub fn jacobian_next(&self) -> &Matrix {
+        &self.next
+    }
+
+    /// `dF/dw_prev` over the carried entries of `w_prev` (`nt x carried`).
+    pub fn jacobian_prev(&self) -> &Matrix {
+        &self.prev
+    }
+
+    /// `dF/du` over the flat input coefficients.
+    pub fn jacobian_inputs(&self) -> &Matrix {
+        &self.inputs
+    }
+
+    /// `dF/dp`.
+    pub fn jacobian_params(&self) -> &Matrix {
+        &self.params
+    }
+
+    /// `dF/dt_prev` (the step's start time).
+    pub fn jacobian_start_time(&self) -> &[f64] {
+        &self.start_time
+    }
+
+    /// `dF/dh` (the step's length).
+    pub fn jacobian_length(&self) -> &[f64] {
+        &self.length
+    }
+
+    /// Step JVP: `dw_next = -F_wn^-1 (F_wp dw_prev + F_u du + F_p dp)` (plus the response of
+    /// an event-located length), for tangents of `w_prev` (`nt` entries), the flat input
+    /// coefficients and the parameters.
+    pub fn jvp(&self, dw_prev: &[f64], du: &[f64], dp: &[f64]) -> Vec<f64> {
+        self.propagate(dw_prev, 0.0, du, dp).0
+    }
+
+    /// Step VJP: for the adjoint seed on `w_next`, `lambda = F_wn^-T seed` and the adjoints
+    /// `-F_wp^T lambda`, `-F_u^T lambda`, `-F_p^T lambda` (plus the event-time terms).
+    pub fn vjp(&self, seed: &[f64]) -> Cotangents {
+        let mut cotangents = Cotangents::zeros(0, self.inputs.cols(), self.params.cols());
+        (cotangents.state, _) = self.pull_back(seed, 0.0, &mut cotangents);
+        cotangents
+    }
+
+    /// The tangent `(dw_next, dt_next)` from `(dw_prev, dt_prev)` and the input and parameter
+    /// tangents.
+    pub(crate) fn propagate(&self, dw: &[f64], dt: f64, du: &[f64], dp: &[f64]) -> (Vec<f64>, f64) {
+        let mut g: Vec<f64> = self.start_time.iter().map(|f| f * dt).collect();
+        self.prev.mul_add(&dw[..self.prev.cols()], &mut g);
+        self.inputs.mul_add(du, &mut g);
+        self.params.mul_add(dp, &mut g);
+        let mut a: Vec<f64> = g.iter().map(|v| -v).collect();
+        self.lu.solve(&mut a);
+        let dh = match &self.rule {
+            LengthRule::Fixed => 0.0,
+            LengthRule::EndsAtStop => -dt,
+            LengthRule::EndsAtEvent(c) => {
+                let change = c.time * dt
+                    + dot(&c.state, &a[..c.state.len()])
+                    + dot(&c.inputs, du)
+                    + dot(&c.params, dp);
+                -change / c.rate
+            }
+        };
+        a.iter_mut().zip(&self.rate).for_each(|(ai, bi)| *ai += bi * dh);
+        (a, dt + dh)
+    }
+
+    /// The adjoint `(w_prev_bar, t_prev_bar)` from `(w_next_bar, t_next_bar)`, adding the
+    /// input and parameter adjoints to `acc`.
+    pub(crate) fn pull_back(
+        &self,
+        w_bar: &[f64],
+        t_bar: f64,
+        acc: &mut Cotangents,
+    ) -> (Vec<f64>, f64) {
+        // Adjoint of the length change dh.
+        let length_bar = dot(w_bar, &self.rate) + t_bar;
+        let mut seed = w_bar.to_vec();
+        let mut t_prev_bar = t_bar;
+        match &self.rule {
+            LengthRule::Fixed => {}
+            LengthRule::EndsAtStop => t_prev_bar -= length_bar,
+            LengthRule::EndsAtEvent(c) => {
+                let mu = length_bar / c.rate;
+                seed.iter_mut().zip(&c.state).for_each(|(s, z)| *s -= mu * z);
+                t_prev_bar -= mu * c.time;
+                acc.inputs.iter_mut().zip(&c.inputs).for_each(|(u, z)| *u -= mu * z);
+                acc.params.iter_mut().zip(&c.params).for_each(|(p, z)| *p -= mu * z);
+            }
+        }
+        self.lu.solve_transposed(&mut seed);
+        let lambda: Vec<f64> = seed.iter().map(|v| -v).collect();
+        let mut w_prev_bar = vec![0.0; w_bar.len()];
+        self.prev.transpose_mul_add(&lambda, &mut w_prev_bar[..self.prev.cols()]);
+        t_prev_bar += dot(&self.start_time, &lambda);
+        self.inputs.transpose_mul_add(&lambda, &mut acc.inputs);
+        self.params.transpose_mul_add(&lambda, &mut acc.params);
+        (w_prev_bar, t_prev_bar)
+    }
+
+    /// Start time of the step.
+    pub fn t(&self) -> f64 {
+        self.t
+    }
+}
+
+impl EventCondition {
+    /// The linearized condition of indicator `indicator` at the end of the step `point`, whose
+    /// discrete rate is `rate`.
+    fn new<S: System>(
+        sys: &S,
+        point: &StepPoint,
+        x_next: &[f64],
+        indicator: usize,
+        rate: &[f64],
+    ) -> Result<Self, AdjointError> {
+        let t_end = point.t + point.h;
+        let flat_inputs = flatten_inputs(point.inputs);
+        let blocks: [&[f64]; 4] = [&[t_end], x_next, &flat_inputs, point.params];
+        let count = sys.declaration().event_indicators;
+        let (jacobians, _) = block_jacobians(&blocks, 1, |args, out| {
+            let t = args[0][0];
+            let u = inputs_like(point.inputs, args[2]);
+            let mut u_t = vec![Dual64::from(0.0); u.len()];
+            u.eval(t, &mut u_t);
+            let mut z = vec![Dual64::from(0.0); count];
+            sys.event_indicators(&Args { t, x: args[1], u: &u_t, p: args[3], d: point.d }, &mut z);
+            out[0] = z[indicator];
+        });
+        let [time, state, inputs, params] =
+            <[Matrix; 4]>::try_from(jacobians).expect("four blocks");
+        let (time, state) = (time.get(0, 0), state.data().to_vec());
+        let along: Vec<f64> = state.iter().zip(rate).map(|(z, b)| z * b).collect();
+        let rate = time + along.iter().sum::<f64>();
+        let scale = time.abs() + along.iter().map(|v| v.abs()).sum::<f64>();
+        if rate.abs() <= 1e-12 * scale || !rate.is_finite() {
+            return Err(AdjointError::Grazing { t: t_end, indicator });
+        }
+        Ok(EventCondition {
+            time,
+            state,
+            inputs: inputs.data().to_vec(),
+            params: params.data().to_vec(),
+            rate,
+        })
+    }
+}

@@ -1,0 +1,77 @@
+//! The scalar-generic view of a one-step method that discrete adjoints and forward
+//! sensitivities are built from: the step residual (generic in the step's start time and
+//! length too), the consistent start and the outputs.
+
+use crate::scalar::Scalar;
+use crate::system::{StepError, StepInputs, System};
+
+use super::scheme::Scheme;
+
+/// A [`Scheme`] whose residual, start and outputs accept any [`Scalar`], so that dual numbers
+/// give every Jacobian a linearized step needs; the `f64` methods of [`Scheme`] run the same
+/// code.
+///
+/// The residual's unknowns are the leading [`residual_len`](Self::residual_len) entries of
+/// `w_next` (the rest of `w`, e.g. step-size control data, is carried but not differentiated),
+/// and it reads only the leading [`carried_len`](Self::carried_len) entries of `w_prev`.
+pub trait DifferentiableScheme<S: System>: Scheme<S> {
+    /// Number of residual rows, which is also the number of unknowns `w_next[..residual_len]`.
+    fn residual_len(&self) -> usize;
+
+    /// Leading entries of `w_prev` the residual depends on (at most `residual_len`).
+    fn carried_len(&self) -> usize;
+
+    /// The residual `F(w_next, w_prev, u, p)` of a step from `t_prev` of length `h`, with the
+    /// step's start and length in the scalar type too (located events make `h` depend on the
+    /// state, and an earlier event shifts `t_prev`).
+    #[allow(clippy::too_many_arguments)]
+    fn residual_at<T: Scalar>(
+        &self,
+        sys: &S,
+        t_prev: T,
+        h: T,
+        w_next: &[T],
+        w_prev: &[T],
+        u: &StepInputs<T>,
+        p: &[T],
+        d: &[f64],
+        r: &mut [T],
+    );
+
+    /// Writes the consistent discrete state `w` (all [`Scheme::state_len`] entries) for the
+    /// continuous state `x` at time `t`: the computation [`Scheme::start`] performs.
+    #[allow(clippy::too_many_arguments)]
+    fn start_at<T: Scalar>(
+        &self,
+        sys: &S,
+        t: T,
+        x: &[T],
+        u: &StepInputs<T>,
+        p: &[T],
+        d: &[f64],
+        w: &mut [T],
+    ) -> Result<(), StepError>;
+
+    /// Writes the outputs `y` at the discrete state `w`: the computation [`Scheme::outputs`]
+    /// performs.
+    #[allow(clippy::too_many_arguments)]
+    fn outputs_at<T: Scalar>(
+        &self,
+        sys: &S,
+        t: T,
+        w: &[T],
+        u: &[T],
+        p: &[T],
+        d: &[f64],
+        y: &mut [T],
+    );
+}
+
+/// `Err(NonFinite)` unless every entry of `values` is finite.
+pub(crate) fn require_finite<T: Scalar>(t: f64, values: &[T]) -> Result<(), StepError> {
+    if values.iter().all(|v| v.real().is_finite()) {
+        Ok(())
+    } else {
+        Err(StepError::NonFinite { t })
+    }
+}
