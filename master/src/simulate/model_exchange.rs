@@ -2,6 +2,9 @@
 //! (Dormand–Prince, or ESDIRK for stiff models), stops at time events, locates state events on
 //! the dense output, reports completed steps (step events) and runs the FMU's event iteration.
 
+use std::iter::Peekable;
+
+use super::recorder::Recorder;
 use super::state_equations::{StateEquations, StateVariables};
 use super::{grid_intervals, grid_point, InputTable, Run, SimulationSummary};
 use crate::error::{Error, Result};
@@ -12,6 +15,10 @@ use crate::solver::{
     locate_crossing, sign_changed, DormandPrince, Esdirk, Interpolant, Method, Stepper,
     Tolerances,
 };
+
+/// A step covers at most 1/50 of the run (as in FMPy), so that an indicator that changes
+/// sign twice between step ends is not missed on a smooth stretch.
+const MIN_STEPS_PER_RUN: f64 = 50.0;
 
 /// Integrates from start to stop with `method`, recording on the output grid (and around
 /// events if asked).
@@ -57,6 +64,7 @@ fn integrate<S: Stepper>(
         relative_tolerance: experiment.tolerance,
         stepper,
         step: None,
+        max_step: (experiment.stop - experiment.start) / MIN_STEPS_PER_RUN,
         next_time_event: None,
         progress,
         summary,
@@ -72,37 +80,52 @@ fn integrate<S: Stepper>(
         experiment.output_interval,
         experiment.stop,
     );
-    for k in 1..=intervals {
-        let output_time = grid_point(
-            experiment.start,
-            experiment.output_interval,
-            k,
-            experiment.stop,
-        );
-        while me.time < output_time {
-            let due = me.next_time_event.is_some_and(|t| t <= me.time);
-            let step_event = if due { false } else { me.advance(output_time)? };
-            let time_event = me.next_time_event.is_some_and(|t| t <= me.time);
-            if step_event || time_event {
-                if record_events {
-                    recorder.record(me.equations.instance, me.time)?;
-                }
-                if me.event_iteration(false)? {
-                    recorder.record(me.equations.instance, me.time)?;
-                    me.summary.final_time = me.time;
-                    return Ok(me.summary);
-                }
-                if record_events {
-                    recorder.record(me.equations.instance, me.time)?;
-                }
+    let mut outputs = (1..=intervals)
+        .map(|k| {
+            grid_point(
+                experiment.start,
+                experiment.output_interval,
+                k,
+                experiment.stop,
+            )
+        })
+        .peekable();
+    while me.time < experiment.stop {
+        let due = me.next_time_event.is_some_and(|t| t <= me.time);
+        let step_event = if due {
+            false
+        } else {
+            // Without states there is no dense output: stop at every output point instead.
+            let limit = match outputs.peek() {
+                Some(&next) if n == 0 => next,
+                _ => experiment.stop,
+            };
+            let event = me.advance(limit)?;
+            me.record_inside_step(recorder, &mut outputs)?;
+            event
+        };
+        let time_event = me.next_time_event.is_some_and(|t| t <= me.time);
+        if step_event || time_event {
+            if record_events {
+                recorder.record(me.equations.instance, me.time)?;
             }
-            if me.summary.terminated_by_fmu {
+            if me.event_iteration(false)? {
                 recorder.record(me.equations.instance, me.time)?;
                 me.summary.final_time = me.time;
                 return Ok(me.summary);
             }
+            if record_events {
+                recorder.record(me.equations.instance, me.time)?;
+            }
         }
-        recorder.record(me.equations.instance, output_time)?;
+        if me.summary.terminated_by_fmu {
+            recorder.record(me.equations.instance, me.time)?;
+            me.summary.final_time = me.time;
+            return Ok(me.summary);
+        }
+        while let Some(time) = outputs.next_if(|&t| t <= me.time) {
+            recorder.record(me.equations.instance, time)?;
+        }
     }
     me.summary.final_time = me.time;
     Ok(me.summary)
@@ -120,7 +143,10 @@ struct Integration<'a, S> {
     tolerances: Tolerances,
     relative_tolerance: f64,
     stepper: S,
+    /// The step size to try next.
     step: Option<f64>,
+    /// The longest step: indicators are only compared at step ends.
+    max_step: f64,
     next_time_event: Option<f64>,
     progress: &'a mut Progress,
     summary: SimulationSummary,
@@ -168,14 +194,15 @@ impl<S: Stepper> Integration<'_, S> {
                 &self.tolerances,
                 end - start,
             )?,
-        };
+        }
+        .min(self.max_step);
         loop {
             let reaches_end = step >= (end - start) * (1.0 - 1e-12);
             let h = if reaches_end { end - start } else { step };
             let attempt =
                 self.stepper
                     .attempt(&mut self.equations, start, x, h, &self.tolerances)?;
-            step = attempt.next_step;
+            step = attempt.next_step.min(self.max_step);
             if attempt.accepted {
                 self.step = Some(step);
                 self.equations.non_finite = None;
@@ -200,6 +227,27 @@ impl<S: Stepper> Integration<'_, S> {
                 });
             }
         }
+    }
+
+    /// Records the output points before the current time, which the last step passed, from
+    /// its dense output (before an event at the step's end changes the discrete states), and
+    /// puts the FMU back at the end of the step.
+    fn record_inside_step(
+        &mut self,
+        recorder: &mut Recorder,
+        outputs: &mut Peekable<impl Iterator<Item = f64>>,
+    ) -> Result<()> {
+        if self.states.is_empty() || outputs.peek().is_none_or(|&t| t >= self.time) {
+            return Ok(());
+        }
+        let dense = self.stepper.dense_output();
+        let mut x = vec![0.0; self.states.len()];
+        while let Some(time) = outputs.next_if(|&t| t < self.time) {
+            dense.evaluate(time, &mut x);
+            self.equations.set_point(time, &x)?;
+            recorder.record(self.equations.instance, time)?;
+        }
+        self.equations.set_point(self.time, &self.states)
     }
 
     /// Compares the indicators at the end of the step with those at its start; on a sign
@@ -303,7 +351,10 @@ impl<S: Stepper> Integration<'_, S> {
             instance.get_event_indicators(&mut self.indicators)?;
         }
         self.next_time_event = update.next_event_time;
+        // The solution may have jumped: restart from a fresh step-size estimate, which also
+        // keeps the first step after a reset too short to cross an indicator twice.
         self.stepper.reset();
+        self.step = None;
         Ok(false)
     }
 }

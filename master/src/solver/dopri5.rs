@@ -98,6 +98,9 @@ pub struct DormandPrince {
     x_new: Vec<f64>,
     /// Whether `k[0]` holds f(t, x) of the current point.
     first_stage_valid: bool,
+    /// The last attempt was accepted: its last stage becomes the next first stage when the
+    /// next attempt starts (so the dense output stays valid until then).
+    last_stage_pending: bool,
     t: f64,
     h: f64,
     x_old: Vec<f64>,
@@ -111,6 +114,7 @@ impl DormandPrince {
             stage: vec![0.0; n],
             x_new: vec![0.0; n],
             first_stage_valid: false,
+            last_stage_pending: false,
             t: 0.0,
             h: 0.0,
             x_old: vec![0.0; n],
@@ -127,6 +131,7 @@ impl Stepper for DormandPrince {
 
     fn reset(&mut self) {
         self.first_stage_valid = false;
+        self.last_stage_pending = false;
     }
 
     fn x_new(&self) -> &[f64] {
@@ -146,6 +151,7 @@ impl Stepper for DormandPrince {
         }
         ode.derivatives(t, x, &mut self.k[0])?;
         self.first_stage_valid = true;
+        self.last_stage_pending = false;
         initial_step(ode, t, x, &self.k[0], tolerances, max_step, 5)
     }
 
@@ -158,6 +164,10 @@ impl Stepper for DormandPrince {
         tolerances: &Tolerances,
     ) -> Result<Attempt, O::Error> {
         let n = x.len();
+        if self.last_stage_pending {
+            self.k.swap(0, 6);
+            self.last_stage_pending = false;
+        }
         if !self.first_stage_valid {
             ode.derivatives(t, x, &mut self.k[0])?;
             self.first_stage_valid = true;
@@ -202,9 +212,9 @@ impl Stepper for DormandPrince {
         }
     }
 
-    /// Makes the last stage the first stage of the next step (first same as last).
+    /// The last stage becomes the first stage of the next step (first same as last).
     fn accept(&mut self) {
-        self.k.swap(0, 6);
+        self.last_stage_pending = true;
         self.first_stage_valid = true;
     }
 }

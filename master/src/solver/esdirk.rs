@@ -63,6 +63,9 @@ pub struct Esdirk {
     h: f64,
     /// Whether `k[0]` holds `f(t, x)` of the current point.
     first_stage_valid: bool,
+    /// The last attempt was accepted: its last stage derivative becomes the next first stage
+    /// when the next attempt starts (so the dense output stays valid until then).
+    last_stage_pending: bool,
     jacobian: DMatrix<f64>,
     /// The Jacobian must be evaluated before the next attempt.
     jacobian_due: bool,
@@ -98,6 +101,7 @@ impl Esdirk {
             t: 0.0,
             h: 0.0,
             first_stage_valid: false,
+            last_stage_pending: false,
             jacobian: DMatrix::zeros(n, n),
             jacobian_due: true,
             jacobian_fresh: false,
@@ -235,6 +239,7 @@ impl Stepper for Esdirk {
         }
         ode.derivatives(t, x, &mut self.k[0])?;
         self.first_stage_valid = true;
+        self.last_stage_pending = false;
         initial_step(ode, t, x, &self.k[0], tolerances, max_step, ESTIMATE_ORDER)
     }
 
@@ -247,6 +252,10 @@ impl Stepper for Esdirk {
         tolerances: &Tolerances,
     ) -> Result<Attempt, O::Error> {
         let n = x.len();
+        if self.last_stage_pending {
+            self.k.swap(0, STAGES - 1);
+            self.last_stage_pending = false;
+        }
         if !self.first_stage_valid {
             ode.derivatives(t, x, &mut self.k[0])?;
             self.first_stage_valid = true;
@@ -305,7 +314,7 @@ impl Stepper for Esdirk {
     /// The last stage derivative is `f` at the new state (first same as last); the Jacobian
     /// is kept unless the iteration converged slowly.
     fn accept(&mut self) {
-        self.k.swap(0, STAGES - 1);
+        self.last_stage_pending = true;
         self.first_stage_valid = true;
         self.jacobian_fresh = false;
         if self.slowest_rate > SLOW_RATE {
@@ -315,6 +324,7 @@ impl Stepper for Esdirk {
 
     fn reset(&mut self) {
         self.first_stage_valid = false;
+        self.last_stage_pending = false;
         self.jacobian_due = true;
         self.eta = 1.0;
     }

@@ -36,7 +36,8 @@ pub trait Stepper {
     /// The state at the end of the last attempted step.
     fn x_new(&self) -> &[f64];
 
-    /// The dense output of the last attempted step.
+    /// The dense output of the last attempted step (valid until the next attempt, also after
+    /// [`Stepper::accept`]).
     fn dense_output(&self) -> Self::Dense;
 
     /// Makes the end of the last attempted step the start of the next one.
