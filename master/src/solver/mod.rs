@@ -74,20 +74,20 @@ impl Tolerances {
 /// Integrates `x' = f(t, x)` from `t0` to `t1` with Dormand–Prince, without events; returns
 /// the state at `t1` and the number of accepted steps.
 pub fn integrate<O: Ode>(
-    ode: O,
+    mut ode: O,
     t0: f64,
     x0: &[f64],
     t1: f64,
     tolerances: &Tolerances,
 ) -> Result<(Vec<f64>, usize), O::Error> {
-    integrate_with(DormandPrince::new(x0.len()), ode, t0, x0, t1, tolerances)
+    integrate_with(DormandPrince::new(x0.len()), &mut ode, t0, x0, t1, tolerances)
 }
 
 /// Integrates `x' = f(t, x)` from `t0` to `t1` with `stepper`, without events; returns the
 /// state at `t1` and the number of accepted steps.
 pub fn integrate_with<S: Stepper, O: Ode>(
     mut stepper: S,
-    mut ode: O,
+    ode: &mut O,
     t0: f64,
     x0: &[f64],
     t1: f64,
@@ -95,12 +95,12 @@ pub fn integrate_with<S: Stepper, O: Ode>(
 ) -> Result<(Vec<f64>, usize), O::Error> {
     let mut x = x0.to_vec();
     let mut t = t0;
-    let mut h = stepper.initial_step(&mut ode, t, &x, tolerances, t1 - t0)?;
+    let mut h = stepper.initial_step(ode, t, &x, tolerances, t1 - t0)?;
     let mut steps = 0;
     while t < t1 {
         let last = t + h >= t1;
         let step = if last { t1 - t } else { h };
-        let attempt = stepper.attempt(&mut ode, t, &x, step, tolerances)?;
+        let attempt = stepper.attempt(ode, t, &x, step, tolerances)?;
         h = attempt.next_step;
         if attempt.accepted {
             t = if last { t1 } else { t + step };
