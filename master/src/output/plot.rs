@@ -42,7 +42,7 @@ pub struct PlotOptions {
     pub layout: Layout,
     /// Width in pixels.
     pub width: u32,
-    /// Height of one stacked panel, or of the overlay panel, in pixels.
+    /// Height of one stacked panel in pixels (the overlay panel is twice as high).
     pub panel_height: u32,
 }
 
@@ -94,9 +94,10 @@ pub fn time_series(path: &Path, series: &TimeSeries, options: &PlotOptions) -> R
         )));
     }
     register_font().map_err(failure)?;
+    // The single overlay panel gets the height of two stacked ones.
     let panels = match options.layout {
         Layout::Stacked => series.columns.len() as u32,
-        Layout::Overlay => 1,
+        Layout::Overlay => 2,
     };
     let title = options.title.as_ref().map_or(0, |_| TITLE_HEIGHT);
     let size = (options.width, panels * options.panel_height + title);
@@ -166,18 +167,20 @@ fn panel_chart<DB: DrawingBackend>(
     time_label: bool,
 ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let values = axis_range(columns.iter().flat_map(|(_, v)| v.iter().copied()));
+    let span = values.end - values.start;
     let mut chart = ChartBuilder::on(area)
         .margin(12)
         .margin_right(28)
         .x_label_area_size(if time_label { 48 } else { 28 })
         .y_label_area_size(90)
         .build_cartesian_2d(time_range, values)?;
+    let tick = |y: &f64| format_tick(*y, span);
     let mut mesh = chart.configure_mesh();
     mesh.label_style((FONT, 15))
         .axis_desc_style((FONT, 17))
         .light_line_style(WHITE.mix(0.0))
         .bold_line_style(BLACK.mix(0.12))
-        .y_label_formatter(&|y| format_tick(*y));
+        .y_label_formatter(&tick);
     if time_label {
         mesh.x_desc("time");
     }
@@ -189,7 +192,17 @@ fn panel_chart<DB: DrawingBackend>(
         let color = COLORS[(first_color + index) % COLORS.len()];
         let style = color.stroke_width(2);
         for (segment, points) in finite_segments(time, samples).into_iter().enumerate() {
-            let drawn = chart.draw_series(LineSeries::new(points, style))?;
+            // Each piece is its own two-point path: plotters joins thick polylines with
+            // unbounded miters, which shoot across the plot at sharp spikes.
+            let pieces = points
+                .windows(2)
+                .map(|pair| PathElement::new(pair.to_vec(), style))
+                .collect::<Vec<_>>();
+            let drawn = if let [point] = points[..] {
+                chart.draw_series([Circle::new(point, 2, color.filled())])?
+            } else {
+                chart.draw_series(pieces)?
+            };
             if segment == 0 && columns.len() > 1 {
                 drawn.label(*name).legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3))
@@ -241,10 +254,11 @@ fn axis_range(values: impl Iterator<Item = f64>) -> Range<f64> {
     low - pad..high + pad
 }
 
-/// Tick labels: plain for moderate magnitudes, exponent form for very large or small ones.
-fn format_tick(value: f64) -> String {
+/// Tick labels: plain for moderate magnitudes, exponent form for very large or small ones;
+/// zero for rounding noise far below the axis span `span`.
+fn format_tick(value: f64, span: f64) -> String {
     let magnitude = value.abs();
-    if value == 0.0 {
+    if magnitude <= 1e-9 * span {
         "0".into()
     } else if (1e-3..1e5).contains(&magnitude) {
         let text = format!("{value:.4}");
@@ -279,10 +293,11 @@ mod tests {
 
     #[test]
     fn ticks_are_short() {
-        assert_eq!(format_tick(0.25), "0.25");
-        assert_eq!(format_tick(-3.0), "-3");
-        assert_eq!(format_tick(1.5e-6), "1.50e-6");
-        assert_eq!(format_tick(0.0), "0");
+        assert_eq!(format_tick(0.25, 1.0), "0.25");
+        assert_eq!(format_tick(-3.0, 1.0), "-3");
+        assert_eq!(format_tick(1.5e-6, 1e-5), "1.50e-6");
+        assert_eq!(format_tick(0.0, 1.0), "0");
+        assert_eq!(format_tick(-1.39e-17, 0.2), "0");
     }
 
     /// Dark pixels in rows `rows` of an RGB buffer `width` wide.
@@ -303,20 +318,16 @@ mod tests {
             columns: vec![("x", &values)],
         };
         let (width, height) = (400, 200 + TITLE_HEIGHT);
-        let render = |title: Option<&str>| {
-            let mut buffer = vec![0u8; (width * height * 3) as usize];
-            let options = PlotOptions {
-                title: title.map(String::from),
-                width,
-                panel_height: 200,
-                ..PlotOptions::default()
-            };
-            let area = BitMapBackend::with_buffer(&mut buffer, (width, height)).into_drawing_area();
-            draw(area, &series, &options).unwrap();
-            buffer
+        let mut buffer = vec![0u8; (width * height * 3) as usize];
+        let options = PlotOptions {
+            title: Some("Tandem".into()),
+            width,
+            panel_height: 200,
+            ..PlotOptions::default()
         };
-        let titled = render(Some("Tandem"));
-        let glyphs = dark_pixels(&titled, width as usize, 0..TITLE_HEIGHT as usize);
+        let area = BitMapBackend::with_buffer(&mut buffer, (width, height)).into_drawing_area();
+        draw(area, &series, &options).unwrap();
+        let glyphs = dark_pixels(&buffer, width as usize, 0..TITLE_HEIGHT as usize);
         assert!(glyphs > 50, "the title's glyphs are drawn: {glyphs} dark pixels");
     }
 
