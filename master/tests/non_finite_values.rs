@@ -56,9 +56,15 @@ fn a_nan_output_in_co_simulation_names_the_variable_and_time_and_keeps_earlier_r
     assert_eq!(header, ["time", "y"]);
     assert_eq!(rows.len(), 5, "rows at 0, 0.1, ..., 0.4: {rows:?}");
     for row in &rows {
-        assert!((row[1] - row[0]).abs() < 1e-12, "y = t before the NaN: {row:?}");
+        assert!(
+            (row[1] - row[0]).abs() < 1e-12,
+            "y = t before the NaN: {row:?}"
+        );
     }
-    assert!(plot.is_file(), "the plot of the rows before the failure is drawn");
+    assert!(
+        plot.is_file(),
+        "the plot of the rows before the failure is drawn"
+    );
 }
 
 #[test]
@@ -90,7 +96,11 @@ fn a_nan_derivative_in_model_exchange_names_the_derivative_and_time_for_both_sol
             "{solver}: the run stops just before 0.5, at {failed}"
         );
         let (_, rows) = read_csv(&out);
-        assert_eq!(rows.len(), 5, "{solver}: rows at 0, 0.1, ..., 0.4: {rows:?}");
+        assert_eq!(
+            rows.len(),
+            5,
+            "{solver}: rows at 0, 0.1, ..., 0.4: {rows:?}"
+        );
         for row in &rows {
             assert!(
                 (row[1] - (-row[0]).exp()).abs() < 1e-5,

@@ -160,7 +160,13 @@ fn oscillator_model_exchange_agrees_with_fmpy() {
                 ..Simulation::new(Interface::ModelExchange)
             },
         );
-        assert_agree(&ours.result, &theirs, 1001, 1e-6, &format!("{version:?} ME"));
+        assert_agree(
+            &ours.result,
+            &theirs,
+            1001,
+            1e-6,
+            &format!("{version:?} ME"),
+        );
     }
 }
 
@@ -188,7 +194,13 @@ fn oscillator_co_simulation_agrees_with_fmpy() {
                 ..Simulation::new(Interface::CoSimulation)
             },
         );
-        assert_agree(&ours.result, &theirs, 1001, 1e-12, &format!("{version:?} CS"));
+        assert_agree(
+            &ours.result,
+            &theirs,
+            1001,
+            1e-12,
+            &format!("{version:?} CS"),
+        );
     }
 }
 
@@ -216,9 +228,19 @@ fn bouncing_ball_co_simulation_agrees_with_fmpy() {
                 ..Simulation::new(Interface::CoSimulation)
             },
         );
-        assert_agree(&ours.result, &theirs, 301, 1e-12, &format!("{version:?} CS"));
+        assert_agree(
+            &ours.result,
+            &theirs,
+            301,
+            1e-12,
+            &format!("{version:?} CS"),
+        );
         let bounces = increments(&ours.result, "bounces");
-        assert_eq!(bounces.len(), 11, "{version:?}: the ball comes to rest after 11 bounces");
+        assert_eq!(
+            bounces.len(),
+            11,
+            "{version:?}: the ball comes to rest after 11 bounces"
+        );
         assert_eq!(bounces, increments(&theirs, "bounces"), "{version:?}");
     }
 }
@@ -268,7 +290,10 @@ fn bouncing_ball_model_exchange_agrees_with_fmpy_on_the_first_bounce() {
         assert_eq!(theirs_bounces.len(), 1, "{version:?}: {theirs_bounces:?}");
         let impact = (2.0f64 / 9.81).sqrt();
         for (t, bound) in [(ours_bounces[0], 1e-12), (theirs_bounces[0], 1e-9)] {
-            assert!((t - impact).abs() < bound, "{version:?}: impact at {t}, exact {impact}");
+            assert!(
+                (t - impact).abs() < bound,
+                "{version:?}: impact at {t}, exact {impact}"
+            );
         }
         assert!(
             (ours_bounces[0] - theirs_bounces[0]).abs() < 1e-9,
@@ -278,7 +303,11 @@ fn bouncing_ball_model_exchange_agrees_with_fmpy_on_the_first_bounce() {
             fmu,
             &["--interface-type", "me", "--relative-tolerance", "1e-10"],
         );
-        assert_eq!(all.count("events"), 21, "{version:?}: 11 impacts and 10 lift-offs");
+        assert_eq!(
+            all.count("events"),
+            21,
+            "{version:?}: 11 impacts and 10 lift-offs"
+        );
         assert_eq!(all.result.last("bounces"), 11.0, "{version:?}");
         assert_eq!(all.result.last("height"), 0.0, "{version:?}: at rest");
     }

@@ -43,9 +43,7 @@ fn fixed_steps(steps: usize) -> f64 {
 #[test]
 fn the_method_converges_with_order_three() {
     let exact = (-1.0f64).exp();
-    let errors: Vec<f64> = [20, 40, 80]
-        .map(|n| (fixed_steps(n) - exact).abs())
-        .into();
+    let errors: Vec<f64> = [20, 40, 80].map(|n| (fixed_steps(n) - exact).abs()).into();
     for pair in errors.windows(2) {
         let order = (pair[0] / pair[1]).log2();
         assert!(
@@ -74,7 +72,10 @@ fn the_hermite_dense_output_interpolates_with_fourth_order_local_error() {
     let (coarse, fine) = (mid_error(0.1), mid_error(0.05));
     let order = (coarse / fine).log2();
     assert!(coarse < 1e-5, "{coarse}");
-    assert!(order > 3.6, "local interpolation error order {order}: {coarse} {fine}");
+    assert!(
+        order > 3.6,
+        "local interpolation error order {order}: {coarse} {fine}"
+    );
 }
 
 /// A linear system with eigenvalues `-1` and `-10000` and its Jacobian, exact when asked.
@@ -136,7 +137,8 @@ fn forward_differences_approximate_the_jacobian() {
     let mut fx = [0.0; 2];
     ode.derivatives(0.0, &x, &mut fx).unwrap();
     let mut jacobian = DMatrix::zeros(2, 2);
-    ode.jacobian(0.0, &x, &fx, &[1.0, 1.0], &mut jacobian).unwrap();
+    ode.jacobian(0.0, &x, &fx, &[1.0, 1.0], &mut jacobian)
+        .unwrap();
     for i in 0..2 {
         for j in 0..2 {
             let exact = StiffLinear::A[i][j];
@@ -172,7 +174,11 @@ fn a_stiff_system_takes_few_steps_with_either_jacobian_and_many_with_dopri5() {
             (x[0] - exact[0]).abs() < 1e-5 && (x[1] - exact[1]).abs() < 1e-5,
             "exact Jacobian {exact_jacobian}: {x:?} vs {exact:?}"
         );
-        assert!(ode.jacobians >= 1 && ode.jacobians < steps, "{} Jacobians", ode.jacobians);
+        assert!(
+            ode.jacobians >= 1 && ode.jacobians < steps,
+            "{} Jacobians",
+            ode.jacobians
+        );
         implicit_steps.push(steps);
     }
     let (_, explicit_steps) = integrate_with(
@@ -190,6 +196,9 @@ fn a_stiff_system_takes_few_steps_with_either_jacobian_and_many_with_dopri5() {
     for steps in implicit_steps {
         assert!(steps < 200, "esdirk took {steps} steps");
         // Dormand–Prince is stable only for h < 3.3e-4 here: about 30000 steps for 10 s.
-        assert!(explicit_steps > 50 * steps, "dopri5 {explicit_steps}, esdirk {steps}");
+        assert!(
+            explicit_steps > 50 * steps,
+            "dopri5 {explicit_steps}, esdirk {steps}"
+        );
     }
 }

@@ -4,9 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use super::{
-    EventUpdate, FmuInstance, FmuState, IntegratorStepOutcome, StepOutcome,
-};
+use super::{EventUpdate, FmuInstance, FmuState, IntegratorStepOutcome, StepOutcome};
 use crate::error::Result;
 use crate::model_description::{FmiVersion, InterfaceType, Values, VariableType};
 
@@ -169,11 +167,13 @@ impl FmuInstance for CountingInstance {
     }
 
     fn set_continuous_states(&mut self, states: &[f64]) -> Result<()> {
-        self.call("SetContinuousStates").set_continuous_states(states)
+        self.call("SetContinuousStates")
+            .set_continuous_states(states)
     }
 
     fn get_continuous_states(&mut self, states: &mut [f64]) -> Result<()> {
-        self.call("GetContinuousStates").get_continuous_states(states)
+        self.call("GetContinuousStates")
+            .get_continuous_states(states)
     }
 
     fn get_derivatives(&mut self, derivatives: &mut [f64]) -> Result<()> {
@@ -216,8 +216,12 @@ impl FmuInstance for CountingInstance {
         seed: &[f64],
         sensitivity: &mut [f64],
     ) -> Result<()> {
-        self.call("GetAdjointDerivative")
-            .get_adjoint_derivative(unknowns, knowns, seed, sensitivity)
+        self.call("GetAdjointDerivative").get_adjoint_derivative(
+            unknowns,
+            knowns,
+            seed,
+            sensitivity,
+        )
     }
 
     fn get_fmu_state(&mut self) -> Result<FmuState> {
@@ -237,7 +241,8 @@ impl FmuInstance for CountingInstance {
     }
 
     fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> Result<FmuState> {
-        self.call("DeserializeFMUState").deserialize_fmu_state(bytes)
+        self.call("DeserializeFMUState")
+            .deserialize_fmu_state(bytes)
     }
 }
 

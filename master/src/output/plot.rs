@@ -106,8 +106,16 @@ pub fn time_series(path: &Path, series: &TimeSeries, options: &PlotOptions) -> R
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
     match extension.as_deref() {
-        Some("png") => draw(BitMapBackend::new(path, size).into_drawing_area(), series, options),
-        Some("svg") => draw(SVGBackend::new(path, size).into_drawing_area(), series, options),
+        Some("png") => draw(
+            BitMapBackend::new(path, size).into_drawing_area(),
+            series,
+            options,
+        ),
+        Some("svg") => draw(
+            SVGBackend::new(path, size).into_drawing_area(),
+            series,
+            options,
+        ),
         _ => Err("the plot file must end in .png or .svg".to_string()),
     }
     .map_err(failure)
@@ -145,8 +153,15 @@ fn draw<DB: DrawingBackend>(
             for (index, (panel, &(name, values))) in panels.iter().zip(&series.columns).enumerate()
             {
                 let columns = [(name, values)];
-                panel_chart(panel, series.time, &columns, time.clone(), index, index == last)
-                    .map_err(problem)?;
+                panel_chart(
+                    panel,
+                    series.time,
+                    &columns,
+                    time.clone(),
+                    index,
+                    index == last,
+                )
+                .map_err(problem)?;
             }
         }
         Layout::Overlay => {
@@ -328,7 +343,10 @@ mod tests {
         let area = BitMapBackend::with_buffer(&mut buffer, (width, height)).into_drawing_area();
         draw(area, &series, &options).unwrap();
         let glyphs = dark_pixels(&buffer, width as usize, 0..TITLE_HEIGHT as usize);
-        assert!(glyphs > 50, "the title's glyphs are drawn: {glyphs} dark pixels");
+        assert!(
+            glyphs > 50,
+            "the title's glyphs are drawn: {glyphs} dark pixels"
+        );
     }
 
     #[test]
@@ -357,9 +375,16 @@ mod tests {
             assert!(text.contains("<svg"), "{text}");
             assert!(text.lines().any(|line| line.trim() == "time"), "{text}");
         }
-        let error = time_series(&dir.path().join("plot.pdf"), &series, &PlotOptions::default())
-            .unwrap_err()
-            .to_string();
-        assert!(error.contains("plot.pdf") && error.contains(".png or .svg"), "{error}");
+        let error = time_series(
+            &dir.path().join("plot.pdf"),
+            &series,
+            &PlotOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("plot.pdf") && error.contains(".png or .svg"),
+            "{error}"
+        );
     }
 }

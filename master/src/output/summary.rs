@@ -123,7 +123,10 @@ mod tests {
              the FMU ended the run early"
         );
         let line = summary(Steps::Macro(300), None).to_string();
-        assert!(line.contains("to t = 3: 300 macro steps, 1234 FMU calls"), "{line}");
+        assert!(
+            line.contains("to t = 3: 300 macro steps, 1234 FMU calls"),
+            "{line}"
+        );
     }
 
     #[test]

@@ -138,11 +138,7 @@ impl SimulationSummary {
                 None,
             ),
             InterfaceType::ModelExchange => (
-                format!(
-                    "{} ({})",
-                    self.interface,
-                    self.solver.unwrap_or_default()
-                ),
+                format!("{} ({})", self.interface, self.solver.unwrap_or_default()),
                 Steps::Integrator {
                     accepted: self.steps,
                     rejected: self.rejected_steps,
@@ -197,11 +193,8 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
         &options.output_file,
         plotted.as_deref(),
     )?;
-    let mut instance = CountingInstance::new(fmu.instantiate(
-        interface,
-        &md.model_name,
-        options.log.clone(),
-    )?);
+    let mut instance =
+        CountingInstance::new(fmu.instantiate(interface, &md.model_name, options.log.clone())?);
     let counter = instance.counter();
     let mut progress = if options.progress {
         Progress::on_stderr(experiment.start, experiment.stop)

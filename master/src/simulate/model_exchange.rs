@@ -12,8 +12,7 @@ use crate::instance::EventUpdate;
 use crate::model_description::InterfaceType;
 use crate::output::progress::Progress;
 use crate::solver::{
-    locate_crossing, sign_changed, DormandPrince, Esdirk, Interpolant, Method, Stepper,
-    Tolerances,
+    locate_crossing, sign_changed, DormandPrince, Esdirk, Interpolant, Method, Stepper, Tolerances,
 };
 
 /// A step covers at most 1/50 of the run (as in FMPy), so that an indicator that changes

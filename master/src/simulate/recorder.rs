@@ -123,11 +123,7 @@ impl Recorder {
         if !non_finite.is_empty() {
             return Err(Error::Simulation {
                 time,
-                message: format!(
-                    "{} returned {}",
-                    instance.name(),
-                    non_finite.join(", ")
-                ),
+                message: format!("{} returned {}", instance.name(), non_finite.join(", ")),
             });
         }
         self.writer.write_row(time, &self.buffer)?;

@@ -59,9 +59,7 @@ impl StateVariables {
                     variables
                         .derivative_names
                         .push(format!("the derivative of state {}", index + 1));
-                    variables
-                        .state_names
-                        .push(format!("state {}", index + 1));
+                    variables.state_names.push(format!("state {}", index + 1));
                 }
             }
         }

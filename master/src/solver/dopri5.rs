@@ -163,7 +163,6 @@ impl Stepper for DormandPrince {
         h: f64,
         tolerances: &Tolerances,
     ) -> Result<Attempt, O::Error> {
-        let n = x.len();
         if self.last_stage_pending {
             self.k.swap(0, 6);
             self.last_stage_pending = false;
@@ -173,9 +172,9 @@ impl Stepper for DormandPrince {
             self.first_stage_valid = true;
         }
         for s in 1..7 {
-            for i in 0..n {
+            for (i, &xi) in x.iter().enumerate() {
                 let increment: f64 = (0..s).map(|j| A[s][j] * self.k[j][i]).sum();
-                self.stage[i] = x[i] + h * increment;
+                self.stage[i] = xi + h * increment;
             }
             if s == 6 {
                 self.x_new.copy_from_slice(&self.stage);
@@ -196,10 +195,10 @@ impl Stepper for DormandPrince {
         let n = self.x_new.len();
         let h = self.h;
         let mut coefficients: [Vec<f64>; 5] = std::array::from_fn(|_| vec![0.0; n]);
-        for i in 0..n {
-            let difference = self.x_new[i] - self.x_old[i];
+        for (i, (&new, &old)) in self.x_new.iter().zip(&self.x_old).enumerate() {
+            let difference = new - old;
             let spline = h * self.k[0][i] - difference;
-            coefficients[0][i] = self.x_old[i];
+            coefficients[0][i] = old;
             coefficients[1][i] = difference;
             coefficients[2][i] = spline;
             coefficients[3][i] = difference - h * self.k[6][i] - spline;

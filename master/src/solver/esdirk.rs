@@ -269,9 +269,9 @@ impl Stepper for Esdirk {
         }
         let h_gamma = h * GAMMA;
         for stage in 1..STAGES {
-            for i in 0..n {
+            for (i, &xi) in x.iter().enumerate() {
                 let explicit: f64 = (0..stage).map(|j| A[stage][j] * self.k[j][i]).sum();
-                self.base[i] = x[i] + h * explicit;
+                self.base[i] = xi + h * explicit;
                 // Predictor: the previous stage's slope.
                 self.z[i] = self.base[i] + h_gamma * self.k[stage - 1][i];
             }
@@ -286,9 +286,10 @@ impl Stepper for Esdirk {
         // Stiffly accurate: the last stage value is the new state.
         self.x_new.copy_from_slice(&self.z);
         for i in 0..n {
-            self.correction[i] = h * (0..STAGES)
-                .map(|j| (B[j] - B_HAT[j]) * self.k[j][i])
-                .sum::<f64>();
+            self.correction[i] = h
+                * (0..STAGES)
+                    .map(|j| (B[j] - B_HAT[j]) * self.k[j][i])
+                    .sum::<f64>();
         }
         let (_, lu) = self.iteration_matrix.as_ref().expect("factored above");
         lu.solve_mut(&mut self.correction);
@@ -347,8 +348,8 @@ impl Interpolant for HermiteOutput {
         let r = 1.0 - s;
         let (h00, h10) = ((1.0 + 2.0 * s) * r * r, s * r * r);
         let (h01, h11) = (s * s * (3.0 - 2.0 * s), -s * s * r);
-        for i in 0..x.len() {
-            x[i] = h00 * self.x0[i]
+        for (i, xi) in x.iter_mut().enumerate() {
+            *xi = h00 * self.x0[i]
                 + h01 * self.x1[i]
                 + self.h * (h10 * self.f0[i] + h11 * self.f1[i]);
         }

@@ -80,7 +80,14 @@ pub fn integrate<O: Ode>(
     t1: f64,
     tolerances: &Tolerances,
 ) -> Result<(Vec<f64>, usize), O::Error> {
-    integrate_with(DormandPrince::new(x0.len()), &mut ode, t0, x0, t1, tolerances)
+    integrate_with(
+        DormandPrince::new(x0.len()),
+        &mut ode,
+        t0,
+        x0,
+        t1,
+        tolerances,
+    )
 }
 
 /// Integrates `x' = f(t, x)` from `t0` to `t1` with `stepper`, without events; returns the

@@ -89,7 +89,10 @@ mod tests {
             let sum: f64 = a[i].iter().sum();
             assert!((sum - C[i]).abs() < 1e-15, "row {i}: {sum} vs {}", C[i]);
             let ac = dot(&a[i], &C);
-            assert!((ac - C[i] * C[i] / 2.0).abs() < 1e-15, "stage order, row {i}");
+            assert!(
+                (ac - C[i] * C[i] / 2.0).abs() < 1e-15,
+                "stage order, row {i}"
+            );
         }
         assert_eq!(&B[..STAGES - 1], A[STAGES - 1]);
     }
