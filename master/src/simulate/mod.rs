@@ -182,7 +182,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
         .as_ref()
         .map(|path| InputTable::read(fmu, path))
         .transpose()?;
-    let plotted = options
+    let plot_names = options
         .plot
         .as_ref()
         .map(|request| plot_variables(md, request));
@@ -191,7 +191,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
         fmu,
         options.output_variables.as_deref(),
         &options.output_file,
-        plotted.as_deref(),
+        plot_names.as_deref(),
     )?;
     let mut instance =
         CountingInstance::new(fmu.instantiate(interface, &md.model_name, options.log.clone())?);
