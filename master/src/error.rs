@@ -144,6 +144,14 @@ pub enum Error {
         /// What is wrong, with line number.
         message: String,
     },
+    /// A plot could not be drawn or written.
+    #[error("{}: cannot draw the plot: {message}", path.display())]
+    Plot {
+        /// The plot file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
     /// The simulation cannot continue.
     #[error("simulation failed at t = {time}: {message}")]
     Simulation {

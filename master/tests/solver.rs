@@ -3,7 +3,7 @@
 
 use std::convert::Infallible;
 
-use tandem::solver::{integrate, locate_crossing, DormandPrince, Tolerances};
+use tandem::solver::{integrate, locate_crossing, DormandPrince, Interpolant, Stepper, Tolerances};
 
 fn tolerances(relative: f64, n: usize) -> Tolerances {
     Tolerances {

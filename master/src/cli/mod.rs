@@ -20,6 +20,8 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
+// Parsed once per process: the size of the largest arguments does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Show the model name, FMI version, interfaces, capabilities, default experiment and variables.
     Info(info::InfoArgs),

@@ -5,10 +5,12 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::model_description::InterfaceType;
-use crate::simulate::{simulate, SimulationOptions};
+use crate::output::plot::Layout;
+use crate::simulate::{simulate, PlotRequest, SimulationOptions};
+use crate::solver::Method;
 use crate::Fmu;
 
 /// `--interface-type` values.
@@ -18,6 +20,25 @@ pub enum InterfaceArg {
     Cs,
     /// Model Exchange.
     Me,
+}
+
+/// `--solver` values.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum SolverArg {
+    /// Explicit Dormand–Prince 5(4): for non-stiff models.
+    Dopri5,
+    /// Implicit, L-stable ESDIRK3(2)4L[2]SA with the FMU's directional derivatives (or finite
+    /// differences) as Jacobian: for stiff models.
+    Esdirk,
+}
+
+/// `--plot-layout` values.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum LayoutArg {
+    /// One panel per variable over a shared time axis.
+    Stacked,
+    /// All variables in one panel with a legend.
+    Overlay,
 }
 
 /// Arguments of `tandem simulate`.
@@ -61,14 +82,36 @@ pub struct SimulateArgs {
     /// Which FMU log messages to show: off, error, warning, info.
     #[arg(long, default_value = "warning")]
     pub log_level: LogLevel,
+    /// Model Exchange solver: dopri5 (explicit, the default) or esdirk (implicit, for stiff
+    /// models; the default never switches by itself).
+    #[arg(long, value_enum, default_value = "dopri5")]
+    pub solver: SolverArg,
+    /// Also draw the results into this plot file (.png or .svg).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Variables to plot, comma-separated (default: the outputs).
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    pub plot_variables: Vec<String>,
+    /// Arrangement of the plot.
+    #[arg(long, value_enum, default_value = "stacked")]
+    pub plot_layout: LayoutArg,
 }
 
-/// Runs the simulation; on failure the rows written so far stay in the result file.
+/// Runs the simulation and prints the summary line; on failure the rows written so far stay
+/// in the result file.
 pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
     let fmu = Fmu::open(&args.fmu)?;
-    let output_file = args.output_file.clone().unwrap_or_else(|| {
-        PathBuf::from(format!("{}_out.csv", fmu.model_description().model_name))
-    });
+    let model = &fmu.model_description().model_name;
+    let output_file = args
+        .output_file
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{model}_out.csv")));
+    if args.plot.is_none() && !args.plot_variables.is_empty() {
+        return Err(Error::InvalidValue {
+            item: "--plot-variables".into(),
+            message: "needs --plot FILE to say where the plot goes".into(),
+        });
+    }
     let options = SimulationOptions {
         interface: args.interface_type.map(|i| match i {
             InterfaceArg::Cs => InterfaceType::CoSimulation,
@@ -89,26 +132,21 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
             level: args.log_level,
             logger: stderr_logger(),
         },
+        solver: match args.solver {
+            SolverArg::Dopri5 => Method::Dopri5,
+            SolverArg::Esdirk => Method::Esdirk,
+        },
+        progress: true,
+        plot: args.plot.as_ref().map(|path| PlotRequest {
+            path: path.clone(),
+            variables: (!args.plot_variables.is_empty()).then(|| args.plot_variables.clone()),
+            layout: match args.plot_layout {
+                LayoutArg::Stacked => Layout::Stacked,
+                LayoutArg::Overlay => Layout::Overlay,
+            },
+        }),
     };
     let summary = simulate(&fmu, &options)?;
-    let mut line = format!(
-        "{}: {} to t = {} in {} steps, {} rows written to {}",
-        fmu.model_description().model_name,
-        summary.interface,
-        summary.final_time,
-        summary.steps,
-        summary.rows,
-        output_file.display()
-    );
-    if summary.interface == InterfaceType::ModelExchange {
-        line.push_str(&format!(
-            " ({} rejected steps, {} events)",
-            summary.rejected_steps, summary.events
-        ));
-    }
-    if summary.terminated_by_fmu {
-        line.push_str("; the FMU ended the run early");
-    }
-    eprintln!("{line}");
+    eprintln!("{}", summary.summary(model, &output_file));
     Ok(ExitCode::SUCCESS)
 }

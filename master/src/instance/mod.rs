@@ -1,10 +1,12 @@
 //! A safe API over an FMU instance: one trait, [`FmuInstance`], implemented for FMI 2.0
 //! ([`Fmu2Instance`]) and FMI 3.0 ([`Fmu3Instance`]).
 
+mod counting;
 mod fmi2;
 mod fmi3;
 pub mod logging;
 
+pub use counting::{CallCounter, CountingInstance};
 pub use fmi2::Fmu2Instance;
 pub use fmi3::Fmu3Instance;
 pub use logging::{LogLevel, LogMessage, LogSettings, Logger};

@@ -10,21 +10,15 @@ pub(super) fn run(run: Run<'_>) -> Result<SimulationSummary> {
         instance,
         inputs,
         recorder,
+        progress,
         experiment,
+        ..
     } = run;
     let steps_per_output = (experiment.output_interval / experiment.step).round() as usize;
     let intervals = grid_intervals(experiment.start, experiment.step, experiment.stop);
     recorder.record(instance, experiment.start)?;
     let mut time = experiment.start;
-    let mut summary = SimulationSummary {
-        interface: InterfaceType::CoSimulation,
-        final_time: time,
-        steps: 0,
-        rejected_steps: 0,
-        events: 0,
-        rows: 0,
-        terminated_by_fmu: false,
-    };
+    let mut summary = SimulationSummary::new(InterfaceType::CoSimulation, time);
     for k in 1..=intervals {
         let next = grid_point(experiment.start, experiment.step, k, experiment.stop);
         if let Some(inputs) = inputs {
@@ -49,6 +43,7 @@ pub(super) fn run(run: Run<'_>) -> Result<SimulationSummary> {
             break;
         }
         time = next;
+        progress.update(time);
         if k % steps_per_output == 0 || k == intervals {
             recorder.record(instance, time)?;
         }

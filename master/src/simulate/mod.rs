@@ -6,15 +6,22 @@ mod inputs;
 mod model_exchange;
 mod recorder;
 pub mod start_values;
+mod state_equations;
 
 pub use inputs::InputTable;
+pub use recorder::Trace;
 pub use start_values::StartValue;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
-use crate::instance::{FmuInstance, LogSettings};
-use crate::model_description::InterfaceType;
+use crate::instance::{CountingInstance, FmuInstance, LogSettings};
+use crate::model_description::{InterfaceType, ModelDescription};
+use crate::output::plot::{self, Layout, PlotOptions, TimeSeries};
+use crate::output::progress::Progress;
+use crate::output::summary::{Steps, Summary};
+use crate::solver::Method;
 use crate::Fmu;
 use recorder::Recorder;
 
@@ -45,6 +52,24 @@ pub struct SimulationOptions {
     pub record_events: bool,
     /// Logging of the FMU's messages.
     pub log: LogSettings,
+    /// Model Exchange solver.
+    pub solver: Method,
+    /// Whether to show a progress bar on standard error (only when it is a terminal, and only
+    /// once the run has taken a second).
+    pub progress: bool,
+    /// A plot of the results to draw at the end of the run (also when it fails).
+    pub plot: Option<PlotRequest>,
+}
+
+/// What to plot and where.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlotRequest {
+    /// The plot file (`.png` or `.svg`).
+    pub path: PathBuf,
+    /// Variables to plot (default: the outputs).
+    pub variables: Option<Vec<String>>,
+    /// Arrangement of the panels.
+    pub layout: Layout,
 }
 
 /// The experiment after defaults are applied.
@@ -79,10 +104,71 @@ pub struct SimulationSummary {
     pub rows: usize,
     /// Whether the FMU ended the run early.
     pub terminated_by_fmu: bool,
+    /// The Model Exchange solver.
+    pub solver: Option<Method>,
+    /// Calls made to the FMU.
+    pub fmu_calls: u64,
+    /// Wall-clock time of the run, from loading the binary to terminating the instance.
+    pub wall_time: Duration,
 }
 
-/// Runs one simulation as `options` say, writing the result file as it goes.
+impl SimulationSummary {
+    /// A summary of a run in `interface`, at its start.
+    fn new(interface: InterfaceType, start: f64) -> Self {
+        SimulationSummary {
+            interface,
+            final_time: start,
+            steps: 0,
+            rejected_steps: 0,
+            events: 0,
+            rows: 0,
+            terminated_by_fmu: false,
+            solver: None,
+            fmu_calls: 0,
+            wall_time: Duration::ZERO,
+        }
+    }
+
+    /// The summary line of this run of `model`, whose results went to `output`.
+    pub fn summary(&self, model: &str, output: &Path) -> Summary {
+        let (mode, steps, events) = match self.interface {
+            InterfaceType::CoSimulation => (
+                self.interface.to_string(),
+                Steps::Communication(self.steps),
+                None,
+            ),
+            InterfaceType::ModelExchange => (
+                format!("{} ({})", self.interface, self.solver.unwrap_or_default()),
+                Steps::Integrator {
+                    accepted: self.steps,
+                    rejected: self.rejected_steps,
+                },
+                Some(self.events),
+            ),
+        };
+        Summary {
+            subject: model.to_string(),
+            mode,
+            final_time: self.final_time,
+            steps,
+            events,
+            fmu_calls: self.fmu_calls,
+            wall_time: self.wall_time,
+            rows: self.rows,
+            output: output.to_path_buf(),
+            remarks: if self.terminated_by_fmu {
+                vec!["the FMU ended the run early".into()]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+}
+
+/// Runs one simulation as `options` say, writing the result file as it goes. When a plot is
+/// requested it is drawn from the rows recorded, also when the run fails.
 pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSummary> {
+    let began = Instant::now();
     let md = fmu.model_description();
     let interface = match options.interface {
         Some(interface) => interface,
@@ -96,36 +182,121 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
         .as_ref()
         .map(|path| InputTable::read(fmu, path))
         .transpose()?;
+    let plot_names = options
+        .plot
+        .as_ref()
+        .map(|request| plot_variables(md, request));
     fmu.load(interface)?;
     let mut recorder = Recorder::create(
         fmu,
         options.output_variables.as_deref(),
         &options.output_file,
+        plot_names.as_deref(),
     )?;
-    let mut instance = fmu.instantiate(interface, &md.model_name, options.log.clone())?;
-    start_values::apply(instance.as_mut(), &start_values)?;
+    let mut instance =
+        CountingInstance::new(fmu.instantiate(interface, &md.model_name, options.log.clone())?);
+    let counter = instance.counter();
+    let mut progress = if options.progress {
+        Progress::on_stderr(experiment.start, experiment.stop)
+    } else {
+        Progress::hidden(experiment.start, experiment.stop)
+    };
+    let outcome = initialize_and_run(
+        Run {
+            instance: &mut instance,
+            inputs: inputs.as_ref(),
+            recorder: &mut recorder,
+            model_description: md,
+            progress: &mut progress,
+            experiment,
+        },
+        interface,
+        &start_values,
+        options,
+    );
+    progress.finish();
+    let plotted = match (&options.plot, recorder.trace()) {
+        (Some(request), Some(trace)) => draw(request, &md.model_name, trace),
+        _ => Ok(()),
+    };
+    let mut summary = outcome?;
+    plotted?;
+    summary.rows = recorder.rows();
+    summary.fmu_calls = counter.total();
+    summary.wall_time = began.elapsed();
+    Ok(summary)
+}
+
+/// Initializes the instance, runs the interface's loop and terminates.
+fn initialize_and_run(
+    run: Run<'_>,
+    interface: InterfaceType,
+    start_values: &[StartValue],
+    options: &SimulationOptions,
+) -> Result<SimulationSummary> {
+    let Run {
+        instance,
+        inputs,
+        recorder,
+        model_description,
+        progress,
+        experiment,
+    } = run;
+    start_values::apply(instance, start_values)?;
     instance.enter_initialization_mode(
         Some(experiment.tolerance),
         experiment.start,
         Some(experiment.stop),
     )?;
-    if let Some(inputs) = &inputs {
-        inputs.apply(instance.as_mut(), experiment.start)?;
+    if let Some(inputs) = inputs {
+        inputs.apply(instance, experiment.start)?;
     }
     instance.exit_initialization_mode()?;
     let run = Run {
-        instance: instance.as_mut(),
-        inputs: inputs.as_ref(),
-        recorder: &mut recorder,
+        instance: &mut *instance,
+        inputs,
+        recorder,
+        model_description,
+        progress,
         experiment,
     };
-    let mut summary = match interface {
+    let summary = match interface {
         InterfaceType::CoSimulation => co_simulation::run(run)?,
-        InterfaceType::ModelExchange => model_exchange::run(run, options.record_events)?,
+        InterfaceType::ModelExchange => {
+            model_exchange::run(run, options.record_events, options.solver)?
+        }
     };
     instance.terminate()?;
-    summary.rows = recorder.rows();
     Ok(summary)
+}
+
+/// The variables a plot request names, or the outputs.
+fn plot_variables(md: &ModelDescription, request: &PlotRequest) -> Vec<String> {
+    request.variables.clone().unwrap_or_else(|| {
+        recorder::default_outputs(md)
+            .iter()
+            .map(|v| v.name.clone())
+            .collect()
+    })
+}
+
+/// Draws the traced variables as the request says, titled with the model name.
+fn draw(request: &PlotRequest, model: &str, trace: &Trace) -> Result<()> {
+    let series = TimeSeries {
+        time: &trace.time,
+        columns: trace
+            .names
+            .iter()
+            .map(String::as_str)
+            .zip(trace.columns.iter().map(Vec::as_slice))
+            .collect(),
+    };
+    let options = PlotOptions {
+        title: Some(model.to_string()),
+        layout: request.layout,
+        ..PlotOptions::default()
+    };
+    plot::time_series(&request.path, &series, &options)
 }
 
 /// What the interface-specific loops need.
@@ -133,6 +304,8 @@ struct Run<'a> {
     instance: &'a mut dyn FmuInstance,
     inputs: Option<&'a InputTable>,
     recorder: &'a mut Recorder,
+    model_description: &'a ModelDescription,
+    progress: &'a mut Progress,
     experiment: Experiment,
 }
 

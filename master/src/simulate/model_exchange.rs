@@ -1,126 +1,157 @@
-//! The Model Exchange loop: the master integrates the FMU's states with the adaptive
-//! Dormand–Prince method, stops at time events, locates state events on the dense output,
-//! reports completed steps (step events) and runs the FMU's event iteration.
+//! The Model Exchange loop: the master integrates the FMU's states with an adaptive solver
+//! (Dormand–Prince, or ESDIRK for stiff models), stops at time events, locates state events on
+//! the dense output, reports completed steps (step events) and runs the FMU's event iteration.
 
+use std::iter::Peekable;
+
+use super::recorder::Recorder;
+use super::state_equations::{StateEquations, StateVariables};
 use super::{grid_intervals, grid_point, InputTable, Run, SimulationSummary};
 use crate::error::{Error, Result};
-use crate::instance::{EventUpdate, FmuInstance};
+use crate::instance::EventUpdate;
 use crate::model_description::InterfaceType;
-use crate::solver::{locate_crossing, sign_changed, DormandPrince, Tolerances};
+use crate::output::progress::Progress;
+use crate::solver::{
+    locate_crossing, sign_changed, DormandPrince, Esdirk, Interpolant, Method, Stepper, Tolerances,
+};
 
-/// Integrates from start to stop, recording on the output grid (and around events if asked).
-pub(super) fn run(run: Run<'_>, record_events: bool) -> Result<SimulationSummary> {
+/// A step covers at most 1/50 of the run (as in FMPy), so that an indicator that changes
+/// sign twice between step ends is not missed on a smooth stretch.
+const MIN_STEPS_PER_RUN: f64 = 50.0;
+
+/// Integrates from start to stop with `method`, recording on the output grid (and around
+/// events if asked).
+pub(super) fn run(run: Run<'_>, record_events: bool, method: Method) -> Result<SimulationSummary> {
+    let n = run.instance.number_of_continuous_states();
+    match method {
+        Method::Dopri5 => integrate(run, record_events, DormandPrince::new(n), method),
+        Method::Esdirk => integrate(run, record_events, Esdirk::new(n), method),
+    }
+}
+
+fn integrate<S: Stepper>(
+    run: Run<'_>,
+    record_events: bool,
+    stepper: S,
+    method: Method,
+) -> Result<SimulationSummary> {
     let Run {
         instance,
         inputs,
         recorder,
+        model_description,
+        progress,
         experiment,
     } = run;
     let n = instance.number_of_continuous_states();
     let m = instance.number_of_event_indicators();
+    let mut summary = SimulationSummary::new(InterfaceType::ModelExchange, experiment.start);
+    summary.solver = Some(method);
+    let continuous_inputs = inputs.filter(|inputs| inputs.has_continuous());
     let mut me = Integration {
+        equations: StateEquations {
+            instance,
+            continuous_inputs,
+            variables: StateVariables::new(model_description),
+            non_finite: None,
+        },
+        inputs,
         time: experiment.start,
         states: vec![0.0; n],
         indicators: vec![0.0; m],
         tolerances: Tolerances::from_nominals(experiment.tolerance, &vec![1.0; n]),
         relative_tolerance: experiment.tolerance,
-        stepper: DormandPrince::new(n),
+        stepper,
         step: None,
+        max_step: (experiment.stop - experiment.start) / MIN_STEPS_PER_RUN,
         next_time_event: None,
-        continuous_inputs: inputs.is_some_and(InputTable::has_continuous),
-        inputs,
-        instance,
-        summary: SimulationSummary {
-            interface: InterfaceType::ModelExchange,
-            final_time: experiment.start,
-            steps: 0,
-            rejected_steps: 0,
-            events: 0,
-            rows: 0,
-            terminated_by_fmu: false,
-        },
+        progress,
+        summary,
     };
     // After initialization the FMU is in event mode: settle the initial discrete states.
     if me.event_iteration(true)? {
-        recorder.record(me.instance, me.time)?;
+        recorder.record(me.equations.instance, me.time)?;
         return Ok(me.summary);
     }
-    recorder.record(me.instance, me.time)?;
+    recorder.record(me.equations.instance, me.time)?;
     let intervals = grid_intervals(
         experiment.start,
         experiment.output_interval,
         experiment.stop,
     );
-    for k in 1..=intervals {
-        let output_time = grid_point(
-            experiment.start,
-            experiment.output_interval,
-            k,
-            experiment.stop,
-        );
-        while me.time < output_time {
-            let due = me.next_time_event.is_some_and(|t| t <= me.time);
-            let step_event = if due { false } else { me.advance(output_time)? };
-            let time_event = me.next_time_event.is_some_and(|t| t <= me.time);
-            if step_event || time_event {
-                if record_events {
-                    recorder.record(me.instance, me.time)?;
-                }
-                if me.event_iteration(false)? {
-                    recorder.record(me.instance, me.time)?;
-                    me.summary.final_time = me.time;
-                    return Ok(me.summary);
-                }
-                if record_events {
-                    recorder.record(me.instance, me.time)?;
-                }
+    let mut outputs = (1..=intervals)
+        .map(|k| {
+            grid_point(
+                experiment.start,
+                experiment.output_interval,
+                k,
+                experiment.stop,
+            )
+        })
+        .peekable();
+    while me.time < experiment.stop {
+        let due = me.next_time_event.is_some_and(|t| t <= me.time);
+        let step_event = if due {
+            false
+        } else {
+            // Without states there is no dense output: stop at every output point instead.
+            let limit = match outputs.peek() {
+                Some(&next) if n == 0 => next,
+                _ => experiment.stop,
+            };
+            let event = me.advance(limit)?;
+            me.record_inside_step(recorder, &mut outputs)?;
+            event
+        };
+        let time_event = me.next_time_event.is_some_and(|t| t <= me.time);
+        if step_event || time_event {
+            if record_events {
+                recorder.record(me.equations.instance, me.time)?;
             }
-            if me.summary.terminated_by_fmu {
-                recorder.record(me.instance, me.time)?;
+            if me.event_iteration(false)? {
+                recorder.record(me.equations.instance, me.time)?;
                 me.summary.final_time = me.time;
                 return Ok(me.summary);
             }
+            if record_events {
+                recorder.record(me.equations.instance, me.time)?;
+            }
         }
-        recorder.record(me.instance, output_time)?;
+        if me.summary.terminated_by_fmu {
+            recorder.record(me.equations.instance, me.time)?;
+            me.summary.final_time = me.time;
+            return Ok(me.summary);
+        }
+        while let Some(time) = outputs.next_if(|&t| t <= me.time) {
+            recorder.record(me.equations.instance, time)?;
+        }
     }
     me.summary.final_time = me.time;
     Ok(me.summary)
 }
 
 /// The state of a Model Exchange run between steps.
-struct Integration<'a> {
-    instance: &'a mut dyn FmuInstance,
+struct Integration<'a, S> {
+    /// The FMU's equations (and through them the instance).
+    equations: StateEquations<'a>,
+    /// All inputs, applied at events.
     inputs: Option<&'a InputTable>,
-    continuous_inputs: bool,
     time: f64,
     states: Vec<f64>,
     indicators: Vec<f64>,
     tolerances: Tolerances,
     relative_tolerance: f64,
-    stepper: DormandPrince,
+    stepper: S,
+    /// The step size to try next.
     step: Option<f64>,
+    /// The longest step: indicators are only compared at step ends.
+    max_step: f64,
     next_time_event: Option<f64>,
+    progress: &'a mut Progress,
     summary: SimulationSummary,
 }
 
-/// Puts the FMU at (`time`, `states`), with inputs when they vary continuously.
-fn set_point(
-    instance: &mut dyn FmuInstance,
-    inputs: Option<&InputTable>,
-    time: f64,
-    states: &[f64],
-) -> Result<()> {
-    instance.set_time(time)?;
-    if let Some(inputs) = inputs {
-        inputs.apply(instance, time)?;
-    }
-    if !states.is_empty() {
-        instance.set_continuous_states(states)?;
-    }
-    Ok(())
-}
-
-impl Integration<'_> {
+impl<S: Stepper> Integration<'_, S> {
     /// Takes one accepted step towards `limit` (or the next time event); returns whether the
     /// FMU needs event mode because of a state event or a step event.
     fn advance(&mut self, limit: f64) -> Result<bool> {
@@ -128,65 +159,94 @@ impl Integration<'_> {
             Some(t) if t > self.time && t < limit => t,
             _ => limit,
         };
-        let inputs = if self.continuous_inputs {
-            self.inputs
-        } else {
-            None
-        };
         let start = self.time;
-        let (new_time, state_event) = if self.states.is_empty() {
-            set_point(self.instance, inputs, end, &[])?;
-            (end, self.check_indicators(start, end)?)
+        let new_time = if self.states.is_empty() {
+            end
         } else {
-            let instance = &mut *self.instance;
-            let mut rhs = |t: f64, x: &[f64], dx: &mut [f64]| -> Result<()> {
-                set_point(instance, inputs, t, x)?;
-                instance.get_derivatives(dx)
-            };
-            let mut step = match self.step {
-                Some(step) => step,
-                None => self.stepper.initial_step(
-                    &mut rhs,
-                    start,
-                    &self.states,
-                    &self.tolerances,
-                    end - start,
-                )?,
-            };
-            let new_time = loop {
-                let reaches_end = step >= (end - start) * (1.0 - 1e-12);
-                let h = if reaches_end { end - start } else { step };
-                let attempt =
-                    self.stepper
-                        .attempt(&mut rhs, start, &self.states, h, &self.tolerances)?;
-                step = attempt.next_step;
-                if attempt.accepted {
-                    self.step = Some(step);
-                    break if reaches_end { end } else { start + h };
-                }
-                self.summary.rejected_steps += 1;
-                if step < 1e-14 * start.abs().max(1.0) {
-                    return Err(Error::Simulation {
-                        time: start,
-                        message: format!(
-                            "the step size fell to {step:e} (error estimate {:e})",
-                            attempt.error
-                        ),
-                    });
-                }
-            };
+            let new_time = self.step_to(start, end)?;
             self.states.copy_from_slice(self.stepper.x_new());
-            set_point(self.instance, inputs, new_time, &self.states)?;
-            (new_time, self.check_indicators(start, new_time)?)
+            new_time
         };
+        self.equations.set_point(new_time, &self.states)?;
+        let state_event = self.check_indicators(start, new_time)?;
         if !state_event {
             self.time = new_time;
             self.stepper.accept();
         }
         self.summary.steps += 1;
-        let outcome = self.instance.completed_integrator_step(true)?;
+        self.progress.update(self.time);
+        let outcome = self.equations.instance.completed_integrator_step(true)?;
         self.summary.terminated_by_fmu |= outcome.terminate;
         Ok(state_event || outcome.enter_event_mode)
+    }
+
+    /// Attempts steps from `(start, self.states)` until one towards `end` is accepted; returns
+    /// its end time. The new state is the stepper's.
+    fn step_to(&mut self, start: f64, end: f64) -> Result<f64> {
+        let x = &self.states;
+        let mut step = match self.step {
+            Some(step) => step,
+            None => self.stepper.initial_step(
+                &mut self.equations,
+                start,
+                x,
+                &self.tolerances,
+                end - start,
+            )?,
+        }
+        .min(self.max_step);
+        loop {
+            let reaches_end = step >= (end - start) * (1.0 - 1e-12);
+            let h = if reaches_end { end - start } else { step };
+            let attempt =
+                self.stepper
+                    .attempt(&mut self.equations, start, x, h, &self.tolerances)?;
+            step = attempt.next_step.min(self.max_step);
+            if attempt.accepted {
+                self.step = Some(step);
+                self.equations.non_finite = None;
+                return Ok(if reaches_end { end } else { start + h });
+            }
+            self.summary.rejected_steps += 1;
+            if step < 1e-14 * start.abs().max(1.0) {
+                let message = match self.equations.non_finite.take() {
+                    Some(non_finite) => format!(
+                        "{} returned {}; no step from t = {start} avoids it",
+                        self.equations.instance.name(),
+                        non_finite.describe(&self.equations.variables)
+                    ),
+                    None => format!(
+                        "the step size fell to {step:e} (error estimate {:e})",
+                        attempt.error
+                    ),
+                };
+                return Err(Error::Simulation {
+                    time: start,
+                    message,
+                });
+            }
+        }
+    }
+
+    /// Records the output points before the current time, which the last step passed, from
+    /// its dense output (before an event at the step's end changes the discrete states), and
+    /// puts the FMU back at the end of the step.
+    fn record_inside_step(
+        &mut self,
+        recorder: &mut Recorder,
+        outputs: &mut Peekable<impl Iterator<Item = f64>>,
+    ) -> Result<()> {
+        if self.states.is_empty() || outputs.peek().is_none_or(|&t| t >= self.time) {
+            return Ok(());
+        }
+        let dense = self.stepper.dense_output();
+        let mut x = vec![0.0; self.states.len()];
+        while let Some(time) = outputs.next_if(|&t| t < self.time) {
+            dense.evaluate(time, &mut x);
+            self.equations.set_point(time, &x)?;
+            recorder.record(self.equations.instance, time)?;
+        }
+        self.equations.set_point(self.time, &self.states)
     }
 
     /// Compares the indicators at the end of the step with those at its start; on a sign
@@ -196,7 +256,7 @@ impl Integration<'_> {
             return Ok(false);
         }
         let mut after = vec![0.0; self.indicators.len()];
-        self.instance.get_event_indicators(&mut after)?;
+        self.equations.instance.get_event_indicators(&mut after)?;
         if !self
             .indicators
             .iter()
@@ -206,20 +266,15 @@ impl Integration<'_> {
             self.indicators = after;
             return Ok(false);
         }
-        let inputs = if self.continuous_inputs {
-            self.inputs
-        } else {
-            None
-        };
         let dense = (!self.states.is_empty()).then(|| self.stepper.dense_output());
         let mut x = self.states.clone();
-        let instance = &mut *self.instance;
+        let equations = &mut self.equations;
         let mut evaluate = |t: f64, z: &mut [f64]| -> Result<()> {
             if let Some(dense) = &dense {
                 dense.evaluate(t, &mut x);
             }
-            set_point(instance, inputs, t, &x)?;
-            instance.get_event_indicators(z)
+            equations.set_point(t, &x)?;
+            equations.instance.get_event_indicators(z)
         };
         let resolution = 1e-12 * end.abs().max(1.0) + 100.0 * f64::EPSILON * (end - start).abs();
         let crossing = locate_crossing(
@@ -233,7 +288,7 @@ impl Integration<'_> {
         if let Some(dense) = &dense {
             dense.evaluate(crossing.after, &mut self.states);
         }
-        set_point(self.instance, inputs, crossing.after, &self.states)?;
+        self.equations.set_point(crossing.after, &self.states)?;
         self.time = crossing.after;
         self.indicators = crossing.indicators_after;
         self.stepper.reset();
@@ -245,11 +300,12 @@ impl Integration<'_> {
     /// iteration right after initialization, where the FMU is already in event mode.
     /// Returns true when the FMU asks to terminate.
     fn event_iteration(&mut self, initial: bool) -> Result<bool> {
+        let instance = &mut *self.equations.instance;
         if !initial {
             self.summary.events += 1;
-            self.instance.enter_event_mode()?;
+            instance.enter_event_mode()?;
             if let Some(inputs) = self.inputs {
-                inputs.apply(self.instance, self.time)?;
+                inputs.apply(instance, self.time)?;
             }
         }
         let mut update = EventUpdate {
@@ -258,7 +314,7 @@ impl Integration<'_> {
         };
         let mut passes = 0;
         while update.discrete_states_need_update {
-            update = self.instance.update_discrete_states()?;
+            update = instance.update_discrete_states()?;
             passes += 1;
             if update.terminate {
                 self.summary.terminated_by_fmu = true;
@@ -271,20 +327,33 @@ impl Integration<'_> {
                 });
             }
         }
-        self.instance.enter_continuous_time_mode()?;
+        instance.enter_continuous_time_mode()?;
         if !self.states.is_empty() {
-            self.instance.get_continuous_states(&mut self.states)?;
+            instance.get_continuous_states(&mut self.states)?;
+            if let Some(index) = self.states.iter().position(|x| !x.is_finite()) {
+                return Err(Error::Simulation {
+                    time: self.time,
+                    message: format!(
+                        "{} set the state {} to {} in event mode",
+                        instance.name(),
+                        self.equations.variables.state_name(index),
+                        self.states[index]
+                    ),
+                });
+            }
             let mut nominals = vec![1.0; self.states.len()];
-            self.instance
-                .get_nominals_of_continuous_states(&mut nominals)?;
+            instance.get_nominals_of_continuous_states(&mut nominals)?;
             self.tolerances = Tolerances::from_nominals(self.relative_tolerance, &nominals);
         }
         if !self.indicators.is_empty() {
-            self.instance.set_time(self.time)?;
-            self.instance.get_event_indicators(&mut self.indicators)?;
+            instance.set_time(self.time)?;
+            instance.get_event_indicators(&mut self.indicators)?;
         }
         self.next_time_event = update.next_event_time;
+        // The solution may have jumped: restart from a fresh step-size estimate, which also
+        // keeps the first step after a reset too short to cross an indicator twice.
         self.stepper.reset();
+        self.step = None;
         Ok(false)
     }
 }

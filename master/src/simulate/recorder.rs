@@ -1,10 +1,11 @@
-//! Recording the chosen variables of an instance into the CSV result file.
+//! Recording the chosen variables of an instance into the CSV result file, refusing
+//! non-finite values, and keeping a numeric trace of some variables in memory for plots.
 
 use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
-use crate::model_description::{Causality, ModelDescription, Values, VariableType};
+use crate::model_description::{Causality, ModelDescription, Values, Variable, VariableType};
 use crate::output::csv::CsvWriter;
 use crate::Fmu;
 
@@ -14,73 +15,210 @@ struct Group {
     references: Vec<u32>,
 }
 
-/// Reads the recorded variables and appends rows to the result file.
-pub struct Recorder {
+/// Scalar variables in batches of one type each, in the order given.
+struct Selection {
+    names: Vec<String>,
     groups: Vec<Group>,
-    writer: CsvWriter,
-    buffer: Vec<Values>,
 }
 
-impl Recorder {
-    /// A recorder of `names` (default: every scalar output) writing to `path`.
-    pub fn create(fmu: &Fmu, names: Option<&[String]>, path: &Path) -> Result<Self> {
-        let md = fmu.model_description();
-        let chosen: Vec<&crate::model_description::Variable> = match names {
-            Some(names) => names
-                .iter()
-                .map(|name| {
-                    md.variable(name).ok_or_else(|| Error::UnknownVariable {
-                        fmu: fmu.path().to_path_buf(),
-                        name: name.clone(),
-                    })
-                })
-                .collect::<Result<_>>()?,
-            None => default_outputs(md),
+impl Selection {
+    /// The scalar, non-clock variables among `variables`, batched by consecutive type.
+    fn new<'a>(variables: impl IntoIterator<Item = &'a Variable>) -> Self {
+        let mut selection = Selection {
+            names: Vec::new(),
+            groups: Vec::new(),
         };
-        let mut groups: Vec<Group> = Vec::new();
-        let mut header = Vec::new();
-        // Consecutive variables of one type share a batch; the header follows the batches.
-        for variable in chosen {
+        for variable in variables {
             if !variable.is_scalar() || matches!(variable.ty, VariableType::Clock) {
                 continue;
             }
-            match groups.last_mut() {
+            match selection.groups.last_mut() {
                 Some(group) if group.ty == variable.ty => {
                     group.references.push(variable.value_reference)
                 }
-                _ => groups.push(Group {
+                _ => selection.groups.push(Group {
                     ty: variable.ty,
                     references: vec![variable.value_reference],
                 }),
             }
-            header.push(variable.name.clone());
+            selection.names.push(variable.name.clone());
         }
+        selection
+    }
+
+    /// Reads every batch into `buffer`.
+    fn read(&self, instance: &mut dyn FmuInstance, buffer: &mut Vec<Values>) -> Result<()> {
+        buffer.clear();
+        for group in &self.groups {
+            buffer.push(instance.get_values(group.ty, &group.references)?);
+        }
+        Ok(())
+    }
+}
+
+/// Numeric samples of some variables at every recorded row, kept for plotting.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Trace {
+    /// Variable names.
+    pub names: Vec<String>,
+    /// Row times.
+    pub time: Vec<f64>,
+    /// One column per name.
+    pub columns: Vec<Vec<f64>>,
+}
+
+/// Reads the recorded variables and appends rows to the result file.
+pub struct Recorder {
+    recorded: Selection,
+    writer: CsvWriter,
+    buffer: Vec<Values>,
+    traced: Option<(Selection, Trace)>,
+}
+
+impl Recorder {
+    /// A recorder of `names` (default: every scalar output) writing to `path`, which also
+    /// keeps the numeric variables `traced` in memory.
+    pub fn create(
+        fmu: &Fmu,
+        names: Option<&[String]>,
+        path: &Path,
+        traced: Option<&[String]>,
+    ) -> Result<Self> {
+        let md = fmu.model_description();
+        let recorded = match names {
+            Some(names) => Selection::new(lookup(fmu, names)?),
+            None => Selection::new(default_outputs(md)),
+        };
+        let traced = traced
+            .map(|names| -> Result<_> {
+                let variables = lookup(fmu, names)?;
+                if let Some(v) = variables.iter().find(|v| !is_numeric(v)) {
+                    return Err(Error::InvalidValue {
+                        item: format!("plot variable {}", v.name),
+                        message: format!("{} variables cannot be plotted", v.ty),
+                    });
+                }
+                let selection = Selection::new(variables);
+                let trace = Trace {
+                    columns: vec![Vec::new(); selection.names.len()],
+                    names: selection.names.clone(),
+                    time: Vec::new(),
+                };
+                Ok((selection, trace))
+            })
+            .transpose()?;
         Ok(Recorder {
-            groups,
-            writer: CsvWriter::create(path, &header)?,
+            writer: CsvWriter::create(path, &recorded.names)?,
+            recorded,
             buffer: Vec::new(),
+            traced,
         })
     }
 
-    /// Reads the variables at `time` and writes one row.
+    /// Reads the variables at `time` and writes one row; a non-finite Float value is an error
+    /// naming the variables, and the row is not written.
     pub fn record(&mut self, instance: &mut dyn FmuInstance, time: f64) -> Result<()> {
-        self.buffer.clear();
-        for group in &self.groups {
-            self.buffer
-                .push(instance.get_values(group.ty, &group.references)?);
+        self.recorded.read(instance, &mut self.buffer)?;
+        let non_finite = non_finite_columns(&self.recorded.names, &self.buffer);
+        if !non_finite.is_empty() {
+            return Err(Error::Simulation {
+                time,
+                message: format!("{} returned {}", instance.name(), non_finite.join(", ")),
+            });
         }
-        self.writer.write_row(time, &self.buffer)
+        self.writer.write_row(time, &self.buffer)?;
+        if let Some((selection, trace)) = &mut self.traced {
+            selection.read(instance, &mut self.buffer)?;
+            trace.time.push(time);
+            let values = self.buffer.iter().flat_map(numeric_values);
+            for (column, value) in trace.columns.iter_mut().zip(values) {
+                column.push(value);
+            }
+        }
+        Ok(())
     }
 
     /// Number of rows written.
     pub fn rows(&self) -> usize {
         self.writer.rows()
     }
+
+    /// The in-memory samples of the traced variables, if any were asked for.
+    pub fn trace(&self) -> Option<&Trace> {
+        self.traced.as_ref().map(|(_, trace)| trace)
+    }
 }
 
-fn default_outputs(md: &ModelDescription) -> Vec<&crate::model_description::Variable> {
+/// The variables named `names`, or an error naming the first unknown one.
+fn lookup<'a>(fmu: &'a Fmu, names: &[String]) -> Result<Vec<&'a Variable>> {
+    let md = fmu.model_description();
+    names
+        .iter()
+        .map(|name| {
+            md.variable(name).ok_or_else(|| Error::UnknownVariable {
+                fmu: fmu.path().to_path_buf(),
+                name: name.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Every output variable, in file order.
+pub(super) fn default_outputs(md: &ModelDescription) -> Vec<&Variable> {
     md.variables
         .iter()
         .filter(|v| v.causality == Causality::Output)
         .collect()
+}
+
+fn is_numeric(variable: &Variable) -> bool {
+    !matches!(
+        variable.ty,
+        VariableType::String | VariableType::Binary | VariableType::Clock
+    )
+}
+
+/// `name = value` for every non-finite Float value of a row (batches in column order).
+fn non_finite_columns(names: &[String], row: &[Values]) -> Vec<String> {
+    let mut column = 0;
+    let mut found = Vec::new();
+    for batch in row {
+        if let Values::Float(values) = batch {
+            for (offset, value) in values.iter().enumerate() {
+                if !value.is_finite() {
+                    found.push(format!("{} = {value}", names[column + offset]));
+                }
+            }
+        }
+        column += batch.len();
+    }
+    found
+}
+
+/// A batch of numeric values as f64 (Booleans as 0 and 1).
+fn numeric_values(batch: &Values) -> Vec<f64> {
+    match batch {
+        Values::Float(v) => v.clone(),
+        Values::Int(v) => v.iter().map(|&x| x as f64).collect(),
+        Values::UInt(v) => v.iter().map(|&x| x as f64).collect(),
+        Values::Bool(v) => v.iter().map(|&x| f64::from(u8::from(x))).collect(),
+        Values::String(_) | Values::Binary(_) => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_finite_values_are_named_by_column() {
+        let names: Vec<String> = ["a", "n", "b", "c"].map(String::from).into();
+        let row = [
+            Values::Float(vec![1.0]),
+            Values::Int(vec![3]),
+            Values::Float(vec![f64::NAN, f64::NEG_INFINITY]),
+        ];
+        assert_eq!(non_finite_columns(&names, &row), ["b = NaN", "c = -inf"]);
+        assert!(non_finite_columns(&names[..2], &row[..2]).is_empty());
+    }
 }

@@ -1,7 +1,7 @@
 //! The Dormand–Prince 5(4) embedded Runge–Kutta method with error control and its
 //! fourth-order dense output (Hairer, Nørsett, Wanner, *Solving ODEs I*, II.5 and II.6).
 
-use super::Tolerances;
+use super::{initial_step, Attempt, Interpolant, Ode, Stepper, Tolerances};
 
 const C: [f64; 7] = [0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0];
 const A: [[f64; 6]; 7] = [
@@ -55,9 +55,9 @@ const D: [f64; 7] = [
     69997945.0 / 29380423.0,
 ];
 
-/// Step-size controller limits (Hairer's defaults).
-const SAFETY: f64 = 0.9;
-const MIN_FACTOR: f64 = 0.2;
+/// The error estimate (difference of the fifth- and fourth-order solutions) grows like `h^5`.
+const ESTIMATE_ORDER: u32 = 5;
+/// Largest growth of the step per accepted step (Hairer's default).
 const MAX_FACTOR: f64 = 10.0;
 
 /// The continuous extension over one accepted step.
@@ -78,9 +78,10 @@ impl DenseOutput {
     pub fn end(&self) -> f64 {
         self.t0 + self.h
     }
+}
 
-    /// The interpolated state at `t` within the step.
-    pub fn evaluate(&self, t: f64, x: &mut [f64]) {
+impl Interpolant for DenseOutput {
+    fn evaluate(&self, t: f64, x: &mut [f64]) {
         let theta = (t - self.t0) / self.h;
         let theta1 = 1.0 - theta;
         let [r1, r2, r3, r4, r5] = &self.coefficients;
@@ -90,17 +91,6 @@ impl DenseOutput {
     }
 }
 
-/// The outcome of one step attempt.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Attempt {
-    /// Whether the error estimate is within tolerance.
-    pub accepted: bool,
-    /// Scaled RMS norm of the local error estimate (accepted when <= 1).
-    pub error: f64,
-    /// The step size the controller proposes next (after acceptance or for the retry).
-    pub next_step: f64,
-}
-
 /// A Dormand–Prince stepper for systems of dimension `n`, with FSAL reuse of the last stage.
 pub struct DormandPrince {
     k: [Vec<f64>; 7],
@@ -108,6 +98,9 @@ pub struct DormandPrince {
     x_new: Vec<f64>,
     /// Whether `k[0]` holds f(t, x) of the current point.
     first_stage_valid: bool,
+    /// The last attempt was accepted: its last stage becomes the next first stage when the
+    /// next attempt starts (so the dense output stays valid until then).
+    last_stage_pending: bool,
     t: f64,
     h: f64,
     x_old: Vec<f64>,
@@ -121,118 +114,91 @@ impl DormandPrince {
             stage: vec![0.0; n],
             x_new: vec![0.0; n],
             first_stage_valid: false,
+            last_stage_pending: false,
             t: 0.0,
             h: 0.0,
             x_old: vec![0.0; n],
         }
     }
+}
 
-    /// Forgets the stored first stage: call after the state or the right-hand side jumped.
-    pub fn reset(&mut self) {
-        self.first_stage_valid = false;
+impl Stepper for DormandPrince {
+    type Dense = DenseOutput;
+
+    fn name(&self) -> &'static str {
+        "dopri5"
     }
 
-    /// The state at the end of the last attempted step.
-    pub fn x_new(&self) -> &[f64] {
+    fn reset(&mut self) {
+        self.first_stage_valid = false;
+        self.last_stage_pending = false;
+    }
+
+    fn x_new(&self) -> &[f64] {
         &self.x_new
     }
 
-    /// A starting step size for `x' = f(t, x)` from `t` (Hairer's `hinit`), at most `max_step`.
-    pub fn initial_step<E>(
+    fn initial_step<O: Ode>(
         &mut self,
-        f: &mut impl FnMut(f64, &[f64], &mut [f64]) -> Result<(), E>,
+        ode: &mut O,
         t: f64,
         x: &[f64],
         tolerances: &Tolerances,
         max_step: f64,
-    ) -> Result<f64, E> {
-        let n = x.len();
-        if n == 0 {
+    ) -> Result<f64, O::Error> {
+        if x.is_empty() {
             return Ok(max_step);
         }
-        f(t, x, &mut self.k[0])?;
+        ode.derivatives(t, x, &mut self.k[0])?;
         self.first_stage_valid = true;
-        let d0 = tolerances.norm(x, x, |i| x[i]);
-        let d1 = tolerances.norm(x, x, |i| self.k[0][i]);
-        let h0 = if d0 < 1e-5 || d1 < 1e-5 {
-            1e-6
-        } else {
-            0.01 * d0 / d1
-        }
-        .min(max_step);
-        for i in 0..n {
-            self.stage[i] = x[i] + h0 * self.k[0][i];
-        }
-        let stage = std::mem::take(&mut self.stage);
-        f(t + h0, &stage, &mut self.k[1])?;
-        self.stage = stage;
-        let d2 = tolerances.norm(x, x, |i| self.k[1][i] - self.k[0][i]) / h0;
-        let h1 = if d1.max(d2) <= 1e-15 {
-            (h0 * 1e-3).max(1e-6)
-        } else {
-            (0.01 / d1.max(d2)).powf(1.0 / 5.0)
-        };
-        Ok((100.0 * h0).min(h1).min(max_step))
+        self.last_stage_pending = false;
+        initial_step(ode, t, x, &self.k[0], tolerances, max_step, 5)
     }
 
-    /// Attempts a step of size `h` from (`t`, `x`); the new state is [`DormandPrince::x_new`].
-    /// After an accepted attempt call [`DormandPrince::accept`] before the next step.
-    pub fn attempt<E>(
+    fn attempt<O: Ode>(
         &mut self,
-        f: &mut impl FnMut(f64, &[f64], &mut [f64]) -> Result<(), E>,
+        ode: &mut O,
         t: f64,
         x: &[f64],
         h: f64,
         tolerances: &Tolerances,
-    ) -> Result<Attempt, E> {
-        let n = x.len();
+    ) -> Result<Attempt, O::Error> {
+        if self.last_stage_pending {
+            self.k.swap(0, 6);
+            self.last_stage_pending = false;
+        }
         if !self.first_stage_valid {
-            f(t, x, &mut self.k[0])?;
+            ode.derivatives(t, x, &mut self.k[0])?;
             self.first_stage_valid = true;
         }
         for s in 1..7 {
-            for i in 0..n {
+            for (i, &xi) in x.iter().enumerate() {
                 let increment: f64 = (0..s).map(|j| A[s][j] * self.k[j][i]).sum();
-                self.stage[i] = x[i] + h * increment;
+                self.stage[i] = xi + h * increment;
             }
             if s == 6 {
                 self.x_new.copy_from_slice(&self.stage);
             }
             let (stage, k) = (&self.stage, &mut self.k[s]);
-            f(t + C[s] * h, stage, k)?;
+            ode.derivatives(t + C[s] * h, stage, k)?;
         }
         let error = tolerances.norm(x, &self.x_new, |i| {
             h * (0..7).map(|j| E[j] * self.k[j][i]).sum::<f64>()
         });
-        let factor = if error == 0.0 {
-            MAX_FACTOR
-        } else {
-            (SAFETY * error.powf(-0.2)).clamp(MIN_FACTOR, MAX_FACTOR)
-        };
-        let accepted = error <= 1.0 && error.is_finite();
         self.t = t;
         self.h = h;
         self.x_old.copy_from_slice(x);
-        Ok(Attempt {
-            accepted,
-            error,
-            next_step: if accepted {
-                h * factor
-            } else {
-                h * factor.min(1.0)
-            },
-        })
+        Ok(Attempt::controlled(h, error, ESTIMATE_ORDER, MAX_FACTOR))
     }
 
-    /// The dense output of the last attempted step.
-    pub fn dense_output(&self) -> DenseOutput {
+    fn dense_output(&self) -> DenseOutput {
         let n = self.x_new.len();
         let h = self.h;
         let mut coefficients: [Vec<f64>; 5] = std::array::from_fn(|_| vec![0.0; n]);
-        for i in 0..n {
-            let difference = self.x_new[i] - self.x_old[i];
+        for (i, (&new, &old)) in self.x_new.iter().zip(&self.x_old).enumerate() {
+            let difference = new - old;
             let spline = h * self.k[0][i] - difference;
-            coefficients[0][i] = self.x_old[i];
+            coefficients[0][i] = old;
             coefficients[1][i] = difference;
             coefficients[2][i] = spline;
             coefficients[3][i] = difference - h * self.k[6][i] - spline;
@@ -245,9 +211,9 @@ impl DormandPrince {
         }
     }
 
-    /// Makes the last stage the first stage of the next step (first same as last).
-    pub fn accept(&mut self) {
-        self.k.swap(0, 6);
+    /// The last stage becomes the first stage of the next step (first same as last).
+    fn accept(&mut self) {
+        self.last_stage_pending = true;
         self.first_stage_valid = true;
     }
 }

@@ -1,11 +1,39 @@
-//! Numerical integration for Model Exchange FMUs: an adaptive embedded Runge–Kutta method
-//! with dense output, and the location of zero crossings of event indicators.
+//! Numerical integration for Model Exchange FMUs: adaptive one-step methods with dense
+//! output (explicit Dormand–Prince for non-stiff models, an implicit ESDIRK for stiff ones),
+//! and the location of zero crossings of event indicators.
 
 mod dopri5;
+mod esdirk;
+mod initial_step;
+mod ode;
 mod root;
+mod stepper;
 
-pub use dopri5::{Attempt, DenseOutput, DormandPrince};
+pub use dopri5::{DenseOutput, DormandPrince};
+pub use esdirk::{Esdirk, EsdirkStatistics, HermiteOutput};
+pub use initial_step::initial_step;
+pub use ode::{forward_differences, Ode};
 pub use root::{locate_crossing, sign_changed, Crossing};
+pub use stepper::{Attempt, Interpolant, Stepper};
+
+/// The Model Exchange solvers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Dormand–Prince 5(4), explicit: the default, for non-stiff models.
+    #[default]
+    Dopri5,
+    /// ESDIRK3(2)4L[2]SA, implicit and L-stable: for stiff models.
+    Esdirk,
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Method::Dopri5 => "dopri5",
+            Method::Esdirk => "esdirk",
+        })
+    }
+}
 
 /// Relative and per-component absolute tolerances of the error control.
 #[derive(Debug, Clone)]
@@ -43,24 +71,43 @@ impl Tolerances {
     }
 }
 
-/// Integrates `x' = f(t, x)` from `t0` to `t1` without events; returns the state at `t1`
-/// and the number of accepted steps.
-pub fn integrate<E>(
-    mut f: impl FnMut(f64, &[f64], &mut [f64]) -> Result<(), E>,
+/// Integrates `x' = f(t, x)` from `t0` to `t1` with Dormand–Prince, without events; returns
+/// the state at `t1` and the number of accepted steps.
+pub fn integrate<O: Ode>(
+    mut ode: O,
     t0: f64,
     x0: &[f64],
     t1: f64,
     tolerances: &Tolerances,
-) -> Result<(Vec<f64>, usize), E> {
-    let mut stepper = DormandPrince::new(x0.len());
+) -> Result<(Vec<f64>, usize), O::Error> {
+    integrate_with(
+        DormandPrince::new(x0.len()),
+        &mut ode,
+        t0,
+        x0,
+        t1,
+        tolerances,
+    )
+}
+
+/// Integrates `x' = f(t, x)` from `t0` to `t1` with `stepper`, without events; returns the
+/// state at `t1` and the number of accepted steps.
+pub fn integrate_with<S: Stepper, O: Ode>(
+    mut stepper: S,
+    ode: &mut O,
+    t0: f64,
+    x0: &[f64],
+    t1: f64,
+    tolerances: &Tolerances,
+) -> Result<(Vec<f64>, usize), O::Error> {
     let mut x = x0.to_vec();
     let mut t = t0;
-    let mut h = stepper.initial_step(&mut f, t, &x, tolerances, t1 - t0)?;
+    let mut h = stepper.initial_step(ode, t, &x, tolerances, t1 - t0)?;
     let mut steps = 0;
     while t < t1 {
         let last = t + h >= t1;
         let step = if last { t1 - t } else { h };
-        let attempt = stepper.attempt(&mut f, t, &x, step, tolerances)?;
+        let attempt = stepper.attempt(ode, t, &x, step, tolerances)?;
         h = attempt.next_step;
         if attempt.accepted {
             t = if last { t1 } else { t + step };

@@ -1,0 +1,390 @@
+//! Plots of signals against time, as PNG or SVG (chosen by the file extension): one panel
+//! per signal stacked over a shared time axis, or all signals in one panel with a legend.
+//!
+//! Text is drawn with the DejaVu Sans font embedded in the binary, so plots render the same on
+//! a machine without any system fonts. Non-finite samples (a run that failed with NaN) leave
+//! gaps in the lines instead of breaking the plot.
+
+use std::ops::Range;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::error::{Error, Result};
+
+/// Signals sampled at common times.
+#[derive(Debug, Clone)]
+pub struct TimeSeries<'a> {
+    /// The sample times.
+    pub time: &'a [f64],
+    /// Each signal's name (with its unit, if wanted) and samples, one per time.
+    pub columns: Vec<(&'a str, &'a [f64])>,
+}
+
+/// How the signals are arranged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// One panel per signal, stacked over a shared time axis.
+    #[default]
+    Stacked,
+    /// All signals in one panel, with a legend.
+    Overlay,
+}
+
+/// Size, layout and title of a plot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlotOptions {
+    /// Title above the plot.
+    pub title: Option<String>,
+    /// Arrangement of the signals.
+    pub layout: Layout,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height of one stacked panel in pixels (the overlay panel is twice as high).
+    pub panel_height: u32,
+}
+
+impl Default for PlotOptions {
+    fn default() -> Self {
+        PlotOptions {
+            title: None,
+            layout: Layout::Stacked,
+            width: 1200,
+            panel_height: 280,
+        }
+    }
+}
+
+/// Line colours (Tableau 10), reused in turn.
+const COLORS: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+const TITLE_HEIGHT: u32 = 50;
+const FONT: &str = "sans-serif";
+
+/// Draws `series` into `path` (`.png` or `.svg`).
+pub fn time_series(path: &Path, series: &TimeSeries, options: &PlotOptions) -> Result<()> {
+    let failure = |message: String| Error::Plot {
+        path: path.to_path_buf(),
+        message,
+    };
+    if series.columns.is_empty() {
+        return Err(failure("there are no signals to plot".into()));
+    }
+    if let Some((name, values)) = series
+        .columns
+        .iter()
+        .find(|(_, values)| values.len() != series.time.len())
+    {
+        return Err(failure(format!(
+            "signal {name} has {} samples for {} times",
+            values.len(),
+            series.time.len()
+        )));
+    }
+    register_font().map_err(failure)?;
+    // The single overlay panel gets the height of two stacked ones.
+    let panels = match options.layout {
+        Layout::Stacked => series.columns.len() as u32,
+        Layout::Overlay => 2,
+    };
+    let title = options.title.as_ref().map_or(0, |_| TITLE_HEIGHT);
+    let size = (options.width, panels * options.panel_height + title);
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("png") => draw(
+            BitMapBackend::new(path, size).into_drawing_area(),
+            series,
+            options,
+        ),
+        Some("svg") => draw(
+            SVGBackend::new(path, size).into_drawing_area(),
+            series,
+            options,
+        ),
+        _ => Err("the plot file must end in .png or .svg".to_string()),
+    }
+    .map_err(failure)
+}
+
+/// Makes the embedded font the sans-serif family of every plot.
+fn register_font() -> std::result::Result<(), String> {
+    static REGISTERED: OnceLock<bool> = OnceLock::new();
+    let ok = *REGISTERED.get_or_init(|| {
+        plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular()).is_ok()
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err("the embedded font could not be loaded".into())
+    }
+}
+
+fn draw<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    series: &TimeSeries,
+    options: &PlotOptions,
+) -> std::result::Result<(), String> {
+    let problem = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(problem)?;
+    let area = match &options.title {
+        Some(title) => root.titled(title, (FONT, 26)).map_err(problem)?,
+        None => root.clone(),
+    };
+    let time = axis_range(series.time.iter().copied());
+    match options.layout {
+        Layout::Stacked => {
+            let panels = area.split_evenly((series.columns.len(), 1));
+            let last = panels.len() - 1;
+            for (index, (panel, &(name, values))) in panels.iter().zip(&series.columns).enumerate()
+            {
+                let columns = [(name, values)];
+                panel_chart(
+                    panel,
+                    series.time,
+                    &columns,
+                    time.clone(),
+                    index,
+                    index == last,
+                )
+                .map_err(problem)?;
+            }
+        }
+        Layout::Overlay => {
+            panel_chart(&area, series.time, &series.columns, time, 0, true).map_err(problem)?;
+        }
+    }
+    root.present().map_err(problem)
+}
+
+/// One panel with the signals `columns` (coloured from `first_color` on); a legend when there
+/// is more than one signal, the y axis named after the signal when there is one.
+fn panel_chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    time: &[f64],
+    columns: &[(&str, &[f64])],
+    time_range: Range<f64>,
+    first_color: usize,
+    time_label: bool,
+) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let values = axis_range(columns.iter().flat_map(|(_, v)| v.iter().copied()));
+    let span = values.end - values.start;
+    let mut chart = ChartBuilder::on(area)
+        .margin(12)
+        .margin_right(28)
+        .x_label_area_size(if time_label { 48 } else { 28 })
+        .y_label_area_size(90)
+        .build_cartesian_2d(time_range, values)?;
+    let tick = |y: &f64| format_tick(*y, span);
+    let mut mesh = chart.configure_mesh();
+    mesh.label_style((FONT, 15))
+        .axis_desc_style((FONT, 17))
+        .light_line_style(WHITE.mix(0.0))
+        .bold_line_style(BLACK.mix(0.12))
+        .y_label_formatter(&tick);
+    if time_label {
+        mesh.x_desc("time");
+    }
+    if let [(name, _)] = columns {
+        mesh.y_desc(*name);
+    }
+    mesh.draw()?;
+    for (index, (name, samples)) in columns.iter().enumerate() {
+        let color = COLORS[(first_color + index) % COLORS.len()];
+        let style = color.stroke_width(2);
+        for (segment, points) in finite_segments(time, samples).into_iter().enumerate() {
+            // Each piece is its own two-point path: plotters joins thick polylines with
+            // unbounded miters, which shoot across the plot at sharp spikes.
+            let pieces = points
+                .windows(2)
+                .map(|pair| PathElement::new(pair.to_vec(), style))
+                .collect::<Vec<_>>();
+            let drawn = if let [point] = points[..] {
+                chart.draw_series([Circle::new(point, 2, color.filled())])?
+            } else {
+                chart.draw_series(pieces)?
+            };
+            if segment == 0 && columns.len() > 1 {
+                drawn.label(*name).legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3))
+                });
+            }
+        }
+    }
+    if columns.len() > 1 {
+        chart
+            .configure_series_labels()
+            .label_font((FONT, 16))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.3))
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()?;
+    }
+    Ok(())
+}
+
+/// The runs of consecutive samples where both time and value are finite.
+fn finite_segments(time: &[f64], values: &[f64]) -> Vec<Vec<(f64, f64)>> {
+    let mut segments = vec![Vec::new()];
+    for (&t, &v) in time.iter().zip(values) {
+        if t.is_finite() && v.is_finite() {
+            segments.last_mut().expect("never empty").push((t, v));
+        } else if !segments.last().expect("never empty").is_empty() {
+            segments.push(Vec::new());
+        }
+    }
+    segments.retain(|s| !s.is_empty());
+    segments
+}
+
+/// The range of the finite `values` with a 5 % margin; a unit range around a constant.
+fn axis_range(values: impl Iterator<Item = f64>) -> Range<f64> {
+    let (low, high) = values
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    if low > high {
+        return -1.0..1.0;
+    }
+    if high - low <= 1e-12 * low.abs().max(high.abs()) {
+        let pad = if low == 0.0 { 1.0 } else { 0.1 * low.abs() };
+        return low - pad..high + pad;
+    }
+    let pad = 0.05 * (high - low);
+    low - pad..high + pad
+}
+
+/// Tick labels: plain for moderate magnitudes, exponent form for very large or small ones;
+/// zero for rounding noise far below the axis span `span`.
+fn format_tick(value: f64, span: f64) -> String {
+    let magnitude = value.abs();
+    if magnitude <= 1e-9 * span {
+        "0".into()
+    } else if (1e-3..1e5).contains(&magnitude) {
+        let text = format!("{value:.4}");
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        text.to_string()
+    } else {
+        format!("{value:.2e}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_finite_samples_split_the_line() {
+        let time = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0];
+        let values = [1.0, f64::NAN, 3.0, 4.0, f64::INFINITY, f64::NAN];
+        assert_eq!(
+            finite_segments(&time, &values),
+            [vec![(0.0, 1.0)], vec![(2.0, 3.0), (3.0, 4.0)]]
+        );
+    }
+
+    #[test]
+    fn ranges_have_margins_and_constants_get_a_span() {
+        assert_eq!(axis_range([0.0, 10.0].into_iter()), -0.5..10.5);
+        assert_eq!(axis_range([2.0, 2.0].into_iter()), 1.8..2.2);
+        assert_eq!(axis_range([0.0].into_iter()), -1.0..1.0);
+        assert_eq!(axis_range([f64::NAN].into_iter()), -1.0..1.0);
+    }
+
+    #[test]
+    fn ticks_are_short() {
+        assert_eq!(format_tick(0.25, 1.0), "0.25");
+        assert_eq!(format_tick(-3.0, 1.0), "-3");
+        assert_eq!(format_tick(1.5e-6, 1e-5), "1.50e-6");
+        assert_eq!(format_tick(0.0, 1.0), "0");
+        assert_eq!(format_tick(-1.39e-17, 0.2), "0");
+    }
+
+    /// Dark pixels in rows `rows` of an RGB buffer `width` wide.
+    fn dark_pixels(buffer: &[u8], width: usize, rows: Range<usize>) -> usize {
+        buffer[rows.start * width * 3..rows.end * width * 3]
+            .chunks(3)
+            .filter(|p| p.iter().all(|&c| c < 128))
+            .count()
+    }
+
+    #[test]
+    fn text_is_rendered_with_the_embedded_font() {
+        register_font().unwrap();
+        let time = [0.0, 1.0];
+        let values = [0.0, 1.0];
+        let series = TimeSeries {
+            time: &time,
+            columns: vec![("x", &values)],
+        };
+        let (width, height) = (400, 200 + TITLE_HEIGHT);
+        let mut buffer = vec![0u8; (width * height * 3) as usize];
+        let options = PlotOptions {
+            title: Some("Tandem".into()),
+            width,
+            panel_height: 200,
+            ..PlotOptions::default()
+        };
+        let area = BitMapBackend::with_buffer(&mut buffer, (width, height)).into_drawing_area();
+        draw(area, &series, &options).unwrap();
+        let glyphs = dark_pixels(&buffer, width as usize, 0..TITLE_HEIGHT as usize);
+        assert!(
+            glyphs > 50,
+            "the title's glyphs are drawn: {glyphs} dark pixels"
+        );
+    }
+
+    #[test]
+    fn png_and_svg_files_are_written_and_other_extensions_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let time: Vec<f64> = (0..200).map(|i| i as f64 * 0.05).collect();
+        let sine: Vec<f64> = time.iter().map(|t| t.sin()).collect();
+        let cosine: Vec<f64> = time.iter().map(|t| t.cos()).collect();
+        let series = TimeSeries {
+            time: &time,
+            columns: vec![("sin", &sine), ("cos", &cosine)],
+        };
+        for layout in [Layout::Stacked, Layout::Overlay] {
+            let options = PlotOptions {
+                title: Some("test".into()),
+                layout,
+                ..PlotOptions::default()
+            };
+            let png = dir.path().join("plot.png");
+            time_series(&png, &series, &options).unwrap();
+            let bytes = std::fs::read(&png).unwrap();
+            assert_eq!(&bytes[1..4], b"PNG");
+            let svg = dir.path().join("plot.svg");
+            time_series(&svg, &series, &options).unwrap();
+            let text = std::fs::read_to_string(&svg).unwrap();
+            assert!(text.contains("<svg"), "{text}");
+            assert!(text.lines().any(|line| line.trim() == "time"), "{text}");
+        }
+        let error = time_series(
+            &dir.path().join("plot.pdf"),
+            &series,
+            &PlotOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("plot.pdf") && error.contains(".png or .svg"),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,169 @@
+//! A Model Exchange FMU's continuous-time equations as the master's solvers see them: the
+//! state derivatives at `(t, x)`, and their Jacobian from the FMU's directional derivatives
+//! when it provides them.
+
+use nalgebra::DMatrix;
+
+use super::InputTable;
+use crate::error::{Error, Result};
+use crate::instance::FmuInstance;
+use crate::model_description::ModelDescription;
+use crate::solver::{forward_differences, Ode};
+
+/// The continuous states and their derivatives in the order of the state vector.
+pub(super) struct StateVariables {
+    /// Value references of the states.
+    states: Vec<u32>,
+    /// Value references of the derivatives.
+    derivatives: Vec<u32>,
+    /// Names of the derivatives (for messages).
+    derivative_names: Vec<String>,
+    /// Names of the states (for messages).
+    state_names: Vec<String>,
+    /// Whether the Jacobian comes from the FMU's directional derivatives.
+    directional: bool,
+}
+
+impl StateVariables {
+    /// The states of `md`; directional derivatives are used when the Model Exchange interface
+    /// provides them and every state resolves to a variable.
+    pub(super) fn new(md: &ModelDescription) -> Self {
+        let mut variables = StateVariables {
+            states: Vec::new(),
+            derivatives: Vec::new(),
+            derivative_names: Vec::new(),
+            state_names: Vec::new(),
+            directional: md
+                .model_exchange
+                .as_ref()
+                .is_some_and(|me| me.capabilities.provides_directional_derivatives),
+        };
+        for (index, (unknown, state)) in md
+            .model_structure
+            .derivatives
+            .iter()
+            .zip(md.states())
+            .enumerate()
+        {
+            let derivative = md.resolve(unknown.reference).map(|d| &md.variables[d]);
+            let state = state.map(|s| &md.variables[s]);
+            match (derivative, state) {
+                (Some(derivative), Some(state)) => {
+                    variables.derivatives.push(derivative.value_reference);
+                    variables.states.push(state.value_reference);
+                    variables.derivative_names.push(derivative.name.clone());
+                    variables.state_names.push(state.name.clone());
+                }
+                _ => {
+                    variables.directional = false;
+                    variables
+                        .derivative_names
+                        .push(format!("the derivative of state {}", index + 1));
+                    variables.state_names.push(format!("state {}", index + 1));
+                }
+            }
+        }
+        variables
+    }
+
+    /// The name of state `index`.
+    pub(super) fn state_name(&self, index: usize) -> &str {
+        &self.state_names[index]
+    }
+}
+
+/// A non-finite derivative returned by the FMU.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct NonFinite {
+    /// The time it was evaluated at.
+    pub time: f64,
+    /// The index of the derivative in the state vector.
+    pub index: usize,
+    /// The value.
+    pub value: f64,
+}
+
+impl NonFinite {
+    /// `der(x) = NaN at t = 1.5`.
+    pub(super) fn describe(&self, variables: &StateVariables) -> String {
+        format!(
+            "{} = {} at t = {}",
+            variables.derivative_names[self.index], self.value, self.time
+        )
+    }
+}
+
+/// The FMU's equations: sets time, continuous inputs and states, and reads derivatives.
+pub(super) struct StateEquations<'a> {
+    /// The instance, in continuous-time mode.
+    pub instance: &'a mut dyn FmuInstance,
+    /// Inputs applied at every evaluation (those that vary continuously), if any.
+    pub continuous_inputs: Option<&'a InputTable>,
+    /// The states and derivatives.
+    pub variables: StateVariables,
+    /// The first non-finite derivative seen since it was last cleared: the solver treats it as
+    /// a failed step, and the run reports it if no smaller step avoids it.
+    pub non_finite: Option<NonFinite>,
+}
+
+impl StateEquations<'_> {
+    /// Puts the FMU at `(time, states)`, with the continuous inputs at `time`.
+    pub(super) fn set_point(&mut self, time: f64, states: &[f64]) -> Result<()> {
+        self.instance.set_time(time)?;
+        if let Some(inputs) = self.continuous_inputs {
+            inputs.apply(self.instance, time)?;
+        }
+        if !states.is_empty() {
+            self.instance.set_continuous_states(states)?;
+        }
+        Ok(())
+    }
+}
+
+impl Ode for StateEquations<'_> {
+    type Error = Error;
+
+    fn derivatives(&mut self, t: f64, x: &[f64], dx: &mut [f64]) -> Result<()> {
+        self.set_point(t, x)?;
+        self.instance.get_derivatives(dx)?;
+        if self.non_finite.is_none() {
+            if let Some(index) = dx.iter().position(|v| !v.is_finite()) {
+                self.non_finite = Some(NonFinite {
+                    time: t,
+                    index,
+                    value: dx[index],
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn jacobian(
+        &mut self,
+        t: f64,
+        x: &[f64],
+        fx: &[f64],
+        typical: &[f64],
+        jacobian: &mut DMatrix<f64>,
+    ) -> Result<()> {
+        if !self.variables.directional {
+            return forward_differences(self, t, x, fx, typical, jacobian);
+        }
+        self.set_point(t, x)?;
+        let n = x.len();
+        let mut seed = vec![0.0; n];
+        let mut column = vec![0.0; n];
+        for j in 0..n {
+            seed[j] = 1.0;
+            self.instance.get_directional_derivative(
+                &self.variables.derivatives,
+                &self.variables.states,
+                &seed,
+                &mut column,
+            )?;
+            seed[j] = 0.0;
+            jacobian.column_mut(j).copy_from_slice(&column);
+        }
+        Ok(())
+    }
+}

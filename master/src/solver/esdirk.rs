@@ -1,0 +1,357 @@
+//! An implicit adaptive method for stiff Model Exchange FMUs: the L-stable, stiffly accurate
+//! ESDIRK3(2)4L[2]SA (tableau in the `tableau` module) with an embedded second-order error
+//! estimate.
+//!
+//! Each implicit stage `z_i = x + h sum_{j<i} a_ij k_j + h gamma f(t + c_i h, z_i)` is solved by
+//! simplified Newton with the iteration matrix `I - h gamma J`, `J = df/dx` at the start of a
+//! step. `J` comes from the problem ([`Ode::jacobian`]: the FMU's directional derivatives when it
+//! provides them, else forward differences) and is kept across steps while the iterations
+//! converge quickly; it is re-evaluated after an event, after a failed iteration and after a
+//! step whose iteration converged slowly. The stage derivatives are recovered from the stage
+//! equation, `k_i = (z_i - x - h sum_{j<i} a_ij k_j) / (h gamma)`, which does not amplify the
+//! iteration error by the stiffness as `f(z_i)` would.
+//!
+//! The error estimate `h sum_j (b_j - b^_j) k_j` is filtered through `(I - h gamma J)^-1`
+//! (Shampine's device, also used by RADAU5) so that stiff components, which the method damps,
+//! do not dominate it. The dense output is the cubic Hermite interpolant of the step's end
+//! values and derivatives, of the method's order.
+
+mod tableau;
+
+use nalgebra::{DMatrix, DVector, Dyn, LU};
+
+use super::{initial_step, Attempt, Interpolant, Ode, Stepper, Tolerances};
+use tableau::{A, B, B_HAT, C, GAMMA, STAGES};
+
+/// The error estimate (difference of the third- and second-order solutions) grows like `h^3`.
+const ESTIMATE_ORDER: u32 = 3;
+/// Largest growth of the step per accepted step.
+const MAX_FACTOR: f64 = 5.0;
+/// Most simplified-Newton iterations per stage.
+const MAX_ITERATIONS: usize = 10;
+/// A contraction rate above this marks the Jacobian for re-evaluation at the next step.
+const SLOW_RATE: f64 = 0.1;
+/// Step reduction after a stage iteration failed with a Jacobian evaluated for this step.
+const FAILURE_FACTOR: f64 = 0.25;
+
+/// How many Jacobians, factorizations and failed stage iterations a run needed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EsdirkStatistics {
+    /// Jacobian evaluations.
+    pub jacobians: usize,
+    /// LU factorizations of the iteration matrix.
+    pub factorizations: usize,
+    /// Stage iterations that diverged or did not converge in time.
+    pub failed_iterations: usize,
+}
+
+/// The ESDIRK stepper for systems of dimension `n`.
+pub struct Esdirk {
+    /// Stage derivatives `k_1 .. k_4` of the last attempt.
+    k: [Vec<f64>; STAGES],
+    /// The explicit part `x + h sum_{j<i} a_ij k_j` of the stage being solved.
+    base: Vec<f64>,
+    /// The stage value being iterated.
+    z: Vec<f64>,
+    /// `f` at the stage value.
+    f: Vec<f64>,
+    /// Newton correction (and the filtered error estimate).
+    correction: DVector<f64>,
+    x_old: Vec<f64>,
+    x_new: Vec<f64>,
+    t: f64,
+    h: f64,
+    /// Whether `k[0]` holds `f(t, x)` of the current point.
+    first_stage_valid: bool,
+    /// The last attempt was accepted: its last stage derivative becomes the next first stage
+    /// when the next attempt starts (so the dense output stays valid until then).
+    last_stage_pending: bool,
+    jacobian: DMatrix<f64>,
+    /// The Jacobian must be evaluated before the next attempt.
+    jacobian_due: bool,
+    /// The Jacobian was evaluated at the start of the current step.
+    jacobian_fresh: bool,
+    /// `h gamma` and the LU factors of `I - h gamma J`.
+    iteration_matrix: Option<(f64, LU<f64, Dyn, Dyn>)>,
+    /// Hairer's `eta = theta / (1 - theta)` of the last iteration, to judge convergence after
+    /// the first iteration of the next stage.
+    eta: f64,
+    /// The largest contraction rate seen during the last attempt.
+    slowest_rate: f64,
+    statistics: EsdirkStatistics,
+}
+
+/// The outcome of one stage iteration.
+enum StageIteration {
+    Converged,
+    Failed,
+}
+
+impl Esdirk {
+    /// A stepper for `n` states.
+    pub fn new(n: usize) -> Self {
+        Esdirk {
+            k: std::array::from_fn(|_| vec![0.0; n]),
+            base: vec![0.0; n],
+            z: vec![0.0; n],
+            f: vec![0.0; n],
+            correction: DVector::zeros(n),
+            x_old: vec![0.0; n],
+            x_new: vec![0.0; n],
+            t: 0.0,
+            h: 0.0,
+            first_stage_valid: false,
+            last_stage_pending: false,
+            jacobian: DMatrix::zeros(n, n),
+            jacobian_due: true,
+            jacobian_fresh: false,
+            iteration_matrix: None,
+            eta: 1.0,
+            slowest_rate: 0.0,
+            statistics: EsdirkStatistics::default(),
+        }
+    }
+
+    /// The work done so far.
+    pub fn statistics(&self) -> EsdirkStatistics {
+        self.statistics
+    }
+
+    /// Evaluates the Jacobian at `(t, x)` when due and factors `I - h gamma J` when `h` or the
+    /// Jacobian changed; returns false when the matrix is singular.
+    fn prepare_iteration<O: Ode>(
+        &mut self,
+        ode: &mut O,
+        t: f64,
+        x: &[f64],
+        h: f64,
+        tolerances: &Tolerances,
+    ) -> Result<bool, O::Error> {
+        if self.jacobian_due {
+            let typical: Vec<f64> = tolerances
+                .absolute
+                .iter()
+                .map(|a| a / tolerances.relative)
+                .collect();
+            ode.jacobian(t, x, &self.k[0], &typical, &mut self.jacobian)?;
+            self.statistics.jacobians += 1;
+            self.jacobian_due = false;
+            self.jacobian_fresh = true;
+            self.iteration_matrix = None;
+        }
+        let h_gamma = h * GAMMA;
+        if self
+            .iteration_matrix
+            .as_ref()
+            .is_none_or(|(factored, _)| *factored != h_gamma)
+        {
+            let n = x.len();
+            let matrix = DMatrix::identity(n, n) - &self.jacobian * h_gamma;
+            self.iteration_matrix = Some((h_gamma, matrix.lu()));
+            self.statistics.factorizations += 1;
+        }
+        let (_, lu) = self.iteration_matrix.as_ref().expect("factored above");
+        Ok(lu.is_invertible())
+    }
+
+    /// Solves stage `stage` for `z` by simplified Newton, starting from `z`; `self.base` holds
+    /// the stage's explicit part.
+    fn solve_stage<O: Ode>(
+        &mut self,
+        ode: &mut O,
+        stage_time: f64,
+        x: &[f64],
+        h: f64,
+        tolerances: &Tolerances,
+    ) -> Result<StageIteration, O::Error> {
+        let h_gamma = h * GAMMA;
+        let (_, lu) = self
+            .iteration_matrix
+            .as_ref()
+            .expect("prepare_iteration factored the iteration matrix");
+        // Iteration errors well below the error tolerance (RADAU5's choice).
+        let kappa = 0.03_f64
+            .min(tolerances.relative.sqrt())
+            .max(10.0 * f64::EPSILON / tolerances.relative);
+        let mut eta = self.eta.max(f64::EPSILON).powf(0.8);
+        let mut previous: Option<f64> = None;
+        for _ in 0..MAX_ITERATIONS {
+            ode.derivatives(stage_time, &self.z, &mut self.f)?;
+            for i in 0..self.z.len() {
+                self.correction[i] = self.base[i] + h_gamma * self.f[i] - self.z[i];
+            }
+            lu.solve_mut(&mut self.correction);
+            for i in 0..self.z.len() {
+                self.z[i] += self.correction[i];
+            }
+            let norm = tolerances.norm(x, &self.z, |i| self.correction[i]);
+            if !norm.is_finite() {
+                return Ok(StageIteration::Failed);
+            }
+            if let Some(previous) = previous {
+                let rate = norm / previous;
+                if rate >= 1.0 {
+                    return Ok(StageIteration::Failed);
+                }
+                self.slowest_rate = self.slowest_rate.max(rate);
+                eta = rate / (1.0 - rate);
+            }
+            if eta * norm <= kappa || norm == 0.0 {
+                self.eta = eta;
+                return Ok(StageIteration::Converged);
+            }
+            previous = Some(norm);
+        }
+        Ok(StageIteration::Failed)
+    }
+
+    /// The outcome of an attempt whose stage iteration failed: with a Jacobian from an earlier
+    /// step, retry the same step with a new one; otherwise shrink the step.
+    fn iteration_failed(&mut self, h: f64) -> Attempt {
+        self.statistics.failed_iterations += 1;
+        self.eta = 1.0;
+        if self.jacobian_fresh {
+            Attempt::failed(h, FAILURE_FACTOR)
+        } else {
+            self.jacobian_due = true;
+            Attempt::failed(h, 1.0)
+        }
+    }
+}
+
+impl Stepper for Esdirk {
+    type Dense = HermiteOutput;
+
+    fn name(&self) -> &'static str {
+        "esdirk"
+    }
+
+    fn initial_step<O: Ode>(
+        &mut self,
+        ode: &mut O,
+        t: f64,
+        x: &[f64],
+        tolerances: &Tolerances,
+        max_step: f64,
+    ) -> Result<f64, O::Error> {
+        if x.is_empty() {
+            return Ok(max_step);
+        }
+        ode.derivatives(t, x, &mut self.k[0])?;
+        self.first_stage_valid = true;
+        self.last_stage_pending = false;
+        initial_step(ode, t, x, &self.k[0], tolerances, max_step, ESTIMATE_ORDER)
+    }
+
+    fn attempt<O: Ode>(
+        &mut self,
+        ode: &mut O,
+        t: f64,
+        x: &[f64],
+        h: f64,
+        tolerances: &Tolerances,
+    ) -> Result<Attempt, O::Error> {
+        let n = x.len();
+        if self.last_stage_pending {
+            self.k.swap(0, STAGES - 1);
+            self.last_stage_pending = false;
+        }
+        if !self.first_stage_valid {
+            ode.derivatives(t, x, &mut self.k[0])?;
+            self.first_stage_valid = true;
+        }
+        self.t = t;
+        self.h = h;
+        self.x_old.copy_from_slice(x);
+        self.slowest_rate = 0.0;
+        if !self.prepare_iteration(ode, t, x, h, tolerances)? {
+            return Ok(self.iteration_failed(h));
+        }
+        let h_gamma = h * GAMMA;
+        for stage in 1..STAGES {
+            for (i, &xi) in x.iter().enumerate() {
+                let explicit: f64 = (0..stage).map(|j| A[stage][j] * self.k[j][i]).sum();
+                self.base[i] = xi + h * explicit;
+                // Predictor: the previous stage's slope.
+                self.z[i] = self.base[i] + h_gamma * self.k[stage - 1][i];
+            }
+            match self.solve_stage(ode, t + C[stage] * h, x, h, tolerances)? {
+                StageIteration::Converged => {}
+                StageIteration::Failed => return Ok(self.iteration_failed(h)),
+            }
+            for i in 0..n {
+                self.k[stage][i] = (self.z[i] - self.base[i]) / h_gamma;
+            }
+        }
+        // Stiffly accurate: the last stage value is the new state.
+        self.x_new.copy_from_slice(&self.z);
+        for i in 0..n {
+            self.correction[i] = h
+                * (0..STAGES)
+                    .map(|j| (B[j] - B_HAT[j]) * self.k[j][i])
+                    .sum::<f64>();
+        }
+        let (_, lu) = self.iteration_matrix.as_ref().expect("factored above");
+        lu.solve_mut(&mut self.correction);
+        let error = tolerances.norm(x, &self.x_new, |i| self.correction[i]);
+        Ok(Attempt::controlled(h, error, ESTIMATE_ORDER, MAX_FACTOR))
+    }
+
+    fn x_new(&self) -> &[f64] {
+        &self.x_new
+    }
+
+    fn dense_output(&self) -> HermiteOutput {
+        HermiteOutput {
+            t0: self.t,
+            h: self.h,
+            x0: self.x_old.clone(),
+            f0: self.k[0].clone(),
+            x1: self.x_new.clone(),
+            f1: self.k[STAGES - 1].clone(),
+        }
+    }
+
+    /// The last stage derivative is `f` at the new state (first same as last); the Jacobian
+    /// is kept unless the iteration converged slowly.
+    fn accept(&mut self) {
+        self.last_stage_pending = true;
+        self.first_stage_valid = true;
+        self.jacobian_fresh = false;
+        if self.slowest_rate > SLOW_RATE {
+            self.jacobian_due = true;
+        }
+    }
+
+    fn reset(&mut self) {
+        self.first_stage_valid = false;
+        self.last_stage_pending = false;
+        self.jacobian_due = true;
+        self.eta = 1.0;
+    }
+}
+
+/// The cubic Hermite interpolant of a step from its end values and derivatives.
+#[derive(Debug, Clone)]
+pub struct HermiteOutput {
+    t0: f64,
+    h: f64,
+    x0: Vec<f64>,
+    f0: Vec<f64>,
+    x1: Vec<f64>,
+    f1: Vec<f64>,
+}
+
+impl Interpolant for HermiteOutput {
+    fn evaluate(&self, t: f64, x: &mut [f64]) {
+        let s = (t - self.t0) / self.h;
+        let r = 1.0 - s;
+        let (h00, h10) = ((1.0 + 2.0 * s) * r * r, s * r * r);
+        let (h01, h11) = (s * s * (3.0 - 2.0 * s), -s * s * r);
+        for (i, xi) in x.iter_mut().enumerate() {
+            *xi = h00 * self.x0[i]
+                + h01 * self.x1[i]
+                + self.h * (h10 * self.f0[i] + h11 * self.f1[i]);
+        }
+    }
+}
