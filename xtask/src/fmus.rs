@@ -48,7 +48,7 @@ pub fn run(out: Option<PathBuf>) -> Result<()> {
 }
 
 /// The workspace members under `models/`, sorted by name, each checked for a cdylib and a
-/// describe program.
+/// describe program; plain libraries shared by model crates are skipped.
 fn model_crates(metadata: &Metadata) -> Result<Vec<ModelCrate<'_>>> {
     let models_dir = metadata.workspace_root.join("models");
     let mut models = Vec::new();
@@ -62,6 +62,9 @@ fn model_crates(metadata: &Metadata) -> Result<Vec<ModelCrate<'_>>> {
             .strip_prefix(&metadata.workspace_root)
             .unwrap_or(package.dir());
         let location = location.to_string_lossy().replace('\\', "/");
+        if is_shared_library(package) {
+            continue;
+        }
         let Some(library) = package.target("cdylib") else {
             bail!(
                 "{location}: the library is not a cdylib: add \
@@ -95,6 +98,12 @@ fn model_crates(metadata: &Metadata) -> Result<Vec<ModelCrate<'_>>> {
     }
     models.sort_by(|a, b| a.package.name.cmp(&b.package.name));
     Ok(models)
+}
+
+/// Whether a crate under `models/` is a plain library that model crates share (equations
+/// used by several FMUs) rather than a model: it has neither a cdylib nor a program.
+fn is_shared_library(package: &Package) -> bool {
+    package.target("cdylib").is_none() && package.target("bin").is_none()
 }
 
 /// Describes one built model and writes its two FMUs.
