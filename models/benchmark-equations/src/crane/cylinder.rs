@@ -63,6 +63,14 @@ pub const BENCHMARK: Cylinder<f64> = Cylinder {
     s0: 0.5,
 };
 
+/// Adds the states `p1, p2` (chamber pressures) with the start values `pressures`.
+pub fn declare_pressures(declaration: Declaration, pressures: [f64; 2]) -> Declaration {
+    let [p1, p2] = pressures;
+    declaration
+        .state(Var::new("p1", p1).unit("Pa").nominal(1e6).description("pressure in chamber 1, which shrinks as the actuator extends"))
+        .state(Var::new("p2", p2).unit("Pa").nominal(1e6).description("pressure in chamber 2, which grows as the actuator extends"))
+}
+
 /// Adds the parameters of [`BENCHMARK`] in the order [`Cylinder::from_parameters`] reads them.
 pub fn declare_parameters(declaration: Declaration) -> Declaration {
     let c = BENCHMARK;
