@@ -187,6 +187,29 @@ fn model_identifier(xml: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
+    fn package_with(kinds: &[&str]) -> Package {
+        Package {
+            name: "crate-name".into(),
+            id: "crate-name 0.1.0".into(),
+            manifest_path: PathBuf::from("models/crate-name/Cargo.toml"),
+            targets: kinds
+                .iter()
+                .map(|kind| cargo::Target {
+                    name: "crate_name".into(),
+                    kind: vec![kind.to_string()],
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn only_crates_without_a_cdylib_and_a_program_are_shared_libraries() {
+        assert!(is_shared_library(&package_with(&["lib"])));
+        assert!(!is_shared_library(&package_with(&["cdylib", "rlib", "bin"])));
+        // A model that forgot its cdylib is still a model, so the packaging reports it.
+        assert!(!is_shared_library(&package_with(&["rlib", "bin"])));
+    }
+
     #[test]
     fn model_identifier_is_read_from_the_interface_element() {
         let xml = "<fmiModelDescription><ModelExchange modelIdentifier=\"crane\" x=\"1\"/>";
