@@ -62,16 +62,26 @@ mod tests {
     use super::*;
     use fmu_export::jacobian::jacobian;
 
-    const SPRING: Spring<f64> = Spring { k: 30.0, kappa: 100.0 };
+    const SPRING: Spring<f64> = Spring {
+        k: 30.0,
+        kappa: 100.0,
+    };
 
     #[test]
     fn the_square_root_law_matches_the_paper_away_from_zero() {
-        let square_root_only = Spring { k: 0.0, kappa: 100.0 };
+        let square_root_only = Spring {
+            k: 0.0,
+            kappa: 100.0,
+        };
         for s in [1e-6, 2.5e-3, 0.7, 4.0] {
             for sign in [1.0, -1.0] {
                 let exact = -100.0 * sign * f64::sqrt(s);
                 let force = square_root_only.force(sign * s);
-                assert!((force - exact).abs() <= 3e-7 * exact.abs(), "s = {}: {force} vs {exact}", sign * s);
+                assert!(
+                    (force - exact).abs() <= 3e-7 * exact.abs(),
+                    "s = {}: {force} vs {exact}",
+                    sign * s
+                );
             }
         }
         // Both terms together.
@@ -85,12 +95,19 @@ mod tests {
         assert_eq!(SPRING.energy(0.0), 0.0);
         for s in [-2.0, -1e-4, 0.0, 3e-10, 0.05, 1.7] {
             let (jac, value) = jacobian(&[s], 1, |x, y| {
-                let spring = Spring { k: 30.0.into(), kappa: 100.0.into() };
+                let spring = Spring {
+                    k: 30.0.into(),
+                    kappa: 100.0.into(),
+                };
                 y[0] = spring.energy(x[0]);
             });
             assert!(value[0] >= 0.0);
             let force = SPRING.force(s);
-            assert!((jac[0] + force).abs() <= 1e-9 * force.abs().max(1e-6), "s = {s}: {} vs {force}", -jac[0]);
+            assert!(
+                (jac[0] + force).abs() <= 1e-9 * force.abs().max(1e-6),
+                "s = {s}: {} vs {force}",
+                -jac[0]
+            );
         }
         // Far from zero the energy is the closed form k s^2 / 2 + 2/3 kappa |s|^(3/2).
         let s: f64 = -0.81;
@@ -101,10 +118,18 @@ mod tests {
     #[test]
     fn the_stiffness_stays_finite_at_zero() {
         let (jac, _) = jacobian(&[0.0], 1, |x, y| {
-            y[0] = Spring { k: 30.0.into(), kappa: 100.0.into() }.force(x[0]);
+            y[0] = Spring {
+                k: 30.0.into(),
+                kappa: 100.0.into(),
+            }
+            .force(x[0]);
         });
         let expected = -30.0 - 100.0 / SQUARE_ROOT_REGULARIZATION.sqrt();
-        assert!((jac[0] - expected).abs() < 1e-9 * expected.abs(), "{} vs {expected}", jac[0]);
+        assert!(
+            (jac[0] - expected).abs() < 1e-9 * expected.abs(),
+            "{} vs {expected}",
+            jac[0]
+        );
     }
 
     #[test]
@@ -112,8 +137,14 @@ mod tests {
         assert_eq!(quadratic_damper_force(0.5, 4.0), -8.0);
         assert_eq!(quadratic_damper_force(0.5, -4.0), 8.0);
         for v in [-3.0, 0.0, 0.2] {
-            let (jac, _) = jacobian(&[v], 1, |x, y| y[0] = quadratic_damper_force(0.5.into(), x[0]));
-            assert!((jac[0] + 2.0 * 0.5 * f64::abs(v)).abs() < 1e-15, "v = {v}: {}", jac[0]);
+            let (jac, _) = jacobian(&[v], 1, |x, y| {
+                y[0] = quadratic_damper_force(0.5.into(), x[0])
+            });
+            assert!(
+                (jac[0] + 2.0 * 0.5 * f64::abs(v)).abs() < 1e-15,
+                "v = {v}: {}",
+                jac[0]
+            );
         }
     }
 }

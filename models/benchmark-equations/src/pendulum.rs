@@ -43,9 +43,15 @@ pub struct Setup {
 }
 
 /// Pendulum 1: pivot at the origin, deflected by `pi/4` toward pendulum 2.
-pub const LEFT: Setup = Setup { pivot_x: 0.0, angle: std::f64::consts::FRAC_PI_4 };
+pub const LEFT: Setup = Setup {
+    pivot_x: 0.0,
+    angle: std::f64::consts::FRAC_PI_4,
+};
 /// Pendulum 2: pivot [`PIVOT_SPACING`] to the right, deflected by `pi/18` toward pendulum 1.
-pub const RIGHT: Setup = Setup { pivot_x: PIVOT_SPACING, angle: -std::f64::consts::PI / 18.0 };
+pub const RIGHT: Setup = Setup {
+    pivot_x: PIVOT_SPACING,
+    angle: -std::f64::consts::PI / 18.0,
+};
 
 impl Setup {
     /// The initial tip position `pivot + l (sin angle, -cos angle)` for the default rod length.
@@ -69,15 +75,45 @@ pub fn declare(declaration: Declaration, setup: &Setup) -> Declaration {
         Var::new(name, value).unit(unit).description(text)
     };
     declaration
-        .state(Var::new("x", x).unit("m").description("horizontal position of the mass"))
-        .state(Var::new("y", y).unit("m").description("vertical position of the mass (up)"))
-        .state(Var::new("vx", 0.0).unit("m/s").description("horizontal velocity of the mass"))
-        .state(Var::new("vy", 0.0).unit("m/s").description("vertical velocity of the mass"))
+        .state(
+            Var::new("x", x)
+                .unit("m")
+                .description("horizontal position of the mass"),
+        )
+        .state(
+            Var::new("y", y)
+                .unit("m")
+                .description("vertical position of the mass (up)"),
+        )
+        .state(
+            Var::new("vx", 0.0)
+                .unit("m/s")
+                .description("horizontal velocity of the mass"),
+        )
+        .state(
+            Var::new("vy", 0.0)
+                .unit("m/s")
+                .description("vertical velocity of the mass"),
+        )
         .parameter(fixed("m", MASS, "kg", "mass at the tip"), Tunability::Fixed)
         .parameter(fixed("l", LENGTH, "m", "rod length"), Tunability::Fixed)
-        .parameter(fixed("pivot_x", setup.pivot_x, "m", "horizontal position of the pivot"), Tunability::Fixed)
-        .parameter(fixed("pivot_y", 0.0, "m", "vertical position of the pivot"), Tunability::Fixed)
-        .parameter(fixed("g", GRAVITY, "m/s2", "gravitational acceleration, along -y"), Tunability::Fixed)
+        .parameter(
+            fixed(
+                "pivot_x",
+                setup.pivot_x,
+                "m",
+                "horizontal position of the pivot",
+            ),
+            Tunability::Fixed,
+        )
+        .parameter(
+            fixed("pivot_y", 0.0, "m", "vertical position of the pivot"),
+            Tunability::Fixed,
+        )
+        .parameter(
+            fixed("g", GRAVITY, "m/s2", "gravitational acceleration, along -y"),
+            Tunability::Fixed,
+        )
 }
 
 /// The parameters of one pendulum.
@@ -96,7 +132,12 @@ pub struct Pendulum<T> {
 impl<T: Scalar> Pendulum<T> {
     /// Reads the parameters in the order [`declare`] adds them.
     pub fn from_parameters(p: &[T]) -> Self {
-        Pendulum { m: p[0], l: p[1], pivot: [p[2], p[3]], g: p[4] }
+        Pendulum {
+            m: p[0],
+            l: p[1],
+            pivot: [p[2], p[3]],
+            g: p[4],
+        }
     }
 
     /// Writes `diag(m, m)` into a zeroed 2 x 2 row-major buffer.
@@ -148,14 +189,24 @@ mod tests {
         let pendulum = Pendulum::from_parameters(&declaration.parameter_starts());
         assert_eq!(
             pendulum,
-            Pendulum { m: MASS, l: LENGTH, pivot: [PIVOT_SPACING, 0.0], g: GRAVITY }
+            Pendulum {
+                m: MASS,
+                l: LENGTH,
+                pivot: [PIVOT_SPACING, 0.0],
+                g: GRAVITY
+            }
         );
         assert!(pendulum.constraint(&declaration.state_starts()[..2]).abs() < 1e-15);
     }
 
     #[test]
     fn energy_is_kinetic_plus_height_above_the_pivot() {
-        let pendulum = Pendulum { m: 2.0, l: 1.5, pivot: [1.0, 0.5], g: 10.0 };
+        let pendulum = Pendulum {
+            m: 2.0,
+            l: 1.5,
+            pivot: [1.0, 0.5],
+            g: 10.0,
+        };
         // v = (3, 4): kinetic 25 J; height -1 m: potential -20 J.
         assert_eq!(pendulum.energy(&[1.0, -0.5], &[3.0, -4.0]), 5.0);
         assert_eq!(pendulum.gravity(), [0.0, -20.0]);

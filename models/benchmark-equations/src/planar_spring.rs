@@ -42,7 +42,11 @@ mod tests {
     use super::*;
     use fmu_export::jacobian::jacobian;
 
-    const SPRING: PlanarSpring<f64> = PlanarSpring { k: 10.0, c: 0.5, l0: 4.0 };
+    const SPRING: PlanarSpring<f64> = PlanarSpring {
+        k: 10.0,
+        c: 0.5,
+        l0: 4.0,
+    };
 
     #[test]
     fn a_stretched_spring_pulls_b_toward_a_and_damping_opposes_separation() {
@@ -51,7 +55,10 @@ mod tests {
         assert_eq!(SPRING.force_on_b(ra, zero, rb, zero), [-6.0, -8.0]);
         // b separating at 2 m/s along e adds a tension c * 2 = 1 N.
         let f = SPRING.force_on_b(ra, zero, rb, [1.2, 1.6]);
-        assert!((f[0] + 6.6).abs() < 1e-14 && (f[1] + 8.8).abs() < 1e-14, "{f:?}");
+        assert!(
+            (f[0] + 6.6).abs() < 1e-14 && (f[1] + 8.8).abs() < 1e-14,
+            "{f:?}"
+        );
         // Sliding perpendicular to the spring does not load the damper.
         assert_eq!(SPRING.force_on_b(ra, zero, rb, [-0.8, 0.6]), [-6.0, -8.0]);
         assert_eq!(SPRING.energy(ra, rb), 5.0);
@@ -61,12 +68,19 @@ mod tests {
     fn the_elastic_force_is_minus_the_energy_gradient() {
         let (ra, rb) = ([0.3, -1.2], [8.1, -2.0]);
         let (gradient, _) = jacobian(&[rb[0], rb[1]], 1, |x, y| {
-            let spring = PlanarSpring { k: 10.0.into(), c: 0.5.into(), l0: 4.0.into() };
+            let spring = PlanarSpring {
+                k: 10.0.into(),
+                c: 0.5.into(),
+                l0: 4.0.into(),
+            };
             y[0] = spring.energy([ra[0].into(), ra[1].into()], [x[0], x[1]]);
         });
         let force = SPRING.force_on_b(ra, [0.0; 2], rb, [0.0; 2]);
         for i in 0..2 {
-            assert!((gradient[i] + force[i]).abs() < 1e-13, "{gradient:?} vs {force:?}");
+            assert!(
+                (gradient[i] + force[i]).abs() < 1e-13,
+                "{gradient:?} vs {force:?}"
+            );
         }
     }
 }

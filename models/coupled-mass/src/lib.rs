@@ -56,10 +56,16 @@ fn coupling_force<T: Scalar>(a: &MechArgs<T>) -> T {
 impl MechanicalModel for CoupledMass {
     fn declaration(&self) -> Declaration {
         let tunable = |name: &str, value: f64, unit: &str, text: &str| {
-            (Var::new(name, value).unit(unit).description(text), Tunability::Tunable)
+            (
+                Var::new(name, value).unit(unit).description(text),
+                Tunability::Tunable,
+            )
         };
         let parameters = [
-            (Var::new("m", 1.0).unit("kg").description("mass"), Tunability::Fixed),
+            (
+                Var::new("m", 1.0).unit("kg").description("mass"),
+                Tunability::Fixed,
+            ),
             tunable("k", 10.0, "N/m", "stiffness of the spring to ground"),
             tunable("c", 0.0, "N.s/m", "damping of the damper to ground"),
             tunable("kc", 100.0, "N/m", "stiffness of the coupling spring"),
@@ -126,7 +132,10 @@ mod tests {
     fn assert_close(actual: &[f64], expected: &[f64], tolerance: f64) {
         assert_eq!(actual.len(), expected.len());
         for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
-            assert!((a - e).abs() <= tolerance * e.abs().max(1.0), "entry {i}: {a} vs {e}");
+            assert!(
+                (a - e).abs() <= tolerance * e.abs().max(1.0),
+                "entry {i}: {a} vs {e}"
+            );
         }
     }
 
@@ -134,12 +143,30 @@ mod tests {
     fn outputs_are_the_coupling_force_the_state_newtons_acceleration_and_the_energy() {
         let sys = MechanicalSystem::<CoupledMass>::default();
         let mut y = [f64::NAN; 5];
-        sys.outputs(&Args { t: 0.0, x: &X, u: &U, p: &P, d: &[] }, &mut y);
+        sys.outputs(
+            &Args {
+                t: 0.0,
+                x: &X,
+                u: &U,
+                p: &P,
+                d: &[],
+            },
+            &mut y,
+        );
         // f = 250 * 0.3 + 1.5 * (-8) = 63; a = (-40 * 0.2 + 0.3 * 3 - 63) / 2 = -35.05;
         // E = (2 * 9 + 40 * 0.04 + 250 * 0.09) / 2 = 21.05.
         assert_close(&y, &[63.0, 0.2, -3.0, -35.05, 21.05], 1e-14);
         let mut dx = [f64::NAN; 2];
-        sys.derivatives(&Args { t: 0.0, x: &X, u: &U, p: &P, d: &[] }, &mut dx);
+        sys.derivatives(
+            &Args {
+                t: 0.0,
+                x: &X,
+                u: &U,
+                p: &P,
+                d: &[],
+            },
+            &mut dx,
+        );
         assert_close(&dx, &[-3.0, -35.05], 1e-14);
     }
 
@@ -150,7 +177,16 @@ mod tests {
         let (jac, _) = jacobian(&w, 5, |w, y| {
             let (x, rest) = w.split_at(2);
             let (u, p) = rest.split_at(2);
-            sys.outputs(&Args { t: 0.0.into(), x, u, p, d: &[] }, y);
+            sys.outputs(
+                &Args {
+                    t: 0.0.into(),
+                    x,
+                    u,
+                    p,
+                    d: &[],
+                },
+                y,
+            );
         });
         let [m, k, c, kc, cc] = P;
         let ([x, v], [x2, v2]) = (X, U);
@@ -161,8 +197,28 @@ mod tests {
             [kc, cc, -kc, -cc, 0.0, 0.0, 0.0, stretch, closing],
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [(-k - kc) / m, (-c - cc) / m, kc / m, cc / m, -a / m, -x / m, -v / m, -stretch / m, -closing / m],
-            [k * x + kc * stretch, m * v, -kc * stretch, 0.0, v * v / 2.0, x * x / 2.0, 0.0, stretch * stretch / 2.0, 0.0],
+            [
+                (-k - kc) / m,
+                (-c - cc) / m,
+                kc / m,
+                cc / m,
+                -a / m,
+                -x / m,
+                -v / m,
+                -stretch / m,
+                -closing / m,
+            ],
+            [
+                k * x + kc * stretch,
+                m * v,
+                -kc * stretch,
+                0.0,
+                v * v / 2.0,
+                x * x / 2.0,
+                0.0,
+                stretch * stretch / 2.0,
+                0.0,
+            ],
         ];
         assert_close(&jac, &expected.concat(), 1e-13);
     }

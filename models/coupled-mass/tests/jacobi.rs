@@ -39,18 +39,23 @@ impl CoupledSubsystem {
     fn new(p: [f64; 5]) -> Self {
         let sys = MechanicalSystem::<CoupledMass>::default();
         let mut integrator = sys.integrator();
-        integrator.initialize(&sys, 0.0, &FIRST, &StepInputs::held(0.0, &LAST), &p, &[]).unwrap();
+        integrator
+            .initialize(&sys, 0.0, &FIRST, &StepInputs::held(0.0, &LAST), &p, &[])
+            .unwrap();
         CoupledSubsystem { sys, integrator, p }
     }
 
     fn outputs(&self, t: f64, u: &[f64; 2]) -> [f64; 5] {
         let mut y = [f64::NAN; 5];
-        self.integrator.outputs(&self.sys, t, u, &self.p, &[], &mut y);
+        self.integrator
+            .outputs(&self.sys, t, u, &self.p, &[], &mut y);
         y
     }
 
     fn step(&mut self, t: f64, u: &[f64; 2]) {
-        self.integrator.do_step(&self.sys, t, H, &StepInputs::held(t, u), &self.p, &mut []).unwrap();
+        self.integrator
+            .do_step(&self.sys, t, H, &StepInputs::held(t, u), &self.p, &mut [])
+            .unwrap();
     }
 }
 
@@ -77,9 +82,17 @@ impl Receiver {
 /// Runs `coupled` copies of the coupled mass with parameters `first` against mass `n` with
 /// parameters `last`.
 fn cosimulate(coupled: usize, first: [f64; 5], last: [f64; 3]) -> Record {
-    let mut firsts: Vec<CoupledSubsystem> = (0..coupled).map(|_| CoupledSubsystem::new(first)).collect();
-    let mut receiver = Receiver { p: last, state: LAST };
-    let mut record = Record { energy: Vec::new(), last: Vec::new(), force: Vec::new() };
+    let mut firsts: Vec<CoupledSubsystem> =
+        (0..coupled).map(|_| CoupledSubsystem::new(first)).collect();
+    let mut receiver = Receiver {
+        p: last,
+        state: LAST,
+    };
+    let mut record = Record {
+        energy: Vec::new(),
+        last: Vec::new(),
+        force: Vec::new(),
+    };
     // The input the coupled masses held over the last step: in a Jacobi scheme their
     // direct-feedthrough output at t_k is computed from it (ZOH extrapolation), because mass
     // n's new state is not known to them when they produce it.
@@ -87,9 +100,15 @@ fn cosimulate(coupled: usize, first: [f64; 5], last: [f64; 3]) -> Record {
     for k in 0..=STEPS {
         let t = k as f64 * H;
         let link = receiver.state;
-        let force: f64 = firsts.iter().map(|s| s.outputs(t, &held)[coupled_mass::FORCE]).sum();
+        let force: f64 = firsts
+            .iter()
+            .map(|s| s.outputs(t, &held)[coupled_mass::FORCE])
+            .sum();
         // The energy of the coupled system at t_k uses the actual state of mass n.
-        let energy: f64 = firsts.iter().map(|s| s.outputs(t, &link)[coupled_mass::ENERGY]).sum();
+        let energy: f64 = firsts
+            .iter()
+            .map(|s| s.outputs(t, &link)[coupled_mass::ENERGY])
+            .sum();
         record.energy.push(energy + receiver.energy());
         record.last.push(link);
         record.force.push(force);
@@ -113,14 +132,23 @@ fn the_uncorrected_double_oscillator_gains_the_energy_the_study_reports() {
     assert_eq!(e0, 10_000.0);
     // Residual power with the manager's ZOH assumption, delta P_{k+1} = f_k v_{k+1} - f_{k+1} v_k.
     let residual_energy: f64 = (0..STEPS)
-        .map(|k| H * (record.force[k] * record.last[k + 1][1] - record.force[k + 1] * record.last[k][1]))
+        .map(|k| {
+            H * (record.force[k] * record.last[k + 1][1] - record.force[k + 1] * record.last[k][1])
+        })
         .sum();
     let gain = record.energy[STEPS] - e0;
     let ratio = gain / residual_energy;
     // Published: the energy about doubles over 10 s and the error is about half the residual
     // energy (mu = 0.5); our independent reproduction gave E(10 s) = 20 243 J and a ratio of 0.47.
-    assert!((record.energy[STEPS] / e0 - 2.02).abs() < 0.02, "E(10 s) = {} J", record.energy[STEPS]);
-    assert!((0.45..0.55).contains(&ratio), "(E - E0) / delta E = {ratio} ({gain} J / {residual_energy} J)");
+    assert!(
+        (record.energy[STEPS] / e0 - 2.02).abs() < 0.02,
+        "E(10 s) = {} J",
+        record.energy[STEPS]
+    );
+    assert!(
+        (0.45..0.55).contains(&ratio),
+        "(E - E0) / delta E = {ratio} ({gain} J / {residual_energy} J)"
+    );
 }
 
 #[test]
@@ -132,10 +160,16 @@ fn the_evenly_split_n_dof_oscillator_moves_its_last_mass_as_the_double_one() {
         let record = cosimulate(n - 1, first, MASS_2);
         for (k, (a, b)) in record.last.iter().zip(&reference.last).enumerate() {
             for i in 0..2 {
-                assert!((a[i] - b[i]).abs() <= 1e-12 * b[i].abs().max(1.0), "n = {n}, step {k}: {a:?} vs {b:?}");
+                assert!(
+                    (a[i] - b[i]).abs() <= 1e-12 * b[i].abs().max(1.0),
+                    "n = {n}, step {k}: {a:?} vs {b:?}"
+                );
             }
         }
         let end = record.energy[STEPS];
-        assert!((end - reference.energy[STEPS]).abs() < 1e-9 * end, "n = {n}: {end} J");
+        assert!(
+            (end - reference.energy[STEPS]).abs() < 1e-9 * end,
+            "n = {n}: {end} J"
+        );
     }
 }

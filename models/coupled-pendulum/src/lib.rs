@@ -46,7 +46,11 @@ pub struct CoupledPendulum;
 
 /// The spring-damper between the two masses.
 fn spring<T: Scalar>(p: &[T]) -> PlanarSpring<T> {
-    PlanarSpring { k: p[K], c: p[C], l0: p[L0] }
+    PlanarSpring {
+        k: p[K],
+        c: p[C],
+        l0: p[L0],
+    }
 }
 
 /// The pair `[s[i], s[i + 1]]`.
@@ -72,22 +76,73 @@ impl MechanicalModel for CoupledPendulum {
              outputs the spring-damper's force (fx, fy) on the second mass",
         );
         pendulum::declare(declaration, &pendulum::LEFT)
-            .parameter(tunable("k", 10.0, "N/m", "stiffness of the coupling spring"), Tunability::Tunable)
-            .parameter(tunable("c", 0.0, "N.s/m", "damping of the coupling damper"), Tunability::Tunable)
             .parameter(
-                tunable("l0", pendulum::rest_length(), "m", "unloaded length of the coupling spring"),
+                tunable("k", 10.0, "N/m", "stiffness of the coupling spring"),
+                Tunability::Tunable,
+            )
+            .parameter(
+                tunable("c", 0.0, "N.s/m", "damping of the coupling damper"),
+                Tunability::Tunable,
+            )
+            .parameter(
+                tunable(
+                    "l0",
+                    pendulum::rest_length(),
+                    "m",
+                    "unloaded length of the coupling spring",
+                ),
                 Tunability::Fixed,
             )
-            .input(Var::new("x2", x2).unit("m").description("horizontal position of the second mass"))
-            .input(Var::new("y2", y2).unit("m").description("vertical position of the second mass"))
-            .input(Var::new("vx2", 0.0).unit("m/s").description("horizontal velocity of the second mass"))
-            .input(Var::new("vy2", 0.0).unit("m/s").description("vertical velocity of the second mass"))
-            .output(Var::new("fx", 0.0).unit("N").description("horizontal force on the second mass; depends on the inputs"))
-            .output(Var::new("fy", 0.0).unit("N").description("vertical force on the second mass; depends on the inputs"))
-            .output(Var::new("tip_x", 0.0).unit("m").description("horizontal position of the mass"))
-            .output(Var::new("tip_y", 0.0).unit("m").description("vertical position of the mass"))
-            .output(Var::new("tip_vx", 0.0).unit("m/s").description("horizontal velocity of the mass"))
-            .output(Var::new("tip_vy", 0.0).unit("m/s").description("vertical velocity of the mass"))
+            .input(
+                Var::new("x2", x2)
+                    .unit("m")
+                    .description("horizontal position of the second mass"),
+            )
+            .input(
+                Var::new("y2", y2)
+                    .unit("m")
+                    .description("vertical position of the second mass"),
+            )
+            .input(
+                Var::new("vx2", 0.0)
+                    .unit("m/s")
+                    .description("horizontal velocity of the second mass"),
+            )
+            .input(
+                Var::new("vy2", 0.0)
+                    .unit("m/s")
+                    .description("vertical velocity of the second mass"),
+            )
+            .output(
+                Var::new("fx", 0.0)
+                    .unit("N")
+                    .description("horizontal force on the second mass; depends on the inputs"),
+            )
+            .output(
+                Var::new("fy", 0.0)
+                    .unit("N")
+                    .description("vertical force on the second mass; depends on the inputs"),
+            )
+            .output(
+                Var::new("tip_x", 0.0)
+                    .unit("m")
+                    .description("horizontal position of the mass"),
+            )
+            .output(
+                Var::new("tip_y", 0.0)
+                    .unit("m")
+                    .description("vertical position of the mass"),
+            )
+            .output(
+                Var::new("tip_vx", 0.0)
+                    .unit("m/s")
+                    .description("horizontal velocity of the mass"),
+            )
+            .output(
+                Var::new("tip_vy", 0.0)
+                    .unit("m/s")
+                    .description("vertical velocity of the mass"),
+            )
             .output(Var::new("energy", 0.0).unit("J").description(
                 "kinetic and potential energy (from the pivot's height) plus the spring's energy",
             ))
@@ -138,7 +193,16 @@ mod tests {
     fn outputs(x: &[f64], u: &[f64], p: &[f64]) -> [f64; 7] {
         let sys = MechanicalSystem::<CoupledPendulum>::default();
         let mut y = [f64::NAN; 7];
-        sys.outputs(&Args { t: 0.0, x, u, p, d: &[] }, &mut y);
+        sys.outputs(
+            &Args {
+                t: 0.0,
+                x,
+                u,
+                p,
+                d: &[],
+            },
+            &mut y,
+        );
         y
     }
 
@@ -150,10 +214,17 @@ mod tests {
         // The reconstruction reproduces the published l0 ~ 8.756 m.
         assert!((p[L0] - 8.7561).abs() < 5e-5, "{}", p[L0]);
         let y = outputs(&d.state_starts(), &d.input_starts(), &p);
-        assert!(y[FORCE].abs() < 1e-12 && y[FORCE + 1].abs() < 1e-12, "{y:?}");
+        assert!(
+            y[FORCE].abs() < 1e-12 && y[FORCE + 1].abs() < 1e-12,
+            "{y:?}"
+        );
         // Energy: m g y of pendulum 1 only, y = -2 cos(pi/4).
         let expected = -9.81 * 2.0 * std::f64::consts::FRAC_1_SQRT_2;
-        assert!((y[ENERGY] - expected).abs() < 1e-12, "{} vs {expected}", y[ENERGY]);
+        assert!(
+            (y[ENERGY] - expected).abs() < 1e-12,
+            "{} vs {expected}",
+            y[ENERGY]
+        );
     }
 
     #[test]
@@ -163,9 +234,20 @@ mod tests {
         // tension 20 - 1.17 = 18.83, force on mass 2 = -18.83 e.
         let expected_force = [-18.83 * 0.6, -18.83 * 0.8];
         // Energy: kinetic 2.25, potential 2 * 10 * -1.2, spring 10.
-        let expected = [expected_force[0], expected_force[1], 1.9, -0.7, 1.2, 0.9, 2.25 - 24.0 + 10.0];
+        let expected = [
+            expected_force[0],
+            expected_force[1],
+            1.9,
+            -0.7,
+            1.2,
+            0.9,
+            2.25 - 24.0 + 10.0,
+        ];
         for (i, (a, e)) in y.iter().zip(expected).enumerate() {
-            assert!((a - e).abs() < 1e-12 * e.abs().max(1.0), "output {i}: {a} vs {e}");
+            assert!(
+                (a - e).abs() < 1e-12 * e.abs().max(1.0),
+                "output {i}: {a} vs {e}"
+            );
         }
     }
 
@@ -179,7 +261,16 @@ mod tests {
             let x: Vec<_> = X.iter().map(|&v| v.into()).collect();
             let u = [r2[0], r2[1], U[2].into(), U[3].into()];
             let mut out = [0.0.into(); 7];
-            sys.outputs(&Args { t: 0.0.into(), x: &x, u: &u, p: &p, d: &[] }, &mut out);
+            sys.outputs(
+                &Args {
+                    t: 0.0.into(),
+                    x: &x,
+                    u: &u,
+                    p: &p,
+                    d: &[],
+                },
+                &mut out,
+            );
             y.copy_from_slice(&out[FORCE..FORCE + 2]);
         });
         let (e, k, geometric) = ([0.6, 0.8], 20.0, 20.0 * 1.0 / 5.0);
@@ -187,7 +278,11 @@ mod tests {
             for j in 0..2 {
                 let identity = if i == j { 1.0 } else { 0.0 };
                 let expected = -k * e[i] * e[j] - geometric * (identity - e[i] * e[j]);
-                assert!((jac[2 * i + j] - expected).abs() < 1e-12, "({i}, {j}): {} vs {expected}", jac[2 * i + j]);
+                assert!(
+                    (jac[2 * i + j] - expected).abs() < 1e-12,
+                    "({i}, {j}): {} vs {expected}",
+                    jac[2 * i + j]
+                );
             }
         }
     }
@@ -196,12 +291,28 @@ mod tests {
     fn energy_changes_by_the_power_given_to_mass_2_and_the_damper() {
         // dE/dt = -f . v2 - c (elongation rate)^2 along the consistent motion of mass 1.
         let sys = MechanicalSystem::<CoupledPendulum>::default();
-        let args = fmu_export::MechArgs { t: 0.0, q: &X[..2], v: &X[2..], u: &U, p: &P, d: &[] };
+        let args = fmu_export::MechArgs {
+            t: 0.0,
+            q: &X[..2],
+            v: &X[2..],
+            u: &U,
+            p: &P,
+            d: &[],
+        };
         let (acc, _) = sys.accelerations(&args).unwrap();
         let direction = [X[2], X[3], acc[0], acc[1], U[2], U[3], 0.3, -0.2];
         let rate = directional(&[X.as_slice(), &U].concat(), &direction, 7, |w, y| {
             let p: Vec<_> = P.iter().map(|&v| v.into()).collect();
-            sys.outputs(&Args { t: 0.0.into(), x: &w[..4], u: &w[4..], p: &p, d: &[] }, y);
+            sys.outputs(
+                &Args {
+                    t: 0.0.into(),
+                    x: &w[..4],
+                    u: &w[4..],
+                    p: &p,
+                    d: &[],
+                },
+                y,
+            );
         })[ENERGY];
         let y = outputs(&X, &U, &P);
         let expected = -(y[FORCE] * U[2] + y[FORCE + 1] * U[3]) - 0.5 * 2.34 * 2.34;
@@ -215,10 +326,17 @@ mod tests {
         // energy output must stay constant).
         let sys = MechanicalSystem::<CoupledPendulum>::default();
         let declaration = sys.declaration();
-        let (p, x0, u) = (declaration.parameter_starts(), declaration.state_starts(), declaration.input_starts());
+        let (p, x0, u) = (
+            declaration.parameter_starts(),
+            declaration.state_starts(),
+            declaration.input_starts(),
+        );
         let mut integrator = sys.integrator();
-        integrator.initialize(&sys, 0.0, &x0, &StepInputs::held(0.0, &u), &p, &[]).unwrap();
-        let energy = |integrator: &<MechanicalSystem<CoupledPendulum> as System>::Integrator, t: f64| {
+        integrator
+            .initialize(&sys, 0.0, &x0, &StepInputs::held(0.0, &u), &p, &[])
+            .unwrap();
+        let energy = |integrator: &<MechanicalSystem<CoupledPendulum> as System>::Integrator,
+                      t: f64| {
             let mut y = [f64::NAN; 7];
             integrator.outputs(&sys, t, &u, &p, &[], &mut y);
             y[ENERGY]
@@ -227,7 +345,9 @@ mod tests {
         let (h, mut drift, mut energy_error, mut x) = (1e-3, 0.0f64, 0.0f64, [0.0; 4]);
         for k in 0..10_000 {
             let t = k as f64 * h;
-            integrator.do_step(&sys, t, h, &StepInputs::held(t, &u), &p, &mut []).unwrap();
+            integrator
+                .do_step(&sys, t, h, &StepInputs::held(t, &u), &p, &mut [])
+                .unwrap();
             Integrator::<MechanicalSystem<CoupledPendulum>>::continuous_state(&integrator, &mut x);
             drift = drift.max((x[0].hypot(x[1]) - p[1]).abs());
             energy_error = energy_error.max((energy(&integrator, t + h) - e0).abs());

@@ -55,8 +55,16 @@ impl MechanicalModel for CraneArm {
                     .nominal(1e4)
                     .description("actuator force, positive extending"),
             )
-            .output(Var::new("s_c", 0.0).unit("m").description("actuator length"))
-            .output(Var::new("s_c_dot", 0.0).unit("m/s").description("actuator extension rate"))
+            .output(
+                Var::new("s_c", 0.0)
+                    .unit("m")
+                    .description("actuator length"),
+            )
+            .output(
+                Var::new("s_c_dot", 0.0)
+                    .unit("m/s")
+                    .description("actuator extension rate"),
+            )
             .output(Var::new("angle1", 0.0).unit("rad").description("theta1"))
             .output(Var::new("angle2", 0.0).unit("rad").description("theta2"))
             .output(Var::new("energy", 0.0).unit("J").description(
@@ -71,7 +79,11 @@ impl MechanicalModel for CraneArm {
     }
 
     fn forces<T: Scalar>(&self, a: &MechArgs<T>, f: &mut [T]) {
-        f.copy_from_slice(&Arm::from_parameters(a.p).generalized_forces(pair(a.q), pair(a.v), a.u[F]));
+        f.copy_from_slice(&Arm::from_parameters(a.p).generalized_forces(
+            pair(a.q),
+            pair(a.v),
+            a.u[F],
+        ));
     }
 
     fn outputs<T: Scalar>(&self, a: &MechArgs<T>, _acc: &[T], _lambda: &[T], y: &mut [T]) {
@@ -95,7 +107,9 @@ mod tests {
     const U: [f64; 1] = [9500.0];
 
     fn parameters() -> Vec<f64> {
-        MechanicalSystem::<CraneArm>::default().declaration().parameter_starts()
+        MechanicalSystem::<CraneArm>::default()
+            .declaration()
+            .parameter_starts()
     }
 
     #[test]
@@ -103,15 +117,36 @@ mod tests {
         let sys = MechanicalSystem::<CraneArm>::default();
         let p = parameters();
         let mut dx = [f64::NAN; 4];
-        sys.derivatives(&Args { t: 0.0, x: &X, u: &U, p: &p, d: &[] }, &mut dx);
+        sys.derivatives(
+            &Args {
+                t: 0.0,
+                x: &X,
+                u: &U,
+                p: &p,
+                d: &[],
+            },
+            &mut dx,
+        );
         let acc = arm::BENCHMARK.accelerations([X[0], X[1]], [X[2], X[3]], U[0]);
         let expected = [X[2], X[3], acc[0], acc[1]];
         for i in 0..4 {
-            assert!((dx[i] - expected[i]).abs() < 1e-12 * expected[i].abs().max(1.0), "{dx:?} vs {expected:?}");
+            assert!(
+                (dx[i] - expected[i]).abs() < 1e-12 * expected[i].abs().max(1.0),
+                "{dx:?} vs {expected:?}"
+            );
         }
         // Default state and input: the holding force keeps the arm at rest.
         let d = sys.declaration();
-        sys.derivatives(&Args { t: 0.0, x: &d.state_starts(), u: &d.input_starts(), p: &p, d: &[] }, &mut dx);
+        sys.derivatives(
+            &Args {
+                t: 0.0,
+                x: &d.state_starts(),
+                u: &d.input_starts(),
+                p: &p,
+                d: &[],
+            },
+            &mut dx,
+        );
         assert!(dx.iter().all(|v| v.abs() < 1e-12), "{dx:?}");
     }
 
@@ -122,7 +157,16 @@ mod tests {
         let w: Vec<f64> = [X.as_slice(), &U].concat();
         let (jac, value) = jacobian(&w, 5, |w, y| {
             let p: Vec<_> = p.iter().map(|&v| v.into()).collect();
-            sys.outputs(&Args { t: 0.0.into(), x: &w[..4], u: &w[4..], p: &p, d: &[] }, y);
+            sys.outputs(
+                &Args {
+                    t: 0.0.into(),
+                    x: &w[..4],
+                    u: &w[4..],
+                    p: &p,
+                    d: &[],
+                },
+                y,
+            );
         });
         let j = arm::BENCHMARK.actuator_jacobian(X[0]);
         let s = (1.0 - 0.75f64.sqrt() * X[0].cos()).sqrt();
@@ -139,15 +183,36 @@ mod tests {
         let sys = MechanicalSystem::<CraneArm>::default();
         let p = parameters();
         let mut dx = [f64::NAN; 4];
-        sys.derivatives(&Args { t: 0.0, x: &X, u: &U, p: &p, d: &[] }, &mut dx);
+        sys.derivatives(
+            &Args {
+                t: 0.0,
+                x: &X,
+                u: &U,
+                p: &p,
+                d: &[],
+            },
+            &mut dx,
+        );
         let w: Vec<f64> = [X.as_slice(), &U].concat();
         let direction = [dx[0], dx[1], dx[2], dx[3], 0.0];
         let rate = directional(&w, &direction, 5, |w, y| {
             let p: Vec<_> = p.iter().map(|&v| v.into()).collect();
-            sys.outputs(&Args { t: 0.0.into(), x: &w[..4], u: &w[4..], p: &p, d: &[] }, y);
+            sys.outputs(
+                &Args {
+                    t: 0.0.into(),
+                    x: &w[..4],
+                    u: &w[4..],
+                    p: &p,
+                    d: &[],
+                },
+                y,
+            );
         })[ENERGY];
         let power = U[0] * arm::BENCHMARK.actuator_rate(X[0], X[2]);
-        assert!((rate - power).abs() < 1e-9 * power.abs(), "{rate} vs {power}");
+        assert!(
+            (rate - power).abs() < 1e-9 * power.abs(),
+            "{rate} vs {power}"
+        );
     }
 }
 

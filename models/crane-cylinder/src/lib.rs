@@ -55,8 +55,16 @@ impl OdeModel for CraneCylinder {
         );
         let declaration = cylinder::declare_pressures(declaration, [start.p1, start.p2]);
         manoeuvre::declare(cylinder::declare_parameters(declaration), start.gamma)
-            .input(Var::new("s_c", start.s).unit("m").description("actuator length"))
-            .input(Var::new("s_c_dot", 0.0).unit("m/s").description("actuator extension rate"))
+            .input(
+                Var::new("s_c", start.s)
+                    .unit("m")
+                    .description("actuator length"),
+            )
+            .input(
+                Var::new("s_c_dot", 0.0)
+                    .unit("m/s")
+                    .description("actuator extension rate"),
+            )
             .output(
                 Var::new("f", 0.0)
                     .unit("N")
@@ -64,12 +72,24 @@ impl OdeModel for CraneCylinder {
                     .description("actuator force, positive extending; depends on s_c_dot"),
             )
             .output(Var::new("gamma", 0.0).description("spool displacement"))
-            .cosimulation(Method::Sdirk { rtol: 1e-8, atol: 1e-10 }, 1e-3)
+            .cosimulation(
+                Method::Sdirk {
+                    rtol: 1e-8,
+                    atol: 1e-10,
+                },
+                1e-3,
+            )
             .experiment(0.0, 10.0, 1e-8, 1e-3)
     }
 
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
-        let rates = Cylinder::from_parameters(a.p).pressure_rates(a.u[S], a.u[S_RATE], a.x[0], a.x[1], spool(a));
+        let rates = Cylinder::from_parameters(a.p).pressure_rates(
+            a.u[S],
+            a.u[S_RATE],
+            a.x[0],
+            a.x[1],
+            spool(a),
+        );
         dx.copy_from_slice(&rates);
     }
 
@@ -93,8 +113,19 @@ mod tests {
     fn the_default_start_is_the_published_static_equilibrium() {
         let sys = OdeSystem::<CraneCylinder>::default();
         let d = sys.declaration();
-        let (x, u, p, disc) = (d.state_starts(), d.input_starts(), d.parameter_starts(), d.discrete_starts());
-        let args = Args { t: 0.0, x: &x, u: &u, p: &p, d: &disc };
+        let (x, u, p, disc) = (
+            d.state_starts(),
+            d.input_starts(),
+            d.parameter_starts(),
+            d.discrete_starts(),
+        );
+        let args = Args {
+            t: 0.0,
+            x: &x,
+            u: &u,
+            p: &p,
+            d: &disc,
+        };
         let mut y = [f64::NAN; 2];
         sys.outputs(&args, &mut y);
         // Published: 8829 N, gamma0 = 0.45435; the pressures hold still.
@@ -114,11 +145,29 @@ mod tests {
         let gamma = Manoeuvre::Sinusoid.spool(t, p[GAMMA0]);
         let expected = cylinder::BENCHMARK.pressure_rates(u[0], u[1], x[0], x[1], gamma);
         let mut dx = [f64::NAN; 2];
-        sys.derivatives(&Args { t, x: &x, u: &u, p: &p, d: &[2.0] }, &mut dx);
+        sys.derivatives(
+            &Args {
+                t,
+                x: &x,
+                u: &u,
+                p: &p,
+                d: &[2.0],
+            },
+            &mut dx,
+        );
         assert_eq!(dx, expected);
         // Manoeuvre 1 holds gamma0 until 2 s.
         let mut y = [f64::NAN; 2];
-        sys.outputs(&Args { t, x: &x, u: &u, p: &p, d: &[1.0] }, &mut y);
+        sys.outputs(
+            &Args {
+                t,
+                x: &x,
+                u: &u,
+                p: &p,
+                d: &[1.0],
+            },
+            &mut y,
+        );
         assert_eq!(y, [65e-4 * 0.9e6 + 1e5 * 0.03, p[GAMMA0]]);
         assert_eq!(sys.next_time_event(t, &p, &[2.0]), Some(1.0));
         assert_eq!(sys.next_time_event(t, &p, &[1.0]), Some(2.0));
@@ -133,8 +182,18 @@ mod tests {
         let evaluate = |derivatives: bool| {
             jacobian(&w, 2, |w, out| {
                 let p: Vec<_> = p.iter().map(|&v| v.into()).collect();
-                let args = Args { t: 0.6.into(), x: &w[..2], u: &w[2..], p: &p, d: &[2.0] };
-                if derivatives { sys.derivatives(&args, out) } else { sys.outputs(&args, out) }
+                let args = Args {
+                    t: 0.6.into(),
+                    x: &w[..2],
+                    u: &w[2..],
+                    p: &p,
+                    d: &[2.0],
+                };
+                if derivatives {
+                    sys.derivatives(&args, out)
+                } else {
+                    sys.outputs(&args, out)
+                }
             })
             .0
         };
@@ -146,8 +205,18 @@ mod tests {
         let c = cylinder::BENCHMARK;
         let (l1, l2) = (0.221 + 0.5 - 0.52, 0.221 + 0.52 - 0.5);
         let expected = [c.bulk_modulus(3.3e6) / l1, -c.bulk_modulus(4.2e6) / l2];
-        assert!((rates[3] - expected[0]).abs() < 1e-9 * expected[0].abs(), "{} vs {}", rates[3], expected[0]);
-        assert!((rates[7] - expected[1]).abs() < 1e-9 * expected[1].abs(), "{} vs {}", rates[7], expected[1]);
+        assert!(
+            (rates[3] - expected[0]).abs() < 1e-9 * expected[0].abs(),
+            "{} vs {}",
+            rates[3],
+            expected[0]
+        );
+        assert!(
+            (rates[7] - expected[1]).abs() < 1e-9 * expected[1].abs(),
+            "{} vs {}",
+            rates[7],
+            expected[1]
+        );
     }
 
     #[test]
@@ -156,14 +225,26 @@ mod tests {
         // 1.2 s must stop at the kink at 1 s and the force must stay finite.
         let sys = OdeSystem::<CraneCylinder>::default();
         let d = sys.declaration();
-        let (x0, u, p, mut disc) = (d.state_starts(), d.input_starts(), d.parameter_starts(), d.discrete_starts());
+        let (x0, u, p, mut disc) = (
+            d.state_starts(),
+            d.input_starts(),
+            d.parameter_starts(),
+            d.discrete_starts(),
+        );
         let mut integrator = sys.integrator();
-        integrator.initialize(&sys, 0.0, &x0, &StepInputs::held(0.0, &u), &p, &disc).unwrap();
-        let report = integrator.do_step(&sys, 0.0, 1.2, &StepInputs::held(0.0, &u), &p, &mut disc).unwrap();
+        integrator
+            .initialize(&sys, 0.0, &x0, &StepInputs::held(0.0, &u), &p, &disc)
+            .unwrap();
+        let report = integrator
+            .do_step(&sys, 0.0, 1.2, &StepInputs::held(0.0, &u), &p, &mut disc)
+            .unwrap();
         assert_eq!(report.events, 1);
         let mut y = [f64::NAN; 2];
         integrator.outputs(&sys, 1.2, &u, &p, &disc, &mut y);
-        assert!(y[FORCE].is_finite() && (y[FORCE] - 8829.0).abs() > 1.0, "{y:?}");
+        assert!(
+            y[FORCE].is_finite() && (y[FORCE] - 8829.0).abs() > 1.0,
+            "{y:?}"
+        );
     }
 }
 

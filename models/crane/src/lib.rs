@@ -70,7 +70,15 @@ impl<T: Scalar> Coupling<T> {
         let omega = [x[OMEGA], x[OMEGA + 1]];
         let s_rate = arm.actuator_rate(theta[0], omega[0]);
         let force = cylinder.force(p[0], p[1], s_rate);
-        Coupling { arm, cylinder, theta, omega, s: arm.actuator_length(theta[0]), s_rate, force }
+        Coupling {
+            arm,
+            cylinder,
+            theta,
+            omega,
+            s: arm.actuator_length(theta[0]),
+            s_rate,
+            force,
+        }
     }
 }
 
@@ -87,17 +95,37 @@ impl OdeModel for Crane {
             "Hydraulic crane: 2-DOF arm (angles theta1, theta2) lifted by a hydraulic cylinder \
              (pressures p1, p2) whose valve follows the spool manoeuvre gamma(t), as one model",
         );
-        let declaration = cylinder::declare_pressures(arm::declare_states(declaration), [start.p1, start.p2]);
+        let declaration =
+            cylinder::declare_pressures(arm::declare_states(declaration), [start.p1, start.p2]);
         let declaration = cylinder::declare_parameters(arm::declare_parameters(declaration));
         manoeuvre::declare(declaration, start.gamma)
-            .output(Var::new("s_c", 0.0).unit("m").description("actuator length"))
-            .output(Var::new("s_c_dot", 0.0).unit("m/s").description("actuator extension rate"))
-            .output(Var::new("f", 0.0).unit("N").nominal(1e4).description("actuator force, positive extending"))
+            .output(
+                Var::new("s_c", 0.0)
+                    .unit("m")
+                    .description("actuator length"),
+            )
+            .output(
+                Var::new("s_c_dot", 0.0)
+                    .unit("m/s")
+                    .description("actuator extension rate"),
+            )
+            .output(
+                Var::new("f", 0.0)
+                    .unit("N")
+                    .nominal(1e4)
+                    .description("actuator force, positive extending"),
+            )
             .output(Var::new("gamma", 0.0).description("spool displacement"))
             .output(Var::new("energy", 0.0).unit("J").description(
                 "kinetic plus gravitational energy of the arm, from the pivot's height",
             ))
-            .cosimulation(Method::Sdirk { rtol: RTOL, atol: ATOL }, 1e-3)
+            .cosimulation(
+                Method::Sdirk {
+                    rtol: RTOL,
+                    atol: ATOL,
+                },
+                1e-3,
+            )
             .experiment(0.0, 10.0, 1e-8, 1e-2)
     }
 
@@ -145,7 +173,16 @@ mod tests {
         let d = sys.declaration();
         let (p, disc, t) = (d.parameter_starts(), d.discrete_starts(), 3.3);
         let mut dx = [f64::NAN; 6];
-        sys.derivatives(&Args { t, x: &X, u: &[], p: &p, d: &disc }, &mut dx);
+        sys.derivatives(
+            &Args {
+                t,
+                x: &X,
+                u: &[],
+                p: &p,
+                d: &disc,
+            },
+            &mut dx,
+        );
         let (a, c) = (arm::BENCHMARK, cylinder::BENCHMARK);
         let s_rate = a.actuator_jacobian(X[0]) * X[2];
         let force = 65e-4 * (X[5] - X[4]) - 1e5 * s_rate;
@@ -154,10 +191,22 @@ mod tests {
         let rates = c.pressure_rates(a.actuator_length(X[0]), s_rate, X[4], X[5], gamma);
         let expected = [X[2], X[3], acc[0], acc[1], rates[0], rates[1]];
         for i in 0..6 {
-            assert!((dx[i] - expected[i]).abs() < 1e-12 * expected[i].abs().max(1.0), "{dx:?} vs {expected:?}");
+            assert!(
+                (dx[i] - expected[i]).abs() < 1e-12 * expected[i].abs().max(1.0),
+                "{dx:?} vs {expected:?}"
+            );
         }
         let mut y = [f64::NAN; 5];
-        sys.outputs(&Args { t, x: &X, u: &[], p: &p, d: &disc }, &mut y);
+        sys.outputs(
+            &Args {
+                t,
+                x: &X,
+                u: &[],
+                p: &p,
+                d: &disc,
+            },
+            &mut y,
+        );
         assert_eq!(y[FORCE], force);
         assert_eq!(y[SPOOL], gamma);
     }
@@ -167,14 +216,41 @@ mod tests {
         let sys = OdeSystem::<Crane>::default();
         let d = sys.declaration();
         let (x, p, disc) = (d.state_starts(), d.parameter_starts(), d.discrete_starts());
-        assert!((x[PRESSURES] - 3.1708e6).abs() < 50.0 && (x[PRESSURES + 1] - 4.5292e6).abs() < 50.0, "{x:?}");
+        assert!(
+            (x[PRESSURES] - 3.1708e6).abs() < 50.0 && (x[PRESSURES + 1] - 4.5292e6).abs() < 50.0,
+            "{x:?}"
+        );
         assert!((p[GAMMA0] - 0.45435).abs() < 1e-5, "{}", p[GAMMA0]);
         let mut dx = [f64::NAN; 6];
-        sys.derivatives(&Args { t: 0.0, x: &x, u: &[], p: &p, d: &disc }, &mut dx);
-        assert!(dx[..4].iter().all(|v| v.abs() < 1e-12) && dx[4..].iter().all(|v| v.abs() < 1e-4), "{dx:?}");
+        sys.derivatives(
+            &Args {
+                t: 0.0,
+                x: &x,
+                u: &[],
+                p: &p,
+                d: &disc,
+            },
+            &mut dx,
+        );
+        assert!(
+            dx[..4].iter().all(|v| v.abs() < 1e-12) && dx[4..].iter().all(|v| v.abs() < 1e-4),
+            "{dx:?}"
+        );
         let mut y = [f64::NAN; 5];
-        sys.outputs(&Args { t: 0.0, x: &x, u: &[], p: &p, d: &disc }, &mut y);
-        assert!((y[FORCE] - 8829.0).abs() < 0.5 && (y[LENGTH] - 0.5).abs() < 1e-15, "{y:?}");
+        sys.outputs(
+            &Args {
+                t: 0.0,
+                x: &x,
+                u: &[],
+                p: &p,
+                d: &disc,
+            },
+            &mut y,
+        );
+        assert!(
+            (y[FORCE] - 8829.0).abs() < 0.5 && (y[LENGTH] - 0.5).abs() < 1e-15,
+            "{y:?}"
+        );
     }
 }
 

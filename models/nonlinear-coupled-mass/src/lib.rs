@@ -50,12 +50,18 @@ pub struct NonlinearCoupledMass;
 
 /// The spring to ground.
 fn ground_spring<T: Scalar>(p: &[T]) -> Spring<T> {
-    Spring { k: p[K], kappa: p[KAPPA] }
+    Spring {
+        k: p[K],
+        kappa: p[KAPPA],
+    }
 }
 
 /// The coupling spring.
 fn coupling_spring<T: Scalar>(p: &[T]) -> Spring<T> {
-    Spring { k: p[K_C], kappa: p[KAPPA_C] }
+    Spring {
+        k: p[K_C],
+        kappa: p[KAPPA_C],
+    }
 }
 
 /// The coupling force on the second body, `-(S_c(x - x2) + D_c(v - v2))`.
@@ -68,16 +74,42 @@ impl MechanicalModel for NonlinearCoupledMass {
     fn declaration(&self) -> Declaration {
         let tunable = |name: &str, value: f64, unit: &str, text: &str| {
             let var = Var::new(name, value).description(text);
-            (if unit.is_empty() { var } else { var.unit(unit) }, Tunability::Tunable)
+            (
+                if unit.is_empty() { var } else { var.unit(unit) },
+                Tunability::Tunable,
+            )
         };
         let parameters = [
-            (Var::new("m", 1.0).unit("kg").description("mass"), Tunability::Fixed),
+            (
+                Var::new("m", 1.0).unit("kg").description("mass"),
+                Tunability::Fixed,
+            ),
             tunable("k", 0.0, "N/m", "linear stiffness of the spring to ground"),
-            tunable("kappa", 10.0, "", "square-root stiffness of the spring to ground (N/m^(1/2))"),
-            tunable("c_q", 0.0, "N.s2/m2", "quadratic damping to ground: f = -c_q sgn(v) v^2"),
+            tunable(
+                "kappa",
+                10.0,
+                "",
+                "square-root stiffness of the spring to ground (N/m^(1/2))",
+            ),
+            tunable(
+                "c_q",
+                0.0,
+                "N.s2/m2",
+                "quadratic damping to ground: f = -c_q sgn(v) v^2",
+            ),
             tunable("k_c", 0.0, "N/m", "linear stiffness of the coupling spring"),
-            tunable("kappa_c", 100.0, "", "square-root stiffness of the coupling spring (N/m^(1/2))"),
-            tunable("c_qc", 0.0, "N.s2/m2", "quadratic damping of the coupling damper"),
+            tunable(
+                "kappa_c",
+                100.0,
+                "",
+                "square-root stiffness of the coupling spring (N/m^(1/2))",
+            ),
+            tunable(
+                "c_qc",
+                0.0,
+                "N.s2/m2",
+                "quadratic damping of the coupling damper",
+            ),
         ];
         let declaration = Declaration::new(
             "nonlinear_coupled_mass",
@@ -142,7 +174,16 @@ mod tests {
     fn outputs(x: &[f64], u: &[f64]) -> [f64; 5] {
         let sys = MechanicalSystem::<NonlinearCoupledMass>::default();
         let mut y = [f64::NAN; 5];
-        sys.outputs(&Args { t: 0.0, x, u, p: &P, d: &[] }, &mut y);
+        sys.outputs(
+            &Args {
+                t: 0.0,
+                x,
+                u,
+                p: &P,
+                d: &[],
+            },
+            &mut y,
+        );
         y
     }
 
@@ -157,7 +198,10 @@ mod tests {
         let expected = [30.13, 0.25, -3.0, -17.715, energy];
         for (i, (a, e)) in y.iter().zip(expected).enumerate() {
             // The regularization shifts the spring energy by 2/3 kappa eps^(3/2), about 2e-11 J.
-            assert!((a - e).abs() < 1e-11 * e.abs().max(1.0), "output {i}: {a} vs {e}");
+            assert!(
+                (a - e).abs() < 1e-11 * e.abs().max(1.0),
+                "output {i}: {a} vs {e}"
+            );
         }
     }
 
@@ -167,7 +211,16 @@ mod tests {
         let w: Vec<f64> = [X.as_slice(), &U].concat();
         let (jac, _) = jacobian(&w, 5, |w, y| {
             let p: Vec<_> = P.iter().map(|&v| v.into()).collect();
-            sys.outputs(&Args { t: 0.0.into(), x: &w[..2], u: &w[2..], p: &p, d: &[] }, y);
+            sys.outputs(
+                &Args {
+                    t: 0.0.into(),
+                    x: &w[..2],
+                    u: &w[2..],
+                    p: &p,
+                    d: &[],
+                },
+                y,
+            );
         });
         let (stretch, closing) = (X[0] - U[0], X[1] - U[1]);
         // df/dstretch = k_c + kappa_c / (2 sqrt(stretch)); df/dclosing = 2 c_qc |closing|.
@@ -175,7 +228,11 @@ mod tests {
         let damping = 2.0 * 0.02 * closing.abs();
         let expected = [stiffness, damping, -stiffness, -damping];
         for (j, e) in expected.iter().enumerate() {
-            assert!((jac[FORCE * 4 + j] - e).abs() < 1e-9 * e.abs(), "column {j}: {} vs {e}", jac[FORCE * 4 + j]);
+            assert!(
+                (jac[FORCE * 4 + j] - e).abs() < 1e-9 * e.abs(),
+                "column {j}: {} vs {e}",
+                jac[FORCE * 4 + j]
+            );
         }
     }
 
@@ -188,12 +245,25 @@ mod tests {
         let direction = [X[1], y[ACCELERATION], U[1], 17.0];
         let rate = directional(&[X.as_slice(), &U].concat(), &direction, 5, |w, out| {
             let p: Vec<_> = P.iter().map(|&v| v.into()).collect();
-            sys.outputs(&Args { t: 0.0.into(), x: &w[..2], u: &w[2..], p: &p, d: &[] }, out);
+            sys.outputs(
+                &Args {
+                    t: 0.0.into(),
+                    x: &w[..2],
+                    u: &w[2..],
+                    p: &p,
+                    d: &[],
+                },
+                out,
+            );
         })[ENERGY];
         let closing = X[1] - U[1];
-        let dissipated = -0.05 * X[1].abs() * X[1] * X[1] - 0.02 * closing.abs() * closing * closing;
+        let dissipated =
+            -0.05 * X[1].abs() * X[1] * X[1] - 0.02 * closing.abs() * closing * closing;
         let expected = -y[FORCE] * U[1] + dissipated;
-        assert!((rate - expected).abs() < 1e-10 * expected.abs(), "{rate} vs {expected}");
+        assert!(
+            (rate - expected).abs() < 1e-10 * expected.abs(),
+            "{rate} vs {expected}"
+        );
     }
 }
 

@@ -38,20 +38,39 @@ pub struct NonlinearMass;
 
 /// The spring to ground.
 fn spring<T: Scalar>(p: &[T]) -> Spring<T> {
-    Spring { k: p[K], kappa: p[KAPPA] }
+    Spring {
+        k: p[K],
+        kappa: p[KAPPA],
+    }
 }
 
 impl MechanicalModel for NonlinearMass {
     fn declaration(&self) -> Declaration {
         let tunable = |name: &str, value: f64, unit: &str, text: &str| {
             let var = Var::new(name, value).description(text);
-            (if unit.is_empty() { var } else { var.unit(unit) }, Tunability::Tunable)
+            (
+                if unit.is_empty() { var } else { var.unit(unit) },
+                Tunability::Tunable,
+            )
         };
         let parameters = [
-            (Var::new("m", 1.0).unit("kg").description("mass"), Tunability::Fixed),
+            (
+                Var::new("m", 1.0).unit("kg").description("mass"),
+                Tunability::Fixed,
+            ),
             tunable("k", 0.0, "N/m", "linear stiffness of the spring to ground"),
-            tunable("kappa", 1000.0, "", "square-root stiffness of the spring to ground (N/m^(1/2))"),
-            tunable("c_q", 0.0, "N.s2/m2", "quadratic damping to ground: f = -c_q sgn(v) v^2"),
+            tunable(
+                "kappa",
+                1000.0,
+                "",
+                "square-root stiffness of the spring to ground (N/m^(1/2))",
+            ),
+            tunable(
+                "c_q",
+                0.0,
+                "N.s2/m2",
+                "quadratic damping to ground: f = -c_q sgn(v) v^2",
+            ),
         ];
         let declaration = Declaration::new(
             "nonlinear_mass",
@@ -63,11 +82,29 @@ impl MechanicalModel for NonlinearMass {
         .input(Var::new("F", 0.0).unit("N").description("external force"));
         parameters
             .into_iter()
-            .fold(declaration, |d, (var, tunability)| d.parameter(var, tunability))
-            .output(Var::new("position", 0.0).unit("m").description("position x"))
-            .output(Var::new("velocity", 0.0).unit("m/s").description("velocity v"))
-            .output(Var::new("acceleration", 0.0).unit("m/s2").description("acceleration a; depends on F"))
-            .output(Var::new("energy", 0.0).unit("J").description("kinetic plus spring energy"))
+            .fold(declaration, |d, (var, tunability)| {
+                d.parameter(var, tunability)
+            })
+            .output(
+                Var::new("position", 0.0)
+                    .unit("m")
+                    .description("position x"),
+            )
+            .output(
+                Var::new("velocity", 0.0)
+                    .unit("m/s")
+                    .description("velocity v"),
+            )
+            .output(
+                Var::new("acceleration", 0.0)
+                    .unit("m/s2")
+                    .description("acceleration a; depends on F"),
+            )
+            .output(
+                Var::new("energy", 0.0)
+                    .unit("J")
+                    .description("kinetic plus spring energy"),
+            )
             .cosimulation(Method::SymplecticEuler, 1e-3)
             .experiment(0.0, 10.0, 1e-8, 1e-3)
     }
@@ -104,7 +141,16 @@ mod tests {
     fn outputs() -> [f64; 4] {
         let sys = MechanicalSystem::<NonlinearMass>::default();
         let mut y = [f64::NAN; 4];
-        sys.outputs(&Args { t: 0.0, x: &X, u: &U, p: &P, d: &[] }, &mut y);
+        sys.outputs(
+            &Args {
+                t: 0.0,
+                x: &X,
+                u: &U,
+                p: &P,
+                d: &[],
+            },
+            &mut y,
+        );
         y
     }
 
@@ -116,7 +162,10 @@ mod tests {
         let expected = [-0.04, 3.0, 106.375, 9.0 + 0.024 + 2000.0 / 3.0 * 0.008];
         for (i, (a, e)) in y.iter().zip(expected).enumerate() {
             // The regularization shifts the spring energy by 2/3 kappa eps^(3/2), about 2e-11 J.
-            assert!((a - e).abs() < 1e-11 * e.abs().max(1.0), "output {i}: {a} vs {e}");
+            assert!(
+                (a - e).abs() < 1e-11 * e.abs().max(1.0),
+                "output {i}: {a} vs {e}"
+            );
         }
     }
 
@@ -125,13 +174,29 @@ mod tests {
         let sys = MechanicalSystem::<NonlinearMass>::default();
         let (jac, _) = jacobian(&[X[0], X[1], U[0]], 4, |w, y| {
             let p: Vec<_> = P.iter().map(|&v| v.into()).collect();
-            sys.outputs(&Args { t: 0.0.into(), x: &w[..2], u: &w[2..], p: &p, d: &[] }, y);
+            sys.outputs(
+                &Args {
+                    t: 0.0.into(),
+                    x: &w[..2],
+                    u: &w[2..],
+                    p: &p,
+                    d: &[],
+                },
+                y,
+            );
         });
         // da/dx = -(k + kappa / (2 sqrt|x|)) / m, da/dv = -2 c_q |v| / m, da/dF = 1 / m.
-        let expected = [-(30.0 + 1000.0 / (2.0 * 0.2)) / 2.0, -2.0 * 0.05 * 3.0 / 2.0, 0.5];
+        let expected = [
+            -(30.0 + 1000.0 / (2.0 * 0.2)) / 2.0,
+            -2.0 * 0.05 * 3.0 / 2.0,
+            0.5,
+        ];
         for (j, e) in expected.iter().enumerate() {
             let actual = jac[ACCELERATION * 3 + j];
-            assert!((actual - e).abs() < 1e-9 * e.abs(), "column {j}: {actual} vs {e}");
+            assert!(
+                (actual - e).abs() < 1e-9 * e.abs(),
+                "column {j}: {actual} vs {e}"
+            );
         }
     }
 
@@ -139,12 +204,29 @@ mod tests {
     fn energy_changes_by_the_input_power_and_the_damper() {
         let sys = MechanicalSystem::<NonlinearMass>::default();
         let y = outputs();
-        let rate = directional(&[X[0], X[1], U[0]], &[X[1], y[ACCELERATION], -4.0], 4, |w, out| {
-            let p: Vec<_> = P.iter().map(|&v| v.into()).collect();
-            sys.outputs(&Args { t: 0.0.into(), x: &w[..2], u: &w[2..], p: &p, d: &[] }, out);
-        })[ENERGY];
+        let rate = directional(
+            &[X[0], X[1], U[0]],
+            &[X[1], y[ACCELERATION], -4.0],
+            4,
+            |w, out| {
+                let p: Vec<_> = P.iter().map(|&v| v.into()).collect();
+                sys.outputs(
+                    &Args {
+                        t: 0.0.into(),
+                        x: &w[..2],
+                        u: &w[2..],
+                        p: &p,
+                        d: &[],
+                    },
+                    out,
+                );
+            },
+        )[ENERGY];
         let expected = U[0] * X[1] - 0.05 * X[1].abs() * X[1] * X[1];
-        assert!((rate - expected).abs() < 1e-10 * expected.abs(), "{rate} vs {expected}");
+        assert!(
+            (rate - expected).abs() < 1e-10 * expected.abs(),
+            "{rate} vs {expected}"
+        );
     }
 }
 

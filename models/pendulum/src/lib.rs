@@ -41,12 +41,36 @@ impl MechanicalModel for ForcedPendulum {
              under gravity and the force (fx, fy) on the mass",
         );
         pendulum::declare(declaration, &pendulum::RIGHT)
-            .input(Var::new("fx", 0.0).unit("N").description("horizontal force on the mass"))
-            .input(Var::new("fy", 0.0).unit("N").description("vertical force on the mass"))
-            .output(Var::new("tip_x", 0.0).unit("m").description("horizontal position of the mass"))
-            .output(Var::new("tip_y", 0.0).unit("m").description("vertical position of the mass"))
-            .output(Var::new("tip_vx", 0.0).unit("m/s").description("horizontal velocity of the mass"))
-            .output(Var::new("tip_vy", 0.0).unit("m/s").description("vertical velocity of the mass"))
+            .input(
+                Var::new("fx", 0.0)
+                    .unit("N")
+                    .description("horizontal force on the mass"),
+            )
+            .input(
+                Var::new("fy", 0.0)
+                    .unit("N")
+                    .description("vertical force on the mass"),
+            )
+            .output(
+                Var::new("tip_x", 0.0)
+                    .unit("m")
+                    .description("horizontal position of the mass"),
+            )
+            .output(
+                Var::new("tip_y", 0.0)
+                    .unit("m")
+                    .description("vertical position of the mass"),
+            )
+            .output(
+                Var::new("tip_vx", 0.0)
+                    .unit("m/s")
+                    .description("horizontal velocity of the mass"),
+            )
+            .output(
+                Var::new("tip_vy", 0.0)
+                    .unit("m/s")
+                    .description("vertical velocity of the mass"),
+            )
             .output(Var::new("energy", 0.0).unit("J").description(
                 "kinetic plus potential energy, the potential measured from the pivot's height",
             ))
@@ -93,11 +117,21 @@ mod tests {
         let sys = MechanicalSystem::<ForcedPendulum>::default();
         // Mass at (1.9, -0.7): 1.5 m from the pivot (0.9, -1.2); velocity tangent to the rod.
         let (q, v, u) = ([1.9, -0.7], [1.2, 0.9], [3.0, -1.0]);
-        let args = MechArgs { t: 0.0, q: &q, v: &v, u: &u, p: &P, d: &[] };
+        let args = MechArgs {
+            t: 0.0,
+            q: &q,
+            v: &v,
+            u: &u,
+            p: &P,
+            d: &[],
+        };
         let (acc, lambda) = sys.accelerations(&args).unwrap();
         let r = [0.9, -1.2];
         // Acceleration-level constraint: r . a + |v|^2 = 0.
-        assert!((r[0] * acc[0] + r[1] * acc[1] + 2.25).abs() < 1e-13, "{acc:?}");
+        assert!(
+            (r[0] * acc[0] + r[1] * acc[1] + 2.25).abs() < 1e-13,
+            "{acc:?}"
+        );
         // Force balance: m a + r lambda = (fx, fy - m g).
         assert!((2.0 * acc[0] + r[0] * lambda[0] - 3.0).abs() < 1e-12);
         assert!((2.0 * acc[1] + r[1] * lambda[0] + 1.0 + 20.0).abs() < 1e-12);
@@ -108,12 +142,28 @@ mod tests {
         // Along the consistent motion the rod does no work: dE/dt = f . v.
         let sys = MechanicalSystem::<ForcedPendulum>::default();
         let (x, u) = ([1.9, -0.7, 1.2, 0.9], [3.0, -1.0]);
-        let args = MechArgs { t: 0.0, q: &x[..2], v: &x[2..], u: &u, p: &P, d: &[] };
+        let args = MechArgs {
+            t: 0.0,
+            q: &x[..2],
+            v: &x[2..],
+            u: &u,
+            p: &P,
+            d: &[],
+        };
         let (acc, _) = sys.accelerations(&args).unwrap();
         let direction = [x[2], x[3], acc[0], acc[1], 0.0, 0.0];
         let rate = directional(&[x.as_slice(), &u].concat(), &direction, 5, |w, y| {
             let p: Vec<_> = P.iter().map(|&v| v.into()).collect();
-            sys.outputs(&Args { t: 0.0.into(), x: &w[..4], u: &w[4..], p: &p, d: &[] }, y);
+            sys.outputs(
+                &Args {
+                    t: 0.0.into(),
+                    x: &w[..4],
+                    u: &w[4..],
+                    p: &p,
+                    d: &[],
+                },
+                y,
+            );
         })[ENERGY];
         let expected = u[0] * x[2] + u[1] * x[3];
         assert!((rate - expected).abs() < 1e-12, "{rate} vs {expected}");
@@ -127,8 +177,11 @@ mod tests {
         let (p, x0) = (declaration.parameter_starts(), declaration.state_starts());
         let zero = [0.0, 0.0];
         let mut integrator = sys.integrator();
-        integrator.initialize(&sys, 0.0, &x0, &StepInputs::held(0.0, &zero), &p, &[]).unwrap();
-        let energy = |integrator: &<MechanicalSystem<ForcedPendulum> as System>::Integrator, t: f64| {
+        integrator
+            .initialize(&sys, 0.0, &x0, &StepInputs::held(0.0, &zero), &p, &[])
+            .unwrap();
+        let energy = |integrator: &<MechanicalSystem<ForcedPendulum> as System>::Integrator,
+                      t: f64| {
             let mut y = [f64::NAN; 5];
             integrator.outputs(&sys, t, &zero, &p, &[], &mut y);
             y[ENERGY]
@@ -137,7 +190,9 @@ mod tests {
         let (h, mut drift, mut energy_error, mut x) = (1e-3, 0.0f64, 0.0f64, [0.0; 4]);
         for k in 0..10_000 {
             let t = k as f64 * h;
-            integrator.do_step(&sys, t, h, &StepInputs::held(t, &zero), &p, &mut []).unwrap();
+            integrator
+                .do_step(&sys, t, h, &StepInputs::held(t, &zero), &p, &mut [])
+                .unwrap();
             Integrator::<MechanicalSystem<ForcedPendulum>>::continuous_state(&integrator, &mut x);
             drift = drift.max(((x[0] - p[2]).hypot(x[1] - p[3]) - p[1]).abs());
             energy_error = energy_error.max((energy(&integrator, t + h) - e0).abs());

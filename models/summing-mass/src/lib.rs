@@ -50,20 +50,36 @@ impl MechanicalModel for SummingMass {
         .state(Var::new("v", -100.0).unit("m/s").description("velocity"));
         for i in 1..=FORCE_INPUTS {
             let text = format!("external force {i}; unconnected forces stay 0");
-            declaration = declaration.input(Var::new(&format!("F{i}"), 0.0).unit("N").description(&text));
+            declaration =
+                declaration.input(Var::new(&format!("F{i}"), 0.0).unit("N").description(&text));
         }
         declaration
-            .parameter(Var::new("m", 1.0).unit("kg").description("mass"), Tunability::Fixed)
             .parameter(
-                Var::new("k", 1000.0).unit("N/m").description("stiffness of the spring to ground"),
+                Var::new("m", 1.0).unit("kg").description("mass"),
+                Tunability::Fixed,
+            )
+            .parameter(
+                Var::new("k", 1000.0)
+                    .unit("N/m")
+                    .description("stiffness of the spring to ground"),
                 Tunability::Tunable,
             )
             .parameter(
-                Var::new("c", 0.0).unit("N.s/m").description("damping of the damper to ground"),
+                Var::new("c", 0.0)
+                    .unit("N.s/m")
+                    .description("damping of the damper to ground"),
                 Tunability::Tunable,
             )
-            .output(Var::new("position", 0.0).unit("m").description("position x"))
-            .output(Var::new("velocity", 0.0).unit("m/s").description("velocity v"))
+            .output(
+                Var::new("position", 0.0)
+                    .unit("m")
+                    .description("position x"),
+            )
+            .output(
+                Var::new("velocity", 0.0)
+                    .unit("m/s")
+                    .description("velocity v"),
+            )
             .output(
                 Var::new("acceleration", 0.0)
                     .unit("m/s2")
@@ -111,11 +127,23 @@ mod tests {
     fn the_acceleration_uses_the_sum_of_the_forces_and_the_energy_the_state() {
         let sys = MechanicalSystem::<SummingMass>::default();
         let mut y = [f64::NAN; 4];
-        sys.outputs(&Args { t: 0.0, x: &X, u: &U, p: &P, d: &[] }, &mut y);
+        sys.outputs(
+            &Args {
+                t: 0.0,
+                x: &X,
+                u: &U,
+                p: &P,
+                d: &[],
+            },
+            &mut y,
+        );
         // a = (-40 * 0.2 + 0.3 * 3 + 7) / 2.5, E = (2.5 * 9 + 40 * 0.04) / 2.
         let expected = [0.2, -3.0, -0.04, 12.05];
         for (a, e) in y.iter().zip(expected) {
-            assert!((a - e).abs() < 1e-14 * e.abs().max(1.0), "{y:?} vs {expected:?}");
+            assert!(
+                (a - e).abs() < 1e-14 * e.abs().max(1.0),
+                "{y:?} vs {expected:?}"
+            );
         }
     }
 
@@ -126,17 +154,49 @@ mod tests {
         let (jac, _) = jacobian(&w, 4, |w, y| {
             let (x, rest) = w.split_at(2);
             let (u, p) = rest.split_at(4);
-            sys.outputs(&Args { t: 0.0.into(), x, u, p, d: &[] }, y);
+            sys.outputs(
+                &Args {
+                    t: 0.0.into(),
+                    x,
+                    u,
+                    p,
+                    d: &[],
+                },
+                y,
+            );
         });
         let [m, k, c] = P;
         let a = -0.04;
         // Columns x, v, F1..F4, m, k, c.
-        let acceleration = [-k / m, -c / m, 1.0 / m, 1.0 / m, 1.0 / m, 1.0 / m, -a / m, -X[0] / m, -X[1] / m];
-        let energy = [k * X[0], m * X[1], 0.0, 0.0, 0.0, 0.0, X[1] * X[1] / 2.0, X[0] * X[0] / 2.0, 0.0];
+        let acceleration = [
+            -k / m,
+            -c / m,
+            1.0 / m,
+            1.0 / m,
+            1.0 / m,
+            1.0 / m,
+            -a / m,
+            -X[0] / m,
+            -X[1] / m,
+        ];
+        let energy = [
+            k * X[0],
+            m * X[1],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            X[1] * X[1] / 2.0,
+            X[0] * X[0] / 2.0,
+            0.0,
+        ];
         for (row, expected) in [(ACCELERATION, acceleration), (ENERGY, energy)] {
             for (j, e) in expected.iter().enumerate() {
                 let actual = jac[row * w.len() + j];
-                assert!((actual - e).abs() < 1e-13 * e.abs().max(1.0), "row {row}, column {j}: {actual} vs {e}");
+                assert!(
+                    (actual - e).abs() < 1e-13 * e.abs().max(1.0),
+                    "row {row}, column {j}: {actual} vs {e}"
+                );
             }
         }
         // Position and velocity do not depend on the forces (no direct feedthrough).

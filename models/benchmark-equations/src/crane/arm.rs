@@ -40,23 +40,49 @@ pub struct Arm<T> {
 }
 
 /// The benchmark's arm.
-pub const BENCHMARK: Arm<f64> = Arm { l: 1.0, lh: 0.5, m: 200.0, mp: 250.0, mh: 100.0, g: 9.81 };
+pub const BENCHMARK: Arm<f64> = Arm {
+    l: 1.0,
+    lh: 0.5,
+    m: 200.0,
+    mp: 250.0,
+    mh: 100.0,
+    g: 9.81,
+};
 
 /// Adds the states `theta1, theta2, omega1, omega2`, starting at rest at [`INITIAL_ANGLES`].
 pub fn declare_states(declaration: Declaration) -> Declaration {
     let [theta1, theta2] = INITIAL_ANGLES;
     declaration
-        .state(Var::new("theta1", theta1).unit("rad").description("angle of link 1 from the x axis"))
-        .state(Var::new("theta2", theta2).unit("rad").description("angle of link 2 from the x axis"))
-        .state(Var::new("omega1", 0.0).unit("rad/s").description("angular velocity of link 1"))
-        .state(Var::new("omega2", 0.0).unit("rad/s").description("angular velocity of link 2"))
+        .state(
+            Var::new("theta1", theta1)
+                .unit("rad")
+                .description("angle of link 1 from the x axis"),
+        )
+        .state(
+            Var::new("theta2", theta2)
+                .unit("rad")
+                .description("angle of link 2 from the x axis"),
+        )
+        .state(
+            Var::new("omega1", 0.0)
+                .unit("rad/s")
+                .description("angular velocity of link 1"),
+        )
+        .state(
+            Var::new("omega2", 0.0)
+                .unit("rad/s")
+                .description("angular velocity of link 2"),
+        )
 }
 
 /// Adds the parameters of [`BENCHMARK`] in the order [`Arm::from_parameters`] reads them.
 pub fn declare_parameters(declaration: Declaration) -> Declaration {
     let a = BENCHMARK;
     let fixed = |name: &str, value: f64, unit: &str, text: &str| {
-        (Var::new(name, value).unit(unit).description(text), Tunability::Fixed)
+        (
+            Var::new(name, value).unit(unit).description(text),
+            Tunability::Fixed,
+        )
     };
     [
         fixed("L", a.l, "m", "length of link 1"),
@@ -67,21 +93,37 @@ pub fn declare_parameters(declaration: Declaration) -> Declaration {
         fixed("g", a.g, "m/s2", "gravitational acceleration, along -y"),
     ]
     .into_iter()
-    .fold(declaration, |d, (var, tunability)| d.parameter(var, tunability))
+    .fold(declaration, |d, (var, tunability)| {
+        d.parameter(var, tunability)
+    })
 }
 
 impl Arm<f64> {
     /// The same arm in another scalar type.
     pub fn lift<S: Scalar>(&self) -> Arm<S> {
         let c = S::cst;
-        Arm { l: c(self.l), lh: c(self.lh), m: c(self.m), mp: c(self.mp), mh: c(self.mh), g: c(self.g) }
+        Arm {
+            l: c(self.l),
+            lh: c(self.lh),
+            m: c(self.m),
+            mp: c(self.mp),
+            mh: c(self.mh),
+            g: c(self.g),
+        }
     }
 }
 
 impl<T: Scalar> Arm<T> {
     /// Reads the parameters in the order [`declare_parameters`] adds them.
     pub fn from_parameters(p: &[T]) -> Self {
-        Arm { l: p[0], lh: p[1], m: p[2], mp: p[3], mh: p[4], g: p[5] }
+        Arm {
+            l: p[0],
+            lh: p[1],
+            m: p[2],
+            mp: p[3],
+            mh: p[4],
+            g: p[5],
+        }
     }
 
     /// The mass matrix `M(theta)`, row-major.
@@ -100,7 +142,10 @@ impl<T: Scalar> Arm<T> {
     /// The generalized gravity forces `f_grav`.
     pub fn gravity(&self, theta: [T; 2]) -> [T; 2] {
         let link1 = self.m / T::cst(2.0) + self.mp + self.mh;
-        [-theta[0].cos() * self.l * self.g * link1, -self.mh * self.lh * self.g * theta[1].cos()]
+        [
+            -theta[0].cos() * self.l * self.g * link1,
+            -self.mh * self.lh * self.g * theta[1].cos(),
+        ]
     }
 
     /// The actuator length `s = L sqrt(1 - (sqrt(3)/2) cos(theta1))`.
@@ -122,14 +167,20 @@ impl<T: Scalar> Arm<T> {
     pub fn generalized_forces(&self, theta: [T; 2], omega: [T; 2], f: T) -> [T; 2] {
         let (gravity, coriolis) = (self.gravity(theta), self.coriolis(theta, omega));
         let jacobian = self.actuator_jacobian(theta[0]);
-        [gravity[0] - coriolis[0] + jacobian * f, gravity[1] - coriolis[1]]
+        [
+            gravity[0] - coriolis[0] + jacobian * f,
+            gravity[1] - coriolis[1],
+        ]
     }
 
     /// `M(theta)^-1 rhs` (the 2 x 2 mass matrix is symmetric positive definite).
     pub fn solve_mass(&self, theta: [T; 2], rhs: [T; 2]) -> [T; 2] {
         let [m11, m12, _, m22] = self.mass_matrix(theta);
         let det = m11 * m22 - m12 * m12;
-        [(m22 * rhs[0] - m12 * rhs[1]) / det, (m11 * rhs[1] - m12 * rhs[0]) / det]
+        [
+            (m22 * rhs[0] - m12 * rhs[1]) / det,
+            (m11 * rhs[1] - m12 * rhs[0]) / det,
+        ]
     }
 
     /// The accelerations `theta''` under the actuator force `f`.
@@ -143,7 +194,8 @@ impl<T: Scalar> Arm<T> {
         let [w1, w2] = omega;
         let kinetic = T::cst(0.5) * (m11 * w1 * w1 + T::cst(2.0) * m12 * w1 * w2 + m22 * w2 * w2);
         let link1 = self.m / T::cst(2.0) + self.mp + self.mh;
-        let potential = self.g * (self.l * link1 * theta[0].sin() + self.mh * self.lh * theta[1].sin());
+        let potential =
+            self.g * (self.l * link1 * theta[0].sin() + self.mh * self.lh * theta[1].sin());
         kinetic + potential
     }
 }
@@ -169,7 +221,10 @@ mod tests {
             0.25 * 100.0,
         ];
         for (m, e) in mass.iter().zip(expected) {
-            assert!((m - e).abs() < 1e-12 * e.abs().max(1.0), "{mass:?} vs {expected:?}");
+            assert!(
+                (m - e).abs() < 1e-12 * e.abs().max(1.0),
+                "{mass:?} vs {expected:?}"
+            );
         }
         let coriolis = a.coriolis(THETA, OMEGA);
         let factor = 50.0 * (t1 - t2).sin();
@@ -185,9 +240,15 @@ mod tests {
     #[test]
     fn the_actuator_jacobian_is_the_derivative_of_the_length() {
         for theta1 in [0.2, INITIAL_ANGLES[0], 1.3, 2.5] {
-            let (jac, _) = jacobian(&[theta1], 1, |x, y| y[0] = BENCHMARK.lift().actuator_length(x[0]));
+            let (jac, _) = jacobian(&[theta1], 1, |x, y| {
+                y[0] = BENCHMARK.lift().actuator_length(x[0])
+            });
             let analytic = BENCHMARK.actuator_jacobian(theta1);
-            assert!((jac[0] - analytic).abs() < 1e-14, "theta1 = {theta1}: {} vs {analytic}", jac[0]);
+            assert!(
+                (jac[0] - analytic).abs() < 1e-14,
+                "theta1 = {theta1}: {} vs {analytic}",
+                jac[0]
+            );
         }
         let rate = BENCHMARK.actuator_rate(THETA[0], OMEGA[0]);
         assert_eq!(rate, BENCHMARK.actuator_jacobian(THETA[0]) * OMEGA[0]);
@@ -200,12 +261,19 @@ mod tests {
         };
         let (gradient, _) = jacobian(&[THETA[0], THETA[1], 0.0, 0.0], 1, energy);
         let gravity = BENCHMARK.gravity(THETA);
-        assert!((gradient[0] + gravity[0]).abs() < 1e-11 && (gradient[1] + gravity[1]).abs() < 1e-11);
+        assert!(
+            (gradient[0] + gravity[0]).abs() < 1e-11 && (gradient[1] + gravity[1]).abs() < 1e-11
+        );
         // The kinetic energy's gradient in omega is the momentum M omega.
         let (gradient, _) = jacobian(&[THETA[0], THETA[1], OMEGA[0], OMEGA[1]], 1, energy);
         let [m11, m12, _, m22] = BENCHMARK.mass_matrix(THETA);
-        let momentum = [m11 * OMEGA[0] + m12 * OMEGA[1], m12 * OMEGA[0] + m22 * OMEGA[1]];
-        assert!((gradient[2] - momentum[0]).abs() < 1e-11 && (gradient[3] - momentum[1]).abs() < 1e-11);
+        let momentum = [
+            m11 * OMEGA[0] + m12 * OMEGA[1],
+            m12 * OMEGA[0] + m22 * OMEGA[1],
+        ];
+        assert!(
+            (gradient[2] - momentum[0]).abs() < 1e-11 && (gradient[3] - momentum[1]).abs() < 1e-11
+        );
     }
 
     #[test]
@@ -218,16 +286,18 @@ mod tests {
             y.copy_from_slice(&BENCHMARK.lift().mass_matrix([x[0], x[1]]));
         });
         let dm_dt = |i: usize| dm[2 * i] * w1 + dm[2 * i + 1] * w2;
-        let kinetic_gradient = |j: usize| {
-            0.5 * (dm[j] * w1 * w1 + 2.0 * dm[2 + j] * w1 * w2 + dm[6 + j] * w2 * w2)
-        };
+        let kinetic_gradient =
+            |j: usize| 0.5 * (dm[j] * w1 * w1 + 2.0 * dm[2 + j] * w1 * w2 + dm[6 + j] * w2 * w2);
         let expected = [
             dm_dt(0) * w1 + dm_dt(1) * w2 - kinetic_gradient(0),
             dm_dt(2) * w1 + dm_dt(3) * w2 - kinetic_gradient(1),
         ];
         let coriolis = BENCHMARK.coriolis(THETA, OMEGA);
         for i in 0..2 {
-            assert!((coriolis[i] - expected[i]).abs() < 1e-11, "{coriolis:?} vs {expected:?}");
+            assert!(
+                (coriolis[i] - expected[i]).abs() < 1e-11,
+                "{coriolis:?} vs {expected:?}"
+            );
         }
     }
 
@@ -239,14 +309,20 @@ mod tests {
         let rhs = BENCHMARK.generalized_forces(THETA, OMEGA, f);
         assert!((m11 * acc[0] + m12 * acc[1] - rhs[0]).abs() < 1e-10);
         assert!((m12 * acc[0] + m22 * acc[1] - rhs[1]).abs() < 1e-10);
-        assert_eq!(rhs[1], BENCHMARK.gravity(THETA)[1] - BENCHMARK.coriolis(THETA, OMEGA)[1]);
+        assert_eq!(
+            rhs[1],
+            BENCHMARK.gravity(THETA)[1] - BENCHMARK.coriolis(THETA, OMEGA)[1]
+        );
     }
 
     #[test]
     fn declared_parameters_are_read_back_in_order() {
         let declaration = declare_parameters(Declaration::new("arm", ""));
         assert_eq!(declaration.parameters.len(), PARAMETER_COUNT);
-        assert_eq!(Arm::from_parameters(&declaration.parameter_starts()), BENCHMARK);
+        assert_eq!(
+            Arm::from_parameters(&declaration.parameter_starts()),
+            BENCHMARK
+        );
         assert_eq!(BENCHMARK.lift::<f64>(), BENCHMARK);
     }
 }

@@ -67,32 +67,68 @@ pub const BENCHMARK: Cylinder<f64> = Cylinder {
 pub fn declare_pressures(declaration: Declaration, pressures: [f64; 2]) -> Declaration {
     let [p1, p2] = pressures;
     declaration
-        .state(Var::new("p1", p1).unit("Pa").nominal(1e6).description("pressure in chamber 1, which shrinks as the actuator extends"))
-        .state(Var::new("p2", p2).unit("Pa").nominal(1e6).description("pressure in chamber 2, which grows as the actuator extends"))
+        .state(
+            Var::new("p1", p1)
+                .unit("Pa")
+                .nominal(1e6)
+                .description("pressure in chamber 1, which shrinks as the actuator extends"),
+        )
+        .state(
+            Var::new("p2", p2)
+                .unit("Pa")
+                .nominal(1e6)
+                .description("pressure in chamber 2, which grows as the actuator extends"),
+        )
 }
 
 /// Adds the parameters of [`BENCHMARK`] in the order [`Cylinder::from_parameters`] reads them.
 pub fn declare_parameters(declaration: Declaration) -> Declaration {
     let c = BENCHMARK;
     let fixed = |name: &str, value: f64, unit: &str, text: &str| {
+        // Values span 1e-18 to 1e7: the nominal tells hosts each one's scale.
         let var = Var::new(name, value).description(text).nominal(value.abs());
-        (if unit.is_empty() { var } else { var.unit(unit) }, Tunability::Fixed)
+        (
+            if unit.is_empty() { var } else { var.unit(unit) },
+            Tunability::Fixed,
+        )
     };
     [
         fixed("A_p", c.area, "m2", "piston area"),
-        fixed("L_c", c.length, "m", "cylinder length; each chamber is L_c/2 long at s = s0"),
-        fixed("c", c.friction, "N.s/m", "viscous friction coefficient of the actuator"),
+        fixed(
+            "L_c",
+            c.length,
+            "m",
+            "cylinder length; each chamber is L_c/2 long at s = s0",
+        ),
+        fixed(
+            "c",
+            c.friction,
+            "N.s/m",
+            "viscous friction coefficient of the actuator",
+        ),
         fixed("c_d", c.discharge, "", "valve discharge coefficient"),
         fixed("rho", c.density, "kg/m3", "fluid density"),
         fixed("p_P", c.pump_pressure, "Pa", "pump pressure"),
         fixed("p_T", c.tank_pressure, "Pa", "tank pressure"),
-        fixed("beta_a", c.bulk_a, "1/Pa", "bulk-modulus coefficient a: beta = (1 + a p + b p^2)/(a + 2 b p)"),
+        fixed(
+            "beta_a",
+            c.bulk_a,
+            "1/Pa",
+            "bulk-modulus coefficient a: beta = (1 + a p + b p^2)/(a + 2 b p)",
+        ),
         fixed("beta_b", c.bulk_b, "1/Pa2", "bulk-modulus coefficient b"),
         fixed("A_v", c.valve_area, "m2", "valve area at full opening"),
-        fixed("s0", c.s0, "m", "actuator length at which both chambers are equally long"),
+        fixed(
+            "s0",
+            c.s0,
+            "m",
+            "actuator length at which both chambers are equally long",
+        ),
     ]
     .into_iter()
-    .fold(declaration, |d, (var, tunability)| d.parameter(var, tunability))
+    .fold(declaration, |d, (var, tunability)| {
+        d.parameter(var, tunability)
+    })
 }
 
 impl Cylinder<f64> {
@@ -184,16 +220,22 @@ mod tests {
     fn pressure_rates_match_the_formulas_written_out() {
         let c = BENCHMARK;
         let (s, rate, p1, p2, gamma) = (0.53, -0.02, 3.4e6, 4.1e6, 0.42);
-        let beta = |p: f64| (1.0 + 6.53e-10 * p - 1.19e-18 * p * p) / (6.53e-10 - 2.0 * 1.19e-18 * p);
+        let beta =
+            |p: f64| (1.0 + 6.53e-10 * p - 1.19e-18 * p * p) / (6.53e-10 - 2.0 * 1.19e-18 * p);
         let (l1, l2) = (0.221 + 0.5 - s, 0.221 + s - 0.5);
         let (inlet, outlet) = (5e-4 * gamma, 5e-4 * (1.0 - gamma));
         let expected = [
-            beta(p1) / (65e-4 * l1) * (65e-4 * rate + flow(inlet, 7.6e6 - p1) - flow(outlet, p1 - 0.1e6)),
-            beta(p2) / (65e-4 * l2) * (-65e-4 * rate + flow(outlet, 7.6e6 - p2) - flow(inlet, p2 - 0.1e6)),
+            beta(p1) / (65e-4 * l1)
+                * (65e-4 * rate + flow(inlet, 7.6e6 - p1) - flow(outlet, p1 - 0.1e6)),
+            beta(p2) / (65e-4 * l2)
+                * (-65e-4 * rate + flow(outlet, 7.6e6 - p2) - flow(inlet, p2 - 0.1e6)),
         ];
         let rates = c.pressure_rates(s, rate, p1, p2, gamma);
         for i in 0..2 {
-            assert!((rates[i] - expected[i]).abs() < 1e-9 * expected[i].abs(), "{rates:?} vs {expected:?}");
+            assert!(
+                (rates[i] - expected[i]).abs() < 1e-9 * expected[i].abs(),
+                "{rates:?} vs {expected:?}"
+            );
         }
         assert_eq!(c.force(p1, p2, rate), 65e-4 * 0.7e6 + 1e5 * 0.02);
     }
@@ -214,14 +256,21 @@ mod tests {
         let rates = c.pressure_rates(0.5, 0.0, 8e6, 4e6, 0.5);
         let drain = -flow(2.5e-4, 8e6 - 0.1e6);
         let expected = c.bulk_modulus(8e6) / (65e-4 * 0.221) * drain;
-        assert!((rates[0] - expected).abs() < 1e-9 * expected.abs(), "{} vs {expected}", rates[0]);
+        assert!(
+            (rates[0] - expected).abs() < 1e-9 * expected.abs(),
+            "{} vs {expected}",
+            rates[0]
+        );
     }
 
     #[test]
     fn declared_parameters_are_read_back_in_order() {
         let declaration = declare_parameters(Declaration::new("cylinder", ""));
         assert_eq!(declaration.parameters.len(), PARAMETER_COUNT);
-        assert_eq!(Cylinder::from_parameters(&declaration.parameter_starts()), BENCHMARK);
+        assert_eq!(
+            Cylinder::from_parameters(&declaration.parameter_starts()),
+            BENCHMARK
+        );
         assert_eq!(BENCHMARK.lift::<f64>(), BENCHMARK);
     }
 }

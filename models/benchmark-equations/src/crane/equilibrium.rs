@@ -48,7 +48,11 @@ pub struct NoEquilibrium {
 
 impl std::fmt::Display for NoEquilibrium {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "no static equilibrium of the crane's cylinder: {}", self.reason)
+        write!(
+            f,
+            "no static equilibrium of the crane's cylinder: {}",
+            self.reason
+        )
     }
 }
 
@@ -64,7 +68,11 @@ pub fn holding_force<T: Scalar>(arm: &Arm<T>, theta: [T; 2]) -> T {
 }
 
 /// The static state of `cylinder` holding `arm` at rest at `theta`.
-pub fn equilibrium(arm: &Arm<f64>, cylinder: &Cylinder<f64>, theta: [f64; 2]) -> Result<Equilibrium, NoEquilibrium> {
+pub fn equilibrium(
+    arm: &Arm<f64>,
+    cylinder: &Cylinder<f64>,
+    theta: [f64; 2],
+) -> Result<Equilibrium, NoEquilibrium> {
     let force = holding_force(arm, theta);
     let s = arm.actuator_length(theta[0]);
     let residual = |z: &[Dual64], r: &mut [Dual64]| {
@@ -85,14 +93,30 @@ pub fn equilibrium(arm: &Arm<f64>, cylinder: &Cylinder<f64>, theta: [f64; 2]) ->
             *zi -= di;
         }
         if !z.iter().all(|v| v.is_finite()) {
-            return Err(NoEquilibrium { reason: "Newton's iterate became non-finite".into() });
+            return Err(NoEquilibrium {
+                reason: "Newton's iterate became non-finite".into(),
+            });
         }
-        if update.iter().zip(&z).all(|(d, zi)| d.abs() <= RELATIVE_UPDATE * zi.abs()) {
+        if update
+            .iter()
+            .zip(&z)
+            .all(|(d, zi)| d.abs() <= RELATIVE_UPDATE * zi.abs())
+        {
             let [p1, p2, gamma] = z;
-            return Ok(Equilibrium { force, s, p1, p2, gamma });
+            return Ok(Equilibrium {
+                force,
+                s,
+                p1,
+                p2,
+                gamma,
+            });
         }
     }
-    Err(NoEquilibrium { reason: format!("Newton did not converge in {MAX_ITERATIONS} iterations (last iterate {z:?})") })
+    Err(NoEquilibrium {
+        reason: format!(
+            "Newton did not converge in {MAX_ITERATIONS} iterations (last iterate {z:?})"
+        ),
+    })
 }
 
 /// The benchmark's initial state: [`arm::BENCHMARK`] at [`arm::INITIAL_ANGLES`] held by
@@ -134,7 +158,10 @@ mod tests {
         let theta = [0.9, -1.2];
         let f = holding_force(&arm, theta);
         let acc = arm.accelerations(theta, [0.0, 0.0], f);
-        assert!((arm.actuator_jacobian(theta[0]) * acc[0]).abs() < 1e-12, "{acc:?}");
+        assert!(
+            (arm.actuator_jacobian(theta[0]) * acc[0]).abs() < 1e-12,
+            "{acc:?}"
+        );
         assert!(acc[1].abs() > 1.0);
         // At the initial angles link 2 hangs straight down: the arm is fully at rest.
         let theta = arm::INITIAL_ANGLES;

@@ -135,8 +135,16 @@ mod tests {
     #[test]
     fn the_sinusoid_follows_equation_33() {
         let gamma = |t: f64| Manoeuvre::Sinusoid.spool(t, GAMMA0);
-        let formula = |t: f64, amplitude: f64| GAMMA0 * (1.0 - amplitude * (4.0 * std::f64::consts::PI * t).sin());
-        for (t, amplitude) in [(0.3, 0.03), (1.0, 0.1), (4.13, 0.1), (8.6, 0.04), (9.5, 0.0)] {
+        let formula = |t: f64, amplitude: f64| {
+            GAMMA0 * (1.0 - amplitude * (4.0 * std::f64::consts::PI * t).sin())
+        };
+        for (t, amplitude) in [
+            (0.3, 0.03),
+            (1.0, 0.1),
+            (4.13, 0.1),
+            (8.6, 0.04),
+            (9.5, 0.0),
+        ] {
             assert!((gamma(t) - formula(t, amplitude)).abs() < 1e-14, "t = {t}");
         }
         // The LIM reference tabulates gamma(0.01 s) = 0.45429 with gamma0 = 0.45435.
