@@ -212,6 +212,60 @@ mod tests {
     }
 
     #[test]
+    fn the_dual_jacobian_of_the_derivatives_matches_central_differences() {
+        // The Newton matrices of the ESDIRK integrator and the FMU's directional derivatives
+        // come from this Jacobian.
+        let sys = OdeSystem::<Crane>::default();
+        let d = sys.declaration();
+        let (p, disc, t) = (d.parameter_starts(), d.discrete_starts(), 3.3);
+        let (jac, _) = fmu_export::jacobian::jacobian(&X, 6, |x, dx| {
+            let p: Vec<_> = p.iter().map(|&v| v.into()).collect();
+            sys.derivatives(
+                &Args {
+                    t: t.into(),
+                    x,
+                    u: &[],
+                    p: &p,
+                    d: &disc,
+                },
+                dx,
+            );
+        });
+        let derivatives = |x: &[f64]| {
+            let mut dx = [f64::NAN; 6];
+            sys.derivatives(
+                &Args {
+                    t,
+                    x,
+                    u: &[],
+                    p: &p,
+                    d: &disc,
+                },
+                &mut dx,
+            );
+            dx
+        };
+        for j in 0..6 {
+            let step = 1e-6 * X[j].abs().max(1e-3);
+            let (mut plus, mut minus) = (X, X);
+            plus[j] += step;
+            minus[j] -= step;
+            let (f_plus, f_minus) = (derivatives(&plus), derivatives(&minus));
+            for i in 0..6 {
+                let difference = (f_plus[i] - f_minus[i]) / (2.0 * step);
+                let exact = jac[i * 6 + j];
+                let scale = (0..6)
+                    .map(|k| jac[i * 6 + k].abs() * X[k].abs().max(1e-3))
+                    .fold(0.0, f64::max);
+                assert!(
+                    (exact - difference).abs() * X[j].abs().max(1e-3) <= 1e-6 * scale,
+                    "d(dx{i})/d(x{j}): {exact} vs {difference}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_default_start_is_a_static_equilibrium_with_the_published_values() {
         let sys = OdeSystem::<Crane>::default();
         let d = sys.declaration();
