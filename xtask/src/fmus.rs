@@ -48,7 +48,7 @@ pub fn run(out: Option<PathBuf>) -> Result<()> {
 }
 
 /// The workspace members under `models/`, sorted by name, each checked for a cdylib and a
-/// describe program.
+/// describe program; plain libraries shared by model crates are skipped.
 fn model_crates(metadata: &Metadata) -> Result<Vec<ModelCrate<'_>>> {
     let models_dir = metadata.workspace_root.join("models");
     let mut models = Vec::new();
@@ -62,6 +62,9 @@ fn model_crates(metadata: &Metadata) -> Result<Vec<ModelCrate<'_>>> {
             .strip_prefix(&metadata.workspace_root)
             .unwrap_or(package.dir());
         let location = location.to_string_lossy().replace('\\', "/");
+        if is_shared_library(package) {
+            continue;
+        }
         let Some(library) = package.target("cdylib") else {
             bail!(
                 "{location}: the library is not a cdylib: add \
@@ -95,6 +98,12 @@ fn model_crates(metadata: &Metadata) -> Result<Vec<ModelCrate<'_>>> {
     }
     models.sort_by(|a, b| a.package.name.cmp(&b.package.name));
     Ok(models)
+}
+
+/// Whether a crate under `models/` is a plain library that model crates share (equations
+/// used by several FMUs) rather than a model: it has neither a cdylib nor a program.
+fn is_shared_library(package: &Package) -> bool {
+    package.target("cdylib").is_none() && package.target("bin").is_none()
 }
 
 /// Describes one built model and writes its two FMUs.
@@ -177,6 +186,29 @@ fn model_identifier(xml: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn package_with(kinds: &[&str]) -> Package {
+        Package {
+            name: "crate-name".into(),
+            id: "crate-name 0.1.0".into(),
+            manifest_path: PathBuf::from("models/crate-name/Cargo.toml"),
+            targets: kinds
+                .iter()
+                .map(|kind| cargo::Target {
+                    name: "crate_name".into(),
+                    kind: vec![kind.to_string()],
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn only_crates_without_a_cdylib_and_a_program_are_shared_libraries() {
+        assert!(is_shared_library(&package_with(&["lib"])));
+        assert!(!is_shared_library(&package_with(&["cdylib", "rlib", "bin"])));
+        // A model that forgot its cdylib is still a model, so the packaging reports it.
+        assert!(!is_shared_library(&package_with(&["rlib", "bin"])));
+    }
 
     #[test]
     fn model_identifier_is_read_from_the_interface_element() {

@@ -1,0 +1,3 @@
+fn main() {
+    fmu_export::describe::main::<fmu_export::MechanicalSystem<pendulum::ForcedPendulum>>("pendulum")
+}
