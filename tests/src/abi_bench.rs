@@ -36,8 +36,12 @@ impl Settings {
     /// Reads `--library PATH [--steps N] [--step-size H] [--repetitions R]` (and ignores the
     /// `--bench` flag cargo passes).
     pub fn from_args(mut args: impl Iterator<Item = String>) -> Result<Settings, String> {
-        let mut settings =
-            Settings { library: PathBuf::new(), steps: 100_000, step_size: 0.0, repetitions: 5 };
+        let mut settings = Settings {
+            library: PathBuf::new(),
+            steps: 100_000,
+            step_size: 0.0,
+            repetitions: 5,
+        };
         while let Some(arg) = args.next() {
             let mut value = || args.next().ok_or_else(|| format!("`{arg}` needs a value"));
             match arg.as_str() {
@@ -60,7 +64,8 @@ impl Settings {
 }
 
 fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
-    text.parse().map_err(|_| format!("{flag}: `{text}` is not a valid number"))
+    text.parse()
+        .map_err(|_| format!("{flag}: `{text}` is not a valid number"))
 }
 
 /// The medians of one bench program, in seconds per run.
@@ -167,7 +172,14 @@ fn run_direct<S: System>(sys: &S, steps: usize, h: f64) -> (f64, Vec<f64>) {
     let mut integrator = sys.integrator();
     let u0 = inputs_at(0.0, n_u);
     integrator
-        .initialize(sys, 0.0, &decl.state_starts(), &StepInputs::held(0.0, &u0), &p, &d)
+        .initialize(
+            sys,
+            0.0,
+            &decl.state_starts(),
+            &StepInputs::held(0.0, &u0),
+            &p,
+            &d,
+        )
         .unwrap_or_else(|e| panic!("{}: initialization failed: {e}", decl.model_name));
     let mut y = vec![0.0; n_y];
     let start = Instant::now();
@@ -200,8 +212,13 @@ type InstantiateCoSimulation = unsafe extern "C" fn(
 type EnterInitializationMode =
     unsafe extern "C" fn(Fmi3Instance, Fmi3Boolean, f64, f64, Fmi3Boolean, f64) -> Fmi3Status;
 type InstanceCall = unsafe extern "C" fn(Fmi3Instance) -> Fmi3Status;
-type GetFloat64 =
-    unsafe extern "C" fn(Fmi3Instance, *const Fmi3ValueReference, usize, *mut f64, usize) -> Fmi3Status;
+type GetFloat64 = unsafe extern "C" fn(
+    Fmi3Instance,
+    *const Fmi3ValueReference,
+    usize,
+    *mut f64,
+    usize,
+) -> Fmi3Status;
 type SetFloat64 = unsafe extern "C" fn(
     Fmi3Instance,
     *const Fmi3ValueReference,
@@ -243,12 +260,22 @@ impl CoSimulation {
             .unwrap_or_else(|e| panic!("cannot load {}: {e}", path.display()));
         fn symbol<F: Copy>(library: &Library, name: &str) -> F {
             // SAFETY: the callers state the FMI 3.0 signature of `name`.
-            unsafe { *library.get::<F>(name.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}")) }
+            unsafe {
+                *library
+                    .get::<F>(name.as_bytes())
+                    .unwrap_or_else(|e| panic!("{name}: {e}"))
+            }
         }
         let decl = sys.declaration();
         let table = VariableTable::new(decl);
         let vrs = |role: fn(usize) -> Role, n: usize| -> Vec<Fmi3ValueReference> {
-            (0..n).map(|i| table.vr_of(role(i)).expect("every declared variable has a vr")).collect()
+            (0..n)
+                .map(|i| {
+                    table
+                        .vr_of(role(i))
+                        .expect("every declared variable has a vr")
+                })
+                .collect()
         };
         CoSimulation {
             token: CString::new(instantiation_token(decl)).expect("the token has no NUL"),
@@ -292,24 +319,42 @@ impl CoSimulation {
                 None,
                 None,
             );
-            assert!(!instance.is_null(), "{name}: fmi3InstantiateCoSimulation returned NULL");
+            assert!(
+                !instance.is_null(),
+                "{name}: fmi3InstantiateCoSimulation returned NULL"
+            );
             let u0 = inputs_at(0.0, n_u);
-            check((self.set_float64)(instance, self.inputs.as_ptr(), n_u, u0.as_ptr(), n_u), "fmi3SetFloat64");
+            check(
+                (self.set_float64)(instance, self.inputs.as_ptr(), n_u, u0.as_ptr(), n_u),
+                "fmi3SetFloat64",
+            );
             check(
                 (self.enter_initialization_mode)(instance, FMI3_FALSE, 0.0, 0.0, FMI3_FALSE, 0.0),
                 "fmi3EnterInitializationMode",
             );
-            check((self.exit_initialization_mode)(instance), "fmi3ExitInitializationMode");
+            check(
+                (self.exit_initialization_mode)(instance),
+                "fmi3ExitInitializationMode",
+            );
             let start = Instant::now();
             let mut t = 0.0;
             for _ in 0..steps {
                 let u = inputs_at(t, n_u);
                 if n_u > 0 {
-                    let status = (self.set_float64)(instance, self.inputs.as_ptr(), n_u, u.as_ptr(), n_u);
+                    let status =
+                        (self.set_float64)(instance, self.inputs.as_ptr(), n_u, u.as_ptr(), n_u);
                     check(status, "fmi3SetFloat64");
                 }
-                let status =
-                    (self.do_step)(instance, t, h, FMI3_TRUE, &mut event, &mut terminate, &mut early, &mut last);
+                let status = (self.do_step)(
+                    instance,
+                    t,
+                    h,
+                    FMI3_TRUE,
+                    &mut event,
+                    &mut terminate,
+                    &mut early,
+                    &mut last,
+                );
                 check(status, "fmi3DoStep");
                 t += h;
                 let status =
@@ -328,16 +373,31 @@ mod tests {
     use super::*;
 
     fn args(list: &[&str]) -> impl Iterator<Item = String> {
-        list.iter().map(|s| s.to_string()).collect::<Vec<_>>().into_iter()
+        list.iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .into_iter()
     }
 
     #[test]
     fn settings_are_read_and_checked() {
-        let s = Settings::from_args(args(&["--bench", "--library", "l.so", "--steps", "10"])).unwrap();
-        assert_eq!((s.library, s.steps, s.step_size, s.repetitions), (PathBuf::from("l.so"), 10, 0.0, 5));
-        assert!(Settings::from_args(args(&["--steps", "10"])).unwrap_err().contains("--library"));
-        assert!(Settings::from_args(args(&["--library", "l", "--steps", "x"])).unwrap_err().contains("not a valid"));
-        assert!(Settings::from_args(args(&["--frobnicate"])).unwrap_err().contains("unknown argument"));
+        let s =
+            Settings::from_args(args(&["--bench", "--library", "l.so", "--steps", "10"])).unwrap();
+        assert_eq!(
+            (s.library, s.steps, s.step_size, s.repetitions),
+            (PathBuf::from("l.so"), 10, 0.0, 5)
+        );
+        assert!(Settings::from_args(args(&["--steps", "10"]))
+            .unwrap_err()
+            .contains("--library"));
+        assert!(
+            Settings::from_args(args(&["--library", "l", "--steps", "x"]))
+                .unwrap_err()
+                .contains("not a valid")
+        );
+        assert!(Settings::from_args(args(&["--frobnicate"]))
+            .unwrap_err()
+            .contains("unknown argument"));
     }
 
     #[test]

@@ -44,14 +44,21 @@ impl DroppedBall {
 /// sample after each impact.
 pub fn increments(trajectory: &Trajectory, column: &str) -> Vec<usize> {
     let counts = trajectory.column(column);
-    (1..counts.len()).filter(|&r| counts[r] > counts[r - 1]).collect()
+    (1..counts.len())
+        .filter(|&r| counts[r] > counts[r - 1])
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const BALL: DroppedBall = DroppedBall { h0: 1.0, g: 9.81, e: 0.7, rest_speed: 0.1 };
+    const BALL: DroppedBall = DroppedBall {
+        h0: 1.0,
+        g: 9.81,
+        e: 0.7,
+        rest_speed: 0.1,
+    };
 
     #[test]
     fn impact_times_follow_the_geometric_flights() {

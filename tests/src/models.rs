@@ -27,10 +27,17 @@ impl ModelCrate {
             .map(|entry| entry.unwrap_or_else(|e| panic!("cannot list {}: {e}", models.display())))
             .map(|entry| entry.path())
             .filter(|folder| folder.join("Cargo.toml").is_file())
-            .map(|folder| ModelCrate { package: package_name(&folder), folder })
+            .map(|folder| ModelCrate {
+                package: package_name(&folder),
+                folder,
+            })
             .collect();
         crates.sort_by(|a, b| a.package.cmp(&b.package));
-        assert!(!crates.is_empty(), "no model crate under {}", models.display());
+        assert!(
+            !crates.is_empty(),
+            "no model crate under {}",
+            models.display()
+        );
         crates
     }
 
@@ -66,8 +73,9 @@ fn package_name(folder: &std::path::Path) -> String {
     let manifest = folder.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", manifest.display()));
-    let table: toml::Table =
-        text.parse().unwrap_or_else(|e| panic!("{} is not TOML: {e}", manifest.display()));
+    let table: toml::Table = text
+        .parse()
+        .unwrap_or_else(|e| panic!("{} is not TOML: {e}", manifest.display()));
     table
         .get("package")
         .and_then(|p| p.get("name"))
@@ -84,7 +92,10 @@ mod tests {
     fn the_model_crates_are_found_with_their_package_names() {
         let names: Vec<String> = ModelCrate::all().into_iter().map(|m| m.package).collect();
         for expected in ["bouncing-ball", "engine-mount", "oscillator", "van-der-pol"] {
-            assert!(names.iter().any(|n| n == expected), "{expected} missing from {names:?}");
+            assert!(
+                names.iter().any(|n| n == expected),
+                "{expected} missing from {names:?}"
+            );
         }
     }
 }

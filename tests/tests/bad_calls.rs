@@ -34,16 +34,32 @@ fn fmi3_bad_calls_on_every_model_are_errors() {
         let name = &model.package;
         let expect = |status: Fmi3Status, log: &str, what: &str| {
             assert_eq!(status, Fmi3Status::Error, "{name}: {what}");
-            assert!(inst.messages.contains(log), "{name}: {what}: no `{log}` in {:#?}", inst.messages.all());
+            assert!(
+                inst.messages.contains(log),
+                "{name}: {what}: no `{log}` in {:#?}",
+                inst.messages.all()
+            );
         };
 
         let (status, _) = inst.do_step(0.0, 1e-3);
-        expect(status, "fmi3DoStep: not allowed in", "doStep before initialization");
+        expect(
+            status,
+            "fmi3DoStep: not allowed in",
+            "doStep before initialization",
+        );
 
         let (status, _) = inst.get_float64(&[UNKNOWN]);
-        expect(status, &format!("unknown value reference {UNKNOWN}"), "get of an unknown vr");
+        expect(
+            status,
+            &format!("unknown value reference {UNKNOWN}"),
+            "get of an unknown vr",
+        );
         let status = inst.set_float64(&[UNKNOWN], &[1.0]);
-        expect(status, &format!("unknown value reference {UNKNOWN}"), "set of an unknown vr");
+        expect(
+            status,
+            &format!("unknown value reference {UNKNOWN}"),
+            "set of an unknown vr",
+        );
 
         let get = model.fmu.func::<common::Values3<f64>>("fmi3GetFloat64");
         let set = model.fmu.func::<common::SetValues3<f64>>("fmi3SetFloat64");
@@ -57,23 +73,42 @@ fn fmi3_bad_calls_on_every_model_are_errors() {
             expect(status, "is NULL", "NULL value references");
             let status = set(inst.i, real.as_ptr(), 1, null(), 1);
             expect(status, "is NULL", "NULL values to set");
-            assert_eq!(get(null_mut(), real.as_ptr(), 1, value.as_mut_ptr(), 1), Fmi3Status::Error);
-            assert_eq!(get(bogus(), real.as_ptr(), 1, value.as_mut_ptr(), 1), Fmi3Status::Error);
+            assert_eq!(
+                get(null_mut(), real.as_ptr(), 1, value.as_mut_ptr(), 1),
+                Fmi3Status::Error
+            );
+            assert_eq!(
+                get(bogus(), real.as_ptr(), 1, value.as_mut_ptr(), 1),
+                Fmi3Status::Error
+            );
         }
 
         type GetState = unsafe extern "C" fn(Fmi3Instance, *mut *mut c_void) -> Fmi3Status;
         // SAFETY: a deliberately NULL state slot.
         let status = unsafe { model.fmu.func::<GetState>("fmi3GetFMUState")(inst.i, null_mut()) };
         expect(status, "is NULL", "NULL FMU-state slot");
-        expect(inst.set_state(bogus()), "was not created by this instance", "foreign FMU state");
+        expect(
+            inst.set_state(bogus()),
+            "was not created by this instance",
+            "foreign FMU state",
+        );
         let (status, state) = inst.deserialize(b"not a state");
-        expect(status, "not a serialized FMU state of this model", "garbage serialized state");
+        expect(
+            status,
+            "not a serialized FMU state of this model",
+            "garbage serialized state",
+        );
         assert!(state.is_null());
 
         // The errors left the instance usable: it initializes and steps.
         inst.initialize_ok();
         let (status, last) = inst.do_step(0.0, 1e-3);
-        assert_eq!((status, last), (Fmi3Status::Ok, 1e-3), "{name}: {:#?}", inst.messages.all());
+        assert_eq!(
+            (status, last),
+            (Fmi3Status::Ok, 1e-3),
+            "{name}: {:#?}",
+            inst.messages.all()
+        );
 
         type DoStep = unsafe extern "C" fn(
             Fmi3Instance,
@@ -99,22 +134,40 @@ fn fmi3_bad_calls_on_every_model_are_errors() {
                 null_mut(),
             )
         };
-        expect(status, "argument lastSuccessfulTime is NULL", "NULL lastSuccessfulTime");
+        expect(
+            status,
+            "argument lastSuccessfulTime is NULL",
+            "NULL lastSuccessfulTime",
+        );
 
         let knowns = [model.vr("time")];
         let (status, _) = inst.product(false, &[UNKNOWN], &knowns, &[1.0]);
-        expect(status, &format!("unknown value reference {UNKNOWN}"), "derivative of an unknown vr");
+        expect(
+            status,
+            &format!("unknown value reference {UNKNOWN}"),
+            "derivative of an unknown vr",
+        );
         let (status, _) = inst.product(true, &real, &knowns, &[1.0]);
-        expect(status, "is neither a state derivative nor a continuous output", "time as an unknown");
+        expect(
+            status,
+            "is neither a state derivative nor a continuous output",
+            "time as an unknown",
+        );
 
         // SAFETY: a NULL and a made-up handle, which the FMU must ignore.
         unsafe {
-            let free = model.fmu.func::<unsafe extern "C" fn(Fmi3Instance)>("fmi3FreeInstance");
+            let free = model
+                .fmu
+                .func::<unsafe extern "C" fn(Fmi3Instance)>("fmi3FreeInstance");
             free(null_mut());
             free(bogus());
         }
         let (status, _) = inst.do_step(1e-3, 1e-3);
-        assert_eq!(status, Fmi3Status::Ok, "{name}: still usable after the bad frees");
+        assert_eq!(
+            status,
+            Fmi3Status::Ok,
+            "{name}: still usable after the bad frees"
+        );
     }
 }
 
@@ -125,29 +178,69 @@ fn fmi2_bad_calls_on_every_model_are_errors() {
         let name = &model.package;
         let expect = |status: Fmi2Status, log: &str, what: &str| {
             assert_eq!(status, Fmi2Status::Error, "{name}: {what}");
-            assert!(inst.messages.contains(log), "{name}: {what}: no `{log}` in {:#?}", inst.messages.all());
+            assert!(
+                inst.messages.contains(log),
+                "{name}: {what}: no `{log}` in {:#?}",
+                inst.messages.all()
+            );
         };
 
-        expect(inst.do_step(0.0, 1e-3), "fmi2DoStep: not allowed in", "doStep before initialization");
+        expect(
+            inst.do_step(0.0, 1e-3),
+            "fmi2DoStep: not allowed in",
+            "doStep before initialization",
+        );
         let (status, _) = inst.get_real(&[UNKNOWN]);
-        expect(status, &format!("unknown value reference {UNKNOWN}"), "get of an unknown vr");
+        expect(
+            status,
+            &format!("unknown value reference {UNKNOWN}"),
+            "get of an unknown vr",
+        );
         let status = inst.set_real(&[UNKNOWN], &[1.0]);
-        expect(status, &format!("unknown value reference {UNKNOWN}"), "set of an unknown vr");
+        expect(
+            status,
+            &format!("unknown value reference {UNKNOWN}"),
+            "set of an unknown vr",
+        );
 
         let get = model.fmu.func::<common::Values2<f64>>("fmi2GetReal");
         let real = [any_real(&model)];
         let mut value = [0.0];
         // SAFETY: deliberately NULL arrays and handles; the FMU must reject them unread.
         unsafe {
-            expect(get(inst.c, real.as_ptr(), 1, null_mut()), "argument values is NULL", "NULL values");
-            expect(get(inst.c, null(), 1, value.as_mut_ptr()), "is NULL", "NULL value references");
-            assert_eq!(get(null_mut(), real.as_ptr(), 1, value.as_mut_ptr()), Fmi2Status::Error);
+            expect(
+                get(inst.c, real.as_ptr(), 1, null_mut()),
+                "argument values is NULL",
+                "NULL values",
+            );
+            expect(
+                get(inst.c, null(), 1, value.as_mut_ptr()),
+                "is NULL",
+                "NULL value references",
+            );
+            assert_eq!(
+                get(null_mut(), real.as_ptr(), 1, value.as_mut_ptr()),
+                Fmi2Status::Error
+            );
         }
-        expect(inst.set_state(bogus()), "was not created by this instance", "foreign FMU state");
+        expect(
+            inst.set_state(bogus()),
+            "was not created by this instance",
+            "foreign FMU state",
+        );
 
         inst.initialize_ok();
-        assert_eq!(inst.do_step(0.0, 1e-3), Fmi2Status::Ok, "{name}: {:#?}", inst.messages.all());
+        assert_eq!(
+            inst.do_step(0.0, 1e-3),
+            Fmi2Status::Ok,
+            "{name}: {:#?}",
+            inst.messages.all()
+        );
         let (status, _) = inst.directional(&[UNKNOWN], &real, &[1.0]);
-        expect(status, &format!("unknown value reference {UNKNOWN}"), "derivative of an unknown vr");
+        expect(
+            status,
+            &format!("unknown value reference {UNKNOWN}"),
+            "derivative of an unknown vr",
+        );
     }
 }

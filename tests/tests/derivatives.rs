@@ -47,8 +47,15 @@ fn point(model: &Model) -> Vec<f64> {
         .zip(r)
         .map(|(v, r)| {
             let s = start(v);
-            let moved = if s != 0.0 { s * (1.0 + SPREAD * r) } else { SPREAD * r * v.nominal.unwrap_or(1.0) };
-            moved.clamp(v.min.unwrap_or(f64::NEG_INFINITY), v.max.unwrap_or(f64::INFINITY))
+            let moved = if s != 0.0 {
+                s * (1.0 + SPREAD * r)
+            } else {
+                SPREAD * r * v.nominal.unwrap_or(1.0)
+            };
+            moved.clamp(
+                v.min.unwrap_or(f64::NEG_INFINITY),
+                v.max.unwrap_or(f64::INFINITY),
+            )
         })
         .collect()
 }
@@ -126,7 +133,13 @@ fn jacobians<'m, I: Checked<'m>>(model: &'m Model) -> Jacobians {
             differences[i * cols + j] = (y_plus[i] - y_minus[i]) / (plus[j] - minus[j]);
         }
     }
-    Jacobians { rows, cols, exact, differences, scales }
+    Jacobians {
+        rows,
+        cols,
+        exact,
+        differences,
+        scales,
+    }
 }
 
 impl Jacobians {
@@ -145,7 +158,10 @@ impl Jacobians {
         let r = (0..self.cols)
             .map(|k| at(&self.exact, k).max(at(&self.differences, k)) * self.scales[k])
             .fold(0.0, f64::max);
-        let (exact, fd) = (self.exact[i * self.cols + j], self.differences[i * self.cols + j]);
+        let (exact, fd) = (
+            self.exact[i * self.cols + j],
+            self.differences[i * self.cols + j],
+        );
         let denominator = exact.abs() + FLOOR * r / self.scales[j];
         if denominator == 0.0 {
             // The whole row is zero both ways.
@@ -223,18 +239,34 @@ fn fmi3_adjoint_derivatives_of_every_model_are_transposed_directional_derivative
         let inst: Fmi3 = at(&model, &point(&model));
         let (n, m) = (scales.len(), unknown_vrs.len());
         let row_scale: Vec<f64> = (0..m)
-            .map(|i| (0..n).map(|j| exact[i * n + j].abs() * scales[j]).fold(0.0, f64::max))
+            .map(|i| {
+                (0..n)
+                    .map(|j| exact[i * n + j].abs() * scales[j])
+                    .fold(0.0, f64::max)
+            })
             .map(|r| if r > 0.0 { r } else { 1.0 })
             .collect();
         let mut worst: f64 = 0.0;
         for seed in 1..8 {
-            let w: Vec<f64> =
-                randoms(seed, n).iter().zip(&scales).map(|(r, s)| r * s).collect();
-            let v: Vec<f64> =
-                randoms(seed + 1000, m).iter().zip(&row_scale).map(|(r, s)| r / s).collect();
+            let w: Vec<f64> = randoms(seed, n)
+                .iter()
+                .zip(&scales)
+                .map(|(r, s)| r * s)
+                .collect();
+            let v: Vec<f64> = randoms(seed + 1000, m)
+                .iter()
+                .zip(&row_scale)
+                .map(|(r, s)| r / s)
+                .collect();
             let jw = inst.directional_ok(&unknown_vrs, &known_vrs, &w);
             let (status, jtv) = inst.product(true, &unknown_vrs, &known_vrs, &v);
-            assert_eq!(status, Fmi3Status::Ok, "{}: {:?}", model.package, inst.messages.all());
+            assert_eq!(
+                status,
+                Fmi3Status::Ok,
+                "{}: {:?}",
+                model.package,
+                inst.messages.all()
+            );
             let lhs: f64 = v.iter().zip(&jw).map(|(a, b)| a * b).sum();
             let rhs: f64 = jtv.iter().zip(&w).map(|(a, b)| a * b).sum();
             let magnitude: f64 = (0..m)
@@ -251,7 +283,10 @@ fn fmi3_adjoint_derivatives_of_every_model_are_transposed_directional_derivative
                 ));
             }
         }
-        eprintln!("{} fmi3: worst adjoint identity error {worst:.2e}", model.package);
+        eprintln!(
+            "{} fmi3: worst adjoint identity error {worst:.2e}",
+            model.package
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -50,7 +50,10 @@ fn constraint_holds(version: FmiVersion) {
         version.folder()
     );
     // A track that does not move would satisfy the constraint trivially.
-    assert!(stroke > 1e-6, "the inertia track barely moved: max |x4| = {stroke:e} m");
+    assert!(
+        stroke > 1e-6,
+        "the inertia track barely moved: max |x4| = {stroke:e} m"
+    );
     assert!(residual < TOLERANCE, "constraint residual {residual:e} m");
 }
 

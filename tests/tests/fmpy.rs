@@ -163,8 +163,12 @@ fn oscillator_fmi3_co_simulation_converges_at_second_order() {
 }
 
 /// The bouncing ball dropped from 1 m, with the model's rest condition.
-const BALL: DroppedBall =
-    DroppedBall { h0: 1.0, g: 9.81, e: 0.7, rest_speed: bouncing_ball::REST_SPEED };
+const BALL: DroppedBall = DroppedBall {
+    h0: 1.0,
+    g: 9.81,
+    e: 0.7,
+    rest_speed: bouncing_ball::REST_SPEED,
+};
 
 /// Output interval, which is also the co-simulation communication step.
 const BALL_INTERVAL: f64 = 1e-3;
@@ -194,9 +198,16 @@ fn bounce_times_match_the_analytic_ones(version: FmiVersion, interface: Interfac
     let result = fmpy::simulate(&fmus::find("bouncing_ball", version).path, &simulation).unwrap();
     let expected = BALL.impact_times();
     let rows = increments(&result, "bounces");
-    assert_eq!(rows.len(), expected.len(), "{version:?} {interface:?}: impacts at rows {rows:?}");
-    let (time, height, velocity) =
-        (result.column("time"), result.column("height"), result.column("velocity"));
+    assert_eq!(
+        rows.len(),
+        expected.len(),
+        "{version:?} {interface:?}: impacts at rows {rows:?}"
+    );
+    let (time, height, velocity) = (
+        result.column("time"),
+        result.column("height"),
+        result.column("velocity"),
+    );
     let mut worst: f64 = 0.0;
     for (k, (&row, &exact)) in rows.iter().zip(&expected).enumerate() {
         let (t, h, v) = (time[row], height[row], velocity[row]);

@@ -70,7 +70,11 @@ impl Run<'_> {
                 inst.set_values(&self.inputs, &self.inputs_at(k));
                 inst.step(k as f64 * self.h, self.h);
                 Sample {
-                    reals: inst.values(&self.reals).iter().map(|v| v.to_bits()).collect(),
+                    reals: inst
+                        .values(&self.reals)
+                        .iter()
+                        .map(|v| v.to_bits())
+                        .collect(),
                     integers: inst.integers(&self.integers),
                 }
             })
@@ -95,7 +99,12 @@ fn state_replays_bit_identically<'m, I: Checked<'m>>(model: &'m Model) {
 
     inst.restore(state);
     let second = run.steps(&inst, WARM_UP_STEPS, REPLAYED_STEPS);
-    assert!(first == second, "{} {}: set back and stepped again, the values differ", model.package, model.version.folder());
+    assert!(
+        first == second,
+        "{} {}: set back and stepped again, the values differ",
+        model.package,
+        model.version.folder()
+    );
 
     let bytes = inst.to_bytes(state);
     let fresh = I::create(model, Interface::CoSimulation);

@@ -35,10 +35,17 @@ pub fn run(steps: usize, repetitions: usize) -> Result<()> {
         .packages
         .iter()
         .filter(|p| p.dir().starts_with(&models_dir))
-        .filter(|p| p.targets.iter().any(|t| t.name == BENCH && t.kind.iter().any(|k| k == "bench")))
+        .filter(|p| {
+            p.targets
+                .iter()
+                .any(|t| t.name == BENCH && t.kind.iter().any(|k| k == "bench"))
+        })
         .collect();
     if packages.is_empty() {
-        bail!("no model crate under {} has a bench target `{BENCH}`", models_dir.display());
+        bail!(
+            "no model crate under {} has a bench target `{BENCH}`",
+            models_dir.display()
+        );
     }
     let outputs = cargo::build_benches(&packages, BENCH)?;
     let mut rows = Vec::new();
@@ -72,11 +79,21 @@ pub fn run(steps: usize, repetitions: usize) -> Result<()> {
 }
 
 /// Runs one bench program and reads its measurement.
-fn measure(program: &Path, library: &Path, steps: usize, repetitions: usize) -> Result<Measurement> {
+fn measure(
+    program: &Path,
+    library: &Path,
+    steps: usize,
+    repetitions: usize,
+) -> Result<Measurement> {
     let output = Command::new(program)
         .arg("--library")
         .arg(library)
-        .args(["--steps", &steps.to_string(), "--repetitions", &repetitions.to_string()])
+        .args([
+            "--steps",
+            &steps.to_string(),
+            "--repetitions",
+            &repetitions.to_string(),
+        ])
         .output()
         .with_context(|| format!("cannot run {}", program.display()))?;
     if !output.status.success() {

@@ -66,38 +66,83 @@ impl<'m> Checked<'m> for Fmi2<'m> {
         let get = self.fmu.func::<Values2<i32>>("fmi2GetInteger");
         // SAFETY: arrays of `vrs.len()` elements.
         let status = unsafe { get(self.c, vrs.as_ptr(), vrs.len(), values.as_mut_ptr()) };
-        ok(status, Fmi2Status::Ok, "fmi2GetInteger", self.messages.all());
+        ok(
+            status,
+            Fmi2Status::Ok,
+            "fmi2GetInteger",
+            self.messages.all(),
+        );
         values
     }
 
     fn set_values(&self, vrs: &[u32], values: &[f64]) {
-        ok(self.set_real(vrs, values), Fmi2Status::Ok, "fmi2SetReal", self.messages.all());
+        ok(
+            self.set_real(vrs, values),
+            Fmi2Status::Ok,
+            "fmi2SetReal",
+            self.messages.all(),
+        );
     }
 
     fn initialize_ok(&self) {
-        ok(self.initialize(), Fmi2Status::Ok, "initialization", self.messages.all());
+        ok(
+            self.initialize(),
+            Fmi2Status::Ok,
+            "initialization",
+            self.messages.all(),
+        );
     }
 
     fn enter_continuous_time(&self) {
-        ok(self.new_discrete_states().0, Fmi2Status::Ok, "fmi2NewDiscreteStates", self.messages.all());
+        ok(
+            self.new_discrete_states().0,
+            Fmi2Status::Ok,
+            "fmi2NewDiscreteStates",
+            self.messages.all(),
+        );
         let status = self.unary("fmi2EnterContinuousTimeMode");
-        ok(status, Fmi2Status::Ok, "fmi2EnterContinuousTimeMode", self.messages.all());
+        ok(
+            status,
+            Fmi2Status::Ok,
+            "fmi2EnterContinuousTimeMode",
+            self.messages.all(),
+        );
     }
 
     fn set_time_and_states(&self, t: f64, x: &[f64]) {
-        ok(self.set_time(t), Fmi2Status::Ok, "fmi2SetTime", self.messages.all());
+        ok(
+            self.set_time(t),
+            Fmi2Status::Ok,
+            "fmi2SetTime",
+            self.messages.all(),
+        );
         let status = self.set_states(x);
-        ok(status, Fmi2Status::Ok, "fmi2SetContinuousStates", self.messages.all());
+        ok(
+            status,
+            Fmi2Status::Ok,
+            "fmi2SetContinuousStates",
+            self.messages.all(),
+        );
     }
 
     fn directional_ok(&self, unknowns: &[u32], knowns: &[u32], seed: &[f64]) -> Vec<f64> {
         let (status, jw) = self.directional(unknowns, knowns, seed);
-        ok(status, Fmi2Status::Ok, "fmi2GetDirectionalDerivative", self.messages.all());
+        ok(
+            status,
+            Fmi2Status::Ok,
+            "fmi2GetDirectionalDerivative",
+            self.messages.all(),
+        );
         jw
     }
 
     fn step(&self, t: f64, h: f64) {
-        ok(self.do_step(t, h), Fmi2Status::Ok, "fmi2DoStep", self.messages.all());
+        ok(
+            self.do_step(t, h),
+            Fmi2Status::Ok,
+            "fmi2DoStep",
+            self.messages.all(),
+        );
     }
 
     fn snapshot(&self) -> *mut c_void {
@@ -105,7 +150,12 @@ impl<'m> Checked<'m> for Fmi2<'m> {
     }
 
     fn restore(&self, state: *mut c_void) {
-        ok(self.set_state(state), Fmi2Status::Ok, "fmi2SetFMUstate", self.messages.all());
+        ok(
+            self.set_state(state),
+            Fmi2Status::Ok,
+            "fmi2SetFMUstate",
+            self.messages.all(),
+        );
     }
 
     fn to_bytes(&self, state: *mut c_void) -> Vec<u8> {
@@ -114,20 +164,31 @@ impl<'m> Checked<'m> for Fmi2<'m> {
 
     fn from_bytes(&self, bytes: &[u8]) -> *mut c_void {
         let (status, state) = self.deserialize(bytes);
-        ok(status, Fmi2Status::Ok, "fmi2DeSerializeFMUstate", self.messages.all());
+        ok(
+            status,
+            Fmi2Status::Ok,
+            "fmi2DeSerializeFMUstate",
+            self.messages.all(),
+        );
         state
     }
 }
 
 impl<'m> Checked<'m> for Fmi3<'m> {
     fn create(model: &'m Model, interface: Interface) -> Self {
-        Fmi3::instantiate(&model.fmu, interface, model.token())
-            .unwrap_or_else(|log| panic!("{} fmi3Instantiate{interface:?}: {log:#?}", model.package))
+        Fmi3::instantiate(&model.fmu, interface, model.token()).unwrap_or_else(|log| {
+            panic!("{} fmi3Instantiate{interface:?}: {log:#?}", model.package)
+        })
     }
 
     fn values(&self, vrs: &[u32]) -> Vec<f64> {
         let (status, values) = self.get_float64(vrs);
-        ok(status, Fmi3Status::Ok, "fmi3GetFloat64", self.messages.all());
+        ok(
+            status,
+            Fmi3Status::Ok,
+            "fmi3GetFloat64",
+            self.messages.all(),
+        );
         values
     }
 
@@ -135,41 +196,88 @@ impl<'m> Checked<'m> for Fmi3<'m> {
         let mut values = vec![0; vrs.len()];
         let get = self.fmu.func::<Values3<i32>>("fmi3GetInt32");
         // SAFETY: arrays of `vrs.len()` elements.
-        let status =
-            unsafe { get(self.i, vrs.as_ptr(), vrs.len(), values.as_mut_ptr(), values.len()) };
+        let status = unsafe {
+            get(
+                self.i,
+                vrs.as_ptr(),
+                vrs.len(),
+                values.as_mut_ptr(),
+                values.len(),
+            )
+        };
         ok(status, Fmi3Status::Ok, "fmi3GetInt32", self.messages.all());
         values
     }
 
     fn set_values(&self, vrs: &[u32], values: &[f64]) {
-        ok(self.set_float64(vrs, values), Fmi3Status::Ok, "fmi3SetFloat64", self.messages.all());
+        ok(
+            self.set_float64(vrs, values),
+            Fmi3Status::Ok,
+            "fmi3SetFloat64",
+            self.messages.all(),
+        );
     }
 
     fn initialize_ok(&self) {
-        ok(self.initialize(), Fmi3Status::Ok, "initialization", self.messages.all());
+        ok(
+            self.initialize(),
+            Fmi3Status::Ok,
+            "initialization",
+            self.messages.all(),
+        );
     }
 
     fn enter_continuous_time(&self) {
         let status = self.update_discrete_states().0;
-        ok(status, Fmi3Status::Ok, "fmi3UpdateDiscreteStates", self.messages.all());
+        ok(
+            status,
+            Fmi3Status::Ok,
+            "fmi3UpdateDiscreteStates",
+            self.messages.all(),
+        );
         let status = self.unary("fmi3EnterContinuousTimeMode");
-        ok(status, Fmi3Status::Ok, "fmi3EnterContinuousTimeMode", self.messages.all());
+        ok(
+            status,
+            Fmi3Status::Ok,
+            "fmi3EnterContinuousTimeMode",
+            self.messages.all(),
+        );
     }
 
     fn set_time_and_states(&self, t: f64, x: &[f64]) {
-        ok(self.set_time(t), Fmi3Status::Ok, "fmi3SetTime", self.messages.all());
+        ok(
+            self.set_time(t),
+            Fmi3Status::Ok,
+            "fmi3SetTime",
+            self.messages.all(),
+        );
         let status = self.set_states(x);
-        ok(status, Fmi3Status::Ok, "fmi3SetContinuousStates", self.messages.all());
+        ok(
+            status,
+            Fmi3Status::Ok,
+            "fmi3SetContinuousStates",
+            self.messages.all(),
+        );
     }
 
     fn directional_ok(&self, unknowns: &[u32], knowns: &[u32], seed: &[f64]) -> Vec<f64> {
         let (status, jw) = self.product(false, unknowns, knowns, seed);
-        ok(status, Fmi3Status::Ok, "fmi3GetDirectionalDerivative", self.messages.all());
+        ok(
+            status,
+            Fmi3Status::Ok,
+            "fmi3GetDirectionalDerivative",
+            self.messages.all(),
+        );
         jw
     }
 
     fn step(&self, t: f64, h: f64) {
-        ok(self.do_step(t, h).0, Fmi3Status::Ok, "fmi3DoStep", self.messages.all());
+        ok(
+            self.do_step(t, h).0,
+            Fmi3Status::Ok,
+            "fmi3DoStep",
+            self.messages.all(),
+        );
     }
 
     fn snapshot(&self) -> *mut c_void {
@@ -177,7 +285,12 @@ impl<'m> Checked<'m> for Fmi3<'m> {
     }
 
     fn restore(&self, state: *mut c_void) {
-        ok(self.set_state(state), Fmi3Status::Ok, "fmi3SetFMUState", self.messages.all());
+        ok(
+            self.set_state(state),
+            Fmi3Status::Ok,
+            "fmi3SetFMUState",
+            self.messages.all(),
+        );
     }
 
     fn to_bytes(&self, state: *mut c_void) -> Vec<u8> {
@@ -186,7 +299,12 @@ impl<'m> Checked<'m> for Fmi3<'m> {
 
     fn from_bytes(&self, bytes: &[u8]) -> *mut c_void {
         let (status, state) = self.deserialize(bytes);
-        ok(status, Fmi3Status::Ok, "fmi3DeserializeFMUState", self.messages.all());
+        ok(
+            status,
+            Fmi3Status::Ok,
+            "fmi3DeserializeFMUState",
+            self.messages.all(),
+        );
         state
     }
 }

@@ -26,7 +26,11 @@ impl Model {
     pub fn load(model: &ModelCrate, version: FmiVersion) -> Model {
         let text = model.description(version);
         let description = ModelDescription::parse(&text).unwrap_or_else(|e| {
-            panic!("{} {}: modelDescription.xml: {e}", model.package, version.folder())
+            panic!(
+                "{} {}: modelDescription.xml: {e}",
+                model.package,
+                version.folder()
+            )
         });
         Model {
             package: model.package.clone(),
@@ -38,7 +42,10 @@ impl Model {
 
     /// Every model crate of the workspace.
     pub fn all(version: FmiVersion) -> Vec<Model> {
-        ModelCrate::all().iter().map(|m| Model::load(m, version)).collect()
+        ModelCrate::all()
+            .iter()
+            .map(|m| Model::load(m, version))
+            .collect()
     }
 
     /// The model crate `package`.
@@ -79,7 +86,10 @@ impl Model {
             .derivatives
             .iter()
             .map(|d| {
-                let i = self.description.resolve(d.reference).expect("derivatives resolve");
+                let i = self
+                    .description
+                    .resolve(d.reference)
+                    .expect("derivatives resolve");
                 &self.description.variables[i]
             })
             .collect()
@@ -112,11 +122,18 @@ impl Model {
 
     /// Every variable of type `ty`.
     pub fn of_type(&self, ty: VariableType) -> Vec<&Variable> {
-        self.description.variables.iter().filter(|v| v.ty == ty).collect()
+        self.description
+            .variables
+            .iter()
+            .filter(|v| v.ty == ty)
+            .collect()
     }
 
     fn reals(&self, keep: impl Fn(&Variable) -> bool) -> Vec<&Variable> {
-        self.of_type(VariableType::Float64).into_iter().filter(|v| keep(v)).collect()
+        self.of_type(VariableType::Float64)
+            .into_iter()
+            .filter(|v| keep(v))
+            .collect()
     }
 }
 
@@ -127,7 +144,11 @@ pub fn vrs(variables: &[&Variable]) -> Vec<u32> {
 
 /// The start value of a real variable (0 when it has none).
 pub fn start(variable: &Variable) -> f64 {
-    variable.start.as_ref().and_then(|s| s.as_f64()).unwrap_or(0.0)
+    variable
+        .start
+        .as_ref()
+        .and_then(|s| s.as_f64())
+        .unwrap_or(0.0)
 }
 
 /// The names of `variables`, for messages.
