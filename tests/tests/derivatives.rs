@@ -26,11 +26,12 @@ const SPREAD: f64 = 0.1;
 /// truncation (`step^2`) and rounding (`eps / step`) errors are both about 1e-10 relative.
 const FD_STEP: f64 = 1e-5;
 
-/// Required agreement of exact and finite-difference derivatives (see [`entry_error`]).
+/// Required agreement of exact and finite-difference derivatives (see
+/// [`Jacobians::entry_error`]).
 const FD_TOLERANCE: f64 = 1e-6;
 
 /// Entries smaller than this share of their row's largest scaled entry are compared
-/// against that share instead of themselves (see [`entry_error`]).
+/// against that share instead of themselves (see [`Jacobians::entry_error`]).
 const FLOOR: f64 = 1e-3;
 
 /// Required agreement of `v^T (J w)` and `(J^T v)^T w` relative to `|v|^T |J| |w|`.
@@ -154,9 +155,11 @@ impl Jacobians {
     /// the row's scale, about 50 times that rounding level when `|y_i|` is of the order of
     /// `r_i`, while every entry that matters is held to `FD_TOLERANCE` relative to itself.
     fn entry_error(&self, i: usize, j: usize) -> f64 {
-        let at = |m: &[f64], k: usize| m[i * self.cols + k].abs();
+        let magnitude = |m: &[f64], k: usize| m[i * self.cols + k].abs();
         let r = (0..self.cols)
-            .map(|k| at(&self.exact, k).max(at(&self.differences, k)) * self.scales[k])
+            .map(|k| {
+                magnitude(&self.exact, k).max(magnitude(&self.differences, k)) * self.scales[k]
+            })
             .fold(0.0, f64::max);
         let (exact, fd) = (
             self.exact[i * self.cols + j],

@@ -106,9 +106,9 @@ fn state_replays_bit_identically<'m, I: Checked<'m>>(model: &'m Model) {
         model.version.folder()
     );
 
-    let bytes = inst.to_bytes(state);
+    let bytes = inst.serialize_state(state);
     let fresh = I::create(model, Interface::CoSimulation);
-    let copy = fresh.from_bytes(&bytes);
+    let copy = fresh.deserialize_state(&bytes);
     fresh.restore(copy);
     let third = run.steps(&fresh, WARM_UP_STEPS, REPLAYED_STEPS);
     assert!(

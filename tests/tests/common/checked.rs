@@ -35,9 +35,9 @@ pub trait Checked<'m>: Sized {
     /// Restores an FMU state.
     fn restore(&self, state: *mut c_void);
     /// Serializes an FMU state.
-    fn to_bytes(&self, state: *mut c_void) -> Vec<u8>;
+    fn serialize_state(&self, state: *mut c_void) -> Vec<u8>;
     /// Deserializes an FMU state.
-    fn from_bytes(&self, bytes: &[u8]) -> *mut c_void;
+    fn deserialize_state(&self, bytes: &[u8]) -> *mut c_void;
 }
 
 /// Panics unless `status` is OK, naming the call and the FMU's log.
@@ -158,11 +158,11 @@ impl<'m> Checked<'m> for Fmi2<'m> {
         );
     }
 
-    fn to_bytes(&self, state: *mut c_void) -> Vec<u8> {
+    fn serialize_state(&self, state: *mut c_void) -> Vec<u8> {
         self.serialize(state)
     }
 
-    fn from_bytes(&self, bytes: &[u8]) -> *mut c_void {
+    fn deserialize_state(&self, bytes: &[u8]) -> *mut c_void {
         let (status, state) = self.deserialize(bytes);
         ok(
             status,
@@ -293,11 +293,11 @@ impl<'m> Checked<'m> for Fmi3<'m> {
         );
     }
 
-    fn to_bytes(&self, state: *mut c_void) -> Vec<u8> {
+    fn serialize_state(&self, state: *mut c_void) -> Vec<u8> {
         self.serialize(state)
     }
 
-    fn from_bytes(&self, bytes: &[u8]) -> *mut c_void {
+    fn deserialize_state(&self, bytes: &[u8]) -> *mut c_void {
         let (status, state) = self.deserialize(bytes);
         ok(
             status,
