@@ -26,7 +26,8 @@ pub struct Settings {
     /// Communication steps per run.
     pub steps: usize,
     /// Communication step size; 0 picks the model's max_step, or less so that the run spans
-    /// the default experiment (either way one internal step per communication step).
+    /// the default experiment (either way a fixed-step method takes one internal step per
+    /// communication step).
     pub step_size: f64,
     /// Runs of each side; the medians are reported.
     pub repetitions: usize,
