@@ -1,7 +1,8 @@
-//! Shared libraries of the workspace's model crates: built with `cargo build -p <package>`
-//! the first time a test process asks for one, then found under the target folder.
+//! Shared libraries and programs of the workspace's model crates: built with
+//! `cargo build -p <package>` the first time a test process asks for one, then found under the
+//! target folder.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Mutex;
@@ -12,11 +13,35 @@ use crate::python::workspace_root;
 ///
 /// Panics with cargo's output if the build fails.
 pub fn cdylib(package: &str) -> PathBuf {
-    static BUILT: Mutex<Option<HashMap<String, PathBuf>>> = Mutex::new(None);
+    build(package);
+    let path = target_dir().join("debug").join(format!(
+        "{}{}{}",
+        std::env::consts::DLL_PREFIX,
+        package.replace('-', "_"),
+        std::env::consts::DLL_SUFFIX
+    ));
+    assert!(path.is_file(), "cargo build -p {package} did not produce {}", path.display());
+    path
+}
+
+/// The path of the program named after `package` (a model crate's describe program), built in
+/// the dev profile if needed.
+pub fn program(package: &str) -> PathBuf {
+    build(package);
+    let path = target_dir()
+        .join("debug")
+        .join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
+    assert!(path.is_file(), "cargo build -p {package} did not produce {}", path.display());
+    path
+}
+
+/// Runs `cargo build -p <package>` once per process (library and programs).
+fn build(package: &str) {
+    static BUILT: Mutex<Option<HashSet<String>>> = Mutex::new(None);
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    let built = built.get_or_insert_with(HashMap::new);
-    if let Some(path) = built.get(package) {
-        return path.clone();
+    let built = built.get_or_insert_with(HashSet::new);
+    if built.contains(package) {
+        return;
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(&cargo)
@@ -27,15 +52,7 @@ pub fn cdylib(package: &str) -> PathBuf {
     if !output.status.success() {
         panic!("cargo build -p {package} failed:\n{}", String::from_utf8_lossy(&output.stderr));
     }
-    let path = target_dir().join("debug").join(format!(
-        "{}{}{}",
-        std::env::consts::DLL_PREFIX,
-        package.replace('-', "_"),
-        std::env::consts::DLL_SUFFIX
-    ));
-    assert!(path.is_file(), "cargo build -p {package} did not produce {}", path.display());
-    built.insert(package.to_owned(), path.clone());
-    path
+    built.insert(package.to_owned());
 }
 
 /// Cargo's target folder (`CARGO_TARGET_DIR` if set, else the workspace's `target/`).

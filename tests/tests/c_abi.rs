@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Fmi2, Fmi3, Fmu, Interface};
+use common::{randoms, Fmi2, Fmi3, Fmu, Interface};
 use fmu_export::fmi2::types::{Fmi2Status, FMI2_CO_SIMULATION, FMI2_MODEL_EXCHANGE};
 use fmu_export::fmi3::types::Fmi3Status;
 use fmu_export::token::instantiation_token;
@@ -35,19 +35,6 @@ fn fmu() -> Fmu {
 /// The oscillator's right-hand side `(v, (-c x - d v + F) / m)`.
 fn rhs(x: f64, v: f64, f: f64, m: f64, c: f64, d: f64) -> [f64; 2] {
     [v, (-c * x - d * v + f) / m]
-}
-
-/// Deterministic pseudo-random numbers in [-1, 1).
-fn randoms(seed: u64, n: usize) -> Vec<f64> {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 11) as f64 / (1u64 << 52) as f64 - 1.0
-        })
-        .collect()
 }
 
 const FMI2_FUNCTIONS: [&str; 44] = [

@@ -109,3 +109,25 @@ fn a_panic_during_cosimulation_is_an_error() {
     }
     assert_eq!(inst.do_step(0.0, 0.1), Fmi2Status::Error, "the instance is marked failed");
 }
+
+/// FMI 3.0 Co-Simulation: the panic surfaces in exitInitializationMode or the first doStep,
+/// as an Error with the panic's message; afterwards every call on the instance is an Error
+/// until fmi3Reset, and the process keeps running.
+#[test]
+fn a_panic_during_fmi3_cosimulation_is_an_error() {
+    let fmu = Fmu::load("panicking-model");
+    let inst = Fmi3::instantiate(&fmu, Interface::CoSimulation, &token()).unwrap();
+    assert_eq!(inst.set_float64(&[vr("panic")], &[1.0]), Fmi3Status::Ok);
+    match inst.initialize() {
+        Fmi3Status::Error => {}
+        Fmi3Status::Ok => assert_eq!(inst.do_step(0.0, 0.1).0, Fmi3Status::Error),
+        other => panic!("exitInitializationMode returned {other:?}"),
+    }
+    assert!(inst.messages.contains(": panic: "), "{:?}", inst.messages.all());
+    assert!(inst.messages.contains(PANIC_MESSAGE), "{:?}", inst.messages.all());
+    assert_eq!(inst.do_step(0.0, 0.1).0, Fmi3Status::Error, "the instance is marked failed");
+    assert_eq!(inst.get_float64(&[vr("x")]).0, Fmi3Status::Error);
+    assert_eq!(inst.unary("fmi3Reset"), Fmi3Status::Ok);
+    assert_eq!(inst.initialize(), Fmi3Status::Ok, "reset restored panic = 0");
+    assert_eq!(inst.do_step(0.0, 0.1).0, Fmi3Status::Ok);
+}

@@ -63,7 +63,7 @@ pub struct Target {
 pub struct Outputs {
     /// The shared library (`.so`, `.dll`, `.dylib`) of a cdylib target.
     pub library: Option<PathBuf>,
-    /// The executable of each binary target, by target name.
+    /// The executable of each binary or bench target, by target name.
     pub executables: HashMap<String, PathBuf>,
 }
 
@@ -100,19 +100,28 @@ struct Message {
 /// Builds `packages` in release mode with one cargo invocation (compiler diagnostics go to the
 /// terminal) and returns what was built, keyed by package id.
 pub fn build_release(packages: &[&Package]) -> Result<HashMap<String, Outputs>> {
+    build(&["build", "--release"], packages)
+}
+
+/// Builds the bench target `bench` of `packages` (bench profile, which is optimized) without
+/// running it, and returns what was built, keyed by package id: the bench programs and the
+/// shared libraries they depend on.
+pub fn build_benches(packages: &[&Package], bench: &str) -> Result<HashMap<String, Outputs>> {
+    build(&["bench", "--no-run", "--bench", bench], packages)
+}
+
+/// Runs `cargo <args> --package ...` and collects the artifacts from its JSON messages.
+fn build(args: &[&str], packages: &[&Package]) -> Result<HashMap<String, Outputs>> {
     let mut command = cargo();
-    command.args([
-        "build",
-        "--release",
-        "--message-format=json-render-diagnostics",
-    ]);
+    command.args(args);
+    command.arg("--message-format=json-render-diagnostics");
     for package in packages {
         command.args(["--package", &package.name]);
     }
     let mut child = command
         .stdout(Stdio::piped())
         .spawn()
-        .context("cannot run `cargo build`")?;
+        .with_context(|| format!("cannot run `cargo {}`", args.join(" ")))?;
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut outputs: HashMap<String, Outputs> = HashMap::new();
     for line in BufReader::new(stdout).lines() {
@@ -133,16 +142,18 @@ pub fn build_release(packages: &[&Package]) -> Result<HashMap<String, Outputs>> 
                 .filenames
                 .into_iter()
                 .find(|f| f.to_string_lossy().ends_with(suffix));
-        } else if let (true, Some(executable)) =
-            (target.kind.iter().any(|k| k == "bin"), message.executable)
-        {
+        } else if let (true, Some(executable)) = (
+            target.kind.iter().any(|k| k == "bin" || k == "bench"),
+            message.executable,
+        ) {
             entry.executables.insert(target.name, executable);
         }
     }
     let status = child.wait().context("`cargo build` did not finish")?;
     if !status.success() {
         bail!(
-            "`cargo build --release` of the model crates failed ({status}); see the messages above"
+            "`cargo {}` of the model crates failed ({status}); see the messages above",
+            args.join(" ")
         );
     }
     Ok(outputs)

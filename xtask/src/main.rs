@@ -2,6 +2,7 @@
 //! wherever cargo does.
 
 mod archive;
+mod bench;
 mod cargo;
 mod fmus;
 mod platform;
@@ -28,11 +29,23 @@ enum Command {
         #[arg(long, value_name = "OUT")]
         out: Option<PathBuf>,
     },
+    /// Measure the cost of the FMI 3.0 C ABI: every model crate with a bench target `abi`,
+    /// stepped through fmi3DoStep (set inputs, doStep, get outputs) against its integrator
+    /// called directly in Rust; prints the median time per step of each and their ratio.
+    Bench {
+        /// Communication steps per run.
+        #[arg(long, default_value_t = 100_000)]
+        steps: usize,
+        /// Runs of each side (alternating); the medians are reported.
+        #[arg(long, default_value_t = 5)]
+        repetitions: usize,
+    },
 }
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Fmus { out } => fmus::run(out),
+        Command::Bench { steps, repetitions } => bench::run(steps, repetitions),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -23,8 +23,9 @@ pub struct DynamicState {
     pub p: Vec<f64>,
     /// Discrete variables.
     pub d: Vec<f64>,
-    /// Event indicators at the end of the last event mode or the last completed integrator
-    /// step without a crossing; a sign change against these is a state event.
+    /// Model Exchange: the side of zero (+1, -1, 0) each event indicator was on at the end of
+    /// the last event mode or the last completed integrator step without a crossing; a change
+    /// of side against these is a state event.
     pub z_ref: Vec<f64>,
     /// The next time event, if the model announced one.
     pub next_time_event: Option<f64>,

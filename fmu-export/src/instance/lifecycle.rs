@@ -161,7 +161,8 @@ impl<S: System> Instance<S> {
         match self.kind {
             Kind::ModelExchange => {
                 self.derivatives().map_err(|p| Problem::failure(p.message))?;
-                self.state.z_ref = self.indicators().map_err(|p| Problem::failure(p.message))?;
+                self.state.z_ref =
+                    self.indicator_sides().map_err(|p| Problem::failure(p.message))?;
                 self.state.next_time_event =
                     self.sys.next_time_event(self.state.t, &self.state.p, &self.state.d);
                 self.state.mode = Mode::Event;

@@ -5,8 +5,9 @@ use crate::instance::lifecycle::{Kind, Mode};
 use crate::instance::logging::Category;
 use crate::instance::outcome::{Outcome, Problem, Status};
 use crate::instance::{time_tolerance, Instance};
+use crate::integrators::events;
 use crate::ode::{Crossing, Event};
-use crate::system::System;
+use crate::system::{StepInputs, System};
 use crate::variables::Role;
 
 /// What the event update tells the host (FMI 2.0 fmi2EventInfo / FMI 3.0 the outputs of
@@ -115,8 +116,8 @@ impl<S: System> Instance<S> {
         self.expect_mode(&[Mode::ContinuousTime])?;
         self.check_state_finite()?;
         self.derivatives()?;
-        let z = self.indicators()?;
-        let crossed = crossings(&self.state.z_ref, &z).iter().any(|c| *c != Crossing::None);
+        let sides = self.indicator_sides()?;
+        let crossed = events::any_crossing(&self.state.z_ref, &sides);
         if crossed {
             self.log(
                 Status::Ok,
@@ -125,7 +126,7 @@ impl<S: System> Instance<S> {
             );
         } else {
             // Keep the reference from before the crossing so the event update sees it.
-            self.state.z_ref = z;
+            events::advance_signs(&mut self.state.z_ref, &sides);
         }
         Ok(crossed)
     }
@@ -144,8 +145,9 @@ impl<S: System> Instance<S> {
                 next_event_time: None,
             });
         }
-        let z = self.indicators()?;
-        let crossing = crossings(&self.state.z_ref, &z);
+        let sides = self.indicator_sides()?;
+        let crossing: Vec<Crossing> =
+            self.state.z_ref.iter().zip(&sides).map(|(&r, &z)| events::crossing(r, z)).collect();
         let t = self.state.t;
         let time_event = self.state.next_time_event.is_some_and(|te| t >= te - time_tolerance(te));
         let x_before = self.state.x.clone();
@@ -164,7 +166,7 @@ impl<S: System> Instance<S> {
         self.check_state_finite()
             .map_err(|p| Problem::failure(format!("after the reset map: {p}")))?;
         self.derivatives().map_err(|p| Problem::failure(format!("after the reset map: {p}")))?;
-        self.state.z_ref = self.indicators().map_err(|p| Problem::failure(p.message))?;
+        self.state.z_ref = self.indicator_sides().map_err(|p| Problem::failure(p.message))?;
         self.state.next_time_event = self.sys.next_time_event(t, &self.state.p, &self.state.d);
         Ok(EventInfo {
             discrete_states_need_update: false,
@@ -188,6 +190,27 @@ impl<S: System> Instance<S> {
         }
     }
 
+    /// The side of zero each event indicator is on (+1, -1, or 0 for one that stays at zero),
+    /// judged as after a reset: an indicator within rounding of zero counts as being on the side
+    /// its time derivative points to (see [`events::post_event_signs`]).
+    ///
+    /// Comparing sides rather than raw values is what lets a host skip
+    /// fmiCompletedIntegratorStep (the descriptions say it is not needed): a bouncing ball
+    /// reset to exactly h = 0 and moving up is on the + side, so its next landing is a
+    /// Falling crossing even though no completed step re-armed the reference, and an event
+    /// update repeated at the instant of the reset sees no second crossing.
+    pub(crate) fn indicator_sides(&self) -> Outcome<Vec<f64>> {
+        let z = self.indicators()?;
+        let mut sides = vec![0.0; z.len()];
+        if !z.is_empty() {
+            let s = &self.state;
+            let inputs = StepInputs::held(s.t, &s.u);
+            let rates = events::indicator_rates(&self.sys, s.t, &s.x, &inputs, &s.p, &s.d);
+            events::post_event_signs(s.t, &z, &rates, &mut sides);
+        }
+        Ok(sides)
+    }
+
     fn apply_reset(&mut self, event: Event) {
         let mut x_new = self.state.x.clone();
         let mut d_new = self.state.d.clone();
@@ -206,33 +229,5 @@ impl<S: System> Instance<S> {
                 self.state_count()
             )))
         }
-    }
-}
-
-/// How each indicator moved from `before` to `after` (see [`Crossing`]).
-fn crossings(before: &[f64], after: &[f64]) -> Vec<Crossing> {
-    before
-        .iter()
-        .zip(after)
-        .map(|(&b, &a)| {
-            if b > 0.0 && a <= 0.0 {
-                Crossing::Falling
-            } else if b < 0.0 && a >= 0.0 {
-                Crossing::Rising
-            } else {
-                Crossing::None
-            }
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn crossings_need_a_strict_sign_before() {
-        let c = crossings(&[1.0, -1.0, 0.0, 2.0], &[0.0, 0.5, -3.0, 1.0]);
-        assert_eq!(c, [Crossing::Falling, Crossing::Rising, Crossing::None, Crossing::None]);
     }
 }

@@ -177,6 +177,29 @@ fn a_sign_change_of_an_indicator_applies_the_reset_map() {
     assert!(!again.values_changed, "no second reset for the same crossing");
 }
 
+/// FMI lets a host skip fmiCompletedIntegratorStep when the description says it is not
+/// needed (FMPy does): the event update alone must then see every landing, including the one
+/// after a reset that left the indicator at exactly zero.
+#[test]
+fn every_bounce_is_seen_without_completed_integrator_steps() {
+    let (mut inst, _) = initialized(Kind::ModelExchange);
+    inst.update_discrete_states().unwrap();
+    let mut bounces = [0i32];
+    for (k, (t, v_landing)) in [(0.4, -4.0), (1.0, -2.5)].into_iter().enumerate() {
+        inst.enter_continuous_time_mode().unwrap();
+        inst.set_time(t - 0.1).unwrap();
+        inst.set_continuous_states(&[0.3, 1.0]).unwrap();
+        inst.set_time(t).unwrap();
+        inst.set_continuous_states(&[-1e-12, v_landing]).unwrap();
+        inst.enter_event_mode().unwrap();
+        assert!(inst.update_discrete_states().unwrap().values_changed, "landing {k}");
+        assert_eq!(get(&mut inst, &[H, V]), [0.0, -0.7 * v_landing]);
+        assert!(!inst.update_discrete_states().unwrap().values_changed, "the same landing again");
+        inst.get_values(&[BOUNCES], &mut bounces).unwrap();
+        assert_eq!(bounces, [k as i32 + 1]);
+    }
+}
+
 #[test]
 fn time_events_are_announced_and_applied() {
     let (mut inst, _) = initialized(Kind::ModelExchange);

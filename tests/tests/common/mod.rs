@@ -3,6 +3,9 @@
 
 #![allow(dead_code)] // each test binary uses a part of these helpers
 
+pub mod checked;
+pub mod model;
+
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::sync::Mutex;
 
@@ -696,4 +699,17 @@ impl Drop for Fmi3<'_> {
         // SAFETY: the instance is live and dropped once.
         unsafe { self.fmu.func::<unsafe extern "C" fn(Fmi3Instance)>("fmi3FreeInstance")(self.i) }
     }
+}
+
+/// Deterministic pseudo-random numbers in [-1, 1).
+pub fn randoms(seed: u64, n: usize) -> Vec<f64> {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+        })
+        .collect()
 }
