@@ -452,3 +452,118 @@ fn decode_uri(uri: &str) -> std::result::Result<String, String> {
     }
     String::from_utf8(decoded).map_err(|_| format!("\"{uri}\" does not decode to UTF-8"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `ssd` written to a temporary folder as `system.ssd`.
+    fn read_text(ssd: &str) -> Result<SystemDescription> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("system.ssd");
+        std::fs::write(&path, ssd).unwrap();
+        read(&path, dir.path(), Path::new("system.ssd"), false)
+    }
+
+    /// An SSD with one system holding `body`, under the usual prefixes.
+    fn system(body: &str) -> String {
+        format!(
+            r#"<ssd:SystemStructureDescription xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription"
+ xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues"
+ xmlns:ssc="http://ssp-standard.org/SSP1/SystemStructureCommon" version="1.0" name="s">
+<ssd:System name="s">{body}</ssd:System>
+</ssd:SystemStructureDescription>"#
+        )
+    }
+
+    /// A parameter binding with inline values `(name, value)`, and `attributes`.
+    fn binding(attributes: &str, values: &[(&str, &str)]) -> String {
+        let parameters: String = values
+            .iter()
+            .map(|(n, v)| format!(r#"<ssv:Parameter name="{n}"><ssv:Real value="{v}"/></ssv:Parameter>"#))
+            .collect();
+        format!(
+            r#"<ssd:ParameterBinding {attributes}><ssd:ParameterValues><ssv:ParameterSet version="1.0" name="p"><ssv:Parameters>{parameters}</ssv:Parameters></ssv:ParameterSet></ssd:ParameterValues></ssd:ParameterBinding>"#
+        )
+    }
+
+    fn values(component: &ComponentDescription) -> Vec<(&str, &str)> {
+        component
+            .values
+            .iter()
+            .map(|v| (v.name.as_str(), v.text.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn later_bindings_and_system_bindings_take_precedence() {
+        let text = system(&format!(
+            r#"<ssd:ParameterBindings>{}{}</ssd:ParameterBindings>
+<ssd:Elements>
+<ssd:Component name="a" source="a.fmu"><ssd:ParameterBindings>{}{}</ssd:ParameterBindings></ssd:Component>
+<ssd:Component name="b" source="b.fmu"/>
+</ssd:Elements>"#,
+            binding(r#"prefix="a.""#, &[("k", "3"), ("c", "4")]),
+            binding("", &[("a.c", "5"), ("b.k", "6")]),
+            binding("", &[("k", "1"), ("m", "1")]),
+            binding("", &[("k", "2")]),
+        ));
+        let description = read_text(&text).unwrap();
+        let [a, b] = &description.components[..] else {
+            panic!("two components");
+        };
+        assert_eq!(values(a), [("k", "3"), ("m", "1"), ("c", "5")]);
+        assert_eq!(values(b), [("k", "6")]);
+        assert!(a.values.iter().all(|v| v.kind == ValueKind::Any));
+    }
+
+    #[test]
+    fn connections_are_undirected_and_located() {
+        let text = system(
+            r#"<ssd:Elements><ssd:Component name="a" source="a.fmu"/></ssd:Elements>
+<ssd:Connections><ssd:Connection startElement="a" startConnector="u" endElement="a" endConnector="y"/></ssd:Connections>"#,
+        );
+        let description = read_text(&text).unwrap();
+        let connection = &description.connections[0];
+        assert_eq!((connection.from.as_str(), connection.to.as_str()), ("a.u", "a.y"));
+        assert!(!connection.directed);
+        assert_eq!(connection.at.line, 5);
+        assert_eq!(connection.at.element.as_deref(), Some("ssd:Connection"));
+    }
+
+    #[test]
+    fn the_default_experiment_and_tandem_settings_are_read() {
+        let text = system(
+            r#"<ssd:Elements><ssd:Component name="a" source="a.fmu" implementation="ModelExchange">
+<ssd:Annotations><ssc:Annotation type="tandem"><Component tolerance="1e-9"/></ssc:Annotation></ssd:Annotations>
+</ssd:Component></ssd:Elements>
+<ssd:Annotations><ssc:Annotation type="tandem"><Experiment step="0.01"/>
+<Schedule kind="gauss-seidel" order="a" extrapolation="soh"/><Output variables="a.y, a.z" file="out.csv"/></ssc:Annotation></ssd:Annotations>"#,
+        )
+        .replace(
+            "</ssd:System>",
+            r#"</ssd:System><ssd:DefaultExperiment startTime="1" stopTime="3"/>"#,
+        );
+        let d = read_text(&text).unwrap();
+        assert_eq!(d.start.as_ref().map(|s| s.value), Some(1.0));
+        assert_eq!(d.stop.as_ref().map(|s| s.value), Some(3.0));
+        assert_eq!(d.step.as_ref().map(|s| s.value), Some(0.01));
+        assert_eq!(d.schedule.kind, crate::schedule::ScheduleKind::GaussSeidel);
+        assert_eq!(d.schedule.extrapolation, crate::schedule::Extrapolation::Soh);
+        let recorded: Vec<&str> = d.recorded.iter().flatten().map(|n| n.value.as_str()).collect();
+        assert_eq!(recorded, ["a.y", "a.z"]);
+        assert_eq!(d.output_file.as_deref(), Some("out.csv"));
+        let a = &d.components[0];
+        assert_eq!(a.interface.as_ref().map(|i| i.value), Some(InterfaceType::ModelExchange));
+        assert_eq!(a.tolerance.as_ref().map(|t| t.value), Some(1e-9));
+    }
+
+    #[test]
+    fn uris_decode_to_relative_paths() {
+        assert_eq!(decode_uri("resources/my%20model.fmu").unwrap(), "resources/my model.fmu");
+        assert_eq!(decode_uri("../a.fmu").unwrap(), "../a.fmu");
+        for bad in ["file:///a.fmu", "a.fmu#x", "a%2", "a%zz.fmu"] {
+            assert!(decode_uri(bad).is_err(), "{bad}");
+        }
+    }
+}
