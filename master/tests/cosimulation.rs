@@ -523,8 +523,18 @@ fn model_exchange_masses_converge_at_first_order_under_jacobi_zoh_and_match_co_s
     );
     assert_within("position order", &p_order, 0.9, 1.2);
     assert_within("velocity order", &v_order, 0.9, 1.2);
-    assert_within("order of the position difference", &orders(&apart_p), 0.9, 1.2);
-    assert_within("order of the velocity difference", &orders(&apart_v), 0.9, 1.2);
+    assert_within(
+        "order of the position difference",
+        &orders(&apart_p),
+        0.9,
+        1.2,
+    );
+    assert_within(
+        "order of the velocity difference",
+        &orders(&apart_v),
+        0.9,
+        1.2,
+    );
 }
 
 #[test]
@@ -598,6 +608,12 @@ fn a_model_exchange_component_handles_state_events_like_tandem_simulate() {
     for (a, b) in run_rows.iter().zip(&simulate_rows) {
         assert_eq!(a[0], b[0]);
         assert_eq!(a[2], b[2], "bounces at t = {}", a[0]);
-        assert!((a[1] - b[1]).abs() < 1e-5, "height at t = {}: {} vs {}", a[0], a[1], b[1]);
+        assert!(
+            (a[1] - b[1]).abs() < 1e-5,
+            "height at t = {}: {} vs {}",
+            a[0],
+            a[1],
+            b[1]
+        );
     }
 }

@@ -46,7 +46,11 @@ fn assert_package_matches_toml(setup: &Setup) {
     result.assert_success();
     let expected = toml_result(setup, dir.path());
     let actual = std::fs::read_to_string(output).unwrap();
-    assert_eq!(actual.lines().count(), expected.lines().count(), "{setup:?}");
+    assert_eq!(
+        actual.lines().count(),
+        expected.lines().count(),
+        "{setup:?}"
+    );
     assert!(actual == expected, "{setup:?}: the results differ");
 }
 
@@ -101,7 +105,11 @@ fn a_bare_ssd_finds_its_files_relative_to_itself_and_takes_the_step_size_option(
     std::fs::write(&path, text).unwrap();
     let (result, output) = run(&path, &["--step-size", "0.0005"]);
     result.assert_success();
-    assert!(result.stderr.contains("200 macro steps"), "{}", result.stderr);
+    assert!(
+        result.stderr.contains("200 macro steps"),
+        "{}",
+        result.stderr
+    );
     let expected = toml_result(&setup, dir.path());
     assert!(std::fs::read_to_string(output).unwrap() == expected);
 }
@@ -112,14 +120,20 @@ fn without_a_step_the_fmus_suggested_step_is_the_macro_step() {
         stop: 0.05,
         ..Setup::jacobi("zoh", 1e-3)
     };
-    let text = edit(&ssp::ssd(&setup, &Sources::packaged()), "<Experiment step=\"0.001\"/>", "");
+    let text = edit(
+        &ssp::ssd(&setup, &Sources::packaged()),
+        "<Experiment step=\"0.001\"/>",
+        "",
+    );
     let dir = tempfile::tempdir().unwrap();
     let package = ssp::write_package(dir.path(), "no-step", &setup, &text);
     let (result, _) = run(&package, &[]);
     result.assert_success();
     // The mass and spring FMUs suggest 1 ms (their DefaultExperiment stepSize).
     assert!(
-        result.stderr.contains("no-step: Jacobi with ZOH to t = 0.05 in 50 macro steps"),
+        result
+            .stderr
+            .contains("no-step: Jacobi with ZOH to t = 0.05 in 50 macro steps"),
         "{}",
         result.stderr
     );
@@ -211,7 +225,11 @@ fn elements_outside_the_subset_are_rejected_by_name() {
     assert_edit_fails(
         "<ssd:Elements>",
         "<ssd:Elements>\n      <ssd:System name=\"inner\"/>",
-        &["line 19, <ssd:System>", "a nested system", "is not supported"],
+        &[
+            "line 19, <ssd:System>",
+            "a nested system",
+            "is not supported",
+        ],
     );
     assert_edit_fails(
         "startElement=\"mass1\" startConnector=\"position\"",
@@ -279,7 +297,10 @@ fn the_experiment_and_the_tandem_settings_are_checked() {
     assert_edit_fails(
         "stopTime=\"0.01\"",
         "stopTime=\"soon\"",
-        &["<ssd:DefaultExperiment>", "stopTime=\"soon\" is not a valid number"],
+        &[
+            "<ssd:DefaultExperiment>",
+            "stopTime=\"soon\" is not a valid number",
+        ],
     );
     assert_edit_fails(
         "kind=\"jacobi\"",

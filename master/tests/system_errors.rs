@@ -366,7 +366,11 @@ fn interfaces_steps_and_tolerances_are_checked() {
     );
     assert_fails(
         &run(&text, &[]),
-        &["line 17:", "component mass1", "interface \"fmi\": expected \"cs\""],
+        &[
+            "line 17:",
+            "component mass1",
+            "interface \"fmi\": expected \"cs\"",
+        ],
     );
     let text = edit(
         &valid(),
@@ -375,7 +379,10 @@ fn interfaces_steps_and_tolerances_are_checked() {
     );
     assert_fails(
         &run(&text, &[]),
-        &["component mass2", "step 0.001 applies to Co-Simulation components"],
+        &[
+            "component mass2",
+            "step 0.001 applies to Co-Simulation components",
+        ],
     );
     let text = edit(
         &valid(),
@@ -384,7 +391,10 @@ fn interfaces_steps_and_tolerances_are_checked() {
     );
     assert_fails(
         &run(&text, &[]),
-        &["component mass1", "tolerance applies to Model Exchange components"],
+        &[
+            "component mass1",
+            "tolerance applies to Model Exchange components",
+        ],
     );
     let text = edit(
         &valid(),

@@ -84,7 +84,9 @@ impl Crew {
                     worker.calls = calls;
                     advance
                 }
-                Report::Terminated(..) => unreachable!("a worker reports on the order it was given"),
+                Report::Terminated(..) => {
+                    unreachable!("a worker reports on the order it was given")
+                }
             });
         }
         // Every participant has finished; report the first failure in component order.

@@ -130,12 +130,11 @@ impl CoSimulation {
     /// to the inputs at the start time.
     pub fn initialize(system: &System, log: &LogSettings) -> Result<Self> {
         let (participants, histories, observed) = initialization::run(system, log)?;
-        let names = participants
-            .iter()
-            .map(|p| p.name().to_string())
-            .collect();
+        let names = participants.iter().map(|p| p.name().to_string()).collect();
         let stepping = match system.schedule.kind {
-            ScheduleKind::Jacobi => Stepping::Parallel(jacobi::Crew::new(participants, system.start)?),
+            ScheduleKind::Jacobi => {
+                Stepping::Parallel(jacobi::Crew::new(participants, system.start)?)
+            }
             ScheduleKind::GaussSeidel => Stepping::Sequential(participants),
         };
         Ok(CoSimulation {
@@ -208,9 +207,9 @@ impl CoSimulation {
     pub fn terminate(&mut self) -> Result<()> {
         match &mut self.stepping {
             Stepping::Parallel(crew) => crew.terminate(),
-            Stepping::Sequential(participants) => participants
-                .iter_mut()
-                .try_for_each(Participant::terminate),
+            Stepping::Sequential(participants) => {
+                participants.iter_mut().try_for_each(Participant::terminate)
+            }
         }
     }
 }

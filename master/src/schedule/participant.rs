@@ -50,7 +50,7 @@ enum Engine {
     },
     /// A Model Exchange FMU integrated by the master, its inputs set to their holds at every
     /// time the integrator evaluates it.
-    ModelExchange(MeStepper),
+    ModelExchange(Box<MeStepper>),
 }
 
 impl Engine {
@@ -154,7 +154,7 @@ impl Participant {
                 None,
             ),
             InterfaceType::ModelExchange => (
-                Engine::ModelExchange(MeStepper::new(instance, component.tolerance)),
+                Engine::ModelExchange(Box::new(MeStepper::new(instance, component.tolerance))),
                 Some(component.tolerance),
             ),
         };
@@ -207,7 +207,10 @@ impl Participant {
         let ports = &mut self.ports;
         let mut inputs =
             |instance: &mut dyn FmuInstance, t: f64| ports.set_inputs(instance, histories, t, 0);
-        if stepper.start(start, &mut inputs).map_err(|e| at(start, e))? {
+        if stepper
+            .start(start, &mut inputs)
+            .map_err(|e| at(start, e))?
+        {
             return Err(Error::Simulation {
                 time: start,
                 message: format!(

@@ -159,9 +159,8 @@ pub(super) fn configure(
         interface,
     } = opened;
     let name = &entry.name.value;
-    let error = |at: &Location, message: String| {
-        system.error(at, format!("component {name}: {message}"))
-    };
+    let error =
+        |at: &Location, message: String| system.error(at, format!("component {name}: {message}"));
     let model_exchange = interface == InterfaceType::ModelExchange;
     let sub_steps = match &entry.step {
         None => 1,
@@ -267,7 +266,11 @@ fn start_values(
             }
             check_settable(variable).map_err(&fail)?;
             if let Some(unit) = &value.unit {
-                if variable.unit.as_ref().is_some_and(|declared| declared != unit) {
+                if variable
+                    .unit
+                    .as_ref()
+                    .is_some_and(|declared| declared != unit)
+                {
                     return Err(fail(format!(
                         "the value is given in {unit} but {name} is in {}; units are not converted",
                         variable.unit.as_deref().unwrap_or_default()

@@ -19,7 +19,10 @@ pub struct Connection {
 }
 
 /// Resolves and checks every connection of `system`, in the order written.
-pub(super) fn resolve(system: &SystemDescription, components: &[Component]) -> Result<Vec<Connection>> {
+pub(super) fn resolve(
+    system: &SystemDescription,
+    components: &[Component],
+) -> Result<Vec<Connection>> {
     let mut sources: HashMap<Port, (Port, &ConnectionDescription)> = HashMap::new();
     let mut connections = Vec::with_capacity(system.connections.len());
     for connection in &system.connections {

@@ -85,7 +85,8 @@ impl System {
         match path.extension().and_then(|e| e.to_str()) {
             Some("ssp") => {
                 let package = ssp::Package::unpack(path)?;
-                let description = ssd::read(path, package.folder(), Path::new(ssp::DESCRIPTION), true)?;
+                let description =
+                    ssd::read(path, package.folder(), Path::new(ssp::DESCRIPTION), true)?;
                 System::check(&description, options)
             }
             Some("ssd") => {

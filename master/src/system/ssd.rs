@@ -12,8 +12,8 @@ use serde::de::{value::StrDeserializer, IntoDeserializer};
 use serde::Deserialize;
 
 use super::description::{
-    ComponentDescription, ConnectionDescription, Located, Location, ScheduleDescription, SystemDescription,
-    ValueDescription, ValueKind,
+    ComponentDescription, ConnectionDescription, Located, Location, ScheduleDescription,
+    SystemDescription, ValueDescription, ValueKind,
 };
 use super::parameter_set::{self, Parameter};
 use super::xml_file::{children, local_name, XmlFile};
@@ -252,10 +252,15 @@ impl Reader<'_> {
         for binding in children(bindings, "ParameterBinding") {
             let kind = binding.attr("type").unwrap_or(PARAMETER_SET_TYPE);
             if kind != PARAMETER_SET_TYPE {
-                return Err(xml.unsupported(binding, format!("a parameter source of type \"{kind}\"")));
+                return Err(
+                    xml.unsupported(binding, format!("a parameter source of type \"{kind}\""))
+                );
             }
             if binding.attr("sourceBase") == Some("component") {
-                return Err(xml.unsupported(binding, "sourceBase=\"component\" (a parameter file inside the FMU)"));
+                return Err(xml.unsupported(
+                    binding,
+                    "sourceBase=\"component\" (a parameter file inside the FMU)",
+                ));
             }
             let prefix = binding.attr("prefix").unwrap_or_default();
             let mut inline = Vec::new();
@@ -480,7 +485,9 @@ mod tests {
     fn binding(attributes: &str, values: &[(&str, &str)]) -> String {
         let parameters: String = values
             .iter()
-            .map(|(n, v)| format!(r#"<ssv:Parameter name="{n}"><ssv:Real value="{v}"/></ssv:Parameter>"#))
+            .map(|(n, v)| {
+                format!(r#"<ssv:Parameter name="{n}"><ssv:Real value="{v}"/></ssv:Parameter>"#)
+            })
             .collect();
         format!(
             r#"<ssd:ParameterBinding {attributes}><ssd:ParameterValues><ssv:ParameterSet version="1.0" name="p"><ssv:Parameters>{parameters}</ssv:Parameters></ssv:ParameterSet></ssd:ParameterValues></ssd:ParameterBinding>"#
@@ -525,7 +532,10 @@ mod tests {
         );
         let description = read_text(&text).unwrap();
         let connection = &description.connections[0];
-        assert_eq!((connection.from.as_str(), connection.to.as_str()), ("a.u", "a.y"));
+        assert_eq!(
+            (connection.from.as_str(), connection.to.as_str()),
+            ("a.u", "a.y")
+        );
         assert!(!connection.directed);
         assert_eq!(connection.at.line, 5);
         assert_eq!(connection.at.element.as_deref(), Some("ssd:Connection"));
@@ -549,18 +559,32 @@ mod tests {
         assert_eq!(d.stop.as_ref().map(|s| s.value), Some(3.0));
         assert_eq!(d.step.as_ref().map(|s| s.value), Some(0.01));
         assert_eq!(d.schedule.kind, crate::schedule::ScheduleKind::GaussSeidel);
-        assert_eq!(d.schedule.extrapolation, crate::schedule::Extrapolation::Soh);
-        let recorded: Vec<&str> = d.recorded.iter().flatten().map(|n| n.value.as_str()).collect();
+        assert_eq!(
+            d.schedule.extrapolation,
+            crate::schedule::Extrapolation::Soh
+        );
+        let recorded: Vec<&str> = d
+            .recorded
+            .iter()
+            .flatten()
+            .map(|n| n.value.as_str())
+            .collect();
         assert_eq!(recorded, ["a.y", "a.z"]);
         assert_eq!(d.output_file.as_deref(), Some("out.csv"));
         let a = &d.components[0];
-        assert_eq!(a.interface.as_ref().map(|i| i.value), Some(InterfaceType::ModelExchange));
+        assert_eq!(
+            a.interface.as_ref().map(|i| i.value),
+            Some(InterfaceType::ModelExchange)
+        );
         assert_eq!(a.tolerance.as_ref().map(|t| t.value), Some(1e-9));
     }
 
     #[test]
     fn uris_decode_to_relative_paths() {
-        assert_eq!(decode_uri("resources/my%20model.fmu").unwrap(), "resources/my model.fmu");
+        assert_eq!(
+            decode_uri("resources/my%20model.fmu").unwrap(),
+            "resources/my model.fmu"
+        );
         assert_eq!(decode_uri("../a.fmu").unwrap(), "../a.fmu");
         for bad in ["file:///a.fmu", "a.fmu#x", "a%2", "a%zz.fmu"] {
             assert!(decode_uri(bad).is_err(), "{bad}");

@@ -157,22 +157,27 @@ pub fn read(path: &Path) -> Result<SystemDescription> {
             }),
             extrapolation: file.schedule.extrapolation,
         },
-        recorded: file.output.variables.as_ref().map(|names| {
-            names
-                .iter()
-                .map(|name| lines.located(name))
-                .collect()
-        }),
+        recorded: file
+            .output
+            .variables
+            .as_ref()
+            .map(|names| names.iter().map(|name| lines.located(name)).collect()),
         output_file: file.output.file.as_ref().map(|f| f.get_ref().clone()),
         at: None,
     })
 }
 
 /// The description of one `[[component]]`.
-fn component(entry: &ComponentEntry, lines: &Lines<'_>, path: &Path) -> Result<ComponentDescription> {
+fn component(
+    entry: &ComponentEntry,
+    lines: &Lines<'_>,
+    path: &Path,
+) -> Result<ComponentDescription> {
     let name = entry.name.get_ref();
     let error = |span: Range<usize>, message: String| {
-        lines.at(span).error(path, format!("component {name}: {message}"))
+        lines
+            .at(span)
+            .error(path, format!("component {name}: {message}"))
     };
     let interface = match &entry.interface {
         None => None,

@@ -112,7 +112,10 @@ pub fn local_name(name: &str) -> &str {
 }
 
 /// The child elements of `element` whose local name is `local`.
-pub fn children<'e>(element: &'e Element, local: &'e str) -> impl Iterator<Item = &'e Element> + 'e {
+pub fn children<'e>(
+    element: &'e Element,
+    local: &'e str,
+) -> impl Iterator<Item = &'e Element> + 'e {
     element
         .children
         .iter()

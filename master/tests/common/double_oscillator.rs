@@ -80,7 +80,10 @@ impl Setup {
         let (interface, mass2_step) = match self.mass_interface {
             "cs" => (
                 String::new(),
-                format!("step = {:?}\n", self.macro_step / self.mass2_sub_steps as f64),
+                format!(
+                    "step = {:?}\n",
+                    self.macro_step / self.mass2_sub_steps as f64
+                ),
             ),
             other => (format!("interface = \"{other}\"\n"), String::new()),
         };
