@@ -9,8 +9,12 @@ use crate::error::Result;
 use crate::instance::LogSettings;
 use crate::system::{Port, System};
 
-/// The initialized participants and histories holding their values at the start time.
-pub(super) fn run(system: &System, log: &LogSettings) -> Result<(Vec<Participant>, Histories)> {
+/// The initialized participants, the histories holding their values at the start time, and
+/// per component the ports it observes (in the order of its history slots).
+pub(super) fn run(
+    system: &System,
+    log: &LogSettings,
+) -> Result<(Vec<Participant>, Histories, Vec<Vec<Port>>)> {
     let observed = observed_ports(system);
     let slot_of = |port: Port| Source {
         participant: port.component,
@@ -36,10 +40,10 @@ pub(super) fn run(system: &System, log: &LogSettings) -> Result<(Vec<Participant
         }
     }
     for participant in &mut participants {
-        participant.exit_initialization_mode(start)?;
+        participant.exit_initialization_mode(&histories, start)?;
     }
     observe_all(&mut participants, &mut histories, order, start)?;
-    Ok((participants, histories))
+    Ok((participants, histories, observed))
 }
 
 /// Reads every participant's observed values at `start` into fresh histories.

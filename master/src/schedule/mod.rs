@@ -1,7 +1,8 @@
 //! Co-simulation schedules: the macro-step loop over the participants of a system.
 //!
 //! - **Jacobi**: every participant advances over the macro step at once, each on its own
-//!   thread, from the values communicated up to the start of the step.
+//!   thread (threads that live for the whole run), from the values communicated up to the
+//!   start of the step.
 //! - **Gauss-Seidel**: participants advance one after another in a given order; a participant
 //!   sees the values of those that already reached the end of the macro step.
 //!
@@ -9,8 +10,10 @@
 //! SOH) through the latest 1, 2 or 3 values its source communicated, evaluated at `t`: beyond
 //! the latest value this extrapolates, between values (a Gauss-Seidel source that already
 //! stepped) it interpolates. Co-Simulation FMUs hold an input over a step, so a participant
-//! stepping from `t` gets the value at `t`. Multi-rate: a participant may take several equal
-//! sub-steps per macro step, each with its inputs from the same polynomials. At the end of the
+//! stepping from `t` gets the value at `t`; a Model Exchange FMU, integrated by the master,
+//! gets the polynomial's value at every time the integrator evaluates it. Multi-rate: a
+//! Co-Simulation participant may take several equal sub-steps per macro step, each with its
+//! inputs from the same polynomials. At the end of the
 //! macro step the inputs are set to their values there before the outputs are read, so an
 //! output with direct feedthrough uses the extrapolated (or, in Gauss-Seidel, current) inputs.
 
@@ -18,12 +21,14 @@ mod gauss_seidel;
 mod history;
 mod initialization;
 mod jacobi;
+pub mod model_exchange;
 mod participant;
 
 use history::{Histories, Source};
 use participant::{Advance, Participant};
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -101,21 +106,42 @@ pub enum Progress {
 
 /// A running co-simulation: the participants and what they communicated.
 pub struct CoSimulation {
-    participants: Vec<Participant>,
-    histories: Histories,
+    stepping: Stepping,
+    /// Shared with the Jacobi workers during a macro step, owned alone in between.
+    histories: Arc<Histories>,
+    /// Per component, the ports it observes, in the order of its history slots.
+    observed: Vec<Vec<Port>>,
+    names: Vec<String>,
     schedule: Schedule,
     time: f64,
     macro_steps: usize,
+}
+
+/// Where the participants are and how they advance.
+enum Stepping {
+    /// Jacobi: in parallel, on threads that live for the whole run.
+    Parallel(jacobi::Crew),
+    /// Gauss-Seidel: one after another, on the calling thread.
+    Sequential(Vec<Participant>),
 }
 
 impl CoSimulation {
     /// Instantiates every component of `system`, initializes them and propagates the outputs
     /// to the inputs at the start time.
     pub fn initialize(system: &System, log: &LogSettings) -> Result<Self> {
-        let (participants, histories) = initialization::run(system, log)?;
+        let (participants, histories, observed) = initialization::run(system, log)?;
+        let names = participants.iter().map(|p| p.name().to_string()).collect();
+        let stepping = match system.schedule.kind {
+            ScheduleKind::Jacobi => {
+                Stepping::Parallel(jacobi::Crew::new(participants, system.start)?)
+            }
+            ScheduleKind::GaussSeidel => Stepping::Sequential(participants),
+        };
         Ok(CoSimulation {
-            participants,
-            histories,
+            stepping,
+            histories: Arc::new(histories),
+            observed,
+            names,
             schedule: system.schedule.clone(),
             time: system.start,
             macro_steps: 0,
@@ -125,17 +151,14 @@ impl CoSimulation {
     /// Advances every participant by one macro step, to `to`.
     pub fn step(&mut self, to: f64) -> Result<Progress> {
         let (from, degree) = (self.time, self.schedule.extrapolation.degree());
-        let progress = match self.schedule.kind {
-            ScheduleKind::Jacobi => jacobi::step(
-                &mut self.participants,
-                &mut self.histories,
-                from,
-                to,
-                degree,
-            )?,
-            ScheduleKind::GaussSeidel => gauss_seidel::step(
-                &mut self.participants,
-                &mut self.histories,
+        let progress = match &mut self.stepping {
+            Stepping::Parallel(crew) => {
+                crew.step(&mut self.histories, &self.names, from, to, degree)?
+            }
+            Stepping::Sequential(participants) => gauss_seidel::step(
+                participants,
+                Arc::make_mut(&mut self.histories),
+                &self.names,
                 &self.schedule.order,
                 from,
                 to,
@@ -151,13 +174,15 @@ impl CoSimulation {
 
     /// The latest communicated value of a recorded or connected variable.
     pub fn value(&self, port: Port) -> f64 {
-        let participant = &self.participants[port.component];
-        participant.slot(port.variable).map_or(f64::NAN, |slot| {
-            self.histories.latest(Source {
-                participant: port.component,
-                slot,
+        self.observed[port.component]
+            .iter()
+            .position(|&p| p == port)
+            .map_or(f64::NAN, |slot| {
+                self.histories.latest(Source {
+                    participant: port.component,
+                    slot,
+                })
             })
-        })
     }
 
     /// The time reached.
@@ -172,21 +197,27 @@ impl CoSimulation {
 
     /// FMI calls made so far, over all participants.
     pub fn fmu_calls(&self) -> usize {
-        self.participants.iter().map(Participant::calls).sum()
+        match &self.stepping {
+            Stepping::Parallel(crew) => crew.calls(),
+            Stepping::Sequential(participants) => participants.iter().map(Participant::calls).sum(),
+        }
     }
 
     /// Terminates every participant.
     pub fn terminate(&mut self) -> Result<()> {
-        self.participants
-            .iter_mut()
-            .try_for_each(Participant::terminate)
+        match &mut self.stepping {
+            Stepping::Parallel(crew) => crew.terminate(),
+            Stepping::Sequential(participants) => {
+                participants.iter_mut().try_for_each(Participant::terminate)
+            }
+        }
     }
 }
 
 /// Records a participant's advance: its values join the histories, or it ended the run.
 fn settle(
     histories: &mut Histories,
-    participant: &Participant,
+    name: &str,
     index: usize,
     to: f64,
     advance: Advance,
@@ -197,7 +228,7 @@ fn settle(
             Progress::Reached
         }
         Advance::Terminated(time) => Progress::Terminated {
-            component: participant.name().to_string(),
+            component: name.to_string(),
             time,
         },
     }

@@ -1,11 +1,12 @@
-//! A component taking part in a co-simulation: its FMU instance, the inputs it takes from
-//! other participants, the variables the master reads from it at communication points, and
-//! its sub-steps within a macro step. Every FMU call goes through here and is counted.
+//! A component taking part in a co-simulation: its FMU instance and how it advances (a
+//! Co-Simulation FMU steps itself, a Model Exchange FMU is integrated by the master), the
+//! inputs it takes from other participants, and the variables the master reads from it at
+//! communication points. Every FMU call goes through here and is counted.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use super::history::{Histories, Source};
+use super::model_exchange::{MeStepper, Reached};
 use crate::error::{Error, Result};
 use crate::instance::{FmuInstance, LogSettings};
 use crate::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
@@ -39,25 +40,53 @@ pub enum Advance {
     Terminated(f64),
 }
 
-/// One component's instance and ports.
-pub struct Participant {
+/// How a participant advances.
+enum Engine {
+    /// A Co-Simulation FMU, stepping itself `sub_steps` times per macro step with its inputs
+    /// held at their values at the start of each step.
+    CoSimulation {
+        instance: Box<dyn FmuInstance>,
+        sub_steps: usize,
+    },
+    /// A Model Exchange FMU integrated by the master, its inputs set to their holds at every
+    /// time the integrator evaluates it.
+    ModelExchange(Box<MeStepper>),
+}
+
+impl Engine {
+    fn instance(&mut self) -> &mut dyn FmuInstance {
+        match self {
+            Engine::CoSimulation { instance, .. } => instance.as_mut(),
+            Engine::ModelExchange(stepper) => stepper.instance(),
+        }
+    }
+}
+
+/// The participant's connections to the others: the inputs it writes and the variables it
+/// observes, and the FMI calls made for them and for its set-up.
+struct Ports {
     name: String,
-    instance: Box<dyn FmuInstance>,
     fmi_version: FmiVersion,
-    sub_steps: usize,
     inputs: Vec<Input>,
     input_batches: Vec<Batch>,
     observed: Vec<Observed>,
     observed_batches: Vec<Batch>,
-    /// Slot of each observed variable, by variable index.
-    slots: HashMap<usize, usize>,
     calls: usize,
 }
 
+/// One component's instance and ports.
+pub struct Participant {
+    engine: Engine,
+    ports: Ports,
+    /// Relative tolerance given to the FMU (Model Exchange: also the integrator's).
+    tolerance: Option<f64>,
+}
+
 impl Participant {
-    /// Instantiates component `index` of `system` (Co-Simulation) and sets its parameter and
-    /// start values. It observes the outputs it feeds to connections and the recorded variables;
-    /// `slots_of` gives the observed slots of every component, for the input sources.
+    /// Instantiates component `index` of `system` with its interface and sets its parameter
+    /// and start values. It observes `observed_ports` (the outputs it feeds to connections and
+    /// the recorded variables); `slots_of` gives the observed slots of every component, for
+    /// the input sources.
     pub fn instantiate(
         system: &System,
         index: usize,
@@ -67,10 +96,10 @@ impl Participant {
     ) -> Result<Self> {
         let component = &system.components[index];
         let md = component.fmu.model_description();
-        let instance =
+        let mut instance =
             component
                 .fmu
-                .instantiate(InterfaceType::CoSimulation, &component.name, log.clone())?;
+                .instantiate(component.interface, &component.name, log.clone())?;
         let connected: Vec<_> = system
             .connections
             .iter()
@@ -97,11 +126,9 @@ impl Participant {
             .iter()
             .map(|p| &md.variables[p.variable])
             .collect();
-        let mut participant = Participant {
+        let mut ports = Ports {
             name: component.name.clone(),
-            instance,
             fmi_version: md.fmi_version,
-            sub_steps: component.sub_steps,
             inputs,
             input_batches,
             observed: observed_variables
@@ -112,66 +139,177 @@ impl Participant {
                 })
                 .collect(),
             observed_batches: batches(observed_variables.iter().map(|v| (v.ty, v.value_reference))),
-            slots: observed_ports
-                .iter()
-                .enumerate()
-                .map(|(slot, p)| (p.variable, slot))
-                .collect(),
             calls: 0,
         };
         for start in &component.start_values {
-            participant.calls += 1;
-            participant
-                .instance
-                .set_values(start.ty, &[start.value_reference], &start.value)?;
+            ports.calls += 1;
+            instance.set_values(start.ty, &[start.value_reference], &start.value)?;
         }
-        Ok(participant)
+        let (engine, tolerance) = match component.interface {
+            InterfaceType::CoSimulation => (
+                Engine::CoSimulation {
+                    instance,
+                    sub_steps: component.sub_steps,
+                },
+                None,
+            ),
+            InterfaceType::ModelExchange => (
+                Engine::ModelExchange(Box::new(MeStepper::new(instance, component.tolerance))),
+                Some(component.tolerance),
+            ),
+        };
+        Ok(Participant {
+            engine,
+            ports,
+            tolerance,
+        })
     }
 
     /// The component name.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.ports.name
     }
 
     /// FMI calls made so far.
     pub fn calls(&self) -> usize {
-        self.calls
+        let integration = match &self.engine {
+            Engine::CoSimulation { .. } => 0,
+            Engine::ModelExchange(stepper) => stepper.statistics().calls,
+        };
+        self.ports.calls + integration
     }
 
     /// Number of observed variables.
     pub fn observed_count(&self) -> usize {
-        self.observed.len()
-    }
-
-    /// The observed slot of variable index `variable`.
-    pub fn slot(&self, variable: usize) -> Option<usize> {
-        self.slots.get(&variable).copied()
+        self.ports.observed.len()
     }
 
     /// Enters initialization mode for the experiment from `start` to `stop`.
     pub fn enter_initialization_mode(&mut self, start: f64, stop: f64) -> Result<()> {
-        self.calls += 1;
-        self.instance
-            .enter_initialization_mode(None, start, Some(stop))
+        self.ports.calls += 1;
+        self.engine
+            .instance()
+            .enter_initialization_mode(self.tolerance, start, Some(stop))
             .map_err(|e| at(start, e))
     }
 
-    /// Leaves initialization mode.
-    pub fn exit_initialization_mode(&mut self, start: f64) -> Result<()> {
-        self.calls += 1;
-        self.instance
+    /// Leaves initialization mode; a Model Exchange participant then settles its discrete
+    /// states (with its inputs from `histories`) and starts integrating at `start`.
+    pub fn exit_initialization_mode(&mut self, histories: &Histories, start: f64) -> Result<()> {
+        self.ports.calls += 1;
+        self.engine
+            .instance()
             .exit_initialization_mode()
-            .map_err(|e| at(start, e))
+            .map_err(|e| at(start, e))?;
+        let Engine::ModelExchange(stepper) = &mut self.engine else {
+            return Ok(());
+        };
+        let ports = &mut self.ports;
+        let mut inputs =
+            |instance: &mut dyn FmuInstance, t: f64| ports.set_inputs(instance, histories, t, 0);
+        if stepper
+            .start(start, &mut inputs)
+            .map_err(|e| at(start, e))?
+        {
+            return Err(Error::Simulation {
+                time: start,
+                message: format!(
+                    "instance {}: the FMU asked to terminate when leaving initialization",
+                    ports.name
+                ),
+            });
+        }
+        Ok(())
     }
 
     /// Ends the run.
     pub fn terminate(&mut self) -> Result<()> {
-        self.calls += 1;
-        self.instance.terminate()
+        self.ports.calls += 1;
+        self.engine.instance().terminate()
     }
 
     /// Writes the connected inputs: each source's hold of `degree` at `time`.
     pub fn set_inputs(&mut self, histories: &Histories, time: f64, degree: usize) -> Result<()> {
+        self.ports
+            .set_inputs(self.engine.instance(), histories, time, degree)
+    }
+
+    /// Reads the observed variables at `time`; a non-finite float is an error.
+    pub fn observe(&mut self, time: f64) -> Result<Vec<f64>> {
+        self.ports.observe(self.engine.instance(), time)
+    }
+
+    /// Advances from `from` to `to`: a Co-Simulation FMU in its sub-steps, each with its inputs
+    /// set to the holds at the sub-step's start; a Model Exchange FMU with its inputs following
+    /// the holds. At `to` sets the inputs to their holds there (so that outputs with direct
+    /// feedthrough see them) and reads the observed variables.
+    pub fn advance(
+        &mut self,
+        histories: &Histories,
+        from: f64,
+        to: f64,
+        degree: usize,
+    ) -> Result<Advance> {
+        let ports = &mut self.ports;
+        match &mut self.engine {
+            Engine::CoSimulation {
+                instance,
+                sub_steps,
+            } => {
+                let n = *sub_steps;
+                let point = |j: usize| {
+                    if j == n {
+                        to
+                    } else {
+                        from + (to - from) * j as f64 / n as f64
+                    }
+                };
+                for j in 0..n {
+                    let (t, next) = (point(j), point(j + 1));
+                    ports.set_inputs(instance.as_mut(), histories, t, degree)?;
+                    ports.calls += 1;
+                    let outcome = instance.do_step(t, next - t).map_err(|e| at(t, e))?;
+                    if outcome.terminate {
+                        return Ok(Advance::Terminated(outcome.last_time));
+                    }
+                    if outcome.partial {
+                        return Err(Error::Simulation {
+                            time: outcome.last_time,
+                            message: format!(
+                                "instance {}: the step from t = {t} ended early without asking to \
+                                 terminate; a co-simulation cannot continue from there",
+                                ports.name
+                            ),
+                        });
+                    }
+                }
+            }
+            Engine::ModelExchange(stepper) => {
+                let mut inputs = |instance: &mut dyn FmuInstance, t: f64| {
+                    ports.set_inputs(instance, histories, t, degree)
+                };
+                let reached = stepper.advance_to(to, &mut inputs);
+                match reached.map_err(|e| at(stepper.time(), e))? {
+                    Reached::Target => {}
+                    Reached::Terminated(time) => return Ok(Advance::Terminated(time)),
+                }
+            }
+        }
+        let instance = self.engine.instance();
+        self.ports.set_inputs(instance, histories, to, degree)?;
+        self.ports.observe(instance, to).map(Advance::Reached)
+    }
+}
+
+impl Ports {
+    /// Writes the connected inputs into `instance`: each source's hold of `degree` at `time`.
+    fn set_inputs(
+        &mut self,
+        instance: &mut dyn FmuInstance,
+        histories: &Histories,
+        time: f64,
+        degree: usize,
+    ) -> Result<()> {
         let values: Vec<f64> = self
             .inputs
             .iter()
@@ -183,20 +321,19 @@ impl Participant {
         for batch in &self.input_batches {
             self.calls += 1;
             let batch_values = Values::from_numbers(batch.ty, &values[batch.range.clone()]);
-            self.instance
+            instance
                 .set_values(batch.ty, &batch.references, &batch_values)
                 .map_err(|e| at(time, e))?;
         }
         Ok(())
     }
 
-    /// Reads the observed variables at `time`; a non-finite float is an error.
-    pub fn observe(&mut self, time: f64) -> Result<Vec<f64>> {
+    /// Reads the observed variables of `instance` at `time`; a non-finite float is an error.
+    fn observe(&mut self, instance: &mut dyn FmuInstance, time: f64) -> Result<Vec<f64>> {
         let mut values = vec![0.0; self.observed.len()];
         for batch in &self.observed_batches {
             self.calls += 1;
-            let read = self
-                .instance
+            let read = instance
                 .get_values(batch.ty, &batch.references)
                 .map_err(|e| at(time, e))?;
             for (i, slot) in batch.range.clone().enumerate() {
@@ -220,47 +357,6 @@ impl Participant {
             });
         }
         Ok(values)
-    }
-
-    /// Advances from `from` to `to` in the participant's sub-steps, each with its inputs set
-    /// to the holds at the sub-step's start; at `to` sets the inputs to their holds there (so
-    /// that outputs with direct feedthrough see them) and reads the observed variables.
-    pub fn advance(
-        &mut self,
-        histories: &Histories,
-        from: f64,
-        to: f64,
-        degree: usize,
-    ) -> Result<Advance> {
-        let n = self.sub_steps;
-        let point = |j: usize| {
-            if j == n {
-                to
-            } else {
-                from + (to - from) * j as f64 / n as f64
-            }
-        };
-        for j in 0..n {
-            let (t, next) = (point(j), point(j + 1));
-            self.set_inputs(histories, t, degree)?;
-            self.calls += 1;
-            let outcome = self.instance.do_step(t, next - t).map_err(|e| at(t, e))?;
-            if outcome.terminate {
-                return Ok(Advance::Terminated(outcome.last_time));
-            }
-            if outcome.partial {
-                return Err(Error::Simulation {
-                    time: outcome.last_time,
-                    message: format!(
-                        "instance {}: the step from t = {t} ended early without asking to \
-                         terminate; a co-simulation cannot continue from there",
-                        self.name
-                    ),
-                });
-            }
-        }
-        self.set_inputs(histories, to, degree)?;
-        self.observe(to).map(Advance::Reached)
     }
 }
 

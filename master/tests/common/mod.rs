@@ -5,6 +5,7 @@
 
 pub mod double_oscillator;
 pub mod pythonfmu;
+pub mod ssp;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
