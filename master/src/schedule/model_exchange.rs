@@ -9,7 +9,7 @@
 
 use crate::error::{Error, Result};
 use crate::instance::{EventUpdate, FmuInstance};
-use crate::solver::{locate_crossing, sign_changed, DormandPrince, Tolerances};
+use crate::solver::{locate_crossing, sign_changed, DormandPrince, Interpolant, Stepper, Tolerances};
 
 /// Writes the inputs' values at a time into the instance.
 pub type Inputs<'a> = dyn FnMut(&mut dyn FmuInstance, f64) -> Result<()> + 'a;
