@@ -1,5 +1,6 @@
-//! The workspace's model crates, found as the folders under `models/` with a `Cargo.toml`, and
-//! the model descriptions their describe programs write.
+//! The workspace's model crates, found as the folders under `models/` with a `Cargo.toml` and a
+//! describe program (`src/main.rs`; plain libraries shared by models have none), and the model
+//! descriptions their describe programs write.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -27,6 +28,7 @@ impl ModelCrate {
             .map(|entry| entry.unwrap_or_else(|e| panic!("cannot list {}: {e}", models.display())))
             .map(|entry| entry.path())
             .filter(|folder| folder.join("Cargo.toml").is_file())
+            .filter(|folder| folder.join("src").join("main.rs").is_file())
             .map(|folder| ModelCrate {
                 package: package_name(&folder),
                 folder,
