@@ -21,17 +21,12 @@
 //! `kc = 100` N/m), starting at `x = 0`, `v = 100` m/s; the inputs start at mass 2's initial
 //! state `x2 = 0`, `v2 = -100` m/s.
 
-use fmu_export::{Declaration, MechArgs, MechanicalModel, Method, Scalar, Tunability, Var};
+use benchmark_equations::oscillator_mass::{self, K, M, V2, X2};
+use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Tunability, Var};
 
-/// Parameter indices.
-const M: usize = 0;
-const K: usize = 1;
-const C: usize = 2;
+/// Parameter indices after the spring-damper to ground.
 const KC: usize = 3;
 const CC: usize = 4;
-/// Input indices.
-const X2: usize = 0;
-const V2: usize = 1;
 /// Index of the output `f`.
 pub const FORCE: usize = 0;
 /// Index of the output `position`.
@@ -55,47 +50,33 @@ fn coupling_force<T: Scalar>(a: &MechArgs<T>) -> T {
 
 impl MechanicalModel for CoupledMass {
     fn declaration(&self) -> Declaration {
-        let tunable = |name: &str, value: f64, unit: &str, text: &str| {
-            (
-                Var::new(name, value).unit(unit).description(text),
-                Tunability::Tunable,
-            )
-        };
-        let parameters = [
-            (
-                Var::new("m", 1.0).unit("kg").description("mass"),
-                Tunability::Fixed,
-            ),
-            tunable("k", 10.0, "N/m", "stiffness of the spring to ground"),
-            tunable("c", 0.0, "N.s/m", "damping of the damper to ground"),
-            tunable("kc", 100.0, "N/m", "stiffness of the coupling spring"),
-            tunable("cc", 0.0, "N.s/m", "damping of the coupling damper"),
-        ];
         let declaration = Declaration::new(
             "coupled_mass",
             "Mass m on a spring-damper k, c to ground, coupled by the spring-damper kc, cc to a body \
              at x2 moving at v2: m a = -k x - c v - f, f = kc (x - x2) + cc (v - v2) (force on that body)",
-        )
-        .state(Var::new("x", 0.0).unit("m").description("position"))
-        .state(Var::new("v", 100.0).unit("m/s").description("velocity"))
-        .input(Var::new("x2", 0.0).unit("m").description("position of the coupled body"))
-        .input(Var::new("v2", -100.0).unit("m/s").description("velocity of the coupled body"));
-        parameters
-            .into_iter()
-            .fold(declaration, |d, (var, tunability)| d.parameter(var, tunability))
-            .output(
-                Var::new("f", 0.0)
-                    .unit("N")
-                    .description("coupling force on the coupled body, kc (x - x2) + cc (v - v2); depends on x2, v2"),
+        );
+        let declaration = oscillator_mass::declare(declaration, 100.0);
+        let declaration = oscillator_mass::declare_linear_ground(declaration, 10.0)
+            .parameter(
+                Var::new("kc", 100.0)
+                    .unit("N/m")
+                    .description("stiffness of the coupling spring"),
+                Tunability::Tunable,
             )
-            .output(Var::new("position", 0.0).unit("m").description("position x"))
-            .output(Var::new("velocity", 0.0).unit("m/s").description("velocity v"))
-            .output(Var::new("acceleration", 0.0).unit("m/s2").description("acceleration a; depends on x2, v2"))
-            .output(Var::new("energy", 0.0).unit("J").description(
-                "kinetic, ground-spring and coupling-spring energy m v^2/2 + k x^2/2 + kc (x - x2)^2/2",
-            ))
-            .cosimulation(Method::SymplecticEuler, 1e-3)
-            .experiment(0.0, 10.0, 1e-8, 1e-3)
+            .parameter(
+                Var::new("cc", 0.0)
+                    .unit("N.s/m")
+                    .description("damping of the coupling damper"),
+                Tunability::Tunable,
+            )
+            .output(Var::new("f", 0.0).unit("N").description(
+                "coupling force on the coupled body, kc (x - x2) + cc (v - v2); depends on x2, v2",
+            ));
+        oscillator_mass::declare_outputs(
+            oscillator_mass::declare_coupled_body(declaration),
+            "x2, v2",
+            "kinetic, ground-spring and coupling-spring energy m v^2/2 + k x^2/2 + kc (x - x2)^2/2",
+        )
     }
 
     fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>, m: &mut [T]) {
@@ -103,16 +84,14 @@ impl MechanicalModel for CoupledMass {
     }
 
     fn forces<T: Scalar>(&self, a: &MechArgs<T>, f: &mut [T]) {
-        f[0] = -a.p[K] * a.q[0] - a.p[C] * a.v[0] - coupling_force(a);
+        f[0] = oscillator_mass::linear_ground_force(a) - coupling_force(a);
     }
 
     fn outputs<T: Scalar>(&self, a: &MechArgs<T>, acc: &[T], _lambda: &[T], y: &mut [T]) {
         let (x, v, p) = (a.q[0], a.v[0], a.p);
         let stretch = x - a.u[X2];
         y[FORCE] = coupling_force(a);
-        y[POSITION] = x;
-        y[VELOCITY] = v;
-        y[ACCELERATION] = acc[0];
+        oscillator_mass::write_kinematics(a, acc, &mut y[POSITION..]);
         y[ENERGY] = T::cst(0.5) * (p[M] * v * v + p[K] * x * x + p[KC] * stretch * stretch);
     }
 }
