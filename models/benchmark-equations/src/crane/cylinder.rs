@@ -21,6 +21,14 @@ use fmu_export::{Declaration, Scalar, Tunability, Var};
 /// Number of cylinder parameters [`declare_parameters`] adds.
 pub const PARAMETER_COUNT: usize = 11;
 
+/// Relative local-error tolerance of the embedded ESDIRK integrator that the models holding the
+/// stiff pressures (bulk modulus about 1.5 GPa) are integrated with.
+pub const RTOL: f64 = 1e-8;
+/// Absolute local-error tolerance of that integrator, for the states that start at zero (the
+/// crane's angular velocities); the pressures are governed by [`RTOL`] (`RTOL * 3 MPa` is
+/// 0.03 Pa).
+pub const ATOL: f64 = 1e-10;
+
 /// The cylinder's and the valve's parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cylinder<T> {
