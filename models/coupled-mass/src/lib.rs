@@ -121,31 +121,20 @@ mod tests {
     #[test]
     fn outputs_are_the_coupling_force_the_state_newtons_acceleration_and_the_energy() {
         let sys = MechanicalSystem::<CoupledMass>::default();
+        let args = Args {
+            t: 0.0,
+            x: &X,
+            u: &U,
+            p: &P,
+            d: &[],
+        };
         let mut y = [f64::NAN; 5];
-        sys.outputs(
-            &Args {
-                t: 0.0,
-                x: &X,
-                u: &U,
-                p: &P,
-                d: &[],
-            },
-            &mut y,
-        );
+        sys.outputs(&args, &mut y);
         // f = 250 * 0.3 + 1.5 * (-8) = 63; a = (-40 * 0.2 + 0.3 * 3 - 63) / 2 = -35.05;
         // E = (2 * 9 + 40 * 0.04 + 250 * 0.09) / 2 = 21.05.
         assert_close(&y, &[63.0, 0.2, -3.0, -35.05, 21.05], 1e-14);
         let mut dx = [f64::NAN; 2];
-        sys.derivatives(
-            &Args {
-                t: 0.0,
-                x: &X,
-                u: &U,
-                p: &P,
-                d: &[],
-            },
-            &mut dx,
-        );
+        sys.derivatives(&args, &mut dx);
         assert_close(&dx, &[-3.0, -35.05], 1e-14);
     }
 
