@@ -21,6 +21,34 @@ pub const X2: usize = 0;
 /// Index of the input `v2` that [`declare_coupled_body`] adds.
 pub const V2: usize = 1;
 
+/// Output indices of a mass driven by input forces, whose outputs are those of
+/// [`declare_outputs`].
+pub mod driven {
+    /// Index of the output `position`.
+    pub const POSITION: usize = 0;
+    /// Index of the output `velocity`.
+    pub const VELOCITY: usize = 1;
+    /// Index of the output `acceleration`.
+    pub const ACCELERATION: usize = 2;
+    /// Index of the output `energy`.
+    pub const ENERGY: usize = 3;
+}
+
+/// Output indices of a mass coupled to a second body: the coupling force `f` on that body,
+/// declared first, then the outputs of [`declare_outputs`].
+pub mod coupled {
+    /// Index of the output `f`.
+    pub const FORCE: usize = 0;
+    /// Index of the output `position`.
+    pub const POSITION: usize = 1;
+    /// Index of the output `velocity`.
+    pub const VELOCITY: usize = 2;
+    /// Index of the output `acceleration`.
+    pub const ACCELERATION: usize = 3;
+    /// Index of the output `energy`.
+    pub const ENERGY: usize = 4;
+}
+
 /// Adds the states `x = 0` and `v = v0` and the fixed parameter `m = 1` kg.
 pub fn declare(declaration: Declaration, v0: f64) -> Declaration {
     declaration
@@ -135,9 +163,29 @@ mod tests {
         let u = declaration.input_starts();
         assert_eq!([u[X2], u[V2]], [0.0, -100.0]);
         assert_eq!(declaration.state_starts(), [0.0, -3.0]);
+        let outputs = names(&declaration.outputs);
+        assert_eq!(outputs, ["position", "velocity", "acceleration", "energy"]);
+        use driven::{ACCELERATION, ENERGY, POSITION, VELOCITY};
         assert_eq!(
-            names(&declaration.outputs),
-            ["position", "velocity", "acceleration", "energy"]
+            [POSITION, VELOCITY, ACCELERATION, ENERGY].map(|i| outputs[i]),
+            outputs[..]
+        );
+        let coupled = declare_outputs(
+            Declaration::new("coupled", "").output(Var::new("f", 0.0)),
+            "x2, v2",
+            "energy",
+        );
+        let outputs = names(&coupled.outputs);
+        let indices = [
+            coupled::FORCE,
+            coupled::POSITION,
+            coupled::VELOCITY,
+            coupled::ACCELERATION,
+            coupled::ENERGY,
+        ];
+        assert_eq!(
+            indices.map(|i| outputs[i]),
+            ["f", "position", "velocity", "acceleration", "energy"]
         );
         assert_eq!(
             declaration.outputs[2].description,

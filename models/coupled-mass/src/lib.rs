@@ -21,22 +21,15 @@
 //! `kc = 100` N/m), starting at `x = 0`, `v = 100` m/s; the inputs start at mass 2's initial
 //! state `x2 = 0`, `v2 = -100` m/s.
 
+pub use benchmark_equations::oscillator_mass::coupled::{
+    ACCELERATION, ENERGY, FORCE, POSITION, VELOCITY,
+};
 use benchmark_equations::oscillator_mass::{self, K, M, V2, X2};
 use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Tunability, Var};
 
 /// Parameter indices after the spring-damper to ground.
 const KC: usize = 3;
 const CC: usize = 4;
-/// Index of the output `f`.
-pub const FORCE: usize = 0;
-/// Index of the output `position`.
-pub const POSITION: usize = 1;
-/// Index of the output `velocity`.
-pub const VELOCITY: usize = 2;
-/// Index of the output `acceleration`.
-pub const ACCELERATION: usize = 3;
-/// Index of the output `energy`.
-pub const ENERGY: usize = 4;
 
 /// The coupled-mass model.
 #[derive(Default)]

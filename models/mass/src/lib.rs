@@ -5,19 +5,12 @@
 //! subsystem's energy `m v^2 / 2 + k x^2 / 2` depend on the state only; the acceleration also
 //! depends directly on `F` (direct feedthrough).
 
+pub use benchmark_equations::oscillator_mass::driven::{ACCELERATION, ENERGY, POSITION, VELOCITY};
 use benchmark_equations::oscillator_mass::{self, M};
 use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Var};
 
 /// Input index.
 const F: usize = 0;
-/// Index of the output `position`.
-pub const POSITION: usize = 0;
-/// Index of the output `velocity`.
-pub const VELOCITY: usize = 1;
-/// Index of the output `acceleration`.
-pub const ACCELERATION: usize = 2;
-/// Index of the output `energy`.
-pub const ENERGY: usize = 3;
 
 /// The mass model.
 #[derive(Default)]

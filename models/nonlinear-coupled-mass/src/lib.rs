@@ -20,6 +20,9 @@
 //! parameters.
 
 use benchmark_equations::nonlinear_laws::{self, SpringDamper};
+pub use benchmark_equations::oscillator_mass::coupled::{
+    ACCELERATION, ENERGY, FORCE, POSITION, VELOCITY,
+};
 use benchmark_equations::oscillator_mass::{self, M, V2, X2};
 use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Tunability, Var};
 
@@ -27,16 +30,6 @@ use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Tunability, Var
 const GROUND: usize = 1;
 /// Index of the first parameter of the coupling spring-damper, after the ground's.
 const COUPLING: usize = 4;
-/// Index of the output `f`.
-pub const FORCE: usize = 0;
-/// Index of the output `position`.
-pub const POSITION: usize = 1;
-/// Index of the output `velocity`.
-pub const VELOCITY: usize = 2;
-/// Index of the output `acceleration`.
-pub const ACCELERATION: usize = 3;
-/// Index of the output `energy`.
-pub const ENERGY: usize = 4;
 
 /// The nonlinear coupled-mass model.
 #[derive(Default)]

@@ -14,6 +14,7 @@
 //! at `x = 0`, `v = -100` m/s (the paper's values are not published).
 
 use benchmark_equations::nonlinear_laws::{self, SpringDamper};
+pub use benchmark_equations::oscillator_mass::driven::{ACCELERATION, ENERGY, POSITION, VELOCITY};
 use benchmark_equations::oscillator_mass::{self, M};
 use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Var};
 
@@ -21,14 +22,6 @@ use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Var};
 const GROUND: usize = 1;
 /// Input index.
 const F: usize = 0;
-/// Index of the output `position`.
-pub const POSITION: usize = 0;
-/// Index of the output `velocity`.
-pub const VELOCITY: usize = 1;
-/// Index of the output `acceleration`.
-pub const ACCELERATION: usize = 2;
-/// Index of the output `energy`.
-pub const ENERGY: usize = 3;
 
 /// The nonlinear mass model.
 #[derive(Default)]

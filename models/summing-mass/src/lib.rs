@@ -18,19 +18,12 @@
 //! and damping and identical initial states, the n-DOF system moves exactly as the 2-DOF one
 //! (our default split; the paper's values are not published).
 
+pub use benchmark_equations::oscillator_mass::driven::{ACCELERATION, ENERGY, POSITION, VELOCITY};
 use benchmark_equations::oscillator_mass::{self, M};
 use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Var};
 
 /// Number of force inputs `F1 .. F4`.
 pub const FORCE_INPUTS: usize = 4;
-/// Index of the output `position`.
-pub const POSITION: usize = 0;
-/// Index of the output `velocity`.
-pub const VELOCITY: usize = 1;
-/// Index of the output `acceleration`.
-pub const ACCELERATION: usize = 2;
-/// Index of the output `energy`.
-pub const ENERGY: usize = 3;
 
 /// The summing-mass model.
 #[derive(Default)]
