@@ -22,7 +22,7 @@
 use benchmark_equations::crane::cylinder::{self, Cylinder};
 use benchmark_equations::crane::manoeuvre::{self, Manoeuvre};
 use benchmark_equations::crane::{equilibrium, signals};
-use fmu_export::{Args, Declaration, Method, OdeModel, Scalar};
+use fmu_export::{Args, Declaration, OdeModel, Scalar};
 
 /// Index of the parameter `gamma0`, after the cylinder's.
 const GAMMA0: usize = cylinder::PARAMETER_COUNT;
@@ -62,13 +62,7 @@ impl OdeModel for CraneCylinder {
                     .description("actuator force, positive extending; depends on s_c_dot"),
             )
             .output(signals::spool())
-            .cosimulation(
-                Method::Sdirk {
-                    rtol: cylinder::RTOL,
-                    atol: cylinder::ATOL,
-                },
-                1e-3,
-            )
+            .cosimulation(cylinder::INTEGRATOR, 1e-3)
             .experiment(0.0, 10.0, 1e-8, 1e-3)
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {

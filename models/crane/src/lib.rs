@@ -23,7 +23,7 @@ use benchmark_equations::crane::arm::{self, Arm};
 use benchmark_equations::crane::cylinder::{self, Cylinder};
 use benchmark_equations::crane::manoeuvre::{self, Manoeuvre};
 use benchmark_equations::crane::{equilibrium, signals};
-use fmu_export::{Args, Declaration, Method, OdeModel, Scalar};
+use fmu_export::{Args, Declaration, OdeModel, Scalar};
 
 /// State indices.
 const THETA: usize = 0;
@@ -104,13 +104,7 @@ impl OdeModel for Crane {
             .output(signals::actuator_force(0.0))
             .output(signals::spool())
             .output(signals::arm_energy())
-            .cosimulation(
-                Method::Sdirk {
-                    rtol: cylinder::RTOL,
-                    atol: cylinder::ATOL,
-                },
-                1e-3,
-            )
+            .cosimulation(cylinder::INTEGRATOR, 1e-3)
             .experiment(0.0, 10.0, 1e-8, 1e-2)
     }
 
