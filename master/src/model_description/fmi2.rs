@@ -34,28 +34,10 @@ pub fn read(root: &Element, description: &mut ModelDescription) -> Result<(), Pa
             has_event_mode: false,
         });
     }
-    if let Some(types) = root.child("TypeDefinitions") {
-        description.type_definitions = types
-            .children_named("SimpleType")
-            .map(simple_type)
-            .collect::<Result<_, _>>()?;
-    }
-    if let Some(variables) = root.child("ModelVariables") {
-        description.variables = variables
-            .children_named("ScalarVariable")
-            .map(scalar_variable)
-            .collect::<Result<_, _>>()?;
-    }
+    description.type_definitions = root.list("TypeDefinitions", "SimpleType", simple_type)?;
+    description.variables = root.list("ModelVariables", "ScalarVariable", scalar_variable)?;
     if let Some(structure) = root.child("ModelStructure") {
-        let list = |name: &str| -> Result<Vec<_>, ParseError> {
-            match structure.child(name) {
-                Some(list) => list
-                    .children_named("Unknown")
-                    .map(|u| unknown(u, "index"))
-                    .collect(),
-                None => Ok(Vec::new()),
-            }
-        };
+        let list = |name: &str| structure.list(name, "Unknown", |u| unknown(u, "index"));
         description.model_structure = ModelStructure {
             outputs: list("Outputs")?,
             derivatives: list("Derivatives")?,

@@ -49,26 +49,14 @@ pub fn parse(text: &str) -> Result<ModelDescription, ParseError> {
         model_exchange: None,
         co_simulation: None,
         scheduled_execution: None,
-        units: match root.child("UnitDefinitions") {
-            Some(list) => list
-                .children_named("Unit")
-                .map(unit)
-                .collect::<Result<_, _>>()?,
-            None => Vec::new(),
-        },
+        units: root.list("UnitDefinitions", "Unit", unit)?,
         type_definitions: Vec::new(),
-        log_categories: match root.child("LogCategories") {
-            Some(list) => list
-                .children_named("Category")
-                .map(|c| {
-                    Ok(LogCategory {
-                        name: c.required("name")?.to_string(),
-                        description: text_attr(c, "description"),
-                    })
-                })
-                .collect::<Result<_, ParseError>>()?,
-            None => Vec::new(),
-        },
+        log_categories: root.list("LogCategories", "Category", |c| {
+            Ok(LogCategory {
+                name: c.required("name")?.to_string(),
+                description: text_attr(c, "description"),
+            })
+        })?,
         default_experiment: root
             .child("DefaultExperiment")
             .map(default_experiment)
