@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test binary uses a part of these helpers
 
 pub mod checked;
+pub mod linked;
 pub mod model;
 
 use std::ffi::{c_char, c_void, CStr, CString};
