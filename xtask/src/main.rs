@@ -3,6 +3,7 @@
 
 mod archive;
 mod bench;
+mod bench_cosim;
 mod cargo;
 mod fmus;
 mod platform;
@@ -40,12 +41,20 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         repetitions: usize,
     },
+    /// Co-simulation benchmarks: the double oscillator through the master against a native
+    /// loop and against FMPy's SSP simulator, and Jacobi in parallel against Gauss-Seidel.
+    BenchCosim {
+        /// Runs of each side of the double-oscillator comparison (longer parts: at most 3).
+        #[arg(long, default_value_t = 11)]
+        repetitions: usize,
+    },
 }
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Fmus { out } => fmus::run(out),
         Command::Bench { steps, repetitions } => bench::run(steps, repetitions),
+        Command::BenchCosim { repetitions } => bench_cosim::run(repetitions),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
