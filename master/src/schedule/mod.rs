@@ -13,12 +13,21 @@
 //! sub-steps per macro step, each with its inputs from the same polynomials. At the end of the
 //! macro step the inputs are set to their values there before the outputs are read, so an
 //! output with direct feedthrough uses the extrapolated (or, in Gauss-Seidel, current) inputs.
+//!
+//! A caller may hook into a run ([`Hooks`]): create the instances itself and give every
+//! participant a [`Recorder`] that hears of each input written, step taken and value read.
 
 mod gauss_seidel;
 mod history;
 mod initialization;
 mod jacobi;
 mod participant;
+mod recording;
+
+pub use history::Hold;
+pub use initialization::observed_ports;
+pub use participant::connections_into;
+pub use recording::{Event, Recorder};
 
 use history::{Histories, Source};
 use participant::{Advance, Participant};
@@ -28,8 +37,20 @@ use std::fmt;
 use serde::Deserialize;
 
 use crate::error::Result;
-use crate::instance::LogSettings;
-use crate::system::{Port, Schedule, System};
+use crate::instance::{FmuInstance, LogSettings};
+use crate::system::{Component, Port, Schedule, System};
+
+/// Creates a component's instance in place of its FMU's (an in-process stand-in, say).
+pub type Instantiate<'a> = &'a dyn Fn(&Component, &LogSettings) -> Result<Box<dyn FmuInstance>>;
+
+/// What a caller adds to a co-simulation.
+#[derive(Default)]
+pub struct Hooks<'a> {
+    /// Creates the instances (default: each component's FMU, for Co-Simulation).
+    pub instantiate: Option<Instantiate<'a>>,
+    /// One recorder per component, in component order, or none.
+    pub recorders: Vec<Box<dyn Recorder>>,
+}
 
 /// The order in which components advance over a macro step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -112,7 +133,12 @@ impl CoSimulation {
     /// Instantiates every component of `system`, initializes them and propagates the outputs
     /// to the inputs at the start time.
     pub fn initialize(system: &System, log: &LogSettings) -> Result<Self> {
-        let (participants, histories) = initialization::run(system, log)?;
+        Self::initialize_with(system, log, Hooks::default())
+    }
+
+    /// [`CoSimulation::initialize`] with the caller's `hooks`.
+    pub fn initialize_with(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Result<Self> {
+        let (participants, histories) = initialization::run(system, log, hooks)?;
         Ok(CoSimulation {
             participants,
             histories,
@@ -173,6 +199,17 @@ impl CoSimulation {
     /// FMI calls made so far, over all participants.
     pub fn fmu_calls(&self) -> usize {
         self.participants.iter().map(Participant::calls).sum()
+    }
+
+    /// The instance of component `index`, to replay or differentiate its steps after a run.
+    pub fn instance_mut(&mut self, index: usize) -> &mut dyn FmuInstance {
+        self.participants[index].instance_mut()
+    }
+
+    /// Writes `values` to the connected inputs of component `index` (in the order of
+    /// [`connections_into`]), as of `time` (for messages).
+    pub fn write_inputs(&mut self, index: usize, time: f64, values: &[f64]) -> Result<()> {
+        self.participants[index].write_inputs(time, values)
     }
 
     /// Terminates every participant.

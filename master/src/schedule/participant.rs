@@ -1,15 +1,17 @@
 //! A component taking part in a co-simulation: its FMU instance, the inputs it takes from
 //! other participants, the variables the master reads from it at communication points, and
-//! its sub-steps within a macro step. Every FMU call goes through here and is counted.
+//! its sub-steps within a macro step. Every FMU call goes through here and is counted, and
+//! reported to the participant's recorder, if it has one.
 
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::history::{Histories, Source};
+use super::history::{Histories, Hold, Source};
+use super::recording::{Event, Recorder};
 use crate::error::{Error, Result};
-use crate::instance::{FmuInstance, LogSettings};
-use crate::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
-use crate::system::{Port, System};
+use crate::instance::FmuInstance;
+use crate::model_description::{FmiVersion, Values, Variability, VariableType};
+use crate::system::{Connection, Port, System};
 
 /// A connected input.
 struct Input {
@@ -52,30 +54,25 @@ pub struct Participant {
     /// Slot of each observed variable, by variable index.
     slots: HashMap<usize, usize>,
     calls: usize,
+    recorder: Option<Box<dyn Recorder>>,
 }
 
 impl Participant {
-    /// Instantiates component `index` of `system` (Co-Simulation) and sets its parameter and
-    /// start values. It observes the outputs it feeds to connections and the recorded variables;
-    /// `slots_of` gives the observed slots of every component, for the input sources.
+    /// Takes `instance` as component `index` of `system` and sets its parameter and start
+    /// values. It observes the outputs it feeds to connections and the recorded variables;
+    /// `slots_of` gives the observed slots of every component, for the input sources; the
+    /// recorder, if any, hears of everything it does from here on.
     pub fn instantiate(
         system: &System,
         index: usize,
+        instance: Box<dyn FmuInstance>,
         observed_ports: &[Port],
         slots_of: &dyn Fn(Port) -> Source,
-        log: &LogSettings,
+        recorder: Option<Box<dyn Recorder>>,
     ) -> Result<Self> {
         let component = &system.components[index];
         let md = component.fmu.model_description();
-        let instance =
-            component
-                .fmu
-                .instantiate(InterfaceType::CoSimulation, &component.name, log.clone())?;
-        let connected: Vec<_> = system
-            .connections
-            .iter()
-            .filter(|c| c.to.component == index)
-            .collect();
+        let connected: Vec<_> = connections_into(system, index).collect();
         let inputs = connected
             .iter()
             .map(|c| {
@@ -118,6 +115,7 @@ impl Participant {
                 .map(|(slot, p)| (p.variable, slot))
                 .collect(),
             calls: 0,
+            recorder,
         };
         for start in &component.start_values {
             participant.calls += 1;
@@ -161,7 +159,23 @@ impl Participant {
         self.calls += 1;
         self.instance
             .exit_initialization_mode()
-            .map_err(|e| at(start, e))
+            .map_err(|e| at(start, e))?;
+        self.record(start, Event::Initialized)
+    }
+
+    /// The instance, for a caller that replays or differentiates steps after the run.
+    pub fn instance_mut(&mut self) -> &mut dyn FmuInstance {
+        &mut *self.instance
+    }
+
+    /// Reports `event` at `time` to the recorder, if there is one.
+    fn record(&mut self, time: f64, event: Event<'_>) -> Result<()> {
+        match &mut self.recorder {
+            Some(recorder) => recorder
+                .record(&mut *self.instance, event)
+                .map_err(|e| at(time, e)),
+            None => Ok(()),
+        }
     }
 
     /// Ends the run.
@@ -172,14 +186,31 @@ impl Participant {
 
     /// Writes the connected inputs: each source's hold of `degree` at `time`.
     pub fn set_inputs(&mut self, histories: &Histories, time: f64, degree: usize) -> Result<()> {
+        let degree_of = |input: &Input| if input.continuous { degree } else { 0 };
         let values: Vec<f64> = self
             .inputs
             .iter()
-            .map(|input| {
-                let degree = if input.continuous { degree } else { 0 };
-                histories.value_at(input.source, time, degree)
-            })
+            .map(|input| histories.value_at(input.source, time, degree_of(input)))
             .collect();
+        self.write_inputs(time, &values)?;
+        if self.recorder.is_some() {
+            let holds: Vec<Hold> = self
+                .inputs
+                .iter()
+                .map(|input| histories.hold_at(input.source, time, degree_of(input)))
+                .collect();
+            let event = Event::Inputs {
+                time,
+                values: &values,
+                holds: &holds,
+            };
+            self.record(time, event)?;
+        }
+        Ok(())
+    }
+
+    /// Writes `values` to the connected inputs (in connection order) at `time`.
+    pub fn write_inputs(&mut self, time: f64, values: &[f64]) -> Result<()> {
         for batch in &self.input_batches {
             self.calls += 1;
             let batch_values = Values::from_numbers(batch.ty, &values[batch.range.clone()]);
@@ -219,6 +250,13 @@ impl Participant {
                 ),
             });
         }
+        self.record(
+            time,
+            Event::Observed {
+                time,
+                values: &values,
+            },
+        )?;
         Ok(values)
     }
 
@@ -243,6 +281,13 @@ impl Participant {
         for j in 0..n {
             let (t, next) = (point(j), point(j + 1));
             self.set_inputs(histories, t, degree)?;
+            self.record(
+                t,
+                Event::Step {
+                    time: t,
+                    step: next - t,
+                },
+            )?;
             self.calls += 1;
             let outcome = self.instance.do_step(t, next - t).map_err(|e| at(t, e))?;
             if outcome.terminate {
@@ -262,6 +307,14 @@ impl Participant {
         self.set_inputs(histories, to, degree)?;
         self.observe(to).map(Advance::Reached)
     }
+}
+
+/// The connections feeding component `index` of `system`, in the order its inputs are written.
+pub fn connections_into(system: &System, index: usize) -> impl Iterator<Item = &Connection> {
+    system
+        .connections
+        .iter()
+        .filter(move |c| c.to.component == index)
 }
 
 /// `error` as a failure of the simulation at `time` (the message keeps the instance and call).

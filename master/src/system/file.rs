@@ -29,6 +29,10 @@ pub struct SystemFile {
     /// `[output]`.
     #[serde(default)]
     pub output: OutputEntry,
+    /// `[gradient]`: read by `tandem gradient` (see the gradient module), not by the system.
+    pub gradient: Option<toml::Value>,
+    /// `[identify]`: read by `tandem identify` (see the identify module), not by the system.
+    pub identify: Option<toml::Value>,
 }
 
 /// `[experiment]`: the simulated interval and the macro (communication) step.

@@ -13,6 +13,7 @@ pub use component::Component;
 pub use connection::Connection;
 pub use file::SystemFile;
 pub use port::Port;
+pub use port::resolve as resolve_port;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
