@@ -8,7 +8,7 @@
 //!    adjoint extension ([`StepDerivatives`]). The forward run records, per component, the
 //!    inputs of every step and how the schedule computed them from communicated samples
 //!    (holds: ZOH/FOH/SOH extrapolation, Gauss-Seidel interpolation, multi-rate sub-steps),
-//!    plus FMU states at checkpoints; the reverse pass ([`reverse`]) then runs backwards
+//!    plus FMU states at checkpoints; the reverse pass then runs backwards
 //!    through exactly those operations, calling each component's step, output and
 //!    initialization VJPs. The result is the exact derivative of what the forward run
 //!    computes, up to rounding.
@@ -19,17 +19,17 @@
 //! Coupling stages between outputs and the values sent on (energy correction) take part in
 //! the reverse pass through [`CouplingStage`].
 
-pub mod checkpoints;
+mod checkpoints;
 pub mod cost;
 mod derivatives;
 pub mod measurements;
 pub mod parameters;
 mod problem;
-pub mod reverse;
+mod reverse;
 pub mod section;
 pub mod stage;
-pub mod tape;
-pub mod wiring;
+mod tape;
+mod wiring;
 
 pub use cost::{Cost, CostSpec};
 pub use derivatives::{DerivativeLayout, StepDerivatives};

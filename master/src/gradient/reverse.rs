@@ -133,7 +133,7 @@ impl Pass<'_> {
         if stages.is_empty() {
             return Ok(());
         }
-        let values: Vec<Vec<Vec<f64>>> = tapes.iter().map(|t| t.observations.clone()).collect();
+        let values: Vec<&[Vec<f64>]> = tapes.iter().map(|t| t.observations.as_slice()).collect();
         let tags = |participant: usize, point: usize| tapes[participant].point_tag(point);
         let mut view = SampleAdjoints {
             adjoints: &mut self.adjoints.samples,

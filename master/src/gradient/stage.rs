@@ -21,7 +21,7 @@ use crate::error::Result;
 /// themselves as the components output them.
 pub struct SampleAdjoints<'a> {
     pub(super) adjoints: &'a mut [Vec<Vec<f64>>],
-    pub(super) values: &'a [Vec<Vec<f64>>],
+    pub(super) values: &'a [&'a [Vec<f64>]],
     pub(super) tags: &'a dyn Fn(usize, usize) -> usize,
 }
 

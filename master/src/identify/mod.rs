@@ -254,9 +254,10 @@ struct IterationLog {
 type LbfgsState = IterState<Vec<f64>, Vec<f64>, (), (), (), f64>;
 
 impl IterationLog {
-    fn log(&mut self, state: &LbfgsState) {
+    /// Logs `state` as iteration `number`.
+    fn log(&mut self, state: &LbfgsState, number: u64) {
         let iteration = Iteration {
-            number: state.get_iter(),
+            number,
             cost: state.get_cost() * self.scale,
             gradient_norm: state.get_gradient().map_or(f64::NAN, |g| norm(g) * self.scale),
         };
@@ -270,12 +271,13 @@ impl IterationLog {
 
 impl Observe<LbfgsState> for IterationLog {
     fn observe_init(&mut self, _name: &str, state: &LbfgsState, _kv: &KV) -> std::result::Result<(), argmin::core::Error> {
-        self.log(state);
+        self.log(state, 0);
         Ok(())
     }
 
     fn observe_iter(&mut self, state: &LbfgsState, _kv: &KV) -> std::result::Result<(), argmin::core::Error> {
-        self.log(state);
+        // argmin counts the iteration after its observers have seen it.
+        self.log(state, state.get_iter() + 1);
         Ok(())
     }
 }
