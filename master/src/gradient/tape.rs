@@ -184,7 +184,7 @@ impl Tape {
                 let point = self.steps.len();
                 let keep = match self.policy {
                     StatePolicy::Nothing => false,
-                    StatePolicy::Checkpoints(n) => point % n == 0,
+                    StatePolicy::Checkpoints(n) => point.is_multiple_of(n),
                     StatePolicy::All => true,
                 };
                 if keep {
