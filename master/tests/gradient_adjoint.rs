@@ -187,7 +187,12 @@ fn the_adjoint_equals_extrapolated_finite_differences_for_every_schedule_hold_an
     let mut worst = 0.0f64;
     for setup in setups() {
         let dir = tempfile::tempdir().expect("a temporary folder");
-        let mut problem = problem(dir.path(), setup, least_squares(dir.path()), Checkpointing::Off);
+        let mut problem = problem(
+            dir.path(),
+            setup,
+            least_squares(dir.path()),
+            Checkpointing::Off,
+        );
         let values = problem.start_values();
         let evaluation = problem.gradient(&values).expect("the gradient");
         assert!(
@@ -195,10 +200,17 @@ fn the_adjoint_equals_extrapolated_finite_differences_for_every_schedule_hold_an
             "{setup:?}: {:?}",
             evaluation.methods
         );
-        assert_eq!(evaluation.cost, problem.cost(&values).expect("J"), "{setup:?}: same J");
+        assert_eq!(
+            evaluation.cost,
+            problem.cost(&values).expect("J"),
+            "{setup:?}: same J"
+        );
         let reference = richardson(&mut problem, &values);
         let error = relative_difference(&evaluation.gradient, &reference);
-        println!("{setup:?}: adjoint {:?}, differences {reference:?}, error {error:.1e}", evaluation.gradient);
+        println!(
+            "{setup:?}: adjoint {:?}, differences {reference:?}, error {error:.1e}",
+            evaluation.gradient
+        );
         assert!(error < 1e-10, "{setup:?}: relative error {error:.2e}");
         worst = worst.max(error);
     }
@@ -305,7 +317,10 @@ fmu = '{}'
     let cost = CostSpec::Integral {
         output: "integrator.y0".into(),
     };
-    let models = HashMap::from([("integrator".to_string(), integrator), ("gain".to_string(), gain)]);
+    let models = HashMap::from([
+        ("integrator".to_string(), integrator),
+        ("gain".to_string(), gain),
+    ]);
     let mut problem = Problem::new(system, &names, &cost, "--parameters")
         .expect("the problem resolves")
         .with_instances(instantiator(models))
@@ -325,7 +340,15 @@ fmu = '{}'
         by_a[..n].iter().sum::<f64>() * h,
         by_g[..n].iter().sum::<f64>() * h,
     ];
-    assert!((evaluation.cost - cost).abs() <= 1e-14 * cost.abs(), "J {} vs {cost}", evaluation.cost);
+    assert!(
+        (evaluation.cost - cost).abs() <= 1e-14 * cost.abs(),
+        "J {} vs {cost}",
+        evaluation.cost
+    );
     let error = relative_difference(&evaluation.gradient, &closed_form);
-    assert!(error < 1e-12, "adjoint {:?} vs closed form {closed_form:?}: {error:.1e}", evaluation.gradient);
+    assert!(
+        error < 1e-12,
+        "adjoint {:?} vs closed form {closed_form:?}: {error:.1e}",
+        evaluation.gradient
+    );
 }

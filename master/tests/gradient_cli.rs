@@ -62,15 +62,28 @@ fn run(extra: &str, measured_until: f64, args: &[&str]) -> common::Run {
 #[test]
 fn gradient_names_bad_parameters() {
     let cases = [
-        ("nosuch.p0", "unknown component \"nosuch\" in \"nosuch.p0\" (components: plant)"),
+        (
+            "nosuch.p0",
+            "unknown component \"nosuch\" in \"nosuch.p0\" (components: plant)",
+        ),
         ("plant.k", "component plant"),
         ("plant.y0", "y0 is a output variable, not a parameter"),
         ("plant", "\"plant\" is not of the form component.variable"),
-        ("plant.p0,plant.p0", "the parameter is already listed as plant.p0"),
+        (
+            "plant.p0,plant.p0",
+            "the parameter is already listed as plant.p0",
+        ),
     ];
     for (parameters, message) in cases {
-        let result = run("", 1.0, &["gradient", "--parameters", parameters, "--data", "DATA"]);
-        result.assert_fails_with(&format!("--parameters {}", parameters.rsplit(',').next().unwrap()));
+        let result = run(
+            "",
+            1.0,
+            &["gradient", "--parameters", parameters, "--data", "DATA"],
+        );
+        result.assert_fails_with(&format!(
+            "--parameters {}",
+            parameters.rsplit(',').next().unwrap()
+        ));
         result.assert_fails_with(message);
     }
     run("", 1.0, &["gradient", "--data", "DATA"]).assert_fails_with("no parameters given");
@@ -86,34 +99,68 @@ fn gradient_names_bad_costs_and_data() {
     run("", 1.0, &with(&p, &["--cost", "median"])).assert_fails_with("\"median\" is no cost");
     run("", 1.0, &with(&p, &["--cost", "integral:plant.u0"]))
         .assert_fails_with("u0 is a input Float64 variable; the cost takes scalar float outputs");
-    run("", 1.0, &with(&p, &["--data", "DATA", "--weights", "plant.y1=2"]))
-        .assert_fails_with("weight plant.y1: ");
-    run("", 1.0, &with(&p, &["--data", "DATA", "--weights", "plant.y0=-1"]))
-        .assert_fails_with("weight plant.y0: -1 is not a finite, non-negative number");
-    run("", 0.5, &with(&p, &["--data", "DATA"]))
-        .assert_fails_with("column plant.y0 is measured from t = 0 to 0.5, but the cost needs it at t = 0.6");
+    run(
+        "",
+        1.0,
+        &with(&p, &["--data", "DATA", "--weights", "plant.y1=2"]),
+    )
+    .assert_fails_with("weight plant.y1: ");
+    run(
+        "",
+        1.0,
+        &with(&p, &["--data", "DATA", "--weights", "plant.y0=-1"]),
+    )
+    .assert_fails_with("weight plant.y0: -1 is not a finite, non-negative number");
+    run("", 0.5, &with(&p, &["--data", "DATA"])).assert_fails_with(
+        "column plant.y0 is measured from t = 0 to 0.5, but the cost needs it at t = 0.6",
+    );
     run("", 1.0, &with(&p, &["--data", "no-such-file.csv"])).assert_fails_with("no-such-file.csv");
 }
 
 #[test]
 fn the_gradient_section_is_checked() {
-    run("\n[gradient]\nparameters = [\"plant.p0\"]\nsolver = \"fast\"\n", 1.0, &["gradient"])
-        .assert_fails_with("[gradient]: unknown field `solver`");
-    run("\n[gradient]\nparameters = [\"plant.q\"]\ndata = \"measured.csv\"\n", 1.0, &["gradient"])
-        .assert_fails_with("[gradient] parameters plant.q: component plant");
+    run(
+        "\n[gradient]\nparameters = [\"plant.p0\"]\nsolver = \"fast\"\n",
+        1.0,
+        &["gradient"],
+    )
+    .assert_fails_with("[gradient]: unknown field `solver`");
+    run(
+        "\n[gradient]\nparameters = [\"plant.q\"]\ndata = \"measured.csv\"\n",
+        1.0,
+        &["gradient"],
+    )
+    .assert_fails_with("[gradient] parameters plant.q: component plant");
 }
 
 #[test]
 fn identify_names_bad_bounds() {
     let cases = [
-        ("plant.p0=5:1", "the lower bound 5 is not below the upper bound 1"),
+        (
+            "plant.p0=5:1",
+            "the lower bound 5 is not below the upper bound 1",
+        ),
         ("plant.p0=1", "expected component.parameter=lower:upper"),
-        ("plant.p0=a:3", "the lower bound \"a\" is not a finite number"),
-        ("plant.p0=3:4", "plant.p0: the start value 2 is not inside the bounds 3:4"),
-        ("plant.p0=:2", "the start value 2 is not inside the bounds :2"),
+        (
+            "plant.p0=a:3",
+            "the lower bound \"a\" is not a finite number",
+        ),
+        (
+            "plant.p0=3:4",
+            "plant.p0: the start value 2 is not inside the bounds 3:4",
+        ),
+        (
+            "plant.p0=:2",
+            "the start value 2 is not inside the bounds :2",
+        ),
     ];
     for (parameters, message) in cases {
-        run("", 1.0, &["identify", "--data", "DATA", "--parameters", parameters]).assert_fails_with(message);
+        run(
+            "",
+            1.0,
+            &["identify", "--data", "DATA", "--parameters", parameters],
+        )
+        .assert_fails_with(message);
     }
     run("", 1.0, &["identify", "--parameters", "plant.p0=0:5"])
         .assert_fails_with("a least-squares cost needs measurements");

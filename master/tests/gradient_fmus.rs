@@ -23,7 +23,10 @@ struct Dual {
 
 impl Dual {
     fn constant(value: f64) -> Self {
-        Dual { value, derivative: 0.0 }
+        Dual {
+            value,
+            derivative: 0.0,
+        }
     }
     fn variable(value: f64, active: bool) -> Self {
         Dual {
@@ -36,13 +39,19 @@ impl Dual {
 impl Add for Dual {
     type Output = Dual;
     fn add(self, o: Dual) -> Dual {
-        Dual { value: self.value + o.value, derivative: self.derivative + o.derivative }
+        Dual {
+            value: self.value + o.value,
+            derivative: self.derivative + o.derivative,
+        }
     }
 }
 impl Sub for Dual {
     type Output = Dual;
     fn sub(self, o: Dual) -> Dual {
-        Dual { value: self.value - o.value, derivative: self.derivative - o.derivative }
+        Dual {
+            value: self.value - o.value,
+            derivative: self.derivative - o.derivative,
+        }
     }
 }
 impl Mul for Dual {
@@ -59,14 +68,18 @@ impl Div for Dual {
     fn div(self, o: Dual) -> Dual {
         Dual {
             value: self.value / o.value,
-            derivative: (self.derivative * o.value - self.value * o.derivative) / (o.value * o.value),
+            derivative: (self.derivative * o.value - self.value * o.derivative)
+                / (o.value * o.value),
         }
     }
 }
 impl Neg for Dual {
     type Output = Dual;
     fn neg(self) -> Dual {
-        Dual { value: -self.value, derivative: -self.derivative }
+        Dual {
+            value: -self.value,
+            derivative: -self.derivative,
+        }
     }
 }
 
@@ -81,7 +94,11 @@ fn by_hand(p: &DoubleOscillator, h: f64, steps: usize, active: usize) -> (f64, f
     let k1 = Dual::variable(p.k1, active == 0);
     let kc = Dual::variable(p.kc, active == 1);
     let m2 = Dual::variable(p.m2, active == 2);
-    let (m1, k2, h) = (Dual::constant(p.m1), Dual::constant(p.k2), Dual::constant(h));
+    let (m1, k2, h) = (
+        Dual::constant(p.m1),
+        Dual::constant(p.k2),
+        Dual::constant(h),
+    );
     let [x1, x2, v1, v2] = DoubleOscillator::INITIAL_STATE.map(Dual::constant);
     let (mut one, mut two) = ((x1, v1), (x2, v2));
     let spring = |a: Dual, b: Dual| -(kc * (a - b));
@@ -128,28 +145,54 @@ fn finite_differences_through_real_fmus_give_the_derivative_of_the_recurrence() 
         let cost = CostSpec::Integral {
             output: "mass1.position".into(),
         };
-        let mut problem = Problem::new(double_oscillator(version, stop), &names, &cost, "--parameters")
-            .expect("the problem resolves")
-            .with_checkpointing(Checkpointing::Interval(5));
+        let mut problem = Problem::new(
+            double_oscillator(version, stop),
+            &names,
+            &cost,
+            "--parameters",
+        )
+        .expect("the problem resolves")
+        .with_checkpointing(Checkpointing::Interval(5));
         let values = problem.start_values();
         let evaluation = problem.gradient(&values).expect("the gradient");
         let steps = (stop / h).round() as usize;
         for (i, method) in evaluation.methods.iter().enumerate() {
             let Method::FiniteDifferences { reason } = method else {
-                panic!("{version:?}: {} by {method:?}; these FMUs have no adjoint extension", PARAMETERS[i]);
+                panic!(
+                    "{version:?}: {} by {method:?}; these FMUs have no adjoint extension",
+                    PARAMETERS[i]
+                );
             };
-            assert!(reason.contains("does not provide the adjoint extension"), "{reason}");
+            assert!(
+                reason.contains("does not provide the adjoint extension"),
+                "{reason}"
+            );
             let (cost, exact) = by_hand(&DoubleOscillator::UNDAMPED, h, steps, i);
-            assert!((evaluation.cost - cost).abs() <= 1e-12 * cost.abs(), "{version:?}: J {} vs {cost}", evaluation.cost);
+            assert!(
+                (evaluation.cost - cost).abs() <= 1e-12 * cost.abs(),
+                "{version:?}: J {} vs {cost}",
+                evaluation.cost
+            );
             let error = (evaluation.gradient[i] - exact).abs() / exact.abs();
-            println!("{version:?} {}: {} vs exact {exact}, relative error {error:.1e}", PARAMETERS[i], evaluation.gradient[i]);
-            assert!(error < 1e-7, "{version:?} {}: relative error {error:.1e}", PARAMETERS[i]);
+            println!(
+                "{version:?} {}: {} vs exact {exact}, relative error {error:.1e}",
+                PARAMETERS[i], evaluation.gradient[i]
+            );
+            assert!(
+                error < 1e-7,
+                "{version:?} {}: relative error {error:.1e}",
+                PARAMETERS[i]
+            );
         }
         let central = problem
             .finite_differences(&values, &[0, 1, 2], Differences::CHECK)
             .expect("the check");
         for (i, (&c, &g)) in central.iter().zip(&evaluation.gradient).enumerate() {
-            assert!((c - g).abs() <= 1e-5 * g.abs(), "{version:?} {}: check {c} vs {g}", PARAMETERS[i]);
+            assert!(
+                (c - g).abs() <= 1e-5 * g.abs(),
+                "{version:?} {}: check {c} vs {g}",
+                PARAMETERS[i]
+            );
         }
     }
 }
@@ -161,7 +204,13 @@ fn table_rows(stdout: &str) -> Vec<Vec<String>> {
         .skip_while(|line| !line.starts_with("parameter"))
         .skip(1)
         .take_while(|line| !line.starts_with("finite differences because"))
-        .map(|line| line.split("  ").map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect())
+        .map(|line| {
+            line.split("  ")
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect()
+        })
         .collect()
 }
 
@@ -185,7 +234,12 @@ fn the_command_prints_the_fallback_and_its_check_from_the_gradient_section() {
         let error: f64 = row[5].parse().expect("a relative error");
         assert!(error < 1e-5, "{row:?}");
     }
-    assert!(run.stdout.contains("does not provide the adjoint extension"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("does not provide the adjoint extension"),
+        "{}",
+        run.stdout
+    );
 }
 
 /// A co-simulation of the double oscillator whose adjoint gradient must agree with central
@@ -198,17 +252,26 @@ fn adjoint_agrees_with_finite_differences(setup: Setup) {
     let cost = CostSpec::Integral {
         output: "mass2.position".into(),
     };
-    let mut problem = Problem::new(system, &names, &cost, "--parameters").expect("the problem resolves");
+    let mut problem =
+        Problem::new(system, &names, &cost, "--parameters").expect("the problem resolves");
     let values = problem.start_values();
     let evaluation = problem.gradient(&values).expect("the gradient");
-    assert!(evaluation.methods.iter().all(|m| *m == Method::Adjoint), "{:?}", evaluation.methods);
+    assert!(
+        evaluation.methods.iter().all(|m| *m == Method::Adjoint),
+        "{:?}",
+        evaluation.methods
+    );
     let all: Vec<usize> = (0..names.len()).collect();
     let check = problem
         .finite_differences(&values, &all, Differences::CHECK)
         .expect("the check");
     for (i, (&g, &c)) in evaluation.gradient.iter().zip(&check).enumerate() {
         let error = (g - c).abs() / c.abs();
-        assert!(error < 1e-6, "{setup:?} {}: adjoint {g}, differences {c}, error {error:.1e}", names[i]);
+        assert!(
+            error < 1e-6,
+            "{setup:?} {}: adjoint {g}, differences {c}, error {error:.1e}",
+            names[i]
+        );
     }
 }
 

@@ -20,7 +20,8 @@ fn measure(system: &Path, names: &[&str], values: &[f64], output: &str, into: &P
     let cost = CostSpec::Integral {
         output: output.into(),
     };
-    let mut problem = Problem::new(system, &names, &cost, "--parameters").expect("the problem resolves");
+    let mut problem =
+        Problem::new(system, &names, &cost, "--parameters").expect("the problem resolves");
     let outputs = problem.outputs(values).expect("the run");
     let mut text = format!("time,{output}\n");
     for (t, y) in outputs.times.iter().zip(&outputs.columns[0].1) {
@@ -66,8 +67,11 @@ fn identify_recovers_the_coupling_spring_by_finite_differences() {
     measure(&system, &["spring.k"], &[100.0], "mass2.position", &data);
     // Start 30 % off: the system file's spring has k = 100 (written by the setup).
     let text = std::fs::read_to_string(&system).expect("the system file");
-    std::fs::write(&system, text.replace("parameters = { k = 100.0 }", "parameters = { k = 70.0 }"))
-        .expect("rewrite the system file");
+    std::fs::write(
+        &system,
+        text.replace("parameters = { k = 100.0 }", "parameters = { k = 70.0 }"),
+    )
+    .expect("rewrite the system file");
     let output = dir.path().join("fitted.csv");
     let plot = dir.path().join("fit.svg");
     let run = common::tandem(&[
@@ -87,15 +91,23 @@ fn identify_recovers_the_coupling_spring_by_finite_differences() {
     assert_eq!(values[0].0, "spring.k");
     let error = (values[0].1 - 100.0).abs() / 100.0;
     let (start, end) = cost_reduction(&run.stdout);
-    println!("{}\nrelative error {error:.1e}, J {start:e} -> {end:e}", run.stdout);
+    println!(
+        "{}\nrelative error {error:.1e}, J {start:e} -> {end:e}",
+        run.stdout
+    );
     assert!(error < 1e-6, "fitted {} for 100", values[0].1);
     assert!(end < 1e-10 * start, "J {start} -> {end}");
-    assert!(std::fs::read_to_string(&plot).expect("the plot").contains("<svg"));
+    assert!(std::fs::read_to_string(&plot)
+        .expect("the plot")
+        .contains("<svg"));
 }
 
 /// The engine mount alone, at u_init, with its load acceleration recorded.
 fn engine_mount(dir: &Path, stop: f64, step: f64) -> PathBuf {
-    let fmu = fmus::find("engine_mount", FmiVersion::Fmi3).path.display().to_string();
+    let fmu = fmus::find("engine_mount", FmiVersion::Fmi3)
+        .path
+        .display()
+        .to_string();
     let text = format!(
         r#"[experiment]
 stop = {stop:?}
@@ -144,6 +156,9 @@ fn identify_recovers_the_engine_mount_parameters() {
     assert!(end <= 1e-12 * start, "J {start} -> {end}");
     for ((name, value), expected) in fitted(&output).iter().zip(optimum) {
         let error = (value - expected).abs() / expected;
-        assert!(error < 1e-6, "{name}: fitted {value} for {expected} ({error:.1e})");
+        assert!(
+            error < 1e-6,
+            "{name}: fitted {value} for {expected} ({error:.1e})"
+        );
     }
 }

@@ -134,7 +134,8 @@ fn parse_weight(text: &str) -> Result<(String, f64)> {
 
 /// Computes and prints the gradient (and, with `--check`, the finite differences).
 pub fn run(args: &GradientArgs) -> Result<ExitCode> {
-    let section: GradientSection = section::read(&args.problem.system, "gradient")?.unwrap_or_default();
+    let section: GradientSection =
+        section::read(&args.problem.system, "gradient")?.unwrap_or_default();
     let parameters = if args.parameters.is_empty() {
         section.parameters
     } else {
@@ -151,7 +152,13 @@ pub fn run(args: &GradientArgs) -> Result<ExitCode> {
         weights: section.weights,
         checkpoint_interval: section.checkpoint_interval,
     };
-    let mut problem = load_problem(&args.problem, defaults, &parameters, args.cost.as_deref(), option)?;
+    let mut problem = load_problem(
+        &args.problem,
+        defaults,
+        &parameters,
+        args.cost.as_deref(),
+        option,
+    )?;
     let values = problem.start_values();
     let evaluation = problem.gradient(&values)?;
     let check = if args.check {

@@ -60,7 +60,13 @@ pub fn run(args: &IdentifyArgs) -> Result<ExitCode> {
         weights: section.weights.clone(),
         checkpoint_interval: section.checkpoint_interval,
     };
-    let mut problem = load_problem(&args.problem, defaults, &names, Some("least-squares"), option)?;
+    let mut problem = load_problem(
+        &args.problem,
+        defaults,
+        &names,
+        Some("least-squares"),
+        option,
+    )?;
     let defaults = Settings::default();
     let settings = Settings {
         max_iterations: args
@@ -75,9 +81,8 @@ pub fn run(args: &IdentifyArgs) -> Result<ExitCode> {
     let stem = system_file
         .file_stem()
         .map_or_else(|| "system".into(), |s| s.to_string_lossy().into_owned());
-    let in_system_folder = |written: &Option<PathBuf>| {
-        written.as_ref().map(|w| section::resolve(system_file, w))
-    };
+    let in_system_folder =
+        |written: &Option<PathBuf>| written.as_ref().map(|w| section::resolve(system_file, w));
     let output = args
         .output
         .clone()

@@ -39,10 +39,12 @@ pub fn ensure_step_states(
         .sub_steps
         .first()
         .map_or(tape.steps[first].end.time, |s| s.inputs.time);
-    let checkpoint = tape.point_states[first].as_ref().ok_or_else(|| Error::Simulation {
-        time,
-        message: format!("reverse pass: no checkpoint kept at macro point {first}"),
-    })?;
+    let checkpoint = tape.point_states[first]
+        .as_ref()
+        .ok_or_else(|| Error::Simulation {
+            time,
+            message: format!("reverse pass: no checkpoint kept at macro point {first}"),
+        })?;
     cosimulation.instance_mut(index).set_fmu_state(checkpoint)?;
     for m in first..end {
         let sub_steps = tape.steps[m].sub_steps.len();

@@ -100,7 +100,8 @@ impl Cost {
             CostSpec::LeastSquares { data, weights } => {
                 let measurements = Measurements::read(data)?;
                 let names: Vec<&str> = measurements.names().collect();
-                if let Some((name, _)) = weights.iter().find(|(n, _)| !names.contains(&n.as_str())) {
+                if let Some((name, _)) = weights.iter().find(|(n, _)| !names.contains(&n.as_str()))
+                {
                     return Err(Error::InvalidValue {
                         item: format!("weight {name}"),
                         message: format!(

@@ -35,8 +35,6 @@ pub use cost::{Cost, CostSpec};
 pub use derivatives::{DerivativeLayout, StepDerivatives};
 pub use measurements::Measurements;
 pub use parameters::Parameter;
-pub use problem::{
-    Checkpointing, Differences, Evaluation, Instantiator, Method, Outputs, Problem,
-};
+pub use problem::{Checkpointing, Differences, Evaluation, Instantiator, Method, Outputs, Problem};
 pub use section::GradientSection;
 pub use stage::{CouplingStage, SampleAdjoints};

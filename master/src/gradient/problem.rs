@@ -124,7 +124,12 @@ struct Run {
 impl Problem {
     /// The problem of `parameters` (`component.variable`, named after `option` in messages)
     /// and `cost` on `system`. Only the cost's outputs are recorded from here on.
-    pub fn new(mut system: System, parameters: &[String], cost: &CostSpec, option: &str) -> Result<Self> {
+    pub fn new(
+        mut system: System,
+        parameters: &[String],
+        cost: &CostSpec,
+        option: &str,
+    ) -> Result<Self> {
         let parameters = parameters::resolve_all(parameters, &system, option)?;
         let intervals = grid_intervals(system.start, system.macro_step, system.stop);
         let points: Vec<f64> = (0..=intervals)
@@ -219,7 +224,9 @@ impl Problem {
                 .iter()
                 .enumerate()
                 .map(|(term, name)| {
-                    let simulated = (0..count).map(|k| problem.output(&run.tapes, term, k)).collect();
+                    let simulated = (0..count)
+                        .map(|k| problem.output(&run.tapes, term, k))
+                        .collect();
                     let measured = problem.cost.targets(term).map(<[f64]>::to_vec);
                     (name.to_string(), simulated, measured)
                 })
@@ -363,7 +370,11 @@ impl Problem {
     }
 
     /// Applies `work` to `run`, then frees its states and terminates it, whatever `work` did.
-    fn finish<T>(&mut self, mut run: Run, work: impl FnOnce(&mut Self, &mut Run) -> Result<T>) -> Result<T> {
+    fn finish<T>(
+        &mut self,
+        mut run: Run,
+        work: impl FnOnce(&mut Self, &mut Run) -> Result<T>,
+    ) -> Result<T> {
         let result = work(self, &mut run);
         let mut cleanup = Ok(());
         for (i, tape) in run.tapes.iter_mut().enumerate() {
@@ -391,9 +402,8 @@ impl Problem {
 
     /// How each parameter's derivative can be had, from what the first recorded run found.
     fn methods_for(&self, tapes: &[Tape]) -> Vec<Method> {
-        let blocked = |reason: String| {
-            vec![Method::FiniteDifferences { reason }; self.parameters.len()]
-        };
+        let blocked =
+            |reason: String| vec![Method::FiniteDifferences { reason }; self.parameters.len()];
         match self.adjoint_obstacle(tapes) {
             Some(reason) => blocked(reason),
             None => self
@@ -461,7 +471,10 @@ impl Problem {
         self.cost.ports().into_iter().find_map(|port| {
             let reference = port.variable(components).value_reference;
             (!layouts[port.component].outputs.contains(&reference)).then(|| {
-                format!("cost output {} is not in its FMU's adjoint manifest", name(port))
+                format!(
+                    "cost output {} is not in its FMU's adjoint manifest",
+                    name(port)
+                )
             })
         })
     }
@@ -476,7 +489,12 @@ impl Problem {
             .zip(&self.wiring)
             .map(|(tape, wiring)| {
                 let derivatives = tape.derivatives.as_ref().expect("checked");
-                SeedMap::new(wiring, &derivatives.layout, derivatives.state_size, &reference)
+                SeedMap::new(
+                    wiring,
+                    &derivatives.layout,
+                    derivatives.state_size,
+                    &reference,
+                )
             })
             .collect();
         let mut samples: Vec<Vec<Vec<f64>>> = run

@@ -154,7 +154,12 @@ impl Pass<'_> {
             let state = tape.point_states[k + 1].as_ref().expect("ensured");
             self.restore(i, state, &step.end)?;
             let returned = self.call(i, step.end.time, |d, r| {
-                d.output_vjp(&output_seeds, &mut r.state, &mut r.inputs, &mut r.parameters)
+                d.output_vjp(
+                    &output_seeds,
+                    &mut r.state,
+                    &mut r.inputs,
+                    &mut r.parameters,
+                )
             })?;
             add(&mut self.adjoints.states[i], &returned.state);
             self.finish(i, &returned, &step.end);
@@ -223,7 +228,9 @@ impl Pass<'_> {
         state_seeds: &[f64],
         output_seeds: &[f64],
     ) -> Result<()> {
-        let start = tape.point_states[0].as_ref().expect("the start state is kept");
+        let start = tape.point_states[0]
+            .as_ref()
+            .expect("the start state is kept");
         let inputs = if tag == tape.start_tag {
             tape.initialization.iter().rev().flatten().next()
         } else {
@@ -328,7 +335,6 @@ impl Pass<'_> {
             }
         }
     }
-
 }
 
 /// A failure of the reverse pass in component `name` at `time`.

@@ -141,7 +141,14 @@ impl Tape {
 
     fn record(&mut self, instance: &mut dyn FmuInstance, event: Event<'_>) -> Result<()> {
         match (self.phase, event) {
-            (Phase::Initializing | Phase::Stepping, Event::Inputs { time, values, holds }) => {
+            (
+                Phase::Initializing | Phase::Stepping,
+                Event::Inputs {
+                    time,
+                    values,
+                    holds,
+                },
+            ) => {
                 self.pending = Some(InputRecord {
                     time,
                     values: values.to_vec(),

@@ -35,7 +35,9 @@ impl Bounded {
             });
         };
         let (lower, upper) = range.split_once(':').ok_or_else(|| {
-            invalid("expected component.parameter=lower:upper (either bound may be left out)".into())
+            invalid(
+                "expected component.parameter=lower:upper (either bound may be left out)".into(),
+            )
         })?;
         let bound = |written: &str, which: &str| -> Result<Option<f64>> {
             let written = written.trim();
@@ -44,13 +46,17 @@ impl Bounded {
             }
             match written.parse::<f64>() {
                 Ok(value) if value.is_finite() => Ok(Some(value)),
-                _ => Err(invalid(format!("the {which} bound \"{written}\" is not a finite number"))),
+                _ => Err(invalid(format!(
+                    "the {which} bound \"{written}\" is not a finite number"
+                ))),
             }
         };
         let (lower, upper) = (bound(lower, "lower")?, bound(upper, "upper")?);
         if let (Some(l), Some(u)) = (lower, upper) {
             if l >= u {
-                return Err(invalid(format!("the lower bound {l} is not below the upper bound {u}")));
+                return Err(invalid(format!(
+                    "the lower bound {l} is not below the upper bound {u}"
+                )));
             }
         }
         Ok(Bounded {
@@ -174,7 +180,10 @@ mod tests {
     fn every_bound_form_parses() {
         assert_eq!(bounded("m.k").lower, None);
         let both = bounded("m.k=1:2.5");
-        assert_eq!((both.name.as_str(), both.lower, both.upper), ("m.k", Some(1.0), Some(2.5)));
+        assert_eq!(
+            (both.name.as_str(), both.lower, both.upper),
+            ("m.k", Some(1.0), Some(2.5))
+        );
         assert_eq!(bounded("m.k=1:").upper, None);
         assert_eq!(bounded("m.k=:3").upper, Some(3.0));
         for bad in ["m.k=2:1", "m.k=1", "m.k=a:2", "m.k=1:inf"] {
@@ -191,14 +200,21 @@ mod tests {
             assert!((transform.parameter(x0) - start).abs() < 1e-14, "{text}");
             for x in [x0 - 0.7, x0, x0 + 1.3] {
                 let h = 1e-6;
-                let difference = (transform.parameter(x + h) - transform.parameter(x - h)) / (2.0 * h);
+                let difference =
+                    (transform.parameter(x + h) - transform.parameter(x - h)) / (2.0 * h);
                 let exact = transform.derivative(x);
-                assert!((difference - exact).abs() < 1e-8 * exact.abs().max(1.0), "{text} at {x}");
+                assert!(
+                    (difference - exact).abs() < 1e-8 * exact.abs().max(1.0),
+                    "{text} at {x}"
+                );
                 let p = transform.parameter(x);
                 assert!(bounded(text).lower.is_none_or(|l| p > l), "{text}: {p}");
                 assert!(bounded(text).upper.is_none_or(|u| p < u), "{text}: {p}");
             }
         }
-        assert!(Transform::new(&bounded("m.k=3:7"), start).is_err(), "on the bound");
+        assert!(
+            Transform::new(&bounded("m.k=3:7"), start).is_err(),
+            "on the bound"
+        );
     }
 }

@@ -71,7 +71,8 @@ pub fn plot(path: &Path, outputs: &Outputs) -> Result<()> {
         .map(|(name, _, _)| (format!("{name} measured"), format!("{name} fitted")))
         .collect();
     let mut columns: Vec<(&str, &[f64])> = Vec::new();
-    for ((measured_name, fitted_name), (_, fitted, measured)) in names.iter().zip(&outputs.columns) {
+    for ((measured_name, fitted_name), (_, fitted, measured)) in names.iter().zip(&outputs.columns)
+    {
         if let Some(measured) = measured {
             columns.push((measured_name.as_str(), measured.as_slice()));
         }

@@ -88,7 +88,11 @@ pub fn identify(
         .zip(&start)
         .map(|(b, &p0)| Transform::new(b, p0))
         .collect::<Result<Vec<_>>>()?;
-    let x0: Vec<f64> = transforms.iter().zip(&start).map(|(t, &p)| t.variable(p)).collect();
+    let x0: Vec<f64> = transforms
+        .iter()
+        .zip(&start)
+        .map(|(t, &p)| t.variable(p))
+        .collect();
     let objective = Objective {
         state: RefCell::new(ObjectiveState {
             problem,
@@ -124,7 +128,11 @@ pub fn identify(
             cost: start_cost,
             gradient_norm: start_norm,
         };
-        return Ok(fit(&objective, vec![first], "the start values already minimize J".into()));
+        return Ok(fit(
+            &objective,
+            vec![first],
+            "the start values already minimize J".into(),
+        ));
     }
     // The optimizer sees J / J(start), so that its tolerances and first step are of order one.
     objective.state.borrow_mut().scale = start_cost;
@@ -142,7 +150,8 @@ pub fn identify(
         .configure(|state| state.param(x0.clone()).max_iters(settings.max_iterations))
         .add_observer(observer, ObserverMode::Always)
         .run();
-    let iterations = std::mem::take(&mut *iterations.lock().unwrap_or_else(PoisonError::into_inner));
+    let iterations =
+        std::mem::take(&mut *iterations.lock().unwrap_or_else(PoisonError::into_inner));
     let stopped = match outcome {
         Ok(result) => result
             .state()
@@ -180,7 +189,11 @@ struct ObjectiveState<'a> {
 
 impl ObjectiveState<'_> {
     fn parameters(&self, x: &[f64]) -> Vec<f64> {
-        self.transforms.iter().zip(x).map(|(t, &x)| t.parameter(x)).collect()
+        self.transforms
+            .iter()
+            .zip(x)
+            .map(|(t, &x)| t.parameter(x))
+            .collect()
     }
 }
 
@@ -203,7 +216,11 @@ impl Objective<'_> {
             .collect();
         state.evaluations += 1;
         state.methods = evaluation.methods;
-        if state.best.as_ref().is_none_or(|(best, _)| evaluation.cost < *best) {
+        if state
+            .best
+            .as_ref()
+            .is_none_or(|(best, _)| evaluation.cost < *best)
+        {
             state.best = Some((evaluation.cost, x.to_vec()));
         }
         state.cache = Some((x.to_vec(), evaluation.cost, gradient.clone()));
@@ -259,7 +276,9 @@ impl IterationLog {
         let iteration = Iteration {
             number,
             cost: state.get_cost() * self.scale,
-            gradient_norm: state.get_gradient().map_or(f64::NAN, |g| norm(g) * self.scale),
+            gradient_norm: state
+                .get_gradient()
+                .map_or(f64::NAN, |g| norm(g) * self.scale),
         };
         (self.report)(&iteration);
         self.iterations
@@ -270,12 +289,21 @@ impl IterationLog {
 }
 
 impl Observe<LbfgsState> for IterationLog {
-    fn observe_init(&mut self, _name: &str, state: &LbfgsState, _kv: &KV) -> std::result::Result<(), argmin::core::Error> {
+    fn observe_init(
+        &mut self,
+        _name: &str,
+        state: &LbfgsState,
+        _kv: &KV,
+    ) -> std::result::Result<(), argmin::core::Error> {
         self.log(state, 0);
         Ok(())
     }
 
-    fn observe_iter(&mut self, state: &LbfgsState, _kv: &KV) -> std::result::Result<(), argmin::core::Error> {
+    fn observe_iter(
+        &mut self,
+        state: &LbfgsState,
+        _kv: &KV,
+    ) -> std::result::Result<(), argmin::core::Error> {
         // argmin counts the iteration after its observers have seen it.
         self.log(state, state.get_iter() + 1);
         Ok(())

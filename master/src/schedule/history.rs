@@ -78,7 +78,11 @@ impl History {
             len: used.len(),
             ..Hold::default()
         };
-        for (term, (&tag, weight)) in hold.terms.iter_mut().zip(self.tags[used].iter().zip(weights)) {
+        for (term, (&tag, weight)) in hold
+            .terms
+            .iter_mut()
+            .zip(self.tags[used].iter().zip(weights))
+        {
             *term = (tag, weight);
         }
         hold
@@ -225,7 +229,10 @@ mod tests {
     #[test]
     fn a_hold_names_the_samples_and_weights_of_the_value() {
         let mut h = History::default();
-        for (tag, (t, v)) in [(0.0, 1.0), (1.0, 3.0), (2.0, 9.0), (3.0, 19.0)].into_iter().enumerate() {
+        for (tag, (t, v)) in [(0.0, 1.0), (1.0, 3.0), (2.0, 9.0), (3.0, 19.0)]
+            .into_iter()
+            .enumerate()
+        {
             h.push(t, v, tag);
         }
         let hold = h.hold_at(4.0, 2);

@@ -69,9 +69,10 @@ impl InputTable {
 
     /// The value of every column at `time`; at a repeated time the later row applies.
     fn values_at(&self, time: f64) -> impl Iterator<Item = (&Column, f64)> {
-        self.columns.iter().enumerate().map(move |(i, column)| {
-            (column, self.table.value_at(i, time, column.continuous))
-        })
+        self.columns
+            .iter()
+            .enumerate()
+            .map(move |(i, column)| (column, self.table.value_at(i, time, column.continuous)))
     }
 
     /// Writes the inputs at `time` into the instance.

@@ -12,8 +12,8 @@ mod source;
 pub use component::Component;
 pub use connection::Connection;
 pub use file::SystemFile;
-pub use port::Port;
 pub use port::resolve as resolve_port;
+pub use port::Port;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

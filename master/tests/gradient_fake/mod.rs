@@ -61,7 +61,12 @@ pub struct LinearModel {
 impl LinearModel {
     /// Number of states, inputs, outputs and parameters.
     pub fn sizes(&self) -> (usize, usize, usize, usize) {
-        (self.a.nrows(), self.b.ncols(), self.c.nrows(), self.parameters.len())
+        (
+            self.a.nrows(),
+            self.b.ncols(),
+            self.c.nrows(),
+            self.parameters.len(),
+        )
     }
 
     fn a_of(&self, p: &[f64]) -> DMatrix<f64> {
@@ -115,8 +120,10 @@ impl LinearModel {
         }
         let structure: String = (0..r)
             .map(|j| {
-                let inputs: Vec<String> =
-                    (0..m).filter(|&i| self.feeds_through(j, i)).map(|i| i.to_string()).collect();
+                let inputs: Vec<String> = (0..m)
+                    .filter(|&i| self.feeds_through(j, i))
+                    .map(|i| i.to_string())
+                    .collect();
                 format!(
                     "    <Output valueReference=\"{}\" dependencies=\"{}\"/>\n",
                     OUTPUT + j as u32,
@@ -152,9 +159,9 @@ pub fn instantiator(models: HashMap<String, LinearModel>) -> Instantiator {
     let models: HashMap<String, Arc<LinearModel>> =
         models.into_iter().map(|(k, v)| (k, Arc::new(v))).collect();
     Box::new(move |component: &Component, _log: &LogSettings| {
-        let model = models.get(&component.name).unwrap_or_else(|| {
-            panic!("no fake model for component {}", component.name)
-        });
+        let model = models
+            .get(&component.name)
+            .unwrap_or_else(|| panic!("no fake model for component {}", component.name));
         Ok(Box::new(FakeInstance::new(&component.name, model.clone())) as Box<dyn FmuInstance>)
     })
 }
@@ -215,7 +222,12 @@ impl FakeInstance {
     }
 
     /// `sum_l p_bar_l = seeds^T (M_l v)` for each parameter matrix `M_l`.
-    fn parameter_terms(matrices: &[DMatrix<f64>], seeds: &DVector<f64>, v: &DVector<f64>, out: &mut [f64]) {
+    fn parameter_terms(
+        matrices: &[DMatrix<f64>],
+        seeds: &DVector<f64>,
+        v: &DVector<f64>,
+        out: &mut [f64],
+    ) {
         for (o, ml) in out.iter_mut().zip(matrices) {
             *o += seeds.dot(&(ml * v));
         }
@@ -259,13 +271,21 @@ impl StepDerivatives for FakeInstance {
         let model = &self.model;
         let ybar = DVector::from_column_slice(bar_outputs_next);
         let wbar = DVector::from_column_slice(bar_state_next) + model.c.transpose() * &ybar;
-        let cubic = self.w.map(|x| 3.0 * model.kappa * x * x).component_mul(&wbar);
+        let cubic = self
+            .w
+            .map(|x| 3.0 * model.kappa * x * x)
+            .component_mul(&wbar);
         let state = &wbar + (model.a_of(&self.p).transpose() * &wbar + cubic) * step;
         write(bar_state, &state);
         let inputs = model.b.transpose() * &wbar * step + model.d_of(&self.p).transpose() * &ybar;
         write(bar_inputs, &inputs);
         bar_parameters.fill(0.0);
-        Self::parameter_terms(&model.a_parameters, &(&wbar * step), &self.w, bar_parameters);
+        Self::parameter_terms(
+            &model.a_parameters,
+            &(&wbar * step),
+            &self.w,
+            bar_parameters,
+        );
         Self::parameter_terms(&model.d_parameters, &ybar, &self.u, bar_parameters);
         Ok(())
     }
@@ -314,7 +334,12 @@ impl FmuInstance for FakeInstance {
     fn interface(&self) -> InterfaceType {
         InterfaceType::CoSimulation
     }
-    fn enter_initialization_mode(&mut self, _: Option<f64>, start: f64, _: Option<f64>) -> Result<()> {
+    fn enter_initialization_mode(
+        &mut self,
+        _: Option<f64>,
+        start: f64,
+        _: Option<f64>,
+    ) -> Result<()> {
         self.time = start;
         Ok(())
     }
@@ -369,20 +394,33 @@ impl FmuInstance for FakeInstance {
         Err(self.unsupported("set_string"))
     }
     fn get_values(&mut self, ty: VariableType, references: &[u32]) -> Result<Values> {
-        assert_eq!(ty, VariableType::Float64, "the fake has Float64 variables only");
+        assert_eq!(
+            ty,
+            VariableType::Float64,
+            "the fake has Float64 variables only"
+        );
         let mut values = vec![0.0; references.len()];
         self.get_real(references, &mut values)?;
         Ok(Values::Float(values))
     }
     fn set_values(&mut self, ty: VariableType, references: &[u32], values: &Values) -> Result<()> {
-        assert_eq!(ty, VariableType::Float64, "the fake has Float64 variables only");
+        assert_eq!(
+            ty,
+            VariableType::Float64,
+            "the fake has Float64 variables only"
+        );
         match values {
             Values::Float(values) => self.set_real(references, values),
             other => panic!("the fake takes floats, not {other:?}"),
         }
     }
     fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome> {
-        assert!((time - self.time).abs() <= 1e-12 * time.abs().max(1.0), "{} steps from {time} at {}", self.name, self.time);
+        assert!(
+            (time - self.time).abs() <= 1e-12 * time.abs().max(1.0),
+            "{} steps from {time} at {}",
+            self.name,
+            self.time
+        );
         let model = &self.model;
         let cubic = self.w.map(|x| model.kappa * x * x * x);
         let rate = model.a_of(&self.p) * &self.w + &model.b * &self.u + cubic;
@@ -431,10 +469,22 @@ impl FmuInstance for FakeInstance {
     fn number_of_event_indicators(&self) -> usize {
         0
     }
-    fn get_directional_derivative(&mut self, _: &[u32], _: &[u32], _: &[f64], _: &mut [f64]) -> Result<()> {
+    fn get_directional_derivative(
+        &mut self,
+        _: &[u32],
+        _: &[u32],
+        _: &[f64],
+        _: &mut [f64],
+    ) -> Result<()> {
         Err(self.unsupported("get_directional_derivative"))
     }
-    fn get_adjoint_derivative(&mut self, _: &[u32], _: &[u32], _: &[f64], _: &mut [f64]) -> Result<()> {
+    fn get_adjoint_derivative(
+        &mut self,
+        _: &[u32],
+        _: &[u32],
+        _: &[f64],
+        _: &mut [f64],
+    ) -> Result<()> {
         Err(self.unsupported("get_adjoint_derivative"))
     }
     fn get_fmu_state(&mut self) -> Result<FmuState> {
@@ -444,7 +494,10 @@ impl FmuInstance for FakeInstance {
             u: self.u.clone(),
             p: self.p.clone(),
         }));
-        Ok(FmuState::from_raw(self.snapshots.len() as *mut c_void, self.owner()))
+        Ok(FmuState::from_raw(
+            self.snapshots.len() as *mut c_void,
+            self.owner(),
+        ))
     }
     fn set_fmu_state(&mut self, state: &FmuState) -> Result<()> {
         let index = state.as_raw() as usize - 1;
@@ -459,7 +512,11 @@ impl FmuInstance for FakeInstance {
     }
     fn free_fmu_state(&mut self, state: FmuState) -> Result<()> {
         let index = state.as_raw() as usize - 1;
-        assert!(self.snapshots[index].take().is_some(), "{}: state {index} freed twice", self.name);
+        assert!(
+            self.snapshots[index].take().is_some(),
+            "{}: state {index} freed twice",
+            self.name
+        );
         Ok(())
     }
     fn serialize_fmu_state(&mut self, _: &FmuState) -> Result<Vec<u8>> {
