@@ -346,6 +346,7 @@ fmu = '{}'
         evaluation.cost
     );
     let error = relative_difference(&evaluation.gradient, &closed_form);
+    println!("adjoint {:?}, closed form {closed_form:?}, relative error {error:.1e}", evaluation.gradient);
     assert!(
         error < 1e-12,
         "adjoint {:?} vs closed form {closed_form:?}: {error:.1e}",

@@ -24,8 +24,8 @@ pub struct DerivativeLayout {
 /// function evaluates at the instance's current point (restored FMU state, inputs set) and
 /// leaves that point unchanged; results are written, not accumulated.
 pub trait StepDerivatives {
-    /// The seed order of inputs, parameters and outputs.
-    fn layout(&self) -> &DerivativeLayout;
+    /// The seed order of inputs, parameters and outputs (read once per run).
+    fn layout(&self) -> DerivativeLayout;
 
     /// Length of the discrete state `w`.
     fn state_size(&mut self) -> Result<usize>;

@@ -212,7 +212,7 @@ impl Tape {
         let Some(derivatives) = instance.step_derivatives() else {
             return Ok(None);
         };
-        let layout = derivatives.layout().clone();
+        let layout = derivatives.layout();
         let state_size = derivatives.state_size()?;
         let mut start_inputs = vec![0.0; layout.inputs.len()];
         instance.get_real(&layout.inputs, &mut start_inputs)?;

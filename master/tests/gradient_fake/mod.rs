@@ -251,8 +251,8 @@ fn write(out: &mut [f64], v: &DVector<f64>) {
 }
 
 impl StepDerivatives for FakeInstance {
-    fn layout(&self) -> &DerivativeLayout {
-        &self.layout
+    fn layout(&self) -> DerivativeLayout {
+        self.layout.clone()
     }
 
     fn state_size(&mut self) -> Result<usize> {
