@@ -163,5 +163,5 @@ fn identify_names_bad_bounds() {
         .assert_fails_with(message);
     }
     run("", 1.0, &["identify", "--parameters", "plant.p0=0:5"])
-        .assert_fails_with("a least-squares cost needs measurements");
+        .assert_fails_with("--data: identification needs measurements: give --data measured.csv");
 }

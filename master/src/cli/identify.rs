@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::gradient::{load_problem, ProblemArgs, SectionDefaults};
 use super::print_table;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::gradient::section;
 use crate::gradient::Method;
 use crate::identify::bounds::Bounded;
@@ -53,6 +53,14 @@ pub fn run(args: &IdentifyArgs) -> Result<ExitCode> {
         .iter()
         .map(|text| Bounded::parse(text, option))
         .collect::<Result<Vec<_>>>()?;
+    if args.problem.data.is_none() && section.data.is_none() {
+        return Err(Error::InvalidValue {
+            item: "--data".into(),
+            message: "identification needs measurements: give --data measured.csv, or data = \
+                      \"...\" in the [identify] section"
+                .into(),
+        });
+    }
     let names: Vec<String> = bounds.iter().map(|b| b.name.clone()).collect();
     let defaults = SectionDefaults {
         cost: None,
