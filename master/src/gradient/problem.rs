@@ -193,16 +193,6 @@ impl Problem {
         &self.parameters
     }
 
-    /// The system (with the parameter values of the latest run).
-    pub fn system(&self) -> &System {
-        &self.system
-    }
-
-    /// The cost.
-    pub fn cost_function(&self) -> &Cost {
-        &self.cost
-    }
-
     /// The parameters' values as the system gives them.
     pub fn start_values(&self) -> Vec<f64> {
         self.parameters.iter().map(|p| p.value).collect()
