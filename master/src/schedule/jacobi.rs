@@ -1,13 +1,14 @@
 //! The Jacobi macro step: every participant advances at once from the values communicated up
 //! to the start of the step. The first participant runs on the calling thread; each other one
 //! lives on a worker thread of its own for the whole run, which advances it when told and
-//! reports back, so that no thread is started per macro step.
+//! reports back, so that no thread is started per macro step. A run whose participants must
+//! stay on the calling thread (recorded runs) takes the same step with them advancing in turn.
 
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use super::{settle, Histories, Participant, Progress};
+use super::{settle, Advance, Histories, Participant, Progress};
 use crate::error::{Error, Result};
 
 /// The participants of a Jacobi run: the first on the calling thread, the others on workers.
@@ -31,7 +32,7 @@ enum Order {
 
 /// What a worker reports back: the result of the order and the participant's FMI calls so far.
 enum Report {
-    Advanced(Result<super::Advance>, usize),
+    Advanced(Result<Advance>, usize),
     Terminated(Result<()>, usize),
 }
 
@@ -89,18 +90,8 @@ impl Crew {
                 }
             });
         }
-        // Every participant has finished; report the first failure in component order.
-        let advances = advances.into_iter().collect::<Result<Vec<_>>>()?;
         // The workers dropped their references before reporting: no copy is made here.
-        let histories = Arc::make_mut(histories);
-        let mut progress = Progress::Reached;
-        for (index, advance) in advances.into_iter().enumerate() {
-            let settled = settle(histories, &names[index], index, to, advance);
-            if progress == Progress::Reached {
-                progress = settled;
-            }
-        }
-        Ok(progress)
+        settle_all(Arc::make_mut(histories), names, to, advances)
     }
 
     /// FMI calls made so far, over all participants.
@@ -125,6 +116,44 @@ impl Crew {
         }
         results.into_iter().collect()
     }
+}
+
+/// The Jacobi step on the calling thread: advances every participant in turn from `from` to
+/// `to`, all from the histories as they were at `from`, then adds their values at `to`; the
+/// result is that of [`Crew::step`].
+pub(super) fn step_in_turn(
+    participants: &mut [Participant],
+    histories: &mut Histories,
+    names: &[String],
+    from: f64,
+    to: f64,
+    degree: usize,
+) -> Result<Progress> {
+    let advances = participants
+        .iter_mut()
+        .map(|p| p.advance(histories, from, to, degree))
+        .collect();
+    settle_all(histories, names, to, advances)
+}
+
+/// Once every participant has finished its step (`advances`, in component order), reports the
+/// first failure, else adds all values at `to` to the histories; the first termination request
+/// in component order ends the run.
+fn settle_all(
+    histories: &mut Histories,
+    names: &[String],
+    to: f64,
+    advances: Vec<Result<Advance>>,
+) -> Result<Progress> {
+    let advances = advances.into_iter().collect::<Result<Vec<_>>>()?;
+    let mut progress = Progress::Reached;
+    for (index, advance) in advances.into_iter().enumerate() {
+        let settled = settle(histories, &names[index], index, to, advance);
+        if progress == Progress::Reached {
+            progress = settled;
+        }
+    }
+    Ok(progress)
 }
 
 impl Worker {

@@ -16,6 +16,9 @@
 //! inputs from the same polynomials. At the end of the
 //! macro step the inputs are set to their values there before the outputs are read, so an
 //! output with direct feedthrough uses the extrapolated (or, in Gauss-Seidel, current) inputs.
+//!
+//! A caller may hook into a run ([`Hooks`]): create the instances itself and give every
+//! participant a [`Recorder`] that hears of each input written, step taken and value read.
 
 mod gauss_seidel;
 mod history;
@@ -23,6 +26,12 @@ mod initialization;
 mod jacobi;
 pub mod model_exchange;
 mod participant;
+mod recording;
+
+pub use history::Hold;
+pub use initialization::observed_ports;
+pub use participant::connections_into;
+pub use recording::{Event, Recorder};
 
 use history::{Histories, Source};
 use participant::{Advance, Participant};
@@ -32,9 +41,21 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use crate::error::Result;
-use crate::instance::LogSettings;
-use crate::system::{Port, Schedule, System};
+use crate::error::{Error, Result};
+use crate::instance::{FmuInstance, LogSettings};
+use crate::system::{Component, Port, Schedule, System};
+
+/// Creates a component's instance in place of its FMU's (an in-process stand-in, say).
+pub type Instantiate<'a> = &'a dyn Fn(&Component, &LogSettings) -> Result<Box<dyn FmuInstance>>;
+
+/// What a caller adds to a co-simulation.
+#[derive(Default)]
+pub struct Hooks<'a> {
+    /// Creates the instances (default: each component's FMU, for Co-Simulation).
+    pub instantiate: Option<Instantiate<'a>>,
+    /// One recorder per component, in component order, or none.
+    pub recorders: Vec<Box<dyn Recorder>>,
+}
 
 /// The order in which components advance over a macro step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -121,7 +142,7 @@ pub struct CoSimulation {
 enum Stepping {
     /// Jacobi: in parallel, on threads that live for the whole run.
     Parallel(jacobi::Crew),
-    /// Gauss-Seidel: one after another, on the calling thread.
+    /// On the calling thread: Gauss-Seidel, or Jacobi with recorders (advanced in turn).
     Sequential(Vec<Participant>),
 }
 
@@ -129,13 +150,22 @@ impl CoSimulation {
     /// Instantiates every component of `system`, initializes them and propagates the outputs
     /// to the inputs at the start time.
     pub fn initialize(system: &System, log: &LogSettings) -> Result<Self> {
-        let (participants, histories, observed) = initialization::run(system, log)?;
+        Self::initialize_with(system, log, Hooks::default())
+    }
+
+    /// [`CoSimulation::initialize`] with the caller's `hooks`. A run with recorders keeps
+    /// every participant on the calling thread (a Jacobi step then advances them in turn, with
+    /// the same result), so that [`CoSimulation::instance_mut`] and
+    /// [`CoSimulation::write_inputs`] can reach them after it.
+    pub fn initialize_with(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Result<Self> {
+        let recording = !hooks.recorders.is_empty();
+        let (participants, histories, observed) = initialization::run(system, log, hooks)?;
         let names = participants.iter().map(|p| p.name().to_string()).collect();
         let stepping = match system.schedule.kind {
-            ScheduleKind::Jacobi => {
+            ScheduleKind::Jacobi if !recording => {
                 Stepping::Parallel(jacobi::Crew::new(participants, system.start)?)
             }
-            ScheduleKind::GaussSeidel => Stepping::Sequential(participants),
+            _ => Stepping::Sequential(participants),
         };
         Ok(CoSimulation {
             stepping,
@@ -155,15 +185,28 @@ impl CoSimulation {
             Stepping::Parallel(crew) => {
                 crew.step(&mut self.histories, &self.names, from, to, degree)?
             }
-            Stepping::Sequential(participants) => gauss_seidel::step(
-                participants,
-                Arc::make_mut(&mut self.histories),
-                &self.names,
-                &self.schedule.order,
-                from,
-                to,
-                degree,
-            )?,
+            Stepping::Sequential(participants) => {
+                let histories = Arc::make_mut(&mut self.histories);
+                match self.schedule.kind {
+                    ScheduleKind::Jacobi => jacobi::step_in_turn(
+                        participants,
+                        histories,
+                        &self.names,
+                        from,
+                        to,
+                        degree,
+                    )?,
+                    ScheduleKind::GaussSeidel => gauss_seidel::step(
+                        participants,
+                        histories,
+                        &self.names,
+                        &self.schedule.order,
+                        from,
+                        to,
+                        degree,
+                    )?,
+                }
+            }
         };
         if progress == Progress::Reached {
             self.time = to;
@@ -200,6 +243,34 @@ impl CoSimulation {
         match &self.stepping {
             Stepping::Parallel(crew) => crew.calls(),
             Stepping::Sequential(participants) => participants.iter().map(Participant::calls).sum(),
+        }
+    }
+
+    /// The instance of component `index`, to replay or differentiate its steps after a run;
+    /// only a run with recorders keeps its instances reachable (see
+    /// [`CoSimulation::initialize_with`]).
+    pub fn instance_mut(&mut self, index: usize) -> Result<&mut dyn FmuInstance> {
+        Ok(self.sequential(index)?.instance_mut())
+    }
+
+    /// Writes `values` to the connected inputs of component `index` (in the order of
+    /// [`connections_into`]), as of `time` (for messages); only in a run with recorders.
+    pub fn write_inputs(&mut self, index: usize, time: f64, values: &[f64]) -> Result<()> {
+        self.sequential(index)?.write_inputs(time, values)
+    }
+
+    /// Participant `index`, when the participants are on the calling thread.
+    fn sequential(&mut self, index: usize) -> Result<&mut Participant> {
+        match &mut self.stepping {
+            Stepping::Sequential(participants) => Ok(&mut participants[index]),
+            Stepping::Parallel(_) => Err(Error::Simulation {
+                time: self.time,
+                message: format!(
+                    "instance {}: its participant runs on a worker thread of a Jacobi run \
+                     without recorders and cannot be reached from outside",
+                    self.names[index]
+                ),
+            }),
         }
     }
 

@@ -1,16 +1,18 @@
 //! A component taking part in a co-simulation: its FMU instance and how it advances (a
 //! Co-Simulation FMU steps itself, a Model Exchange FMU is integrated by the master), the
 //! inputs it takes from other participants, and the variables the master reads from it at
-//! communication points. Every FMU call goes through here and is counted.
+//! communication points. Every FMU call goes through here and is counted, and reported to
+//! the participant's recorder, if it has one.
 
 use std::ops::Range;
 
-use super::history::{Histories, Source};
+use super::history::{Histories, Hold, Source};
 use super::model_exchange::{MeStepper, Reached};
+use super::recording::{Event, Recorder};
 use crate::error::{Error, Result};
-use crate::instance::{FmuInstance, LogSettings};
+use crate::instance::FmuInstance;
 use crate::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
-use crate::system::{Port, System};
+use crate::system::{Connection, Port, System};
 
 /// A connected input.
 struct Input {
@@ -63,7 +65,7 @@ impl Engine {
 }
 
 /// The participant's connections to the others: the inputs it writes and the variables it
-/// observes, and the FMI calls made for them and for its set-up.
+/// observes, the FMI calls made for them and for its set-up, and its recorder.
 struct Ports {
     name: String,
     fmi_version: FmiVersion,
@@ -72,6 +74,7 @@ struct Ports {
     observed: Vec<Observed>,
     observed_batches: Vec<Batch>,
     calls: usize,
+    recorder: Option<Box<dyn Recorder>>,
 }
 
 /// One component's instance and ports.
@@ -83,28 +86,22 @@ pub struct Participant {
 }
 
 impl Participant {
-    /// Instantiates component `index` of `system` with its interface and sets its parameter
-    /// and start values. It observes `observed_ports` (the outputs it feeds to connections and
-    /// the recorded variables); `slots_of` gives the observed slots of every component, for
-    /// the input sources.
+    /// Takes `instance` (of the component's interface) as component `index` of `system` and
+    /// sets its parameter and start values. It observes `observed_ports` (the outputs it feeds
+    /// to connections and the recorded variables); `slots_of` gives the observed slots of every
+    /// component, for the input sources; the recorder, if any, hears of everything it does
+    /// from here on.
     pub fn instantiate(
         system: &System,
         index: usize,
+        mut instance: Box<dyn FmuInstance>,
         observed_ports: &[Port],
         slots_of: &dyn Fn(Port) -> Source,
-        log: &LogSettings,
+        recorder: Option<Box<dyn Recorder>>,
     ) -> Result<Self> {
         let component = &system.components[index];
         let md = component.fmu.model_description();
-        let mut instance =
-            component
-                .fmu
-                .instantiate(component.interface, &component.name, log.clone())?;
-        let connected: Vec<_> = system
-            .connections
-            .iter()
-            .filter(|c| c.to.component == index)
-            .collect();
+        let connected: Vec<_> = connections_into(system, index).collect();
         let inputs = connected
             .iter()
             .map(|c| {
@@ -140,6 +137,7 @@ impl Participant {
                 .collect(),
             observed_batches: batches(observed_variables.iter().map(|v| (v.ty, v.value_reference))),
             calls: 0,
+            recorder,
         };
         for start in &component.start_values {
             ports.calls += 1;
@@ -197,10 +195,11 @@ impl Participant {
     /// states (with its inputs from `histories`) and starts integrating at `start`.
     pub fn exit_initialization_mode(&mut self, histories: &Histories, start: f64) -> Result<()> {
         self.ports.calls += 1;
-        self.engine
-            .instance()
+        let instance = self.engine.instance();
+        instance
             .exit_initialization_mode()
             .map_err(|e| at(start, e))?;
+        self.ports.record(instance, start, Event::Initialized)?;
         let Engine::ModelExchange(stepper) = &mut self.engine else {
             return Ok(());
         };
@@ -220,6 +219,17 @@ impl Participant {
             });
         }
         Ok(())
+    }
+
+    /// The instance, for a caller that replays or differentiates steps after the run.
+    pub fn instance_mut(&mut self) -> &mut dyn FmuInstance {
+        self.engine.instance()
+    }
+
+    /// Writes `values` to the connected inputs (in connection order) at `time`.
+    pub fn write_inputs(&mut self, time: f64, values: &[f64]) -> Result<()> {
+        self.ports
+            .write_inputs(self.engine.instance(), time, values)
     }
 
     /// Ends the run.
@@ -267,6 +277,11 @@ impl Participant {
                 for j in 0..n {
                     let (t, next) = (point(j), point(j + 1));
                     ports.set_inputs(instance.as_mut(), histories, t, degree)?;
+                    let step = Event::Step {
+                        time: t,
+                        step: next - t,
+                    };
+                    ports.record(instance.as_mut(), t, step)?;
                     ports.calls += 1;
                     let outcome = instance.do_step(t, next - t).map_err(|e| at(t, e))?;
                     if outcome.terminate {
@@ -310,14 +325,36 @@ impl Ports {
         time: f64,
         degree: usize,
     ) -> Result<()> {
+        let degree_of = |input: &Input| if input.continuous { degree } else { 0 };
         let values: Vec<f64> = self
             .inputs
             .iter()
-            .map(|input| {
-                let degree = if input.continuous { degree } else { 0 };
-                histories.value_at(input.source, time, degree)
-            })
+            .map(|input| histories.value_at(input.source, time, degree_of(input)))
             .collect();
+        self.write_inputs(instance, time, &values)?;
+        if self.recorder.is_some() {
+            let holds: Vec<Hold> = self
+                .inputs
+                .iter()
+                .map(|input| histories.hold_at(input.source, time, degree_of(input)))
+                .collect();
+            let event = Event::Inputs {
+                time,
+                values: &values,
+                holds: &holds,
+            };
+            self.record(instance, time, event)?;
+        }
+        Ok(())
+    }
+
+    /// Writes `values` to the connected inputs of `instance` (in connection order) at `time`.
+    fn write_inputs(
+        &mut self,
+        instance: &mut dyn FmuInstance,
+        time: f64,
+        values: &[f64],
+    ) -> Result<()> {
         for batch in &self.input_batches {
             self.calls += 1;
             let batch_values = Values::from_numbers(batch.ty, &values[batch.range.clone()]);
@@ -356,8 +393,29 @@ impl Ports {
                 ),
             });
         }
+        let event = Event::Observed {
+            time,
+            values: &values,
+        };
+        self.record(instance, time, event)?;
         Ok(values)
     }
+
+    /// Reports `event` at `time`, with `instance`, to the recorder, if there is one.
+    fn record(&mut self, instance: &mut dyn FmuInstance, time: f64, event: Event<'_>) -> Result<()> {
+        match &mut self.recorder {
+            Some(recorder) => recorder.record(instance, event).map_err(|e| at(time, e)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The connections feeding component `index` of `system`, in the order its inputs are written.
+pub fn connections_into(system: &System, index: usize) -> impl Iterator<Item = &Connection> {
+    system
+        .connections
+        .iter()
+        .filter(move |c| c.to.component == index)
 }
 
 /// `error` as a failure of the simulation at `time` (the message keeps the instance and call).

@@ -7,6 +7,7 @@ mod model_exchange;
 mod recorder;
 pub mod start_values;
 mod state_equations;
+pub mod time_table;
 
 pub use inputs::InputTable;
 pub use recorder::Trace;

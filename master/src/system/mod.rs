@@ -18,6 +18,7 @@ mod xml_file;
 pub use component::Component;
 pub use connection::Connection;
 pub use description::SystemDescription;
+pub use port::resolve as resolve_port;
 pub use port::Port;
 
 use std::collections::HashSet;

@@ -32,6 +32,12 @@ struct SystemFile {
     schedule: ScheduleEntry,
     #[serde(default)]
     output: OutputEntry,
+    /// `[gradient]`: read by `tandem gradient` (see the gradient module), not by the system.
+    #[allow(dead_code)]
+    gradient: Option<toml::Value>,
+    /// `[identify]`: read by `tandem identify` (see the identify module), not by the system.
+    #[allow(dead_code)]
+    identify: Option<toml::Value>,
 }
 
 /// `[experiment]`: the simulated interval and the macro (communication) step.
