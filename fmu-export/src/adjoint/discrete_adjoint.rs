@@ -2,6 +2,13 @@
 //! through the adjoint extension: the communication step with the outputs at its end, the
 //! consistent start with the outputs at it, and the outputs alone.
 //!
+//! The extension's discrete state `w` is the method state's leading
+//! [`carried_len`](DifferentiableScheme::carried_len) entries: all that the next step, the
+//! outputs and a restart after an event read (HHT: `[q, v, a, lambda]`, symplectic Euler
+//! `[q, v]`, ESDIRK: `x`). The rest of the residual's unknowns (ESDIRK's stage derivatives) is
+//! differentiated inside a step but influences nothing after it, so it is left out: its
+//! derivatives would hold the accepted step sizes fixed where nothing downstream needs them.
+//!
 //! [`DiscreteAdjoint`] is object safe so that [`Integrator::discrete_adjoint`] can offer it
 //! without the instance knowing the integrator's scheme.
 
@@ -17,12 +24,12 @@ use super::Cotangents;
 
 /// An integrator's linearizations at its current discrete state.
 ///
-/// The discrete state `w` of the tangents and adjoints is the residual's `nt` unknowns (the
-/// leading entries of the method state); inputs are the flat coefficients of the input
-/// polynomial passed in ([`flatten_inputs`](super::flatten_inputs)).
+/// The discrete state `w` of the tangents and adjoints is the method state's carried entries
+/// (see the module documentation); inputs are the flat coefficients of the input polynomial
+/// passed in ([`flatten_inputs`](super::flatten_inputs)).
 pub trait DiscreteAdjoint<S: System> {
-    /// The differentiated part of the current discrete state (`nt` entries).
-    fn differentiated_state(&self) -> &[f64];
+    /// The current discrete state `w`.
+    fn adjoint_state(&self) -> &[f64];
 
     /// The communication step from the current state, at time `t`, of length `h`, with the
     /// inputs `u`, parameters `p` and discrete variables `d`: recorded on a copy of the
@@ -62,27 +69,31 @@ pub trait DiscreteAdjoint<S: System> {
 /// A linearized communication step `(w_k+1, y_k+1) = Phi(w_k, u, p)`.
 #[derive(Clone, Debug)]
 pub struct LinearizedStep {
-    /// The step's state map.
+    /// The step's map of the residual's unknowns.
     pub step: CommunicationLinearization,
     /// The outputs at the end of the step.
     pub outputs: OutputLinearization,
+    /// Entries of the discrete state `w` (the leading entries of the unknowns).
+    pub state_len: usize,
 }
 
 impl LinearizedStep {
     /// Forward mode: the tangents of `(w_k+1, y_k+1)` from tangents of `w_k`, of the flat
     /// input coefficients and of the parameters.
     pub fn jvp(&self, dw: &[f64], du: &[f64], dp: &[f64]) -> (Vec<f64>, Vec<f64>) {
-        let dw_next = self.step.jvp(dw, du, dp);
-        let dy_next = self.outputs.jvp(&dw_next, du, dp);
-        (dw_next, dy_next)
+        let mut unknowns = self.step.jvp(&padded(dw, self.step.state_len()), du, dp);
+        let dy_next = self.outputs.jvp(&unknowns, du, dp);
+        unknowns.truncate(self.state_len);
+        (unknowns, dy_next)
     }
 
     /// Reverse mode: the adjoints of `(w_k, u, p)` from the seeds on `w_k+1` and `y_k+1`.
     pub fn vjp(&self, w_bar: &[f64], y_bar: &[f64]) -> Cotangents {
         let direct = self.outputs.vjp(y_bar);
-        let mut seed = w_bar.to_vec();
+        let mut seed = padded(w_bar, self.step.state_len());
         accumulate(&mut seed, &direct.state);
         let mut cotangents = self.step.vjp(&seed);
+        cotangents.state.truncate(self.state_len);
         accumulate(&mut cotangents.inputs, &direct.inputs);
         accumulate(&mut cotangents.params, &direct.params);
         cotangents
@@ -92,17 +103,18 @@ impl LinearizedStep {
 /// A linearized start `(w_0, y_0) = (W(x_0, u, p), Y(W(x_0, u, p), u, p))`.
 #[derive(Clone, Debug)]
 pub struct LinearizedStart {
-    /// The consistent start.
+    /// The consistent start of the residual's unknowns.
     pub start: InitialLinearization,
     /// The outputs at the start.
     pub outputs: OutputLinearization,
 }
 
 impl LinearizedStart {
-    /// Reverse mode: the adjoints of `(x_0, u, p)` from the seeds on `w_0` and `y_0`.
+    /// Reverse mode: the adjoints of `(x_0, u, p)` from the seeds on `w_0` (the leading
+    /// entries of the unknowns) and `y_0`.
     pub fn vjp(&self, w_bar: &[f64], y_bar: &[f64]) -> Cotangents {
         let mut cotangents = self.outputs.vjp(y_bar);
-        let mut lambda = w_bar.to_vec();
+        let mut lambda = padded(w_bar, self.start.state.rows());
         accumulate(&mut lambda, &cotangents.state);
         let start = &self.start;
         cotangents.state = vec![0.0; start.state.cols()];
@@ -116,8 +128,8 @@ impl LinearizedStart {
 impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
     for SchemeIntegrator<M>
 {
-    fn differentiated_state(&self) -> &[f64] {
-        &Integrator::state(self)[..self.scheme().residual_len()]
+    fn adjoint_state(&self) -> &[f64] {
+        &Integrator::state(self)[..self.scheme().carried_len()]
     }
 
     fn linearize_step(
@@ -138,7 +150,7 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
             CommunicationLinearization::new(sys, scheme, &tape, EventTimeSensitivity::Included)?;
         let outputs =
             OutputLinearization::new(sys, scheme, t + h, tape.w_end(), &tape.inputs, p, tape.d_end());
-        Ok(LinearizedStep { step, outputs })
+        Ok(LinearizedStep { step, outputs, state_len: scheme.carried_len() })
     }
 
     fn linearize_start(
@@ -168,6 +180,13 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         let w = &Integrator::state(self)[..self.scheme().state_len()];
         OutputLinearization::new(sys, self.scheme(), t, w, u, p, d)
     }
+}
+
+/// `values` followed by zeros up to `len` entries.
+fn padded(values: &[f64], len: usize) -> Vec<f64> {
+    let mut out = values.to_vec();
+    out.resize(len, 0.0);
+    out
 }
 
 /// `into += from`, entry by entry.

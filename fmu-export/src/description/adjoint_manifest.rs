@@ -34,7 +34,7 @@ pub fn adjoint_manifest<S: System>(sys: &S) -> Result<String, String> {
     let n_state = integrator
         .discrete_adjoint()
         .ok_or("the model's co-simulation integrator has no discrete adjoint")?
-        .differentiated_state()
+        .adjoint_state()
         .len();
     let table = VariableTable::new(decl);
     let root = Element::new("TandemAdjoint")

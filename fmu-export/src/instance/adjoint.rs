@@ -4,7 +4,7 @@
 //!
 //! The manifest lists the inputs, real parameters and continuous outputs in declaration order
 //! (entry `i` of a seed array is input `u[i]`, parameter `p[i]`, output `y[i]`); the discrete
-//! state is the integrator's differentiated state. Inputs are held over a step: their seeds
+//! state is the integrator's [`DiscreteAdjoint::adjoint_state`]. Inputs are held over a step: their seeds
 //! are the polynomial's zeroth-order coefficients, the higher ones (FMI 2.0 input derivatives)
 //! held fixed. Everything is computed on copies, so the instance is unchanged.
 
@@ -46,12 +46,12 @@ impl<S: System> Instance<S> {
     /// tandemGetStateSize: the number of entries of the discrete state `w` (the manifest's
     /// nState).
     pub fn adjoint_state_size(&self) -> Outcome<usize> {
-        Ok(self.discrete_adjoint()?.differentiated_state().len())
+        Ok(self.discrete_adjoint()?.adjoint_state().len())
     }
 
     /// tandemGetState: writes the discrete state `w`.
     pub fn adjoint_state(&self, state: &mut [f64]) -> Outcome {
-        let w = self.discrete_adjoint()?.differentiated_state();
+        let w = self.discrete_adjoint()?.adjoint_state();
         expect_len("nState", state.len(), w.len())?;
         state.copy_from_slice(w);
         Ok(())
@@ -151,7 +151,7 @@ impl<S: System> Instance<S> {
     fn sizes(&self, adjoint: &dyn DiscreteAdjoint<S>) -> Sizes {
         let decl = self.declaration();
         Sizes {
-            state: adjoint.differentiated_state().len(),
+            state: adjoint.adjoint_state().len(),
             inputs: decl.inputs.len(),
             params: decl.parameters.len(),
             outputs: decl.outputs.len(),
