@@ -63,7 +63,7 @@ pub trait DiscreteAdjoint<S: System> {
         u: &StepInputs<f64>,
         p: &[f64],
         d: &[f64],
-    ) -> OutputLinearization;
+    ) -> LinearizedOutputs;
 }
 
 /// A linearized communication step `(w_k+1, y_k+1) = Phi(w_k, u, p)`.
@@ -96,6 +96,24 @@ impl LinearizedStep {
         cotangents.state.truncate(self.state_len);
         accumulate(&mut cotangents.inputs, &direct.inputs);
         accumulate(&mut cotangents.params, &direct.params);
+        cotangents
+    }
+}
+
+/// The linearized outputs `y = Y(w, u, p)` at a communication point.
+#[derive(Clone, Debug)]
+pub struct LinearizedOutputs {
+    /// The outputs over the residual's unknowns.
+    pub outputs: OutputLinearization,
+    /// Entries of the discrete state `w` (the leading entries of the unknowns).
+    pub state_len: usize,
+}
+
+impl LinearizedOutputs {
+    /// Reverse mode: the adjoints of `(w, u, p)` from the seed on `y`.
+    pub fn vjp(&self, y_bar: &[f64]) -> Cotangents {
+        let mut cotangents = self.outputs.vjp(y_bar);
+        cotangents.state.truncate(self.state_len);
         cotangents
     }
 }
@@ -176,9 +194,11 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         u: &StepInputs<f64>,
         p: &[f64],
         d: &[f64],
-    ) -> OutputLinearization {
-        let w = &Integrator::state(self)[..self.scheme().state_len()];
-        OutputLinearization::new(sys, self.scheme(), t, w, u, p, d)
+    ) -> LinearizedOutputs {
+        let scheme = self.scheme();
+        let w = &Integrator::state(self)[..scheme.state_len()];
+        let outputs = OutputLinearization::new(sys, scheme, t, w, u, p, d);
+        LinearizedOutputs { outputs, state_len: scheme.carried_len() }
     }
 }
 

@@ -1,5 +1,5 @@
 use crane_cylinder::CraneCylinder;
-use fmu_export::adjoint::{replay, CommunicationLinearization, EventTimeSensitivity};
+use fmu_export::adjoint::{parameter_sensitivities, record_trajectory, replay_trajectory, EventTimeSensitivity, ScheduledStep};
 use fmu_export::{Integrator, OdeSystem, StepInputs, System};
 
 #[test]
@@ -7,31 +7,26 @@ fn scratch() {
     let sys = OdeSystem::<CraneCylinder>::default();
     let d = sys.declaration();
     let (x, u, p, disc) = (d.state_starts(), d.input_starts(), d.parameter_starts(), d.discrete_starts());
-    let mut integ = sys.integrator();
-    integ.initialize(&sys, 0.0, &x, &StepInputs::held(0.0, &u), &p, &disc).unwrap();
-    let mut dd = disc.clone();
+    let names: Vec<&str> = d.parameters.iter().map(|p| p.var.name.as_str()).collect();
+    let j = names.iter().position(|n| *n == "beta_a").unwrap();
+    let mut u = u.clone(); u[1] = 0.01;
     let h = 1e-3;
-    let mut t = 0.0;
-    for _ in 0..3 { integ.do_step(&sys, t, h, &StepInputs::held(t, &u), &p, &mut dd).unwrap(); t += h; }
-    let inputs = StepInputs::held(t, &u);
-    let mut copy = integ.clone();
-    let (_, tape) = copy.do_step_recorded(&sys, t, h, &inputs, &p, &mut dd.clone()).unwrap();
-    println!("segments {}", tape.segments.len());
-    for s in &tape.segments { if let fmu_export::integrators::tape::Segment::Step{t,h,end,..} = s { println!("  step t={t} h={h} {end:?}"); } }
-    let lin = CommunicationLinearization::new(&sys, integ.scheme(), &tape, EventTimeSensitivity::Included).unwrap();
-    let nt = lin.state_len();
-    let du = vec![0.0, 1.0];
-    let jvp = lin.jvp(&vec![0.0; nt], &du, &vec![0.0; p.len()]);
-    for delta in [1e-3, 1e-5, 1e-7] {
-        let mut up = u.clone(); up[1] += delta;
-        let mut dn = u.clone(); dn[1] -= delta;
-        let wstart = tape.w_start.clone();
-        let a = replay(&sys, integ.scheme(), &tape, &wstart, &StepInputs::held(t, &up), &p).unwrap();
-        let b = replay(&sys, integ.scheme(), &tape, &wstart, &StepInputs::held(t, &dn), &p).unwrap();
-        let fd: Vec<f64> = a.iter().zip(&b).map(|(a, b)| (a - b) / (2.0 * delta)).take(4).collect();
-        let run = |uu: &[f64]| { let mut c = integ.clone(); let mut d2 = dd.clone(); c.do_step(&sys, t, h, &StepInputs::held(t, uu), &p, &mut d2).unwrap(); Integrator::<OdeSystem<CraneCylinder>>::state(&c)[..4].to_vec() };
-        let (ra, rb) = (run(&up), run(&dn));
-        let fd2: Vec<f64> = ra.iter().zip(&rb).map(|(a, b)| (a - b) / (2.0 * delta)).collect();
-        println!("delta {delta}: jvp {:?}\n replay {:?}\n adaptive {:?}", &jvp[..4], fd, fd2);
+    let schedule = vec![ScheduledStep { h, inputs: StepInputs::held(0.0, &u) }];
+    let mut integ = sys.integrator();
+    let traj = record_trajectory(&sys, &mut integ, &x, &p, &disc, &schedule).unwrap();
+    for s in &traj.steps[0].segments { if let fmu_export::integrators::tape::Segment::Step{t,h,end,..} = s { println!("  step t={t} h={h} {end:?}"); } }
+    let sens = parameter_sensitivities(&sys, integ.scheme(), &traj, EventTimeSensitivity::Included).unwrap();
+    let adj = sens[1].column(j);
+    let inputs: Vec<StepInputs<f64>> = schedule.iter().map(|s| s.inputs.clone()).collect();
+    for rel in [1e-2, 1e-4, 1e-6, 1e-8] {
+        let delta = rel * p[j];
+        let mut pp = p.clone(); pp[j] += delta; let mut pm = p.clone(); pm[j] -= delta;
+        let a = replay_trajectory(&sys, integ.scheme(), &traj, &x, &pp, &inputs).unwrap();
+        let b = replay_trajectory(&sys, integ.scheme(), &traj, &x, &pm, &inputs).unwrap();
+        let rep: Vec<f64> = (0..2).map(|i| (a[1][i] - b[1][i]) / (2.0 * delta)).collect();
+        let fresh = |pv: &[f64]| { let mut i2 = sys.integrator(); let t = record_trajectory(&sys, &mut i2, &x, pv, &disc, &schedule).unwrap(); t.state(1)[..2].to_vec() };
+        let (fa, fb) = (fresh(&pp), fresh(&pm));
+        let ada: Vec<f64> = (0..2).map(|i| (fa[i] - fb[i]) / (2.0 * delta)).collect();
+        println!("rel {rel}: adjoint {:?} replay {:?} adaptive {:?}", &adj[..2], rep, ada);
     }
 }
