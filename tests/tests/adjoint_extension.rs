@@ -105,7 +105,10 @@ impl Case {
     }
 
     fn all() -> Vec<Case> {
-        Model::all(FmiVersion::Fmi3).into_iter().map(Case::new).collect()
+        Model::all(FmiVersion::Fmi3)
+            .into_iter()
+            .map(Case::new)
+            .collect()
     }
 
     fn named(package: &str) -> Case {
@@ -159,7 +162,9 @@ impl Case {
     /// Every input and parameter.
     fn knowns(&self) -> Vec<Known> {
         let inputs = (0..self.n_inputs()).map(Known::Input);
-        inputs.chain((0..self.n_params()).map(Known::Param)).collect()
+        inputs
+            .chain((0..self.n_params()).map(Known::Param))
+            .collect()
     }
 
     /// Whether an event indicator is exactly zero at the start of the test point (read through
@@ -169,13 +174,28 @@ impl Case {
         if n == 0 {
             return false;
         }
-        let inst = Fmi3::instantiate(&self.model.fmu, Interface::ModelExchange, self.model.token())
-            .unwrap_or_else(|log| panic!("{}: instantiate: {log:#?}", self.name()));
+        let inst = Fmi3::instantiate(
+            &self.model.fmu,
+            Interface::ModelExchange,
+            self.model.token(),
+        )
+        .unwrap_or_else(|log| panic!("{}: instantiate: {log:#?}", self.name()));
         let all: Vec<u32> = self.knowns().iter().map(|&k| self.known_vr(k)).collect();
-        assert_eq!(inst.set_float64(&all, &self.point()), Fmi3Status::Ok, "{}", self.name());
+        assert_eq!(
+            inst.set_float64(&all, &self.point()),
+            Fmi3Status::Ok,
+            "{}",
+            self.name()
+        );
         assert_eq!(inst.initialize(), Fmi3Status::Ok, "{}", self.name());
         let (status, z) = inst.array("fmi3GetEventIndicators", n);
-        assert_eq!(status, Fmi3Status::Ok, "{}: {:#?}", self.name(), inst.messages.all());
+        assert_eq!(
+            status,
+            Fmi3Status::Ok,
+            "{}: {:#?}",
+            self.name(),
+            inst.messages.all()
+        );
         z.contains(&0.0)
     }
 
@@ -185,7 +205,9 @@ impl Case {
             .into_iter()
             .filter(|&k| match k {
                 Known::Input(_) => true,
-                Known::Param(_) => self.variable(self.known_vr(k)).variability == Variability::Tunable,
+                Known::Param(_) => {
+                    self.variable(self.known_vr(k)).variability == Variability::Tunable
+                }
             })
             .collect()
     }
@@ -230,8 +252,15 @@ impl Case {
             .map(|(&k, r)| {
                 let v = self.variable(self.known_vr(k));
                 let s = start(v);
-                let moved = if s != 0.0 { s * (1.0 + SPREAD * r) } else { SPREAD * r * v.nominal.unwrap_or(1.0) };
-                moved.clamp(v.min.unwrap_or(f64::NEG_INFINITY), v.max.unwrap_or(f64::INFINITY))
+                let moved = if s != 0.0 {
+                    s * (1.0 + SPREAD * r)
+                } else {
+                    SPREAD * r * v.nominal.unwrap_or(1.0)
+                };
+                moved.clamp(
+                    v.min.unwrap_or(f64::NEG_INFINITY),
+                    v.max.unwrap_or(f64::INFINITY),
+                )
             })
             .collect()
     }
@@ -242,9 +271,25 @@ impl Case {
         let inst = Fmi3::instantiate(&self.model.fmu, Interface::CoSimulation, self.model.token())
             .unwrap_or_else(|log| panic!("{}: instantiate: {log:#?}", self.name()));
         let all: Vec<u32> = self.knowns().iter().map(|&k| self.known_vr(k)).collect();
-        assert_eq!(inst.set_float64(&all, &self.point()), Fmi3Status::Ok, "{}", self.name());
-        assert_eq!(inst.set_float64(vrs, values), Fmi3Status::Ok, "{}", self.name());
-        assert_eq!(inst.initialize(), Fmi3Status::Ok, "{}: {:#?}", self.name(), inst.messages.all());
+        assert_eq!(
+            inst.set_float64(&all, &self.point()),
+            Fmi3Status::Ok,
+            "{}",
+            self.name()
+        );
+        assert_eq!(
+            inst.set_float64(vrs, values),
+            Fmi3Status::Ok,
+            "{}",
+            self.name()
+        );
+        assert_eq!(
+            inst.initialize(),
+            Fmi3Status::Ok,
+            "{}: {:#?}",
+            self.name(),
+            inst.messages.all()
+        );
         inst
     }
 
@@ -261,13 +306,25 @@ impl Case {
     /// One communication step from `t`, which must succeed.
     fn step(&self, inst: &Fmi3, t: f64) {
         let (status, _) = inst.do_step(t, self.h);
-        assert_eq!(status, Fmi3Status::Ok, "{} step at t = {t}: {:#?}", self.name(), inst.messages.all());
+        assert_eq!(
+            status,
+            Fmi3Status::Ok,
+            "{} step at t = {t}: {:#?}",
+            self.name(),
+            inst.messages.all()
+        );
     }
 
     /// The discrete state and the manifest's outputs, one vector.
     fn results(&self, inst: &Fmi3) -> Vec<f64> {
         let (status, mut values) = inst.discrete_state(self.n_state());
-        assert_eq!(status, Fmi3Status::Ok, "{}: {:#?}", self.name(), inst.messages.all());
+        assert_eq!(
+            status,
+            Fmi3Status::Ok,
+            "{}: {:#?}",
+            self.name(),
+            inst.messages.all()
+        );
         values.extend(self.outputs(inst));
         values
     }
@@ -281,42 +338,79 @@ impl Case {
     /// `(dw_k+1, dy_k+1)` as one vector, for the tangent `(dw, du, dp)`.
     fn jvp(&self, inst: &Fmi3, dw: &[f64], du: &[f64], dp: &[f64]) -> Vec<f64> {
         let (status, mut dw_next, dy_next) = inst.step_jvp(self.h, dw, du, dp, self.n_outputs());
-        assert_eq!(status, Fmi3Status::Ok, "{}: {:#?}", self.name(), inst.messages.all());
+        assert_eq!(
+            status,
+            Fmi3Status::Ok,
+            "{}: {:#?}",
+            self.name(),
+            inst.messages.all()
+        );
         dw_next.extend(dy_next);
         dw_next
     }
 
     fn vjp(&self, inst: &Fmi3, w_bar: &[f64], y_bar: &[f64]) -> Cotangents {
         let (status, out) = inst.step_vjp(self.h, w_bar, y_bar, self.n_inputs(), self.n_params());
-        assert_eq!(status, Fmi3Status::Ok, "{}: {:#?}", self.name(), inst.messages.all());
+        assert_eq!(
+            status,
+            Fmi3Status::Ok,
+            "{}: {:#?}",
+            self.name(),
+            inst.messages.all()
+        );
         out
     }
 
     fn output_vjp(&self, inst: &Fmi3, y_bar: &[f64]) -> Cotangents {
-        let (status, out) = inst.output_vjp(y_bar, self.n_state(), self.n_inputs(), self.n_params());
-        assert_eq!(status, Fmi3Status::Ok, "{}: {:#?}", self.name(), inst.messages.all());
+        let (status, out) =
+            inst.output_vjp(y_bar, self.n_state(), self.n_inputs(), self.n_params());
+        assert_eq!(
+            status,
+            Fmi3Status::Ok,
+            "{}: {:#?}",
+            self.name(),
+            inst.messages.all()
+        );
         out
     }
 
-    fn initialization_vjp(&self, inst: &Fmi3, w_bar: &[f64], y_bar: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    fn initialization_vjp(
+        &self,
+        inst: &Fmi3,
+        w_bar: &[f64],
+        y_bar: &[f64],
+    ) -> (Vec<f64>, Vec<f64>) {
         let (status, u_bar, p_bar) =
             inst.initialization_vjp(w_bar, y_bar, self.n_inputs(), self.n_params());
-        assert_eq!(status, Fmi3Status::Ok, "{}: {:#?}", self.name(), inst.messages.all());
+        assert_eq!(
+            status,
+            Fmi3Status::Ok,
+            "{}: {:#?}",
+            self.name(),
+            inst.messages.all()
+        );
         (u_bar, p_bar)
     }
 
     /// Pseudo-random seeds for `(w, y)` with `values`, each divided by its value's
     /// [`magnitudes`] so that every entry weighs in.
     fn seeds(&self, seed: u64, values: &[f64]) -> (Vec<f64>, Vec<f64>) {
-        let bar: Vec<f64> =
-            randoms(seed, values.len()).iter().zip(magnitudes(values)).map(|(r, m)| r / m).collect();
+        let bar: Vec<f64> = randoms(seed, values.len())
+            .iter()
+            .zip(magnitudes(values))
+            .map(|(r, m)| r / m)
+            .collect();
         let (w, y) = bar.split_at(self.n_state());
         (w.to_vec(), y.to_vec())
     }
 
     /// The scales of the knowns at their values.
     fn scales(&self, knowns: &[Known], values: &[f64]) -> Vec<f64> {
-        knowns.iter().zip(values).map(|(&k, &v)| self.scale(k, v)).collect()
+        knowns
+            .iter()
+            .zip(values)
+            .map(|(&k, &v)| self.scale(k, v))
+            .collect()
     }
 }
 
@@ -332,10 +426,16 @@ fn magnitudes(values: &[f64]) -> Vec<f64> {
 fn richardson(x: f64, step: f64, f: &mut impl FnMut(f64) -> Vec<f64>) -> Vec<f64> {
     let mut central = |h: f64| -> Vec<f64> {
         let (up, down) = (f(x + h), f(x - h));
-        up.iter().zip(&down).map(|(a, b)| (a - b) / (2.0 * h)).collect()
+        up.iter()
+            .zip(&down)
+            .map(|(a, b)| (a - b) / (2.0 * h))
+            .collect()
     };
     let (coarse, fine) = (central(step), central(step / 2.0));
-    fine.iter().zip(&coarse).map(|(f, c)| (4.0 * f - c) / 3.0).collect()
+    fine.iter()
+        .zip(&coarse)
+        .map(|(f, c)| (4.0 * f - c) / 3.0)
+        .collect()
 }
 
 /// A derivative by differences, with an estimate of its own error.
@@ -355,7 +455,12 @@ struct Difference {
 /// accepted internal steps (the FMU's map is not differentiable across such a change); small
 /// steps from rounding, amplified by the conditioning of the implicit steps. The choice does
 /// not look at the exact derivative.
-fn differences(x: f64, scale: f64, values: &[f64], mut f: impl FnMut(f64) -> Vec<f64>) -> Difference {
+fn differences(
+    x: f64,
+    scale: f64,
+    values: &[f64],
+    mut f: impl FnMut(f64) -> Vec<f64>,
+) -> Difference {
     let disagreement = |coarse: &[f64], fine: &[f64]| {
         coarse
             .iter()
@@ -393,7 +498,10 @@ fn differences(x: f64, scale: f64, values: &[f64], mut f: impl FnMut(f64) -> Vec
         .zip(&estimates[chosen + 1])
         .map(|(a, b)| (a - b).abs())
         .collect();
-    Difference { uncertainty, value: estimates.swap_remove(chosen) }
+    Difference {
+        uncertainty,
+        value: estimates.swap_remove(chosen),
+    }
 }
 
 /// The error of an exact derivative `exact` against its difference `fd` (with uncertainty
@@ -463,7 +571,8 @@ fn compare_columns_to(
             let error = entry_error(e, d, u, scales[j], row, value, tol);
             worst = worst.max(error);
             let response = d.abs() * scales[j];
-            let significant = response >= FLOOR * row && response * RESOLVED >= SOLVER * value.abs();
+            let significant =
+                response >= FLOOR * row && response * RESOLVED >= SOLVER * value.abs();
             if significant && u > RESOLVED * d.abs() {
                 failures.push(format!(
                     "{}: {what} entry {i} by {}: the difference {d:e} is not resolved (+- {u:.1e})",
@@ -488,7 +597,12 @@ fn the_state_size_is_the_manifest_s() {
     for case in Case::all() {
         let inst = case.started(&[], &[]);
         let (status, n) = inst.state_size();
-        assert_eq!((status, n), (Fmi3Status::Ok, case.n_state()), "{}", case.name());
+        assert_eq!(
+            (status, n),
+            (Fmi3Status::Ok, case.n_state()),
+            "{}",
+            case.name()
+        );
         let (status, w) = inst.discrete_state(n);
         assert_eq!(status, Fmi3Status::Ok, "{}", case.name());
         assert!(w.iter().all(|v| v.is_finite()), "{}: {w:?}", case.name());
@@ -519,10 +633,19 @@ fn step_jvp_matches_differences_of_do_step_in_inputs_and_tunable_parameters() {
                 case.jvp(&inst, &zeros, &du, &dp)
             })
             .collect();
-        let scales: Vec<f64> = knowns.iter().zip(&base).map(|(&k, &v)| case.scale(k, v)).collect();
+        let scales: Vec<f64> = knowns
+            .iter()
+            .zip(&base)
+            .map(|(&k, &v)| case.scale(k, v))
+            .collect();
         let stepped = |vr: u32, value: f64| {
             assert_eq!(inst.set_state(at_t), Fmi3Status::Ok);
-            assert_eq!(inst.set_float64(&[vr], &[value]), Fmi3Status::Ok, "{}", case.name());
+            assert_eq!(
+                inst.set_float64(&[vr], &[value]),
+                Fmi3Status::Ok,
+                "{}",
+                case.name()
+            );
             case.step(&inst, t);
             case.results(&inst)
         };
@@ -534,8 +657,7 @@ fn step_jvp_matches_differences_of_do_step_in_inputs_and_tunable_parameters() {
                 column
             })
             .collect();
-        let (worst, found) =
-            compare_columns(&case, "step", &knowns, &scales, &exact, &fd, &values);
+        let (worst, found) = compare_columns(&case, "step", &knowns, &scales, &exact, &fd, &values);
         eprintln!(
             "{}: step at t = {t} over {}: {} x {} JVP columns, worst error {worst:.2e}",
             case.name(),
@@ -571,7 +693,13 @@ fn step_vjp_is_the_transposed_step_jvp() {
         let col_scale = [magnitudes(&w), case.scales(&knowns, &known_values)].concat();
         let row_scale = magnitudes(&next);
         let (cols, rows) = (col_scale.len(), row_scale.len());
-        let split = |d: &[f64]| (d[..ns].to_vec(), d[ns..ns + nu].to_vec(), d[ns + nu..].to_vec());
+        let split = |d: &[f64]| {
+            (
+                d[..ns].to_vec(),
+                d[ns..ns + nu].to_vec(),
+                d[ns + nu..].to_vec(),
+            )
+        };
         let columns: Vec<Vec<f64>> = (0..cols)
             .map(|j| {
                 let mut d = vec![0.0; cols];
@@ -582,9 +710,16 @@ fn step_vjp_is_the_transposed_step_jvp() {
             .collect();
         let mut worst: f64 = 0.0;
         for seed in 1..5 {
-            let d: Vec<f64> = randoms(seed, cols).iter().zip(&col_scale).map(|(r, s)| r * s).collect();
-            let bar: Vec<f64> =
-                randoms(seed + 100, rows).iter().zip(&row_scale).map(|(r, s)| r / s).collect();
+            let d: Vec<f64> = randoms(seed, cols)
+                .iter()
+                .zip(&col_scale)
+                .map(|(r, s)| r * s)
+                .collect();
+            let bar: Vec<f64> = randoms(seed + 100, rows)
+                .iter()
+                .zip(&row_scale)
+                .map(|(r, s)| r / s)
+                .collect();
             let (dw, du, dp) = split(&d);
             let lhs = dot(&bar, &case.jvp(&inst, &dw, &du, &dp));
             let cot = case.vjp(&inst, &bar[..ns], &bar[ns..]);
@@ -606,7 +741,10 @@ fn step_vjp_is_the_transposed_step_jvp() {
                 ));
             }
         }
-        eprintln!("{}: {rows} x {cols} step Jacobian, worst duality error {worst:.2e}", case.name());
+        eprintln!(
+            "{}: {rows} x {cols} step Jacobian, worst duality error {worst:.2e}",
+            case.name()
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -636,8 +774,14 @@ fn check_trajectory_gradient(
     for point in points.iter().rev() {
         assert_eq!(inst.set_state(*point), Fmi3Status::Ok);
         let cot = case.vjp(&inst, &w_bar, &y_bar);
-        u_grad.iter_mut().zip(&cot.inputs).for_each(|(g, c)| *g += c);
-        p_grad.iter_mut().zip(&cot.params).for_each(|(g, c)| *g += c);
+        u_grad
+            .iter_mut()
+            .zip(&cot.inputs)
+            .for_each(|(g, c)| *g += c);
+        p_grad
+            .iter_mut()
+            .zip(&cot.params)
+            .for_each(|(g, c)| *g += c);
         (w_bar, y_bar) = (cot.state, vec![0.0; case.n_outputs()]);
     }
     if let Some(start) = points.first() {
@@ -649,16 +793,27 @@ fn check_trajectory_gradient(
 
     let known_vrs: Vec<u32> = knowns.iter().map(|&k| case.known_vr(k)).collect();
     let base = case.point();
-    let scales: Vec<f64> = knowns.iter().zip(&base).map(|(&k, &v)| case.scale(k, v)).collect();
-    let exact: Vec<Vec<f64>> =
-        knowns.iter().map(|&k| vec![case.pick(k, &u_grad, &p_grad)]).collect();
+    let scales: Vec<f64> = knowns
+        .iter()
+        .zip(&base)
+        .map(|(&k, &v)| case.scale(k, v))
+        .collect();
+    let exact: Vec<Vec<f64>> = knowns
+        .iter()
+        .map(|&k| vec![case.pick(k, &u_grad, &p_grad)])
+        .collect();
     let functional = |j: usize, value: f64| {
         let run = case.started(&[known_vrs[j]], &[value]);
         case.after(&run, steps);
         let r = case.results(&run);
         vec![dot(&a, &r[..case.n_state()]) + dot(&b, &r[case.n_state()..])]
     };
-    let value: f64 = a.iter().chain(&b).zip(&values).map(|(s, v)| (s * v).abs()).sum();
+    let value: f64 = a
+        .iter()
+        .chain(&b)
+        .zip(&values)
+        .map(|(s, v)| (s * v).abs())
+        .sum();
     let fd: Vec<Difference> = (0..knowns.len())
         .map(|j| differences(base[j], scales[j], &[value], |v| functional(j, v)))
         .collect();
@@ -726,9 +881,15 @@ fn output_vjp_matches_differences_and_composes_with_the_step_and_the_start() {
         let knowns = case.step_knowns();
         let known_vrs: Vec<u32> = knowns.iter().map(|&k| case.known_vr(k)).collect();
         let (_, base) = inst.get_float64(&known_vrs);
-        let scales: Vec<f64> = knowns.iter().zip(&base).map(|(&k, &v)| case.scale(k, v)).collect();
-        let exact: Vec<Vec<f64>> =
-            knowns.iter().map(|&k| vec![case.pick(k, &out.inputs, &out.params)]).collect();
+        let scales: Vec<f64> = knowns
+            .iter()
+            .zip(&base)
+            .map(|(&k, &v)| case.scale(k, v))
+            .collect();
+        let exact: Vec<Vec<f64>> = knowns
+            .iter()
+            .map(|&k| vec![case.pick(k, &out.inputs, &out.params)])
+            .collect();
         let value: f64 = b.iter().zip(&y).map(|(s, v)| (s * v).abs()).sum();
         let fd: Vec<Difference> = (0..knowns.len())
             .map(|j| {
@@ -741,7 +902,8 @@ fn output_vjp_matches_differences_and_composes_with_the_step_and_the_start() {
                 column
             })
             .collect();
-        let (worst, found) = compare_columns(&case, "output", &knowns, &scales, &exact, &fd, &[value]);
+        let (worst, found) =
+            compare_columns(&case, "output", &knowns, &scales, &exact, &fd, &[value]);
         failures.extend(found);
 
         // At t_k+1: y seeded directly, or through the output VJP's state adjoint there.
@@ -769,7 +931,10 @@ fn output_vjp_matches_differences_and_composes_with_the_step_and_the_start() {
             .max(compose_error(&u_direct, &u_through, &at_start.inputs))
             .max(compose_error(&p_direct, &p_through, &at_start.params));
         if composed > ROUNDING_TOLERANCE {
-            failures.push(format!("{}: output VJP composition error {composed:e}", case.name()));
+            failures.push(format!(
+                "{}: output VJP composition error {composed:e}",
+                case.name()
+            ));
         }
         eprintln!(
             "{}: output VJP worst error {worst:.2e} against differences, {composed:.2e} in compositions",
@@ -805,7 +970,12 @@ fn the_calls_leave_the_instance_unchanged() {
         let t = case.after(&inst, STEPS_BEFORE);
         let at_t = inst.get_state();
         let before = case.results(&inst);
-        let (ns, nu, np, ny) = (case.n_state(), case.n_inputs(), case.n_params(), case.n_outputs());
+        let (ns, nu, np, ny) = (
+            case.n_state(),
+            case.n_inputs(),
+            case.n_params(),
+            case.n_outputs(),
+        );
         let (w, y) = case.seeds(3, &before);
         case.jvp(&inst, &w, &vec![1.0; nu], &vec![1.0; np]);
         case.vjp(&inst, &w, &y);
@@ -827,18 +997,41 @@ fn the_calls_leave_the_instance_unchanged() {
 #[test]
 fn bad_calls_are_errors_with_a_log_line() {
     let case = Case::named("pendulum");
-    let (ns, nu, np, ny) = (case.n_state(), case.n_inputs(), case.n_params(), case.n_outputs());
+    let (ns, nu, np, ny) = (
+        case.n_state(),
+        case.n_inputs(),
+        case.n_params(),
+        case.n_outputs(),
+    );
     let expect_error = |inst: &Fmi3, status: Fmi3Status, log: &str| {
-        assert_eq!(status, Fmi3Status::Error, "expected an Error logging {log:?}");
-        assert!(inst.messages.contains(log), "{log:?} not in {:#?}", inst.messages.all());
+        assert_eq!(
+            status,
+            Fmi3Status::Error,
+            "expected an Error logging {log:?}"
+        );
+        assert!(
+            inst.messages.contains(log),
+            "{log:?} not in {:#?}",
+            inst.messages.all()
+        );
     };
 
     // Before and during initialization, and on a Model Exchange instance.
-    let fresh = Fmi3::instantiate(&case.model.fmu, Interface::CoSimulation, case.model.token()).unwrap();
-    expect_error(&fresh, fresh.state_size().0, "tandemGetStateSize: not allowed in instantiated");
+    let fresh =
+        Fmi3::instantiate(&case.model.fmu, Interface::CoSimulation, case.model.token()).unwrap();
+    expect_error(
+        &fresh,
+        fresh.state_size().0,
+        "tandemGetStateSize: not allowed in instantiated",
+    );
     let (status, _) = fresh.step_vjp(case.h, &vec![0.0; ns], &vec![0.0; ny], nu, np);
     expect_error(&fresh, status, "tandemStepVjp: not allowed in instantiated");
-    let me = Fmi3::instantiate(&case.model.fmu, Interface::ModelExchange, case.model.token()).unwrap();
+    let me = Fmi3::instantiate(
+        &case.model.fmu,
+        Interface::ModelExchange,
+        case.model.token(),
+    )
+    .unwrap();
     assert_eq!(me.initialize(), Fmi3Status::Ok);
     let (status, _) = me.output_vjp(&vec![0.0; ny], ns, nu, np);
     expect_error(&me, status, "tandemOutputVjp: is a Co-Simulation function");
@@ -847,7 +1040,14 @@ fn bad_calls_are_errors_with_a_log_line() {
     let (zw, zu, zp, zy) = (vec![0.0; ns], vec![0.0; nu], vec![0.0; np], vec![0.0; ny]);
     // Lengths that differ from the manifest.
     let (status, _, _) = inst.step_jvp(case.h, &vec![0.0; ns + 1], &zu, &zp, ny);
-    expect_error(&inst, status, &format!("nState = {}, but the model's adjoint manifest declares {ns}", ns + 1));
+    expect_error(
+        &inst,
+        status,
+        &format!(
+            "nState = {}, but the model's adjoint manifest declares {ns}",
+            ns + 1
+        ),
+    );
     let (status, _, _) = inst.step_jvp(case.h, &zw, &vec![0.0; nu + 1], &zp, ny);
     expect_error(&inst, status, &format!("nInputs = {}", nu + 1));
     let (status, _) = inst.step_vjp(case.h, &zw, &zy, nu, np - 1);
@@ -870,36 +1070,196 @@ fn bad_calls_are_errors_with_a_log_line() {
     unsafe {
         let p = buffer.as_mut_ptr();
         let null = std::ptr::null_mut::<f64>();
-        let status = jvp(inst.i, case.h, zw.as_ptr(), ns, zu.as_ptr(), nu, zp.as_ptr(), np, null, p, ny);
+        let status = jvp(
+            inst.i,
+            case.h,
+            zw.as_ptr(),
+            ns,
+            zu.as_ptr(),
+            nu,
+            zp.as_ptr(),
+            np,
+            null,
+            p,
+            ny,
+        );
         expect_error(&inst, status, "argument dStateNext is NULL");
-        let status = vjp(inst.i, case.h, null, ns, zy.as_ptr(), ny, p, p.add(ns), nu, p.add(ns + nu), np);
+        let status = vjp(
+            inst.i,
+            case.h,
+            null,
+            ns,
+            zy.as_ptr(),
+            ny,
+            p,
+            p.add(ns),
+            nu,
+            p.add(ns + nu),
+            np,
+        );
         expect_error(&inst, status, "argument barStateNext is NULL");
-        let status = jvp(inst.i, case.h, p, ns, zu.as_ptr(), nu, zp.as_ptr(), np, p, p.add(ns), ny);
-        expect_error(&inst, status, "argument dStateNext overlaps argument dState");
-        let status = output_vjp(inst.i, zy.as_ptr(), ny, p, ns, p.add(1), nu, p.add(ns + nu), np);
-        expect_error(&inst, status, "argument barState overlaps argument barInputs");
-        assert_eq!(jvp(std::ptr::null_mut(), case.h, zw.as_ptr(), ns, zu.as_ptr(), nu, zp.as_ptr(), np, p, p.add(ns), ny), Fmi3Status::Error);
+        let status = jvp(
+            inst.i,
+            case.h,
+            p,
+            ns,
+            zu.as_ptr(),
+            nu,
+            zp.as_ptr(),
+            np,
+            p,
+            p.add(ns),
+            ny,
+        );
+        expect_error(
+            &inst,
+            status,
+            "argument dStateNext overlaps argument dState",
+        );
+        let status = output_vjp(
+            inst.i,
+            zy.as_ptr(),
+            ny,
+            p,
+            ns,
+            p.add(1),
+            nu,
+            p.add(ns + nu),
+            np,
+        );
+        expect_error(
+            &inst,
+            status,
+            "argument barState overlaps argument barInputs",
+        );
+        assert_eq!(
+            jvp(
+                std::ptr::null_mut(),
+                case.h,
+                zw.as_ptr(),
+                ns,
+                zu.as_ptr(),
+                nu,
+                zp.as_ptr(),
+                np,
+                p,
+                p.add(ns),
+                ny
+            ),
+            Fmi3Status::Error
+        );
     }
     // The initialization map exists only at the start time.
     case.step(&inst, 0.0);
     let (status, _, _) = inst.initialization_vjp(&zw, &zy, nu, np);
     expect_error(&inst, status, "only defined at the start time 0");
     // A step past the stop time is refused, as doStep refuses it.
-    let stopped = Fmi3::instantiate(&case.model.fmu, Interface::CoSimulation, case.model.token()).unwrap();
-    type Enter = unsafe extern "C" fn(fmu_export::fmi3::types::Fmi3Instance, u8, f64, f64, u8, f64) -> Fmi3Status;
+    let stopped =
+        Fmi3::instantiate(&case.model.fmu, Interface::CoSimulation, case.model.token()).unwrap();
+    type Enter = unsafe extern "C" fn(
+        fmu_export::fmi3::types::Fmi3Instance,
+        u8,
+        f64,
+        f64,
+        u8,
+        f64,
+    ) -> Fmi3Status;
     // SAFETY: the FMI 3.0 signature; start 0, stop 1.
-    let entered = unsafe { stopped.fmu.func::<Enter>("fmi3EnterInitializationMode")(stopped.i, 0, 0.0, 0.0, 1, 1.0) };
+    let entered = unsafe {
+        stopped.fmu.func::<Enter>("fmi3EnterInitializationMode")(stopped.i, 0, 0.0, 0.0, 1, 1.0)
+    };
     assert_eq!(entered, Fmi3Status::Ok);
     assert_eq!(stopped.unary("fmi3ExitInitializationMode"), Fmi3Status::Ok);
     let (status, _, _) = stopped.step_jvp(2.0, &zw, &zu, &zp, ny);
     expect_error(&stopped, status, "passes the stop time 1");
     // An FMI 2.0 handle is not an FMI 3.0 instance.
     let fmi2 = Fmi2::instantiate(&case.model.fmu, FMI2_CO_SIMULATION, case.model.token()).unwrap();
-    let size = inst.fmu.func::<common::adjoint::GetStateSize>("tandemGetStateSize");
+    let size = inst
+        .fmu
+        .func::<common::adjoint::GetStateSize>("tandemGetStateSize");
     let mut n = 0;
     // SAFETY: a valid FMI 2.0 handle, which the registry tells apart; a writable size.
     assert_eq!(unsafe { size(fmi2.c, &mut n) }, Fmi3Status::Error);
     // Still usable after all of these.
     assert_eq!(case.jvp(&inst, &zw, &vec![1.0; nu], &zp).len(), ns + ny);
     case.step(&inst, case.h);
+}
+
+/// The master's safe wrappers (`tandem::Fmu3Instance`, on the packaged FMU's release binary)
+/// return the numbers of the C functions called directly on the model's library, at the same
+/// point: the wrappers pass every array in its place.
+#[test]
+fn the_master_wrappers_return_the_c_abi_numbers() {
+    use tandem::instance::{LogLevel, LogSettings};
+    use tandem::model_description::InterfaceType;
+    use tandem::FmuInstance;
+
+    let case = Case::named("pendulum");
+    let (ns, nu, np, ny) = (
+        case.n_state(),
+        case.n_inputs(),
+        case.n_params(),
+        case.n_outputs(),
+    );
+    let packaged = tandem_tests::fmus::find("pendulum", FmiVersion::Fmi3);
+    let fmu = tandem::Fmu::open(&packaged.path).unwrap();
+    let quiet = LogSettings {
+        level: LogLevel::Off,
+        ..LogSettings::default()
+    };
+    let mut wrapped = fmu
+        .instantiate_fmi3(InterfaceType::CoSimulation, "pendulum", quiet)
+        .unwrap();
+    let all: Vec<u32> = case.knowns().iter().map(|&k| case.known_vr(k)).collect();
+    wrapped.set_real(&all, &case.point()).unwrap();
+    wrapped.enter_initialization_mode(None, 0.0, None).unwrap();
+    wrapped.exit_initialization_mode().unwrap();
+    let direct = case.started(&[], &[]);
+
+    let same = |what: &str, a: &[f64], b: &[f64]| {
+        assert_eq!(a.len(), b.len(), "{what}");
+        let scale = b.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        let difference = a
+            .iter()
+            .zip(b)
+            .fold(0.0_f64, |m, (x, y)| m.max((x - y).abs()));
+        assert!(difference <= 1e-13 * scale, "{what}: {a:?} vs {b:?}");
+    };
+    let (w_bar, y_bar) = case.seeds(21, &case.results(&direct));
+    let initial = wrapped.initialization_vjp(&w_bar, &y_bar).unwrap();
+    let (u_bar, p_bar) = case.initialization_vjp(&direct, &w_bar, &y_bar);
+    same("initialization inputs", &initial.inputs, &u_bar);
+    same("initialization parameters", &initial.parameters, &p_bar);
+
+    case.after(&direct, STEPS_BEFORE);
+    for k in 0..STEPS_BEFORE {
+        wrapped.do_step(k as f64 * case.h, case.h).unwrap();
+    }
+    assert_eq!(wrapped.state_size().unwrap(), ns);
+    same(
+        "state",
+        &wrapped.discrete_state().unwrap(),
+        &case.results(&direct)[..ns],
+    );
+    let d = randoms(22, ns + nu + np);
+    let (dw, du, dp) = (&d[..ns], &d[ns..ns + nu], &d[ns + nu..]);
+    let tangents = wrapped.step_jvp(case.h, dw, du, dp).unwrap();
+    same(
+        "step JVP",
+        &[tangents.state, tangents.outputs].concat(),
+        &case.jvp(&direct, dw, du, dp),
+    );
+    let bar = randoms(23, ns + ny);
+    let back = wrapped.step_vjp(case.h, &bar[..ns], &bar[ns..]).unwrap();
+    let expected = case.vjp(&direct, &bar[..ns], &bar[ns..]);
+    same("step VJP state", &back.state, &expected.state);
+    same("step VJP inputs", &back.inputs, &expected.inputs);
+    same("step VJP parameters", &back.parameters, &expected.params);
+    let out = wrapped.output_vjp(&bar[ns..]).unwrap();
+    let expected = case.output_vjp(&direct, &bar[ns..]);
+    same(
+        "output VJP",
+        &[out.state, out.inputs, out.parameters].concat(),
+        &[expected.state, expected.inputs, expected.params].concat(),
+    );
 }

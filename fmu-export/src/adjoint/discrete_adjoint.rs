@@ -160,14 +160,20 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         d: &[f64],
     ) -> Result<LinearizedStep, AdjointError> {
         let mut copy = self.clone();
-        let (_, tape) = copy
-            .do_step_recorded(sys, t, h, u, p, &mut d.to_vec())
-            .map_err(AdjointError::Step)?;
+        let (_, tape) =
+            copy.do_step_recorded(sys, t, h, u, p, &mut d.to_vec()).map_err(AdjointError::Step)?;
         let scheme = self.scheme();
         let step =
             CommunicationLinearization::new(sys, scheme, &tape, EventTimeSensitivity::Included)?;
-        let outputs =
-            OutputLinearization::new(sys, scheme, t + h, tape.w_end(), &tape.inputs, p, tape.d_end());
+        let outputs = OutputLinearization::new(
+            sys,
+            scheme,
+            t + h,
+            tape.w_end(),
+            &tape.inputs,
+            p,
+            tape.d_end(),
+        );
         Ok(LinearizedStep { step, outputs, state_len: scheme.carried_len() })
     }
 

@@ -30,7 +30,9 @@ pub fn adjoint_manifest<S: System>(sys: &S) -> Result<String, String> {
             &decl.parameter_starts(),
             &decl.discrete_starts(),
         )
-        .map_err(|e| format!("the co-simulation integrator cannot start at the start values: {e}"))?;
+        .map_err(|e| {
+            format!("the co-simulation integrator cannot start at the start values: {e}")
+        })?;
     let n_state = integrator
         .discrete_adjoint()
         .ok_or("the model's co-simulation integrator has no discrete adjoint")?
@@ -71,7 +73,7 @@ fn variables(
 mod tests {
     use super::*;
     use crate::instance::test_model::Ball;
-    use crate::{Declaration, Method, MechanicalModel, MechanicalSystem, MechArgs, Scalar};
+    use crate::{Declaration, MechArgs, MechanicalModel, MechanicalSystem, Method, Scalar};
     use crate::{Tunability, Var};
 
     /// A mass on a spring with two inputs, two parameters and two outputs.

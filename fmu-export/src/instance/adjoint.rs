@@ -4,9 +4,9 @@
 //!
 //! The manifest lists the inputs, real parameters and continuous outputs in declaration order
 //! (entry `i` of a seed array is input `u[i]`, parameter `p[i]`, output `y[i]`); the discrete
-//! state is the integrator's [`DiscreteAdjoint::adjoint_state`]. Inputs are held over a step: their seeds
-//! are the polynomial's zeroth-order coefficients, the higher ones (FMI 2.0 input derivatives)
-//! held fixed. Everything is computed on copies, so the instance is unchanged.
+//! state is the integrator's [`DiscreteAdjoint::adjoint_state`]. Inputs are held over a step:
+//! their seeds are the polynomial's zeroth-order coefficients, the higher ones (FMI 2.0 input
+//! derivatives) held fixed. Everything is computed on copies, so the instance is unchanged.
 
 use crate::adjoint::{AdjointError, Cotangents, DiscreteAdjoint, LinearizedStep};
 use crate::instance::lifecycle::{Kind, Mode};

@@ -69,14 +69,19 @@ impl AdjointManifest {
                 "{ADJOINT_EXTENSION} version {version} is not supported (version {ADJOINT_EXTENSION_VERSION} is)"
             )));
         }
-        if let Some(other) = root.children.iter().find(|c| !LISTS.iter().any(|(n, _)| c.name == *n)) {
+        if let Some(other) = root
+            .children
+            .iter()
+            .find(|c| !LISTS.iter().any(|(n, _)| c.name == *n))
+        {
             return Err(other.error(format!(
                 "unexpected element <{}> (expected <Inputs>, <Parameters> and <Outputs>)",
                 other.name
             )));
         }
         let [inputs, parameters, outputs] = LISTS.map(|(name, causality)| {
-            root.child(name).map_or(Ok(Vec::new()), |list| variables(list, causality, md))
+            root.child(name)
+                .map_or(Ok(Vec::new()), |list| variables(list, causality, md))
         });
         Ok(AdjointManifest {
             version,
@@ -214,29 +219,44 @@ mod tests {
     #[test]
     fn missing_lists_are_empty() {
         let parsed = AdjointManifest::parse(&manifest(""), &description()).unwrap();
-        assert!(parsed.inputs.is_empty() && parsed.parameters.is_empty() && parsed.outputs.is_empty());
+        assert!(
+            parsed.inputs.is_empty() && parsed.parameters.is_empty() && parsed.outputs.is_empty()
+        );
     }
 
     #[test]
     fn mistakes_are_reported_with_their_position() {
         assert_eq!(
-            error(&manifest("  <Inputs><Variable valueReference=\"8\" name=\"G\"/></Inputs>\n")),
+            error(&manifest(
+                "  <Inputs><Variable valueReference=\"8\" name=\"G\"/></Inputs>\n"
+            )),
             "line 3, column 11: G: value reference 8 is not in modelDescription.xml"
         );
-        assert!(error(&manifest("<Inputs><Variable valueReference=\"6\" name=\"m\"/></Inputs>"))
-            .contains("m is a Float64 parameter in modelDescription.xml, but <Inputs> lists Float64 inputs"));
-        assert!(error(&manifest("<Outputs><Variable valueReference=\"10\" name=\"count\"/></Outputs>"))
-            .contains("count is a Int32 output"));
-        assert!(error(&manifest("<Inputs><Variable valueReference=\"5\" name=\"H\"/></Inputs>"))
-            .contains("value reference 5 is F in modelDescription.xml, not H"));
+        assert!(error(&manifest(
+            "<Inputs><Variable valueReference=\"6\" name=\"m\"/></Inputs>"
+        ))
+        .contains(
+            "m is a Float64 parameter in modelDescription.xml, but <Inputs> lists Float64 inputs"
+        ));
+        assert!(error(&manifest(
+            "<Outputs><Variable valueReference=\"10\" name=\"count\"/></Outputs>"
+        ))
+        .contains("count is a Int32 output"));
+        assert!(error(&manifest(
+            "<Inputs><Variable valueReference=\"5\" name=\"H\"/></Inputs>"
+        ))
+        .contains("value reference 5 is F in modelDescription.xml, not H"));
         assert!(error(&manifest("<States/>")).contains("unexpected element <States>"));
-        assert!(error(&manifest("<Inputs><Var/></Inputs>")).contains("unexpected element <Var> in <Inputs>"));
+        assert!(error(&manifest("<Inputs><Var/></Inputs>"))
+            .contains("unexpected element <Var> in <Inputs>"));
         assert!(error(&manifest("<Inputs><Variable name=\"F\"/></Inputs>"))
             .contains("lacks the required attribute valueReference"));
         assert!(error("<TandemAdjoint version=\"2\" nState=\"1\"/>")
             .contains("org.tandem.adjoint version 2 is not supported (version 1 is)"));
         assert!(error("<TandemAdjoint version=\"1\" nState=\"-1\"/>").contains("nState=\"-1\""));
-        assert!(error("<TandemAdjoint version=\"1\"/>").contains("lacks the required attribute nState"));
+        assert!(
+            error("<TandemAdjoint version=\"1\"/>").contains("lacks the required attribute nState")
+        );
         assert!(error("<Adjoint/>").contains("expected <TandemAdjoint>"));
         assert!(error("<TandemAdjoint version=\"1\" nState=\"1\">").contains("malformed XML"));
     }
@@ -246,6 +266,11 @@ mod tests {
         let fmi2 = include_str!("../../tests/fixtures/fmi2_bouncing_ball.xml");
         let md = ModelDescription::parse(fmi2).unwrap();
         let refused = AdjointManifest::parse(&manifest(""), &md).unwrap_err();
-        assert!(refused.to_string().contains("defined for FMI 3.0, but the FMU is FMI 2.0"), "{refused}");
+        assert!(
+            refused
+                .to_string()
+                .contains("defined for FMI 3.0, but the FMU is FMI 2.0"),
+            "{refused}"
+        );
     }
 }

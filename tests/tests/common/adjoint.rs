@@ -162,7 +162,8 @@ impl Fmi3<'_> {
         let (mut u_bar, mut p_bar) = (vec![f64::NAN; n_inputs], vec![f64::NAN; n_params]);
         // SAFETY: every array has the length passed with it.
         let status = unsafe {
-            self.fmu.func::<InitializationVjp>("tandemInitializationVjp")(
+            self.fmu
+                .func::<InitializationVjp>("tandemInitializationVjp")(
                 self.i,
                 w_bar.as_ptr(),
                 w_bar.len(),
