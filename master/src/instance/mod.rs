@@ -8,6 +8,7 @@ pub mod logging;
 
 pub use counting::{CallCounter, CountingInstance};
 pub use fmi2::Fmu2Instance;
+pub use fmi3::adjoint::{InitialCotangents, StepCotangents, StepTangents};
 pub use fmi3::Fmu3Instance;
 pub use logging::{LogLevel, LogMessage, LogSettings, Logger};
 

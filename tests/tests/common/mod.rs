@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each test binary uses a part of these helpers
 
+pub mod adjoint;
 pub mod checked;
 pub mod linked;
 pub mod model;
