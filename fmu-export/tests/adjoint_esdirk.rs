@@ -13,7 +13,7 @@ use fmu_export::adjoint::{
     CommunicationLinearization, Cost, EventTimeSensitivity, Gradient, OutputLinearization,
     ScheduledStep, Trajectory,
 };
-use fmu_export::integrators::{Scheme, Sdirk};
+use fmu_export::integrators::{DifferentiableScheme, Sdirk};
 use fmu_export::{Args, Declaration, Method, OdeModel, OdeSystem, Scalar, StepInputs, System, Var};
 
 const PARAMS: [f64; 2] = [1.5, 2.0];

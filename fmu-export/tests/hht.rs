@@ -3,7 +3,7 @@
 mod common;
 
 use common::{orders, oscillator_exact, simulate, Oscillator, MASS, STIFFNESS};
-use fmu_export::integrators::{Hht, MechanicalIntegrator, Scheme};
+use fmu_export::integrators::{DifferentiableScheme, Hht, MechanicalIntegrator, Scheme};
 use fmu_export::jacobian::jacobian;
 use fmu_export::{
     Declaration, Integrator, MechArgs, MechanicalModel, MechanicalSystem, Method, Scalar,

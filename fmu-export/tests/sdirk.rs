@@ -4,7 +4,7 @@
 mod common;
 
 use common::{orders, oscillator_exact, simulate, Oscillator, MASS, STIFFNESS};
-use fmu_export::integrators::{MechanicalIntegrator, Scheme, Sdirk, SdirkScheme};
+use fmu_export::integrators::{DifferentiableScheme, MechanicalIntegrator, Scheme, Sdirk, SdirkScheme};
 use fmu_export::jacobian::jacobian;
 use fmu_export::linear::Lu;
 use fmu_export::{

@@ -44,7 +44,7 @@ impl InitialLinearization {
         let (jacobians, _) = block_jacobians(&blocks, nt, |args, out| {
             let u = inputs_like(inputs, args[1]);
             let mut w = vec![Dual64::from(0.0); scheme.state_len()];
-            match scheme.start_at(sys, Dual64::from(t0), args[0], &u, args[2], d, &mut w) {
+            match scheme.start(sys, Dual64::from(t0), args[0], &u, args[2], d, &mut w) {
                 Ok(()) => out.copy_from_slice(&w[..nt]),
                 Err(error) => {
                     failure = Some(error);

@@ -43,7 +43,7 @@ impl OutputLinearization {
             let time = Dual64::from(t);
             let mut u_t = vec![Dual64::from(0.0); u.len()];
             u.eval(time, &mut u_t);
-            scheme.outputs_at(sys, time, &w_dual, &u_t, args[2], d, y);
+            scheme.outputs(sys, time, &w_dual, &u_t, args[2], d, y);
         });
         let [state, inputs, params] = <[Matrix; 3]>::try_from(jacobians).expect("three blocks");
         OutputLinearization { state, inputs, params }

@@ -8,7 +8,7 @@
 
 use crate::integrators::events::indicators;
 use crate::integrators::tape::{Segment, StepEnd, Tape};
-use crate::integrators::Scheme;
+use crate::integrators::DifferentiableScheme;
 use crate::ode::Args;
 use crate::system::{StepError, StepInputs, System};
 
@@ -19,7 +19,7 @@ const MAX_SECANT_ITERATIONS: usize = 60;
 
 /// The method state at the end of `tape`'s step, replayed from `w_start` with `inputs` and
 /// `params`.
-pub fn replay<S: System, M: Scheme<S>>(
+pub fn replay<S: System, M: DifferentiableScheme<S>>(
     sys: &S,
     scheme: &M,
     tape: &Tape,
@@ -66,7 +66,7 @@ pub fn replay<S: System, M: Scheme<S>>(
 
 /// The method states at every communication point of `trajectory`, replayed from `x0` with
 /// `params` and one input polynomial per step (the first also initializes).
-pub fn replay_trajectory<S: System, M: Scheme<S>>(
+pub fn replay_trajectory<S: System, M: DifferentiableScheme<S>>(
     sys: &S,
     scheme: &M,
     trajectory: &Trajectory,
@@ -98,7 +98,7 @@ struct Run<'a, S, M> {
     d: &'a [f64],
 }
 
-impl<S: System, M: Scheme<S>> Run<'_, S, M> {
+impl<S: System, M: DifferentiableScheme<S>> Run<'_, S, M> {
     fn step(&self, h: f64, w_next: &mut [f64]) -> Result<(), StepError> {
         let Run { sys, scheme, t, w, inputs, params, d } = *self;
         scheme.step(sys, t, h, w, inputs, params, d, w_next)

@@ -66,7 +66,7 @@ impl ResetLinearization {
             let args = Args { t, x, u: &u_t, p, d: point.d };
             sys.reset(&args, point.event.as_event(), &mut x_new, &mut d_new);
             let mut w = vec![Dual64::from(0.0); scheme.state_len()];
-            match scheme.start_at(sys, t, &x_new, &u, p, &d_new, &mut w) {
+            match scheme.start(sys, t, &x_new, &u, p, &d_new, &mut w) {
                 Ok(()) => out.copy_from_slice(&w[..nt]),
                 Err(error) => {
                     failure = Some(error);

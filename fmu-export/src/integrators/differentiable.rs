@@ -8,8 +8,8 @@ use crate::system::{StepError, StepInputs, System};
 use super::scheme::Scheme;
 
 /// A [`Scheme`] whose residual, start and outputs accept any [`Scalar`], so that dual numbers
-/// give every Jacobian a linearized step needs; the `f64` methods of [`Scheme`] run the same
-/// code.
+/// give every Jacobian a linearized step needs; the simulation calls the same methods with
+/// `f64`.
 ///
 /// The residual's unknowns are the leading [`residual_len`](Self::residual_len) entries of
 /// `w_next` (the rest of `w`, e.g. step-size control data, is carried but not differentiated),
@@ -41,9 +41,9 @@ pub trait DifferentiableScheme<S: System>: Scheme<S> {
     );
 
     /// Writes the consistent discrete state `w` (all [`Scheme::state_len`] entries) for the
-    /// continuous state `x` at time `t`: the computation [`Scheme::start`] performs.
+    /// continuous state `x` at time `t`.
     #[allow(clippy::too_many_arguments)]
-    fn start_at<T: Scalar>(
+    fn start<T: Scalar>(
         &self,
         sys: &S,
         t: T,
@@ -54,10 +54,9 @@ pub trait DifferentiableScheme<S: System>: Scheme<S> {
         w: &mut [T],
     ) -> Result<(), StepError>;
 
-    /// Writes the outputs `y` at the discrete state `w`: the computation [`Scheme::outputs`]
-    /// performs.
+    /// Writes the outputs `y` at the discrete state `w`.
     #[allow(clippy::too_many_arguments)]
-    fn outputs_at<T: Scalar>(
+    fn outputs<T: Scalar>(
         &self,
         sys: &S,
         t: T,

@@ -10,7 +10,6 @@ use super::events::{
     advance_signs, any_crossing, indicator_rates, indicators, initial_signs, post_event_signs,
     ShortenedStep,
 };
-use super::scheme::Scheme;
 use super::tape::{RecordedEvent, Segment, StepEnd, Tape};
 
 /// Intervals shorter than this (relative to `max(1, |t|)`) are below time resolution and are
@@ -59,7 +58,7 @@ impl<M> SchemeIntegrator<M> {
         d: &mut [f64],
     ) -> Result<(StepReport, Tape), StepError>
     where
-        M: Scheme<S>,
+        M: DifferentiableScheme<S>,
     {
         let ns = self.scheme.state_len();
         let mut tape = Tape {
@@ -88,7 +87,7 @@ impl<M> SchemeIntegrator<M> {
         tape: Option<&mut Vec<Segment>>,
     ) -> Result<StepReport, StepError>
     where
-        M: Scheme<S>,
+        M: DifferentiableScheme<S>,
     {
         let mut step = CommunicationStep::new(&self.scheme, sys, &self.state, u, p, d, tape);
         let report = step.run(t, t + h)?;
@@ -176,7 +175,7 @@ struct CommunicationStep<'a, S, M> {
     tape: Option<&'a mut Vec<Segment>>,
 }
 
-impl<'a, S: System, M: Scheme<S>> CommunicationStep<'a, S, M> {
+impl<'a, S: System, M: DifferentiableScheme<S>> CommunicationStep<'a, S, M> {
     fn new(
         scheme: &'a M,
         sys: &'a S,

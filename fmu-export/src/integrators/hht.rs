@@ -235,19 +235,6 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for Hht {
         &w[..2 * self.dofs]
     }
 
-    fn start(
-        &self,
-        sys: &MechanicalSystem<M>,
-        t: f64,
-        x: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
-        w: &mut [f64],
-    ) -> Result<(), StepError> {
-        self.start_at(sys, t, x, u, p, d, w)
-    }
-
     fn step(
         &self,
         sys: &MechanicalSystem<M>,
@@ -279,18 +266,6 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for Hht {
         self.max_step
     }
 
-    fn outputs(
-        &self,
-        sys: &MechanicalSystem<M>,
-        t: f64,
-        w: &[f64],
-        u: &[f64],
-        p: &[f64],
-        d: &[f64],
-        y: &mut [f64],
-    ) {
-        self.outputs_at(sys, t, w, u, p, d, y)
-    }
 }
 
 impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Hht {
@@ -344,7 +319,7 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Hht {
     }
 
     /// `q, v` from `x`; `a, lambda` from the augmented index-1 system.
-    fn start_at<T: Scalar>(
+    fn start<T: Scalar>(
         &self,
         sys: &MechanicalSystem<M>,
         t: T,
@@ -367,7 +342,7 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Hht {
         require_finite(t.real(), w)
     }
 
-    fn outputs_at<T: Scalar>(
+    fn outputs<T: Scalar>(
         &self,
         sys: &MechanicalSystem<M>,
         t: T,

@@ -74,19 +74,6 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for MechanicalMethod {
         dispatch!(self, s => Scheme::<MechanicalSystem<M>>::continuous_state(s, w))
     }
 
-    fn start(
-        &self,
-        sys: &MechanicalSystem<M>,
-        t: f64,
-        x: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
-        w: &mut [f64],
-    ) -> Result<(), StepError> {
-        dispatch!(self, s => s.start(sys, t, x, u, p, d, w))
-    }
-
     fn step(
         &self,
         sys: &MechanicalSystem<M>,
@@ -119,18 +106,6 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for MechanicalMethod {
         dispatch!(self, s => s.advance(sys, t, stop, w, u, p, d, w_next))
     }
 
-    fn outputs(
-        &self,
-        sys: &MechanicalSystem<M>,
-        t: f64,
-        w: &[f64],
-        u: &[f64],
-        p: &[f64],
-        d: &[f64],
-        y: &mut [f64],
-    ) {
-        dispatch!(self, s => s.outputs(sys, t, w, u, p, d, y))
-    }
 }
 
 impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for MechanicalMethod {
@@ -157,7 +132,7 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Mechanica
         dispatch!(self, s => s.residual_at(sys, t_prev, h, w_next, w_prev, u, p, d, r))
     }
 
-    fn start_at<T: Scalar>(
+    fn start<T: Scalar>(
         &self,
         sys: &MechanicalSystem<M>,
         t: T,
@@ -167,10 +142,10 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Mechanica
         d: &[f64],
         w: &mut [T],
     ) -> Result<(), StepError> {
-        dispatch!(self, s => s.start_at(sys, t, x, u, p, d, w))
+        dispatch!(self, s => s.start(sys, t, x, u, p, d, w))
     }
 
-    fn outputs_at<T: Scalar>(
+    fn outputs<T: Scalar>(
         &self,
         sys: &MechanicalSystem<M>,
         t: T,
@@ -180,6 +155,6 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Mechanica
         d: &[f64],
         y: &mut [T],
     ) {
-        dispatch!(self, s => s.outputs_at(sys, t, w, u, p, d, y))
+        dispatch!(self, s => s.outputs(sys, t, w, u, p, d, y))
     }
 }

@@ -12,19 +12,6 @@ pub trait Scheme<S: System> {
     /// The continuous state `x` contained in `w` (always its leading entries).
     fn continuous_state<'w>(&self, w: &'w [f64]) -> &'w [f64];
 
-    /// Writes a consistent discrete state `w` for the continuous state `x` at time `t`.
-    #[allow(clippy::too_many_arguments)]
-    fn start(
-        &self,
-        sys: &S,
-        t: f64,
-        x: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
-        w: &mut [f64],
-    ) -> Result<(), StepError>;
-
     /// Takes one step of exactly `h` from `(t, w)` (no step-size control), writing `w_next`.
     #[allow(clippy::too_many_arguments)]
     fn step(
@@ -60,10 +47,6 @@ pub trait Scheme<S: System> {
         self.step(sys, t, h, w, u, p, d, w_next)?;
         Ok(t_next)
     }
-
-    /// Writes the outputs `y` at the discrete state `w`.
-    #[allow(clippy::too_many_arguments)]
-    fn outputs(&self, sys: &S, t: f64, w: &[f64], u: &[f64], p: &[f64], d: &[f64], y: &mut [f64]);
 }
 
 /// The inputs over a step with their coefficients lifted into the scalar type `T`.

@@ -338,19 +338,6 @@ impl<S: System> Scheme<S> for SdirkScheme {
         &w[..self.states]
     }
 
-    fn start(
-        &self,
-        sys: &S,
-        t: f64,
-        x: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
-        w: &mut [f64],
-    ) -> Result<(), StepError> {
-        self.start_at(sys, t, x, u, p, d, w)
-    }
-
     /// One step of exactly `h`; the control data are carried over unchanged.
     fn step(
         &self,
@@ -440,9 +427,6 @@ impl<S: System> Scheme<S> for SdirkScheme {
         }
     }
 
-    fn outputs(&self, sys: &S, t: f64, w: &[f64], u: &[f64], p: &[f64], d: &[f64], y: &mut [f64]) {
-        self.outputs_at(sys, t, w, u, p, d, y)
-    }
 }
 
 impl<S: System> DifferentiableScheme<S> for SdirkScheme {
@@ -482,7 +466,7 @@ impl<S: System> DifferentiableScheme<S> for SdirkScheme {
 
     /// Every stage derivative is `f(t, x)` (the residual of a step of length zero vanishes);
     /// the controller starts from `max_step` with no error history.
-    fn start_at<T: Scalar>(
+    fn start<T: Scalar>(
         &self,
         sys: &S,
         t: T,
@@ -508,7 +492,7 @@ impl<S: System> DifferentiableScheme<S> for SdirkScheme {
         Ok(())
     }
 
-    fn outputs_at<T: Scalar>(
+    fn outputs<T: Scalar>(
         &self,
         sys: &S,
         t: T,

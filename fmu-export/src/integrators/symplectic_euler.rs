@@ -91,19 +91,6 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for SymplecticEuler {
         w
     }
 
-    fn start(
-        &self,
-        sys: &MechanicalSystem<M>,
-        t: f64,
-        x: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
-        w: &mut [f64],
-    ) -> Result<(), StepError> {
-        self.start_at(sys, t, x, u, p, d, w)
-    }
-
     fn step(
         &self,
         sys: &MechanicalSystem<M>,
@@ -131,18 +118,6 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for SymplecticEuler {
         self.max_step
     }
 
-    fn outputs(
-        &self,
-        sys: &MechanicalSystem<M>,
-        t: f64,
-        w: &[f64],
-        u: &[f64],
-        p: &[f64],
-        d: &[f64],
-        y: &mut [f64],
-    ) {
-        self.outputs_at(sys, t, w, u, p, d, y)
-    }
 }
 
 impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for SymplecticEuler {
@@ -177,7 +152,7 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Symplecti
     }
 
     /// The discrete state is the continuous state.
-    fn start_at<T: Scalar>(
+    fn start<T: Scalar>(
         &self,
         _sys: &MechanicalSystem<M>,
         t: T,
@@ -192,7 +167,7 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Symplecti
         Ok(())
     }
 
-    fn outputs_at<T: Scalar>(
+    fn outputs<T: Scalar>(
         &self,
         sys: &MechanicalSystem<M>,
         t: T,
