@@ -95,7 +95,10 @@ impl<S: System> Instance<S> {
         Ok(())
     }
 
-    /// fmiGetEventIndicators.
+    /// fmiGetEventIndicators. An indicator that started at zero with zero rate has no side yet;
+    /// the first non-zero value the host reads arms it, because a host that skips
+    /// fmiCompletedIntegratorStep (allowed, and FMPy does) would otherwise never arm it and its
+    /// first crossing would go unseen.
     pub fn get_event_indicators(&mut self, out: &mut [f64]) -> Outcome {
         self.expect_kind(Kind::ModelExchange)?;
         if out.len() != self.indicator_count() {
@@ -106,6 +109,9 @@ impl<S: System> Instance<S> {
             )));
         }
         out.copy_from_slice(&self.indicators()?);
+        if self.state.mode == Mode::ContinuousTime {
+            events::arm_unset_signs(&mut self.state.z_ref, out);
+        }
         Ok(())
     }
 

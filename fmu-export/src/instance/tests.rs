@@ -200,6 +200,33 @@ fn every_bounce_is_seen_without_completed_integrator_steps() {
     }
 }
 
+/// An indicator that starts at zero with zero rate (a ball at rest on the floor) has no side
+/// until it moves; a host that reads the indicators but skips fmiCompletedIntegratorStep must
+/// still get the first landing.
+#[test]
+fn an_indicator_starting_at_rest_on_zero_is_armed_by_the_values_the_host_reads() {
+    let (mut inst, _) = instance(Kind::ModelExchange);
+    inst.set_values(&[H], &[0.0]).unwrap();
+    inst.setup_experiment(None, 0.0, None).unwrap();
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+    inst.update_discrete_states().unwrap();
+    inst.enter_continuous_time_mode().unwrap();
+    let mut z = [0.0];
+    inst.set_time(0.1).unwrap();
+    inst.set_continuous_states(&[0.05, 1.0]).unwrap();
+    inst.get_event_indicators(&mut z).unwrap();
+    assert_eq!(z, [0.05]);
+    inst.set_time(0.3).unwrap();
+    inst.set_continuous_states(&[-1e-3, -2.0]).unwrap();
+    inst.get_event_indicators(&mut z).unwrap();
+    inst.enter_event_mode().unwrap();
+    assert!(inst.update_discrete_states().unwrap().values_changed, "the first landing");
+    let mut bounces = [0i32];
+    inst.get_values(&[BOUNCES], &mut bounces).unwrap();
+    assert_eq!(bounces, [1]);
+}
+
 #[test]
 fn time_events_are_announced_and_applied() {
     let (mut inst, _) = initialized(Kind::ModelExchange);

@@ -111,6 +111,16 @@ pub fn advance_signs(references: &mut [f64], z: &[f64]) {
     }
 }
 
+/// Arms the references that are still zero with the sign of a non-zero value; armed references
+/// keep theirs, so values seen past a crossing (a host locating it) do not hide it.
+pub fn arm_unset_signs(references: &mut [f64], z: &[f64]) {
+    for (r, &zi) in references.iter_mut().zip(z) {
+        if *r == 0.0 && zi != 0.0 {
+            *r = zi.signum();
+        }
+    }
+}
+
 fn sign_or_zero(v: f64) -> f64 {
     if v == 0.0 {
         0.0
