@@ -24,7 +24,6 @@ mod gauss_seidel;
 mod history;
 mod initialization;
 mod jacobi;
-pub mod model_exchange;
 mod participant;
 mod recording;
 

@@ -7,11 +7,12 @@
 use std::ops::Range;
 
 use super::history::{Histories, Hold, Source};
-use super::model_exchange::{MeStepper, Reached};
 use super::recording::{Event, Recorder};
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
 use crate::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
+use crate::model_exchange::{MeStepper, Reached};
+use crate::solver::DormandPrince;
 use crate::system::{Connection, Port, System};
 
 /// A connected input.
@@ -151,10 +152,11 @@ impl Participant {
                 },
                 None,
             ),
-            InterfaceType::ModelExchange => (
-                Engine::ModelExchange(Box::new(MeStepper::new(instance, component.tolerance))),
-                Some(component.tolerance),
-            ),
+            InterfaceType::ModelExchange => {
+                let solver = DormandPrince::new(instance.number_of_continuous_states());
+                let stepper = MeStepper::new(instance, md, component.tolerance, solver);
+                (Engine::ModelExchange(Box::new(stepper)), Some(component.tolerance))
+            }
         };
         Ok(Participant {
             engine,
@@ -205,7 +207,9 @@ impl Participant {
         };
         let ports = &mut self.ports;
         let mut inputs =
-            |instance: &mut dyn FmuInstance, t: f64| ports.set_inputs(instance, histories, t, 0);
+            |instance: &mut dyn FmuInstance, t: f64, _event: bool| {
+            ports.set_inputs(instance, histories, t, 0)
+        };
         if stepper
             .start(start, &mut inputs)
             .map_err(|e| at(start, e))?
@@ -300,7 +304,7 @@ impl Participant {
                 }
             }
             Engine::ModelExchange(stepper) => {
-                let mut inputs = |instance: &mut dyn FmuInstance, t: f64| {
+                let mut inputs = |instance: &mut dyn FmuInstance, t: f64, _event: bool| {
                     ports.set_inputs(instance, histories, t, degree)
                 };
                 let reached = stepper.advance_to(to, &mut inputs);

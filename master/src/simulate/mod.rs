@@ -6,7 +6,6 @@ mod inputs;
 mod model_exchange;
 mod recorder;
 pub mod start_values;
-mod state_equations;
 pub mod time_table;
 
 pub use inputs::InputTable;
@@ -302,7 +301,7 @@ fn draw(request: &PlotRequest, model: &str, trace: &Trace) -> Result<()> {
 
 /// What the interface-specific loops need.
 struct Run<'a> {
-    instance: &'a mut dyn FmuInstance,
+    instance: &'a mut (dyn FmuInstance + 'static),
     inputs: Option<&'a InputTable>,
     recorder: &'a mut Recorder,
     model_description: &'a ModelDescription,

@@ -4,7 +4,7 @@
 
 use nalgebra::DMatrix;
 
-use super::InputTable;
+use super::stepper::Inputs;
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
 use crate::model_description::ModelDescription;
@@ -74,7 +74,7 @@ impl StateVariables {
 
 /// A non-finite derivative returned by the FMU.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct NonFinite {
+pub struct NonFinite {
     /// The time it was evaluated at.
     pub time: f64,
     /// The index of the derivative in the state vector.
@@ -93,42 +93,58 @@ impl NonFinite {
     }
 }
 
-/// The FMU's equations: sets time, continuous inputs and states, and reads derivatives.
-pub(super) struct StateEquations<'a> {
+/// The FMU's equations during one solver call: sets time, inputs and states, reads
+/// derivatives, and counts the FMI calls it makes.
+pub(super) struct Equations<'s, 'i> {
     /// The instance, in continuous-time mode.
-    pub instance: &'a mut dyn FmuInstance,
-    /// Inputs applied at every evaluation (those that vary continuously), if any.
-    pub continuous_inputs: Option<&'a InputTable>,
+    pub instance: &'s mut dyn FmuInstance,
+    /// Writes the inputs at a time.
+    pub inputs: &'s mut Inputs<'i>,
     /// The states and derivatives.
-    pub variables: StateVariables,
+    pub variables: &'s StateVariables,
     /// The first non-finite derivative seen since it was last cleared: the solver treats it as
-    /// a failed step, and the run reports it if no smaller step avoids it.
-    pub non_finite: Option<NonFinite>,
+    /// a failed step, and the stepper reports it if no smaller step avoids it.
+    pub non_finite: &'s mut Option<NonFinite>,
+    /// FMI calls made.
+    pub calls: &'s mut usize,
 }
 
-impl StateEquations<'_> {
-    /// Puts the FMU at `(time, states)`, with the continuous inputs at `time`.
+impl Equations<'_, '_> {
+    /// Puts the FMU at `(time, states)`, with its inputs at `time`.
     pub(super) fn set_point(&mut self, time: f64, states: &[f64]) -> Result<()> {
-        self.instance.set_time(time)?;
-        if let Some(inputs) = self.continuous_inputs {
-            inputs.apply(self.instance, time)?;
-        }
-        if !states.is_empty() {
-            self.instance.set_continuous_states(states)?;
-        }
-        Ok(())
+        put(self.instance, self.calls, time, states, self.inputs)
     }
 }
 
-impl Ode for StateEquations<'_> {
+/// Puts `instance` at `time` with `states` (when it has any) and its inputs there, counting
+/// the calls.
+pub(super) fn put(
+    instance: &mut dyn FmuInstance,
+    calls: &mut usize,
+    time: f64,
+    states: &[f64],
+    inputs: &mut Inputs<'_>,
+) -> Result<()> {
+    *calls += 1;
+    instance.set_time(time)?;
+    inputs(instance, time, false)?;
+    if !states.is_empty() {
+        *calls += 1;
+        instance.set_continuous_states(states)?;
+    }
+    Ok(())
+}
+
+impl Ode for Equations<'_, '_> {
     type Error = Error;
 
     fn derivatives(&mut self, t: f64, x: &[f64], dx: &mut [f64]) -> Result<()> {
         self.set_point(t, x)?;
+        *self.calls += 1;
         self.instance.get_derivatives(dx)?;
         if self.non_finite.is_none() {
             if let Some(index) = dx.iter().position(|v| !v.is_finite()) {
-                self.non_finite = Some(NonFinite {
+                *self.non_finite = Some(NonFinite {
                     time: t,
                     index,
                     value: dx[index],
@@ -155,6 +171,7 @@ impl Ode for StateEquations<'_> {
         let mut column = vec![0.0; n];
         for j in 0..n {
             seed[j] = 1.0;
+            *self.calls += 1;
             self.instance.get_directional_derivative(
                 &self.variables.derivatives,
                 &self.variables.states,

@@ -1,18 +1,24 @@
-//! Model Exchange FMUs as steppers: the master integrates the FMU's states with the adaptive
-//! Dormand–Prince method of [`crate::solver`], stops at time events, locates state events on
-//! the dense output, reports completed steps (step events) and runs the FMU's event iteration.
+//! [`MeStepper`]: a Model Exchange instance and the adaptive solver that advances it.
 //!
-//! [`MeStepper`] owns its instance, so that a co-simulation participant can advance it from
-//! one communication point to the next on any thread. Inputs come from the caller: a function
-//! that writes the inputs' values at a time, called whenever the FMU is put at a new time (at
-//! every stage of the integrator, and in event mode).
+//! Inputs come from the caller: a function that writes the inputs' values at a time, called
+//! whenever the FMU is put at a new time (at every stage of the solver, and in event mode).
+//! The stepper either owns its instance (a co-simulation participant, advanced on any thread)
+//! or borrows it (`tandem simulate`, which records from the same instance).
 
+use std::borrow::BorrowMut;
+
+use super::equations::{put, Equations, NonFinite, StateVariables};
 use crate::error::{Error, Result};
 use crate::instance::{EventUpdate, FmuInstance};
-use crate::solver::{locate_crossing, sign_changed, DormandPrince, Interpolant, Stepper, Tolerances};
+use crate::model_description::ModelDescription;
+use crate::solver::{
+    locate_crossing, sign_changed, DormandPrince, Interpolant, Stepper, Tolerances,
+};
 
-/// Writes the inputs' values at a time into the instance.
-pub type Inputs<'a> = dyn FnMut(&mut dyn FmuInstance, f64) -> Result<()> + 'a;
+/// Writes the inputs' values at a time into the instance. The flag is true in event mode,
+/// where inputs that change only at events may be set too; otherwise only inputs that vary
+/// continuously may be.
+pub type Inputs<'a> = dyn FnMut(&mut dyn FmuInstance, f64, bool) -> Result<()> + 'a;
 
 /// Passes of the event iteration after which it is deemed not to converge.
 const MAX_EVENT_PASSES: usize = 1000;
@@ -48,49 +54,71 @@ pub struct Statistics {
     pub calls: usize,
 }
 
-/// A Model Exchange instance and the integrator that advances it.
-pub struct MeStepper {
-    instance: Box<dyn FmuInstance>,
+/// A Model Exchange instance (owned, `Box<dyn FmuInstance>`, or borrowed) and the solver
+/// `S` that advances it.
+pub struct MeStepper<I = Box<dyn FmuInstance>, S = DormandPrince> {
+    instance: I,
+    variables: StateVariables,
     time: f64,
     states: Vec<f64>,
     indicators: Vec<f64>,
     relative_tolerance: f64,
     tolerances: Tolerances,
-    solver: DormandPrince,
+    solver: S,
     /// The step size the controller proposes next (none before the first step).
     step: Option<f64>,
+    /// The longest step: indicators are only compared at step ends.
+    max_step: f64,
     next_time_event: Option<f64>,
+    /// The first non-finite derivative seen since the last accepted step.
+    non_finite: Option<NonFinite>,
     statistics: Statistics,
 }
 
-impl MeStepper {
-    /// Wraps a Model Exchange `instance` to be integrated with `relative_tolerance` (the
-    /// absolute tolerances follow from the states' nominal values).
-    pub fn new(instance: Box<dyn FmuInstance>, relative_tolerance: f64) -> Self {
-        let n = instance.number_of_continuous_states();
-        let m = instance.number_of_event_indicators();
+impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
+    /// Wraps the Model Exchange `instance` of the FMU described by `md`, to be integrated by
+    /// `solver` with `relative_tolerance` (the absolute tolerances follow from the states'
+    /// nominal values) and no limit on the step size.
+    pub fn new(mut instance: I, md: &ModelDescription, relative_tolerance: f64, solver: S) -> Self {
+        let n = instance.borrow_mut().number_of_continuous_states();
+        let m = instance.borrow_mut().number_of_event_indicators();
         MeStepper {
             instance,
+            variables: StateVariables::new(md),
             time: 0.0,
             states: vec![0.0; n],
             indicators: vec![0.0; m],
             relative_tolerance,
             tolerances: Tolerances::from_nominals(relative_tolerance, &vec![1.0; n]),
-            solver: DormandPrince::new(n),
+            solver,
             step: None,
+            max_step: f64::INFINITY,
             next_time_event: None,
+            non_finite: None,
             statistics: Statistics::default(),
         }
     }
 
+    /// Limits every step to `max_step` (indicators are only compared at step ends, so this
+    /// bounds how long an indicator can change sign twice unseen).
+    pub fn with_max_step(mut self, max_step: f64) -> Self {
+        self.max_step = max_step;
+        self
+    }
+
     /// The instance.
     pub fn instance(&mut self) -> &mut dyn FmuInstance {
-        self.instance.as_mut()
+        self.instance.borrow_mut()
     }
 
     /// The time the states have reached.
     pub fn time(&self) -> f64 {
         self.time
+    }
+
+    /// Number of continuous states.
+    pub fn state_count(&self) -> usize {
+        self.states.len()
     }
 
     /// The work done so far.
@@ -125,12 +153,17 @@ impl MeStepper {
             if outcome.terminate {
                 return Ok(Reached::Terminated(self.time));
             }
-            let time_event = self.next_time_event.is_some_and(|t| t <= self.time);
-            if (outcome.event || time_event) && self.handle_event(inputs)? {
+            if self.event_due(outcome) && self.handle_event(inputs)? {
                 return Ok(Reached::Terminated(self.time));
             }
         }
         Ok(Reached::Target)
+    }
+
+    /// Whether event mode is needed after a step with `outcome`: a state or step event, or a
+    /// time event reached.
+    pub fn event_due(&self, outcome: StepOutcome) -> bool {
+        outcome.event || self.next_time_event.is_some_and(|t| t <= self.time)
     }
 
     /// Takes one accepted step towards `limit` (or the next time event, if sooner); on a state
@@ -142,14 +175,13 @@ impl MeStepper {
         };
         let start = self.time;
         let new_time = if self.states.is_empty() {
-            self.set_point(end, inputs)?;
             end
         } else {
             let new_time = self.integrate(start, end, inputs)?;
             self.states.copy_from_slice(self.solver.x_new());
-            self.set_point(new_time, inputs)?;
             new_time
         };
+        self.set_point(new_time, inputs)?;
         let state_event = self.check_indicators(start, new_time, inputs)?;
         if !state_event {
             self.time = new_time;
@@ -157,7 +189,7 @@ impl MeStepper {
         }
         self.statistics.steps += 1;
         self.statistics.calls += 1;
-        let outcome = self.instance.completed_integrator_step(true)?;
+        let outcome = self.instance.borrow_mut().completed_integrator_step(true)?;
         Ok(StepOutcome {
             event: state_event || outcome.enter_event_mode,
             terminate: outcome.terminate,
@@ -169,9 +201,35 @@ impl MeStepper {
     pub fn handle_event(&mut self, inputs: &mut Inputs<'_>) -> Result<bool> {
         self.statistics.events += 1;
         self.statistics.calls += 1;
-        self.instance.enter_event_mode()?;
-        inputs(self.instance.as_mut(), self.time)?;
+        let instance = self.instance.borrow_mut();
+        instance.enter_event_mode()?;
+        inputs(instance, self.time, true)?;
         self.event_iteration(inputs)
+    }
+
+    /// Puts the FMU at each of `times` that the last step passed (before the current time) on
+    /// the step's dense output and calls `visit` there, then puts it back at the current point.
+    /// Used to record an output grid finer than the steps without stopping at every point.
+    pub fn revisit_last_step(
+        &mut self,
+        times: impl IntoIterator<Item = f64>,
+        inputs: &mut Inputs<'_>,
+        mut visit: impl FnMut(&mut dyn FmuInstance, f64) -> Result<()>,
+    ) -> Result<()> {
+        let dense = self.solver.dense_output();
+        let mut x = vec![0.0; self.states.len()];
+        let mut moved = false;
+        for time in times.into_iter().take_while(|&t| t < self.time) {
+            dense.evaluate(time, &mut x);
+            let instance = self.instance.borrow_mut();
+            put(instance, &mut self.statistics.calls, time, &x, inputs)?;
+            visit(instance, time)?;
+            moved = true;
+        }
+        if moved {
+            self.set_point(self.time, inputs)?;
+        }
+        Ok(())
     }
 
     /// Attempts steps from (`start`, states) until one towards `end` is accepted; returns the
@@ -179,41 +237,54 @@ impl MeStepper {
     fn integrate(&mut self, start: f64, end: f64, inputs: &mut Inputs<'_>) -> Result<f64> {
         let MeStepper {
             instance,
+            variables,
             states,
             tolerances,
             solver,
             statistics,
             step: proposed,
+            max_step,
+            non_finite,
             ..
         } = self;
-        let calls = &mut statistics.calls;
-        let mut rhs = |t: f64, x: &[f64], dx: &mut [f64]| -> Result<()> {
-            put(instance.as_mut(), calls, t, x, inputs)?;
-            *calls += 1;
-            instance.get_derivatives(dx)
+        let mut equations = Equations {
+            instance: instance.borrow_mut(),
+            inputs,
+            variables,
+            non_finite,
+            calls: &mut statistics.calls,
         };
         let mut step = match *proposed {
             Some(step) => step,
-            None => solver.initial_step(&mut rhs, start, states, tolerances, end - start)?,
-        };
+            None => solver.initial_step(&mut equations, start, states, tolerances, end - start)?,
+        }
+        .min(*max_step);
         loop {
             let reaches_end = step >= (end - start) * (1.0 - 1e-12);
             let h = if reaches_end { end - start } else { step };
-            let attempt = solver.attempt(&mut rhs, start, states, h, tolerances)?;
-            step = attempt.next_step;
+            let attempt = solver.attempt(&mut equations, start, states, h, tolerances)?;
+            step = attempt.next_step.min(*max_step);
             if attempt.accepted {
                 *proposed = Some(step);
+                *equations.non_finite = None;
                 return Ok(if reaches_end { end } else { start + h });
             }
             statistics.rejected_steps += 1;
             if step < 1e-14 * start.abs().max(1.0) {
-                return Err(Error::Simulation {
-                    time: start,
-                    message: format!(
-                        "instance {}: the step size fell to {step:e} (error estimate {:e})",
-                        instance.name(),
+                let name = equations.instance.name();
+                let message = match equations.non_finite.take() {
+                    Some(non_finite) => format!(
+                        "{name} returned {}; no step from t = {start} avoids it",
+                        non_finite.describe(variables)
+                    ),
+                    None => format!(
+                        "instance {name}: the step size fell to {step:e} (error estimate {:e})",
                         attempt.error
                     ),
+                };
+                return Err(Error::Simulation {
+                    time: start,
+                    message,
                 });
             }
         }
@@ -221,13 +292,8 @@ impl MeStepper {
 
     /// Puts the FMU at `time` with the current states and its inputs there.
     fn set_point(&mut self, time: f64, inputs: &mut Inputs<'_>) -> Result<()> {
-        put(
-            self.instance.as_mut(),
-            &mut self.statistics.calls,
-            time,
-            &self.states,
-            inputs,
-        )
+        let instance = self.instance.borrow_mut();
+        put(instance, &mut self.statistics.calls, time, &self.states, inputs)
     }
 
     /// Compares the indicators at the end of the step with those at its start; on a sign
@@ -238,7 +304,7 @@ impl MeStepper {
         }
         let mut after = vec![0.0; self.indicators.len()];
         self.statistics.calls += 1;
-        self.instance.get_event_indicators(&mut after)?;
+        self.instance.borrow_mut().get_event_indicators(&mut after)?;
         if !self
             .indicators
             .iter()
@@ -250,12 +316,12 @@ impl MeStepper {
         }
         let dense = (!self.states.is_empty()).then(|| self.solver.dense_output());
         let mut x = self.states.clone();
-        let (instance, calls) = (&mut self.instance, &mut self.statistics.calls);
+        let (instance, calls) = (self.instance.borrow_mut(), &mut self.statistics.calls);
         let mut evaluate = |t: f64, z: &mut [f64]| -> Result<()> {
             if let Some(dense) = &dense {
                 dense.evaluate(t, &mut x);
             }
-            put(instance.as_mut(), calls, t, &x, inputs)?;
+            put(instance, calls, t, &x, inputs)?;
             *calls += 1;
             instance.get_event_indicators(z)
         };
@@ -279,8 +345,10 @@ impl MeStepper {
     }
 
     /// The event iteration in event mode, then back to continuous time with the states,
-    /// nominals, indicators and next time event the FMU reports; true when it asks to terminate.
+    /// nominals, indicators and next time event the FMU reports; true when it asks to
+    /// terminate.
     fn event_iteration(&mut self, inputs: &mut Inputs<'_>) -> Result<bool> {
+        let instance = self.instance.borrow_mut();
         let mut update = EventUpdate {
             discrete_states_need_update: true,
             ..Default::default()
@@ -288,7 +356,7 @@ impl MeStepper {
         let mut passes = 0;
         while update.discrete_states_need_update {
             self.statistics.calls += 1;
-            update = self.instance.update_discrete_states()?;
+            update = instance.update_discrete_states()?;
             passes += 1;
             if update.terminate {
                 return Ok(true);
@@ -298,47 +366,43 @@ impl MeStepper {
                     time: self.time,
                     message: format!(
                         "instance {}: the event iteration did not converge in {MAX_EVENT_PASSES} passes",
-                        self.instance.name()
+                        instance.name()
                     ),
                 });
             }
         }
         self.statistics.calls += 1;
-        self.instance.enter_continuous_time_mode()?;
+        instance.enter_continuous_time_mode()?;
         if !self.states.is_empty() {
             self.statistics.calls += 2;
-            self.instance.get_continuous_states(&mut self.states)?;
+            instance.get_continuous_states(&mut self.states)?;
+            if let Some(index) = self.states.iter().position(|x| !x.is_finite()) {
+                return Err(Error::Simulation {
+                    time: self.time,
+                    message: format!(
+                        "{} set the state {} to {} in event mode",
+                        instance.name(),
+                        self.variables.state_name(index),
+                        self.states[index]
+                    ),
+                });
+            }
             let mut nominals = vec![1.0; self.states.len()];
-            self.instance
-                .get_nominals_of_continuous_states(&mut nominals)?;
+            instance.get_nominals_of_continuous_states(&mut nominals)?;
             self.tolerances = Tolerances::from_nominals(self.relative_tolerance, &nominals);
         }
         if !self.indicators.is_empty() {
             self.set_point(self.time, inputs)?;
             self.statistics.calls += 1;
-            self.instance.get_event_indicators(&mut self.indicators)?;
+            self.instance
+                .borrow_mut()
+                .get_event_indicators(&mut self.indicators)?;
         }
         self.next_time_event = update.next_event_time;
+        // The solution may have jumped: restart from a fresh step-size estimate, which also
+        // keeps the first step after a reset too short to cross an indicator twice.
         self.solver.reset();
+        self.step = None;
         Ok(false)
     }
-}
-
-/// Puts `instance` at `time` with `states` (when it has any) and its inputs there, counting
-/// the calls.
-fn put(
-    instance: &mut dyn FmuInstance,
-    calls: &mut usize,
-    time: f64,
-    states: &[f64],
-    inputs: &mut Inputs<'_>,
-) -> Result<()> {
-    *calls += 1;
-    instance.set_time(time)?;
-    inputs(instance, time)?;
-    if !states.is_empty() {
-        *calls += 1;
-        instance.set_continuous_states(states)?;
-    }
-    Ok(())
 }

@@ -1,0 +1,11 @@
+//! Model Exchange FMUs under the master's integrator: [`MeStepper`] integrates an instance's
+//! states with an adaptive solver of [`crate::solver`], stops at time events, locates state
+//! events on the dense output, reports completed steps (step events) and runs the FMU's event
+//! iteration. `tandem simulate` drives one stepper over the output grid; a co-simulation
+//! participant drives one from communication point to communication point.
+
+mod equations;
+mod stepper;
+
+pub use equations::NonFinite;
+pub use stepper::{Inputs, MeStepper, Reached, Statistics, StepOutcome};
