@@ -3,11 +3,30 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use crate::error::Result;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
-use crate::run::{run as run_system, RunOptions};
+use crate::run::{run as run_system, PlotKind, RunOptions};
+
+/// `--energy-correction` values.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum Switch {
+    /// Turned on.
+    On,
+    /// Turned off.
+    Off,
+}
+
+/// `--plot` values.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum PlotArg {
+    /// Total energy, residual power and energy of every bond, correction forces:
+    /// <result>_energy.png.
+    Energy,
+    /// The recorded variables: <result>_variables.png.
+    Variables,
+}
 
 /// Arguments of `tandem run`.
 #[derive(Args, Debug)]
@@ -26,6 +45,12 @@ pub struct RunArgs {
     /// Which FMU log messages to show: off, error, warning, info.
     #[arg(long, default_value = "warning")]
     pub log_level: LogLevel,
+    /// Turn the energy correction on or off (default: the system's [energy] correction).
+    #[arg(long, value_enum)]
+    pub energy_correction: Option<Switch>,
+    /// Draw a plot beside the result file (repeatable).
+    #[arg(long, value_enum)]
+    pub plot: Vec<PlotArg>,
 }
 
 /// Runs the co-simulation; on failure the rows written so far stay in the result file.
@@ -38,6 +63,15 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             level: args.log_level,
             logger: stderr_logger(),
         },
+        correction: args.energy_correction.map(|s| matches!(s, Switch::On)),
+        plots: args
+            .plot
+            .iter()
+            .map(|p| match p {
+                PlotArg::Energy => PlotKind::Energy,
+                PlotArg::Variables => PlotKind::Variables,
+            })
+            .collect(),
     };
     let summary = run_system(&args.system, &options)?;
     let mut line = format!(
@@ -58,5 +92,11 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         ));
     }
     eprintln!("{line}");
+    if let Some(energy) = &summary.energy {
+        eprintln!("{energy}");
+    }
+    for plot in &summary.plots {
+        eprintln!("plot written to {}", plot.display());
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -160,6 +160,40 @@ impl CoSimulation {
         })
     }
 
+    /// Adds `offset` to every value the connected input `input` receives from now on (the
+    /// energy correction of a power bond's effort). Returns false, changing nothing, when
+    /// `input` is no connected continuous float input.
+    pub fn set_input_offset(&mut self, input: Port, offset: f64) -> bool {
+        self.participants[input.component].set_input_offset(input.variable, offset)
+    }
+
+    /// The values of `ports` of `system` at the time reached, each read from its FMU after
+    /// setting that FMU's connected inputs to their values communicated then: an output with
+    /// direct feedthrough (a subsystem's energy) is then consistent with the other components'
+    /// current values rather than with the extrapolated inputs the schedule read it with.
+    pub fn read_consistent(&mut self, system: &System, ports: &[Port]) -> Result<Vec<f64>> {
+        let mut values = vec![f64::NAN; ports.len()];
+        for (index, participant) in self.participants.iter_mut().enumerate() {
+            let (slots, variables): (Vec<usize>, Vec<_>) = ports
+                .iter()
+                .enumerate()
+                .filter(|(_, port)| port.component == index)
+                .map(|(slot, port)| {
+                    let variable = port.variable(&system.components);
+                    (slot, (variable.ty, variable.value_reference))
+                })
+                .unzip();
+            if slots.is_empty() {
+                continue;
+            }
+            let read = participant.read_consistent(&self.histories, self.time, &variables)?;
+            for (slot, value) in slots.into_iter().zip(read) {
+                values[slot] = value;
+            }
+        }
+        Ok(values)
+    }
+
     /// The time reached.
     pub fn time(&self) -> f64 {
         self.time

@@ -14,8 +14,12 @@ use crate::system::{Port, System};
 /// A connected input.
 struct Input {
     source: Source,
+    /// Index of the input variable in the model description.
+    variable: usize,
     /// Continuous floats follow the extrapolation polynomial; other inputs hold the latest value.
     continuous: bool,
+    /// Added to the value sent (the energy correction of the effort a power bond carries).
+    offset: f64,
 }
 
 /// A variable read at every communication point.
@@ -82,8 +86,10 @@ impl Participant {
                 let variable = c.to.variable(&system.components);
                 Input {
                     source: slots_of(c.from),
+                    variable: c.to.variable,
                     continuous: variable.ty.is_float()
                         && variable.variability == Variability::Continuous,
+                    offset: 0.0,
                 }
             })
             .collect();
@@ -177,7 +183,7 @@ impl Participant {
             .iter()
             .map(|input| {
                 let degree = if input.continuous { degree } else { 0 };
-                histories.value_at(input.source, time, degree)
+                histories.value_at(input.source, time, degree) + input.offset
             })
             .collect();
         for batch in &self.input_batches {
@@ -188,6 +194,47 @@ impl Participant {
                 .map_err(|e| at(time, e))?;
         }
         Ok(())
+    }
+
+    /// Adds `offset` to every value sent to the connected input variable `variable` from now
+    /// on; false when that variable is no connected continuous float input.
+    pub fn set_input_offset(&mut self, variable: usize, offset: f64) -> bool {
+        match self
+            .inputs
+            .iter_mut()
+            .find(|input| input.variable == variable && input.continuous)
+        {
+            Some(input) => {
+                input.offset = offset;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Reads the numeric variables `variables` (type, value reference) at `time` after setting
+    /// every connected input to its value communicated at `time`, so that outputs with direct
+    /// feedthrough are consistent with the other participants' values there (not with
+    /// extrapolated ones).
+    pub fn read_consistent(
+        &mut self,
+        histories: &Histories,
+        time: f64,
+        variables: &[(VariableType, u32)],
+    ) -> Result<Vec<f64>> {
+        self.set_inputs(histories, time, 0)?;
+        let mut values = vec![f64::NAN; variables.len()];
+        for batch in batches(variables.iter().copied()) {
+            self.calls += 1;
+            let read = self
+                .instance
+                .get_values(batch.ty, &batch.references)
+                .map_err(|e| at(time, e))?;
+            for (i, slot) in batch.range.enumerate() {
+                values[slot] = read.f64_at(i).unwrap_or(f64::NAN);
+            }
+        }
+        Ok(values)
     }
 
     /// Reads the observed variables at `time`; a non-finite float is an error.

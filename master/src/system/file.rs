@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::energy::{BondEntry, EnergyEntry};
 use crate::schedule::{Extrapolation, ScheduleKind};
 
 /// A system file as written, before any check against the FMUs.
@@ -29,6 +30,11 @@ pub struct SystemFile {
     /// `[output]`.
     #[serde(default)]
     pub output: OutputEntry,
+    /// The `[[bond]]` tables: power bonds between components.
+    #[serde(default, rename = "bond")]
+    pub bonds: Vec<BondEntry>,
+    /// `[energy]`: energy monitoring and correction.
+    pub energy: Option<EnergyEntry>,
 }
 
 /// `[experiment]`: the simulated interval and the macro (communication) step.

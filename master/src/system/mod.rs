@@ -13,10 +13,13 @@ pub use component::Component;
 pub use connection::Connection;
 pub use file::SystemFile;
 pub use port::Port;
+pub(crate) use algebraic_loop::depends_directly;
+pub(crate) use port::resolve as resolve_port;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::energy::EnergySetup;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, Variable, VariableType};
 use crate::schedule::{Extrapolation, ScheduleKind};
@@ -43,6 +46,8 @@ pub struct System {
     pub recorded: Vec<Port>,
     /// `[output] file`, resolved against the system file's folder.
     pub output_file: Option<PathBuf>,
+    /// Power bonds and energy settings, when the system monitors energy.
+    pub energy: Option<EnergySetup>,
 }
 
 /// The schedule of a system.
@@ -105,6 +110,14 @@ impl System {
             }
         }
         let recorded = recorded(&file, &components, &source)?;
+        let energy = EnergySetup::check(
+            &file.bonds,
+            file.energy.as_ref(),
+            &components,
+            &connections,
+            &schedule,
+            &|span, message| source.error(span, message),
+        )?;
         let output_file = file
             .output
             .file
@@ -120,6 +133,7 @@ impl System {
             schedule,
             recorded,
             output_file,
+            energy,
         })
     }
 
