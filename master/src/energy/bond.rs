@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use super::mu::{self, Feedthrough, MuRule};
+use super::mu::{self, Feedthrough, MuRule, Side};
 use super::settings::{BondEntry, ErrorAt, MuChoice};
 use crate::error::Result;
 use crate::model_description::{Causality, Variability};
@@ -142,17 +142,15 @@ fn resolve_one(entry: &BondEntry, context: &Context<'_>) -> std::result::Result<
                         .into(),
                 );
             }
-            let rule = mu::automatic(
-                feedthrough,
-                components[a].sub_steps,
-                components[b].sub_steps,
-                context.extrapolation,
-            )
-            .ok_or_else(|| {
+            let side = |component: usize| Side {
+                sub_steps: components[component].sub_steps,
+                extrapolation: components[component]
+                    .extrapolation
+                    .unwrap_or(context.extrapolation),
+            };
+            let rule = mu::automatic(feedthrough, side(a), side(b)).map_err(|why| {
                 format!(
-                    "both {} and {} have outputs that depend directly on inputs from the other \
-                     (ModelStructure); the rules for mu = \"auto\" assume one side does: give \
-                     energy.mu",
+                    "mu = \"auto\" cannot be used for {} and {}: {why}; give energy.mu",
                     components[a].name, components[b].name
                 )
             })?;

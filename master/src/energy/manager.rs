@@ -149,7 +149,7 @@ impl EnergyManager {
             let effort = values(cosimulation, &run.bond.effort);
             let flow = values(cosimulation, &run.bond.flow);
             let power = run.monitor.advance(&effort, &flow, step);
-            run.watch.record(time, power, net_power(run, power, &flow));
+            run.watch.record(time, step, power, net_power(run, power, &flow));
             if let Some(correction) = &mut run.correction {
                 let force = correction.update(power, step, &effort, &flow, next_step);
                 for (&input, &value) in run.bond.corrected.iter().zip(force) {

@@ -40,7 +40,7 @@ pub struct EnergyEntry {
     pub cap_absolute: Option<Spanned<f64>>,
     /// Below this |v| no correction is applied (default 1e-9).
     pub v_epsilon: Option<Spanned<f64>>,
-    /// A residual power above this multiple of its running RMS is a spike (default 10).
+    /// A residual power above this multiple of its running RMS is a spike (default 15).
     pub spike_factor: Option<Spanned<f64>>,
     /// Length of the windows over which the residual power's mean is checked, in s (default 1).
     pub drift_window: Option<Spanned<f64>>,
@@ -118,7 +118,7 @@ impl Default for EnergySettings {
             },
             v_epsilon: 1e-9,
             warnings: WarningThresholds {
-                spike_factor: 10.0,
+                spike_factor: 15.0,
                 window: 1.0,
                 drift_ratio: 0.5,
             },

@@ -39,6 +39,8 @@ pub struct Warning {
     pub to: f64,
     /// The largest |dP| / RMS (spike) or mean / RMS (drift) in the interval.
     pub worst: f64,
+    /// The largest |dP| (spike, W) or the net residual energy of the interval (drift, J).
+    pub size: f64,
 }
 
 impl fmt::Display for Warning {
@@ -46,21 +48,25 @@ impl fmt::Display for Warning {
         match self.symptom {
             Symptom::Spike => write!(
                 f,
-                "bond {}: residual power spikes to {:.1} times its running RMS between t = {} s \
-                 and t = {} s: the coupling may be unstable there; the results are unreliable",
+                "bond {}: residual power spikes to {:.1} times its running RMS (|dP| up to \
+                 {:.3e} W) between t = {} s and t = {} s: the coupling may be unstable there; \
+                 the results may be unreliable",
                 self.bond,
                 self.worst,
+                self.size,
                 round(self.from),
                 round(self.to)
             ),
             Symptom::Drift => write!(
                 f,
                 "bond {}: residual power positive on average from t = {} s to t = {} s (mean up \
-                 to {:.2} times its RMS): the coupling injects energy; the results are unreliable",
+                 to {:.2} times its RMS, {:.3e} J in all): the coupling creates energy; the \
+                 results may be unreliable",
                 self.bond,
                 round(self.from),
                 round(self.to),
-                self.worst
+                self.worst,
+                self.size
             ),
         }
     }
@@ -81,13 +87,16 @@ struct Moments {
     count: usize,
     sum: f64,
     squares: f64,
+    /// The time integral of the samples, each held over its step.
+    integral: f64,
 }
 
 impl Moments {
-    fn add(&mut self, value: f64) {
+    fn add(&mut self, value: f64, step: f64) {
         self.count += 1;
         self.sum += value;
         self.squares += value * value;
+        self.integral += value * step;
     }
 
     fn rms(&self) -> f64 {
@@ -125,18 +134,19 @@ impl Watch {
         }
     }
 
-    /// Takes the residual power `power` of the macro step ending at `time` and the net
-    /// residual power `net`, which the drift check uses (equal to `power` when not correcting).
-    pub fn record(&mut self, time: f64, power: f64, net: f64) {
+    /// Takes the residual power `power` of the macro step of length `step` ending at `time`,
+    /// and the net residual power `net`, which the drift check uses (equal to `power` when not
+    /// correcting).
+    pub fn record(&mut self, time: f64, step: f64, power: f64, net: f64) {
         let window = self.thresholds.window;
         if time - self.start >= window && self.all.count > 0 {
             let rms = self.all.rms();
             if rms > 0.0 && power.abs() > self.thresholds.spike_factor * rms {
-                self.flag(Symptom::Spike, time, time, power.abs() / rms);
+                self.flag(Symptom::Spike, time, time, power.abs() / rms, power.abs());
             }
         }
-        self.all.add(power);
-        self.window.add(net);
+        self.all.add(power, step);
+        self.window.add(net, step);
         if time - self.window_start >= window * (1.0 - 1e-9) {
             self.close_window(time);
         }
@@ -153,15 +163,17 @@ impl Watch {
     fn close_window(&mut self, time: f64) {
         let (mean, rms) = (self.window.mean(), self.window.rms());
         if mean > 0.0 && mean > self.thresholds.drift_ratio * rms {
-            self.flag(Symptom::Drift, self.window_start, time, mean / rms);
+            let energy = self.window.integral;
+            self.flag(Symptom::Drift, self.window_start, time, mean / rms, energy);
         }
         self.window = Moments::default();
         self.window_start = time;
     }
 
     /// Adds `from..to` to the previous warning of the same kind when it reaches to within a
-    /// window of `from`, else starts a new one.
-    fn flag(&mut self, symptom: Symptom, from: f64, to: f64, worst: f64) {
+    /// window of `from`, else starts a new one; a spike's `size` is its |dP| (the largest is
+    /// kept), a drift's is its energy (added up).
+    fn flag(&mut self, symptom: Symptom, from: f64, to: f64, worst: f64, size: f64) {
         let window = self.thresholds.window;
         let previous = self
             .warnings
@@ -173,6 +185,10 @@ impl Watch {
             Some(warning) => {
                 warning.to = to;
                 warning.worst = warning.worst.max(worst);
+                warning.size = match symptom {
+                    Symptom::Spike => warning.size.max(size),
+                    Symptom::Drift => warning.size + size,
+                };
             }
             None => self.warnings.push(Warning {
                 bond: self.bond,
@@ -180,6 +196,7 @@ impl Watch {
                 from,
                 to,
                 worst,
+                size,
             }),
         }
     }
@@ -202,7 +219,7 @@ mod tests {
         let steps = (end / H).round() as usize;
         for k in 1..=steps {
             let t = k as f64 * H;
-            watch.record(t, power(t), power(t));
+            watch.record(t, H, power(t), power(t));
         }
         watch.finish(steps as f64 * H)
     }
@@ -230,6 +247,7 @@ mod tests {
         assert_eq!(spike.symptom, Symptom::Spike);
         assert!((4.0..4.01).contains(&spike.from) && (4.6..4.7).contains(&spike.to), "{spike:?}");
         assert!(spike.worst > 100.0);
+        assert!(spike.size > 4900.0 && spike.size <= 5000.0, "{spike:?}");
         let text = spike.to_string();
         assert!(text.starts_with("bond 1: residual power spikes to"), "{text}");
     }
@@ -246,6 +264,8 @@ mod tests {
         assert!((drift.from - 3.0).abs() < 2e-3 && (drift.to - 6.0).abs() < 2e-3, "{drift:?}");
         // mean 40, RMS sqrt(40^2 + 50^2 / 2) = 53.4 over whole periods; a window holds 4.8.
         assert!((drift.worst - 40.0 / 2850f64.sqrt()).abs() < 0.03, "{drift:?}");
+        // 40 W over 3 s, plus what the sine leaves over the windows' partial periods.
+        assert!((drift.size - 120.0).abs() < 5.0, "{drift:?}");
         assert!(drift.to_string().contains("from t = 3 s to t = 6 s"), "{drift}");
     }
 
@@ -255,7 +275,7 @@ mod tests {
         for k in 1..=3000 {
             let t = k as f64 * H;
             let power = 40.0 + 50.0 * (30.0 * t).sin();
-            watch.record(t, power, power - 40.0);
+            watch.record(t, H, power, power - 40.0);
         }
         assert_eq!(watch.finish(3.0), []);
     }

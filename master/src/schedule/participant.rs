@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::history::{Histories, Source};
+use super::Extrapolation;
 use crate::error::{Error, Result};
 use crate::instance::{FmuInstance, LogSettings};
 use crate::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
@@ -49,6 +50,8 @@ pub struct Participant {
     instance: Box<dyn FmuInstance>,
     fmi_version: FmiVersion,
     sub_steps: usize,
+    /// The degree of the component's own input extrapolation, replacing the schedule's.
+    degree: Option<usize>,
     inputs: Vec<Input>,
     input_batches: Vec<Batch>,
     observed: Vec<Observed>,
@@ -108,6 +111,7 @@ impl Participant {
             instance,
             fmi_version: md.fmi_version,
             sub_steps: component.sub_steps,
+            degree: component.extrapolation.map(Extrapolation::degree),
             inputs,
             input_batches,
             observed: observed_variables
@@ -271,7 +275,8 @@ impl Participant {
 
     /// Advances from `from` to `to` in the participant's sub-steps, each with its inputs set
     /// to the holds at the sub-step's start; at `to` sets the inputs to their holds there (so
-    /// that outputs with direct feedthrough see them) and reads the observed variables.
+    /// that outputs with direct feedthrough see them) and reads the observed variables. The
+    /// holds are of degree `degree` unless the component has its own extrapolation.
     pub fn advance(
         &mut self,
         histories: &Histories,
@@ -279,6 +284,7 @@ impl Participant {
         to: f64,
         degree: usize,
     ) -> Result<Advance> {
+        let degree = self.degree.unwrap_or(degree);
         let n = self.sub_steps;
         let point = |j: usize| {
             if j == n {

@@ -10,6 +10,7 @@ use super::file::ComponentEntry;
 use super::source::SourceText;
 use crate::error::Result;
 use crate::model_description::{Causality, Values};
+use crate::schedule::Extrapolation;
 use crate::simulate::start_values::check_settable;
 use crate::simulate::StartValue;
 use crate::Fmu;
@@ -22,6 +23,8 @@ pub struct Component {
     pub fmu: Fmu,
     /// Steps the component takes per macro step (its step is the macro step divided by this).
     pub sub_steps: usize,
+    /// Its own input extrapolation, replacing the schedule's.
+    pub extrapolation: Option<Extrapolation>,
     /// Parameter and start values, set before initialization.
     pub start_values: Vec<StartValue>,
 }
@@ -89,6 +92,7 @@ pub(super) fn load(
         name: name.clone(),
         fmu,
         sub_steps,
+        extrapolation: entry.extrapolation,
         start_values,
     })
 }

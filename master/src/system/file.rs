@@ -59,6 +59,8 @@ pub struct ComponentEntry {
     pub fmu: Spanned<String>,
     /// The component's own step: the macro step divided by a whole number (default: the macro step).
     pub step: Option<Spanned<f64>>,
+    /// The component's own input extrapolation (default: `[schedule] extrapolation`).
+    pub extrapolation: Option<Extrapolation>,
     /// Parameter values, set before initialization.
     #[serde(default)]
     pub parameters: BTreeMap<String, Spanned<toml::Value>>,
