@@ -34,7 +34,12 @@ fn the_correction_cuts_the_nonlinear_oscillators_energy_error() {
     );
     // Measured: 872 J uncorrected, 109 J corrected (mu = 0.5, nu = 0.25): a factor of 8.0.
     let factor = energy_error(&off) / energy_error(&on);
-    assert!(factor > 5.0, "{} J / {} J", energy_error(&off), energy_error(&on));
+    assert!(
+        factor > 5.0,
+        "{} J / {} J",
+        energy_error(&off),
+        energy_error(&on)
+    );
 }
 
 #[test]
@@ -46,7 +51,12 @@ fn the_correction_removes_the_pendulas_energy_error() {
     assert!((0.9..1.1).contains(&ratio), "(E - E0) / dE = {ratio}");
     // Measured: 0.103 J uncorrected, 6.6e-4 J corrected: a factor of about 150.
     let factor = energy_error(&off) / energy_error(&on);
-    assert!(factor > 50.0, "{} J / {} J", energy_error(&off), energy_error(&on));
+    assert!(
+        factor > 50.0,
+        "{} J / {} J",
+        energy_error(&off),
+        energy_error(&on)
+    );
     // The force is a vector along mass 2's velocity.
     assert!(on.header.iter().any(|h| h == "bond1.f_corr[2]"));
 }
@@ -63,7 +73,12 @@ fn reference() -> Vec<(f64, f64)> {
         )
     });
     let mut lines = text.lines();
-    assert_eq!(lines.next().map(str::trim), Some("t,s,sd,p1,p2,f"), "{}", path.display());
+    assert_eq!(
+        lines.next().map(str::trim),
+        Some("t,s,sd,p1,p2,f"),
+        "{}",
+        path.display()
+    );
     lines
         .map(|line| {
             let mut values = line.split(',').map(|v| v.trim().parse::<f64>().unwrap());

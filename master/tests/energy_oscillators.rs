@@ -35,7 +35,10 @@ fn uncorrected_the_energy_doubles_by_half_the_residual_energy_and_is_flagged() {
     for k in [1, 2_500, 5_000, 10_000] {
         let expected = energy_from_states(&run, k);
         let total = run.column("total_energy")[k];
-        assert!((total - expected).abs() < 1e-9 * expected, "row {k}: {total} vs {expected}");
+        assert!(
+            (total - expected).abs() < 1e-9 * expected,
+            "row {k}: {total} vs {expected}"
+        );
     }
     // Paper: the energy about doubles over 10 s; digest: E(10 s) = 20 243 J.
     assert!((e1 / e0 - 2.02).abs() < 0.05, "E(10 s) / E0 = {}", e1 / e0);
@@ -43,7 +46,9 @@ fn uncorrected_the_energy_doubles_by_half_the_residual_energy_and_is_flagged() {
     assert!((0.45..=0.55).contains(&ratio), "(E - E0) / dE = {ratio}");
     let warnings = run.warnings();
     assert!(
-        warnings.iter().any(|w| w.contains("positive on average from t = 0 s")),
+        warnings
+            .iter()
+            .any(|w| w.contains("positive on average from t = 0 s")),
         "{warnings:?}"
     );
 }
@@ -112,18 +117,26 @@ fn multi_rate_energy_errors_follow_the_mu_rules() {
             "h1 = {h1}, h2 = {h2}, {extrapolation}: (E - E0) / dE = {ratio}, rule {mu}"
         );
         let automatic = run.summary.energy.as_ref().unwrap().bonds[0].mu;
-        assert!((automatic - mu).abs() < 1e-15, "mu = \"auto\" gave {automatic}");
+        assert!(
+            (automatic - mu).abs() < 1e-15,
+            "mu = \"auto\" gave {automatic}"
+        );
     }
 }
 
 #[test]
 fn the_n_dof_oscillators_gain_and_lose_what_the_double_one_does() {
-    let double = run_system(DOUBLE, &Variant::default()).ends("total_energy").1;
+    let double = run_system(DOUBLE, &Variant::default())
+        .ends("total_energy")
+        .1;
     for n in [3, 5] {
         let name = format!("energy-oscillator-{n}dof");
         let run = run_system(&name, &Variant::default());
         let (e0, e1) = run.ends("total_energy");
-        assert!((e1 - double).abs() < 1e-9 * double, "n = {n}: {e1} J vs {double} J");
+        assert!(
+            (e1 - double).abs() < 1e-9 * double,
+            "n = {n}: {e1} J vs {double} J"
+        );
         // Each of the n - 1 bonds carries 1 / (n - 1) of the residual energy.
         let residual: f64 = (1..n).map(|i| run.ends(&format!("bond{i}.dE")).1).sum();
         assert!((0.45..=0.55).contains(&((e1 - e0) / residual)), "n = {n}");
@@ -135,6 +148,10 @@ fn the_n_dof_oscillators_gain_and_lose_what_the_double_one_does() {
             },
         );
         let (e0, e1) = corrected.ends("total_energy");
-        assert!((e1 - e0).abs() < 0.03 * e0, "n = {n}, corrected: {} J", e1 - e0);
+        assert!(
+            (e1 - e0).abs() < 0.03 * e0,
+            "n = {n}, corrected: {} J",
+            e1 - e0
+        );
     }
 }

@@ -49,7 +49,11 @@ fn run_in(dir: &Path, edits: &[(&str, &str)], extra: &[&str]) -> Run {
 fn assert_fails(run: &Run, needles: &[&str]) {
     run.assert_fails_with("oscillator.toml");
     for needle in needles {
-        assert!(run.stderr.contains(needle), "expected {needle:?} in: {}", run.stderr);
+        assert!(
+            run.stderr.contains(needle),
+            "expected {needle:?} in: {}",
+            run.stderr
+        );
     }
 }
 
@@ -57,8 +61,16 @@ fn assert_fails(run: &Run, needles: &[&str]) {
 fn the_valid_file_runs_and_reports_the_energy() {
     let result = run(&[], &[]);
     result.assert_success();
-    for needle in ["energy: E(start) = 1.000000e4 J", "bond 1 (m1.f x m2.velocity)", "mu = 0.5"] {
-        assert!(result.stderr.contains(needle), "{needle:?} in {}", result.stderr);
+    for needle in [
+        "energy: E(start) = 1.000000e4 J",
+        "bond 1 (m1.f x m2.velocity)",
+        "mu = 0.5",
+    ] {
+        assert!(
+            result.stderr.contains(needle),
+            "{needle:?} in {}",
+            result.stderr
+        );
     }
 }
 
@@ -89,7 +101,10 @@ fn bond_variables_must_exist_and_be_outputs_of_two_components() {
             "effort = [\"m1.f\", \"m2.position\"]\nflow = [\"m2.velocity\", \"m2.position\"]",
             &["m2.position is not an output of m1 like m1.f"][..],
         ),
-        ("effort = 3\nflow = \"m2.velocity\"", &["expected \"component.output\""][..]),
+        (
+            "effort = 3\nflow = \"m2.velocity\"",
+            &["expected \"component.output\""][..],
+        ),
     ] {
         assert_fails(&run(&[(bond, replacement)], &[]), needles);
     }
@@ -111,11 +126,20 @@ fn a_bond_needs_the_connections_that_carry_its_power() {
 fn energy_settings_are_checked() {
     let correction = "correction = false";
     for (replacement, needle) in [
-        ("mu = 2.0", "energy.mu = 2.0: must be \"auto\" or a number from 0 to 1"),
+        (
+            "mu = 2.0",
+            "energy.mu = 2.0: must be \"auto\" or a number from 0 to 1",
+        ),
         ("nu = 1.5", "energy.nu = 1.5: must be from 0 to 1"),
-        ("cap_absolute = -1.0", "energy.cap_absolute = -1: must be positive"),
+        (
+            "cap_absolute = -1.0",
+            "energy.cap_absolute = -1: must be positive",
+        ),
         ("gain = 1.0", "unknown field `gain`"),
-        ("monitor = false\ncorrection = true", "needs energy.monitor = true"),
+        (
+            "monitor = false\ncorrection = true",
+            "needs energy.monitor = true",
+        ),
     ] {
         assert_fails(&run(&[(correction, replacement)], &[]), &[needle]);
     }
@@ -126,7 +150,10 @@ fn energy_settings_are_checked() {
     );
     // A faster feedthrough side may extrapolate; a slower (or equally fast) one may not.
     assert_fails(
-        &run(&[("extrapolation = \"zoh\"", "extrapolation = \"foh\"")], &[]),
+        &run(
+            &[("extrapolation = \"zoh\"", "extrapolation = \"foh\"")],
+            &[],
+        ),
         &["extrapolates its inputs (FOH); the rules assume it holds them (ZOH); give energy.mu"],
     );
 }
@@ -146,7 +173,13 @@ fn correcting_or_plotting_energy_needs_bonds() {
         &["the energy correction is on, but the system declares no [[bond]]"],
     );
     assert_fails(
-        &run(&[(bonds_removed[0].0, ""), ("correction = false", "correction = true")], &[]),
+        &run(
+            &[
+                (bonds_removed[0].0, ""),
+                ("correction = false", "correction = true"),
+            ],
+            &[],
+        ),
         &["energy.correction = true, but the system declares no [[bond]]"],
     );
 }
@@ -154,7 +187,11 @@ fn correcting_or_plotting_energy_needs_bonds() {
 #[test]
 fn plots_are_drawn_beside_the_result_file() {
     let dir = tempfile::tempdir().unwrap();
-    let result = run_in(dir.path(), &[], &["--plot", "energy", "--plot", "variables"]);
+    let result = run_in(
+        dir.path(),
+        &[],
+        &["--plot", "energy", "--plot", "variables"],
+    );
     result.assert_success();
     for name in ["run_energy.png", "run_variables.png"] {
         let bytes = std::fs::read(dir.path().join(name)).unwrap();

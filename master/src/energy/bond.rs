@@ -76,12 +76,21 @@ pub struct Context<'a> {
 
 /// Checks every `[[bond]]` against the components and connections; errors name the bond (by
 /// its number, from 1) and the variable.
-pub fn resolve(entries: &[BondEntry], context: &Context<'_>, error: ErrorAt<'_>) -> Result<Vec<Bond>> {
+pub fn resolve(
+    entries: &[BondEntry],
+    context: &Context<'_>,
+    error: ErrorAt<'_>,
+) -> Result<Vec<Bond>> {
     entries
         .iter()
         .enumerate()
         .map(|(index, entry)| {
-            let fail = |message: String| error(entry.effort.span(), format!("bond {}: {message}", index + 1));
+            let fail = |message: String| {
+                error(
+                    entry.effort.span(),
+                    format!("bond {}: {message}", index + 1),
+                )
+            };
             resolve_one(entry, context).map_err(fail)
         })
         .collect()
@@ -177,8 +186,9 @@ fn ports(
         toml::Value::Array(items) if !items.is_empty() => items
             .iter()
             .map(|item| {
-                item.as_str()
-                    .ok_or_else(|| format!("{key}: expected strings \"component.output\", found {item}"))
+                item.as_str().ok_or_else(|| {
+                    format!("{key}: expected strings \"component.output\", found {item}")
+                })
             })
             .collect::<std::result::Result<_, _>>()?,
         other => {
@@ -203,7 +213,11 @@ fn ports(
             return Err(format!(
                 "{key}: {name} is a {} {}; a bond carries scalar floats",
                 variable.ty,
-                if variable.is_scalar() { "variable" } else { "array" }
+                if variable.is_scalar() {
+                    "variable"
+                } else {
+                    "array"
+                }
             ));
         }
         if port.component != ports[0].component {

@@ -148,7 +148,10 @@ mod tests {
         assert_eq!(law(0.1, None).force(2.0, &[10.0], &[4.0], 0.5), [-1.0]);
         assert_eq!(law(0.05, None).force(2.0, &[10.0], &[4.0], 0.5), [-0.5]);
         // The smaller of both caps: 100 % of 10 N or 0.25 N.
-        assert_eq!(law(1.0, Some(0.25)).force(2.0, &[10.0], &[4.0], 0.5), [-0.25]);
+        assert_eq!(
+            law(1.0, Some(0.25)).force(2.0, &[10.0], &[4.0], 0.5),
+            [-0.25]
+        );
         let force = law(1.0, Some(1.0)).force(50.0, &[0.0, 100.0], &[3.0, 4.0], 0.1);
         assert!((norm(&force) - 1.0).abs() < 1e-12);
         assert!(force[0] < 0.0 && (force[0] * 4.0 - force[1] * 3.0).abs() < 1e-12);
@@ -157,7 +160,10 @@ mod tests {
     #[test]
     fn no_force_while_the_flow_is_near_zero() {
         assert_eq!(law(1.0, None).force(2.0, &[10.0], &[1e-7], 0.5), [0.0]);
-        assert_eq!(law(1.0, None).force(2.0, &[10.0, 1.0], &[0.0, 0.0], 0.5), [0.0, 0.0]);
+        assert_eq!(
+            law(1.0, None).force(2.0, &[10.0, 1.0], &[0.0, 0.0], 0.5),
+            [0.0, 0.0]
+        );
     }
 
     #[test]

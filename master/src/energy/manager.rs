@@ -95,8 +95,7 @@ impl EnergyManager {
         if correct && setup.bonds.is_empty() {
             return Err(Error::InvalidValue {
                 item: system.path.display().to_string(),
-                message: "the energy correction is on, but the system declares no [[bond]]"
-                    .into(),
+                message: "the energy correction is on, but the system declares no [[bond]]".into(),
             });
         }
         let settings = &setup.settings;
@@ -149,12 +148,16 @@ impl EnergyManager {
             let effort = values(cosimulation, &run.bond.effort);
             let flow = values(cosimulation, &run.bond.flow);
             let power = run.monitor.advance(&effort, &flow, step);
-            run.watch.record(time, step, power, net_power(run, power, &flow));
+            run.watch
+                .record(time, step, power, net_power(run, power, &flow));
             if let Some(correction) = &mut run.correction {
                 let force = correction.update(power, step, &effort, &flow, next_step);
                 for (&input, &value) in run.bond.corrected.iter().zip(force) {
                     let applied = cosimulation.set_input_offset(input, value);
-                    assert!(applied, "a bond's corrected input is checked to be a connected continuous float");
+                    assert!(
+                        applied,
+                        "a bond's corrected input is checked to be a connected continuous float"
+                    );
                 }
             }
         }
@@ -212,7 +215,11 @@ impl EnergyManager {
     }
 
     /// The sum of the components' energy outputs, read consistently at the current time.
-    fn total_energy(&self, system: &System, cosimulation: &mut CoSimulation) -> Result<Option<f64>> {
+    fn total_energy(
+        &self,
+        system: &System,
+        cosimulation: &mut CoSimulation,
+    ) -> Result<Option<f64>> {
         if self.energy_outputs.is_empty() {
             return Ok(None);
         }
@@ -242,8 +249,9 @@ fn columns(bonds: &[&Bond], total: bool, correcting: bool) -> Vec<Column> {
         if correcting {
             match bond.effort.len() {
                 1 => column(format!("{prefix}.f_corr"), Quantity::CorrectionForce),
-                n => (1..=n)
-                    .for_each(|j| column(format!("{prefix}.f_corr[{j}]"), Quantity::CorrectionForce)),
+                n => (1..=n).for_each(|j| {
+                    column(format!("{prefix}.f_corr[{j}]"), Quantity::CorrectionForce)
+                }),
             }
             column(format!("{prefix}.U"), Quantity::Leftover);
         }
@@ -257,7 +265,9 @@ fn columns(bonds: &[&Bond], total: bool, correcting: bool) -> Vec<Column> {
 /// corrects) it is the residual power itself.
 fn net_power(run: &BondRun, power: f64, flow: &[f64]) -> f64 {
     match &run.correction {
-        Some(correction) if run.bond.mu > 0.0 => power + dot(correction.force(), flow) / run.bond.mu,
+        Some(correction) if run.bond.mu > 0.0 => {
+            power + dot(correction.force(), flow) / run.bond.mu
+        }
         _ => power,
     }
 }

@@ -107,7 +107,9 @@ pub fn automatic(feedthrough: Feedthrough, effort: Side, flow: Side) -> Result<M
         feeding.extrapolation
     } else {
         if feeding.extrapolation != Extrapolation::Zoh {
-            return Err(Uncovered::FeedthroughSideExtrapolates(feeding.extrapolation));
+            return Err(Uncovered::FeedthroughSideExtrapolates(
+                feeding.extrapolation,
+            ));
         }
         other.extrapolation
     };
@@ -158,10 +160,19 @@ mod tests {
     use Extrapolation::{Foh, Soh, Zoh};
 
     /// mu with the feedthrough side holding its inputs unless it is the faster side.
-    fn mu(feedthrough: Feedthrough, effort_sub_steps: usize, flow_sub_steps: usize, faster: Extrapolation) -> f64 {
+    fn mu(
+        feedthrough: Feedthrough,
+        effort_sub_steps: usize,
+        flow_sub_steps: usize,
+        faster: Extrapolation,
+    ) -> f64 {
         let side = |sub_steps: usize, other: usize, feeds: bool| Side {
             sub_steps,
-            extrapolation: if feeds && sub_steps <= other { Zoh } else { faster },
+            extrapolation: if feeds && sub_steps <= other {
+                Zoh
+            } else {
+                faster
+            },
         };
         let feeds_effort = feedthrough == Feedthrough::Effort;
         let effort = side(effort_sub_steps, flow_sub_steps, feeds_effort);
@@ -197,8 +208,14 @@ mod tests {
         assert_eq!(mu(Feedthrough::Flow, 10, 1, Zoh), 0.725);
         let rule = automatic(
             Feedthrough::Effort,
-            Side { sub_steps: 40, extrapolation: Foh },
-            Side { sub_steps: 1, extrapolation: Foh },
+            Side {
+                sub_steps: 40,
+                extrapolation: Foh,
+            },
+            Side {
+                sub_steps: 1,
+                extrapolation: Foh,
+            },
         )
         .unwrap();
         assert_eq!(rule.ratio, 0.025);
@@ -211,7 +228,10 @@ mod tests {
 
     #[test]
     fn the_rules_do_not_cover_two_feedthrough_sides_or_an_extrapolating_slower_one() {
-        let side = |sub_steps, extrapolation| Side { sub_steps, extrapolation };
+        let side = |sub_steps, extrapolation| Side {
+            sub_steps,
+            extrapolation,
+        };
         assert_eq!(
             automatic(Feedthrough::Both, side(1, Zoh), side(1, Zoh)),
             Err(Uncovered::BothSidesFeedThrough)
@@ -225,7 +245,12 @@ mod tests {
         }
         // The slower side without feedthrough may extrapolate: its one step starts at the
         // communication point, where every hold gives the communicated value.
-        assert_eq!(automatic(Feedthrough::Effort, side(10, Foh), side(1, Soh)).unwrap().mu, 0.05);
+        assert_eq!(
+            automatic(Feedthrough::Effort, side(10, Foh), side(1, Soh))
+                .unwrap()
+                .mu,
+            0.05
+        );
     }
 
     #[test]

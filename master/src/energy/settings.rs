@@ -71,7 +71,8 @@ impl Cap {
     /// The largest correction magnitude allowed with an uncorrected effort of magnitude `effort`.
     pub fn limit(&self, effort: f64) -> f64 {
         let relative = self.fraction * effort;
-        self.absolute.map_or(relative, |absolute| relative.min(absolute))
+        self.absolute
+            .map_or(relative, |absolute| relative.min(absolute))
     }
 }
 
@@ -148,7 +149,7 @@ impl EnergySettings {
                 )),
             }
         };
-        settings.monitor = entry.monitor.as_ref().map_or(true, |m| *m.get_ref());
+        settings.monitor = entry.monitor.as_ref().is_none_or(|m| *m.get_ref());
         settings.correction = entry.correction.as_ref().is_some_and(|c| *c.get_ref());
         if let Some(mu) = &entry.mu {
             settings.mu = match mu.get_ref() {
@@ -264,16 +265,27 @@ mod tests {
         assert_eq!(settings.cap.limit(5000.0), 100.0);
         assert_eq!(check("[energy]\nmu = 1").unwrap().mu, MuChoice::Given(1.0));
         for (text, needle) in [
-            ("mu = 1.5", "energy.mu = 1.5: must be \"auto\" or a number from 0 to 1"),
+            (
+                "mu = 1.5",
+                "energy.mu = 1.5: must be \"auto\" or a number from 0 to 1",
+            ),
             ("mu = \"fast\"", "must be \"auto\""),
             ("nu = -0.1", "energy.nu = -0.1: must be from 0 to 1"),
-            ("cap_fraction = 0.0", "energy.cap_fraction = 0: must be positive"),
+            (
+                "cap_fraction = 0.0",
+                "energy.cap_fraction = 0: must be positive",
+            ),
             ("spike_factor = 1.0", "greater than 1"),
-            ("monitor = false\ncorrection = true", "needs energy.monitor = true"),
+            (
+                "monitor = false\ncorrection = true",
+                "needs energy.monitor = true",
+            ),
         ] {
             let message = check(&format!("[energy]\n{text}")).unwrap_err();
             assert!(message.contains(needle), "{text}: {message}");
         }
-        assert!(check("[energy]\ngain = 1").unwrap_err().contains("unknown field"));
+        assert!(check("[energy]\ngain = 1")
+            .unwrap_err()
+            .contains("unknown field"));
     }
 }

@@ -245,11 +245,17 @@ mod tests {
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         let spike = &warnings[0];
         assert_eq!(spike.symptom, Symptom::Spike);
-        assert!((4.0..4.01).contains(&spike.from) && (4.6..4.7).contains(&spike.to), "{spike:?}");
+        assert!(
+            (4.0..4.01).contains(&spike.from) && (4.6..4.7).contains(&spike.to),
+            "{spike:?}"
+        );
         assert!(spike.worst > 100.0);
         assert!(spike.size > 4900.0 && spike.size <= 5000.0, "{spike:?}");
         let text = spike.to_string();
-        assert!(text.starts_with("bond 1: residual power spikes to"), "{text}");
+        assert!(
+            text.starts_with("bond 1: residual power spikes to"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -261,12 +267,21 @@ mod tests {
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         let drift = &warnings[0];
         assert_eq!(drift.symptom, Symptom::Drift);
-        assert!((drift.from - 3.0).abs() < 2e-3 && (drift.to - 6.0).abs() < 2e-3, "{drift:?}");
+        assert!(
+            (drift.from - 3.0).abs() < 2e-3 && (drift.to - 6.0).abs() < 2e-3,
+            "{drift:?}"
+        );
         // mean 40, RMS sqrt(40^2 + 50^2 / 2) = 53.4 over whole periods; a window holds 4.8.
-        assert!((drift.worst - 40.0 / 2850f64.sqrt()).abs() < 0.03, "{drift:?}");
+        assert!(
+            (drift.worst - 40.0 / 2850f64.sqrt()).abs() < 0.03,
+            "{drift:?}"
+        );
         // 40 W over 3 s, plus what the sine leaves over the windows' partial periods.
         assert!((drift.size - 120.0).abs() < 5.0, "{drift:?}");
-        assert!(drift.to_string().contains("from t = 3 s to t = 6 s"), "{drift}");
+        assert!(
+            drift.to_string().contains("from t = 3 s to t = 6 s"),
+            "{drift}"
+        );
     }
 
     #[test]

@@ -9,12 +9,12 @@ mod file;
 mod port;
 mod source;
 
+pub(crate) use algebraic_loop::depends_directly;
 pub use component::Component;
 pub use connection::Connection;
 pub use file::SystemFile;
-pub use port::Port;
-pub(crate) use algebraic_loop::depends_directly;
 pub(crate) use port::resolve as resolve_port;
+pub use port::Port;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
