@@ -166,14 +166,7 @@ impl EnergyManager {
         Ok(())
     }
 
-    /// The columns this manager adds to the result file, in the order of [`Self::values`].
-    pub fn columns(&self) -> Vec<Column> {
-        let correcting = self.bonds.iter().any(|run| run.correction.is_some());
-        let bonds: Vec<&Bond> = self.bonds.iter().map(|run| &run.bond).collect();
-        columns(&bonds, !self.energy_outputs.is_empty(), correcting)
-    }
-
-    /// The current values of [`Self::columns`]: the same order as [`columns`].
+    /// The current values of the columns [`setup_columns`] names, in its order.
     pub fn values(&self) -> Vec<f64> {
         let mut values: Vec<f64> = self.energy.into_iter().collect();
         for run in &self.bonds {
@@ -228,25 +221,19 @@ impl EnergyManager {
     }
 }
 
-/// The columns a run of `setup` adds to the result file, with the correction on or off.
+/// The columns a run of `setup` adds to the result file, with the correction on or off, in the
+/// order of [`EnergyManager::values`].
 pub fn setup_columns(setup: &EnergySetup, correct: bool) -> Vec<Column> {
-    let bonds: Vec<&Bond> = setup.bonds.iter().collect();
-    columns(&bonds, !setup.energy_outputs.is_empty(), correct)
-}
-
-/// The columns for `bonds`, with a total energy column when `total`, and correction columns
-/// when `correcting`.
-fn columns(bonds: &[&Bond], total: bool, correcting: bool) -> Vec<Column> {
     let mut columns = Vec::new();
     let mut column = |name: String, quantity: Quantity| columns.push(Column { name, quantity });
-    if total {
+    if !setup.energy_outputs.is_empty() {
         column("total_energy".into(), Quantity::TotalEnergy);
     }
-    for (index, bond) in bonds.iter().enumerate() {
+    for (index, bond) in setup.bonds.iter().enumerate() {
         let prefix = format!("bond{}", index + 1);
         column(format!("{prefix}.dP"), Quantity::ResidualPower);
         column(format!("{prefix}.dE"), Quantity::ResidualEnergy);
-        if correcting {
+        if correct {
             match bond.effort.len() {
                 1 => column(format!("{prefix}.f_corr"), Quantity::CorrectionForce),
                 n => (1..=n).for_each(|j| {
