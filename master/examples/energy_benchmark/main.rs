@@ -20,9 +20,10 @@ use reference::{LinearOscillator, Reference, Sampled};
 
 /// Step multiples of the tables.
 const MULTIPLES: [f64; 4] = [1.0, 2.0, 5.0, 10.0];
-/// Step multiples searched for the largest accurate step (a superset of [`MULTIPLES`]).
-const SWEEP: [f64; 12] = [
-    1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0,
+/// Step multiples searched for the largest accurate step (a superset of [`MULTIPLES`]),
+/// ascending.
+const SWEEP: [f64; 14] = [
+    0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0,
 ];
 /// The accuracy: the largest state error at most this fraction of the reference's
 /// peak-to-peak range of the compared states.
@@ -97,8 +98,11 @@ fn main() {
     println!("|---|---:|---:|---:|");
     for (benchmark, [off, on]) in largest {
         let h = runner.macro_step(benchmark.system);
-        let cell =
-            |m: Option<f64>| m.map_or("below H".to_string(), |m| format!("{:e} s ({m}H)", m * h));
+        let cell = |m: Option<f64>| {
+            m.map_or(format!("below {}H", SWEEP[0]), |m| {
+                format!("{:e} s ({m}H)", m * h)
+            })
+        };
         println!(
             "| {} | {h:e} | {} | {} |",
             benchmark.label,
@@ -108,6 +112,13 @@ fn main() {
     }
     println!();
     print_cost(&runner);
+}
+
+/// A finished run: its summary and its result file's header and rows.
+struct Finished {
+    summary: RunSummary,
+    header: Vec<String>,
+    rows: Vec<Vec<f64>>,
 }
 
 /// Runs system files with scaled steps and the test FMUs.
@@ -135,11 +146,7 @@ impl Runner<'_> {
 
     /// Runs `text` (a system file) with the correction on or off; the result file's header
     /// and rows, or the error.
-    fn run(
-        &self,
-        text: &str,
-        correct: bool,
-    ) -> Result<(RunSummary, Vec<String>, Vec<Vec<f64>>), tandem::Error> {
+    fn run(&self, text: &str, correct: bool) -> Result<Finished, tandem::Error> {
         let path = self.scratch.join("system.toml");
         std::fs::write(&path, text).expect("write the system file");
         let output = self.scratch.join("result.csv");
@@ -170,13 +177,17 @@ impl Runner<'_> {
                     .collect()
             })
             .collect();
-        Ok((summary, header, rows))
+        Ok(Finished {
+            summary,
+            header,
+            rows,
+        })
     }
 
     /// Runs `benchmark` with every step times `multiple` and compares it with its reference.
     fn compare(&self, benchmark: &Benchmark, multiple: f64, correct: bool) -> Outcome {
         let text = scaled(&self.text(benchmark.system), multiple);
-        let (_, header, rows) = match self.run(&text, correct) {
+        let Finished { header, rows, .. } = match self.run(&text, correct) {
             Ok(result) => result,
             Err(tandem::Error::Simulation { time, .. }) => {
                 return Outcome::Failed(format!("fails at t = {time:.3} s"))
@@ -307,7 +318,7 @@ fn benchmarks(runner: &Runner<'_>) -> Vec<Benchmark> {
 
 /// The monolithic crane FMU (`crane-monolithic.toml`): actuator length and arm energy every 10 ms.
 fn monolithic_crane(runner: &Runner<'_>) -> Sampled {
-    let (_, header, rows) = runner
+    let Finished { header, rows, .. } = runner
         .run(&runner.text("crane-monolithic"), false)
         .expect("the monolithic crane runs");
     let column = |name: &str| header.iter().position(|h| h == name).expect(name);
@@ -395,7 +406,7 @@ fn print_cost(runner: &Runner<'_>) {
     // Alternate the variants so that load changes on the machine hit them alike.
     for _ in 0..COST_RUNS {
         for (i, (_, text, correct)) in variants.iter().enumerate() {
-            let (summary, _, _) = runner
+            let Finished { summary, .. } = runner
                 .run(text, *correct)
                 .expect("the double oscillator runs");
             let steps = summary.macro_steps as u32;
