@@ -45,6 +45,15 @@ fn run_in(dir: &Path, edits: &[(&str, &str)], extra: &[&str]) -> Run {
     tandem(&args)
 }
 
+/// The line of the bond's `effort` key, where bond errors point.
+fn bond_line() -> usize {
+    let text = original();
+    text[..text.find("effort = \"m1.f\"").unwrap()]
+        .lines()
+        .count()
+        + 1
+}
+
 /// Asserts a clean failure naming the system file and containing every needle.
 fn assert_fails(run: &Run, needles: &[&str]) {
     run.assert_fails_with("oscillator.toml");
@@ -77,9 +86,7 @@ fn the_valid_file_runs_and_reports_the_energy() {
 #[test]
 fn bond_variables_must_exist_and_be_outputs_of_two_components() {
     let bond = "effort = \"m1.f\"\nflow = \"m2.velocity\"";
-    let text = original();
-    let line = text[..text.find(bond).unwrap()].lines().count() + 1;
-    let at_line = format!("line {line}: bond 1: effort:");
+    let at_line = format!("line {}: bond 1: effort:", bond_line());
     for (replacement, needles) in [
         (
             "effort = \"m1.force\"\nflow = \"m2.velocity\"",
@@ -143,19 +150,30 @@ fn energy_settings_are_checked() {
     ] {
         assert_fails(&run(&[(correction, replacement)], &[]), &[needle]);
     }
-    // The rules for mu = "auto" are made for the Jacobi schedule.
-    assert_fails(
-        &run(&[("kind = \"jacobi\"", "kind = \"gauss-seidel\"")], &[]),
-        &["mu = \"auto\" follows rules made for the jacobi schedule: give energy.mu"],
-    );
-    // A faster feedthrough side may extrapolate; a slower (or equally fast) one may not.
-    assert_fails(
-        &run(
-            &[("extrapolation = \"zoh\"", "extrapolation = \"foh\"")],
-            &[],
-        ),
-        &["extrapolates its inputs (FOH); the rules assume it holds them (ZOH); give energy.mu"],
-    );
+    // The rules for mu = "auto" are made for the Jacobi schedule, and assume that a slower
+    // (or equally fast) feedthrough side holds its inputs. Without correction the run only
+    // reports that there is no mu; with it, it fails (at the line when the file corrects).
+    let gauss_seidel = ("kind = \"jacobi\"", "kind = \"gauss-seidel\"");
+    let first_order = ("extrapolation = \"zoh\"", "extrapolation = \"foh\"");
+    let schedule = "follows rules made for the jacobi schedule: give energy.mu";
+    let extrapolating =
+        "extrapolates its inputs (FOH); the rules assume it holds them (ZOH); give energy.mu";
+    for (edit, needle) in [(gauss_seidel, schedule), (first_order, extrapolating)] {
+        let monitored = run(&[edit], &[]);
+        monitored.assert_success();
+        assert!(
+            monitored.stderr.contains(&format!("no mu: mu = \"auto\"")),
+            "{}",
+            monitored.stderr
+        );
+        assert_fails(
+            &run(&[edit], &["--energy-correction", "on"]),
+            &["bond 1: mu = \"auto\"", needle],
+        );
+        let corrected = [edit, ("correction = false", "correction = true")];
+        let at_line = format!("line {}: bond 1:", bond_line());
+        assert_fails(&run(&corrected, &[]), &[&at_line, needle]);
+    }
 }
 
 #[test]

@@ -27,8 +27,9 @@ pub struct Bond {
     pub flow: Vec<Port>,
     /// For each effort, the input of the flow side it feeds: where the correction is added.
     pub corrected: Vec<Port>,
-    /// The factor mu of the correction.
-    pub mu: f64,
+    /// The factor mu of the correction, or why `mu = "auto"` gives none (which is an error only
+    /// when correcting).
+    pub mu: std::result::Result<f64, String>,
     /// How mu was found, when it was found automatically.
     pub rule: Option<MuRule>,
 }
@@ -72,6 +73,8 @@ pub struct Context<'a> {
     pub extrapolation: Extrapolation,
     /// How mu is chosen.
     pub mu: MuChoice,
+    /// Whether the system file turns the correction on (then mu must be known).
+    pub correction: bool,
 }
 
 /// Checks every `[[bond]]` against the components and connections; errors name the bond (by
@@ -143,28 +146,12 @@ fn resolve_one(entry: &BondEntry, context: &Context<'_>) -> std::result::Result<
         (true, true) => Feedthrough::Both,
     };
     let (mu, rule) = match context.mu {
-        MuChoice::Given(mu) => (mu, None),
-        MuChoice::Auto => {
-            if context.schedule != ScheduleKind::Jacobi {
-                return Err(
-                    "mu = \"auto\" follows rules made for the jacobi schedule: give energy.mu"
-                        .into(),
-                );
-            }
-            let side = |component: usize| Side {
-                sub_steps: components[component].sub_steps,
-                extrapolation: components[component]
-                    .extrapolation
-                    .unwrap_or(context.extrapolation),
-            };
-            let rule = mu::automatic(feedthrough, side(a), side(b)).map_err(|why| {
-                format!(
-                    "mu = \"auto\" cannot be used for {} and {}: {why}; give energy.mu",
-                    components[a].name, components[b].name
-                )
-            })?;
-            (rule.mu, Some(rule))
-        }
+        MuChoice::Given(mu) => (Ok(mu), None),
+        MuChoice::Auto => match automatic_mu(feedthrough, a, b, context) {
+            Ok(rule) => (Ok(rule.mu), Some(rule)),
+            Err(why) if context.correction => return Err(why),
+            Err(why) => (Err(why), None),
+        },
     };
     Ok(Bond {
         effort,
@@ -172,6 +159,33 @@ fn resolve_one(entry: &BondEntry, context: &Context<'_>) -> std::result::Result<
         corrected,
         mu,
         rule,
+    })
+}
+
+/// The rule that gives mu for a bond from component `a` (effort) to `b` (flow), or why none does.
+fn automatic_mu(
+    feedthrough: Feedthrough,
+    a: usize,
+    b: usize,
+    context: &Context<'_>,
+) -> std::result::Result<MuRule, String> {
+    if context.schedule != ScheduleKind::Jacobi {
+        return Err(
+            "mu = \"auto\" follows rules made for the jacobi schedule: give energy.mu".into(),
+        );
+    }
+    let components = context.components;
+    let side = |component: usize| Side {
+        sub_steps: components[component].sub_steps,
+        extrapolation: components[component]
+            .extrapolation
+            .unwrap_or(context.extrapolation),
+    };
+    mu::automatic(feedthrough, side(a), side(b)).map_err(|why| {
+        format!(
+            "mu = \"auto\" cannot be used for {} and {}: {why}; give energy.mu",
+            components[a].name, components[b].name
+        )
     })
 }
 

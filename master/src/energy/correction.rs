@@ -95,6 +95,11 @@ impl Correction {
         &self.force
     }
 
+    /// The factor mu it corrects with.
+    pub fn mu(&self) -> f64 {
+        self.law.mu
+    }
+
     /// The force added to the effort during the current macro step.
     pub fn force(&self) -> &[f64] {
         &self.force

@@ -75,8 +75,8 @@ pub struct EnergyReport {
 pub struct BondReport {
     /// `effort x flow`.
     pub name: String,
-    /// The factor mu.
-    pub mu: f64,
+    /// The factor mu, or why `mu = "auto"` gives none.
+    pub mu: std::result::Result<f64, String>,
     /// How mu was chosen (automatic rules), if it was.
     pub rule: Option<String>,
     /// The residual energy at the end (J).
@@ -103,24 +103,36 @@ impl EnergyManager {
             .bonds
             .iter()
             .enumerate()
-            .map(|(index, bond)| BondRun {
-                monitor: BondMonitor::new(
-                    values(cosimulation, &bond.effort),
-                    values(cosimulation, &bond.flow),
-                ),
-                correction: correct.then(|| {
-                    let law = CorrectionLaw {
-                        mu: bond.mu,
-                        nu: settings.nu,
-                        cap: settings.cap,
-                        v_epsilon: settings.v_epsilon,
-                    };
-                    Correction::new(law, bond.effort.len())
-                }),
-                watch: Watch::new(index + 1, settings.warnings, cosimulation.time()),
-                bond: bond.clone(),
+            .map(|(index, bond)| {
+                let mu = match (&bond.mu, correct) {
+                    (Ok(mu), _) => *mu,
+                    (Err(why), true) => {
+                        return Err(Error::InvalidValue {
+                            item: system.path.display().to_string(),
+                            message: format!("bond {}: {why}", index + 1),
+                        })
+                    }
+                    (Err(_), false) => 0.0,
+                };
+                Ok(BondRun {
+                    monitor: BondMonitor::new(
+                        values(cosimulation, &bond.effort),
+                        values(cosimulation, &bond.flow),
+                    ),
+                    correction: correct.then(|| {
+                        let law = CorrectionLaw {
+                            mu,
+                            nu: settings.nu,
+                            cap: settings.cap,
+                            v_epsilon: settings.v_epsilon,
+                        };
+                        Correction::new(law, bond.effort.len())
+                    }),
+                    watch: Watch::new(index + 1, settings.warnings, cosimulation.time()),
+                    bond: bond.clone(),
+                })
             })
-            .collect();
+            .collect::<Result<Vec<_>>>()?;
         let mut manager = EnergyManager {
             bonds,
             energy_outputs: setup.energy_outputs.clone(),
@@ -191,7 +203,7 @@ impl EnergyManager {
                 warnings.extend(run.watch.finish(self.time));
                 BondReport {
                     name: run.bond.describe(&system.components).to_string(),
-                    mu: run.bond.mu,
+                    mu: run.bond.mu.clone(),
                     rule: run.bond.rule.map(|rule| rule.to_string()),
                     residual_energy: run.monitor.energy(),
                 }
@@ -252,8 +264,8 @@ pub fn setup_columns(setup: &EnergySetup, correct: bool) -> Vec<Column> {
 /// corrects) it is the residual power itself.
 fn net_power(run: &BondRun, power: f64, flow: &[f64]) -> f64 {
     match &run.correction {
-        Some(correction) if run.bond.mu > 0.0 => {
-            power + dot(correction.force(), flow) / run.bond.mu
+        Some(correction) if correction.mu() > 0.0 => {
+            power + dot(correction.force(), flow) / correction.mu()
         }
         _ => power,
     }
@@ -286,14 +298,15 @@ impl fmt::Display for EnergyReport {
         for (index, bond) in self.bonds.iter().enumerate() {
             write!(
                 f,
-                "\nbond {} ({}): residual energy dE = {:.6e} J, mu = {}",
+                "\nbond {} ({}): residual energy dE = {:.6e} J, ",
                 index + 1,
                 bond.name,
                 bond.residual_energy,
-                bond.mu
             )?;
-            if let Some(rule) = &bond.rule {
-                write!(f, " ({rule})")?;
+            match (&bond.mu, &bond.rule) {
+                (Ok(mu), Some(rule)) => write!(f, "mu = {mu} ({rule})")?,
+                (Ok(mu), None) => write!(f, "mu = {mu}")?,
+                (Err(why), _) => write!(f, "no mu: {why}")?,
             }
         }
         for warning in &self.warnings {

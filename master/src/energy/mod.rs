@@ -69,6 +69,7 @@ impl EnergySetup {
             schedule: schedule.kind,
             extrapolation: schedule.extrapolation,
             mu: settings.mu,
+            correction: settings.correction,
         };
         let bonds = bond::resolve(bonds, &context, error)?;
         if settings.correction && bonds.is_empty() {
