@@ -162,7 +162,7 @@ fn energy_settings_are_checked() {
         let monitored = run(&[edit], &[]);
         monitored.assert_success();
         assert!(
-            monitored.stderr.contains(&format!("no mu: mu = \"auto\"")),
+            monitored.stderr.contains("no mu: mu = \"auto\""),
             "{}",
             monitored.stderr
         );
