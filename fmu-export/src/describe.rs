@@ -1,6 +1,6 @@
-//! The `describe` command-line program of a model crate: `<bin> --fmi2 FILE --fmi3 FILE` writes
-//! the crate's FMI 2.0 and FMI 3.0 modelDescription.xml, which `cargo xtask fmus` zips next to
-//! the compiled library.
+//! The `describe` command-line program of a model crate: `<bin> --fmi2 FILE --fmi3 FILE
+//! --adjoint-manifest FILE` writes the crate's FMI 2.0 and FMI 3.0 modelDescription.xml and the
+//! adjoint extension's manifest, which `cargo xtask fmus` zips next to the compiled library.
 //!
 //! Each model crate has a `src/main.rs` of one line calling [`main`] with its system type and
 //! library name. Why a program per crate:
@@ -16,14 +16,16 @@ use std::path::{Path, PathBuf};
 use crate::description;
 use crate::system::System;
 
-const USAGE: &str = "usage: <model> [--fmi2 FILE] [--fmi3 FILE]\n\
-                     Writes the model's FMI 2.0 and/or FMI 3.0 modelDescription.xml to FILE.";
+const USAGE: &str = "usage: <model> [--fmi2 FILE] [--fmi3 FILE] [--adjoint-manifest FILE]\n\
+                     Writes the model's FMI 2.0 and/or FMI 3.0 modelDescription.xml, and/or the\n\
+                     manifest of its adjoint extension, to FILE.";
 
 /// Where to write the descriptions.
 #[derive(Debug, Default, PartialEq)]
 struct Targets {
     fmi2: Option<PathBuf>,
     fmi3: Option<PathBuf>,
+    adjoint_manifest: Option<PathBuf>,
 }
 
 /// Runs the program: parses the command line, writes the requested descriptions of `S`, and
@@ -49,6 +51,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Targets>, Stri
         let slot = match arg.as_str() {
             "--fmi2" => &mut targets.fmi2,
             "--fmi3" => &mut targets.fmi3,
+            "--adjoint-manifest" => &mut targets.adjoint_manifest,
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
         };
@@ -70,6 +73,11 @@ fn write<S: System>(targets: &Targets, model_identifier: &str) -> Result<(), Str
     }
     if let Some(path) = &targets.fmi3 {
         save(path, &description::fmi3(&sys, model_identifier))?;
+    }
+    if let Some(path) = &targets.adjoint_manifest {
+        let manifest = description::adjoint_manifest(&sys)
+            .map_err(|e| format!("cannot write the adjoint manifest {}: {e}", path.display()))?;
+        save(path, &manifest)?;
     }
     Ok(())
 }
@@ -96,10 +104,13 @@ mod tests {
             t,
             Targets {
                 fmi2: Some("a.xml".into()),
-                fmi3: Some("b.xml".into())
+                fmi3: Some("b.xml".into()),
+                adjoint_manifest: None,
             }
         );
         assert_eq!(parse(args(&["--fmi2", "a.xml"])).unwrap().unwrap().fmi3, None);
+        let manifest = parse(args(&["--adjoint-manifest", "m.xml"])).unwrap().unwrap();
+        assert_eq!(manifest.adjoint_manifest, Some("m.xml".into()));
         assert_eq!(parse(args(&["--help"])), Ok(None));
     }
 

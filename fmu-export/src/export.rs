@@ -4,6 +4,9 @@
 //! fmu_export::export_fmu!(fmu_export::MechanicalSystem<Oscillator>);
 //! ```
 //!
+//! The FMI 3.0 binary also exports the adjoint extension's `tandem*` functions
+//! (docs/adjoint-extension.md).
+//!
 //! Each exported `extern "C"` function delegates to the generic implementation in
 //! [`crate::fmi2`] or [`crate::fmi3`] inside [`crate::ffi::guard()`], so that a panic becomes
 //! an Error status (NULL for the instantiate functions) with a log message, and the instance
@@ -143,6 +146,12 @@ macro_rules! export_fmu {
                 fmi3GetOutputDerivatives(i: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, orders: *const Fmi3Int32, values: *mut Fmi3Float64, n: usize) -> Fmi3Status = get_output_derivatives @ i;
                 fmi3DoStep(i: Fmi3Instance, t: Fmi3Float64, h: Fmi3Float64, no_set_prior: Fmi3Boolean, event_handling_needed: *mut Fmi3Boolean, terminate: *mut Fmi3Boolean, early_return: *mut Fmi3Boolean, last_successful_time: *mut Fmi3Float64) -> Fmi3Status = do_step @ i;
                 fmi3ActivateModelPartition(i: Fmi3Instance, clock: Fmi3ValueReference, activation_time: Fmi3Float64) -> Fmi3Status = activate_model_partition @ i;
+                tandemGetStateSize(i: Fmi3Instance, n_state: *mut usize) -> Fmi3Status = tandem_get_state_size @ i;
+                tandemGetState(i: Fmi3Instance, state: *mut Fmi3Float64, n_state: usize) -> Fmi3Status = tandem_get_state @ i;
+                tandemStepJvp(i: Fmi3Instance, h: Fmi3Float64, d_state: *const Fmi3Float64, n_state: usize, d_inputs: *const Fmi3Float64, n_inputs: usize, d_params: *const Fmi3Float64, n_params: usize, d_state_next: *mut Fmi3Float64, d_outputs_next: *mut Fmi3Float64, n_outputs: usize) -> Fmi3Status = tandem_step_jvp @ i;
+                tandemStepVjp(i: Fmi3Instance, h: Fmi3Float64, bar_state_next: *const Fmi3Float64, n_state: usize, bar_outputs_next: *const Fmi3Float64, n_outputs: usize, bar_state: *mut Fmi3Float64, bar_inputs: *mut Fmi3Float64, n_inputs: usize, bar_params: *mut Fmi3Float64, n_params: usize) -> Fmi3Status = tandem_step_vjp @ i;
+                tandemInitializationVjp(i: Fmi3Instance, bar_state: *const Fmi3Float64, n_state: usize, bar_outputs: *const Fmi3Float64, n_outputs: usize, bar_inputs: *mut Fmi3Float64, n_inputs: usize, bar_params: *mut Fmi3Float64, n_params: usize) -> Fmi3Status = tandem_initialization_vjp @ i;
+                tandemOutputVjp(i: Fmi3Instance, bar_outputs: *const Fmi3Float64, n_outputs: usize, bar_state: *mut Fmi3Float64, n_state: usize, bar_inputs: *mut Fmi3Float64, n_inputs: usize, bar_params: *mut Fmi3Float64, n_params: usize) -> Fmi3Status = tandem_output_vjp @ i;
             }
         };
     };

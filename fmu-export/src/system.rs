@@ -3,6 +3,7 @@
 //! Modellers implement [`crate::OdeModel`] or [`crate::MechanicalModel`]; the adapters
 //! [`crate::OdeSystem`] and [`crate::MechanicalSystem`] turn either into a [`System`].
 
+use crate::adjoint::DiscreteAdjoint;
 use crate::declaration::Declaration;
 use crate::ode::{Args, Event};
 use crate::scalar::Scalar;
@@ -173,4 +174,11 @@ pub trait Integrator<S: System>: Clone + Send {
     /// Writes the outputs at the current discrete state (mechanical models use the
     /// integrator's own accelerations and multipliers).
     fn outputs(&self, sys: &S, t: f64, u: &[f64], p: &[f64], d: &[f64], y: &mut [f64]);
+
+    /// The linearizations of the integrator's step, start and outputs at its current state
+    /// (what the adjoint extension exports), or `None` for an integrator without a discrete
+    /// adjoint.
+    fn discrete_adjoint(&self) -> Option<&dyn DiscreteAdjoint<S>> {
+        None
+    }
 }

@@ -40,6 +40,14 @@ pub enum Error {
         /// Position and problem.
         source: ParseError,
     },
+    /// The adjoint extension's manifest is malformed or does not match modelDescription.xml.
+    #[error("{}: {} {source}", path.display(), crate::import::ADJOINT_MANIFEST)]
+    AdjointManifest {
+        /// The .fmu file.
+        path: PathBuf,
+        /// Position and problem.
+        source: ParseError,
+    },
     /// The FMI version is neither 2.x nor 3.x.
     #[error("{}: FMI version {version} is not supported (FMI 2.0 and 3.0 are)", path.display())]
     UnsupportedFmiVersion {

@@ -7,6 +7,8 @@ pub mod binding;
 pub mod cli;
 pub mod energy;
 pub mod error;
+pub mod gradient;
+pub mod identify;
 pub mod import;
 pub mod instance;
 pub mod model_description;

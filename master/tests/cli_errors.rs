@@ -3,10 +3,25 @@
 
 mod common;
 
-use common::{fixture, tandem, write_zip};
+use std::path::{Path, PathBuf};
 
-fn path_str(path: &std::path::Path) -> &str {
+use common::{fixture, tandem, write_zip, Run};
+
+fn path_str(path: &Path) -> &str {
     path.to_str().expect("temporary paths are UTF-8")
+}
+
+/// The FMU `dir/name` holding only the model description `text`.
+fn description_only(dir: &Path, name: &str, text: &str) -> PathBuf {
+    write_zip(&dir.join(name), &[("modelDescription.xml", text.as_bytes())])
+}
+
+/// `tandem simulate fmu <options> --output-file output`.
+fn simulate(fmu: &Path, options: &[&str], output: &Path) -> Run {
+    let mut args = vec!["simulate", path_str(fmu)];
+    args.extend_from_slice(options);
+    args.extend(["--output-file", path_str(output)]);
+    tandem(&args)
 }
 
 #[test]
@@ -30,13 +45,7 @@ fn corrupt_zip() {
 #[test]
 fn truncated_zip() {
     let dir = tempfile::tempdir().unwrap();
-    let good = write_zip(
-        &dir.path().join("good.fmu"),
-        &[(
-            "modelDescription.xml",
-            fixture("fmi2_bouncing_ball.xml").as_bytes(),
-        )],
-    );
+    let good = description_only(dir.path(), "good.fmu", &fixture("fmi2_bouncing_ball.xml"));
     let bytes = std::fs::read(&good).unwrap();
     let path = dir.path().join("truncated.fmu");
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
@@ -61,10 +70,7 @@ fn malformed_xml_names_line_and_column() {
         "<Float64 name=\"der(w)\" valueReference=\"2\" derivative=\"1\"/>",
         "<Float64 name=\"der(w)\" valueReference=\"2\" derivative=\"1\">",
     );
-    let path = write_zip(
-        &dir.path().join("broken.fmu"),
-        &[("modelDescription.xml", text.as_bytes())],
-    );
+    let path = description_only(dir.path(), "broken.fmu", &text);
     let run = tandem(&["validate", path_str(&path)]);
     run.assert_fails_with("broken.fmu: modelDescription.xml line ");
     assert!(run.stderr.contains("malformed XML"), "{}", run.stderr);
@@ -74,10 +80,7 @@ fn malformed_xml_names_line_and_column() {
 fn missing_required_attribute() {
     let dir = tempfile::tempdir().unwrap();
     let text = fixture("fmi2_bouncing_ball.xml").replace(r#"modelName="BouncingBall""#, "");
-    let path = write_zip(
-        &dir.path().join("nameless.fmu"),
-        &[("modelDescription.xml", text.as_bytes())],
-    );
+    let path = description_only(dir.path(), "nameless.fmu", &text);
     tandem(&["info", path_str(&path)]).assert_fails_with("nameless.fmu: modelDescription.xml line 2, column 1: <fmiModelDescription> lacks the required attribute modelName");
 }
 
@@ -86,10 +89,7 @@ fn unsupported_fmi_version() {
     let dir = tempfile::tempdir().unwrap();
     let text =
         fixture("fmi2_bouncing_ball.xml").replace(r#"fmiVersion="2.0""#, r#"fmiVersion="1.0""#);
-    let path = write_zip(
-        &dir.path().join("old.fmu"),
-        &[("modelDescription.xml", text.as_bytes())],
-    );
+    let path = description_only(dir.path(), "old.fmu", &text);
     tandem(&["info", path_str(&path)])
         .assert_fails_with("old.fmu: FMI version 1.0 is not supported");
 }
@@ -106,12 +106,7 @@ fn no_binary_for_this_platform() {
         ],
     );
     let output = dir.path().join("out.csv");
-    let run = tandem(&[
-        "simulate",
-        path_str(&path),
-        "--output-file",
-        path_str(&output),
-    ]);
+    let run = simulate(&path, &[], &output);
     run.assert_fails_with("windows_only.fmu: no binary for this platform: expected binaries/");
     assert!(
         run.stderr.contains("FeatureTour"),
@@ -124,15 +119,8 @@ fn no_binary_for_this_platform() {
         "{}",
         run.stderr
     );
-    let me = tandem(&[
-        "simulate",
-        path_str(&path),
-        "--interface-type",
-        "me",
-        "--output-file",
-        path_str(&output),
-    ]);
-    me.assert_fails_with("no binary for this platform");
+    simulate(&path, &["--interface-type", "me"], &output)
+        .assert_fails_with("no binary for this platform");
 }
 
 #[test]
@@ -142,19 +130,8 @@ fn interface_not_provided() {
     let start = text.find("<CoSimulation").unwrap();
     let end = start + text[start..].find("/>").unwrap() + 2;
     let me_only = format!("{}{}", &text[..start], &text[end..]);
-    let path = write_zip(
-        &dir.path().join("me_only.fmu"),
-        &[("modelDescription.xml", me_only.as_bytes())],
-    );
-    tandem(&[
-        "simulate",
-        path_str(&path),
-        "--interface-type",
-        "cs",
-        "--output-file",
-        path_str(&dir.path().join("o.csv")),
-    ])
-    .assert_fails_with(
+    let path = description_only(dir.path(), "me_only.fmu", &me_only);
+    simulate(&path, &["--interface-type", "cs"], &dir.path().join("o.csv")).assert_fails_with(
         "me_only.fmu: the FMU does not implement Co-Simulation (it implements: Model Exchange)",
     );
 }
@@ -162,139 +139,61 @@ fn interface_not_provided() {
 #[test]
 fn unknown_variable_in_start_value() {
     let dir = tempfile::tempdir().unwrap();
-    let path = write_zip(
-        &dir.path().join("ball.fmu"),
-        &[(
-            "modelDescription.xml",
-            fixture("fmi2_bouncing_ball.xml").as_bytes(),
-        )],
-    );
+    let path = description_only(dir.path(), "ball.fmu", &fixture("fmi2_bouncing_ball.xml"));
     let output = dir.path().join("out.csv");
-    tandem(&[
-        "simulate",
-        path_str(&path),
-        "--start-value",
-        "nope=1",
-        "--output-file",
-        path_str(&output),
-    ])
-    .assert_fails_with("ball.fmu: unknown variable \"nope\"");
-    tandem(&[
-        "simulate",
-        path_str(&path),
-        "--start-value",
-        "e=lots",
-        "--output-file",
-        path_str(&output),
-    ])
-    .assert_fails_with("--start-value e: \"lots\" is not a valid Float64");
-    tandem(&[
-        "simulate",
-        path_str(&path),
-        "--start-value",
-        "e",
-        "--output-file",
-        path_str(&output),
-    ])
-    .assert_fails_with("expected name=value");
-    tandem(&[
-        "simulate",
-        path_str(&path),
-        "--start-value",
-        "time=1",
-        "--output-file",
-        path_str(&output),
-    ])
-    .assert_fails_with(
-        "--start-value time: time is a continuous independent variable and cannot be set",
-    );
+    for (start_value, message) in [
+        ("nope=1", "ball.fmu: unknown variable \"nope\""),
+        ("e=lots", "--start-value e: \"lots\" is not a valid Float64"),
+        ("e", "expected name=value"),
+        (
+            "time=1",
+            "--start-value time: time is a continuous independent variable and cannot be set",
+        ),
+    ] {
+        simulate(&path, &["--start-value", start_value], &output).assert_fails_with(message);
+    }
 }
 
 #[test]
 fn bad_experiment_options() {
     let dir = tempfile::tempdir().unwrap();
-    let path = write_zip(
-        &dir.path().join("ball.fmu"),
-        &[(
-            "modelDescription.xml",
-            fixture("fmi2_bouncing_ball.xml").as_bytes(),
-        )],
-    );
+    let path = description_only(dir.path(), "ball.fmu", &fixture("fmi2_bouncing_ball.xml"));
     let output = dir.path().join("out.csv");
-    tandem(&[
-        "simulate",
-        path_str(&path),
-        "--stop-time",
-        "-1",
-        "--output-file",
-        path_str(&output),
-    ])
-    .assert_fails_with("stop time -1 must be after start time 0");
-    tandem(&[
-        "simulate",
-        path_str(&path),
-        "--step-size",
-        "0.1",
-        "--output-interval",
-        "0.25",
-        "--output-file",
-        path_str(&output),
-    ])
-    .assert_fails_with("output interval 0.25 must be a multiple of the step size 0.1");
+    for (options, message) in [
+        (&["--stop-time", "-1"][..], "stop time -1 must be after start time 0"),
+        (
+            &["--step-size", "0.1", "--output-interval", "0.25"],
+            "output interval 0.25 must be a multiple of the step size 0.1",
+        ),
+    ] {
+        simulate(&path, options, &output).assert_fails_with(message);
+    }
 }
 
 #[test]
 fn bad_input_file() {
     let dir = tempfile::tempdir().unwrap();
-    let path = write_zip(
-        &dir.path().join("tour.fmu"),
-        &[(
-            "modelDescription.xml",
-            fixture("fmi3_feature_tour.xml").as_bytes(),
-        )],
-    );
+    let path = description_only(dir.path(), "tour.fmu", &fixture("fmi3_feature_tour.xml"));
     let output = dir.path().join("out.csv");
     let input = dir.path().join("in.csv");
-    std::fs::write(&input, "\"time\",\"nope\"\n0,1\n").unwrap();
-    tandem(&[
-        "simulate",
-        path_str(&path),
-        "--input-file",
-        path_str(&input),
-        "--output-file",
-        path_str(&output),
-    ])
-    .assert_fails_with("in.csv: column \"nope\" is no variable");
-    std::fs::write(&input, "\"time\",\"f32\"\n0,1\n").unwrap();
-    tandem(&[
-        "simulate",
-        path_str(&path),
-        "--input-file",
-        path_str(&input),
-        "--output-file",
-        path_str(&output),
-    ])
-    .assert_fails_with("causality is parameter, not input");
-    std::fs::write(&input, "\"time\",\"i32\"\n0,1\n1,x\n").unwrap();
-    tandem(&[
-        "simulate",
-        path_str(&path),
-        "--input-file",
-        path_str(&input),
-        "--output-file",
-        path_str(&output),
-    ])
-    .assert_fails_with("line 3, column 2: \"x\" is not a number");
+    for (csv, message) in [
+        ("\"time\",\"nope\"\n0,1\n", "in.csv: column \"nope\" is no variable"),
+        ("\"time\",\"f32\"\n0,1\n", "causality is parameter, not input"),
+        (
+            "\"time\",\"i32\"\n0,1\n1,x\n",
+            "line 3, column 2: \"x\" is not a number",
+        ),
+    ] {
+        std::fs::write(&input, csv).unwrap();
+        simulate(&path, &["--input-file", path_str(&input)], &output).assert_fails_with(message);
+    }
 }
 
 #[test]
 fn validate_reports_problems_and_fails() {
     let dir = tempfile::tempdir().unwrap();
     let text = fixture("fmi2_bouncing_ball.xml").replace(r#"name="e""#, r#"name="g""#);
-    let path = write_zip(
-        &dir.path().join("dup.fmu"),
-        &[("modelDescription.xml", text.as_bytes())],
-    );
+    let path = description_only(dir.path(), "dup.fmu", &text);
     let run = tandem(&["validate", path_str(&path)]);
     run.assert_fails_with("variable name \"g\" is used more than once");
     assert!(run.stderr.contains("1 problem found"), "{}", run.stderr);
@@ -303,13 +202,7 @@ fn validate_reports_problems_and_fails() {
 #[test]
 fn validate_and_info_accept_a_good_description() {
     let dir = tempfile::tempdir().unwrap();
-    let path = write_zip(
-        &dir.path().join("ball.fmu"),
-        &[(
-            "modelDescription.xml",
-            fixture("fmi2_bouncing_ball.xml").as_bytes(),
-        )],
-    );
+    let path = description_only(dir.path(), "ball.fmu", &fixture("fmi2_bouncing_ball.xml"));
     let run = tandem(&["validate", path_str(&path)]);
     run.assert_success();
     assert!(

@@ -482,3 +482,138 @@ fn fmi2_and_fmi3_fmus_give_the_same_co_simulation() {
     assert_eq!(results[0].1.len(), 201);
     assert_eq!(results[0], results[1]);
 }
+
+/// Largest difference between two runs' states over every row, position and velocity.
+fn difference(a: &Trajectory, b: &Trajectory) -> (f64, f64) {
+    assert_eq!(a.times, b.times, "the runs have the same rows");
+    let mut largest = (0.0f64, 0.0f64);
+    for (x, y) in a.states.iter().zip(&b.states) {
+        for i in 0..2 {
+            largest.0 = largest.0.max((x[i] - y[i]).abs());
+            largest.1 = largest.1.max((x[2 + i] - y[2 + i]).abs());
+        }
+    }
+    largest
+}
+
+#[test]
+fn model_exchange_masses_converge_at_first_order_under_jacobi_zoh_and_match_co_simulation() {
+    // The master integrates the masses (Dormand-Prince at the FMU's tolerance, 1e-8), so the
+    // ZOH coupling delay is the only first-order error left; the Co-Simulation masses add
+    // symplectic Euler's, so the two runs differ by O(H).
+    let me = |h| Setup {
+        mass_interface: "me",
+        ..Setup::jacobi("zoh", h)
+    };
+    let (position, velocity) = errors_over_steps(me);
+    let (p_order, v_order) = (orders(&position), orders(&velocity));
+    let (apart_p, apart_v): (Vec<f64>, Vec<f64>) = STEPS
+        .iter()
+        .map(|&h| difference(&me(h).run(), &Setup::jacobi("zoh", h).run()))
+        .unzip();
+    eprintln!(
+        "Jacobi ZOH, Model Exchange masses: position errors {} (orders {p_order:.3?}), velocity errors {} (orders {v_order:.3?}); \
+         difference to the Co-Simulation run: position {} (orders {:.3?}), velocity {} (orders {:.3?})",
+        sci(&position),
+        sci(&velocity),
+        sci(&apart_p),
+        orders(&apart_p),
+        sci(&apart_v),
+        orders(&apart_v),
+    );
+    assert_within("position order", &p_order, 0.9, 1.2);
+    assert_within("velocity order", &v_order, 0.9, 1.2);
+    assert_within(
+        "order of the position difference",
+        &orders(&apart_p),
+        0.9,
+        1.2,
+    );
+    assert_within(
+        "order of the velocity difference",
+        &orders(&apart_v),
+        0.9,
+        1.2,
+    );
+}
+
+#[test]
+fn model_exchange_masses_see_the_foh_continuously_and_become_second_order_in_velocity() {
+    // A Model Exchange mass gets the extrapolated force at every stage of its integrator, so
+    // FOH leaves an O(H^2) coupling error in velocities too; the Co-Simulation masses hold the
+    // force over each step and their symplectic Euler velocities stay first order.
+    let (position, velocity) = errors_over_steps(|h| Setup {
+        mass_interface: "me",
+        ..Setup::jacobi("foh", h)
+    });
+    let (_, cs_velocity) = errors_over_steps(|h| Setup::jacobi("foh", h));
+    eprintln!(
+        "Jacobi FOH, Model Exchange masses: position errors {} (orders {:.3?}), velocity errors {} (orders {:.3?}); Co-Simulation velocity errors {}",
+        sci(&position),
+        orders(&position),
+        sci(&velocity),
+        orders(&velocity),
+        sci(&cs_velocity),
+    );
+    assert_within("position order", &orders(&position), 1.8, 2.2);
+    assert_within("velocity order", &orders(&velocity), 1.8, 2.2);
+    for i in 0..STEPS.len() {
+        assert!(velocity[i] < cs_velocity[i] / 4.0);
+    }
+}
+
+#[test]
+fn a_model_exchange_component_handles_state_events_like_tandem_simulate() {
+    // The bouncing ball alone: its bounces are state events located by the master inside the
+    // macro steps, and each macro step restarts the integrator. Both runs integrate at the
+    // FMU's tolerance (1e-8), so they agree to well within it.
+    let ball = tandem_tests::fmus::find("bouncing_ball", tandem_tests::fmus::FmiVersion::Fmi3);
+    let dir = tempfile::tempdir().unwrap();
+    let system = dir.path().join("ball.toml");
+    std::fs::write(
+        &system,
+        format!(
+            "[experiment]\nstop = 3.0\nstep = 0.01\n\n[[component]]\nname = \"ball\"\nfmu = '{}'\ninterface = \"me\"\n\n[output]\nvariables = [\"ball.height\", \"ball.bounces\"]\n",
+            ball.path.display()
+        ),
+    )
+    .unwrap();
+    let (co_simulated, simulated) = (dir.path().join("run.csv"), dir.path().join("simulate.csv"));
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    common::tandem(&["run", &path(&system), "--output-file", &path(&co_simulated)])
+        .assert_success();
+    common::tandem(&[
+        "simulate",
+        &path(&ball.path),
+        "--interface-type",
+        "me",
+        "--stop-time",
+        "3",
+        "--output-interval",
+        "0.01",
+        "--output-variable",
+        "height",
+        "--output-variable",
+        "bounces",
+        "--output-file",
+        &path(&simulated),
+    ])
+    .assert_success();
+    let (_, run_rows) = common::read_csv(&co_simulated);
+    let (_, simulate_rows) = common::read_csv(&simulated);
+    assert_eq!(run_rows.len(), 301);
+    assert_eq!(run_rows.len(), simulate_rows.len());
+    let last = run_rows.last().unwrap();
+    assert!(last[2] >= 5.0, "the ball bounced: {last:?}");
+    for (a, b) in run_rows.iter().zip(&simulate_rows) {
+        assert_eq!(a[0], b[0]);
+        assert_eq!(a[2], b[2], "bounces at t = {}", a[0]);
+        assert!(
+            (a[1] - b[1]).abs() < 1e-5,
+            "height at t = {}: {} vs {}",
+            a[0],
+            a[1],
+            b[1]
+        );
+    }
+}

@@ -4,7 +4,7 @@
 use tandem::model_description::validate::validate;
 use tandem::model_description::{
     Causality, DependencyKind, Dimension, FmiVersion, Initial, InterfaceType, ModelDescription,
-    Values, Variability, VariableType,
+    Unknown, Values, Variability, VariableType,
 };
 
 fn fixture(name: &str) -> String {
@@ -16,12 +16,22 @@ fn fixture(name: &str) -> String {
     .expect("fixture exists")
 }
 
+/// The FMI 2.0 fixture.
+const BALL: &str = "fmi2_bouncing_ball.xml";
+/// The FMI 3.0 fixture.
+const TOUR: &str = "fmi3_feature_tour.xml";
+
 fn fmi2() -> ModelDescription {
-    ModelDescription::parse(&fixture("fmi2_bouncing_ball.xml")).expect("the FMI 2.0 fixture parses")
+    ModelDescription::parse(&fixture(BALL)).expect("the FMI 2.0 fixture parses")
 }
 
 fn fmi3() -> ModelDescription {
-    ModelDescription::parse(&fixture("fmi3_feature_tour.xml")).expect("the FMI 3.0 fixture parses")
+    ModelDescription::parse(&fixture(TOUR)).expect("the FMI 3.0 fixture parses")
+}
+
+/// The value references (FMI 3.0) or indices (FMI 2.0) of ModelStructure entries.
+fn references(unknowns: &[Unknown]) -> Vec<u32> {
+    unknowns.iter().map(|u| u.reference).collect()
 }
 
 #[test]
@@ -147,14 +157,7 @@ fn fmi2_variables_with_defaults_units_and_types() {
 fn fmi2_model_structure_with_dependencies() {
     let md = fmi2();
     let structure = &md.model_structure;
-    assert_eq!(
-        structure
-            .outputs
-            .iter()
-            .map(|u| u.reference)
-            .collect::<Vec<_>>(),
-        [2, 4, 8]
-    );
+    assert_eq!(references(&structure.outputs), [2, 4, 8]);
     assert_eq!(structure.outputs[0].dependencies, Some(vec![]));
     assert_eq!(
         structure.outputs[1].dependencies, None,
@@ -275,14 +278,7 @@ fn fmi3_interfaces_and_structure() {
     assert_eq!(cs.fixed_internal_step_size, Some(0.001));
     assert_eq!(cs.max_output_derivative_order, 2);
     let structure = &md.model_structure;
-    assert_eq!(
-        structure
-            .outputs
-            .iter()
-            .map(|u| u.reference)
-            .collect::<Vec<_>>(),
-        [1, 19]
-    );
+    assert_eq!(references(&structure.outputs), [1, 19]);
     assert_eq!(structure.derivatives[0].dependencies, Some(vec![1, 12]));
     assert_eq!(
         structure.derivatives[0].dependencies_kind,
@@ -316,175 +312,149 @@ fn assert_reports(problems: &[String], needle: &str) {
     );
 }
 
+/// Asserts for each edit `(fixture, from, to, needle)` that the validator reports a problem
+/// containing `needle` on the edited fixture.
+fn assert_edits_report(edits: &[(&str, &str, &str, &str)]) {
+    for &(fixture_name, from, to, needle) in edits {
+        assert_reports(&problems_after(fixture_name, from, to), needle);
+    }
+}
+
 #[test]
 fn validator_finds_duplicate_names_and_value_references() {
-    assert_reports(
-        &problems_after("fmi2_bouncing_ball.xml", r#"name="e""#, r#"name="g""#),
-        "variable name \"g\" is used more than once",
-    );
-    assert_reports(
-        &problems_after(
-            "fmi3_feature_tour.xml",
+    assert_edits_report(&[
+        (
+            BALL,
+            r#"name="e""#,
+            r#"name="g""#,
+            "variable name \"g\" is used more than once",
+        ),
+        (
+            TOUR,
             r#"name="i8" valueReference="4""#,
             r#"name="i8" valueReference="3""#,
+            "valueReference 3 is already used by f32",
         ),
-        "valueReference 3 is already used by f32",
-    );
+    ]);
 }
 
 #[test]
 fn validator_checks_start_values_against_causality_variability_initial() {
-    let missing = problems_after(
-        "fmi2_bouncing_ball.xml",
-        r#"<Real unit="m/s2" start="-9.81"/>"#,
-        r#"<Real unit="m/s2"/>"#,
-    );
-    assert_reports(
-        &missing,
-        "variable g: a start value is required because initial is exact",
-    );
-    let forbidden = problems_after(
-        "fmi2_bouncing_ball.xml",
-        r#"<Real unit="m/s" derivative="2"/>"#,
-        r#"<Real unit="m/s" derivative="2" start="3"/>"#,
-    );
-    assert_reports(
-        &forbidden,
-        "variable der(h): must not have a start value because initial is calculated",
-    );
-    let input = problems_after(
-        "fmi3_feature_tour.xml",
-        r#"causality="input" start="7""#,
-        r#"causality="input""#,
-    );
-    assert_reports(
-        &input,
-        "variable i32: a start value is required because causality is input",
-    );
-    let combination = problems_after(
-        "fmi2_bouncing_ball.xml",
-        r#"causality="parameter" variability="fixed"><Real"#,
-        r#"causality="parameter" variability="continuous"><Real"#,
-    );
-    assert_reports(
-        &combination,
-        "variable g: causality parameter cannot have variability continuous",
-    );
-    let initial = problems_after(
-        "fmi2_bouncing_ball.xml",
-        r#"causality="parameter" variability="tunable""#,
-        r#"causality="parameter" variability="tunable" initial="calculated""#,
-    );
-    assert_reports(
-        &initial,
-        "variable e: initial=\"calculated\" is not allowed",
-    );
-    let bounds = problems_after(
-        "fmi2_bouncing_ball.xml",
-        r#"start="0.7" min="0" max="1""#,
-        r#"start="1.7" min="0" max="1""#,
-    );
-    assert_reports(&bounds, "variable e: start 1.7 is outside [0, 1]");
+    assert_edits_report(&[
+        (
+            BALL,
+            r#"<Real unit="m/s2" start="-9.81"/>"#,
+            r#"<Real unit="m/s2"/>"#,
+            "variable g: a start value is required because initial is exact",
+        ),
+        (
+            BALL,
+            r#"<Real unit="m/s" derivative="2"/>"#,
+            r#"<Real unit="m/s" derivative="2" start="3"/>"#,
+            "variable der(h): must not have a start value because initial is calculated",
+        ),
+        (
+            TOUR,
+            r#"causality="input" start="7""#,
+            r#"causality="input""#,
+            "variable i32: a start value is required because causality is input",
+        ),
+        (
+            BALL,
+            r#"causality="parameter" variability="fixed"><Real"#,
+            r#"causality="parameter" variability="continuous"><Real"#,
+            "variable g: causality parameter cannot have variability continuous",
+        ),
+        (
+            BALL,
+            r#"causality="parameter" variability="tunable""#,
+            r#"causality="parameter" variability="tunable" initial="calculated""#,
+            "variable e: initial=\"calculated\" is not allowed",
+        ),
+        (
+            BALL,
+            r#"start="0.7" min="0" max="1""#,
+            r#"start="1.7" min="0" max="1""#,
+            "variable e: start 1.7 is outside [0, 1]",
+        ),
+    ]);
 }
 
 #[test]
 fn validator_checks_derivatives_and_model_structure() {
-    let dangling = problems_after(
-        "fmi2_bouncing_ball.xml",
-        r#"derivative="4""#,
-        r#"derivative="40""#,
-    );
-    assert_reports(
-        &dangling,
-        "variable der(v): derivative refers to index 40, which is no variable",
-    );
-    let unlisted_output = problems_after(
-        "fmi2_bouncing_ball.xml",
-        r#"<Unknown index="8" dependencies=""/>"#,
-        "",
-    );
-    assert_reports(
-        &unlisted_output,
-        "output bounces is not listed among the ModelStructure outputs",
-    );
-    let bad_index = problems_after(
-        "fmi2_bouncing_ball.xml",
-        r#"<Unknown index="5" dependencies="6" dependenciesKind="dependent"/>"#,
-        r#"<Unknown index="5" dependencies="60" dependenciesKind="dependent"/>"#,
-    );
-    assert_reports(
-        &bad_index,
-        "ModelStructure derivative depends on index 60, which is no variable",
-    );
-    let bad_reference = problems_after(
-        "fmi3_feature_tour.xml",
-        r#"<EventIndicator valueReference="1"/>"#,
-        r#"<EventIndicator valueReference="99"/>"#,
-    );
-    assert_reports(
-        &bad_reference,
-        "ModelStructure event indicator refers to valueReference 99, which is no variable",
-    );
-    let kinds = problems_after(
-        "fmi3_feature_tour.xml",
-        r#"dependenciesKind="dependent fixed""#,
-        r#"dependenciesKind="dependent""#,
-    );
-    assert_reports(&kinds, "2 dependencies but 1 dependenciesKind entries");
-    let not_output = problems_after(
-        "fmi3_feature_tour.xml",
-        r#"<Output valueReference="19"/>"#,
-        r#"<Output valueReference="19"/><Output valueReference="3"/>"#,
-    );
-    assert_reports(
-        &not_output,
-        "ModelStructure lists f32 as an output, but its causality is parameter",
-    );
+    assert_edits_report(&[
+        (
+            BALL,
+            r#"derivative="4""#,
+            r#"derivative="40""#,
+            "variable der(v): derivative refers to index 40, which is no variable",
+        ),
+        (
+            BALL,
+            r#"<Unknown index="8" dependencies=""/>"#,
+            "",
+            "output bounces is not listed among the ModelStructure outputs",
+        ),
+        (
+            BALL,
+            r#"<Unknown index="5" dependencies="6" dependenciesKind="dependent"/>"#,
+            r#"<Unknown index="5" dependencies="60" dependenciesKind="dependent"/>"#,
+            "ModelStructure derivative depends on index 60, which is no variable",
+        ),
+        (
+            TOUR,
+            r#"<EventIndicator valueReference="1"/>"#,
+            r#"<EventIndicator valueReference="99"/>"#,
+            "ModelStructure event indicator refers to valueReference 99, which is no variable",
+        ),
+        (
+            TOUR,
+            r#"dependenciesKind="dependent fixed""#,
+            r#"dependenciesKind="dependent""#,
+            "2 dependencies but 1 dependenciesKind entries",
+        ),
+        (
+            TOUR,
+            r#"<Output valueReference="19"/>"#,
+            r#"<Output valueReference="19"/><Output valueReference="3"/>"#,
+            "ModelStructure lists f32 as an output, but its causality is parameter",
+        ),
+    ]);
 }
 
 #[test]
 fn validator_checks_units_and_declared_types() {
-    let unit = problems_after(
-        "fmi2_bouncing_ball.xml",
-        r#"<Real unit="m/s2" derivative="4"/>"#,
-        r#"<Real unit="furlong" derivative="4"/>"#,
-    );
-    assert_reports(
-        &unit,
-        "variable der(v): unit \"furlong\" is not defined in UnitDefinitions",
-    );
-    let display = problems_after(
-        "fmi2_bouncing_ball.xml",
-        r#"displayUnit="km/h""#,
-        r#"displayUnit="mph""#,
-    );
-    assert_reports(
-        &display,
-        "variable v: displayUnit \"mph\" is not a display unit of \"m/s\"",
-    );
-    let declared = problems_after(
-        "fmi3_feature_tour.xml",
-        r#"declaredType="Gear""#,
-        r#"declaredType="Gearbox""#,
-    );
-    assert_reports(
-        &declared,
-        "variable gear: declaredType \"Gearbox\" is not defined",
-    );
-    let mismatch = problems_after(
-        "fmi3_feature_tour.xml",
-        r#"declaredType="Tick""#,
-        r#"declaredType="Gear""#,
-    );
-    assert_reports(
-        &mismatch,
-        "variable tick: is Clock but its declaredType \"Gear\" is Enumeration",
-    );
+    assert_edits_report(&[
+        (
+            BALL,
+            r#"<Real unit="m/s2" derivative="4"/>"#,
+            r#"<Real unit="furlong" derivative="4"/>"#,
+            "variable der(v): unit \"furlong\" is not defined in UnitDefinitions",
+        ),
+        (
+            BALL,
+            r#"displayUnit="km/h""#,
+            r#"displayUnit="mph""#,
+            "variable v: displayUnit \"mph\" is not a display unit of \"m/s\"",
+        ),
+        (
+            TOUR,
+            r#"declaredType="Gear""#,
+            r#"declaredType="Gearbox""#,
+            "variable gear: declaredType \"Gearbox\" is not defined",
+        ),
+        (
+            TOUR,
+            r#"declaredType="Tick""#,
+            r#"declaredType="Gear""#,
+            "variable tick: is Clock but its declaredType \"Gear\" is Enumeration",
+        ),
+    ]);
 }
 
 #[test]
 fn malformed_xml_reports_line_and_column() {
-    let text = fixture("fmi2_bouncing_ball.xml").replace(
+    let text = fixture(BALL).replace(
         "<Real unit=\"m/s2\" start=\"-9.81\"/>",
         "<Real unit=\"m/s2\" start=\"-9.81\">",
     );
@@ -498,7 +468,7 @@ fn malformed_xml_reports_line_and_column() {
 
 #[test]
 fn missing_attributes_and_bad_numbers_are_located() {
-    let text = fixture("fmi3_feature_tour.xml");
+    let text = fixture(TOUR);
     let error =
         ModelDescription::parse(&text.replace(r#"name="u8" valueReference="5""#, r#"name="u8""#))
             .unwrap_err();
@@ -526,8 +496,7 @@ fn missing_attributes_and_bad_numbers_are_located() {
 
 #[test]
 fn unsupported_version_is_recognised() {
-    let text =
-        fixture("fmi2_bouncing_ball.xml").replace(r#"fmiVersion="2.0""#, r#"fmiVersion="1.0""#);
+    let text = fixture(BALL).replace(r#"fmiVersion="2.0""#, r#"fmiVersion="1.0""#);
     let error = ModelDescription::parse(&text).unwrap_err();
     assert_eq!(error.unsupported_version.as_deref(), Some("1.0"));
 }

@@ -134,6 +134,29 @@ fn increments(t: &Trajectory, counter: &str) -> Vec<f64> {
         .collect()
 }
 
+/// `fmu` in Co-Simulation with 10 ms steps and outputs: by `tandem simulate`, then by FMPy.
+fn co_simulations(fmu: &Path) -> (Trajectory, Trajectory) {
+    let ours = tandem(
+        fmu,
+        &[
+            "--interface-type",
+            "cs",
+            "--step-size",
+            "0.01",
+            "--output-interval",
+            "0.01",
+        ],
+    );
+    let theirs = fmpy(
+        fmu,
+        &Simulation {
+            output_interval: Some(0.01),
+            ..Simulation::new(Interface::CoSimulation)
+        },
+    );
+    (ours.result, theirs)
+}
+
 /// Model Exchange at relative tolerance 1e-10 in both tools: the master's Dormand–Prince
 /// agrees with CVode to 2.7e-7 (measured, both versions; CVode's own error against the closed
 /// form is 2.6e-7, the master's 9e-9).
@@ -175,32 +198,8 @@ fn oscillator_model_exchange_agrees_with_fmpy() {
 #[test]
 fn oscillator_co_simulation_agrees_with_fmpy() {
     for version in FmiVersion::ALL {
-        let fmu = &fmus::find("oscillator", version).path;
-        let ours = tandem(
-            fmu,
-            &[
-                "--interface-type",
-                "cs",
-                "--step-size",
-                "0.01",
-                "--output-interval",
-                "0.01",
-            ],
-        );
-        let theirs = fmpy(
-            fmu,
-            &Simulation {
-                output_interval: Some(0.01),
-                ..Simulation::new(Interface::CoSimulation)
-            },
-        );
-        assert_agree(
-            &ours.result,
-            &theirs,
-            1001,
-            1e-12,
-            &format!("{version:?} CS"),
-        );
+        let (ours, theirs) = co_simulations(&fmus::find("oscillator", version).path);
+        assert_agree(&ours, &theirs, 1001, 1e-12, &format!("{version:?} CS"));
     }
 }
 
@@ -209,33 +208,9 @@ fn oscillator_co_simulation_agrees_with_fmpy() {
 #[test]
 fn bouncing_ball_co_simulation_agrees_with_fmpy() {
     for version in FmiVersion::ALL {
-        let fmu = &fmus::find("bouncing_ball", version).path;
-        let ours = tandem(
-            fmu,
-            &[
-                "--interface-type",
-                "cs",
-                "--step-size",
-                "0.01",
-                "--output-interval",
-                "0.01",
-            ],
-        );
-        let theirs = fmpy(
-            fmu,
-            &Simulation {
-                output_interval: Some(0.01),
-                ..Simulation::new(Interface::CoSimulation)
-            },
-        );
-        assert_agree(
-            &ours.result,
-            &theirs,
-            301,
-            1e-12,
-            &format!("{version:?} CS"),
-        );
-        let bounces = increments(&ours.result, "bounces");
+        let (ours, theirs) = co_simulations(&fmus::find("bouncing_ball", version).path);
+        assert_agree(&ours, &theirs, 301, 1e-12, &format!("{version:?} CS"));
+        let bounces = increments(&ours, "bounces");
         assert_eq!(
             bounces.len(),
             11,
@@ -335,64 +310,45 @@ fn zero_crossings(t: &Trajectory, name: &str) -> Vec<f64> {
 fn stiff_van_der_pol_esdirk_matches_cvode_with_far_fewer_steps_than_dopri5() {
     let fmu = &fmus::find("van_der_pol", FmiVersion::Fmi3).path;
     let stiff = [("mu", 1000.0)];
-    let smooth = tandem(
-        fmu,
-        &[
+    // `tandem simulate` of the stiff oscillator with `solver`, up to `stop_time`.
+    let run = |solver: &str, stop_time: &str, output_interval: &str, tolerance: &[&str]| {
+        let mut args = vec![
             "--interface-type",
             "me",
             "--solver",
-            "esdirk",
+            solver,
             "--start-value",
             "mu=1000",
             "--stop-time",
-            "800",
+            stop_time,
             "--output-interval",
-            "1",
-            "--relative-tolerance",
-            "1e-8",
-        ],
-    );
-    let reference = fmpy(
-        fmu,
-        &Simulation {
-            stop_time: Some(800.0),
-            output_interval: Some(1.0),
-            relative_tolerance: Some(1e-10),
-            start_values: &stiff,
-            ..Simulation::new(Interface::ModelExchange)
-        },
-    );
+            output_interval,
+        ];
+        args.extend_from_slice(tolerance);
+        tandem(fmu, &args)
+    };
+    // FMPy's CVode on the stiff oscillator.
+    let cvode = |stop_time: f64, output_interval: f64, relative_tolerance: f64| {
+        fmpy(
+            fmu,
+            &Simulation {
+                stop_time: Some(stop_time),
+                output_interval: Some(output_interval),
+                relative_tolerance: Some(relative_tolerance),
+                start_values: &stiff,
+                ..Simulation::new(Interface::ModelExchange)
+            },
+        )
+    };
+    let tight = ["--relative-tolerance", "1e-8"];
+    let smooth = run("esdirk", "800", "1", &tight);
+    let reference = cvode(800.0, 1.0, 1e-10);
     let (smooth_differences, _) = differences(&smooth.result, &reference);
     assert!(smooth_differences[0].1 < 5e-6, "{smooth_differences:?}");
     assert!(smooth_differences[1].1 < 1e-4, "{smooth_differences:?}");
 
-    let period = tandem(
-        fmu,
-        &[
-            "--interface-type",
-            "me",
-            "--solver",
-            "esdirk",
-            "--start-value",
-            "mu=1000",
-            "--stop-time",
-            "2000",
-            "--output-interval",
-            "0.1",
-            "--relative-tolerance",
-            "1e-8",
-        ],
-    );
-    let reference = fmpy(
-        fmu,
-        &Simulation {
-            stop_time: Some(2000.0),
-            output_interval: Some(0.1),
-            relative_tolerance: Some(1e-7),
-            start_values: &stiff,
-            ..Simulation::new(Interface::ModelExchange)
-        },
-    );
+    let period = run("esdirk", "2000", "0.1", &tight);
+    let reference = cvode(2000.0, 0.1, 1e-7);
     let (ours, theirs) = (
         zero_crossings(&period.result, "y0"),
         zero_crossings(&reference, "y0"),
@@ -403,24 +359,7 @@ fn stiff_van_der_pol_esdirk_matches_cvode_with_far_fewer_steps_than_dopri5() {
         assert!((a - b).abs() < 1e-3, "jump at {a} vs CVode's {b}");
     }
 
-    let steps = |solver: &str| {
-        tandem(
-            fmu,
-            &[
-                "--interface-type",
-                "me",
-                "--solver",
-                solver,
-                "--start-value",
-                "mu=1000",
-                "--stop-time",
-                "30",
-                "--output-interval",
-                "1",
-            ],
-        )
-        .count("steps")
-    };
+    let steps = |solver: &str| run(solver, "30", "1", &[]).count("steps");
     let (explicit, implicit) = (steps("dopri5"), steps("esdirk"));
     assert!(
         explicit > 100 * implicit,

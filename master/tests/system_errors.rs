@@ -356,3 +356,64 @@ fn component_names_are_unique() {
         &["component name \"mass1\" is used twice"],
     );
 }
+
+#[test]
+fn interfaces_steps_and_tolerances_are_checked() {
+    let text = edit(
+        &valid(),
+        "parameters = { m = 1.0, k = 10.0 }",
+        "interface = \"fmi\"\nparameters = { m = 1.0, k = 10.0 }",
+    );
+    assert_fails(
+        &run(&text, &[]),
+        &[
+            "line 17:",
+            "component mass1",
+            "interface \"fmi\": expected \"cs\"",
+        ],
+    );
+    let text = edit(
+        &valid(),
+        "step = 0.001\nparameters = { m = 1.0, k = 1000.0 }",
+        "interface = \"me\"\nstep = 0.001\nparameters = { m = 1.0, k = 1000.0 }",
+    );
+    assert_fails(
+        &run(&text, &[]),
+        &[
+            "component mass2",
+            "step 0.001 applies to Co-Simulation components",
+        ],
+    );
+    let text = edit(
+        &valid(),
+        "parameters = { m = 1.0, k = 10.0 }",
+        "tolerance = 1e-9\nparameters = { m = 1.0, k = 10.0 }",
+    );
+    assert_fails(
+        &run(&text, &[]),
+        &[
+            "component mass1",
+            "tolerance applies to Model Exchange components",
+        ],
+    );
+    let text = edit(
+        &valid(),
+        "parameters = { m = 1.0, k = 10.0 }",
+        "interface = \"me\"\ntolerance = -1.0\nparameters = { m = 1.0, k = 10.0 }",
+    );
+    assert_fails(&run(&text, &[]), &["tolerance -1 must be positive"]);
+}
+
+#[test]
+fn the_step_size_option_replaces_the_macro_step() {
+    let result = run(&valid(), &["--step-size", "0.002"]);
+    result.assert_success();
+    assert!(result.stderr.contains("5 macro steps"), "{}", result.stderr);
+    // mass2 keeps its 1 ms step: two sub-steps per 2 ms, but it cannot step slower than H.
+    assert_fails(
+        &run(&valid(), &["--step-size", "0.0005"]),
+        &["component mass2", "step 0.001 is not the macro step 0.0005"],
+    );
+    let result = run(&valid(), &["--step-size", "0"]);
+    result.assert_fails_with("--step-size: the macro step 0 must be positive");
+}

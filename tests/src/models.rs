@@ -1,5 +1,5 @@
-//! The workspace's model crates, found as the folders under `models/` with a `Cargo.toml`, and
-//! the model descriptions their describe programs write.
+//! The workspace's model crates, found as the folders under `models/` with a `Cargo.toml` and a
+//! describe program, and the model descriptions and adjoint manifests those programs write.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -26,7 +26,11 @@ impl ModelCrate {
         let mut crates: Vec<ModelCrate> = entries
             .map(|entry| entry.unwrap_or_else(|e| panic!("cannot list {}: {e}", models.display())))
             .map(|entry| entry.path())
-            .filter(|folder| folder.join("Cargo.toml").is_file())
+            // Model crates have a describe program; crates without one are equations that
+            // several models share (as `cargo xtask fmus` skips them).
+            .filter(|folder| {
+                folder.join("Cargo.toml").is_file() && folder.join("src").join("main.rs").is_file()
+            })
             .map(|folder| ModelCrate {
                 package: package_name(&folder),
                 folder,
@@ -48,12 +52,21 @@ impl ModelCrate {
 
     /// The modelDescription.xml of `version` as the crate's describe program writes it.
     pub fn description(&self, version: FmiVersion) -> String {
+        self.describe(&format!("--{}", version.folder()))
+    }
+
+    /// The adjoint extension's manifest.xml as the crate's describe program writes it.
+    pub fn adjoint_manifest(&self) -> String {
+        self.describe("--adjoint-manifest")
+    }
+
+    /// What the describe program writes into the file it is given with `flag`.
+    fn describe(&self, flag: &str) -> String {
         let program = cdylib::program(&self.package);
         let dir = tempfile::tempdir().expect("create a temporary folder");
-        let file = dir.path().join("modelDescription.xml");
-        let flag = format!("--{}", version.folder());
+        let file = dir.path().join("described.xml");
         let output = Command::new(&program)
-            .arg(&flag)
+            .arg(flag)
             .arg(&file)
             .output()
             .unwrap_or_else(|e| panic!("cannot run {}: {e}", program.display()));

@@ -4,29 +4,17 @@
 
 mod common;
 
+use std::sync::LazyLock;
+
+use common::linked::Linked;
 use common::{randoms, Fmi2, Fmi3, Fmu, Interface};
 use fmu_export::fmi2::types::{Fmi2Status, FMI2_CO_SIMULATION, FMI2_MODEL_EXCHANGE};
 use fmu_export::fmi3::types::Fmi3Status;
-use fmu_export::token::instantiation_token;
-use fmu_export::variables::VariableTable;
-use fmu_export::{Declaration, MechanicalModel};
+use fmu_export::MechanicalModel;
 use oscillator::Oscillator;
 
-fn declaration() -> Declaration {
-    Oscillator.declaration()
-}
-
-fn token() -> String {
-    instantiation_token(&declaration())
-}
-
-/// The value reference of `name`.
-fn vr(name: &str) -> u32 {
-    VariableTable::new(&declaration())
-        .by_name(name)
-        .unwrap_or_else(|| panic!("no variable {name}"))
-        .vr
-}
+/// The linked oscillator.
+static MODEL: LazyLock<Linked> = LazyLock::new(|| Linked::new(Oscillator.declaration()));
 
 fn fmu() -> Fmu {
     Fmu::load("oscillator")
@@ -181,11 +169,14 @@ fn every_fmi2_and_fmi3_function_is_exported() {
 #[test]
 fn fmi2_model_exchange_derivatives_and_outputs_follow_the_model_equations() {
     let fmu = fmu();
-    let inst = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &token()).unwrap();
+    let inst = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &MODEL.token()).unwrap();
     let (m, c, d, f) = (1.5, 250.0, 4.0, 0.7);
-    assert_eq!(inst.set_real(&[vr("m")], &[m]), Fmi2Status::Ok);
+    assert_eq!(inst.set_real(&[MODEL.vr("m")], &[m]), Fmi2Status::Ok);
     assert_eq!(inst.initialize(), Fmi2Status::Ok);
-    assert_eq!(inst.set_real(&[vr("c"), vr("d"), vr("F")], &[c, d, f]), Fmi2Status::Ok);
+    assert_eq!(
+        inst.set_real(&[MODEL.vr("c"), MODEL.vr("d"), MODEL.vr("F")], &[c, d, f]),
+        Fmi2Status::Ok
+    );
     assert_eq!(inst.new_discrete_states().0, Fmi2Status::Ok);
     assert_eq!(inst.unary("fmi2EnterContinuousTimeMode"), Fmi2Status::Ok);
     for (x, v) in [(0.01, 0.0), (-0.3, 2.0), (1e-3, -4.5)] {
@@ -199,8 +190,12 @@ fn fmi2_model_exchange_derivatives_and_outputs_follow_the_model_equations() {
             (dx[1] - expected[1]).abs() <= 1e-14 * expected[1].abs().max(1.0),
             "{dx:?} vs {expected:?}"
         );
-        let (status, y) =
-            inst.get_real(&[vr("position"), vr("velocity"), vr("acceleration"), vr("der(v)")]);
+        let (status, y) = inst.get_real(&[
+            MODEL.vr("position"),
+            MODEL.vr("velocity"),
+            MODEL.vr("acceleration"),
+            MODEL.vr("der(v)"),
+        ]);
         assert_eq!(status, Fmi2Status::Ok);
         assert_eq!(&y[..2], &[x, v]);
         assert_eq!(y[2], dx[1]);
@@ -213,11 +208,11 @@ fn fmi2_model_exchange_derivatives_and_outputs_follow_the_model_equations() {
 #[test]
 fn fmi3_model_exchange_derivatives_follow_the_model_equations() {
     let fmu = fmu();
-    let inst = Fmi3::instantiate(&fmu, Interface::ModelExchange, &token()).unwrap();
+    let inst = Fmi3::instantiate(&fmu, Interface::ModelExchange, &MODEL.token()).unwrap();
     assert_eq!(inst.initialize(), Fmi3Status::Ok);
     assert_eq!(inst.update_discrete_states().0, Fmi3Status::Ok);
     assert_eq!(inst.unary("fmi3EnterContinuousTimeMode"), Fmi3Status::Ok);
-    assert_eq!(inst.set_float64(&[vr("F")], &[-2.0]), Fmi3Status::Ok);
+    assert_eq!(inst.set_float64(&[MODEL.vr("F")], &[-2.0]), Fmi3Status::Ok);
     assert_eq!(inst.set_states(&[0.2, -0.4]), Fmi3Status::Ok);
     let (status, dx) = inst.array("fmi3GetContinuousStateDerivatives", 2);
     assert_eq!(status, Fmi3Status::Ok);
@@ -228,18 +223,21 @@ fn fmi3_model_exchange_derivatives_follow_the_model_equations() {
 
 /// Unknowns and knowns of the partial-derivative checks.
 fn unknowns() -> Vec<u32> {
-    ["der(x)", "der(v)", "position", "velocity", "acceleration"].map(vr).to_vec()
+    ["der(x)", "der(v)", "position", "velocity", "acceleration"].map(|name| MODEL.vr(name)).to_vec()
 }
 
 fn knowns() -> Vec<u32> {
-    ["x", "v", "F", "c", "d"].map(vr).to_vec()
+    ["x", "v", "F", "c", "d"].map(|name| MODEL.vr(name)).to_vec()
 }
 
 /// An FMI 2.0 ME instance in continuous-time mode at a generic point.
 fn fmi2_at_generic_point(fmu: &Fmu) -> Fmi2<'_> {
-    let inst = Fmi2::instantiate(fmu, FMI2_MODEL_EXCHANGE, &token()).unwrap();
+    let inst = Fmi2::instantiate(fmu, FMI2_MODEL_EXCHANGE, &MODEL.token()).unwrap();
     assert_eq!(inst.initialize(), Fmi2Status::Ok);
-    assert_eq!(inst.set_real(&[vr("c"), vr("d"), vr("F")], &[310.0, 2.5, 0.3]), Fmi2Status::Ok);
+    assert_eq!(
+        inst.set_real(&[MODEL.vr("c"), MODEL.vr("d"), MODEL.vr("F")], &[310.0, 2.5, 0.3]),
+        Fmi2Status::Ok
+    );
     assert_eq!(inst.new_discrete_states().0, Fmi2Status::Ok);
     assert_eq!(inst.unary("fmi2EnterContinuousTimeMode"), Fmi2Status::Ok);
     assert_eq!(inst.set_states(&[0.04, -0.7]), Fmi2Status::Ok);
@@ -249,11 +247,11 @@ fn fmi2_at_generic_point(fmu: &Fmu) -> Fmi2<'_> {
 /// Sets one known through the C ABI the way a host must: states in continuous-time mode,
 /// tunable parameters in event mode.
 fn set_known(inst: &Fmi2, known: u32, value: f64) {
-    if known == vr("x") || known == vr("v") {
+    if known == MODEL.vr("x") || known == MODEL.vr("v") {
         let (_, mut x) = inst.array("fmi2GetContinuousStates", 2);
-        x[(known - vr("x")) as usize] = value;
+        x[(known - MODEL.vr("x")) as usize] = value;
         assert_eq!(inst.set_states(&x), Fmi2Status::Ok);
-    } else if known == vr("F") {
+    } else if known == MODEL.vr("F") {
         assert_eq!(inst.set_real(&[known], &[value]), Fmi2Status::Ok);
     } else {
         assert_eq!(inst.unary("fmi2EnterEventMode"), Fmi2Status::Ok);
@@ -291,8 +289,8 @@ fn fmi2_directional_derivatives_match_central_differences() {
         }
     }
     // The fixed mass: d acceleration / d m = -acceleration / m, exactly.
-    let (_, a) = inst.get_real(&[vr("acceleration")]);
-    let (status, da) = inst.directional(&[vr("acceleration")], &[vr("m")], &[1.0]);
+    let (_, a) = inst.get_real(&[MODEL.vr("acceleration")]);
+    let (status, da) = inst.directional(&[MODEL.vr("acceleration")], &[MODEL.vr("m")], &[1.0]);
     assert_eq!(status, Fmi2Status::Ok);
     assert!((da[0] + a[0] / 2.0).abs() <= 1e-14 * a[0].abs());
 }
@@ -300,13 +298,13 @@ fn fmi2_directional_derivatives_match_central_differences() {
 #[test]
 fn fmi3_adjoint_derivatives_are_transposed_directional_derivatives() {
     let fmu = fmu();
-    let inst = Fmi3::instantiate(&fmu, Interface::ModelExchange, &token()).unwrap();
+    let inst = Fmi3::instantiate(&fmu, Interface::ModelExchange, &MODEL.token()).unwrap();
     assert_eq!(inst.initialize(), Fmi3Status::Ok);
-    assert_eq!(inst.set_float64(&[vr("c"), vr("F")], &[123.0, 0.9]), Fmi3Status::Ok);
+    assert_eq!(inst.set_float64(&[MODEL.vr("c"), MODEL.vr("F")], &[123.0, 0.9]), Fmi3Status::Ok);
     assert_eq!(inst.update_discrete_states().0, Fmi3Status::Ok);
     assert_eq!(inst.unary("fmi3EnterContinuousTimeMode"), Fmi3Status::Ok);
     assert_eq!(inst.set_states(&[0.3, 1.7]), Fmi3Status::Ok);
-    let (unknowns, knowns) = (unknowns(), [knowns(), vec![vr("m")]].concat());
+    let (unknowns, knowns) = (unknowns(), [knowns(), vec![MODEL.vr("m")]].concat());
     for seed in 1..8 {
         let w = randoms(seed, knowns.len());
         let v = randoms(seed + 1000, unknowns.len());
@@ -351,7 +349,7 @@ fn fmi2_fmu_state_restores_model_exchange_bit_identically() {
     assert_eq!(first, second);
 
     let bytes = inst.serialize(state);
-    let fresh = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &token()).unwrap();
+    let fresh = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &MODEL.token()).unwrap();
     let (status, copy) = fresh.deserialize(&bytes);
     assert_eq!(status, Fmi2Status::Ok);
     assert_eq!(fresh.set_state(copy), Fmi2Status::Ok);
@@ -363,20 +361,20 @@ fn fmi2_fmu_state_restores_model_exchange_bit_identically() {
 #[test]
 fn fmi3_fmu_state_survives_serialization_into_a_fresh_instance() {
     let fmu = fmu();
-    let inst = Fmi3::instantiate(&fmu, Interface::ModelExchange, &token()).unwrap();
+    let inst = Fmi3::instantiate(&fmu, Interface::ModelExchange, &MODEL.token()).unwrap();
     assert_eq!(inst.initialize(), Fmi3Status::Ok);
-    assert_eq!(inst.set_float64(&[vr("d")], &[7.0]), Fmi3Status::Ok);
+    assert_eq!(inst.set_float64(&[MODEL.vr("d")], &[7.0]), Fmi3Status::Ok);
     assert_eq!(inst.update_discrete_states().0, Fmi3Status::Ok);
     assert_eq!(inst.unary("fmi3EnterContinuousTimeMode"), Fmi3Status::Ok);
     assert_eq!(inst.set_time(0.25), Fmi3Status::Ok);
     assert_eq!(inst.set_states(&[-0.02, 0.6]), Fmi3Status::Ok);
     let state = inst.get_state();
     let bytes = inst.serialize(state);
-    let fresh = Fmi3::instantiate(&fmu, Interface::ModelExchange, &token()).unwrap();
+    let fresh = Fmi3::instantiate(&fmu, Interface::ModelExchange, &MODEL.token()).unwrap();
     let (status, copy) = fresh.deserialize(&bytes);
     assert_eq!(status, Fmi3Status::Ok);
     assert_eq!(fresh.set_state(copy), Fmi3Status::Ok);
-    let all: Vec<u32> = (0..VariableTable::new(&declaration()).len() as u32).collect();
+    let all: Vec<u32> = (0..MODEL.variable_count() as u32).collect();
     assert_eq!(fresh.get_float64(&all), inst.get_float64(&all));
     assert_eq!(fresh.set_time(0.3), Fmi3Status::Ok, "restored into continuous-time mode");
 }
@@ -384,16 +382,16 @@ fn fmi3_fmu_state_survives_serialization_into_a_fresh_instance() {
 #[test]
 fn unknown_value_references_and_types_are_errors() {
     let fmu = fmu();
-    let inst = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &token()).unwrap();
+    let inst = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &MODEL.token()).unwrap();
     assert_eq!(inst.get_real(&[999]).0, Fmi2Status::Error);
     assert!(inst.messages.contains("unknown value reference 999"));
-    assert_eq!(inst.set_real(&[vr("position")], &[1.0]), Fmi2Status::Error);
+    assert_eq!(inst.set_real(&[MODEL.vr("position")], &[1.0]), Fmi2Status::Error);
     assert!(inst.messages.contains("position is calculated by the model"));
     let mut int = [0i32];
     let get_integer = fmu.func::<common::Values2<i32>>("fmi2GetInteger");
     // SAFETY: arrays of one element.
     assert_eq!(
-        unsafe { get_integer(inst.c, [vr("m")].as_ptr(), 1, int.as_mut_ptr()) },
+        unsafe { get_integer(inst.c, [MODEL.vr("m")].as_ptr(), 1, int.as_mut_ptr()) },
         Fmi2Status::Error
     );
     let get_string = fmu.func::<common::Values2<*const i8>>("fmi2GetString");
@@ -405,7 +403,7 @@ fn unknown_value_references_and_types_are_errors() {
     }
     assert!(inst.messages.contains("unknown value reference 1: the model has no String variables"));
 
-    let inst3 = Fmi3::instantiate(&fmu, Interface::ModelExchange, &token()).unwrap();
+    let inst3 = Fmi3::instantiate(&fmu, Interface::ModelExchange, &MODEL.token()).unwrap();
     let get_float32 = fmu.func::<common::Values3<f32>>("fmi3GetFloat32");
     let mut value = [0f32];
     // SAFETY: arrays of the given lengths.
@@ -415,14 +413,14 @@ fn unknown_value_references_and_types_are_errors() {
             Fmi3Status::Ok
         );
         assert_eq!(
-            get_float32(inst3.i, [vr("x")].as_ptr(), 1, value.as_mut_ptr(), 1),
+            get_float32(inst3.i, [MODEL.vr("x")].as_ptr(), 1, value.as_mut_ptr(), 1),
             Fmi3Status::Error
         );
     }
     let get_float64 = fmu.func::<common::Values3<f64>>("fmi3GetFloat64");
     let mut two = [0.0; 2];
     // SAFETY: arrays of the given lengths.
-    let status = unsafe { get_float64(inst3.i, [vr("x")].as_ptr(), 1, two.as_mut_ptr(), 2) };
+    let status = unsafe { get_float64(inst3.i, [MODEL.vr("x")].as_ptr(), 1, two.as_mut_ptr(), 2) };
     assert_eq!(status, Fmi3Status::Error, "nValues must equal nValueReferences");
     assert!(inst3.messages.contains("2 values for 1 value references"));
 }
@@ -430,17 +428,17 @@ fn unknown_value_references_and_types_are_errors() {
 #[test]
 fn null_pointers_and_foreign_handles_are_errors() {
     let fmu = fmu();
-    let inst = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &token()).unwrap();
+    let inst = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &MODEL.token()).unwrap();
     let get_real = fmu.func::<common::Values2<f64>>("fmi2GetReal");
     // SAFETY: deliberately NULL arrays; the FMU must reject them before reading.
     unsafe {
         assert_eq!(
-            get_real(inst.c, [vr("x")].as_ptr(), 1, std::ptr::null_mut()),
+            get_real(inst.c, [MODEL.vr("x")].as_ptr(), 1, std::ptr::null_mut()),
             Fmi2Status::Error
         );
         assert_eq!(get_real(inst.c, std::ptr::null(), 1, [0.0].as_mut_ptr()), Fmi2Status::Error);
         assert_eq!(
-            get_real(std::ptr::null_mut(), [vr("x")].as_ptr(), 1, [0.0].as_mut_ptr()),
+            get_real(std::ptr::null_mut(), [MODEL.vr("x")].as_ptr(), 1, [0.0].as_mut_ptr()),
             Fmi2Status::Error
         );
     }
@@ -473,13 +471,13 @@ fn instantiation_refuses_a_wrong_guid_or_interface() {
             .err()
             .unwrap();
     assert!(messages.iter().any(|m| m.contains("does not match this binary's")), "{messages:?}");
-    let messages = Fmi2::instantiate(&fmu, 7, &token()).err().unwrap();
+    let messages = Fmi2::instantiate(&fmu, 7, &MODEL.token()).err().unwrap();
     assert!(messages.iter().any(|m| m.contains("fmuType 7")), "{messages:?}");
     let messages = Fmi3::instantiate(&fmu, Interface::CoSimulation, "wrong").err().unwrap();
     assert!(messages.iter().any(|m| m.contains("instantiation token wrong")), "{messages:?}");
     type Instantiate2 = common::Instantiate2;
     let instantiate = fmu.func::<Instantiate2>("fmi2Instantiate");
-    let (name, guid) = (c"x", std::ffi::CString::new(token()).unwrap());
+    let (name, guid) = (c"x", std::ffi::CString::new(MODEL.token()).unwrap());
     // SAFETY: NULL callbacks, which the FMU must refuse.
     let c = unsafe {
         instantiate(
@@ -498,7 +496,7 @@ fn instantiation_refuses_a_wrong_guid_or_interface() {
 #[test]
 fn garbage_serialized_states_are_refused() {
     let fmu = fmu();
-    let inst = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &token()).unwrap();
+    let inst = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &MODEL.token()).unwrap();
     for garbage in [&b""[..], b"not a state at all", &[0xff; 300]] {
         let (status, state) = inst.deserialize(garbage);
         assert_eq!(status, Fmi2Status::Error);
@@ -509,7 +507,7 @@ fn garbage_serialized_states_are_refused() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 1;
     assert_eq!(inst.deserialize(&bytes).0, Fmi2Status::Error, "a flipped bit");
-    let cs = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &token()).unwrap();
+    let cs = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &MODEL.token()).unwrap();
     bytes[middle] ^= 1;
     assert_eq!(
         cs.deserialize(&bytes).0,
@@ -522,7 +520,7 @@ fn garbage_serialized_states_are_refused() {
 #[test]
 fn calls_in_the_wrong_state_are_errors_with_a_log_line() {
     let fmu = fmu();
-    let cs = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &token()).unwrap();
+    let cs = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &MODEL.token()).unwrap();
     assert_eq!(cs.do_step(0.0, 0.01), Fmi2Status::Error);
     assert!(
         cs.messages.contains("fmi2DoStep: not allowed in instantiated"),
@@ -532,20 +530,20 @@ fn calls_in_the_wrong_state_are_errors_with_a_log_line() {
     assert_eq!(cs.array("fmi2GetDerivatives", 2).0, Fmi2Status::Error);
     assert!(cs.messages.contains("fmi2GetDerivatives: is a Model Exchange function"));
 
-    let me = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &token()).unwrap();
+    let me = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &MODEL.token()).unwrap();
     assert_eq!(me.set_time(1.0), Fmi2Status::Error);
     assert_eq!(me.initialize(), Fmi2Status::Ok);
-    assert_eq!(me.set_real(&[vr("m")], &[3.0]), Fmi2Status::Error);
+    assert_eq!(me.set_real(&[MODEL.vr("m")], &[3.0]), Fmi2Status::Error);
     assert!(me.messages.contains("m is a fixed parameter and cannot be set in event mode"));
     assert_eq!(me.do_step(0.0, 0.01), Fmi2Status::Error);
     assert_eq!(
-        me.set_real(&[vr("c")], &[-1.0]),
+        me.set_real(&[MODEL.vr("c")], &[-1.0]),
         Fmi2Status::Ok,
         "tunable parameters may change at events"
     );
     assert_eq!(me.unary("fmi2EnterContinuousTimeMode"), Fmi2Status::Ok);
     assert_eq!(
-        me.set_real(&[vr("c")], &[1.0]),
+        me.set_real(&[MODEL.vr("c")], &[1.0]),
         Fmi2Status::Error,
         "but not in continuous-time mode"
     );
@@ -554,7 +552,7 @@ fn calls_in_the_wrong_state_are_errors_with_a_log_line() {
 #[test]
 fn fmi3_features_that_are_not_provided_are_errors() {
     let fmu = fmu();
-    let inst = Fmi3::instantiate(&fmu, Interface::CoSimulation, &token()).unwrap();
+    let inst = Fmi3::instantiate(&fmu, Interface::CoSimulation, &MODEL.token()).unwrap();
     assert_eq!(inst.unary("fmi3EnterConfigurationMode"), Fmi3Status::Error);
     assert_eq!(inst.unary("fmi3EvaluateDiscreteStates"), Fmi3Status::Error);
     type Shift = unsafe extern "C" fn(
@@ -581,7 +579,7 @@ fn fmi3_features_that_are_not_provided_are_errors() {
         Option<unsafe extern "C" fn()>,
         Option<unsafe extern "C" fn()>,
     ) -> *mut std::ffi::c_void;
-    let token = std::ffi::CString::new(token()).unwrap();
+    let token = std::ffi::CString::new(MODEL.token()).unwrap();
     // SAFETY: valid strings; NULL callbacks are allowed.
     let handle = unsafe {
         fmu.func::<Scheduled>("fmi3InstantiateScheduledExecution")(
@@ -610,7 +608,7 @@ fn damped(t: f64, x0: f64, m: f64, c: f64, d: f64) -> f64 {
 #[test]
 fn fmi2_cosimulation_follows_the_analytic_solution_and_repeats_from_fmu_state() {
     let fmu = fmu();
-    let inst = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &token()).unwrap();
+    let inst = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &MODEL.token()).unwrap();
     assert_eq!(inst.initialize(), Fmi2Status::Ok);
     let h = 0.01;
     for k in 0..10 {
@@ -620,29 +618,35 @@ fn fmi2_cosimulation_follows_the_analytic_solution_and_repeats_from_fmu_state() 
     let mut first = Vec::new();
     for k in 10..50 {
         assert_eq!(inst.do_step(k as f64 * h, h), Fmi2Status::Ok);
-        first.push(inst.get_real(&[vr("x"), vr("v"), vr("acceleration")]).1);
+        first.push(inst.get_real(&[MODEL.vr("x"), MODEL.vr("v"), MODEL.vr("acceleration")]).1);
     }
     let x = first.last().unwrap()[0];
     let exact = damped(0.5, 0.01, 2.0, 400.0, 3.0);
     assert!((x - exact).abs() <= 1e-3 * 0.01, "x(0.5) = {x}, analytic {exact}");
     assert_eq!(inst.set_state(state), Fmi2Status::Ok);
     let bytes = inst.serialize(state);
-    let fresh = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &token()).unwrap();
+    let fresh = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &MODEL.token()).unwrap();
     let (status, copy) = fresh.deserialize(&bytes);
     assert_eq!(status, Fmi2Status::Ok);
     assert_eq!(fresh.set_state(copy), Fmi2Status::Ok);
     for (k, expected) in (10..50).zip(&first) {
         assert_eq!(inst.do_step(k as f64 * h, h), Fmi2Status::Ok);
         assert_eq!(fresh.do_step(k as f64 * h, h), Fmi2Status::Ok);
-        assert_eq!(&inst.get_real(&[vr("x"), vr("v"), vr("acceleration")]).1, expected);
-        assert_eq!(&fresh.get_real(&[vr("x"), vr("v"), vr("acceleration")]).1, expected);
+        assert_eq!(
+            &inst.get_real(&[MODEL.vr("x"), MODEL.vr("v"), MODEL.vr("acceleration")]).1,
+            expected
+        );
+        assert_eq!(
+            &fresh.get_real(&[MODEL.vr("x"), MODEL.vr("v"), MODEL.vr("acceleration")]).1,
+            expected
+        );
     }
 }
 
 #[test]
 fn fmi2_output_derivatives_are_exact() {
     let fmu = fmu();
-    let inst = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &token()).unwrap();
+    let inst = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &MODEL.token()).unwrap();
     assert_eq!(inst.initialize(), Fmi2Status::Ok);
     assert_eq!(inst.do_step(0.0, 0.01), Fmi2Status::Ok);
     type OutputDerivatives = unsafe extern "C" fn(
@@ -657,14 +661,14 @@ fn fmi2_output_derivatives_are_exact() {
     let status = unsafe {
         fmu.func::<OutputDerivatives>("fmi2GetRealOutputDerivatives")(
             inst.c,
-            [vr("position"), vr("velocity")].as_ptr(),
+            [MODEL.vr("position"), MODEL.vr("velocity")].as_ptr(),
             2,
             [1, 1].as_ptr(),
             rates.as_mut_ptr(),
         )
     };
     assert_eq!(status, Fmi2Status::Ok);
-    let values = inst.get_real(&[vr("x"), vr("v"), vr("F")]).1;
+    let values = inst.get_real(&[MODEL.vr("x"), MODEL.vr("v"), MODEL.vr("F")]).1;
     assert_eq!(rates[0], values[1], "d position / dt = velocity");
     let expected = rhs(values[0], values[1], values[2], 2.0, 400.0, 3.0)[1];
     assert!((rates[1] - expected).abs() <= 1e-14 * expected.abs().max(1.0));
@@ -673,14 +677,14 @@ fn fmi2_output_derivatives_are_exact() {
 #[test]
 fn fmi3_cosimulation_steps_and_reports_the_last_successful_time() {
     let fmu = fmu();
-    let inst = Fmi3::instantiate(&fmu, Interface::CoSimulation, &token()).unwrap();
+    let inst = Fmi3::instantiate(&fmu, Interface::CoSimulation, &MODEL.token()).unwrap();
     assert_eq!(inst.initialize(), Fmi3Status::Ok);
     let state = inst.get_state();
     assert_eq!(inst.do_step(0.0, 0.05), (Fmi3Status::Ok, 0.05));
-    let after = inst.get_float64(&[vr("x"), vr("v")]);
+    let after = inst.get_float64(&[MODEL.vr("x"), MODEL.vr("v")]);
     assert_eq!(inst.set_state(state), Fmi3Status::Ok);
     assert_eq!(inst.do_step(0.0, 0.05), (Fmi3Status::Ok, 0.05));
-    assert_eq!(inst.get_float64(&[vr("x"), vr("v")]), after);
+    assert_eq!(inst.get_float64(&[MODEL.vr("x"), MODEL.vr("v")]), after);
     assert_eq!(
         inst.do_step(0.3, 0.05).0,
         Fmi3Status::Error,

@@ -51,14 +51,15 @@ impl Run<'_> {
         }
     }
 
-    /// Deterministic input values for step `k`: each input's start moved by up to its
-    /// magnitude (or nominal), so that the inputs drive the model.
+    /// Deterministic input values for step `k`: each input's start moved by up to 20 % of its
+    /// magnitude (or nominal), so that the inputs drive the model while staying in the range
+    /// where every model is defined (the crane cylinder's chambers must keep a positive length).
     fn inputs_at(&self, k: usize) -> Vec<f64> {
         let inputs = self.model.inputs();
         inputs
             .iter()
             .zip(randoms(100 + k as u64, inputs.len()))
-            .map(|(v, r)| start(v) + r * start(v).abs().max(v.nominal.unwrap_or(1.0)))
+            .map(|(v, r)| start(v) + 0.2 * r * start(v).abs().max(v.nominal.unwrap_or(1.0)))
             .collect()
     }
 
@@ -89,7 +90,9 @@ fn state_replays_bit_identically<'m, I: Checked<'m>>(model: &'m Model) {
     run.steps(&inst, 0, WARM_UP_STEPS);
     let state = inst.snapshot();
     let first = run.steps(&inst, WARM_UP_STEPS, REPLAYED_STEPS);
-    if model.description.number_of_event_indicators() > 0 {
+    // Events show in integer outputs (counters, modes); a model whose discrete variables are
+    // all real (the steel law's memory) is still checked for a bit-identical replay below.
+    if model.description.number_of_event_indicators() > 0 && !run.integers.is_empty() {
         assert!(
             first.first().map(|s| &s.integers) != first.last().map(|s| &s.integers),
             "{}: the replayed steps crossed no event (the integer outputs never changed)",

@@ -1,5 +1,6 @@
-//! Writing an `.fmu`: a zip archive with `modelDescription.xml` at its root and the shared
-//! library under `binaries/<platform>/<modelIdentifier>.<ext>`.
+//! Writing an `.fmu`: a zip archive with `modelDescription.xml` at its root, the shared
+//! library under `binaries/<platform>/<modelIdentifier>.<ext>` and any extra text files (the
+//! adjoint extension's manifest under `extra/`).
 
 use std::fs::File;
 use std::io::Write;
@@ -19,6 +20,8 @@ pub struct FmuContents<'a> {
     pub library: &'a Path,
     /// The FMU's modelIdentifier, which names the library inside the archive.
     pub model_identifier: &'a str,
+    /// Further text files, by path inside the archive.
+    pub extra: &'a [(&'a str, &'a str)],
 }
 
 /// Writes the FMU `path`. Entries carry a fixed timestamp so that identical inputs give
@@ -52,7 +55,14 @@ pub fn write_fmu(path: &Path, contents: &FmuContents) -> Result<()> {
             0o644,
         ),
         (binary_name.as_str(), library.as_slice(), 0o755),
-    ];
+    ]
+    .into_iter()
+    .chain(
+        contents
+            .extra
+            .iter()
+            .map(|(name, text)| (*name, text.as_bytes(), 0o644)),
+    );
     for (name, bytes, mode) in entries {
         zip.start_file(name, options.unix_permissions(mode))
             .and_then(|()| zip.write_all(bytes).map_err(Into::into))
@@ -80,6 +90,7 @@ mod tests {
             platform: "x86_64-linux",
             library: &library,
             model_identifier: "demo_model",
+            extra: &[("extra/org.example/notes.txt", "layered")],
         };
         write_fmu(&fmu, &contents).unwrap();
         let mut archive = zip::ZipArchive::new(File::open(&fmu).unwrap()).unwrap();
@@ -92,7 +103,14 @@ mod tests {
             "binaries/x86_64-linux/demo_model.{}",
             std::env::consts::DLL_EXTENSION
         );
-        assert_eq!(names, [binary.clone(), "modelDescription.xml".to_owned()]);
+        assert_eq!(
+            names,
+            [
+                binary.clone(),
+                "extra/org.example/notes.txt".to_owned(),
+                "modelDescription.xml".to_owned()
+            ]
+        );
         let mut text = String::new();
         archive
             .by_name("modelDescription.xml")

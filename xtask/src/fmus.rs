@@ -1,6 +1,7 @@
 //! `cargo xtask fmus`: build every model crate under `models/` with one release build, run each
-//! crate's describe program for its model descriptions, and zip one FMI 2.0 and one FMI 3.0
-//! FMU per model (each declaring Model Exchange and Co-Simulation).
+//! crate's describe program for its model descriptions and adjoint-extension manifest, and zip
+//! one FMI 2.0 and one FMI 3.0 FMU per model (each declaring Model Exchange and Co-Simulation;
+//! the FMI 3.0 FMU also carries the manifest, docs/adjoint-extension.md).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,6 +12,10 @@ use anyhow::{bail, Context, Result};
 use crate::archive::{self, FmuContents};
 use crate::cargo::{self, Metadata, Outputs, Package};
 use crate::platform::{self, Platform};
+
+/// Where the adjoint extension's manifest lies in an FMI 3.0 FMU (the extension's layered
+/// standard puts it under `extra/`, which FMI 3.0 reserves for such files).
+const ADJOINT_MANIFEST: &str = "extra/org.tandem.adjoint/manifest.xml";
 
 /// A model crate and the targets the packaging needs.
 struct ModelCrate<'a> {
@@ -127,10 +132,15 @@ fn package(
     let executable = built
         .and_then(|o| o.executables.get(&model.describe))
         .with_context(|| format!("the build produced no `{}` program", model.describe))?;
-    let [fmi2, fmi3] = describe(model, executable, scratch)?;
-    for (version, xml, folder) in [
-        ("fmi2", &fmi2, platform.fmi2),
-        ("fmi3", &fmi3, platform.fmi3),
+    let Described {
+        fmi2,
+        fmi3,
+        adjoint_manifest,
+    } = describe(model, executable, scratch)?;
+    let fmi3_extras = [(ADJOINT_MANIFEST, adjoint_manifest.as_str())];
+    for (version, xml, folder, extra) in [
+        ("fmi2", &fmi2, platform.fmi2, &[][..]),
+        ("fmi3", &fmi3, platform.fmi3, &fmi3_extras[..]),
     ] {
         let path = out.join(version).join(format!("{}.fmu", model.identifier));
         let contents = FmuContents {
@@ -138,21 +148,35 @@ fn package(
             platform: folder,
             library,
             model_identifier: &model.identifier,
+            extra,
         };
         archive::write_fmu(&path, &contents)?;
     }
     Ok(())
 }
 
+/// What a model's describe program writes.
+struct Described {
+    /// The FMI 2.0 modelDescription.xml.
+    fmi2: String,
+    /// The FMI 3.0 modelDescription.xml.
+    fmi3: String,
+    /// The adjoint extension's manifest.xml.
+    adjoint_manifest: String,
+}
+
 /// Runs the describe program and returns the FMI 2.0 and FMI 3.0 descriptions, checked to name
-/// the library as their modelIdentifier.
-fn describe(model: &ModelCrate, executable: &Path, scratch: &Path) -> Result<[String; 2]> {
-    let files = ["fmi2", "fmi3"].map(|v| scratch.join(format!("{}-{v}.xml", model.identifier)));
+/// the library as their modelIdentifier, and the adjoint manifest.
+fn describe(model: &ModelCrate, executable: &Path, scratch: &Path) -> Result<Described> {
+    let files = ["fmi2", "fmi3", "adjoint"]
+        .map(|v| scratch.join(format!("{}-{v}.xml", model.identifier)));
     let output = Command::new(executable)
         .arg("--fmi2")
         .arg(&files[0])
         .arg("--fmi3")
         .arg(&files[1])
+        .arg("--adjoint-manifest")
+        .arg(&files[2])
         .output()
         .with_context(|| format!("cannot run {}", executable.display()))?;
     if !output.status.success() {
@@ -163,12 +187,13 @@ fn describe(model: &ModelCrate, executable: &Path, scratch: &Path) -> Result<[St
             String::from_utf8_lossy(&output.stderr)
         );
     }
-    let mut descriptions = Vec::new();
-    for file in &files {
-        let xml = std::fs::read_to_string(file).with_context(|| {
-            format!("{} did not write {}", executable.display(), file.display())
-        })?;
-        let named = model_identifier(&xml).unwrap_or_default();
+    let [fmi2, fmi3, adjoint_manifest] = files.map(|file| {
+        std::fs::read_to_string(&file)
+            .with_context(|| format!("{} did not write {}", executable.display(), file.display()))
+    });
+    let (fmi2, fmi3) = (fmi2?, fmi3?);
+    for xml in [&fmi2, &fmi3] {
+        let named = model_identifier(xml).unwrap_or_default();
         if named != model.identifier {
             bail!(
                 "{location}/src/main.rs describes the model as `{named}` but its library is \
@@ -177,9 +202,12 @@ fn describe(model: &ModelCrate, executable: &Path, scratch: &Path) -> Result<[St
                 id = model.identifier,
             );
         }
-        descriptions.push(xml);
     }
-    Ok(descriptions.try_into().expect("two descriptions"))
+    Ok(Described {
+        fmi2,
+        fmi3,
+        adjoint_manifest: adjoint_manifest?,
+    })
 }
 
 /// The first `modelIdentifier` attribute of a model description.

@@ -3,6 +3,7 @@
 
 mod archive;
 mod bench;
+mod bench_cosim;
 mod cargo;
 mod demo;
 mod energy_bench;
@@ -47,6 +48,13 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         repetitions: usize,
     },
+    /// Co-simulation benchmarks: the double oscillator through the master against a native
+    /// loop and against FMPy's SSP simulator, and Jacobi in parallel against Gauss-Seidel.
+    BenchCosim {
+        /// Runs of each side of the double-oscillator comparison (longer parts: at most 3).
+        #[arg(long, default_value_t = 11)]
+        repetitions: usize,
+    },
     /// Build the FMUs and `tandem`, run the double oscillator (two FMUs) uncorrected and with
     /// the energy correction, write results and plots into <target dir>/demo/ and print a
     /// summary.
@@ -74,6 +82,7 @@ fn main() -> ExitCode {
             suite: Suite::Energy,
             ..
         } => energy_bench::run(),
+        Command::BenchCosim { repetitions } => bench_cosim::run(repetitions),
         Command::Demo => demo::run(),
     };
     match result {

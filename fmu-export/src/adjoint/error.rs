@@ -20,6 +20,8 @@ pub enum AdjointError {
     },
     /// The method's restart (consistent start after an event or at initialization) failed.
     Start(StepError),
+    /// The communication step to be linearized failed (as it would in `doStep`).
+    Step(StepError),
 }
 
 impl std::fmt::Display for AdjointError {
@@ -33,6 +35,7 @@ impl std::fmt::Display for AdjointError {
                 "event indicator {indicator} grazes zero at t = {t}: the event time has no derivative"
             ),
             AdjointError::Start(error) => write!(f, "restarting the method failed: {error}"),
+            AdjointError::Step(error) => write!(f, "the communication step failed: {error}"),
         }
     }
 }

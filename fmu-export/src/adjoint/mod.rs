@@ -9,6 +9,7 @@
 //! | [`CommunicationLinearization`] | a recorded communication step ([`Tape`](crate::integrators::tape::Tape)): the step JVP/VJP the adjoint extension exports |
 //! | [`InitialLinearization`] | the consistent start `w0(x0, u, p)` (the initial-state term) |
 //! | [`OutputLinearization`] | the outputs at a communication point |
+//! | [`DiscreteAdjoint`] | an integrator at its current state: [`LinearizedStep`] (step and outputs at its end), [`LinearizedStart`] (start and outputs), [`LinearizedOutputs`]; what an FMU instance's adjoint extension calls |
 //!
 //! Whole trajectories (tests, checks): [`record_trajectory`], [`discrete_adjoint_gradient`],
 //! [`parameter_sensitivities`], and [`replay_trajectory`], which re-runs the recorded schedule
@@ -24,6 +25,7 @@
 mod blocks;
 pub mod check;
 mod communication;
+mod discrete_adjoint;
 mod error;
 mod initial;
 mod inputs;
@@ -35,6 +37,7 @@ mod step;
 mod trajectory;
 
 pub use communication::CommunicationLinearization;
+pub use discrete_adjoint::{DiscreteAdjoint, LinearizedOutputs, LinearizedStart, LinearizedStep};
 pub use error::AdjointError;
 pub use initial::InitialLinearization;
 pub use inputs::{flatten_inputs, inputs_like};

@@ -8,6 +8,7 @@ use crate::system::{StepInputs, System};
 use super::blocks::block_jacobians;
 use super::inputs::{flatten_inputs, inputs_like};
 use super::matrix::Matrix;
+use super::Cotangents;
 
 /// The Jacobians of the outputs at time `t` (the end of a communication step).
 #[derive(Clone, Debug)]
@@ -46,5 +47,25 @@ impl OutputLinearization {
         });
         let [state, inputs, params] = <[Matrix; 3]>::try_from(jacobians).expect("three blocks");
         OutputLinearization { state, inputs, params }
+    }
+
+    /// Forward mode: `dy = Y_w dw + Y_u du + Y_p dp` for tangents of the state's `nt`
+    /// differentiated entries, the flat input coefficients and the parameters.
+    pub fn jvp(&self, dw: &[f64], du: &[f64], dp: &[f64]) -> Vec<f64> {
+        let mut dy = vec![0.0; self.state.rows()];
+        self.state.mul_add(dw, &mut dy);
+        self.inputs.mul_add(du, &mut dy);
+        self.params.mul_add(dp, &mut dy);
+        dy
+    }
+
+    /// Reverse mode: the adjoints `Y_w^T bar`, `Y_u^T bar`, `Y_p^T bar` of the output seed.
+    pub fn vjp(&self, bar: &[f64]) -> Cotangents {
+        let mut cotangents =
+            Cotangents::zeros(self.state.cols(), self.inputs.cols(), self.params.cols());
+        self.state.transpose_mul_add(bar, &mut cotangents.state);
+        self.inputs.transpose_mul_add(bar, &mut cotangents.inputs);
+        self.params.transpose_mul_add(bar, &mut cotangents.params);
+        cotangents
     }
 }

@@ -3,13 +3,16 @@
 //! (the dependency structure).
 //!
 //! Each description declares Model Exchange and Co-Simulation in one file, with the
-//! capability flags of [`crate::capabilities`].
+//! capability flags of [`crate::capabilities`]. The adjoint extension's manifest
+//! ([`adjoint_manifest`]) is written from the same variable table.
 
+pub mod adjoint_manifest;
 mod fmi2;
 mod fmi3;
 pub mod structure;
 pub mod units;
 
+pub use adjoint_manifest::adjoint_manifest;
 pub use fmi2::fmi2;
 pub use fmi3::fmi3;
 

@@ -56,6 +56,46 @@ pub unsafe fn string<'a>(ptr: *const c_char, name: &str) -> Outcome<&'a str> {
     text.to_str().map_err(|_| Problem::error(format!("argument {name} is not valid UTF-8")))
 }
 
+/// A host array by name, address and size, for [`check_disjoint`].
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    name: &'static str,
+    start: usize,
+    bytes: usize,
+}
+
+impl Span {
+    /// The `len` elements at `ptr`, called `name` in messages.
+    pub fn of<T>(name: &'static str, ptr: *const T, len: usize) -> Span {
+        Span { name, start: ptr as usize, bytes: len.saturating_mul(std::mem::size_of::<T>()) }
+    }
+
+    /// Whether both arrays are non-empty, non-NULL (NULL is reported where the array is
+    /// read) and share a byte.
+    fn overlaps(&self, other: &Span) -> bool {
+        self.bytes > 0
+            && other.bytes > 0
+            && self.start != 0
+            && other.start != 0
+            && self.start < other.start.saturating_add(other.bytes)
+            && other.start < self.start.saturating_add(self.bytes)
+    }
+}
+
+/// An Error if an array the function writes (`outputs`) shares memory with any other of its
+/// arrays: a written array must not alias another (inputs may share memory with each other).
+pub fn check_disjoint(outputs: &[Span], inputs: &[Span]) -> Outcome {
+    for (i, out) in outputs.iter().enumerate() {
+        if let Some(other) = outputs[i + 1..].iter().chain(inputs).find(|o| out.overlaps(o)) {
+            return Err(Problem::error(format!(
+                "argument {} overlaps argument {}: output arrays must not share memory with other arrays",
+                out.name, other.name
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn check_pointer<T>(ptr: *const T, name: &str, len: usize) -> Outcome {
     if ptr.is_null() {
         Err(Problem::error(format!("argument {name} is NULL but {len} element(s) are expected")))
@@ -63,5 +103,26 @@ fn check_pointer<T>(ptr: *const T, name: &str, len: usize) -> Outcome {
         Err(Problem::error(format!("argument {name} ({ptr:p}) is not aligned for its type")))
     } else {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_output_arrays_are_rejected() {
+        let buffer = [0.0f64; 8];
+        let at = |i: usize, len: usize, name| Span::of(name, buffer[i..].as_ptr(), len);
+        assert!(check_disjoint(&[at(0, 2, "a"), at(2, 2, "b")], &[at(4, 4, "c")]).is_ok());
+        assert!(check_disjoint(&[at(0, 2, "a")], &[at(0, 8, "c"), at(1, 2, "d")]).is_err());
+        let error = check_disjoint(&[at(0, 3, "a"), at(2, 2, "b")], &[]).unwrap_err();
+        assert!(error.message.contains("argument a overlaps argument b"), "{error}");
+        // Empty arrays overlap nothing, wherever they point.
+        assert!(check_disjoint(&[at(0, 0, "a")], &[at(0, 8, "c")]).is_ok());
+        let null = Span::of("a", std::ptr::null::<f64>(), 2);
+        assert!(check_disjoint(&[null], &[null]).is_ok(), "NULL is reported where it is read");
+        // Inputs may share memory with each other.
+        assert!(check_disjoint(&[], &[at(0, 8, "c"), at(0, 8, "d")]).is_ok());
     }
 }

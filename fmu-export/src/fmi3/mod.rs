@@ -2,10 +2,12 @@
 //! fmi3Functions.h, generic over the model's [`crate::System`]. Functions for features the
 //! model does not have (clocks, Scheduled Execution, configuration mode, types other than
 //! Float64/Int32/Boolean) exist so that hosts can resolve them, and answer with an Error.
-//! [`crate::export_fmu!`] exports them under their C names, each inside the panic guard.
+//! [`crate::export_fmu!`] exports them under their C names, each inside the panic guard,
+//! together with the adjoint extension's `tandem*` functions ([`adjoint_extension`]).
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod adjoint_extension;
 pub mod common;
 pub mod cosimulation;
 pub mod derivatives;
@@ -16,6 +18,7 @@ pub mod types;
 pub mod unsupported;
 pub mod variables;
 
+pub use adjoint_extension::*;
 pub use common::*;
 pub use cosimulation::*;
 pub use derivatives::*;

@@ -18,25 +18,8 @@ impl<S: System> Instance<S> {
     pub fn do_step(&mut self, current: f64, h: f64) -> Outcome {
         self.expect_kind(Kind::CoSimulation)?;
         self.expect_mode(&[Mode::Step])?;
-        let t = self.state.t;
-        if !(h > 0.0 && h.is_finite()) {
-            return Err(Problem::error(format!(
-                "communication step size {h} must be positive and finite"
-            )));
-        }
-        if !current.is_finite() || (current - t).abs() > time_tolerance(t) {
-            return Err(Problem::error(format!(
-                "currentCommunicationPoint = {current} but the instance is at t = {t}"
-            )));
-        }
-        let t_end = current + h;
-        if let Some(stop) = self.state.experiment.stop {
-            if t_end > stop + time_tolerance(stop) {
-                return Err(Problem::error(format!(
-                    "a step to t = {t_end} passes the stop time {stop}"
-                )));
-            }
-        }
+        self.check_step(current, h)?;
+        let (t, t_end) = (self.state.t, current + h);
         let backup = (self.state.clone(), self.integrator.clone());
         match self.advance(t, h) {
             Ok(events) => {
@@ -61,6 +44,31 @@ impl<S: System> Instance<S> {
         }
     }
 
+    /// An Error unless a communication step of size `h` from `current` may be taken: `h`
+    /// positive and finite, `current` the instance's time, and the stop time not passed.
+    pub(super) fn check_step(&self, current: f64, h: f64) -> Outcome {
+        let t = self.state.t;
+        if !(h > 0.0 && h.is_finite()) {
+            return Err(Problem::error(format!(
+                "communication step size {h} must be positive and finite"
+            )));
+        }
+        if !current.is_finite() || (current - t).abs() > time_tolerance(t) {
+            return Err(Problem::error(format!(
+                "currentCommunicationPoint = {current} but the instance is at t = {t}"
+            )));
+        }
+        let t_end = current + h;
+        if let Some(stop) = self.state.experiment.stop {
+            if t_end > stop + time_tolerance(stop) {
+                return Err(Problem::error(format!(
+                    "a step to t = {t_end} passes the stop time {stop}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Integrates over `[t, t + h]` and moves the inputs and states to the end of the step;
     /// returns the number of events handled, or why the step failed.
     fn advance(&mut self, t: f64, h: f64) -> Result<usize, String> {
@@ -79,7 +87,7 @@ impl<S: System> Instance<S> {
 
     /// The inputs over the next step: held values plus the derivatives set since, up to the
     /// highest order with a non-zero entry.
-    fn step_inputs(&self) -> StepInputs<f64> {
+    pub(super) fn step_inputs(&self) -> StepInputs<f64> {
         let s = &self.state;
         let order = s
             .input_derivatives

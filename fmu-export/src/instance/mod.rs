@@ -2,6 +2,7 @@
 //! state machine, value store, Model Exchange and Co-Simulation operations, exact partial
 //! derivatives and FMU state. The `fmi2` and `fmi3` modules are thin C-ABI layers over it.
 
+pub mod adjoint;
 pub mod cosimulation;
 pub mod dynamic;
 pub mod lifecycle;

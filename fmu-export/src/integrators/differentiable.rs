@@ -18,7 +18,9 @@ pub trait DifferentiableScheme<S: System>: Scheme<S> {
     /// Number of residual rows, which is also the number of unknowns `w_next[..residual_len]`.
     fn residual_len(&self) -> usize;
 
-    /// Leading entries of `w_prev` the residual depends on (at most `residual_len`).
+    /// Leading entries of `w_prev` the residual depends on (at most `residual_len`); the
+    /// outputs and the restart after an event read no others either, so these entries are all
+    /// a communication step passes on (the adjoint extension's discrete state).
     fn carried_len(&self) -> usize;
 
     /// The residual `F(w_next, w_prev, u, p)` of a step from `t_prev` of length `h`, with the

@@ -1,9 +1,11 @@
 //! The communication-step driver shared by every method: internal steps up to the
 //! communication point, state events (located inside a step) and time events.
 
+use crate::adjoint::DiscreteAdjoint;
 use crate::ode::{Args, Crossing, Event};
 use crate::system::{Integrator, StepError, StepInputs, StepReport, System};
 
+use super::differentiable::DifferentiableScheme;
 use super::events::{
     advance_signs, any_crossing, indicator_rates, indicators, initial_signs, post_event_signs,
     ShortenedStep,
@@ -99,7 +101,7 @@ impl<M> SchemeIntegrator<M> {
     }
 }
 
-impl<S: System, M: Scheme<S> + Clone + Send> Integrator<S> for SchemeIntegrator<M> {
+impl<S: System, M: DifferentiableScheme<S> + Clone + Send> Integrator<S> for SchemeIntegrator<M> {
     fn initialize(
         &mut self,
         sys: &S,
@@ -154,6 +156,10 @@ impl<S: System, M: Scheme<S> + Clone + Send> Integrator<S> for SchemeIntegrator<
     fn outputs(&self, sys: &S, t: f64, u: &[f64], p: &[f64], d: &[f64], y: &mut [f64]) {
         let w = &self.state[..self.scheme.state_len()];
         self.scheme.outputs(sys, t, w, u, p, d, y);
+    }
+
+    fn discrete_adjoint(&self) -> Option<&dyn DiscreteAdjoint<S>> {
+        Some(self)
     }
 }
 

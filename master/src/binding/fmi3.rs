@@ -287,6 +287,76 @@ pub struct CoSimulationFunctions {
     ) -> Status,
 }
 
+/// `tandemStepJvp` (docs/adjoint-extension.md).
+pub type StepJvp = unsafe extern "C" fn(
+    Instance,
+    f64,
+    *const f64,
+    usize,
+    *const f64,
+    usize,
+    *const f64,
+    usize,
+    *mut f64,
+    *mut f64,
+    usize,
+) -> Status;
+/// `tandemStepVjp`.
+pub type StepVjp = unsafe extern "C" fn(
+    Instance,
+    f64,
+    *const f64,
+    usize,
+    *const f64,
+    usize,
+    *mut f64,
+    *mut f64,
+    usize,
+    *mut f64,
+    usize,
+) -> Status;
+/// `tandemInitializationVjp`.
+pub type InitializationVjp = unsafe extern "C" fn(
+    Instance,
+    *const f64,
+    usize,
+    *const f64,
+    usize,
+    *mut f64,
+    usize,
+    *mut f64,
+    usize,
+) -> Status;
+/// `tandemOutputVjp`.
+pub type OutputVjp = unsafe extern "C" fn(
+    Instance,
+    *const f64,
+    usize,
+    *mut f64,
+    usize,
+    *mut f64,
+    usize,
+    *mut f64,
+    usize,
+) -> Status;
+
+/// The functions of the adjoint extension `org.tandem.adjoint`, each `None` when the binary
+/// does not export it.
+pub struct AdjointFunctions {
+    /// `tandemGetStateSize`.
+    pub get_state_size: Option<unsafe extern "C" fn(Instance, *mut usize) -> Status>,
+    /// `tandemGetState`.
+    pub get_state: Option<unsafe extern "C" fn(Instance, *mut f64, usize) -> Status>,
+    /// `tandemStepJvp`.
+    pub step_jvp: Option<StepJvp>,
+    /// `tandemStepVjp`.
+    pub step_vjp: Option<StepVjp>,
+    /// `tandemInitializationVjp`.
+    pub initialization_vjp: Option<InitializationVjp>,
+    /// `tandemOutputVjp`.
+    pub output_vjp: Option<OutputVjp>,
+}
+
 /// An FMI 3.0 binary with its functions for one interface.
 pub struct Binding {
     /// Functions of every FMU.
@@ -307,6 +377,8 @@ pub struct Binding {
     pub model_exchange: Option<ModelExchangeFunctions>,
     /// Co-Simulation functions (loaded for [`InterfaceType::CoSimulation`]).
     pub co_simulation: Option<CoSimulationFunctions>,
+    /// The adjoint extension's functions.
+    pub adjoint: AdjointFunctions,
     /// Keeps the function pointers valid; dropped after them.
     pub library: SharedLibrary,
 }
@@ -329,7 +401,8 @@ impl Binding {
     /// Resolves every function of `interface` from `library`.
     pub fn resolve(library: SharedLibrary, interface: InterfaceType) -> Result<Self, Error> {
         let lib = &library;
-        // SAFETY: every type below is transcribed from fmi3FunctionTypes.h for the named symbol.
+        // SAFETY: every type below is transcribed from fmi3FunctionTypes.h (the tandem*
+        // functions from docs/adjoint-extension.md) for the named symbol.
         unsafe {
             let common = CommonFunctions {
                 get_version: lib.required("fmi3GetVersion")?,
@@ -423,6 +496,14 @@ impl Binding {
                 evaluate_discrete_states: lib.optional("fmi3EvaluateDiscreteStates"),
                 model_exchange,
                 co_simulation,
+                adjoint: AdjointFunctions {
+                    get_state_size: lib.optional("tandemGetStateSize"),
+                    get_state: lib.optional("tandemGetState"),
+                    step_jvp: lib.optional("tandemStepJvp"),
+                    step_vjp: lib.optional("tandemStepVjp"),
+                    initialization_vjp: lib.optional("tandemInitializationVjp"),
+                    output_vjp: lib.optional("tandemOutputVjp"),
+                },
                 library,
             })
         }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::error::Result;
+use crate::import::{AdjointManifest, ManifestVariable, ADJOINT_EXTENSION};
 use crate::model_description::{Capabilities, ModelDescription};
 use crate::Fmu;
 
@@ -85,6 +86,9 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
         );
     }
     print_default_experiment(md);
+    if let Some(manifest) = fmu.adjoint_manifest() {
+        print_adjoint_extension(manifest);
+    }
     println!();
     println!("Variables ({}):", md.variables.len());
     let rows: Vec<Vec<String>> = md
@@ -136,6 +140,24 @@ fn print_default_experiment(md: &ModelDescription) {
     .filter_map(|(name, value)| value.map(|v| format!("{name}={v}")))
     .collect();
     println!("Default experiment   {}", parts.join(", "));
+}
+
+/// One line on the adjoint extension: version, state length and the seed variables.
+fn print_adjoint_extension(manifest: &AdjointManifest) {
+    let names = |list: &[ManifestVariable]| {
+        list.iter()
+            .map(|v| v.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!(
+        "Adjoint extension    {ADJOINT_EXTENSION} v{}, nState = {}, inputs [{}], parameters [{}], outputs [{}]",
+        manifest.version,
+        manifest.n_state,
+        names(&manifest.inputs),
+        names(&manifest.parameters),
+        names(&manifest.outputs)
+    );
 }
 
 fn capability_names(capabilities: &Capabilities) -> Vec<&'static str> {

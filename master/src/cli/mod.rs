@@ -1,5 +1,7 @@
 //! The `tandem` command line (conventions of fmusim and FMPy).
 
+mod gradient;
+mod identify;
 mod info;
 mod run;
 mod simulate;
@@ -33,6 +35,13 @@ pub enum Command {
     /// Co-simulate a system of FMUs described by a TOML system file and write the results as CSV.
     #[command(allow_negative_numbers = true)]
     Run(run::RunArgs),
+    /// The gradient of a cost with respect to component parameters (adjoint of the
+    /// co-simulation, or finite differences), with an optional finite-difference check.
+    #[command(allow_negative_numbers = true)]
+    Gradient(gradient::GradientArgs),
+    /// Fit bounded component parameters to measurements (L-BFGS on the gradient).
+    #[command(allow_negative_numbers = true)]
+    Identify(identify::IdentifyArgs),
 }
 
 /// Parses the command line, runs the command and turns errors into a message and exit code 1.
@@ -43,6 +52,8 @@ pub fn main() -> ExitCode {
         Command::Validate(args) => validate::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Gradient(args) => gradient::run(&args),
+        Command::Identify(args) => identify::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,4 +1,4 @@
-//! `tandem run system.toml`.
+//! `tandem run system.toml` (or `system.ssp`, `system.ssd`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,14 +31,18 @@ pub enum PlotArg {
 /// Arguments of `tandem run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The system file (TOML).
+    /// The system: a TOML system file, an SSP package (.ssp) or a system structure description (.ssd).
     pub system: PathBuf,
     /// Result CSV file (default: the system's [output] file, else <system>_out.csv).
     #[arg(long)]
     pub output_file: Option<PathBuf>,
-    /// Stop time (default: the system's [experiment] stop).
+    /// Stop time (default: the system's [experiment] stop, or the SSD's DefaultExperiment stopTime).
     #[arg(long)]
     pub stop_time: Option<f64>,
+    /// Macro step (default: the system's [experiment] step; for SSP the Tandem annotation, else
+    /// the smallest step the FMUs suggest).
+    #[arg(long)]
+    pub step_size: Option<f64>,
     /// Take every FMU from this folder, by the file name given in the system file.
     #[arg(long)]
     pub fmu_dir: Option<PathBuf>,
@@ -58,6 +62,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     let options = RunOptions {
         output_file: args.output_file.clone(),
         stop_time: args.stop_time,
+        step_size: args.step_size,
         fmu_dir: args.fmu_dir.clone(),
         log: LogSettings {
             level: args.log_level,

@@ -12,11 +12,14 @@
 use std::fmt;
 
 use super::mu::{self, Feedthrough, MuRule, Side};
-use super::settings::{BondEntry, ErrorAt, MuChoice};
+use super::settings::MuChoice;
 use crate::error::Result;
 use crate::model_description::{Causality, Variability};
 use crate::schedule::{Extrapolation, ScheduleKind};
-use crate::system::{depends_directly, resolve_port, Component, Connection, Port};
+use crate::system::description::BondDescription;
+use crate::system::{
+    depends_directly, resolve_port, Component, Connection, Port, SystemDescription,
+};
 
 /// A checked power bond.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,32 +80,28 @@ pub struct Context<'a> {
     pub correction: bool,
 }
 
-/// Checks every `[[bond]]` against the components and connections; errors name the bond (by
-/// its number, from 1) and the variable.
-pub fn resolve(
-    entries: &[BondEntry],
-    context: &Context<'_>,
-    error: ErrorAt<'_>,
-) -> Result<Vec<Bond>> {
-    entries
+/// Checks every bond of `description` against the components and connections; errors name the
+/// bond (by its number, from 1) and the variable.
+pub fn resolve(description: &SystemDescription, context: &Context<'_>) -> Result<Vec<Bond>> {
+    description
+        .bonds
         .iter()
         .enumerate()
         .map(|(index, entry)| {
-            let fail = |message: String| {
-                error(
-                    entry.effort.span(),
-                    format!("bond {}: {message}", index + 1),
-                )
-            };
-            resolve_one(entry, context).map_err(fail)
+            resolve_one(entry, context).map_err(|message| {
+                description.error(&entry.at, format!("bond {}: {message}", index + 1))
+            })
         })
         .collect()
 }
 
-fn resolve_one(entry: &BondEntry, context: &Context<'_>) -> std::result::Result<Bond, String> {
+fn resolve_one(
+    entry: &BondDescription,
+    context: &Context<'_>,
+) -> std::result::Result<Bond, String> {
     let components = context.components;
-    let effort = ports("effort", entry.effort.get_ref(), components)?;
-    let flow = ports("flow", entry.flow.get_ref(), components)?;
+    let effort = ports("effort", &entry.effort, components)?;
+    let flow = ports("flow", &entry.flow, components)?;
     if effort.len() != flow.len() {
         return Err(format!(
             "{} efforts but {} flows: a vector bond pairs each effort with one flow",
@@ -189,28 +188,12 @@ fn automatic_mu(
     })
 }
 
-/// The ports named by `value` (a string or an array of strings), all outputs of one component.
+/// The ports named by `names`, all outputs of one component.
 fn ports(
     key: &str,
-    value: &toml::Value,
+    names: &[String],
     components: &[Component],
 ) -> std::result::Result<Vec<Port>, String> {
-    let names: Vec<&str> = match value {
-        toml::Value::String(name) => vec![name.as_str()],
-        toml::Value::Array(items) if !items.is_empty() => items
-            .iter()
-            .map(|item| {
-                item.as_str().ok_or_else(|| {
-                    format!("{key}: expected strings \"component.output\", found {item}")
-                })
-            })
-            .collect::<std::result::Result<_, _>>()?,
-        other => {
-            return Err(format!(
-                "{key}: expected \"component.output\" or a non-empty array of them, found {other}"
-            ))
-        }
-    };
     let ports = names
         .iter()
         .map(|name| resolve_port(name, components).map_err(|e| format!("{key}: {e}")))

@@ -26,13 +26,12 @@ pub mod warnings;
 
 pub use bond::Bond;
 pub use manager::{setup_columns, Column, EnergyManager, EnergyReport, Quantity};
-pub use settings::{BondEntry, EnergyEntry, EnergySettings};
+pub use settings::{EnergyEntry, EnergySettings};
 
 use crate::error::Result;
 use crate::model_description::Causality;
-use crate::system::{Component, Connection, Port, Schedule};
+use crate::system::{Component, Connection, Port, Schedule, SystemDescription};
 use bond::Context;
-use settings::ErrorAt;
 
 /// The name of the output through which a component reports its energy.
 pub const ENERGY_OUTPUT: &str = "energy";
@@ -49,20 +48,19 @@ pub struct EnergySetup {
 }
 
 impl EnergySetup {
-    /// Checks the `[[bond]]` tables and the `[energy]` table against the components and
+    /// Checks the bonds and energy settings of `description` against the components and
     /// connections; `None` when the system has neither, or turns monitoring off.
     pub fn check(
-        bonds: &[BondEntry],
-        entry: Option<&EnergyEntry>,
+        description: &SystemDescription,
         components: &[Component],
         connections: &[Connection],
         schedule: &Schedule,
-        error: ErrorAt<'_>,
     ) -> Result<Option<Self>> {
-        if bonds.is_empty() && entry.is_none() {
+        let entry = description.energy.as_ref();
+        if description.bonds.is_empty() && entry.is_none() {
             return Ok(None);
         }
-        let settings = EnergySettings::check(entry, error)?;
+        let settings = entry.map_or_else(EnergySettings::default, |e| e.value.clone());
         let context = Context {
             components,
             connections,
@@ -71,14 +69,11 @@ impl EnergySetup {
             mu: settings.mu,
             correction: settings.correction,
         };
-        let bonds = bond::resolve(bonds, &context, error)?;
-        if settings.correction && bonds.is_empty() {
-            let span = entry
-                .and_then(|e| e.correction.as_ref())
-                .map_or(0..0, |c| c.span());
-            return Err(error(
-                span,
-                "energy.correction = true, but the system declares no [[bond]] to correct".into(),
+        let bonds = bond::resolve(description, &context)?;
+        if let (true, true, Some(entry)) = (settings.correction, bonds.is_empty(), entry) {
+            return Err(description.error(
+                &entry.at,
+                "energy.correction = true, but the system declares no [[bond]] to correct",
             ));
         }
         if !settings.monitor {

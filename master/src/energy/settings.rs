@@ -1,5 +1,5 @@
-//! The energy part of a system file as written, `[[bond]]` tables and the `[energy]` table,
-//! and its settings once checked: whether to monitor and to correct, the correction's gains
+//! The `[energy]` table of a TOML system file as written, and the energy settings once
+//! checked: whether to monitor and to correct, the correction's gains
 //! and cap, and the thresholds of the reliability warnings.
 
 use std::ops::Range;
@@ -11,16 +11,6 @@ use crate::error::Error;
 
 /// Makes an error about the system file at a byte span.
 pub type ErrorAt<'a> = &'a dyn Fn(Range<usize>, String) -> Error;
-
-/// One `[[bond]]` as written: `effort` and `flow` are `"component.output"` or arrays of them.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BondEntry {
-    /// Output(s) of one component: force, torque, pressure...
-    pub effort: Spanned<toml::Value>,
-    /// Output(s) of the other component: velocity, angular velocity, volume flow...
-    pub flow: Spanned<toml::Value>,
-}
 
 /// `[energy]` as written; every key is optional.
 #[derive(Debug, Default, Deserialize)]
@@ -128,12 +118,9 @@ impl Default for EnergySettings {
 }
 
 impl EnergySettings {
-    /// Checks `entry` (absent: the defaults); every value error points at its key.
-    pub fn check(entry: Option<&EnergyEntry>, error: ErrorAt<'_>) -> Result<Self, Error> {
+    /// Checks `entry` (keys left out take the defaults); every value error points at its key.
+    pub fn check(entry: &EnergyEntry, error: ErrorAt<'_>) -> Result<Self, Error> {
         let mut settings = EnergySettings::default();
-        let Some(entry) = entry else {
-            return Ok(settings);
-        };
         let number = |value: &Option<Spanned<f64>>,
                       key: &str,
                       valid: fn(f64) -> bool,
@@ -241,7 +228,7 @@ mod tests {
             item: format!("{}..{}", span.start, span.end),
             message,
         };
-        EnergySettings::check(Some(&file.energy), &error).map_err(|e| e.to_string())
+        EnergySettings::check(&file.energy, &error).map_err(|e| e.to_string())
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! Importing an .fmu: unpack, parse modelDescription.xml, load the platform binary and
-//! create instances.
+//! Importing an .fmu: unpack, parse modelDescription.xml (and the adjoint extension's
+//! manifest, when present), load the platform binary and create instances.
 
+mod adjoint_manifest;
 mod archive;
 
 use std::collections::HashMap;
@@ -14,6 +15,10 @@ use crate::error::{Error, Result};
 use crate::instance::{Fmu2Instance, Fmu3Instance, FmuInstance, LogSettings};
 use crate::model_description::{FmiVersion, InterfaceType, ModelDescription};
 
+pub use adjoint_manifest::{
+    AdjointManifest, ManifestVariable, ADJOINT_EXTENSION, ADJOINT_EXTENSION_VERSION,
+    ADJOINT_MANIFEST,
+};
 pub use archive::MODEL_DESCRIPTION;
 
 /// The unpacked files of an FMU and its parsed model description; the folder is removed when
@@ -22,6 +27,7 @@ pub struct Extracted {
     fmu_path: PathBuf,
     directory: TempDir,
     model_description: ModelDescription,
+    adjoint_manifest: Option<AdjointManifest>,
 }
 
 impl Extracted {
@@ -33,6 +39,11 @@ impl Extracted {
     /// The folder the FMU was unpacked into.
     pub fn directory(&self) -> &Path {
         self.directory.path()
+    }
+
+    /// The adjoint extension's manifest, if the FMU has one.
+    pub fn adjoint_manifest(&self) -> Option<&AdjointManifest> {
+        self.adjoint_manifest.as_ref()
     }
 
     /// The `resources` folder as an FMI 2.0 file URI.
@@ -75,7 +86,8 @@ pub struct Fmu {
 }
 
 impl Fmu {
-    /// Unpacks `path` into a temporary folder and parses its modelDescription.xml.
+    /// Unpacks `path` into a temporary folder and parses its modelDescription.xml and, if
+    /// present, the adjoint extension's manifest (checked against the description).
     /// The binary is loaded later, by [`Fmu::load`] or the first instantiation.
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
@@ -96,11 +108,13 @@ impl Fmu {
                 },
             }
         })?;
+        let adjoint_manifest = read_adjoint_manifest(path, directory.path(), &model_description)?;
         Ok(Fmu {
             files: Arc::new(Extracted {
                 fmu_path: path.to_path_buf(),
                 directory,
                 model_description,
+                adjoint_manifest,
             }),
             binaries: Mutex::new(HashMap::new()),
         })
@@ -119,6 +133,11 @@ impl Fmu {
     /// The folder the FMU was unpacked into.
     pub fn directory(&self) -> &Path {
         self.files.directory()
+    }
+
+    /// The adjoint extension's manifest, if the FMU has one.
+    pub fn adjoint_manifest(&self) -> Option<&AdjointManifest> {
+        self.files.adjoint_manifest()
     }
 
     /// The binary of `interface` for this platform: its path inside the unpacked folder.
@@ -243,4 +262,24 @@ impl Fmu {
             }),
         }
     }
+}
+
+/// The manifest at [`ADJOINT_MANIFEST`] in the FMU `path` unpacked into `directory`, parsed
+/// and checked against `md`; `None` if the FMU has none.
+fn read_adjoint_manifest(
+    path: &Path,
+    directory: &Path,
+    md: &ModelDescription,
+) -> Result<Option<AdjointManifest>> {
+    let file = directory.join(ADJOINT_MANIFEST);
+    if !file.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&file).map_err(|e| Error::io(&file, e))?;
+    AdjointManifest::parse(&text, md)
+        .map(Some)
+        .map_err(|source| Error::AdjointManifest {
+            path: path.to_path_buf(),
+            source,
+        })
 }

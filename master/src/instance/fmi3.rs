@@ -1,5 +1,7 @@
 //! [`FmuInstance`] for FMI 3.0 binaries, plus the typed access only FMI 3.0 has
-//! (Float32, Int8..UInt64, Binary, Clock).
+//! (Float32, Int8..UInt64, Binary, Clock) and the adjoint extension ([`adjoint`]).
+
+pub mod adjoint;
 
 use std::ffi::{CStr, CString};
 use std::sync::Arc;
@@ -20,8 +22,9 @@ pub struct Fmu3Instance {
     binding: Arc<Binding>,
     states: usize,
     event_indicators: usize,
-    /// Keeps the resources folder alive while the instance may read it.
-    _files: Arc<Extracted>,
+    /// Keeps the resources folder alive while the instance may read it; holds the adjoint
+    /// manifest.
+    files: Arc<Extracted>,
 }
 
 // SAFETY: FMI 3.0 requires that an instance can be used from any thread provided calls on it
@@ -119,7 +122,7 @@ impl Fmu3Instance {
             binding,
             states: md.number_of_continuous_states(),
             event_indicators: md.number_of_event_indicators(),
-            _files: files,
+            files,
         };
         if let Some(me) = created.binding.model_exchange.as_ref() {
             // Array states make the model description's counts differ from the FMU's: ask it.

@@ -8,6 +8,7 @@ pub mod logging;
 
 pub use counting::{CallCounter, CountingInstance};
 pub use fmi2::Fmu2Instance;
+pub use fmi3::adjoint::{InitialCotangents, StepCotangents, StepTangents};
 pub use fmi3::Fmu3Instance;
 pub use logging::{LogLevel, LogMessage, LogSettings, Logger};
 
@@ -58,6 +59,20 @@ pub struct IntegratorStepOutcome {
 pub struct FmuState {
     pointer: *mut c_void,
     owner: usize,
+}
+
+impl FmuState {
+    /// A state handle made by an instance implemented in Rust rather than by an FMU binary
+    /// (an in-process stand-in): `pointer` is whatever that instance finds the state by, `owner`
+    /// identifies the instance.
+    pub fn from_raw(pointer: *mut c_void, owner: usize) -> Self {
+        FmuState { pointer, owner }
+    }
+
+    /// The pointer the handle was made with.
+    pub fn as_raw(&self) -> *mut c_void {
+        self.pointer
+    }
 }
 
 // SAFETY: the handle is an opaque token that is only dereferenced by the FMU, through the
@@ -169,6 +184,12 @@ pub trait FmuInstance: Send {
     fn serialize_fmu_state(&mut self, state: &FmuState) -> Result<Vec<u8>>;
     /// Creates a state from bytes made by [`FmuInstance::serialize_fmu_state`].
     fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> Result<FmuState>;
+
+    /// The derivatives of the instance's co-simulation step (the adjoint extension), if the
+    /// FMU provides them.
+    fn step_derivatives(&mut self) -> Option<&mut dyn crate::gradient::StepDerivatives> {
+        None
+    }
 }
 
 /// What every instance implementation shares: its name and log context (which also serves

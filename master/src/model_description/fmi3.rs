@@ -1,12 +1,11 @@
 //! The FMI 3.0 parts of modelDescription.xml: typed variable elements (Float64, Int8, ...,
 //! Binary, Clock), `<Type>Type` definitions, interfaces and the value-reference ModelStructure.
 
-use super::parse::{capabilities, start_value, text_attr, unknown};
+use super::parse::{self, capabilities, start_value, text_attr, unknown, variable_head};
 use super::xml::Element;
 use super::{
-    Alias, Causality, CoSimulation, Dimension, EnumerationItem, FmiVersion, Initial,
-    ModelDescription, ModelExchange, ModelStructure, ParseError, ScheduledExecution,
-    TypeDefinition, Variability, Variable, VariableType,
+    Alias, CoSimulation, Dimension, FmiVersion, ModelDescription, ModelExchange, ModelStructure,
+    ParseError, ScheduledExecution, TypeDefinition, Variable, VariableType,
 };
 
 /// Fills the version-specific parts of `description` from the FMI 3.0 root element.
@@ -80,84 +79,42 @@ fn type_definition(element: &Element) -> Result<TypeDefinition, ParseError> {
     let ty = element
         .name
         .strip_suffix("Type")
-        .and_then(VariableType::from_fmi3_name)
+        .and_then(VariableType::from_keyword)
         .ok_or_else(|| {
             element.error(format!(
                 "<{}> is not an FMI 3.0 type definition",
                 element.name
             ))
         })?;
-    Ok(TypeDefinition {
-        name: element.required("name")?.to_string(),
-        ty,
-        description: text_attr(element, "description"),
-        quantity: text_attr(element, "quantity"),
-        unit: text_attr(element, "unit"),
-        display_unit: text_attr(element, "displayUnit"),
-        min: element.parsed("min")?,
-        max: element.parsed("max")?,
-        nominal: element.parsed("nominal")?,
-        items: element
-            .children_named("Item")
-            .map(|item| {
-                Ok(EnumerationItem {
-                    name: item.required("name")?.to_string(),
-                    value: item.parsed_required("value")?,
-                    description: text_attr(item, "description"),
-                })
-            })
-            .collect::<Result<_, ParseError>>()?,
-        line: element.line,
-    })
+    parse::type_definition(element, element, ty)
 }
 
 fn variable(element: &Element) -> Result<Variable, ParseError> {
-    let ty = VariableType::from_fmi3_name(&element.name).ok_or_else(|| {
+    let ty = VariableType::from_keyword(&element.name).ok_or_else(|| {
         element.error(format!(
             "<{}> is not an FMI 3.0 variable type",
             element.name
         ))
     })?;
     let name = element.required("name")?.to_string();
-    let causality = match element.attr("causality") {
-        Some(text) => Causality::from_keyword(text).ok_or_else(|| {
-            element.error(format!("variable {name}: causality=\"{text}\" is unknown"))
-        })?,
-        None => Causality::Local,
-    };
-    let variability = match element.attr("variability") {
-        Some(text) => Variability::from_keyword(text).ok_or_else(|| {
-            element.error(format!(
-                "variable {name}: variability=\"{text}\" is unknown"
-            ))
-        })?,
-        None if ty.is_float() => Variability::Continuous,
-        None => Variability::Discrete,
-    };
-    let initial_attribute = element
-        .attr("initial")
-        .map(|text| {
-            Initial::from_keyword(text).ok_or_else(|| {
-                element.error(format!("variable {name}: initial=\"{text}\" is unknown"))
-            })
-        })
-        .transpose()?;
+    let head = variable_head(element, name, ty, FmiVersion::V3)?;
+    let name = &head.name;
     let start_elements: Vec<&str> = element
         .children_named("Start")
         .map(|s| s.required("value"))
         .collect::<Result<_, _>>()?;
     let start = match element.attr("start") {
         Some(text) if matches!(ty, VariableType::String | VariableType::Binary) => {
-            Some(start_value(element, &name, ty, &[text])?)
+            Some(start_value(element, name, ty, &[text])?)
         }
         Some(text) => Some(start_value(
             element,
-            &name,
+            name,
             ty,
             &text.split_whitespace().collect::<Vec<_>>(),
         )?),
         None if !start_elements.is_empty() => {
-            Some(start_value(element, &name, ty, &start_elements)?)
+            Some(start_value(element, name, ty, &start_elements)?)
         }
         None => None,
     };
@@ -199,26 +156,9 @@ fn variable(element: &Element) -> Result<Variable, ParseError> {
         })
         .collect::<Result<_, ParseError>>()?;
     Ok(Variable {
-        value_reference: element.parsed_required("valueReference")?,
-        ty,
-        description: text_attr(element, "description"),
-        causality,
-        variability,
-        initial_attribute,
-        start,
-        declared_type: text_attr(element, "declaredType"),
-        quantity: text_attr(element, "quantity"),
-        unit: text_attr(element, "unit"),
-        display_unit: text_attr(element, "displayUnit"),
-        min: element.parsed("min")?,
-        max: element.parsed("max")?,
-        nominal: element.parsed("nominal")?,
-        derivative: element.parsed("derivative")?,
-        reinit: element.flag("reinit", false)?,
         dimensions,
         clocks,
         aliases,
-        line: element.line,
-        name,
+        ..parse::variable(element, element, head, start)?
     })
 }

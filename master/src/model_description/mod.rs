@@ -9,7 +9,7 @@ mod structure;
 mod units;
 pub mod validate;
 mod variable;
-mod xml;
+pub(crate) mod xml;
 
 pub use experiment::{DefaultExperiment, LogCategory};
 pub use interface::{Capabilities, CoSimulation, InterfaceType, ModelExchange, ScheduledExecution};

@@ -2,8 +2,9 @@
 
 use super::xml::{parse_document, Element};
 use super::{
-    BaseUnit, Capabilities, DefaultExperiment, DependencyKind, DisplayUnit, FmiVersion,
-    LogCategory, ModelDescription, ParseError, Unit, Unknown, Values, VariableType,
+    BaseUnit, Capabilities, Causality, DefaultExperiment, DependencyKind, DisplayUnit,
+    EnumerationItem, FmiVersion, Initial, LogCategory, ModelDescription, ParseError,
+    TypeDefinition, Unit, Unknown, Values, Variability, Variable, VariableType,
 };
 
 /// Parses modelDescription.xml text of FMI 2.0 or 3.0.
@@ -48,26 +49,14 @@ pub fn parse(text: &str) -> Result<ModelDescription, ParseError> {
         model_exchange: None,
         co_simulation: None,
         scheduled_execution: None,
-        units: match root.child("UnitDefinitions") {
-            Some(list) => list
-                .children_named("Unit")
-                .map(unit)
-                .collect::<Result<_, _>>()?,
-            None => Vec::new(),
-        },
+        units: root.list("UnitDefinitions", "Unit", unit)?,
         type_definitions: Vec::new(),
-        log_categories: match root.child("LogCategories") {
-            Some(list) => list
-                .children_named("Category")
-                .map(|c| {
-                    Ok(LogCategory {
-                        name: c.required("name")?.to_string(),
-                        description: text_attr(c, "description"),
-                    })
-                })
-                .collect::<Result<_, ParseError>>()?,
-            None => Vec::new(),
-        },
+        log_categories: root.list("LogCategories", "Category", |c| {
+            Ok(LogCategory {
+                name: c.required("name")?.to_string(),
+                description: text_attr(c, "description"),
+            })
+        })?,
         default_experiment: root
             .child("DefaultExperiment")
             .map(default_experiment)
@@ -203,4 +192,131 @@ pub fn start_value(
 ) -> Result<Values, ParseError> {
     Values::parse(ty, texts)
         .map_err(|problem| element.error(format!("variable {variable}: start value {problem}")))
+}
+
+/// A type definition named and described by `element`, with the type attributes and items of
+/// `typed` (FMI 2.0: the SimpleType's typed child; FMI 3.0: the element itself).
+pub fn type_definition(
+    element: &Element,
+    typed: &Element,
+    ty: VariableType,
+) -> Result<TypeDefinition, ParseError> {
+    Ok(TypeDefinition {
+        name: element.required("name")?.to_string(),
+        ty,
+        description: text_attr(element, "description"),
+        quantity: text_attr(typed, "quantity"),
+        unit: text_attr(typed, "unit"),
+        display_unit: text_attr(typed, "displayUnit"),
+        min: typed.parsed("min")?,
+        max: typed.parsed("max")?,
+        nominal: typed.parsed("nominal")?,
+        items: typed
+            .children_named("Item")
+            .map(|item| {
+                Ok(EnumerationItem {
+                    name: item.required("name")?.to_string(),
+                    value: item.parsed_required("value")?,
+                    description: text_attr(item, "description"),
+                })
+            })
+            .collect::<Result<_, ParseError>>()?,
+        line: element.line,
+    })
+}
+
+/// What a variable is, read alike in both versions: name, type, causality, variability and
+/// the `initial` attribute.
+pub struct VariableHead {
+    /// Unique name.
+    pub name: String,
+    /// Data type.
+    pub ty: VariableType,
+    /// Causality (default `local`).
+    pub causality: Causality,
+    /// Variability (default `continuous` for floats, `discrete` otherwise).
+    pub variability: Variability,
+    /// `initial` as written.
+    pub initial_attribute: Option<Initial>,
+}
+
+/// Reads the causality, variability and `initial` of the variable `name` of type `ty` from
+/// `element`, with the keywords of `version` (FMI 2.0 has no structural parameters).
+pub fn variable_head(
+    element: &Element,
+    name: String,
+    ty: VariableType,
+    version: FmiVersion,
+) -> Result<VariableHead, ParseError> {
+    let causality = match element.attr("causality") {
+        Some(text) => Causality::from_keyword(text)
+            .filter(|c| version == FmiVersion::V3 || *c != Causality::StructuralParameter)
+            .ok_or_else(|| {
+                element.error(match version {
+                    FmiVersion::V2 => {
+                        format!("variable {name}: causality=\"{text}\" is not an FMI 2.0 causality")
+                    }
+                    FmiVersion::V3 => format!("variable {name}: causality=\"{text}\" is unknown"),
+                })
+            })?,
+        None => Causality::Local,
+    };
+    let variability = match element.attr("variability") {
+        Some(text) => Variability::from_keyword(text).ok_or_else(|| {
+            element.error(format!(
+                "variable {name}: variability=\"{text}\" is unknown"
+            ))
+        })?,
+        None if ty.is_float() => Variability::Continuous,
+        None => Variability::Discrete,
+    };
+    let initial_attribute = element
+        .attr("initial")
+        .map(|text| {
+            Initial::from_keyword(text).ok_or_else(|| {
+                element.error(format!("variable {name}: initial=\"{text}\" is unknown"))
+            })
+        })
+        .transpose()?;
+    Ok(VariableHead {
+        name,
+        ty,
+        causality,
+        variability,
+        initial_attribute,
+    })
+}
+
+/// The variable `head` with the start values `start`: value reference and description from
+/// `element`, type attributes from `typed` (FMI 2.0: the ScalarVariable's typed child; FMI 3.0:
+/// the element itself); a scalar without clocks or aliases, which FMI 3.0 adds.
+pub fn variable(
+    element: &Element,
+    typed: &Element,
+    head: VariableHead,
+    start: Option<Values>,
+) -> Result<Variable, ParseError> {
+    Ok(Variable {
+        value_reference: element.parsed_required("valueReference")?,
+        ty: head.ty,
+        description: text_attr(element, "description"),
+        causality: head.causality,
+        variability: head.variability,
+        initial_attribute: head.initial_attribute,
+        start,
+        declared_type: text_attr(typed, "declaredType"),
+        quantity: text_attr(typed, "quantity"),
+        unit: text_attr(typed, "unit"),
+        display_unit: text_attr(typed, "displayUnit"),
+        min: typed.parsed("min")?,
+        max: typed.parsed("max")?,
+        nominal: typed.parsed("nominal")?,
+        derivative: typed.parsed("derivative")?,
+        reinit: typed.flag("reinit", false)?,
+        dimensions: Vec::new(),
+        clocks: Vec::new(),
+        aliases: Vec::new(),
+        line: element.line,
+        name: head.name,
+    })
 }

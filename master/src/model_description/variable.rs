@@ -3,126 +3,6 @@
 
 use std::fmt;
 
-/// The data type of a variable (FMI 2.0 Real/Integer map to Float64/Int32).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum VariableType {
-    /// FMI 3.0 Float32.
-    Float32,
-    /// FMI 3.0 Float64, FMI 2.0 Real.
-    Float64,
-    /// FMI 3.0 Int8.
-    Int8,
-    /// FMI 3.0 UInt8.
-    UInt8,
-    /// FMI 3.0 Int16.
-    Int16,
-    /// FMI 3.0 UInt16.
-    UInt16,
-    /// FMI 3.0 Int32, FMI 2.0 Integer.
-    Int32,
-    /// FMI 3.0 UInt32.
-    UInt32,
-    /// FMI 3.0 Int64.
-    Int64,
-    /// FMI 3.0 UInt64.
-    UInt64,
-    /// Boolean.
-    Boolean,
-    /// String.
-    String,
-    /// FMI 3.0 Binary (byte arrays).
-    Binary,
-    /// FMI 3.0 Clock.
-    Clock,
-    /// Enumeration (Int64 values in FMI 3.0, Integer values in FMI 2.0).
-    Enumeration,
-}
-
-impl VariableType {
-    /// Float32 or Float64.
-    pub fn is_float(self) -> bool {
-        matches!(self, VariableType::Float32 | VariableType::Float64)
-    }
-
-    /// Any of the integer types or an enumeration.
-    pub fn is_integer(self) -> bool {
-        use VariableType::*;
-        matches!(
-            self,
-            Int8 | UInt8 | Int16 | UInt16 | Int32 | UInt32 | Int64 | UInt64 | Enumeration
-        )
-    }
-
-    /// A float or integer type, whose values can be recorded as numbers.
-    pub fn is_numeric(self) -> bool {
-        self.is_float() || self.is_integer()
-    }
-
-    /// The element name of FMI 3.0 (`Float64`, `Int8`, ...), also used for display.
-    pub fn fmi3_name(self) -> &'static str {
-        use VariableType::*;
-        match self {
-            Float32 => "Float32",
-            Float64 => "Float64",
-            Int8 => "Int8",
-            UInt8 => "UInt8",
-            Int16 => "Int16",
-            UInt16 => "UInt16",
-            Int32 => "Int32",
-            UInt32 => "UInt32",
-            Int64 => "Int64",
-            UInt64 => "UInt64",
-            Boolean => "Boolean",
-            String => "String",
-            Binary => "Binary",
-            Clock => "Clock",
-            Enumeration => "Enumeration",
-        }
-    }
-
-    /// The FMI 3.0 type for an element name (`Float64`, `Int8`, ...).
-    pub fn from_fmi3_name(name: &str) -> Option<Self> {
-        use VariableType::*;
-        [
-            Float32,
-            Float64,
-            Int8,
-            UInt8,
-            Int16,
-            UInt16,
-            Int32,
-            UInt32,
-            Int64,
-            UInt64,
-            Boolean,
-            String,
-            Binary,
-            Clock,
-            Enumeration,
-        ]
-        .into_iter()
-        .find(|ty| ty.fmi3_name() == name)
-    }
-
-    /// The FMI 2.0 type for an element name (`Real`, `Integer`, `Boolean`, `String`, `Enumeration`).
-    pub fn from_fmi2_name(name: &str) -> Option<Self> {
-        match name {
-            "Real" => Some(VariableType::Float64),
-            "Integer" => Some(VariableType::Int32),
-            "Boolean" => Some(VariableType::Boolean),
-            "String" => Some(VariableType::String),
-            "Enumeration" => Some(VariableType::Enumeration),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for VariableType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.fmi3_name())
-    }
-}
-
 macro_rules! keyword_enum {
     ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$doc])*
@@ -147,6 +27,81 @@ macro_rules! keyword_enum {
             }
         }
     };
+}
+
+keyword_enum! {
+    /// The data type of a variable (FMI 2.0 Real/Integer map to Float64/Int32), whose keyword
+    /// is its FMI 3.0 element name.
+    VariableType {
+        /// FMI 3.0 Float32.
+        Float32 = "Float32",
+        /// FMI 3.0 Float64, FMI 2.0 Real.
+        Float64 = "Float64",
+        /// FMI 3.0 Int8.
+        Int8 = "Int8",
+        /// FMI 3.0 UInt8.
+        UInt8 = "UInt8",
+        /// FMI 3.0 Int16.
+        Int16 = "Int16",
+        /// FMI 3.0 UInt16.
+        UInt16 = "UInt16",
+        /// FMI 3.0 Int32, FMI 2.0 Integer.
+        Int32 = "Int32",
+        /// FMI 3.0 UInt32.
+        UInt32 = "UInt32",
+        /// FMI 3.0 Int64.
+        Int64 = "Int64",
+        /// FMI 3.0 UInt64.
+        UInt64 = "UInt64",
+        /// Boolean.
+        Boolean = "Boolean",
+        /// String.
+        String = "String",
+        /// FMI 3.0 Binary (byte arrays).
+        Binary = "Binary",
+        /// FMI 3.0 Clock.
+        Clock = "Clock",
+        /// Enumeration (Int64 values in FMI 3.0, Integer values in FMI 2.0).
+        Enumeration = "Enumeration",
+    }
+}
+
+impl VariableType {
+    /// Float32 or Float64.
+    pub fn is_float(self) -> bool {
+        matches!(self, VariableType::Float32 | VariableType::Float64)
+    }
+
+    /// Any of the integer types or an enumeration.
+    pub fn is_integer(self) -> bool {
+        use VariableType::*;
+        matches!(
+            self,
+            Int8 | UInt8 | Int16 | UInt16 | Int32 | UInt32 | Int64 | UInt64 | Enumeration
+        )
+    }
+
+    /// A float or integer type, whose values can be recorded as numbers.
+    pub fn is_numeric(self) -> bool {
+        self.is_float() || self.is_integer()
+    }
+
+    /// The element name of FMI 3.0 (`Float64`, `Int8`, ...), also used for display.
+    pub fn fmi3_name(self) -> &'static str {
+        self.as_str()
+    }
+
+    /// The FMI 2.0 type for an element name (`Real`, `Integer`, `Boolean`, `String`, `Enumeration`).
+    pub fn from_fmi2_name(name: &str) -> Option<Self> {
+        match name {
+            "Real" => Some(VariableType::Float64),
+            "Integer" => Some(VariableType::Int32),
+            "Boolean" => Some(VariableType::Boolean),
+            "String" => Some(VariableType::String),
+            "Enumeration" => Some(VariableType::Enumeration),
+            _ => None,
+        }
+    }
 }
 
 keyword_enum! {

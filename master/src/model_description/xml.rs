@@ -168,6 +168,20 @@ impl Element {
         self.children.iter().find(|child| child.name == name)
     }
 
+    /// `read` applied to each child named `item` of the child `list` (such as the `Unit`s of
+    /// `UnitDefinitions`), in order; empty when there is no `list` child.
+    pub fn list<T>(
+        &self,
+        list: &str,
+        item: &str,
+        read: impl FnMut(&Element) -> Result<T, ParseError>,
+    ) -> Result<Vec<T>, ParseError> {
+        match self.child(list) {
+            Some(list) => list.children_named(item).map(read).collect(),
+            None => Ok(Vec::new()),
+        }
+    }
+
     /// An error located at this element.
     pub fn error(&self, message: impl Into<String>) -> ParseError {
         ParseError::new(self.line, self.column, message)

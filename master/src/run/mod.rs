@@ -43,8 +43,10 @@ impl PlotKind {
 pub struct RunOptions {
     /// Result file (default: `[output] file`, else `<system file stem>_out.csv`).
     pub output_file: Option<PathBuf>,
-    /// Replaces `[experiment] stop`.
+    /// Replaces the system's stop time.
     pub stop_time: Option<f64>,
+    /// Replaces the system's macro step.
+    pub step_size: Option<f64>,
     /// Takes every FMU from this folder, by file name.
     pub fmu_dir: Option<PathBuf>,
     /// Logging of the FMUs' messages.
@@ -91,6 +93,7 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
         system_file,
         LoadOptions {
             stop_time: options.stop_time,
+            step_size: options.step_size,
             fmu_dir: options.fmu_dir.as_deref(),
         },
     )?;

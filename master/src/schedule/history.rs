@@ -1,32 +1,57 @@
 //! The values communicated at past communication points, and the polynomial through the
 //! latest of them that gives a connected input its value at any time (ZOH, FOH, SOH).
+//!
+//! Every sample carries a tag: the index of the participant's communication it came from
+//! (0 for its first values in initialization, counting every later one). A [`Hold`] names
+//! the tagged samples an input's value was computed from and their weights, which is what a
+//! reverse (adjoint) pass needs to send an input's sensitivity back to the outputs it came from.
+
+use std::ops::Range;
 
 /// Samples kept per variable: enough for the second-order hold.
 const DEPTH: usize = 3;
+
+/// How an input's value was computed: `sum of weight * sample` over the samples it names.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Hold {
+    terms: [(usize, f64); DEPTH],
+    len: usize,
+}
+
+impl Hold {
+    /// The `(tag, weight)` pairs: the tag of each sample used and its Lagrange weight.
+    pub fn terms(&self) -> &[(usize, f64)] {
+        &self.terms[..self.len]
+    }
+}
 
 /// The latest communicated values of one variable, oldest first.
 #[derive(Debug, Clone, Default)]
 pub struct History {
     times: Vec<f64>,
     values: Vec<f64>,
+    tags: Vec<usize>,
 }
 
 impl History {
     /// Appends the value at `time` (after every earlier sample), dropping the oldest beyond three.
-    pub fn push(&mut self, time: f64, value: f64) {
+    pub fn push(&mut self, time: f64, value: f64, tag: usize) {
         if self.times.len() == DEPTH {
             self.times.remove(0);
             self.values.remove(0);
+            self.tags.remove(0);
         }
         self.times.push(time);
         self.values.push(value);
+        self.tags.push(tag);
     }
 
     /// Forgets every sample but `value` at `time` (initialization updates values in place).
-    pub fn reset(&mut self, time: f64, value: f64) {
+    pub fn reset(&mut self, time: f64, value: f64, tag: usize) {
         self.times.clear();
         self.values.clear();
-        self.push(time, value);
+        self.tags.clear();
+        self.push(time, value, tag);
     }
 
     /// The latest sample's value (NaN before any sample).
@@ -38,18 +63,46 @@ impl History {
     /// latest `degree + 1` samples, evaluated at `time`: it extrapolates beyond the latest
     /// sample and interpolates between samples (Lagrange form).
     pub fn value_at(&self, time: f64, degree: usize) -> f64 {
-        let used = (degree + 1).min(self.times.len());
-        let first = self.times.len() - used;
-        let (times, values) = (&self.times[first..], &self.values[first..]);
-        (0..used)
-            .map(|i| {
-                let weight: f64 = (0..used)
-                    .filter(|&j| j != i)
-                    .map(|j| (time - times[j]) / (times[i] - times[j]))
-                    .product();
-                weight * values[i]
-            })
+        let (used, weights) = self.weights(time, degree);
+        self.values[used]
+            .iter()
+            .zip(weights)
+            .map(|(value, weight)| weight * value)
             .sum()
+    }
+
+    /// Which samples [`History::value_at`] combines for `time` and `degree`, with their weights.
+    pub fn hold_at(&self, time: f64, degree: usize) -> Hold {
+        let (used, weights) = self.weights(time, degree);
+        let mut hold = Hold {
+            len: used.len(),
+            ..Hold::default()
+        };
+        for (term, (&tag, weight)) in hold
+            .terms
+            .iter_mut()
+            .zip(self.tags[used].iter().zip(weights))
+        {
+            *term = (tag, weight);
+        }
+        hold
+    }
+
+    /// The samples used (the latest `degree + 1`, or all while there are fewer) and the
+    /// Lagrange weight of each, first ones valid (an array: this runs for every input at every
+    /// step).
+    fn weights(&self, time: f64, degree: usize) -> (Range<usize>, [f64; DEPTH]) {
+        let used = (degree + 1).min(self.times.len());
+        let range = self.times.len() - used..self.times.len();
+        let times = &self.times[range.clone()];
+        let mut weights = [0.0; DEPTH];
+        for (i, weight) in weights[..used].iter_mut().enumerate() {
+            *weight = (0..used)
+                .filter(|&j| j != i)
+                .map(|j| (time - times[j]) / (times[i] - times[j]))
+                .product();
+        }
+        (range, weights)
     }
 }
 
@@ -57,6 +110,8 @@ impl History {
 #[derive(Debug, Clone, Default)]
 pub struct Histories {
     participants: Vec<Vec<History>>,
+    /// Per participant, the tag its next communicated values get.
+    next_tags: Vec<usize>,
 }
 
 /// Where a connected input takes its value from: a participant and one of its observed slots.
@@ -71,17 +126,24 @@ pub struct Source {
 impl Histories {
     /// Empty histories for participants observing `slots[i]` variables each.
     pub fn new(slots: impl IntoIterator<Item = usize>) -> Self {
+        let participants: Vec<Vec<History>> = slots
+            .into_iter()
+            .map(|n| vec![History::default(); n])
+            .collect();
         Histories {
-            participants: slots
-                .into_iter()
-                .map(|n| vec![History::default(); n])
-                .collect(),
+            next_tags: vec![0; participants.len()],
+            participants,
         }
     }
 
     /// The value of `source` at `time` by the hold of `degree`.
     pub fn value_at(&self, source: Source, time: f64, degree: usize) -> f64 {
         self.participants[source.participant][source.slot].value_at(time, degree)
+    }
+
+    /// The samples of `source` that [`Histories::value_at`] combines, with their weights.
+    pub fn hold_at(&self, source: Source, time: f64, degree: usize) -> Hold {
+        self.participants[source.participant][source.slot].hold_at(time, degree)
     }
 
     /// The latest value of `source`.
@@ -91,16 +153,25 @@ impl Histories {
 
     /// Appends the observed `values` of `participant` at `time`.
     pub fn push(&mut self, participant: usize, time: f64, values: &[f64]) {
+        let tag = self.next_tag(participant);
         for (history, &value) in self.participants[participant].iter_mut().zip(values) {
-            history.push(time, value);
+            history.push(time, value, tag);
         }
     }
 
     /// Replaces the histories of `participant` by `values` at `time`.
     pub fn reset(&mut self, participant: usize, time: f64, values: &[f64]) {
+        let tag = self.next_tag(participant);
         for (history, &value) in self.participants[participant].iter_mut().zip(values) {
-            history.reset(time, value);
+            history.reset(time, value, tag);
         }
+    }
+
+    /// The tag of `participant`'s next communicated values, counted.
+    fn next_tag(&mut self, participant: usize) -> usize {
+        let tag = self.next_tags[participant];
+        self.next_tags[participant] += 1;
+        tag
     }
 }
 
@@ -110,8 +181,8 @@ mod tests {
 
     fn history(f: impl Fn(f64) -> f64, times: &[f64]) -> History {
         let mut h = History::default();
-        for &t in times {
-            h.push(t, f(t));
+        for (tag, &t) in times.iter().enumerate() {
+            h.push(t, f(t), tag);
         }
         h
     }
@@ -140,18 +211,36 @@ mod tests {
     #[test]
     fn a_hold_uses_only_the_latest_samples_and_falls_back_while_there_are_few() {
         let mut h = History::default();
-        h.push(0.0, 1.0);
+        h.push(0.0, 1.0, 0);
         assert_eq!(h.value_at(5.0, 2), 1.0, "one sample: constant");
-        h.push(1.0, 3.0);
+        h.push(1.0, 3.0, 1);
         assert_eq!(h.value_at(2.0, 2), 5.0, "two samples: the line");
-        h.push(2.0, 9.0);
-        h.push(3.0, 19.0);
+        h.push(2.0, 9.0, 2);
+        h.push(3.0, 19.0, 3);
         // The oldest sample is gone: 3, 9, 19 at 1, 2, 3 lie on 2 t^2 + 1.
         assert_eq!(h.value_at(4.0, 2), 33.0);
         assert_eq!(h.value_at(4.0, 1), 29.0);
         assert_eq!(h.value_at(4.0, 0), 19.0);
         assert_eq!(h.latest(), 19.0);
-        h.reset(3.0, -1.0);
+        h.reset(3.0, -1.0, 4);
         assert_eq!(h.value_at(4.0, 2), -1.0);
+    }
+
+    #[test]
+    fn a_hold_names_the_samples_and_weights_of_the_value() {
+        let mut h = History::default();
+        for (tag, (t, v)) in [(0.0, 1.0), (1.0, 3.0), (2.0, 9.0), (3.0, 19.0)]
+            .into_iter()
+            .enumerate()
+        {
+            h.push(t, v, tag);
+        }
+        let hold = h.hold_at(4.0, 2);
+        let tags: Vec<usize> = hold.terms().iter().map(|&(tag, _)| tag).collect();
+        assert_eq!(tags, [1, 2, 3], "the oldest sample is gone");
+        let by_tag = |tag: usize| [1.0, 3.0, 9.0, 19.0][tag];
+        let combined: f64 = hold.terms().iter().map(|&(tag, w)| w * by_tag(tag)).sum();
+        assert_eq!(combined, h.value_at(4.0, 2));
+        assert_eq!(h.hold_at(4.0, 0).terms(), [(3, 1.0)]);
     }
 }

@@ -4,13 +4,18 @@
 //! as many fixed-point passes for a loop under Jacobi); finally all leave initialization mode
 //! and their values at the start time become the first communicated values.
 
-use super::{Histories, Participant, Source};
-use crate::error::Result;
+use super::{Histories, Hooks, Participant, Source};
+use crate::error::{Error, Result};
 use crate::instance::LogSettings;
 use crate::system::{Port, System};
 
-/// The initialized participants and histories holding their values at the start time.
-pub(super) fn run(system: &System, log: &LogSettings) -> Result<(Vec<Participant>, Histories)> {
+/// The initialized participants, the histories holding their values at the start time, and
+/// per component the ports it observes (in the order of its history slots).
+pub(super) fn run(
+    system: &System,
+    log: &LogSettings,
+    hooks: Hooks<'_>,
+) -> Result<(Vec<Participant>, Histories, Vec<Vec<Port>>)> {
     let observed = observed_ports(system);
     let slot_of = |port: Port| Source {
         participant: port.component,
@@ -19,9 +24,31 @@ pub(super) fn run(system: &System, log: &LogSettings) -> Result<(Vec<Participant
             .position(|p| *p == port)
             .expect("every connection source is observed"),
     };
-    let mut participants = (0..system.components.len())
-        .map(|i| Participant::instantiate(system, i, &observed[i], &slot_of, log))
-        .collect::<Result<Vec<_>>>()?;
+    let count = system.components.len();
+    if !hooks.recorders.is_empty() && hooks.recorders.len() != count {
+        return Err(Error::InvalidValue {
+            item: "co-simulation recorders".into(),
+            message: format!("{} recorders for {count} components", hooks.recorders.len()),
+        });
+    }
+    let mut recorders = hooks.recorders.into_iter();
+    let mut participants = Vec::with_capacity(count);
+    for (i, component) in system.components.iter().enumerate() {
+        let instance = match hooks.instantiate {
+            Some(instantiate) => instantiate(component, log)?,
+            None => component
+                .fmu
+                .instantiate(component.interface, &component.name, log.clone())?,
+        };
+        participants.push(Participant::instantiate(
+            system,
+            i,
+            instance,
+            &observed[i],
+            &slot_of,
+            recorders.next(),
+        )?);
+    }
     let mut histories = Histories::new(participants.iter().map(Participant::observed_count));
     let (start, order) = (system.start, &system.schedule.order);
     for participant in &mut participants {
@@ -36,10 +63,10 @@ pub(super) fn run(system: &System, log: &LogSettings) -> Result<(Vec<Participant
         }
     }
     for participant in &mut participants {
-        participant.exit_initialization_mode(start)?;
+        participant.exit_initialization_mode(&histories, start)?;
     }
     observe_all(&mut participants, &mut histories, order, start)?;
-    Ok((participants, histories))
+    Ok((participants, histories, observed))
 }
 
 /// Reads every participant's observed values at `start` into fresh histories.
@@ -58,7 +85,7 @@ fn observe_all(
 
 /// Per component, the variables the master reads: the outputs it feeds to connections, then
 /// the recorded ones, each once.
-fn observed_ports(system: &System) -> Vec<Vec<Port>> {
+pub fn observed_ports(system: &System) -> Vec<Vec<Port>> {
     let mut observed = vec![Vec::new(); system.components.len()];
     let sources = system.connections.iter().map(|c| c.from);
     for port in sources.chain(system.recorded.iter().copied()) {

@@ -1,7 +1,8 @@
 //! Co-simulation schedules: the macro-step loop over the participants of a system.
 //!
 //! - **Jacobi**: every participant advances over the macro step at once, each on its own
-//!   thread, from the values communicated up to the start of the step.
+//!   thread (threads that live for the whole run), from the values communicated up to the
+//!   start of the step.
 //! - **Gauss-Seidel**: participants advance one after another in a given order; a participant
 //!   sees the values of those that already reached the end of the macro step.
 //!
@@ -9,27 +10,52 @@
 //! SOH) through the latest 1, 2 or 3 values its source communicated, evaluated at `t`: beyond
 //! the latest value this extrapolates, between values (a Gauss-Seidel source that already
 //! stepped) it interpolates. Co-Simulation FMUs hold an input over a step, so a participant
-//! stepping from `t` gets the value at `t`. Multi-rate: a participant may take several equal
-//! sub-steps per macro step, each with its inputs from the same polynomials. At the end of the
+//! stepping from `t` gets the value at `t`; a Model Exchange FMU, integrated by the master,
+//! gets the polynomial's value at every time the integrator evaluates it. Multi-rate: a
+//! Co-Simulation participant may take several equal sub-steps per macro step, each with its
+//! inputs from the same polynomials. At the end of the
 //! macro step the inputs are set to their values there before the outputs are read, so an
 //! output with direct feedthrough uses the extrapolated (or, in Gauss-Seidel, current) inputs.
+//!
+//! A caller may hook into a run ([`Hooks`]): create the instances itself and give every
+//! participant a [`Recorder`] that hears of each input written, step taken and value read.
 
 mod gauss_seidel;
 mod history;
 mod initialization;
 mod jacobi;
+pub mod model_exchange;
 mod participant;
+mod recording;
+
+pub use history::Hold;
+pub use initialization::observed_ports;
+pub use participant::connections_into;
+pub use recording::{Event, Recorder};
 
 use history::{Histories, Source};
 use participant::{Advance, Participant};
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
-use crate::error::Result;
-use crate::instance::LogSettings;
-use crate::system::{Port, Schedule, System};
+use crate::error::{Error, Result};
+use crate::instance::{FmuInstance, LogSettings};
+use crate::system::{Component, Port, Schedule, System};
+
+/// Creates a component's instance in place of its FMU's (an in-process stand-in, say).
+pub type Instantiate<'a> = &'a dyn Fn(&Component, &LogSettings) -> Result<Box<dyn FmuInstance>>;
+
+/// What a caller adds to a co-simulation.
+#[derive(Default)]
+pub struct Hooks<'a> {
+    /// Creates the instances (default: each component's FMU, for Co-Simulation).
+    pub instantiate: Option<Instantiate<'a>>,
+    /// One recorder per component, in component order, or none.
+    pub recorders: Vec<Box<dyn Recorder>>,
+}
 
 /// The order in which components advance over a macro step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -101,21 +127,51 @@ pub enum Progress {
 
 /// A running co-simulation: the participants and what they communicated.
 pub struct CoSimulation {
-    participants: Vec<Participant>,
-    histories: Histories,
+    stepping: Stepping,
+    /// Shared with the Jacobi workers during a macro step, owned alone in between.
+    histories: Arc<Histories>,
+    /// Per component, the ports it observes, in the order of its history slots.
+    observed: Vec<Vec<Port>>,
+    names: Vec<String>,
     schedule: Schedule,
     time: f64,
     macro_steps: usize,
+}
+
+/// Where the participants are and how they advance.
+enum Stepping {
+    /// Jacobi: in parallel, on threads that live for the whole run.
+    Parallel(jacobi::Crew),
+    /// On the calling thread: Gauss-Seidel, or Jacobi with recorders (advanced in turn).
+    Sequential(Vec<Participant>),
 }
 
 impl CoSimulation {
     /// Instantiates every component of `system`, initializes them and propagates the outputs
     /// to the inputs at the start time.
     pub fn initialize(system: &System, log: &LogSettings) -> Result<Self> {
-        let (participants, histories) = initialization::run(system, log)?;
+        Self::initialize_with(system, log, Hooks::default())
+    }
+
+    /// [`CoSimulation::initialize`] with the caller's `hooks`. A run with recorders keeps
+    /// every participant on the calling thread (a Jacobi step then advances them in turn, with
+    /// the same result), so that [`CoSimulation::instance_mut`] and
+    /// [`CoSimulation::write_inputs`] can reach them after it.
+    pub fn initialize_with(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Result<Self> {
+        let recording = !hooks.recorders.is_empty();
+        let (participants, histories, observed) = initialization::run(system, log, hooks)?;
+        let names = participants.iter().map(|p| p.name().to_string()).collect();
+        let stepping = match system.schedule.kind {
+            ScheduleKind::Jacobi if !recording => {
+                Stepping::Parallel(jacobi::Crew::new(participants, system.start)?)
+            }
+            _ => Stepping::Sequential(participants),
+        };
         Ok(CoSimulation {
-            participants,
-            histories,
+            stepping,
+            histories: Arc::new(histories),
+            observed,
+            names,
             schedule: system.schedule.clone(),
             time: system.start,
             macro_steps: 0,
@@ -125,22 +181,32 @@ impl CoSimulation {
     /// Advances every participant by one macro step, to `to`.
     pub fn step(&mut self, to: f64) -> Result<Progress> {
         let (from, degree) = (self.time, self.schedule.extrapolation.degree());
-        let progress = match self.schedule.kind {
-            ScheduleKind::Jacobi => jacobi::step(
-                &mut self.participants,
-                &mut self.histories,
-                from,
-                to,
-                degree,
-            )?,
-            ScheduleKind::GaussSeidel => gauss_seidel::step(
-                &mut self.participants,
-                &mut self.histories,
-                &self.schedule.order,
-                from,
-                to,
-                degree,
-            )?,
+        let progress = match &mut self.stepping {
+            Stepping::Parallel(crew) => {
+                crew.step(&mut self.histories, &self.names, from, to, degree)?
+            }
+            Stepping::Sequential(participants) => {
+                let histories = Arc::make_mut(&mut self.histories);
+                match self.schedule.kind {
+                    ScheduleKind::Jacobi => jacobi::step_in_turn(
+                        participants,
+                        histories,
+                        &self.names,
+                        from,
+                        to,
+                        degree,
+                    )?,
+                    ScheduleKind::GaussSeidel => gauss_seidel::step(
+                        participants,
+                        histories,
+                        &self.names,
+                        &self.schedule.order,
+                        from,
+                        to,
+                        degree,
+                    )?,
+                }
+            }
         };
         if progress == Progress::Reached {
             self.time = to;
@@ -151,20 +217,29 @@ impl CoSimulation {
 
     /// The latest communicated value of a recorded or connected variable.
     pub fn value(&self, port: Port) -> f64 {
-        let participant = &self.participants[port.component];
-        participant.slot(port.variable).map_or(f64::NAN, |slot| {
-            self.histories.latest(Source {
-                participant: port.component,
-                slot,
+        self.observed[port.component]
+            .iter()
+            .position(|&p| p == port)
+            .map_or(f64::NAN, |slot| {
+                self.histories.latest(Source {
+                    participant: port.component,
+                    slot,
+                })
             })
-        })
     }
 
     /// Adds `offset` to every value the connected input `input` receives from now on (the
     /// energy correction of a power bond's effort). Returns false, changing nothing, when
     /// `input` is no connected continuous float input.
     pub fn set_input_offset(&mut self, input: Port, offset: f64) -> bool {
-        self.participants[input.component].set_input_offset(input.variable, offset)
+        match &mut self.stepping {
+            Stepping::Parallel(crew) => {
+                crew.set_input_offset(input.component, input.variable, offset)
+            }
+            Stepping::Sequential(participants) => {
+                participants[input.component].set_input_offset(input.variable, offset)
+            }
+        }
     }
 
     /// The values of `ports` of `system` at the time reached, each read from its FMU after
@@ -172,22 +247,31 @@ impl CoSimulation {
     /// direct feedthrough (a subsystem's energy) is then consistent with the other components'
     /// current values rather than with the extrapolated inputs the schedule read it with.
     pub fn read_consistent(&mut self, system: &System, ports: &[Port]) -> Result<Vec<f64>> {
-        let mut values = vec![f64::NAN; ports.len()];
-        for (index, participant) in self.participants.iter_mut().enumerate() {
-            let (slots, variables): (Vec<usize>, Vec<_>) = ports
-                .iter()
-                .enumerate()
-                .filter(|(_, port)| port.component == index)
-                .map(|(slot, port)| {
-                    let variable = port.variable(&system.components);
-                    (slot, (variable.ty, variable.value_reference))
+        let mut requests = vec![Vec::new(); system.components.len()];
+        let mut slots = vec![Vec::new(); system.components.len()];
+        for (slot, port) in ports.iter().enumerate() {
+            let variable = port.variable(&system.components);
+            requests[port.component].push((variable.ty, variable.value_reference));
+            slots[port.component].push(slot);
+        }
+        let time = self.time;
+        let read = match &mut self.stepping {
+            Stepping::Parallel(crew) => crew.read_consistent(&self.histories, time, &requests)?,
+            Stepping::Sequential(participants) => participants
+                .iter_mut()
+                .zip(&requests)
+                .map(|(participant, variables)| {
+                    if variables.is_empty() {
+                        Ok(Vec::new())
+                    } else {
+                        participant.read_consistent(&self.histories, time, variables)
+                    }
                 })
-                .unzip();
-            if slots.is_empty() {
-                continue;
-            }
-            let read = participant.read_consistent(&self.histories, self.time, &variables)?;
-            for (slot, value) in slots.into_iter().zip(read) {
+                .collect::<Result<_>>()?,
+        };
+        let mut values = vec![f64::NAN; ports.len()];
+        for (slots, read) in slots.iter().zip(read) {
+            for (&slot, value) in slots.iter().zip(read) {
                 values[slot] = value;
             }
         }
@@ -206,21 +290,55 @@ impl CoSimulation {
 
     /// FMI calls made so far, over all participants.
     pub fn fmu_calls(&self) -> usize {
-        self.participants.iter().map(Participant::calls).sum()
+        match &self.stepping {
+            Stepping::Parallel(crew) => crew.calls(),
+            Stepping::Sequential(participants) => participants.iter().map(Participant::calls).sum(),
+        }
+    }
+
+    /// The instance of component `index`, to replay or differentiate its steps after a run;
+    /// only a run with recorders keeps its instances reachable (see
+    /// [`CoSimulation::initialize_with`]).
+    pub fn instance_mut(&mut self, index: usize) -> Result<&mut dyn FmuInstance> {
+        Ok(self.sequential(index)?.instance_mut())
+    }
+
+    /// Writes `values` to the connected inputs of component `index` (in the order of
+    /// [`connections_into`]), as of `time` (for messages); only in a run with recorders.
+    pub fn write_inputs(&mut self, index: usize, time: f64, values: &[f64]) -> Result<()> {
+        self.sequential(index)?.write_inputs(time, values)
+    }
+
+    /// Participant `index`, when the participants are on the calling thread.
+    fn sequential(&mut self, index: usize) -> Result<&mut Participant> {
+        match &mut self.stepping {
+            Stepping::Sequential(participants) => Ok(&mut participants[index]),
+            Stepping::Parallel(_) => Err(Error::Simulation {
+                time: self.time,
+                message: format!(
+                    "instance {}: its participant runs on a worker thread of a Jacobi run \
+                     without recorders and cannot be reached from outside",
+                    self.names[index]
+                ),
+            }),
+        }
     }
 
     /// Terminates every participant.
     pub fn terminate(&mut self) -> Result<()> {
-        self.participants
-            .iter_mut()
-            .try_for_each(Participant::terminate)
+        match &mut self.stepping {
+            Stepping::Parallel(crew) => crew.terminate(),
+            Stepping::Sequential(participants) => {
+                participants.iter_mut().try_for_each(Participant::terminate)
+            }
+        }
     }
 }
 
 /// Records a participant's advance: its values join the histories, or it ended the run.
 fn settle(
     histories: &mut Histories,
-    participant: &Participant,
+    name: &str,
     index: usize,
     to: f64,
     advance: Advance,
@@ -231,7 +349,7 @@ fn settle(
             Progress::Reached
         }
         Advance::Terminated(time) => Progress::Terminated {
-            component: participant.name().to_string(),
+            component: name.to_string(),
             time,
         },
     }

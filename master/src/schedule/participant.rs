@@ -1,16 +1,19 @@
-//! A component taking part in a co-simulation: its FMU instance, the inputs it takes from
-//! other participants, the variables the master reads from it at communication points, and
-//! its sub-steps within a macro step. Every FMU call goes through here and is counted.
+//! A component taking part in a co-simulation: its FMU instance and how it advances (a
+//! Co-Simulation FMU steps itself, a Model Exchange FMU is integrated by the master), the
+//! inputs it takes from other participants, and the variables the master reads from it at
+//! communication points. Every FMU call goes through here and is counted, and reported to
+//! the participant's recorder, if it has one.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
-use super::history::{Histories, Source};
+use super::history::{Histories, Hold, Source};
+use super::model_exchange::{MeStepper, Reached};
+use super::recording::{Event, Recorder};
 use super::Extrapolation;
 use crate::error::{Error, Result};
-use crate::instance::{FmuInstance, LogSettings};
+use crate::instance::FmuInstance;
 use crate::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
-use crate::system::{Port, System};
+use crate::system::{Connection, Port, System};
 
 /// A connected input.
 struct Input {
@@ -44,45 +47,68 @@ pub enum Advance {
     Terminated(f64),
 }
 
-/// One component's instance and ports.
-pub struct Participant {
+/// How a participant advances.
+enum Engine {
+    /// A Co-Simulation FMU, stepping itself `sub_steps` times per macro step with its inputs
+    /// held at their values at the start of each step.
+    CoSimulation {
+        instance: Box<dyn FmuInstance>,
+        sub_steps: usize,
+    },
+    /// A Model Exchange FMU integrated by the master, its inputs set to their holds at every
+    /// time the integrator evaluates it.
+    ModelExchange(Box<MeStepper>),
+}
+
+impl Engine {
+    fn instance(&mut self) -> &mut dyn FmuInstance {
+        match self {
+            Engine::CoSimulation { instance, .. } => instance.as_mut(),
+            Engine::ModelExchange(stepper) => stepper.instance(),
+        }
+    }
+}
+
+/// The participant's connections to the others: the inputs it writes and the variables it
+/// observes, the FMI calls made for them and for its set-up, and its recorder.
+struct Ports {
     name: String,
-    instance: Box<dyn FmuInstance>,
     fmi_version: FmiVersion,
-    sub_steps: usize,
-    /// The degree of the component's own input extrapolation, replacing the schedule's.
-    degree: Option<usize>,
     inputs: Vec<Input>,
     input_batches: Vec<Batch>,
     observed: Vec<Observed>,
     observed_batches: Vec<Batch>,
-    /// Slot of each observed variable, by variable index.
-    slots: HashMap<usize, usize>,
     calls: usize,
+    recorder: Option<Box<dyn Recorder>>,
+}
+
+/// One component's instance and ports.
+pub struct Participant {
+    engine: Engine,
+    ports: Ports,
+    /// The degree of the component's own input extrapolation, replacing the schedule's.
+    degree: Option<usize>,
+    /// Relative tolerance given to the FMU (Model Exchange: also the integrator's).
+    tolerance: Option<f64>,
 }
 
 impl Participant {
-    /// Instantiates component `index` of `system` (Co-Simulation) and sets its parameter and
-    /// start values. It observes the outputs it feeds to connections and the recorded variables;
-    /// `slots_of` gives the observed slots of every component, for the input sources.
+    /// Takes `instance` (of the component's interface) as component `index` of `system` and
+    /// sets its parameter and start values. It observes `observed_ports` (the outputs it feeds
+    /// to connections and the recorded variables); `slots_of` gives the observed slots of every
+    /// component, for the input sources; the recorder, if any, hears of everything it does
+    /// from here on.
     pub fn instantiate(
         system: &System,
         index: usize,
+        mut instance: Box<dyn FmuInstance>,
         observed_ports: &[Port],
         slots_of: &dyn Fn(Port) -> Source,
-        log: &LogSettings,
+        recorder: Option<Box<dyn Recorder>>,
     ) -> Result<Self> {
         let component = &system.components[index];
         let md = component.fmu.model_description();
-        let instance =
-            component
-                .fmu
-                .instantiate(InterfaceType::CoSimulation, &component.name, log.clone())?;
-        let connected: Vec<_> = system
-            .connections
-            .iter()
-            .filter(|c| c.to.component == index)
-            .collect();
+        let connected: Vec<_> = connections_into(system, index).collect();
         let inputs = connected
             .iter()
             .map(|c| {
@@ -106,12 +132,9 @@ impl Participant {
             .iter()
             .map(|p| &md.variables[p.variable])
             .collect();
-        let mut participant = Participant {
+        let mut ports = Ports {
             name: component.name.clone(),
-            instance,
             fmi_version: md.fmi_version,
-            sub_steps: component.sub_steps,
-            degree: component.extrapolation.map(Extrapolation::degree),
             inputs,
             input_batches,
             observed: observed_variables
@@ -122,88 +145,125 @@ impl Participant {
                 })
                 .collect(),
             observed_batches: batches(observed_variables.iter().map(|v| (v.ty, v.value_reference))),
-            slots: observed_ports
-                .iter()
-                .enumerate()
-                .map(|(slot, p)| (p.variable, slot))
-                .collect(),
             calls: 0,
+            recorder,
         };
         for start in &component.start_values {
-            participant.calls += 1;
-            participant
-                .instance
-                .set_values(start.ty, &[start.value_reference], &start.value)?;
+            ports.calls += 1;
+            instance.set_values(start.ty, &[start.value_reference], &start.value)?;
         }
-        Ok(participant)
+        let (engine, tolerance) = match component.interface {
+            InterfaceType::CoSimulation => (
+                Engine::CoSimulation {
+                    instance,
+                    sub_steps: component.sub_steps,
+                },
+                None,
+            ),
+            InterfaceType::ModelExchange => (
+                Engine::ModelExchange(Box::new(MeStepper::new(instance, component.tolerance))),
+                Some(component.tolerance),
+            ),
+        };
+        Ok(Participant {
+            engine,
+            ports,
+            degree: component.extrapolation.map(Extrapolation::degree),
+            tolerance,
+        })
     }
 
     /// The component name.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.ports.name
     }
 
     /// FMI calls made so far.
     pub fn calls(&self) -> usize {
-        self.calls
+        let integration = match &self.engine {
+            Engine::CoSimulation { .. } => 0,
+            Engine::ModelExchange(stepper) => stepper.statistics().calls,
+        };
+        self.ports.calls + integration
     }
 
     /// Number of observed variables.
     pub fn observed_count(&self) -> usize {
-        self.observed.len()
-    }
-
-    /// The observed slot of variable index `variable`.
-    pub fn slot(&self, variable: usize) -> Option<usize> {
-        self.slots.get(&variable).copied()
+        self.ports.observed.len()
     }
 
     /// Enters initialization mode for the experiment from `start` to `stop`.
     pub fn enter_initialization_mode(&mut self, start: f64, stop: f64) -> Result<()> {
-        self.calls += 1;
-        self.instance
-            .enter_initialization_mode(None, start, Some(stop))
+        self.ports.calls += 1;
+        self.engine
+            .instance()
+            .enter_initialization_mode(self.tolerance, start, Some(stop))
             .map_err(|e| at(start, e))
     }
 
-    /// Leaves initialization mode.
-    pub fn exit_initialization_mode(&mut self, start: f64) -> Result<()> {
-        self.calls += 1;
-        self.instance
+    /// Leaves initialization mode; a Model Exchange participant then settles its discrete
+    /// states (with its inputs from `histories`) and starts integrating at `start`.
+    pub fn exit_initialization_mode(&mut self, histories: &Histories, start: f64) -> Result<()> {
+        self.ports.calls += 1;
+        let instance = self.engine.instance();
+        instance
             .exit_initialization_mode()
-            .map_err(|e| at(start, e))
+            .map_err(|e| at(start, e))?;
+        self.ports.record(instance, start, Event::Initialized)?;
+        let Engine::ModelExchange(stepper) = &mut self.engine else {
+            return Ok(());
+        };
+        let ports = &mut self.ports;
+        let mut inputs =
+            |instance: &mut dyn FmuInstance, t: f64| ports.set_inputs(instance, histories, t, 0);
+        if stepper
+            .start(start, &mut inputs)
+            .map_err(|e| at(start, e))?
+        {
+            return Err(Error::Simulation {
+                time: start,
+                message: format!(
+                    "instance {}: the FMU asked to terminate when leaving initialization",
+                    ports.name
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// The instance, for a caller that replays or differentiates steps after the run.
+    pub fn instance_mut(&mut self) -> &mut dyn FmuInstance {
+        self.engine.instance()
+    }
+
+    /// Writes `values` to the connected inputs (in connection order) at `time`.
+    pub fn write_inputs(&mut self, time: f64, values: &[f64]) -> Result<()> {
+        self.ports
+            .write_inputs(self.engine.instance(), time, values)
     }
 
     /// Ends the run.
     pub fn terminate(&mut self) -> Result<()> {
-        self.calls += 1;
-        self.instance.terminate()
+        self.ports.calls += 1;
+        self.engine.instance().terminate()
     }
 
     /// Writes the connected inputs: each source's hold of `degree` at `time`.
     pub fn set_inputs(&mut self, histories: &Histories, time: f64, degree: usize) -> Result<()> {
-        let values: Vec<f64> = self
-            .inputs
-            .iter()
-            .map(|input| {
-                let degree = if input.continuous { degree } else { 0 };
-                histories.value_at(input.source, time, degree) + input.offset
-            })
-            .collect();
-        for batch in &self.input_batches {
-            self.calls += 1;
-            let batch_values = Values::from_numbers(batch.ty, &values[batch.range.clone()]);
-            self.instance
-                .set_values(batch.ty, &batch.references, &batch_values)
-                .map_err(|e| at(time, e))?;
-        }
-        Ok(())
+        self.ports
+            .set_inputs(self.engine.instance(), histories, time, degree)
+    }
+
+    /// Reads the observed variables at `time`; a non-finite float is an error.
+    pub fn observe(&mut self, time: f64) -> Result<Vec<f64>> {
+        self.ports.observe(self.engine.instance(), time)
     }
 
     /// Adds `offset` to every value sent to the connected input variable `variable` from now
     /// on; false when that variable is no connected continuous float input.
     pub fn set_input_offset(&mut self, variable: usize, offset: f64) -> bool {
         match self
+            .ports
             .inputs
             .iter_mut()
             .find(|input| input.variable == variable && input.continuous)
@@ -226,12 +286,12 @@ impl Participant {
         time: f64,
         variables: &[(VariableType, u32)],
     ) -> Result<Vec<f64>> {
-        self.set_inputs(histories, time, 0)?;
+        let instance = self.engine.instance();
+        self.ports.set_inputs(instance, histories, time, 0)?;
         let mut values = vec![f64::NAN; variables.len()];
         for batch in batches(variables.iter().copied()) {
-            self.calls += 1;
-            let read = self
-                .instance
+            self.ports.calls += 1;
+            let read = instance
                 .get_values(batch.ty, &batch.references)
                 .map_err(|e| at(time, e))?;
             for (i, slot) in batch.range.enumerate() {
@@ -241,13 +301,130 @@ impl Participant {
         Ok(values)
     }
 
-    /// Reads the observed variables at `time`; a non-finite float is an error.
-    pub fn observe(&mut self, time: f64) -> Result<Vec<f64>> {
+    /// Advances from `from` to `to`: a Co-Simulation FMU in its sub-steps, each with its inputs
+    /// set to the holds at the sub-step's start; a Model Exchange FMU with its inputs following
+    /// the holds. At `to` sets the inputs to their holds there (so that outputs with direct
+    /// feedthrough see them) and reads the observed variables. The holds are of degree
+    /// `degree` unless the component has its own extrapolation.
+    pub fn advance(
+        &mut self,
+        histories: &Histories,
+        from: f64,
+        to: f64,
+        degree: usize,
+    ) -> Result<Advance> {
+        let degree = self.degree.unwrap_or(degree);
+        let ports = &mut self.ports;
+        match &mut self.engine {
+            Engine::CoSimulation {
+                instance,
+                sub_steps,
+            } => {
+                let n = *sub_steps;
+                let point = |j: usize| {
+                    if j == n {
+                        to
+                    } else {
+                        from + (to - from) * j as f64 / n as f64
+                    }
+                };
+                for j in 0..n {
+                    let (t, next) = (point(j), point(j + 1));
+                    ports.set_inputs(instance.as_mut(), histories, t, degree)?;
+                    let step = Event::Step {
+                        time: t,
+                        step: next - t,
+                    };
+                    ports.record(instance.as_mut(), t, step)?;
+                    ports.calls += 1;
+                    let outcome = instance.do_step(t, next - t).map_err(|e| at(t, e))?;
+                    if outcome.terminate {
+                        return Ok(Advance::Terminated(outcome.last_time));
+                    }
+                    if outcome.partial {
+                        return Err(Error::Simulation {
+                            time: outcome.last_time,
+                            message: format!(
+                                "instance {}: the step from t = {t} ended early without asking to \
+                                 terminate; a co-simulation cannot continue from there",
+                                ports.name
+                            ),
+                        });
+                    }
+                }
+            }
+            Engine::ModelExchange(stepper) => {
+                let mut inputs = |instance: &mut dyn FmuInstance, t: f64| {
+                    ports.set_inputs(instance, histories, t, degree)
+                };
+                let reached = stepper.advance_to(to, &mut inputs);
+                match reached.map_err(|e| at(stepper.time(), e))? {
+                    Reached::Target => {}
+                    Reached::Terminated(time) => return Ok(Advance::Terminated(time)),
+                }
+            }
+        }
+        let instance = self.engine.instance();
+        self.ports.set_inputs(instance, histories, to, degree)?;
+        self.ports.observe(instance, to).map(Advance::Reached)
+    }
+}
+
+impl Ports {
+    /// Writes the connected inputs into `instance`: each source's hold of `degree` at `time`.
+    fn set_inputs(
+        &mut self,
+        instance: &mut dyn FmuInstance,
+        histories: &Histories,
+        time: f64,
+        degree: usize,
+    ) -> Result<()> {
+        let degree_of = |input: &Input| if input.continuous { degree } else { 0 };
+        let values: Vec<f64> = self
+            .inputs
+            .iter()
+            .map(|input| histories.value_at(input.source, time, degree_of(input)) + input.offset)
+            .collect();
+        self.write_inputs(instance, time, &values)?;
+        if self.recorder.is_some() {
+            let holds: Vec<Hold> = self
+                .inputs
+                .iter()
+                .map(|input| histories.hold_at(input.source, time, degree_of(input)))
+                .collect();
+            let event = Event::Inputs {
+                time,
+                values: &values,
+                holds: &holds,
+            };
+            self.record(instance, time, event)?;
+        }
+        Ok(())
+    }
+
+    /// Writes `values` to the connected inputs of `instance` (in connection order) at `time`.
+    fn write_inputs(
+        &mut self,
+        instance: &mut dyn FmuInstance,
+        time: f64,
+        values: &[f64],
+    ) -> Result<()> {
+        for batch in &self.input_batches {
+            self.calls += 1;
+            let batch_values = Values::from_numbers(batch.ty, &values[batch.range.clone()]);
+            instance
+                .set_values(batch.ty, &batch.references, &batch_values)
+                .map_err(|e| at(time, e))?;
+        }
+        Ok(())
+    }
+
+    /// Reads the observed variables of `instance` at `time`; a non-finite float is an error.
+    fn observe(&mut self, instance: &mut dyn FmuInstance, time: f64) -> Result<Vec<f64>> {
         let mut values = vec![0.0; self.observed.len()];
         for batch in &self.observed_batches {
             self.calls += 1;
-            let read = self
-                .instance
+            let read = instance
                 .get_values(batch.ty, &batch.references)
                 .map_err(|e| at(time, e))?;
             for (i, slot) in batch.range.clone().enumerate() {
@@ -270,51 +447,29 @@ impl Participant {
                 ),
             });
         }
+        let event = Event::Observed {
+            time,
+            values: &values,
+        };
+        self.record(instance, time, event)?;
         Ok(values)
     }
 
-    /// Advances from `from` to `to` in the participant's sub-steps, each with its inputs set
-    /// to the holds at the sub-step's start; at `to` sets the inputs to their holds there (so
-    /// that outputs with direct feedthrough see them) and reads the observed variables. The
-    /// holds are of degree `degree` unless the component has its own extrapolation.
-    pub fn advance(
-        &mut self,
-        histories: &Histories,
-        from: f64,
-        to: f64,
-        degree: usize,
-    ) -> Result<Advance> {
-        let degree = self.degree.unwrap_or(degree);
-        let n = self.sub_steps;
-        let point = |j: usize| {
-            if j == n {
-                to
-            } else {
-                from + (to - from) * j as f64 / n as f64
-            }
-        };
-        for j in 0..n {
-            let (t, next) = (point(j), point(j + 1));
-            self.set_inputs(histories, t, degree)?;
-            self.calls += 1;
-            let outcome = self.instance.do_step(t, next - t).map_err(|e| at(t, e))?;
-            if outcome.terminate {
-                return Ok(Advance::Terminated(outcome.last_time));
-            }
-            if outcome.partial {
-                return Err(Error::Simulation {
-                    time: outcome.last_time,
-                    message: format!(
-                        "instance {}: the step from t = {t} ended early without asking to \
-                         terminate; a co-simulation cannot continue from there",
-                        self.name
-                    ),
-                });
-            }
+    /// Reports `event` at `time`, with `instance`, to the recorder, if there is one.
+    fn record(&mut self, instance: &mut dyn FmuInstance, time: f64, event: Event<'_>) -> Result<()> {
+        match &mut self.recorder {
+            Some(recorder) => recorder.record(instance, event).map_err(|e| at(time, e)),
+            None => Ok(()),
         }
-        self.set_inputs(histories, to, degree)?;
-        self.observe(to).map(Advance::Reached)
     }
+}
+
+/// The connections feeding component `index` of `system`, in the order its inputs are written.
+pub fn connections_into(system: &System, index: usize) -> impl Iterator<Item = &Connection> {
+    system
+        .connections
+        .iter()
+        .filter(move |c| c.to.component == index)
 }
 
 /// `error` as a failure of the simulation at `time` (the message keeps the instance and call).

@@ -7,6 +7,7 @@ mod model_exchange;
 mod recorder;
 pub mod start_values;
 mod state_equations;
+pub mod time_table;
 
 pub use inputs::InputTable;
 pub use recorder::Trace;
@@ -385,12 +386,12 @@ fn experiment(
 
 /// The `k`-th point of a grid from `start` with spacing `step`, computed without accumulating
 /// rounding error and clipped to `stop`.
-pub(crate) fn grid_point(start: f64, step: f64, k: usize, stop: f64) -> f64 {
+pub fn grid_point(start: f64, step: f64, k: usize, stop: f64) -> f64 {
     (start + k as f64 * step).min(stop)
 }
 
 /// Number of grid intervals of `step` needed to reach `stop` from `start` (the last may be shorter).
-pub(crate) fn grid_intervals(start: f64, step: f64, stop: f64) -> usize {
+pub fn grid_intervals(start: f64, step: f64, stop: f64) -> usize {
     let exact = (stop - start) / step;
     let rounded = exact.round();
     if (exact - rounded).abs() <= 1e-9 * rounded.max(1.0) {

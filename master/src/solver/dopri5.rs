@@ -1,7 +1,8 @@
 //! The Dormand–Prince 5(4) embedded Runge–Kutta method with error control and its
 //! fourth-order dense output (Hairer, Nørsett, Wanner, *Solving ODEs I*, II.5 and II.6).
 
-use super::{initial_step, Attempt, Interpolant, Ode, Stepper, Tolerances};
+use super::fsal::FsalStages;
+use super::{Attempt, Interpolant, Ode, Stepper, Tolerances};
 
 const C: [f64; 7] = [0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0];
 const A: [[f64; 6]; 7] = [
@@ -93,14 +94,9 @@ impl Interpolant for DenseOutput {
 
 /// A Dormand–Prince stepper for systems of dimension `n`, with FSAL reuse of the last stage.
 pub struct DormandPrince {
-    k: [Vec<f64>; 7],
+    stages: FsalStages<7>,
     stage: Vec<f64>,
     x_new: Vec<f64>,
-    /// Whether `k[0]` holds f(t, x) of the current point.
-    first_stage_valid: bool,
-    /// The last attempt was accepted: its last stage becomes the next first stage when the
-    /// next attempt starts (so the dense output stays valid until then).
-    last_stage_pending: bool,
     t: f64,
     h: f64,
     x_old: Vec<f64>,
@@ -110,11 +106,9 @@ impl DormandPrince {
     /// A stepper for `n` states.
     pub fn new(n: usize) -> Self {
         DormandPrince {
-            k: std::array::from_fn(|_| vec![0.0; n]),
+            stages: FsalStages::new(n),
             stage: vec![0.0; n],
             x_new: vec![0.0; n],
-            first_stage_valid: false,
-            last_stage_pending: false,
             t: 0.0,
             h: 0.0,
             x_old: vec![0.0; n],
@@ -130,8 +124,7 @@ impl Stepper for DormandPrince {
     }
 
     fn reset(&mut self) {
-        self.first_stage_valid = false;
-        self.last_stage_pending = false;
+        self.stages.reset();
     }
 
     fn x_new(&self) -> &[f64] {
@@ -146,13 +139,8 @@ impl Stepper for DormandPrince {
         tolerances: &Tolerances,
         max_step: f64,
     ) -> Result<f64, O::Error> {
-        if x.is_empty() {
-            return Ok(max_step);
-        }
-        ode.derivatives(t, x, &mut self.k[0])?;
-        self.first_stage_valid = true;
-        self.last_stage_pending = false;
-        initial_step(ode, t, x, &self.k[0], tolerances, max_step, 5)
+        self.stages
+            .initial_step(ode, t, x, tolerances, max_step, ESTIMATE_ORDER)
     }
 
     fn attempt<O: Ode>(
@@ -163,27 +151,20 @@ impl Stepper for DormandPrince {
         h: f64,
         tolerances: &Tolerances,
     ) -> Result<Attempt, O::Error> {
-        if self.last_stage_pending {
-            self.k.swap(0, 6);
-            self.last_stage_pending = false;
-        }
-        if !self.first_stage_valid {
-            ode.derivatives(t, x, &mut self.k[0])?;
-            self.first_stage_valid = true;
-        }
+        self.stages.start(ode, t, x)?;
+        let k = &mut self.stages.k;
         for s in 1..7 {
             for (i, &xi) in x.iter().enumerate() {
-                let increment: f64 = (0..s).map(|j| A[s][j] * self.k[j][i]).sum();
+                let increment: f64 = (0..s).map(|j| A[s][j] * k[j][i]).sum();
                 self.stage[i] = xi + h * increment;
             }
             if s == 6 {
                 self.x_new.copy_from_slice(&self.stage);
             }
-            let (stage, k) = (&self.stage, &mut self.k[s]);
-            ode.derivatives(t + C[s] * h, stage, k)?;
+            ode.derivatives(t + C[s] * h, &self.stage, &mut k[s])?;
         }
         let error = tolerances.norm(x, &self.x_new, |i| {
-            h * (0..7).map(|j| E[j] * self.k[j][i]).sum::<f64>()
+            h * (0..7).map(|j| E[j] * k[j][i]).sum::<f64>()
         });
         self.t = t;
         self.h = h;
@@ -193,16 +174,16 @@ impl Stepper for DormandPrince {
 
     fn dense_output(&self) -> DenseOutput {
         let n = self.x_new.len();
-        let h = self.h;
+        let (h, k) = (self.h, &self.stages.k);
         let mut coefficients: [Vec<f64>; 5] = std::array::from_fn(|_| vec![0.0; n]);
         for (i, (&new, &old)) in self.x_new.iter().zip(&self.x_old).enumerate() {
             let difference = new - old;
-            let spline = h * self.k[0][i] - difference;
+            let spline = h * k[0][i] - difference;
             coefficients[0][i] = old;
             coefficients[1][i] = difference;
             coefficients[2][i] = spline;
-            coefficients[3][i] = difference - h * self.k[6][i] - spline;
-            coefficients[4][i] = h * (0..7).map(|j| D[j] * self.k[j][i]).sum::<f64>();
+            coefficients[3][i] = difference - h * k[6][i] - spline;
+            coefficients[4][i] = h * (0..7).map(|j| D[j] * k[j][i]).sum::<f64>();
         }
         DenseOutput {
             t0: self.t,
@@ -213,7 +194,6 @@ impl Stepper for DormandPrince {
 
     /// The last stage becomes the first stage of the next step (first same as last).
     fn accept(&mut self) {
-        self.last_stage_pending = true;
-        self.first_stage_valid = true;
+        self.stages.accept();
     }
 }

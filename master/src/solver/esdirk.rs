@@ -20,7 +20,8 @@ mod tableau;
 
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
-use super::{initial_step, Attempt, Interpolant, Ode, Stepper, Tolerances};
+use super::fsal::FsalStages;
+use super::{Attempt, Interpolant, Ode, Stepper, Tolerances};
 use tableau::{A, B, B_HAT, C, GAMMA, STAGES};
 
 /// The error estimate (difference of the third- and second-order solutions) grows like `h^3`.
@@ -48,7 +49,7 @@ pub struct EsdirkStatistics {
 /// The ESDIRK stepper for systems of dimension `n`.
 pub struct Esdirk {
     /// Stage derivatives `k_1 .. k_4` of the last attempt.
-    k: [Vec<f64>; STAGES],
+    stages: FsalStages<STAGES>,
     /// The explicit part `x + h sum_{j<i} a_ij k_j` of the stage being solved.
     base: Vec<f64>,
     /// The stage value being iterated.
@@ -61,11 +62,6 @@ pub struct Esdirk {
     x_new: Vec<f64>,
     t: f64,
     h: f64,
-    /// Whether `k[0]` holds `f(t, x)` of the current point.
-    first_stage_valid: bool,
-    /// The last attempt was accepted: its last stage derivative becomes the next first stage
-    /// when the next attempt starts (so the dense output stays valid until then).
-    last_stage_pending: bool,
     jacobian: DMatrix<f64>,
     /// The Jacobian must be evaluated before the next attempt.
     jacobian_due: bool,
@@ -91,7 +87,7 @@ impl Esdirk {
     /// A stepper for `n` states.
     pub fn new(n: usize) -> Self {
         Esdirk {
-            k: std::array::from_fn(|_| vec![0.0; n]),
+            stages: FsalStages::new(n),
             base: vec![0.0; n],
             z: vec![0.0; n],
             f: vec![0.0; n],
@@ -100,8 +96,6 @@ impl Esdirk {
             x_new: vec![0.0; n],
             t: 0.0,
             h: 0.0,
-            first_stage_valid: false,
-            last_stage_pending: false,
             jacobian: DMatrix::zeros(n, n),
             jacobian_due: true,
             jacobian_fresh: false,
@@ -133,7 +127,7 @@ impl Esdirk {
                 .iter()
                 .map(|a| a / tolerances.relative)
                 .collect();
-            ode.jacobian(t, x, &self.k[0], &typical, &mut self.jacobian)?;
+            ode.jacobian(t, x, &self.stages.k[0], &typical, &mut self.jacobian)?;
             self.statistics.jacobians += 1;
             self.jacobian_due = false;
             self.jacobian_fresh = true;
@@ -234,13 +228,8 @@ impl Stepper for Esdirk {
         tolerances: &Tolerances,
         max_step: f64,
     ) -> Result<f64, O::Error> {
-        if x.is_empty() {
-            return Ok(max_step);
-        }
-        ode.derivatives(t, x, &mut self.k[0])?;
-        self.first_stage_valid = true;
-        self.last_stage_pending = false;
-        initial_step(ode, t, x, &self.k[0], tolerances, max_step, ESTIMATE_ORDER)
+        self.stages
+            .initial_step(ode, t, x, tolerances, max_step, ESTIMATE_ORDER)
     }
 
     fn attempt<O: Ode>(
@@ -252,14 +241,7 @@ impl Stepper for Esdirk {
         tolerances: &Tolerances,
     ) -> Result<Attempt, O::Error> {
         let n = x.len();
-        if self.last_stage_pending {
-            self.k.swap(0, STAGES - 1);
-            self.last_stage_pending = false;
-        }
-        if !self.first_stage_valid {
-            ode.derivatives(t, x, &mut self.k[0])?;
-            self.first_stage_valid = true;
-        }
+        self.stages.start(ode, t, x)?;
         self.t = t;
         self.h = h;
         self.x_old.copy_from_slice(x);
@@ -270,17 +252,17 @@ impl Stepper for Esdirk {
         let h_gamma = h * GAMMA;
         for stage in 1..STAGES {
             for (i, &xi) in x.iter().enumerate() {
-                let explicit: f64 = (0..stage).map(|j| A[stage][j] * self.k[j][i]).sum();
+                let explicit: f64 = (0..stage).map(|j| A[stage][j] * self.stages.k[j][i]).sum();
                 self.base[i] = xi + h * explicit;
                 // Predictor: the previous stage's slope.
-                self.z[i] = self.base[i] + h_gamma * self.k[stage - 1][i];
+                self.z[i] = self.base[i] + h_gamma * self.stages.k[stage - 1][i];
             }
             match self.solve_stage(ode, t + C[stage] * h, x, h, tolerances)? {
                 StageIteration::Converged => {}
                 StageIteration::Failed => return Ok(self.iteration_failed(h)),
             }
             for i in 0..n {
-                self.k[stage][i] = (self.z[i] - self.base[i]) / h_gamma;
+                self.stages.k[stage][i] = (self.z[i] - self.base[i]) / h_gamma;
             }
         }
         // Stiffly accurate: the last stage value is the new state.
@@ -288,7 +270,7 @@ impl Stepper for Esdirk {
         for i in 0..n {
             self.correction[i] = h
                 * (0..STAGES)
-                    .map(|j| (B[j] - B_HAT[j]) * self.k[j][i])
+                    .map(|j| (B[j] - B_HAT[j]) * self.stages.k[j][i])
                     .sum::<f64>();
         }
         let (_, lu) = self.iteration_matrix.as_ref().expect("factored above");
@@ -306,17 +288,16 @@ impl Stepper for Esdirk {
             t0: self.t,
             h: self.h,
             x0: self.x_old.clone(),
-            f0: self.k[0].clone(),
+            f0: self.stages.k[0].clone(),
             x1: self.x_new.clone(),
-            f1: self.k[STAGES - 1].clone(),
+            f1: self.stages.k[STAGES - 1].clone(),
         }
     }
 
     /// The last stage derivative is `f` at the new state (first same as last); the Jacobian
     /// is kept unless the iteration converged slowly.
     fn accept(&mut self) {
-        self.last_stage_pending = true;
-        self.first_stage_valid = true;
+        self.stages.accept();
         self.jacobian_fresh = false;
         if self.slowest_rate > SLOW_RATE {
             self.jacobian_due = true;
@@ -324,8 +305,7 @@ impl Stepper for Esdirk {
     }
 
     fn reset(&mut self) {
-        self.first_stage_valid = false;
-        self.last_stage_pending = false;
+        self.stages.reset();
         self.jacobian_due = true;
         self.eta = 1.0;
     }

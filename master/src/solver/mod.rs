@@ -4,6 +4,7 @@
 
 mod dopri5;
 mod esdirk;
+mod fsal;
 mod initial_step;
 mod ode;
 mod root;

@@ -1,19 +1,20 @@
-//! One `[[component]]`: its FMU opened and checked, its step as a number of sub-steps per
-//! macro step, and its parameter and start values checked against the model description.
+//! One component: its FMU opened with the interface it runs with, its step as a number of
+//! sub-steps per macro step, and its parameter and start values checked against the model
+//! description.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use toml::Spanned;
-
-use super::file::ComponentEntry;
-use super::source::SourceText;
-use crate::error::Result;
-use crate::model_description::{Causality, Values};
+use super::description::{ComponentDescription, Located, Location, SystemDescription, ValueKind};
+use crate::error::{Error, Result};
+use crate::model_description::{Causality, InterfaceType, Values};
 use crate::schedule::Extrapolation;
 use crate::simulate::start_values::check_settable;
 use crate::simulate::StartValue;
 use crate::Fmu;
+
+/// Relative tolerance of the master's integrator for Model Exchange components whose FMU
+/// suggests none.
+const DEFAULT_TOLERANCE: f64 = 1e-6;
 
 /// A component of a system, ready to be instantiated.
 pub struct Component {
@@ -21,77 +22,192 @@ pub struct Component {
     pub name: String,
     /// The opened FMU.
     pub fmu: Fmu,
-    /// Steps the component takes per macro step (its step is the macro step divided by this).
+    /// The FMU file for messages (inside a package: the package path joined with the source).
+    pub fmu_label: String,
+    /// Co-Simulation (the FMU steps itself) or Model Exchange (the master integrates it).
+    pub interface: InterfaceType,
+    /// Steps a Co-Simulation component takes per macro step (its step is the macro step
+    /// divided by this); 1 for Model Exchange components.
     pub sub_steps: usize,
+    /// Relative tolerance of the master's integrator (Model Exchange components).
+    pub tolerance: f64,
     /// Its own input extrapolation, replacing the schedule's.
     pub extrapolation: Option<Extrapolation>,
     /// Parameter and start values, set before initialization.
     pub start_values: Vec<StartValue>,
 }
 
-/// Where a component's FMU is looked for.
+/// Where components' FMUs are looked for.
 #[derive(Clone, Copy)]
 pub(super) struct FmuLocation<'a> {
-    /// The folder of the system file, against which `fmu` paths are resolved.
-    pub system_folder: &'a Path,
+    /// The system, whose folder `fmu` paths are relative to.
+    pub system: &'a SystemDescription,
     /// `--fmu-dir`: when given, every FMU is taken from this folder by file name.
     pub fmu_dir: Option<&'a Path>,
 }
 
 impl FmuLocation<'_> {
-    fn resolve(&self, written: &str) -> Option<PathBuf> {
+    /// The file of the FMU written as `written`, and how messages name it.
+    fn resolve(&self, written: &str) -> Option<(PathBuf, String)> {
         match self.fmu_dir {
-            Some(dir) => Path::new(written).file_name().map(|name| dir.join(name)),
-            None => Some(self.system_folder.join(written)),
+            Some(dir) => Path::new(written).file_name().map(|name| {
+                let path = dir.join(name);
+                let label = path.display().to_string();
+                (path, label)
+            }),
+            None if self.system.packaged => Some((
+                self.system.folder.join(written),
+                self.system.path.join(written).display().to_string(),
+            )),
+            None => {
+                let path = self.system.folder.join(written);
+                let label = path.display().to_string();
+                Some((path, label))
+            }
+        }
+    }
+
+    /// Where the user should look when the FMU is missing.
+    fn hint(&self) -> String {
+        match self.fmu_dir {
+            Some(dir) => format!("looked in --fmu-dir {}", dir.display()),
+            None if self.system.packaged => "the package has no such file".to_string(),
+            None => "paths are relative to the system file".to_string(),
         }
     }
 }
 
-/// Opens and checks the component of `entry`; `macro_step` is the experiment's step.
-pub(super) fn load(
-    entry: &ComponentEntry,
-    source: &SourceText,
+/// The component of `entry` with its FMU opened and its interface chosen; its step and values
+/// are checked by [`configure`] once the macro step is known.
+pub(super) struct Opened<'a> {
+    entry: &'a ComponentDescription,
+    fmu: Fmu,
+    fmu_label: String,
+    interface: InterfaceType,
+}
+
+impl Opened<'_> {
+    /// The step the FMU suggests (its DefaultExperiment stepSize), if any.
+    pub fn suggested_step(&self) -> Option<f64> {
+        self.fmu
+            .model_description()
+            .default_experiment
+            .as_ref()
+            .and_then(|e| e.step_size)
+            .filter(|step| *step > 0.0 && step.is_finite())
+    }
+}
+
+/// Opens the FMU of `entry` and chooses its interface.
+pub(super) fn open<'a>(
+    entry: &'a ComponentDescription,
     location: FmuLocation<'_>,
+) -> Result<Opened<'a>> {
+    let system = location.system;
+    let error = |at: &Location, message: String| {
+        system.error(at, format!("component {}: {message}", entry.name.value))
+    };
+    let written = &entry.fmu.value;
+    let (path, fmu_label) = location
+        .resolve(written)
+        .ok_or_else(|| error(&entry.fmu.at, format!("\"{written}\" names no file")))?;
+    if !path.is_file() {
+        return Err(error(
+            &entry.fmu.at,
+            format!("FMU file {fmu_label} not found ({})", location.hint()),
+        ));
+    }
+    let fmu = Fmu::open(&path).map_err(|e| error(&entry.fmu.at, e.to_string()))?;
+    let md = fmu.model_description();
+    let (has_cs, has_me) = (md.co_simulation.is_some(), md.model_exchange.is_some());
+    let interface = match &entry.interface {
+        Some(Located { value, at }) => {
+            let present = match value {
+                InterfaceType::CoSimulation => has_cs,
+                InterfaceType::ModelExchange => has_me,
+            };
+            if !present {
+                return Err(error(at, format!("{fmu_label} has no {value} interface")));
+            }
+            *value
+        }
+        None if has_cs => InterfaceType::CoSimulation,
+        None if has_me => InterfaceType::ModelExchange,
+        None => {
+            return Err(error(
+                &entry.fmu.at,
+                format!("{fmu_label} has neither a Co-Simulation nor a Model Exchange interface"),
+            ))
+        }
+    };
+    Ok(Opened {
+        entry,
+        fmu,
+        fmu_label,
+        interface,
+    })
+}
+
+/// Completes an opened component: its sub-steps per macro step, its integrator tolerance and
+/// its parameter and start values.
+pub(super) fn configure(
+    opened: Opened<'_>,
+    system: &SystemDescription,
     macro_step: f64,
 ) -> Result<Component> {
-    let name = entry.name.get_ref();
-    let error = |span: std::ops::Range<usize>, message: String| {
-        source.error(span, format!("component {name}: {message}"))
-    };
-    let written = entry.fmu.get_ref();
-    let path = location
-        .resolve(written)
-        .ok_or_else(|| error(entry.fmu.span(), format!("\"{written}\" names no file")))?;
-    if !path.is_file() {
-        let hint = match location.fmu_dir {
-            Some(dir) => format!("looked in --fmu-dir {}", dir.display()),
-            None => "paths are relative to the system file".to_string(),
-        };
-        return Err(error(
-            entry.fmu.span(),
-            format!("FMU file {} not found ({hint})", path.display()),
-        ));
-    }
-    let fmu = Fmu::open(&path).map_err(|e| error(entry.fmu.span(), e.to_string()))?;
-    if fmu.model_description().co_simulation.is_none() {
-        return Err(error(
-            entry.fmu.span(),
-            format!(
-                "{} has no Co-Simulation interface; `tandem run` steps Co-Simulation FMUs only",
-                path.display()
-            ),
-        ));
-    }
+    let Opened {
+        entry,
+        fmu,
+        fmu_label,
+        interface,
+    } = opened;
+    let name = &entry.name.value;
+    let error =
+        |at: &Location, message: String| system.error(at, format!("component {name}: {message}"));
+    let model_exchange = interface == InterfaceType::ModelExchange;
     let sub_steps = match &entry.step {
         None => 1,
-        Some(step) => sub_steps(*step.get_ref(), macro_step).map_err(|m| error(step.span(), m))?,
+        Some(step) if model_exchange => {
+            return Err(error(
+                &step.at,
+                format!(
+                    "step {} applies to Co-Simulation components; a Model Exchange component is \
+                     integrated by the master with adaptive steps",
+                    step.value
+                ),
+            ))
+        }
+        Some(step) => sub_steps(step.value, macro_step).map_err(|m| error(&step.at, m))?,
     };
-    let mut start_values = start_values_of(&fmu, "parameters", true, &entry.parameters, &error)?;
-    start_values.extend(start_values_of(&fmu, "start", false, &entry.start, &error)?);
+    let tolerance = match &entry.tolerance {
+        Some(tolerance) if !model_exchange => {
+            return Err(error(
+                &tolerance.at,
+                "tolerance applies to Model Exchange components (a Co-Simulation FMU \
+                 controls its own integration)"
+                    .to_string(),
+            ))
+        }
+        Some(Located { value, at }) if !(*value > 0.0 && value.is_finite()) => {
+            return Err(error(at, format!("tolerance {value} must be positive")))
+        }
+        Some(tolerance) => tolerance.value,
+        None => fmu
+            .model_description()
+            .default_experiment
+            .as_ref()
+            .and_then(|e| e.tolerance)
+            .filter(|t| *t > 0.0)
+            .unwrap_or(DEFAULT_TOLERANCE),
+    };
+    let start_values = start_values(&fmu, &fmu_label, entry, &error)?;
     Ok(Component {
         name: name.clone(),
         fmu,
+        fmu_label,
+        interface,
         sub_steps,
+        tolerance,
         extrapolation: entry.extrapolation,
         start_values,
     })
@@ -106,65 +222,71 @@ fn sub_steps(step: f64, macro_step: f64) -> std::result::Result<usize, String> {
     } else {
         Err(format!(
             "step {step} is not the macro step {macro_step} divided by a whole number \
-             (components may step faster than the macro step, not slower: make [experiment] \
+             (components may step faster than the macro step, not slower: make the macro \
              step the longest component step)"
         ))
     }
 }
 
-/// The values of `[component.parameters]` (`parameters` true) or `[component.start]`.
-fn start_values_of(
+/// The parameter and start values of `entry`, checked against the model description.
+fn start_values(
     fmu: &Fmu,
-    table: &str,
-    parameters: bool,
-    values: &BTreeMap<String, Spanned<toml::Value>>,
-    error: &dyn Fn(std::ops::Range<usize>, String) -> crate::Error,
+    fmu_label: &str,
+    entry: &ComponentDescription,
+    error: &dyn Fn(&Location, String) -> Error,
 ) -> Result<Vec<StartValue>> {
     let md = fmu.model_description();
-    values
+    entry
+        .values
         .iter()
-        .map(|(name, value)| {
-            let fail = |message: String| error(value.span(), format!("{table}.{name}: {message}"));
-            let variable = md.variable(name).ok_or_else(|| {
-                fail(format!(
-                    "{} has no variable \"{name}\"",
-                    fmu.path().display()
-                ))
-            })?;
+        .map(|value| {
+            let name = &value.name;
+            let label = match value.kind {
+                ValueKind::Parameter => format!("parameters.{name}"),
+                ValueKind::Start => format!("start.{name}"),
+                ValueKind::Any => format!("value of {name}"),
+            };
+            let fail = |message: String| error(&value.at, format!("{label}: {message}"));
+            let variable = md
+                .variable(name)
+                .ok_or_else(|| fail(format!("{fmu_label} has no variable \"{name}\"")))?;
             let is_parameter = matches!(
                 variable.causality,
                 Causality::Parameter | Causality::StructuralParameter
             );
-            if parameters && !is_parameter {
-                return Err(fail(format!(
-                    "{name} is a {} variable, not a parameter: give it under [component.start]",
-                    variable.causality
-                )));
-            }
-            if !parameters && is_parameter {
-                return Err(fail(format!(
-                    "{name} is a parameter: give it under [component.parameters]"
-                )));
-            }
-            check_settable(variable).map_err(&fail)?;
-            let text = match value.get_ref() {
-                toml::Value::String(text) => text.clone(),
-                toml::Value::Integer(_) | toml::Value::Float(_) | toml::Value::Boolean(_) => {
-                    value.get_ref().to_string()
-                }
-                other => {
+            match value.kind {
+                ValueKind::Parameter if !is_parameter => {
                     return Err(fail(format!(
-                        "expected a number, boolean or string, found a {}",
-                        other.type_str()
+                        "{name} is a {} variable, not a parameter: give it under [component.start]",
+                        variable.causality
                     )))
                 }
-            };
-            let value = Values::parse(variable.ty, &[&text]).map_err(&fail)?;
+                ValueKind::Start if is_parameter => {
+                    return Err(fail(format!(
+                        "{name} is a parameter: give it under [component.parameters]"
+                    )))
+                }
+                _ => {}
+            }
+            check_settable(variable).map_err(&fail)?;
+            if let Some(unit) = &value.unit {
+                if variable
+                    .unit
+                    .as_ref()
+                    .is_some_and(|declared| declared != unit)
+                {
+                    return Err(fail(format!(
+                        "the value is given in {unit} but {name} is in {}; units are not converted",
+                        variable.unit.as_deref().unwrap_or_default()
+                    )));
+                }
+            }
+            let parsed = Values::parse(variable.ty, &[&value.text]).map_err(&fail)?;
             Ok(StartValue {
                 name: name.clone(),
                 value_reference: variable.value_reference,
                 ty: variable.ty,
-                value,
+                value: parsed,
             })
         })
         .collect()

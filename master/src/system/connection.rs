@@ -1,12 +1,10 @@
-//! Connections: parsed from both forms (`[[connection]]` tables and `"a.y -> b.u"` strings)
-//! and type-checked: an output feeds an input of a compatible type, each input at most once.
+//! Connections: resolved against the components and type-checked: an output feeds an input
+//! of a compatible type, each input at most once.
 
 use std::collections::HashMap;
-use std::ops::Range;
 
-use super::file::SystemFile;
+use super::description::{ConnectionDescription, SystemDescription};
 use super::port::{self, Port};
-use super::source::SourceText;
 use super::Component;
 use crate::error::Result;
 use crate::model_description::{Causality, VariableType};
@@ -20,65 +18,37 @@ pub struct Connection {
     pub to: Port,
 }
 
-/// A connection as written, with the span messages point at.
-struct Written<'a> {
-    from: &'a str,
-    to: &'a str,
-    span: Range<usize>,
-}
-
-/// Resolves and checks every connection of the file, tables first, then the short form.
+/// Resolves and checks every connection of `system`, in the order written.
 pub(super) fn resolve(
-    file: &SystemFile,
+    system: &SystemDescription,
     components: &[Component],
-    source: &SourceText,
 ) -> Result<Vec<Connection>> {
-    let mut written: Vec<Written<'_>> = file
-        .connection_tables
-        .iter()
-        .map(|c| Written {
-            from: c.from.get_ref(),
-            to: c.to.get_ref(),
-            span: c.from.span(),
-        })
-        .collect();
-    for short in &file.connections {
-        let (from, to) = short.get_ref().split_once("->").ok_or_else(|| {
-            source.error(
-                short.span(),
-                format!(
-                    "connection \"{}\": expected \"component.output -> component.input\"",
-                    short.get_ref()
-                ),
-            )
-        })?;
-        written.push(Written {
-            from: from.trim(),
-            to: to.trim(),
-            span: short.span(),
-        });
-    }
-    let mut sources: HashMap<Port, &Written<'_>> = HashMap::new();
-    let mut connections = Vec::with_capacity(written.len());
-    for connection in &written {
+    let mut sources: HashMap<Port, (Port, &ConnectionDescription)> = HashMap::new();
+    let mut connections = Vec::with_capacity(system.connections.len());
+    for connection in &system.connections {
         let error = |message: String| {
-            source.error(
-                connection.span.clone(),
+            system.error(
+                &connection.at,
                 format!(
                     "connection \"{} -> {}\": {message}",
                     connection.from, connection.to
                 ),
             )
         };
-        let from = port::resolve(connection.from, components).map_err(error)?;
-        let to = port::resolve(connection.to, components).map_err(error)?;
+        let mut from = port::resolve(&connection.from, components).map_err(error)?;
+        let mut to = port::resolve(&connection.to, components).map_err(error)?;
+        let reversed = from.variable(components).causality == Causality::Input
+            && to.variable(components).causality == Causality::Output;
+        if !connection.directed && reversed {
+            std::mem::swap(&mut from, &mut to);
+        }
         check(from, to, components).map_err(error)?;
-        if let Some(first) = sources.insert(to, connection) {
-            let (line, _) = source.position(first.span.start);
+        if let Some((first_from, first)) = sources.insert(to, (from, connection)) {
             return Err(error(format!(
-                "{} is already connected from {} (line {line}); an input takes one connection",
+                "{} is already connected from {} ({}); an input takes one connection",
                 to.display(components),
-                first.from
+                first_from.display(components),
+                first.at
             )));
         }
         connections.push(Connection { from, to });

@@ -1,19 +1,25 @@
 //! Systems: FMUs as components, connections between their variables, the schedule and the
-//! recorded variables, read from a TOML system file (see `docs/system-file.md`) and checked
-//! against the components' model descriptions before anything is instantiated.
+//! recorded variables, read from a TOML system file or an SSP 1.0 `.ssd`/`.ssp` (see
+//! `docs/system-file.md`) and checked against the components' model descriptions before
+//! anything is instantiated. Each format has a reader that produces a [`SystemDescription`];
+//! one checking path turns any description into a [`System`].
 
 mod algebraic_loop;
 mod component;
 mod connection;
-mod file;
+pub mod description;
+mod parameter_set;
 mod port;
-mod source;
+mod ssd;
+mod ssp;
+mod toml_file;
+mod xml_file;
 
 pub(crate) use algebraic_loop::depends_directly;
 pub use component::Component;
 pub use connection::Connection;
-pub use file::SystemFile;
-pub(crate) use port::resolve as resolve_port;
+pub use description::SystemDescription;
+pub use port::resolve as resolve_port;
 pub use port::Port;
 
 use std::collections::HashSet;
@@ -24,7 +30,11 @@ use crate::error::{Error, Result};
 use crate::model_description::{Causality, Variable, VariableType};
 use crate::schedule::{Extrapolation, ScheduleKind};
 use component::FmuLocation;
-use source::SourceText;
+use description::Located;
+
+/// Macro steps per run when neither the system, the command line nor any component's FMU
+/// suggests a macro step.
+const DEFAULT_MACRO_STEPS: f64 = 500.0;
 
 /// A checked system.
 pub struct System {
@@ -44,7 +54,7 @@ pub struct System {
     pub schedule: Schedule,
     /// The variables written to the result file, in column order.
     pub recorded: Vec<Port>,
-    /// `[output] file`, resolved against the system file's folder.
+    /// The result file named by the system, resolved against the system file's folder.
     pub output_file: Option<PathBuf>,
     /// Power bonds and energy settings, when the system monitors energy.
     pub energy: Option<EnergySetup>,
@@ -64,44 +74,60 @@ pub struct Schedule {
 /// What the command line may change in a system file.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LoadOptions<'a> {
-    /// Replaces `[experiment] stop`.
+    /// Replaces the system's stop time.
     pub stop_time: Option<f64>,
+    /// Replaces the system's macro step.
+    pub step_size: Option<f64>,
     /// Takes every FMU from this folder, by file name, instead of the path in the file.
     pub fmu_dir: Option<&'a Path>,
 }
 
 impl System {
-    /// Reads, opens and checks the system file `path`: every error names the file and, where
-    /// the TOML reader gives it, the line.
+    /// Reads, opens and checks the system file `path`: a TOML system file, an SSP package
+    /// (`.ssp`) or a bare system structure description (`.ssd`), by extension. Every error
+    /// names the file, the line and, in SSP files, the element.
     pub fn load(path: &Path, options: LoadOptions<'_>) -> Result<System> {
-        let source = SourceText::read(path)?;
-        let file: SystemFile = toml::from_str(source.text()).map_err(|e| {
-            let message = e.message().trim_end().to_string();
-            match e.span() {
-                Some(span) => {
-                    let (line, column) = source.position(span.start);
-                    source.error_in_file(format!("line {line}, column {column}: {message}"))
-                }
-                None => source.error_in_file(message),
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("ssp") => {
+                let package = ssp::Package::unpack(path)?;
+                let description =
+                    ssd::read(path, package.folder(), Path::new(ssp::DESCRIPTION), true)?;
+                System::check(&description, options)
             }
-        })?;
-        let (start, stop, macro_step) = experiment(&file, &source, options.stop_time)?;
-        check_names(&file, &source)?;
-        let system_folder = path.parent().unwrap_or(Path::new(""));
+            Some("ssd") => {
+                let folder = path.parent().unwrap_or(Path::new(""));
+                let file = path.file_name().map(Path::new).unwrap_or(path);
+                let description = ssd::read(path, folder, file, false)?;
+                System::check(&description, options)
+            }
+            _ => System::check(&toml_file::read(path)?, options),
+        }
+    }
+
+    /// Opens the components of `description` and checks everything against their model
+    /// descriptions: the one checking path of every format.
+    pub fn check(description: &SystemDescription, options: LoadOptions<'_>) -> Result<System> {
+        let (start, stop) = interval(description, options.stop_time)?;
+        check_names(description)?;
         let location = FmuLocation {
-            system_folder,
+            system: description,
             fmu_dir: options.fmu_dir,
         };
-        let components = file
+        let opened = description
             .components
             .iter()
-            .map(|entry| component::load(entry, &source, location, macro_step))
+            .map(|entry| component::open(entry, location))
             .collect::<Result<Vec<_>>>()?;
-        let connections = connection::resolve(&file, &components, &source)?;
-        let schedule = schedule(&file, &components, &source)?;
+        let macro_step = macro_step(description, options.step_size, &opened, stop - start)?;
+        let components = opened
+            .into_iter()
+            .map(|c| component::configure(c, description, macro_step))
+            .collect::<Result<Vec<_>>>()?;
+        let connections = connection::resolve(description, &components)?;
+        let schedule = schedule(description, &components)?;
         if schedule.kind == ScheduleKind::GaussSeidel {
             if let Some(cycle) = algebraic_loop::find(&components, &connections) {
-                return Err(source.error_in_file(format!(
+                return Err(description.error_in_system(format!(
                     "algebraic loop: {} (each input reaches the next output directly, per the \
                      ModelStructure; the gauss-seidel schedule cannot order it: use jacobi or \
                      break the loop)",
@@ -109,22 +135,14 @@ impl System {
                 )));
             }
         }
-        let recorded = recorded(&file, &components, &source)?;
-        let energy = EnergySetup::check(
-            &file.bonds,
-            file.energy.as_ref(),
-            &components,
-            &connections,
-            &schedule,
-            &|span, message| source.error(span, message),
-        )?;
-        let output_file = file
-            .output
-            .file
+        let recorded = recorded(description, &components)?;
+        let energy = EnergySetup::check(description, &components, &connections, &schedule)?;
+        let output_file = description
+            .output_file
             .as_ref()
-            .map(|f| system_folder.join(f.get_ref()));
+            .map(|f| description.path.parent().unwrap_or(Path::new("")).join(f));
         Ok(System {
-            path: path.to_path_buf(),
+            path: description.path.clone(),
             start,
             stop,
             macro_step,
@@ -145,54 +163,89 @@ impl System {
     }
 }
 
-/// Start, stop and macro step, checked; `stop_time` replaces the file's stop.
+/// Start and stop time, checked; `stop_time` replaces the system's stop.
 // The negated comparisons also reject NaN.
 #[allow(clippy::neg_cmp_op_on_partial_ord)]
-fn experiment(
-    file: &SystemFile,
-    source: &SourceText,
-    stop_time: Option<f64>,
-) -> Result<(f64, f64, f64)> {
-    let experiment = &file.experiment;
-    let start = experiment.start.as_ref().map_or(0.0, |s| *s.get_ref());
-    let stop = stop_time.unwrap_or(*experiment.stop.get_ref());
-    let step = *experiment.step.get_ref();
+fn interval(system: &SystemDescription, stop_time: Option<f64>) -> Result<(f64, f64)> {
+    let start = system.start.as_ref().map_or(0.0, |s| s.value);
+    let stop = match (stop_time, &system.stop) {
+        (Some(stop), _) => stop,
+        (None, Some(stop)) => stop.value,
+        (None, None) => {
+            return Err(system.error_in_system(
+                "no stop time: the system gives none (SSP: ssd:DefaultExperiment stopTime); pass --stop-time",
+            ))
+        }
+    };
     if !(stop > start) {
         let message = format!("stop time {stop} must be after the start time {start}");
-        return Err(match stop_time {
-            Some(_) => Error::InvalidValue {
+        return Err(match (stop_time, &system.stop) {
+            (None, Some(written)) => system.error(&written.at, message),
+            _ => Error::InvalidValue {
                 item: "--stop-time".into(),
                 message,
             },
-            None => source.error(experiment.stop.span(), message),
         });
     }
+    Ok((start, stop))
+}
+
+/// The macro step: `--step-size`, else the system's, else the smallest step any component's
+/// FMU suggests, else the run divided into [`DEFAULT_MACRO_STEPS`] steps.
+// The negated comparison also rejects NaN.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
+fn macro_step(
+    system: &SystemDescription,
+    step_size: Option<f64>,
+    components: &[component::Opened<'_>],
+    duration: f64,
+) -> Result<f64> {
+    let (step, written) = match (step_size, &system.step) {
+        (Some(step), _) => (step, None),
+        (None, Some(Located { value, at })) => (*value, Some(at)),
+        (None, None) => {
+            let suggested = components
+                .iter()
+                .filter_map(component::Opened::suggested_step)
+                .fold(f64::INFINITY, f64::min);
+            let step = if suggested.is_finite() {
+                suggested
+            } else {
+                duration / DEFAULT_MACRO_STEPS
+            };
+            (step, None)
+        }
+    };
     if !(step > 0.0 && step.is_finite()) {
-        return Err(source.error(
-            experiment.step.span(),
-            format!("the macro step {step} must be positive"),
-        ));
+        let message = format!("the macro step {step} must be positive");
+        return Err(match written {
+            Some(at) => system.error(at, message),
+            None => Error::InvalidValue {
+                item: "--step-size".into(),
+                message,
+            },
+        });
     }
-    Ok((start, stop, step))
+    Ok(step)
 }
 
 /// Component names: present, unique and free of dots (`a.b.c` splits at the first dot).
-fn check_names(file: &SystemFile, source: &SourceText) -> Result<()> {
-    if file.components.is_empty() {
-        return Err(source.error_in_file("the system has no [[component]]"));
+fn check_names(system: &SystemDescription) -> Result<()> {
+    if system.components.is_empty() {
+        return Err(system.error_in_system("the system has no components"));
     }
     let mut seen = HashSet::new();
-    for entry in &file.components {
-        let name = entry.name.get_ref();
+    for entry in &system.components {
+        let name = &entry.name.value;
         if name.is_empty() || name.contains('.') || name.trim() != name {
-            return Err(source.error(
-                entry.name.span(),
+            return Err(system.error(
+                &entry.name.at,
                 format!("component name \"{name}\" must be non-empty, without dots or surrounding spaces"),
             ));
         }
         if !seen.insert(name) {
-            return Err(source.error(
-                entry.name.span(),
+            return Err(system.error(
+                &entry.name.at,
                 format!("component name \"{name}\" is used twice"),
             ));
         }
@@ -201,39 +254,39 @@ fn check_names(file: &SystemFile, source: &SourceText) -> Result<()> {
 }
 
 /// The schedule: kind, stepping order and extrapolation.
-fn schedule(file: &SystemFile, components: &[Component], source: &SourceText) -> Result<Schedule> {
-    let entry = &file.schedule;
+fn schedule(system: &SystemDescription, components: &[Component]) -> Result<Schedule> {
+    let entry = &system.schedule;
     let order = match (&entry.order, entry.kind) {
         (None, _) => (0..components.len()).collect(),
         (Some(order), ScheduleKind::Jacobi) => {
-            return Err(source.error(
-                order.span(),
+            return Err(system.error(
+                &order.at,
                 "schedule.order applies to the gauss-seidel schedule only (jacobi steps every component at once)",
             ))
         }
         (Some(order), ScheduleKind::GaussSeidel) => {
             let mut indices = Vec::new();
-            for name in order.get_ref() {
+            for name in &order.value {
                 let index = components
                     .iter()
-                    .position(|c| &c.name == name.get_ref())
+                    .position(|c| c.name == name.value)
                     .ok_or_else(|| {
-                        source.error(
-                            name.span(),
-                            format!("schedule.order: unknown component \"{}\"", name.get_ref()),
+                        system.error(
+                            &name.at,
+                            format!("schedule.order: unknown component \"{}\"", name.value),
                         )
                     })?;
                 if indices.contains(&index) {
-                    return Err(source.error(
-                        name.span(),
-                        format!("schedule.order: component {} is listed twice", name.get_ref()),
+                    return Err(system.error(
+                        &name.at,
+                        format!("schedule.order: component {} is listed twice", name.value),
                     ));
                 }
                 indices.push(index);
             }
             if let Some(missing) = (0..components.len()).find(|i| !indices.contains(i)) {
-                return Err(source.error(
-                    order.span(),
+                return Err(system.error(
+                    &order.at,
                     format!(
                         "schedule.order: component {} is missing (the order lists every component once)",
                         components[missing].name
@@ -251,8 +304,8 @@ fn schedule(file: &SystemFile, components: &[Component], source: &SourceText) ->
 }
 
 /// The recorded variables: the listed ones, or every output of every component.
-fn recorded(file: &SystemFile, components: &[Component], source: &SourceText) -> Result<Vec<Port>> {
-    let Some(names) = &file.output.variables else {
+fn recorded(system: &SystemDescription, components: &[Component]) -> Result<Vec<Port>> {
+    let Some(names) = &system.recorded else {
         return Ok(components
             .iter()
             .enumerate()
@@ -274,13 +327,13 @@ fn recorded(file: &SystemFile, components: &[Component], source: &SourceText) ->
         .iter()
         .map(|name| {
             let error =
-                |message: String| source.error(name.span(), format!("output.variables: {message}"));
-            let port = port::resolve(name.get_ref(), components).map_err(error)?;
+                |message: String| system.error(&name.at, format!("output.variables: {message}"));
+            let port = port::resolve(&name.value, components).map_err(error)?;
             let variable = port.variable(components);
             if !recordable(variable) {
                 return Err(error(format!(
                     "{} is a {} {}; only scalar numbers and booleans can be recorded",
-                    name.get_ref(),
+                    name.value,
                     variable.ty,
                     if variable.is_scalar() {
                         "variable"

@@ -51,7 +51,7 @@ pub fn resolve(text: &str, components: &[Component]) -> Result<Port, String> {
     let target = md.variable(variable_name).ok_or_else(|| {
         format!(
             "component {component_name} ({}) has no variable \"{variable_name}\"",
-            fmu.path().display()
+            components[component].fmu_label
         )
     })?;
     // Aliases resolve to the variable that holds the value reference.

@@ -26,6 +26,9 @@ pub struct Setup {
     pub mass2_sub_steps: usize,
     /// Stop time.
     pub stop: f64,
+    /// The masses' interface: `"cs"` (their FMUs step by symplectic Euler) or `"me"` (the
+    /// master integrates them).
+    pub mass_interface: &'static str,
 }
 
 impl Setup {
@@ -39,6 +42,7 @@ impl Setup {
             macro_step,
             mass2_sub_steps: 1,
             stop: 1.0,
+            mass_interface: "cs",
         }
     }
 
@@ -71,7 +75,18 @@ impl Setup {
             .order
             .map(|o| format!("order = {o:?}\n"))
             .unwrap_or_default();
-        let mass2_step = self.macro_step / self.mass2_sub_steps as f64;
+        // Model Exchange components take no step; Co-Simulation ones keep the line, which
+        // other tests edit.
+        let (interface, mass2_step) = match self.mass_interface {
+            "cs" => (
+                String::new(),
+                format!(
+                    "step = {:?}\n",
+                    self.macro_step / self.mass2_sub_steps as f64
+                ),
+            ),
+            other => (format!("interface = \"{other}\"\n"), String::new()),
+        };
         format!(
             r#"connections = [
     "mass1.position -> spring.x_a",
@@ -89,7 +104,7 @@ step = {h:?}
 [[component]]
 name = "mass1"
 fmu = '{mass}'
-parameters = {{ m = {m1:?}, k = {k1:?} }}
+{interface}parameters = {{ m = {m1:?}, k = {k1:?} }}
 start = {{ x = {x1:?}, v = {v1:?} }}
 
 [[component]]
@@ -100,8 +115,7 @@ parameters = {{ k = {kc:?} }}
 [[component]]
 name = "mass2"
 fmu = '{mass}'
-step = {mass2_step:?}
-parameters = {{ m = {m2:?}, k = {k2:?} }}
+{interface}{mass2_step}parameters = {{ m = {m2:?}, k = {k2:?} }}
 start = {{ x = {x2:?}, v = {v2:?} }}
 
 [schedule]

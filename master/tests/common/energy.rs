@@ -86,6 +86,7 @@ pub fn run_system(name: &str, variant: &Variant<'_>) -> Finished {
     let options = RunOptions {
         output_file: Some(output.clone()),
         stop_time: variant.stop_time,
+        step_size: None,
         fmu_dir: Some(fmu_dir),
         log: LogSettings {
             level: LogLevel::Error,

@@ -6,6 +6,7 @@
 pub mod double_oscillator;
 pub mod energy;
 pub mod pythonfmu;
+pub mod ssp;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -14,8 +14,10 @@
 //! | [`cylinder`] | the cylinder's chamber pressures, valve flows and force |
 //! | [`manoeuvre`] | the spool displacement as a function of time (step and sinusoidal manoeuvres) |
 //! | [`equilibrium`] | the static initial state: actuator force, pressures, spool displacement |
+//! | [`signals`] | the variables the crane's models exchange and report |
 
 pub mod arm;
 pub mod cylinder;
 pub mod equilibrium;
 pub mod manoeuvre;
+pub mod signals;

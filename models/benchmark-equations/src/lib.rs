@@ -10,11 +10,13 @@
 //!
 //! | Module | Benchmark | Used by |
 //! |---|---|---|
+//! | [`oscillator_mass`] | linear, n-DOF and nonlinear oscillators (Sects. 3.3, 4.1, 4.2) | `mass`, `coupled-mass`, `summing-mass`, `nonlinear-coupled-mass`, `nonlinear-mass` |
 //! | [`nonlinear_laws`] | double nonlinear oscillator (Sect. 4.2) | `nonlinear-coupled-mass`, `nonlinear-mass` |
 //! | [`pendulum`], [`planar_spring`] | coupled pendula (Sect. 4.3) | `coupled-pendulum`, `pendulum` |
 //! | [`crane`] | hydraulic crane (Sect. 4.4) | `crane-arm`, `crane-cylinder`, `crane` |
 
 pub mod crane;
 pub mod nonlinear_laws;
+pub mod oscillator_mass;
 pub mod pendulum;
 pub mod planar_spring;

@@ -17,7 +17,7 @@
 //! integral of the regularized force, so energy balances stay consistent. The quadratic damper
 //! `-c |v| v` is continuously differentiable and needs no regularization.
 
-use fmu_export::Scalar;
+use fmu_export::{Declaration, Scalar, Tunability, Var};
 
 /// Length scale `eps` (m) below which the square-root spring law is smoothed.
 pub const SQUARE_ROOT_REGULARIZATION: f64 = 1e-9;
@@ -45,6 +45,56 @@ impl<T: Scalar> Spring<T> {
         let square_root_part = regularized_square(s).powf(0.75) - T::cst(eps.powf(1.5));
         T::cst(0.5) * self.k * s * s + T::cst(2.0 / 3.0) * self.kappa * square_root_part
     }
+}
+
+/// A [`Spring`] and a quadratic damper `c_q` in parallel: the element between each mass and
+/// the ground, and between the two masses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpringDamper<T> {
+    /// The spring.
+    pub spring: Spring<T>,
+    /// Quadratic damping (N.s2/m2).
+    pub c_q: T,
+}
+
+impl<T: Scalar> SpringDamper<T> {
+    /// Reads `k, kappa, c_q` from the start of `p`, the order [`declare_ground`] adds them in.
+    pub fn from_parameters(p: &[T]) -> Self {
+        SpringDamper {
+            spring: Spring {
+                k: p[0],
+                kappa: p[1],
+            },
+            c_q: p[2],
+        }
+    }
+
+    /// The force on the end whose displacement is the stretch `s` and whose rate is `rate`.
+    pub fn force(&self, s: T, rate: T) -> T {
+        self.spring.force(s) + quadratic_damper_force(self.c_q, rate)
+    }
+}
+
+/// Adds the tunable parameters `k = 0`, `kappa` and `c_q = 0` of the spring-damper to ground.
+pub fn declare_ground(declaration: Declaration, kappa: f64) -> Declaration {
+    declaration
+        .parameter(
+            Var::new("k", 0.0)
+                .unit("N/m")
+                .description("linear stiffness of the spring to ground"),
+            Tunability::Tunable,
+        )
+        .parameter(
+            Var::new("kappa", kappa)
+                .description("square-root stiffness of the spring to ground (N/m^(1/2))"),
+            Tunability::Tunable,
+        )
+        .parameter(
+            Var::new("c_q", 0.0)
+                .unit("N.s2/m2")
+                .description("quadratic damping to ground: f = -c_q sgn(v) v^2"),
+            Tunability::Tunable,
+        )
 }
 
 /// The force of the quadratic damper `-c sgn(v) v^2 = -c |v| v` at the rate `v`.
@@ -130,6 +180,26 @@ mod tests {
             "{} vs {expected}",
             jac[0]
         );
+    }
+
+    #[test]
+    fn the_spring_damper_reads_the_declared_parameters_and_adds_both_forces() {
+        let declaration = declare_ground(Declaration::new("ground", ""), 1000.0);
+        let names: Vec<_> = declaration
+            .parameters
+            .iter()
+            .map(|p| p.var.name.as_str())
+            .collect();
+        assert_eq!(names, ["k", "kappa", "c_q"]);
+        let ground = SpringDamper::from_parameters(&[30.0, 100.0, 0.5]);
+        assert_eq!(
+            ground,
+            SpringDamper {
+                spring: SPRING,
+                c_q: 0.5
+            }
+        );
+        assert_eq!(ground.force(-0.36, 4.0), SPRING.force(-0.36) - 8.0);
     }
 
     #[test]

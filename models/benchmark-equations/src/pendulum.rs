@@ -116,6 +116,32 @@ pub fn declare(declaration: Declaration, setup: &Setup) -> Declaration {
         )
 }
 
+/// Adds the outputs `tip_x, tip_y, tip_vx, tip_vy`: the position and the velocity of the mass,
+/// the states `x, y, vx, vy` that [`declare`] adds.
+pub fn declare_tip_outputs(declaration: Declaration) -> Declaration {
+    declaration
+        .output(
+            Var::new("tip_x", 0.0)
+                .unit("m")
+                .description("horizontal position of the mass"),
+        )
+        .output(
+            Var::new("tip_y", 0.0)
+                .unit("m")
+                .description("vertical position of the mass"),
+        )
+        .output(
+            Var::new("tip_vx", 0.0)
+                .unit("m/s")
+                .description("horizontal velocity of the mass"),
+        )
+        .output(
+            Var::new("tip_vy", 0.0)
+                .unit("m/s")
+                .description("vertical velocity of the mass"),
+        )
+}
+
 /// The parameters of one pendulum.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pendulum<T> {

@@ -21,27 +21,15 @@
 //! `kc = 100` N/m), starting at `x = 0`, `v = 100` m/s; the inputs start at mass 2's initial
 //! state `x2 = 0`, `v2 = -100` m/s.
 
-use fmu_export::{Declaration, MechArgs, MechanicalModel, Method, Scalar, Tunability, Var};
+pub use benchmark_equations::oscillator_mass::coupled::{
+    ACCELERATION, ENERGY, FORCE, POSITION, VELOCITY,
+};
+use benchmark_equations::oscillator_mass::{self, K, M, V2, X2};
+use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Tunability, Var};
 
-/// Parameter indices.
-const M: usize = 0;
-const K: usize = 1;
-const C: usize = 2;
+/// Parameter indices after the spring-damper to ground.
 const KC: usize = 3;
 const CC: usize = 4;
-/// Input indices.
-const X2: usize = 0;
-const V2: usize = 1;
-/// Index of the output `f`.
-pub const FORCE: usize = 0;
-/// Index of the output `position`.
-pub const POSITION: usize = 1;
-/// Index of the output `velocity`.
-pub const VELOCITY: usize = 2;
-/// Index of the output `acceleration`.
-pub const ACCELERATION: usize = 3;
-/// Index of the output `energy`.
-pub const ENERGY: usize = 4;
 
 /// The coupled-mass model.
 #[derive(Default)]
@@ -55,47 +43,33 @@ fn coupling_force<T: Scalar>(a: &MechArgs<T>) -> T {
 
 impl MechanicalModel for CoupledMass {
     fn declaration(&self) -> Declaration {
-        let tunable = |name: &str, value: f64, unit: &str, text: &str| {
-            (
-                Var::new(name, value).unit(unit).description(text),
-                Tunability::Tunable,
-            )
-        };
-        let parameters = [
-            (
-                Var::new("m", 1.0).unit("kg").description("mass"),
-                Tunability::Fixed,
-            ),
-            tunable("k", 10.0, "N/m", "stiffness of the spring to ground"),
-            tunable("c", 0.0, "N.s/m", "damping of the damper to ground"),
-            tunable("kc", 100.0, "N/m", "stiffness of the coupling spring"),
-            tunable("cc", 0.0, "N.s/m", "damping of the coupling damper"),
-        ];
         let declaration = Declaration::new(
             "coupled_mass",
             "Mass m on a spring-damper k, c to ground, coupled by the spring-damper kc, cc to a body \
              at x2 moving at v2: m a = -k x - c v - f, f = kc (x - x2) + cc (v - v2) (force on that body)",
-        )
-        .state(Var::new("x", 0.0).unit("m").description("position"))
-        .state(Var::new("v", 100.0).unit("m/s").description("velocity"))
-        .input(Var::new("x2", 0.0).unit("m").description("position of the coupled body"))
-        .input(Var::new("v2", -100.0).unit("m/s").description("velocity of the coupled body"));
-        parameters
-            .into_iter()
-            .fold(declaration, |d, (var, tunability)| d.parameter(var, tunability))
-            .output(
-                Var::new("f", 0.0)
-                    .unit("N")
-                    .description("coupling force on the coupled body, kc (x - x2) + cc (v - v2); depends on x2, v2"),
+        );
+        let declaration = oscillator_mass::declare(declaration, 100.0);
+        let declaration = oscillator_mass::declare_linear_ground(declaration, 10.0)
+            .parameter(
+                Var::new("kc", 100.0)
+                    .unit("N/m")
+                    .description("stiffness of the coupling spring"),
+                Tunability::Tunable,
             )
-            .output(Var::new("position", 0.0).unit("m").description("position x"))
-            .output(Var::new("velocity", 0.0).unit("m/s").description("velocity v"))
-            .output(Var::new("acceleration", 0.0).unit("m/s2").description("acceleration a; depends on x2, v2"))
-            .output(Var::new("energy", 0.0).unit("J").description(
-                "kinetic, ground-spring and coupling-spring energy m v^2/2 + k x^2/2 + kc (x - x2)^2/2",
-            ))
-            .cosimulation(Method::SymplecticEuler, 1e-3)
-            .experiment(0.0, 10.0, 1e-8, 1e-3)
+            .parameter(
+                Var::new("cc", 0.0)
+                    .unit("N.s/m")
+                    .description("damping of the coupling damper"),
+                Tunability::Tunable,
+            )
+            .output(Var::new("f", 0.0).unit("N").description(
+                "coupling force on the coupled body, kc (x - x2) + cc (v - v2); depends on x2, v2",
+            ));
+        oscillator_mass::declare_outputs(
+            oscillator_mass::declare_coupled_body(declaration),
+            "x2, v2",
+            "kinetic, ground-spring and coupling-spring energy m v^2/2 + k x^2/2 + kc (x - x2)^2/2",
+        )
     }
 
     fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>, m: &mut [T]) {
@@ -103,16 +77,14 @@ impl MechanicalModel for CoupledMass {
     }
 
     fn forces<T: Scalar>(&self, a: &MechArgs<T>, f: &mut [T]) {
-        f[0] = -a.p[K] * a.q[0] - a.p[C] * a.v[0] - coupling_force(a);
+        f[0] = oscillator_mass::linear_ground_force(a) - coupling_force(a);
     }
 
     fn outputs<T: Scalar>(&self, a: &MechArgs<T>, acc: &[T], _lambda: &[T], y: &mut [T]) {
         let (x, v, p) = (a.q[0], a.v[0], a.p);
         let stretch = x - a.u[X2];
         y[FORCE] = coupling_force(a);
-        y[POSITION] = x;
-        y[VELOCITY] = v;
-        y[ACCELERATION] = acc[0];
+        oscillator_mass::write_kinematics(a, acc, &mut y[POSITION..]);
         y[ENERGY] = T::cst(0.5) * (p[M] * v * v + p[K] * x * x + p[KC] * stretch * stretch);
     }
 }
@@ -142,31 +114,20 @@ mod tests {
     #[test]
     fn outputs_are_the_coupling_force_the_state_newtons_acceleration_and_the_energy() {
         let sys = MechanicalSystem::<CoupledMass>::default();
+        let args = Args {
+            t: 0.0,
+            x: &X,
+            u: &U,
+            p: &P,
+            d: &[],
+        };
         let mut y = [f64::NAN; 5];
-        sys.outputs(
-            &Args {
-                t: 0.0,
-                x: &X,
-                u: &U,
-                p: &P,
-                d: &[],
-            },
-            &mut y,
-        );
+        sys.outputs(&args, &mut y);
         // f = 250 * 0.3 + 1.5 * (-8) = 63; a = (-40 * 0.2 + 0.3 * 3 - 63) / 2 = -35.05;
         // E = (2 * 9 + 40 * 0.04 + 250 * 0.09) / 2 = 21.05.
         assert_close(&y, &[63.0, 0.2, -3.0, -35.05, 21.05], 1e-14);
         let mut dx = [f64::NAN; 2];
-        sys.derivatives(
-            &Args {
-                t: 0.0,
-                x: &X,
-                u: &U,
-                p: &P,
-                d: &[],
-            },
-            &mut dx,
-        );
+        sys.derivatives(&args, &mut dx);
         assert_close(&dx, &[-3.0, -35.05], 1e-14);
     }
 

@@ -75,7 +75,7 @@ impl MechanicalModel for CoupledPendulum {
              joined by the spring-damper k, c, l0 to a second mass at (x2, y2) moving at (vx2, vy2); \
              outputs the spring-damper's force (fx, fy) on the second mass",
         );
-        pendulum::declare(declaration, &pendulum::LEFT)
+        let declaration = pendulum::declare(declaration, &pendulum::LEFT)
             .parameter(
                 tunable("k", 10.0, "N/m", "stiffness of the coupling spring"),
                 Tunability::Tunable,
@@ -122,27 +122,8 @@ impl MechanicalModel for CoupledPendulum {
                 Var::new("fy", 0.0)
                     .unit("N")
                     .description("vertical force on the second mass; depends on the inputs"),
-            )
-            .output(
-                Var::new("tip_x", 0.0)
-                    .unit("m")
-                    .description("horizontal position of the mass"),
-            )
-            .output(
-                Var::new("tip_y", 0.0)
-                    .unit("m")
-                    .description("vertical position of the mass"),
-            )
-            .output(
-                Var::new("tip_vx", 0.0)
-                    .unit("m/s")
-                    .description("horizontal velocity of the mass"),
-            )
-            .output(
-                Var::new("tip_vy", 0.0)
-                    .unit("m/s")
-                    .description("vertical velocity of the mass"),
-            )
+            );
+        pendulum::declare_tip_outputs(declaration)
             .output(Var::new("energy", 0.0).unit("J").description(
                 "kinetic and potential energy (from the pivot's height) plus the spring's energy",
             ))

@@ -17,7 +17,7 @@
 //! force that holds the arm at rest at its initial angles (8829 N).
 
 use benchmark_equations::crane::arm::{self, Arm};
-use benchmark_equations::crane::equilibrium;
+use benchmark_equations::crane::{equilibrium, signals};
 use fmu_export::{Declaration, MechArgs, MechanicalModel, Method, Scalar, Var};
 
 /// Input index.
@@ -49,27 +49,12 @@ impl MechanicalModel for CraneArm {
              actuator force f: M theta'' + f_cor = f_grav + J^T f",
         );
         arm::declare_parameters(arm::declare_states(declaration))
-            .input(
-                Var::new("f", holding_force)
-                    .unit("N")
-                    .nominal(1e4)
-                    .description("actuator force, positive extending"),
-            )
-            .output(
-                Var::new("s_c", 0.0)
-                    .unit("m")
-                    .description("actuator length"),
-            )
-            .output(
-                Var::new("s_c_dot", 0.0)
-                    .unit("m/s")
-                    .description("actuator extension rate"),
-            )
+            .input(signals::actuator_force(holding_force))
+            .output(signals::actuator_length(0.0))
+            .output(signals::actuator_rate(0.0))
             .output(Var::new("angle1", 0.0).unit("rad").description("theta1"))
             .output(Var::new("angle2", 0.0).unit("rad").description("theta2"))
-            .output(Var::new("energy", 0.0).unit("J").description(
-                "kinetic plus gravitational energy of the arm, from the pivot's height",
-            ))
+            .output(signals::arm_energy())
             .cosimulation(Method::SymplecticEuler, 0.02)
             .experiment(0.0, 10.0, 1e-8, 1e-3)
     }
@@ -106,27 +91,48 @@ mod tests {
     const X: [f64; 4] = [0.8, -1.3, 0.3, -0.9];
     const U: [f64; 1] = [9500.0];
 
+    /// The default parameters.
     fn parameters() -> Vec<f64> {
         MechanicalSystem::<CraneArm>::default()
             .declaration()
             .parameter_starts()
     }
 
-    #[test]
-    fn derivatives_are_the_arm_equations_and_the_default_start_is_at_rest() {
-        let sys = MechanicalSystem::<CraneArm>::default();
-        let p = parameters();
-        let mut dx = [f64::NAN; 4];
-        sys.derivatives(
+    /// The state derivatives at the state `x` and force `u`, with the default parameters.
+    fn derivatives(x: &[f64], u: &[f64]) -> [f64; 4] {
+        let (p, mut dx) = (parameters(), [f64::NAN; 4]);
+        MechanicalSystem::<CraneArm>::default().derivatives(
             &Args {
                 t: 0.0,
-                x: &X,
-                u: &U,
+                x,
+                u,
                 p: &p,
                 d: &[],
             },
             &mut dx,
         );
+        dx
+    }
+
+    /// The outputs at the state and force `w = [theta1, theta2, omega1, omega2, f]`, with the
+    /// default parameters.
+    fn outputs_at<T: Scalar>(w: &[T], y: &mut [T]) {
+        let p: Vec<T> = parameters().iter().map(|&v| T::cst(v)).collect();
+        MechanicalSystem::<CraneArm>::default().outputs(
+            &Args {
+                t: T::cst(0.0),
+                x: &w[..4],
+                u: &w[4..],
+                p: &p,
+                d: &[],
+            },
+            y,
+        );
+    }
+
+    #[test]
+    fn derivatives_are_the_arm_equations_and_the_default_start_is_at_rest() {
+        let dx = derivatives(&X, &U);
         let acc = arm::BENCHMARK.accelerations([X[0], X[1]], [X[2], X[3]], U[0]);
         let expected = [X[2], X[3], acc[0], acc[1]];
         for i in 0..4 {
@@ -136,38 +142,14 @@ mod tests {
             );
         }
         // Default state and input: the holding force keeps the arm at rest.
-        let d = sys.declaration();
-        sys.derivatives(
-            &Args {
-                t: 0.0,
-                x: &d.state_starts(),
-                u: &d.input_starts(),
-                p: &p,
-                d: &[],
-            },
-            &mut dx,
-        );
+        let d = CraneArm.declaration();
+        let dx = derivatives(&d.state_starts(), &d.input_starts());
         assert!(dx.iter().all(|v| v.abs() < 1e-12), "{dx:?}");
     }
 
     #[test]
     fn the_actuator_outputs_have_the_jacobian_j() {
-        let sys = MechanicalSystem::<CraneArm>::default();
-        let p = parameters();
-        let w: Vec<f64> = [X.as_slice(), &U].concat();
-        let (jac, value) = jacobian(&w, 5, |w, y| {
-            let p: Vec<_> = p.iter().map(|&v| v.into()).collect();
-            sys.outputs(
-                &Args {
-                    t: 0.0.into(),
-                    x: &w[..4],
-                    u: &w[4..],
-                    p: &p,
-                    d: &[],
-                },
-                y,
-            );
-        });
+        let (jac, value) = jacobian(&[X.as_slice(), &U].concat(), 5, outputs_at);
         let j = arm::BENCHMARK.actuator_jacobian(X[0]);
         let s = (1.0 - 0.75f64.sqrt() * X[0].cos()).sqrt();
         assert!((value[LENGTH] - s).abs() < 1e-15);
@@ -180,34 +162,9 @@ mod tests {
 
     #[test]
     fn energy_changes_by_the_actuator_power() {
-        let sys = MechanicalSystem::<CraneArm>::default();
-        let p = parameters();
-        let mut dx = [f64::NAN; 4];
-        sys.derivatives(
-            &Args {
-                t: 0.0,
-                x: &X,
-                u: &U,
-                p: &p,
-                d: &[],
-            },
-            &mut dx,
-        );
-        let w: Vec<f64> = [X.as_slice(), &U].concat();
+        let dx = derivatives(&X, &U);
         let direction = [dx[0], dx[1], dx[2], dx[3], 0.0];
-        let rate = directional(&w, &direction, 5, |w, y| {
-            let p: Vec<_> = p.iter().map(|&v| v.into()).collect();
-            sys.outputs(
-                &Args {
-                    t: 0.0.into(),
-                    x: &w[..4],
-                    u: &w[4..],
-                    p: &p,
-                    d: &[],
-                },
-                y,
-            );
-        })[ENERGY];
+        let rate = directional(&[X.as_slice(), &U].concat(), &direction, 5, outputs_at)[ENERGY];
         let power = U[0] * arm::BENCHMARK.actuator_rate(X[0], X[2]);
         assert!(
             (rate - power).abs() < 1e-9 * power.abs(),

@@ -20,9 +20,9 @@
 //! (`benchmark_equations::crane::equilibrium` computes them).
 
 use benchmark_equations::crane::cylinder::{self, Cylinder};
-use benchmark_equations::crane::equilibrium;
 use benchmark_equations::crane::manoeuvre::{self, Manoeuvre};
-use fmu_export::{Args, Declaration, Method, OdeModel, Scalar, Var};
+use benchmark_equations::crane::{equilibrium, signals};
+use fmu_export::{Args, Declaration, OdeModel, Scalar};
 
 /// Index of the parameter `gamma0`, after the cylinder's.
 const GAMMA0: usize = cylinder::PARAMETER_COUNT;
@@ -55,33 +55,16 @@ impl OdeModel for CraneCylinder {
         );
         let declaration = cylinder::declare_pressures(declaration, [start.p1, start.p2]);
         manoeuvre::declare(cylinder::declare_parameters(declaration), start.gamma)
-            .input(
-                Var::new("s_c", start.s)
-                    .unit("m")
-                    .description("actuator length"),
-            )
-            .input(
-                Var::new("s_c_dot", 0.0)
-                    .unit("m/s")
-                    .description("actuator extension rate"),
-            )
+            .input(signals::actuator_length(start.s))
+            .input(signals::actuator_rate(0.0))
             .output(
-                Var::new("f", 0.0)
-                    .unit("N")
-                    .nominal(1e4)
+                signals::actuator_force(0.0)
                     .description("actuator force, positive extending; depends on s_c_dot"),
             )
-            .output(Var::new("gamma", 0.0).description("spool displacement"))
-            .cosimulation(
-                Method::Sdirk {
-                    rtol: 1e-8,
-                    atol: 1e-10,
-                },
-                1e-3,
-            )
+            .output(signals::spool())
+            .cosimulation(cylinder::INTEGRATOR, 1e-3)
             .experiment(0.0, 10.0, 1e-8, 1e-3)
     }
-
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
         let rates = Cylinder::from_parameters(a.p).pressure_rates(
             a.u[S],

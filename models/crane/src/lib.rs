@@ -21,9 +21,9 @@
 
 use benchmark_equations::crane::arm::{self, Arm};
 use benchmark_equations::crane::cylinder::{self, Cylinder};
-use benchmark_equations::crane::equilibrium;
 use benchmark_equations::crane::manoeuvre::{self, Manoeuvre};
-use fmu_export::{Args, Declaration, Method, OdeModel, Scalar, Var};
+use benchmark_equations::crane::{equilibrium, signals};
+use fmu_export::{Args, Declaration, OdeModel, Scalar};
 
 /// State indices.
 const THETA: usize = 0;
@@ -99,33 +99,12 @@ impl OdeModel for Crane {
             cylinder::declare_pressures(arm::declare_states(declaration), [start.p1, start.p2]);
         let declaration = cylinder::declare_parameters(arm::declare_parameters(declaration));
         manoeuvre::declare(declaration, start.gamma)
-            .output(
-                Var::new("s_c", 0.0)
-                    .unit("m")
-                    .description("actuator length"),
-            )
-            .output(
-                Var::new("s_c_dot", 0.0)
-                    .unit("m/s")
-                    .description("actuator extension rate"),
-            )
-            .output(
-                Var::new("f", 0.0)
-                    .unit("N")
-                    .nominal(1e4)
-                    .description("actuator force, positive extending"),
-            )
-            .output(Var::new("gamma", 0.0).description("spool displacement"))
-            .output(Var::new("energy", 0.0).unit("J").description(
-                "kinetic plus gravitational energy of the arm, from the pivot's height",
-            ))
-            .cosimulation(
-                Method::Sdirk {
-                    rtol: RTOL,
-                    atol: ATOL,
-                },
-                1e-3,
-            )
+            .output(signals::actuator_length(0.0))
+            .output(signals::actuator_rate(0.0))
+            .output(signals::actuator_force(0.0))
+            .output(signals::spool())
+            .output(signals::arm_energy())
+            .cosimulation(cylinder::INTEGRATOR, 1e-3)
             .experiment(0.0, 10.0, 1e-8, 1e-2)
     }
 
@@ -153,12 +132,6 @@ impl OdeModel for Crane {
     }
 }
 
-/// Relative local-error tolerance of the embedded ESDIRK integrator.
-pub const RTOL: f64 = 1e-8;
-/// Absolute local-error tolerance; the angular velocities start at zero, the pressures are
-/// governed by `RTOL` (`RTOL * 3 MPa` is 0.03 Pa).
-pub const ATOL: f64 = 1e-10;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,22 +140,34 @@ mod tests {
     /// A moving state `[theta1, theta2, omega1, omega2, p1, p2]` away from the start.
     const X: [f64; 6] = [0.62, -1.4, 0.05, -0.3, 3.0e6, 4.6e6];
 
-    #[test]
-    fn derivatives_couple_the_arm_and_the_cylinder_through_the_actuator_force() {
+    /// The derivatives and the outputs at time `t` and state `x`, with the default parameters
+    /// and manoeuvre.
+    fn evaluate(t: f64, x: &[f64]) -> ([f64; 6], [f64; 5]) {
         let sys = OdeSystem::<Crane>::default();
         let d = sys.declaration();
-        let (p, disc, t) = (d.parameter_starts(), d.discrete_starts(), 3.3);
-        let mut dx = [f64::NAN; 6];
-        sys.derivatives(
-            &Args {
-                t,
-                x: &X,
-                u: &[],
-                p: &p,
-                d: &disc,
-            },
-            &mut dx,
+        let (p, disc) = (d.parameter_starts(), d.discrete_starts());
+        let args = Args {
+            t,
+            x,
+            u: &[],
+            p: &p,
+            d: &disc,
+        };
+        let (mut dx, mut y) = ([f64::NAN; 6], [f64::NAN; 5]);
+        sys.derivatives(&args, &mut dx);
+        sys.outputs(&args, &mut y);
+        (dx, y)
+    }
+
+    #[test]
+    fn derivatives_couple_the_arm_and_the_cylinder_through_the_actuator_force() {
+        let (t, p) = (
+            3.3,
+            OdeSystem::<Crane>::default()
+                .declaration()
+                .parameter_starts(),
         );
+        let (dx, y) = evaluate(t, &X);
         let (a, c) = (arm::BENCHMARK, cylinder::BENCHMARK);
         let s_rate = a.actuator_jacobian(X[0]) * X[2];
         let force = 65e-4 * (X[5] - X[4]) - 1e5 * s_rate;
@@ -196,17 +181,6 @@ mod tests {
                 "{dx:?} vs {expected:?}"
             );
         }
-        let mut y = [f64::NAN; 5];
-        sys.outputs(
-            &Args {
-                t,
-                x: &X,
-                u: &[],
-                p: &p,
-                d: &disc,
-            },
-            &mut y,
-        );
         assert_eq!(y[FORCE], force);
         assert_eq!(y[SPOOL], gamma);
     }
@@ -231,26 +205,12 @@ mod tests {
                 dx,
             );
         });
-        let derivatives = |x: &[f64]| {
-            let mut dx = [f64::NAN; 6];
-            sys.derivatives(
-                &Args {
-                    t,
-                    x,
-                    u: &[],
-                    p: &p,
-                    d: &disc,
-                },
-                &mut dx,
-            );
-            dx
-        };
         for j in 0..6 {
             let step = 1e-6 * X[j].abs().max(1e-3);
             let (mut plus, mut minus) = (X, X);
             plus[j] += step;
             minus[j] -= step;
-            let (f_plus, f_minus) = (derivatives(&plus), derivatives(&minus));
+            let (f_plus, f_minus) = (evaluate(t, &plus).0, evaluate(t, &minus).0);
             for i in 0..6 {
                 let difference = (f_plus[i] - f_minus[i]) / (2.0 * step);
                 let exact = jac[i * 6 + j];
@@ -269,37 +229,16 @@ mod tests {
     fn the_default_start_is_a_static_equilibrium_with_the_published_values() {
         let sys = OdeSystem::<Crane>::default();
         let d = sys.declaration();
-        let (x, p, disc) = (d.state_starts(), d.parameter_starts(), d.discrete_starts());
+        let (x, p) = (d.state_starts(), d.parameter_starts());
         assert!(
             (x[PRESSURES] - 3.1708e6).abs() < 50.0 && (x[PRESSURES + 1] - 4.5292e6).abs() < 50.0,
             "{x:?}"
         );
         assert!((p[GAMMA0] - 0.45435).abs() < 1e-5, "{}", p[GAMMA0]);
-        let mut dx = [f64::NAN; 6];
-        sys.derivatives(
-            &Args {
-                t: 0.0,
-                x: &x,
-                u: &[],
-                p: &p,
-                d: &disc,
-            },
-            &mut dx,
-        );
+        let (dx, y) = evaluate(0.0, &x);
         assert!(
             dx[..4].iter().all(|v| v.abs() < 1e-12) && dx[4..].iter().all(|v| v.abs() < 1e-4),
             "{dx:?}"
-        );
-        let mut y = [f64::NAN; 5];
-        sys.outputs(
-            &Args {
-                t: 0.0,
-                x: &x,
-                u: &[],
-                p: &p,
-                d: &disc,
-            },
-            &mut y,
         );
         assert!(
             (y[FORCE] - 8829.0).abs() < 0.5 && (y[LENGTH] - 0.5).abs() < 1e-15,

@@ -5,22 +5,12 @@
 //! subsystem's energy `m v^2 / 2 + k x^2 / 2` depend on the state only; the acceleration also
 //! depends directly on `F` (direct feedthrough).
 
-use fmu_export::{Declaration, MechArgs, MechanicalModel, Method, Scalar, Tunability, Var};
+pub use benchmark_equations::oscillator_mass::driven::{ACCELERATION, ENERGY, POSITION, VELOCITY};
+use benchmark_equations::oscillator_mass::{self, M};
+use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Var};
 
-/// Parameter indices.
-const M: usize = 0;
-const K: usize = 1;
-const C: usize = 2;
 /// Input index.
 const F: usize = 0;
-/// Index of the output `position`.
-pub const POSITION: usize = 0;
-/// Index of the output `velocity`.
-pub const VELOCITY: usize = 1;
-/// Index of the output `acceleration`.
-pub const ACCELERATION: usize = 2;
-/// Index of the output `energy`.
-pub const ENERGY: usize = 3;
 
 /// The mass model.
 #[derive(Default)]
@@ -28,32 +18,17 @@ pub struct Mass;
 
 impl MechanicalModel for Mass {
     fn declaration(&self) -> Declaration {
-        Declaration::new(
+        let declaration = Declaration::new(
             "mass",
             "Mass m on a spring k and a damper c to ground, driven by the force F: m a = -k x - c v + F",
+        );
+        let declaration = oscillator_mass::declare(declaration, 0.0)
+            .input(Var::new("F", 0.0).unit("N").description("external force"));
+        oscillator_mass::declare_outputs(
+            oscillator_mass::declare_linear_ground(declaration, 10.0),
+            "F",
+            "kinetic plus spring energy m v^2 / 2 + k x^2 / 2",
         )
-        .state(Var::new("x", 0.0).unit("m").description("position"))
-        .state(Var::new("v", 0.0).unit("m/s").description("velocity"))
-        .input(Var::new("F", 0.0).unit("N").description("external force"))
-        .parameter(Var::new("m", 1.0).unit("kg").description("mass"), Tunability::Fixed)
-        .parameter(
-            Var::new("k", 10.0).unit("N/m").description("stiffness of the spring to ground"),
-            Tunability::Tunable,
-        )
-        .parameter(
-            Var::new("c", 0.0).unit("N.s/m").description("damping of the damper to ground"),
-            Tunability::Tunable,
-        )
-        .output(Var::new("position", 0.0).unit("m").description("position x"))
-        .output(Var::new("velocity", 0.0).unit("m/s").description("velocity v"))
-        .output(Var::new("acceleration", 0.0).unit("m/s2").description("acceleration a; depends on F"))
-        .output(
-            Var::new("energy", 0.0)
-                .unit("J")
-                .description("kinetic plus spring energy m v^2 / 2 + k x^2 / 2"),
-        )
-        .cosimulation(Method::SymplecticEuler, 1e-3)
-        .experiment(0.0, 10.0, 1e-8, 1e-3)
     }
 
     fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>, m: &mut [T]) {
@@ -61,21 +36,19 @@ impl MechanicalModel for Mass {
     }
 
     fn forces<T: Scalar>(&self, a: &MechArgs<T>, f: &mut [T]) {
-        f[0] = -a.p[K] * a.q[0] - a.p[C] * a.v[0] + a.u[F];
+        f[0] = oscillator_mass::linear_ground_force(a) + a.u[F];
     }
 
     fn outputs<T: Scalar>(&self, a: &MechArgs<T>, acc: &[T], _lambda: &[T], y: &mut [T]) {
-        let (x, v, p) = (a.q[0], a.v[0], a.p);
-        y[POSITION] = x;
-        y[VELOCITY] = v;
-        y[ACCELERATION] = acc[0];
-        y[ENERGY] = T::cst(0.5) * (p[M] * v * v + p[K] * x * x);
+        oscillator_mass::write_kinematics(a, acc, &mut y[POSITION..]);
+        y[ENERGY] = oscillator_mass::linear_energy(a);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use benchmark_equations::oscillator_mass::{C, K};
     use fmu_export::jacobian::jacobian;
     use fmu_export::{Args, Integrator, MechanicalSystem, StepInputs, System};
 

@@ -19,124 +19,75 @@
 //! (linear springs `k = 10`, `k_c = 100` N/m, quadratic dampers 0.01 N.s2/m2) is set through the
 //! parameters.
 
-use benchmark_equations::nonlinear_laws::{quadratic_damper_force, Spring};
-use fmu_export::{Declaration, MechArgs, MechanicalModel, Method, Scalar, Tunability, Var};
+use benchmark_equations::nonlinear_laws::{self, SpringDamper};
+pub use benchmark_equations::oscillator_mass::coupled::{
+    ACCELERATION, ENERGY, FORCE, POSITION, VELOCITY,
+};
+use benchmark_equations::oscillator_mass::{self, M, V2, X2};
+use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Tunability, Var};
 
-/// Parameter indices.
-const M: usize = 0;
-const K: usize = 1;
-const KAPPA: usize = 2;
-const C_Q: usize = 3;
-const K_C: usize = 4;
-const KAPPA_C: usize = 5;
-const C_QC: usize = 6;
-/// Input indices.
-const X2: usize = 0;
-const V2: usize = 1;
-/// Index of the output `f`.
-pub const FORCE: usize = 0;
-/// Index of the output `position`.
-pub const POSITION: usize = 1;
-/// Index of the output `velocity`.
-pub const VELOCITY: usize = 2;
-/// Index of the output `acceleration`.
-pub const ACCELERATION: usize = 3;
-/// Index of the output `energy`.
-pub const ENERGY: usize = 4;
+/// Index of the first parameter of the spring-damper to ground, after `m`.
+const GROUND: usize = 1;
+/// Index of the first parameter of the coupling spring-damper, after the ground's.
+const COUPLING: usize = 4;
 
 /// The nonlinear coupled-mass model.
 #[derive(Default)]
 pub struct NonlinearCoupledMass;
 
-/// The spring to ground.
-fn ground_spring<T: Scalar>(p: &[T]) -> Spring<T> {
-    Spring {
-        k: p[K],
-        kappa: p[KAPPA],
-    }
+/// The spring-damper to ground.
+fn ground<T: Scalar>(p: &[T]) -> SpringDamper<T> {
+    SpringDamper::from_parameters(&p[GROUND..])
 }
 
-/// The coupling spring.
-fn coupling_spring<T: Scalar>(p: &[T]) -> Spring<T> {
-    Spring {
-        k: p[K_C],
-        kappa: p[KAPPA_C],
-    }
+/// The coupling spring-damper.
+fn coupling<T: Scalar>(p: &[T]) -> SpringDamper<T> {
+    SpringDamper::from_parameters(&p[COUPLING..])
 }
 
 /// The coupling force on the second body, `-(S_c(x - x2) + D_c(v - v2))`.
 fn coupling_force<T: Scalar>(a: &MechArgs<T>) -> T {
     let (stretch, closing) = (a.q[0] - a.u[X2], a.v[0] - a.u[V2]);
-    -(coupling_spring(a.p).force(stretch) + quadratic_damper_force(a.p[C_QC], closing))
+    -coupling(a.p).force(stretch, closing)
 }
 
 impl MechanicalModel for NonlinearCoupledMass {
     fn declaration(&self) -> Declaration {
-        let tunable = |name: &str, value: f64, unit: &str, text: &str| {
-            let var = Var::new(name, value).description(text);
-            (
-                if unit.is_empty() { var } else { var.unit(unit) },
-                Tunability::Tunable,
-            )
-        };
-        let parameters = [
-            (
-                Var::new("m", 1.0).unit("kg").description("mass"),
-                Tunability::Fixed,
-            ),
-            tunable("k", 0.0, "N/m", "linear stiffness of the spring to ground"),
-            tunable(
-                "kappa",
-                10.0,
-                "",
-                "square-root stiffness of the spring to ground (N/m^(1/2))",
-            ),
-            tunable(
-                "c_q",
-                0.0,
-                "N.s2/m2",
-                "quadratic damping to ground: f = -c_q sgn(v) v^2",
-            ),
-            tunable("k_c", 0.0, "N/m", "linear stiffness of the coupling spring"),
-            tunable(
-                "kappa_c",
-                100.0,
-                "",
-                "square-root stiffness of the coupling spring (N/m^(1/2))",
-            ),
-            tunable(
-                "c_qc",
-                0.0,
-                "N.s2/m2",
-                "quadratic damping of the coupling damper",
-            ),
-        ];
         let declaration = Declaration::new(
             "nonlinear_coupled_mass",
             "Mass m on a spring S and a quadratic damper D to ground, coupled by S_c, D_c to a body at \
              x2 moving at v2: m a = S(x) + D(v) - f, f = -(S_c(x - x2) + D_c(v - v2)); \
              S(s) = -(k s + kappa sgn(s) sqrt|s|), D(v) = -c_q sgn(v) v^2",
-        )
-        .state(Var::new("x", 0.0).unit("m").description("position"))
-        .state(Var::new("v", 100.0).unit("m/s").description("velocity"))
-        .input(Var::new("x2", 0.0).unit("m").description("position of the coupled body"))
-        .input(Var::new("v2", -100.0).unit("m/s").description("velocity of the coupled body"));
-        parameters
-            .into_iter()
-            .fold(declaration, |d, (var, tunability)| d.parameter(var, tunability))
+        );
+        let declaration = oscillator_mass::declare(declaration, 100.0);
+        let declaration = nonlinear_laws::declare_ground(declaration, 10.0)
+            .parameter(
+                Var::new("k_c", 0.0)
+                    .unit("N/m")
+                    .description("linear stiffness of the coupling spring"),
+                Tunability::Tunable,
+            )
+            .parameter(
+                Var::new("kappa_c", 100.0)
+                    .description("square-root stiffness of the coupling spring (N/m^(1/2))"),
+                Tunability::Tunable,
+            )
+            .parameter(
+                Var::new("c_qc", 0.0)
+                    .unit("N.s2/m2")
+                    .description("quadratic damping of the coupling damper"),
+                Tunability::Tunable,
+            )
             .output(
                 Var::new("f", 0.0)
                     .unit("N")
                     .description("coupling force on the coupled body; depends on x2, v2"),
-            )
-            .output(Var::new("position", 0.0).unit("m").description("position x"))
-            .output(Var::new("velocity", 0.0).unit("m/s").description("velocity v"))
-            .output(Var::new("acceleration", 0.0).unit("m/s2").description("acceleration a; depends on x2, v2"))
-            .output(Var::new("energy", 0.0).unit("J").description(
-                "kinetic energy plus the energies of the spring to ground and of the coupling spring",
-            ))
-            .cosimulation(Method::SymplecticEuler, 1e-3)
-            .experiment(0.0, 10.0, 1e-8, 1e-3)
+            );
+        oscillator_mass::declare_outputs(
+            oscillator_mass::declare_coupled_body(declaration),
+            "x2, v2",
+            "kinetic energy plus the energies of the spring to ground and of the coupling spring",
+        )
     }
 
     fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>, m: &mut [T]) {
@@ -144,17 +95,14 @@ impl MechanicalModel for NonlinearCoupledMass {
     }
 
     fn forces<T: Scalar>(&self, a: &MechArgs<T>, f: &mut [T]) {
-        let (x, v, p) = (a.q[0], a.v[0], a.p);
-        f[0] = ground_spring(p).force(x) + quadratic_damper_force(p[C_Q], v) - coupling_force(a);
+        f[0] = ground(a.p).force(a.q[0], a.v[0]) - coupling_force(a);
     }
 
     fn outputs<T: Scalar>(&self, a: &MechArgs<T>, acc: &[T], _lambda: &[T], y: &mut [T]) {
         let (x, v, p) = (a.q[0], a.v[0], a.p);
         y[FORCE] = coupling_force(a);
-        y[POSITION] = x;
-        y[VELOCITY] = v;
-        y[ACCELERATION] = acc[0];
-        let springs = ground_spring(p).energy(x) + coupling_spring(p).energy(x - a.u[X2]);
+        oscillator_mass::write_kinematics(a, acc, &mut y[POSITION..]);
+        let springs = ground(p).spring.energy(x) + coupling(p).spring.energy(x - a.u[X2]);
         y[ENERGY] = T::cst(0.5) * p[M] * v * v + springs;
     }
 }
@@ -171,25 +119,30 @@ mod tests {
     const X: [f64; 2] = [0.25, -3.0];
     const U: [f64; 2] = [0.16, 2.0];
 
-    fn outputs(x: &[f64], u: &[f64]) -> [f64; 5] {
-        let sys = MechanicalSystem::<NonlinearCoupledMass>::default();
-        let mut y = [f64::NAN; 5];
-        sys.outputs(
+    /// The outputs at the state and inputs `w = [x, v, x2, v2]`, with the parameters `P`.
+    fn outputs_at<T: Scalar>(w: &[T], y: &mut [T]) {
+        let p: Vec<T> = P.iter().map(|&v| T::cst(v)).collect();
+        MechanicalSystem::<NonlinearCoupledMass>::default().outputs(
             &Args {
-                t: 0.0,
-                x,
-                u,
-                p: &P,
+                t: T::cst(0.0),
+                x: &w[..2],
+                u: &w[2..],
+                p: &p,
                 d: &[],
             },
-            &mut y,
+            y,
         );
+    }
+
+    fn outputs() -> [f64; 5] {
+        let mut y = [f64::NAN; 5];
+        outputs_at(&[X.as_slice(), &U].concat(), &mut y);
         y
     }
 
     #[test]
     fn outputs_follow_the_square_root_springs_and_quadratic_dampers() {
-        let y = outputs(&X, &U);
+        let y = outputs();
         // Coupling: stretch 0.09, closing speed -5: on this mass -(7 * 0.09 + 100 * 0.3)
         // + 0.02 * 25, so f = 30.63 - 0.5 = 30.13 on the other body.
         // Ground: -(3 * 0.25 + 10 * 0.5) + 0.05 * 9 = -5.3; a = (-5.3 - 30.13) / 2.
@@ -207,21 +160,7 @@ mod tests {
 
     #[test]
     fn dual_jacobian_of_the_coupling_force_matches_the_analytic_one() {
-        let sys = MechanicalSystem::<NonlinearCoupledMass>::default();
-        let w: Vec<f64> = [X.as_slice(), &U].concat();
-        let (jac, _) = jacobian(&w, 5, |w, y| {
-            let p: Vec<_> = P.iter().map(|&v| v.into()).collect();
-            sys.outputs(
-                &Args {
-                    t: 0.0.into(),
-                    x: &w[..2],
-                    u: &w[2..],
-                    p: &p,
-                    d: &[],
-                },
-                y,
-            );
-        });
+        let (jac, _) = jacobian(&[X.as_slice(), &U].concat(), 5, outputs_at);
         let (stretch, closing) = (X[0] - U[0], X[1] - U[1]);
         // df/dstretch = k_c + kappa_c / (2 sqrt(stretch)); df/dclosing = 2 c_qc |closing|.
         let stiffness = 7.0 + 100.0 / (2.0 * stretch.sqrt());
@@ -240,22 +179,9 @@ mod tests {
     fn energy_changes_by_the_power_given_to_the_other_body_and_the_dampers() {
         // dE/dt along the motion, with v2' arbitrary (E does not depend on v2), must be
         // -f v2 + D(v) v + D_c(v - v2) (v - v2), the power balance the energy monitor relies on.
-        let sys = MechanicalSystem::<NonlinearCoupledMass>::default();
-        let y = outputs(&X, &U);
+        let y = outputs();
         let direction = [X[1], y[ACCELERATION], U[1], 17.0];
-        let rate = directional(&[X.as_slice(), &U].concat(), &direction, 5, |w, out| {
-            let p: Vec<_> = P.iter().map(|&v| v.into()).collect();
-            sys.outputs(
-                &Args {
-                    t: 0.0.into(),
-                    x: &w[..2],
-                    u: &w[2..],
-                    p: &p,
-                    d: &[],
-                },
-                out,
-            );
-        })[ENERGY];
+        let rate = directional(&[X.as_slice(), &U].concat(), &direction, 5, outputs_at)[ENERGY];
         let closing = X[1] - U[1];
         let dissipated =
             -0.05 * X[1].abs() * X[1] * X[1] - 0.02 * closing.abs() * closing * closing;

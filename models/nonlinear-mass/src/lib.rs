@@ -13,100 +13,39 @@
 //! Defaults: mass 2 of case 1 with our values `m = 1` kg, `kappa = 1000` N/m^(1/2), starting
 //! at `x = 0`, `v = -100` m/s (the paper's values are not published).
 
-use benchmark_equations::nonlinear_laws::{quadratic_damper_force, Spring};
-use fmu_export::{Declaration, MechArgs, MechanicalModel, Method, Scalar, Tunability, Var};
+use benchmark_equations::nonlinear_laws::{self, SpringDamper};
+pub use benchmark_equations::oscillator_mass::driven::{ACCELERATION, ENERGY, POSITION, VELOCITY};
+use benchmark_equations::oscillator_mass::{self, M};
+use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Var};
 
-/// Parameter indices.
-const M: usize = 0;
-const K: usize = 1;
-const KAPPA: usize = 2;
-const C_Q: usize = 3;
+/// Index of the first parameter of the spring-damper to ground, after `m`.
+const GROUND: usize = 1;
 /// Input index.
 const F: usize = 0;
-/// Index of the output `position`.
-pub const POSITION: usize = 0;
-/// Index of the output `velocity`.
-pub const VELOCITY: usize = 1;
-/// Index of the output `acceleration`.
-pub const ACCELERATION: usize = 2;
-/// Index of the output `energy`.
-pub const ENERGY: usize = 3;
 
 /// The nonlinear mass model.
 #[derive(Default)]
 pub struct NonlinearMass;
 
-/// The spring to ground.
-fn spring<T: Scalar>(p: &[T]) -> Spring<T> {
-    Spring {
-        k: p[K],
-        kappa: p[KAPPA],
-    }
+/// The spring-damper to ground.
+fn ground<T: Scalar>(p: &[T]) -> SpringDamper<T> {
+    SpringDamper::from_parameters(&p[GROUND..])
 }
 
 impl MechanicalModel for NonlinearMass {
     fn declaration(&self) -> Declaration {
-        let tunable = |name: &str, value: f64, unit: &str, text: &str| {
-            let var = Var::new(name, value).description(text);
-            (
-                if unit.is_empty() { var } else { var.unit(unit) },
-                Tunability::Tunable,
-            )
-        };
-        let parameters = [
-            (
-                Var::new("m", 1.0).unit("kg").description("mass"),
-                Tunability::Fixed,
-            ),
-            tunable("k", 0.0, "N/m", "linear stiffness of the spring to ground"),
-            tunable(
-                "kappa",
-                1000.0,
-                "",
-                "square-root stiffness of the spring to ground (N/m^(1/2))",
-            ),
-            tunable(
-                "c_q",
-                0.0,
-                "N.s2/m2",
-                "quadratic damping to ground: f = -c_q sgn(v) v^2",
-            ),
-        ];
         let declaration = Declaration::new(
             "nonlinear_mass",
             "Mass m on a spring S and a quadratic damper D to ground, driven by the force F: \
              m a = S(x) + D(v) + F; S(s) = -(k s + kappa sgn(s) sqrt|s|), D(v) = -c_q sgn(v) v^2",
+        );
+        let declaration = oscillator_mass::declare(declaration, -100.0)
+            .input(Var::new("F", 0.0).unit("N").description("external force"));
+        oscillator_mass::declare_outputs(
+            nonlinear_laws::declare_ground(declaration, 1000.0),
+            "F",
+            "kinetic plus spring energy",
         )
-        .state(Var::new("x", 0.0).unit("m").description("position"))
-        .state(Var::new("v", -100.0).unit("m/s").description("velocity"))
-        .input(Var::new("F", 0.0).unit("N").description("external force"));
-        parameters
-            .into_iter()
-            .fold(declaration, |d, (var, tunability)| {
-                d.parameter(var, tunability)
-            })
-            .output(
-                Var::new("position", 0.0)
-                    .unit("m")
-                    .description("position x"),
-            )
-            .output(
-                Var::new("velocity", 0.0)
-                    .unit("m/s")
-                    .description("velocity v"),
-            )
-            .output(
-                Var::new("acceleration", 0.0)
-                    .unit("m/s2")
-                    .description("acceleration a; depends on F"),
-            )
-            .output(
-                Var::new("energy", 0.0)
-                    .unit("J")
-                    .description("kinetic plus spring energy"),
-            )
-            .cosimulation(Method::SymplecticEuler, 1e-3)
-            .experiment(0.0, 10.0, 1e-8, 1e-3)
     }
 
     fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>, m: &mut [T]) {
@@ -114,16 +53,13 @@ impl MechanicalModel for NonlinearMass {
     }
 
     fn forces<T: Scalar>(&self, a: &MechArgs<T>, f: &mut [T]) {
-        let (x, v, p) = (a.q[0], a.v[0], a.p);
-        f[0] = spring(p).force(x) + quadratic_damper_force(p[C_Q], v) + a.u[F];
+        f[0] = ground(a.p).force(a.q[0], a.v[0]) + a.u[F];
     }
 
     fn outputs<T: Scalar>(&self, a: &MechArgs<T>, acc: &[T], _lambda: &[T], y: &mut [T]) {
         let (x, v, p) = (a.q[0], a.v[0], a.p);
-        y[POSITION] = x;
-        y[VELOCITY] = v;
-        y[ACCELERATION] = acc[0];
-        y[ENERGY] = T::cst(0.5) * p[M] * v * v + spring(p).energy(x);
+        oscillator_mass::write_kinematics(a, acc, &mut y[POSITION..]);
+        y[ENERGY] = T::cst(0.5) * p[M] * v * v + ground(p).spring.energy(x);
     }
 }
 
@@ -138,19 +74,24 @@ mod tests {
     const X: [f64; 2] = [-0.04, 3.0];
     const U: [f64; 1] = [12.0];
 
-    fn outputs() -> [f64; 4] {
-        let sys = MechanicalSystem::<NonlinearMass>::default();
-        let mut y = [f64::NAN; 4];
-        sys.outputs(
+    /// The outputs at the state and force `w = [x, v, F]`, with the parameters `P`.
+    fn outputs_at<T: Scalar>(w: &[T], y: &mut [T]) {
+        let p: Vec<T> = P.iter().map(|&v| T::cst(v)).collect();
+        MechanicalSystem::<NonlinearMass>::default().outputs(
             &Args {
-                t: 0.0,
-                x: &X,
-                u: &U,
-                p: &P,
+                t: T::cst(0.0),
+                x: &w[..2],
+                u: &w[2..],
+                p: &p,
                 d: &[],
             },
-            &mut y,
+            y,
         );
+    }
+
+    fn outputs() -> [f64; 4] {
+        let mut y = [f64::NAN; 4];
+        outputs_at(&[X[0], X[1], U[0]], &mut y);
         y
     }
 
@@ -171,20 +112,7 @@ mod tests {
 
     #[test]
     fn dual_jacobian_of_the_acceleration_matches_the_analytic_one() {
-        let sys = MechanicalSystem::<NonlinearMass>::default();
-        let (jac, _) = jacobian(&[X[0], X[1], U[0]], 4, |w, y| {
-            let p: Vec<_> = P.iter().map(|&v| v.into()).collect();
-            sys.outputs(
-                &Args {
-                    t: 0.0.into(),
-                    x: &w[..2],
-                    u: &w[2..],
-                    p: &p,
-                    d: &[],
-                },
-                y,
-            );
-        });
+        let (jac, _) = jacobian(&[X[0], X[1], U[0]], 4, outputs_at);
         // da/dx = -(k + kappa / (2 sqrt|x|)) / m, da/dv = -2 c_q |v| / m, da/dF = 1 / m.
         let expected = [
             -(30.0 + 1000.0 / (2.0 * 0.2)) / 2.0,
@@ -202,26 +130,9 @@ mod tests {
 
     #[test]
     fn energy_changes_by_the_input_power_and_the_damper() {
-        let sys = MechanicalSystem::<NonlinearMass>::default();
         let y = outputs();
-        let rate = directional(
-            &[X[0], X[1], U[0]],
-            &[X[1], y[ACCELERATION], -4.0],
-            4,
-            |w, out| {
-                let p: Vec<_> = P.iter().map(|&v| v.into()).collect();
-                sys.outputs(
-                    &Args {
-                        t: 0.0.into(),
-                        x: &w[..2],
-                        u: &w[2..],
-                        p: &p,
-                        d: &[],
-                    },
-                    out,
-                );
-            },
-        )[ENERGY];
+        let direction = [X[1], y[ACCELERATION], -4.0];
+        let rate = directional(&[X[0], X[1], U[0]], &direction, 4, outputs_at)[ENERGY];
         let expected = U[0] * X[1] - 0.05 * X[1].abs() * X[1] * X[1];
         assert!(
             (rate - expected).abs() < 1e-10 * expected.abs(),

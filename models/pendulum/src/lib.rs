@@ -40,7 +40,7 @@ impl MechanicalModel for ForcedPendulum {
             "Point mass m on a rod of length l pinned at (pivot_x, pivot_y), in Cartesian coordinates, \
              under gravity and the force (fx, fy) on the mass",
         );
-        pendulum::declare(declaration, &pendulum::RIGHT)
+        let declaration = pendulum::declare(declaration, &pendulum::RIGHT)
             .input(
                 Var::new("fx", 0.0)
                     .unit("N")
@@ -50,27 +50,8 @@ impl MechanicalModel for ForcedPendulum {
                 Var::new("fy", 0.0)
                     .unit("N")
                     .description("vertical force on the mass"),
-            )
-            .output(
-                Var::new("tip_x", 0.0)
-                    .unit("m")
-                    .description("horizontal position of the mass"),
-            )
-            .output(
-                Var::new("tip_y", 0.0)
-                    .unit("m")
-                    .description("vertical position of the mass"),
-            )
-            .output(
-                Var::new("tip_vx", 0.0)
-                    .unit("m/s")
-                    .description("horizontal velocity of the mass"),
-            )
-            .output(
-                Var::new("tip_vy", 0.0)
-                    .unit("m/s")
-                    .description("vertical velocity of the mass"),
-            )
+            );
+        pendulum::declare_tip_outputs(declaration)
             .output(Var::new("energy", 0.0).unit("J").description(
                 "kinetic plus potential energy, the potential measured from the pivot's height",
             ))

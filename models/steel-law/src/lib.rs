@@ -93,7 +93,7 @@ impl OdeModel for SteelLaw {
         )
         .event_indicators(1)
         .cosimulation(Method::Sdirk { rtol: 1e-10, atol: 1e-12 }, 0.05)
-        .experiment(0.0, 10.0, 1e-10, 0.1)
+        .experiment(0.0, 10.0, 1e-8, 0.01)
     }
 
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {

@@ -18,22 +18,12 @@
 //! and damping and identical initial states, the n-DOF system moves exactly as the 2-DOF one
 //! (our default split; the paper's values are not published).
 
-use fmu_export::{Declaration, MechArgs, MechanicalModel, Method, Scalar, Tunability, Var};
+pub use benchmark_equations::oscillator_mass::driven::{ACCELERATION, ENERGY, POSITION, VELOCITY};
+use benchmark_equations::oscillator_mass::{self, M};
+use fmu_export::{Declaration, MechArgs, MechanicalModel, Scalar, Var};
 
-/// Parameter indices.
-const M: usize = 0;
-const K: usize = 1;
-const C: usize = 2;
 /// Number of force inputs `F1 .. F4`.
 pub const FORCE_INPUTS: usize = 4;
-/// Index of the output `position`.
-pub const POSITION: usize = 0;
-/// Index of the output `velocity`.
-pub const VELOCITY: usize = 1;
-/// Index of the output `acceleration`.
-pub const ACCELERATION: usize = 2;
-/// Index of the output `energy`.
-pub const ENERGY: usize = 3;
 
 /// The summing-mass model.
 #[derive(Default)]
@@ -41,57 +31,23 @@ pub struct SummingMass;
 
 impl MechanicalModel for SummingMass {
     fn declaration(&self) -> Declaration {
-        let mut declaration = Declaration::new(
+        let declaration = Declaration::new(
             "summing_mass",
             "Mass m on a spring k and a damper c to ground, driven by the sum of the forces F1..F4: \
              m a = -k x - c v + F1 + F2 + F3 + F4",
+        );
+        let declaration = (1..=FORCE_INPUTS).fold(
+            oscillator_mass::declare(declaration, -100.0),
+            |declaration, i| {
+                let text = format!("external force {i}; unconnected forces stay 0");
+                declaration.input(Var::new(&format!("F{i}"), 0.0).unit("N").description(&text))
+            },
+        );
+        oscillator_mass::declare_outputs(
+            oscillator_mass::declare_linear_ground(declaration, 1000.0),
+            "F1..F4",
+            "kinetic plus spring energy m v^2 / 2 + k x^2 / 2",
         )
-        .state(Var::new("x", 0.0).unit("m").description("position"))
-        .state(Var::new("v", -100.0).unit("m/s").description("velocity"));
-        for i in 1..=FORCE_INPUTS {
-            let text = format!("external force {i}; unconnected forces stay 0");
-            declaration =
-                declaration.input(Var::new(&format!("F{i}"), 0.0).unit("N").description(&text));
-        }
-        declaration
-            .parameter(
-                Var::new("m", 1.0).unit("kg").description("mass"),
-                Tunability::Fixed,
-            )
-            .parameter(
-                Var::new("k", 1000.0)
-                    .unit("N/m")
-                    .description("stiffness of the spring to ground"),
-                Tunability::Tunable,
-            )
-            .parameter(
-                Var::new("c", 0.0)
-                    .unit("N.s/m")
-                    .description("damping of the damper to ground"),
-                Tunability::Tunable,
-            )
-            .output(
-                Var::new("position", 0.0)
-                    .unit("m")
-                    .description("position x"),
-            )
-            .output(
-                Var::new("velocity", 0.0)
-                    .unit("m/s")
-                    .description("velocity v"),
-            )
-            .output(
-                Var::new("acceleration", 0.0)
-                    .unit("m/s2")
-                    .description("acceleration a; depends on F1..F4"),
-            )
-            .output(
-                Var::new("energy", 0.0)
-                    .unit("J")
-                    .description("kinetic plus spring energy m v^2 / 2 + k x^2 / 2"),
-            )
-            .cosimulation(Method::SymplecticEuler, 1e-3)
-            .experiment(0.0, 10.0, 1e-8, 1e-3)
     }
 
     fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>, m: &mut [T]) {
@@ -100,15 +56,12 @@ impl MechanicalModel for SummingMass {
 
     fn forces<T: Scalar>(&self, a: &MechArgs<T>, f: &mut [T]) {
         let applied = a.u.iter().fold(T::cst(0.0), |sum, &force| sum + force);
-        f[0] = -a.p[K] * a.q[0] - a.p[C] * a.v[0] + applied;
+        f[0] = oscillator_mass::linear_ground_force(a) + applied;
     }
 
     fn outputs<T: Scalar>(&self, a: &MechArgs<T>, acc: &[T], _lambda: &[T], y: &mut [T]) {
-        let (x, v, p) = (a.q[0], a.v[0], a.p);
-        y[POSITION] = x;
-        y[VELOCITY] = v;
-        y[ACCELERATION] = acc[0];
-        y[ENERGY] = T::cst(0.5) * (p[M] * v * v + p[K] * x * x);
+        oscillator_mass::write_kinematics(a, acc, &mut y[POSITION..]);
+        y[ENERGY] = oscillator_mass::linear_energy(a);
     }
 }
 

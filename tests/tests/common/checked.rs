@@ -8,7 +8,7 @@ use fmu_export::fmi2::types::{Fmi2Status, FMI2_CO_SIMULATION, FMI2_MODEL_EXCHANG
 use fmu_export::fmi3::types::Fmi3Status;
 
 use super::model::Model;
-use super::{Fmi2, Fmi3, Interface, Values2, Values3};
+use super::{Fmi2, Fmi3, Interface, Messages, Values2, Values3};
 
 /// An instance whose calls must succeed.
 pub trait Checked<'m>: Sized {
@@ -40,9 +40,23 @@ pub trait Checked<'m>: Sized {
     fn deserialize_state(&self, bytes: &[u8]) -> *mut c_void;
 }
 
+/// A status type of one FMI version, with its OK value.
+trait Status: PartialEq + std::fmt::Debug {
+    /// The status of a successful call.
+    const OK: Self;
+}
+
+impl Status for Fmi2Status {
+    const OK: Self = Fmi2Status::Ok;
+}
+
+impl Status for Fmi3Status {
+    const OK: Self = Fmi3Status::Ok;
+}
+
 /// Panics unless `status` is OK, naming the call and the FMU's log.
-fn ok<S: PartialEq + std::fmt::Debug>(status: S, expected: S, call: &str, log: Vec<String>) {
-    assert_eq!(status, expected, "{call}: {log:#?}");
+fn ok<S: Status>(status: S, call: &str, messages: &Messages) {
+    assert_eq!(status, S::OK, "{call}: {:#?}", messages.all());
 }
 
 impl<'m> Checked<'m> for Fmi2<'m> {
@@ -57,7 +71,7 @@ impl<'m> Checked<'m> for Fmi2<'m> {
 
     fn values(&self, vrs: &[u32]) -> Vec<f64> {
         let (status, values) = self.get_real(vrs);
-        ok(status, Fmi2Status::Ok, "fmi2GetReal", self.messages.all());
+        ok(status, "fmi2GetReal", &self.messages);
         values
     }
 
@@ -66,83 +80,42 @@ impl<'m> Checked<'m> for Fmi2<'m> {
         let get = self.fmu.func::<Values2<i32>>("fmi2GetInteger");
         // SAFETY: arrays of `vrs.len()` elements.
         let status = unsafe { get(self.c, vrs.as_ptr(), vrs.len(), values.as_mut_ptr()) };
-        ok(
-            status,
-            Fmi2Status::Ok,
-            "fmi2GetInteger",
-            self.messages.all(),
-        );
+        ok(status, "fmi2GetInteger", &self.messages);
         values
     }
 
     fn set_values(&self, vrs: &[u32], values: &[f64]) {
-        ok(
-            self.set_real(vrs, values),
-            Fmi2Status::Ok,
-            "fmi2SetReal",
-            self.messages.all(),
-        );
+        ok(self.set_real(vrs, values), "fmi2SetReal", &self.messages);
     }
 
     fn initialize_ok(&self) {
-        ok(
-            self.initialize(),
-            Fmi2Status::Ok,
-            "initialization",
-            self.messages.all(),
-        );
+        ok(self.initialize(), "initialization", &self.messages);
     }
 
     fn enter_continuous_time(&self) {
         ok(
             self.new_discrete_states().0,
-            Fmi2Status::Ok,
             "fmi2NewDiscreteStates",
-            self.messages.all(),
+            &self.messages,
         );
         let status = self.unary("fmi2EnterContinuousTimeMode");
-        ok(
-            status,
-            Fmi2Status::Ok,
-            "fmi2EnterContinuousTimeMode",
-            self.messages.all(),
-        );
+        ok(status, "fmi2EnterContinuousTimeMode", &self.messages);
     }
 
     fn set_time_and_states(&self, t: f64, x: &[f64]) {
-        ok(
-            self.set_time(t),
-            Fmi2Status::Ok,
-            "fmi2SetTime",
-            self.messages.all(),
-        );
+        ok(self.set_time(t), "fmi2SetTime", &self.messages);
         let status = self.set_states(x);
-        ok(
-            status,
-            Fmi2Status::Ok,
-            "fmi2SetContinuousStates",
-            self.messages.all(),
-        );
+        ok(status, "fmi2SetContinuousStates", &self.messages);
     }
 
     fn directional_ok(&self, unknowns: &[u32], knowns: &[u32], seed: &[f64]) -> Vec<f64> {
         let (status, jw) = self.directional(unknowns, knowns, seed);
-        ok(
-            status,
-            Fmi2Status::Ok,
-            "fmi2GetDirectionalDerivative",
-            self.messages.all(),
-        );
+        ok(status, "fmi2GetDirectionalDerivative", &self.messages);
         jw
     }
 
     fn step(&self, t: f64, h: f64) {
-        ok(
-            self.do_step(t, h),
-            Fmi2Status::Ok,
-            "fmi2DoStep",
-            self.messages.all(),
-        );
+        ok(self.do_step(t, h), "fmi2DoStep", &self.messages);
     }
 
     fn snapshot(&self) -> *mut c_void {
@@ -150,12 +123,7 @@ impl<'m> Checked<'m> for Fmi2<'m> {
     }
 
     fn restore(&self, state: *mut c_void) {
-        ok(
-            self.set_state(state),
-            Fmi2Status::Ok,
-            "fmi2SetFMUstate",
-            self.messages.all(),
-        );
+        ok(self.set_state(state), "fmi2SetFMUstate", &self.messages);
     }
 
     fn serialize_state(&self, state: *mut c_void) -> Vec<u8> {
@@ -164,12 +132,7 @@ impl<'m> Checked<'m> for Fmi2<'m> {
 
     fn deserialize_state(&self, bytes: &[u8]) -> *mut c_void {
         let (status, state) = self.deserialize(bytes);
-        ok(
-            status,
-            Fmi2Status::Ok,
-            "fmi2DeSerializeFMUstate",
-            self.messages.all(),
-        );
+        ok(status, "fmi2DeSerializeFMUstate", &self.messages);
         state
     }
 }
@@ -183,12 +146,7 @@ impl<'m> Checked<'m> for Fmi3<'m> {
 
     fn values(&self, vrs: &[u32]) -> Vec<f64> {
         let (status, values) = self.get_float64(vrs);
-        ok(
-            status,
-            Fmi3Status::Ok,
-            "fmi3GetFloat64",
-            self.messages.all(),
-        );
+        ok(status, "fmi3GetFloat64", &self.messages);
         values
     }
 
@@ -205,79 +163,43 @@ impl<'m> Checked<'m> for Fmi3<'m> {
                 values.len(),
             )
         };
-        ok(status, Fmi3Status::Ok, "fmi3GetInt32", self.messages.all());
+        ok(status, "fmi3GetInt32", &self.messages);
         values
     }
 
     fn set_values(&self, vrs: &[u32], values: &[f64]) {
         ok(
             self.set_float64(vrs, values),
-            Fmi3Status::Ok,
             "fmi3SetFloat64",
-            self.messages.all(),
+            &self.messages,
         );
     }
 
     fn initialize_ok(&self) {
-        ok(
-            self.initialize(),
-            Fmi3Status::Ok,
-            "initialization",
-            self.messages.all(),
-        );
+        ok(self.initialize(), "initialization", &self.messages);
     }
 
     fn enter_continuous_time(&self) {
         let status = self.update_discrete_states().0;
-        ok(
-            status,
-            Fmi3Status::Ok,
-            "fmi3UpdateDiscreteStates",
-            self.messages.all(),
-        );
+        ok(status, "fmi3UpdateDiscreteStates", &self.messages);
         let status = self.unary("fmi3EnterContinuousTimeMode");
-        ok(
-            status,
-            Fmi3Status::Ok,
-            "fmi3EnterContinuousTimeMode",
-            self.messages.all(),
-        );
+        ok(status, "fmi3EnterContinuousTimeMode", &self.messages);
     }
 
     fn set_time_and_states(&self, t: f64, x: &[f64]) {
-        ok(
-            self.set_time(t),
-            Fmi3Status::Ok,
-            "fmi3SetTime",
-            self.messages.all(),
-        );
+        ok(self.set_time(t), "fmi3SetTime", &self.messages);
         let status = self.set_states(x);
-        ok(
-            status,
-            Fmi3Status::Ok,
-            "fmi3SetContinuousStates",
-            self.messages.all(),
-        );
+        ok(status, "fmi3SetContinuousStates", &self.messages);
     }
 
     fn directional_ok(&self, unknowns: &[u32], knowns: &[u32], seed: &[f64]) -> Vec<f64> {
         let (status, jw) = self.product(false, unknowns, knowns, seed);
-        ok(
-            status,
-            Fmi3Status::Ok,
-            "fmi3GetDirectionalDerivative",
-            self.messages.all(),
-        );
+        ok(status, "fmi3GetDirectionalDerivative", &self.messages);
         jw
     }
 
     fn step(&self, t: f64, h: f64) {
-        ok(
-            self.do_step(t, h).0,
-            Fmi3Status::Ok,
-            "fmi3DoStep",
-            self.messages.all(),
-        );
+        ok(self.do_step(t, h).0, "fmi3DoStep", &self.messages);
     }
 
     fn snapshot(&self) -> *mut c_void {
@@ -285,12 +207,7 @@ impl<'m> Checked<'m> for Fmi3<'m> {
     }
 
     fn restore(&self, state: *mut c_void) {
-        ok(
-            self.set_state(state),
-            Fmi3Status::Ok,
-            "fmi3SetFMUState",
-            self.messages.all(),
-        );
+        ok(self.set_state(state), "fmi3SetFMUState", &self.messages);
     }
 
     fn serialize_state(&self, state: *mut c_void) -> Vec<u8> {
@@ -299,12 +216,7 @@ impl<'m> Checked<'m> for Fmi3<'m> {
 
     fn deserialize_state(&self, bytes: &[u8]) -> *mut c_void {
         let (status, state) = self.deserialize(bytes);
-        ok(
-            status,
-            Fmi3Status::Ok,
-            "fmi3DeserializeFMUState",
-            self.messages.all(),
-        );
+        ok(status, "fmi3DeserializeFMUState", &self.messages);
         state
     }
 }

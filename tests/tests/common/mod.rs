@@ -3,7 +3,9 @@
 
 #![allow(dead_code)] // each test binary uses a part of these helpers
 
+pub mod adjoint;
 pub mod checked;
+pub mod linked;
 pub mod model;
 
 use std::ffi::{c_char, c_void, CStr, CString};

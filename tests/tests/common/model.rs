@@ -2,6 +2,7 @@
 //! description its describe program writes, which gives every value reference by role, so
 //! that one test serves every model.
 
+use tandem::import::AdjointManifest;
 use tandem::model_description::{Causality, Variability, Variable, VariableType};
 use tandem::ModelDescription;
 use tandem_tests::fmus::FmiVersion;
@@ -55,6 +56,18 @@ impl Model {
             .find(|m| m.package == package)
             .unwrap_or_else(|| panic!("no model crate {package}"));
         Model::load(&model, version)
+    }
+
+    /// The adjoint extension's manifest, written by the crate's describe program and checked
+    /// against the model description (FMI 3.0).
+    pub fn adjoint_manifest(&self) -> AdjointManifest {
+        let text = ModelCrate::all()
+            .into_iter()
+            .find(|m| m.package == self.package)
+            .unwrap_or_else(|| panic!("no model crate {}", self.package))
+            .adjoint_manifest();
+        AdjointManifest::parse(&text, &self.description)
+            .unwrap_or_else(|e| panic!("{}: adjoint manifest: {e}\n{text}", self.package))
     }
 
     /// The instantiation token (FMI 3.0) or GUID (FMI 2.0).

@@ -1,0 +1,221 @@
+//! The linearizations of an integrator at its current state, which an FMU instance exports
+//! through the adjoint extension: the communication step with the outputs at its end, the
+//! consistent start with the outputs at it, and the outputs alone.
+//!
+//! The extension's discrete state `w` is the method state's leading
+//! [`carried_len`](DifferentiableScheme::carried_len) entries: all that the next step, the
+//! outputs and a restart after an event read (HHT: `[q, v, a, lambda]`, symplectic Euler
+//! `[q, v]`, ESDIRK: `x`). The rest of the residual's unknowns (ESDIRK's stage derivatives) is
+//! differentiated inside a step but influences nothing after it, so it is left out: its
+//! derivatives would hold the accepted step sizes fixed where nothing downstream needs them.
+//!
+//! [`DiscreteAdjoint`] is object safe so that [`Integrator::discrete_adjoint`] can offer it
+//! without the instance knowing the integrator's scheme.
+
+use crate::integrators::{DifferentiableScheme, SchemeIntegrator};
+use crate::system::{Integrator, StepInputs, System};
+
+use super::communication::CommunicationLinearization;
+use super::error::AdjointError;
+use super::initial::InitialLinearization;
+use super::outputs::OutputLinearization;
+use super::step::EventTimeSensitivity;
+use super::Cotangents;
+
+/// An integrator's linearizations at its current discrete state.
+///
+/// The discrete state `w` of the tangents and adjoints is the method state's carried entries
+/// (see the module documentation); inputs are the flat coefficients of the input polynomial
+/// passed in ([`flatten_inputs`](super::flatten_inputs)).
+pub trait DiscreteAdjoint<S: System> {
+    /// The current discrete state `w`.
+    fn adjoint_state(&self) -> &[f64];
+
+    /// The communication step from the current state, at time `t`, of length `h`, with the
+    /// inputs `u`, parameters `p` and discrete variables `d`: recorded on a copy of the
+    /// integrator (the integrator itself is unchanged) and linearized, located events included.
+    fn linearize_step(
+        &self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+    ) -> Result<LinearizedStep, AdjointError>;
+
+    /// The consistent start `w = W(t, x, u, p)` from the continuous state `x` of the current
+    /// discrete state, with the outputs at `w`.
+    fn linearize_start(
+        &self,
+        sys: &S,
+        t: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+    ) -> Result<LinearizedStart, AdjointError>;
+
+    /// The outputs at the current discrete state and time `t`.
+    fn linearize_outputs(
+        &self,
+        sys: &S,
+        t: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+    ) -> LinearizedOutputs;
+}
+
+/// A linearized communication step `(w_k+1, y_k+1) = Phi(w_k, u, p)`.
+#[derive(Clone, Debug)]
+pub struct LinearizedStep {
+    /// The step's map of the residual's unknowns.
+    pub step: CommunicationLinearization,
+    /// The outputs at the end of the step.
+    pub outputs: OutputLinearization,
+    /// Entries of the discrete state `w` (the leading entries of the unknowns).
+    pub state_len: usize,
+}
+
+impl LinearizedStep {
+    /// Forward mode: the tangents of `(w_k+1, y_k+1)` from tangents of `w_k`, of the flat
+    /// input coefficients and of the parameters.
+    pub fn jvp(&self, dw: &[f64], du: &[f64], dp: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let mut unknowns = self.step.jvp(&padded(dw, self.step.state_len()), du, dp);
+        let dy_next = self.outputs.jvp(&unknowns, du, dp);
+        unknowns.truncate(self.state_len);
+        (unknowns, dy_next)
+    }
+
+    /// Reverse mode: the adjoints of `(w_k, u, p)` from the seeds on `w_k+1` and `y_k+1`.
+    pub fn vjp(&self, w_bar: &[f64], y_bar: &[f64]) -> Cotangents {
+        let direct = self.outputs.vjp(y_bar);
+        let mut seed = padded(w_bar, self.step.state_len());
+        accumulate(&mut seed, &direct.state);
+        let mut cotangents = self.step.vjp(&seed);
+        cotangents.state.truncate(self.state_len);
+        accumulate(&mut cotangents.inputs, &direct.inputs);
+        accumulate(&mut cotangents.params, &direct.params);
+        cotangents
+    }
+}
+
+/// The linearized outputs `y = Y(w, u, p)` at a communication point.
+#[derive(Clone, Debug)]
+pub struct LinearizedOutputs {
+    /// The outputs over the residual's unknowns.
+    pub outputs: OutputLinearization,
+    /// Entries of the discrete state `w` (the leading entries of the unknowns).
+    pub state_len: usize,
+}
+
+impl LinearizedOutputs {
+    /// Reverse mode: the adjoints of `(w, u, p)` from the seed on `y`.
+    pub fn vjp(&self, y_bar: &[f64]) -> Cotangents {
+        let mut cotangents = self.outputs.vjp(y_bar);
+        cotangents.state.truncate(self.state_len);
+        cotangents
+    }
+}
+
+/// A linearized start `(w_0, y_0) = (W(x_0, u, p), Y(W(x_0, u, p), u, p))`.
+#[derive(Clone, Debug)]
+pub struct LinearizedStart {
+    /// The consistent start of the residual's unknowns.
+    pub start: InitialLinearization,
+    /// The outputs at the start.
+    pub outputs: OutputLinearization,
+}
+
+impl LinearizedStart {
+    /// Reverse mode: the adjoints of `(x_0, u, p)` from the seeds on `w_0` (the leading
+    /// entries of the unknowns) and `y_0`.
+    pub fn vjp(&self, w_bar: &[f64], y_bar: &[f64]) -> Cotangents {
+        let mut cotangents = self.outputs.vjp(y_bar);
+        let mut lambda = padded(w_bar, self.start.state.rows());
+        accumulate(&mut lambda, &cotangents.state);
+        let start = &self.start;
+        cotangents.state = vec![0.0; start.state.cols()];
+        start.state.transpose_mul_add(&lambda, &mut cotangents.state);
+        start.inputs.transpose_mul_add(&lambda, &mut cotangents.inputs);
+        start.params.transpose_mul_add(&lambda, &mut cotangents.params);
+        cotangents
+    }
+}
+
+impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
+    for SchemeIntegrator<M>
+{
+    fn adjoint_state(&self) -> &[f64] {
+        &Integrator::state(self)[..self.scheme().carried_len()]
+    }
+
+    fn linearize_step(
+        &self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+    ) -> Result<LinearizedStep, AdjointError> {
+        let mut copy = self.clone();
+        let (_, tape) =
+            copy.do_step_recorded(sys, t, h, u, p, &mut d.to_vec()).map_err(AdjointError::Step)?;
+        let scheme = self.scheme();
+        let step =
+            CommunicationLinearization::new(sys, scheme, &tape, EventTimeSensitivity::Included)?;
+        let outputs = OutputLinearization::new(
+            sys,
+            scheme,
+            t + h,
+            tape.w_end(),
+            &tape.inputs,
+            p,
+            tape.d_end(),
+        );
+        Ok(LinearizedStep { step, outputs, state_len: scheme.carried_len() })
+    }
+
+    fn linearize_start(
+        &self,
+        sys: &S,
+        t: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+    ) -> Result<LinearizedStart, AdjointError> {
+        let scheme = self.scheme();
+        let w = &Integrator::state(self)[..scheme.state_len()];
+        let x = scheme.continuous_state(w);
+        let start = InitialLinearization::new(sys, scheme, t, x, u, p, d)?;
+        let outputs = OutputLinearization::new(sys, scheme, t, w, u, p, d);
+        Ok(LinearizedStart { start, outputs })
+    }
+
+    fn linearize_outputs(
+        &self,
+        sys: &S,
+        t: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+    ) -> LinearizedOutputs {
+        let scheme = self.scheme();
+        let w = &Integrator::state(self)[..scheme.state_len()];
+        let outputs = OutputLinearization::new(sys, scheme, t, w, u, p, d);
+        LinearizedOutputs { outputs, state_len: scheme.carried_len() }
+    }
+}
+
+/// `values` followed by zeros up to `len` entries.
+fn padded(values: &[f64], len: usize) -> Vec<f64> {
+    let mut out = values.to_vec();
+    out.resize(len, 0.0);
+    out
+}
+
+/// `into += from`, entry by entry.
+fn accumulate(into: &mut [f64], from: &[f64]) {
+    into.iter_mut().zip(from).for_each(|(a, b)| *a += b);
+}

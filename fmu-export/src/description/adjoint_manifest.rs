@@ -1,0 +1,139 @@
+//! The manifest of the adjoint extension (`extra/org.tandem.adjoint/manifest.xml`, see
+//! docs/adjoint-extension.md), generated from the same declaration and variable table as the
+//! FMI 3.0 model description, so its value references are the description's.
+
+use std::io;
+
+use super::{document, Element, Xml};
+use crate::system::{Integrator, StepInputs, System};
+use crate::variables::{Role, VariableTable};
+
+/// The version of the extension the manifest declares.
+pub const ADJOINT_EXTENSION_VERSION: u32 = 1;
+
+/// The adjoint-extension manifest of `sys`: the discrete state's length, taken from a fresh
+/// integrator initialized at the start values, and the inputs, real parameters and continuous
+/// outputs in the order of the seed arrays (declaration order, which is `Role` index order).
+///
+/// Fails, with the reason, when the integrator cannot start at the start values or has no
+/// discrete adjoint.
+pub fn adjoint_manifest<S: System>(sys: &S) -> Result<String, String> {
+    let decl = sys.declaration();
+    let start = decl.experiment.start;
+    let mut integrator = sys.integrator();
+    integrator
+        .initialize(
+            sys,
+            start,
+            &decl.state_starts(),
+            &StepInputs::held(start, &decl.input_starts()),
+            &decl.parameter_starts(),
+            &decl.discrete_starts(),
+        )
+        .map_err(|e| {
+            format!("the co-simulation integrator cannot start at the start values: {e}")
+        })?;
+    let n_state = integrator
+        .discrete_adjoint()
+        .ok_or("the model's co-simulation integrator has no discrete adjoint")?
+        .adjoint_state()
+        .len();
+    let table = VariableTable::new(decl);
+    let root = Element::new("TandemAdjoint")
+        .attr("version", ADJOINT_EXTENSION_VERSION.to_string())
+        .attr("nState", n_state.to_string());
+    Ok(document(root, |w| {
+        variables(w, "Inputs", &table, decl.inputs.len(), Role::Input)?;
+        variables(w, "Parameters", &table, decl.parameters.len(), Role::Parameter)?;
+        variables(w, "Outputs", &table, decl.outputs.len(), Role::Output)
+    }))
+}
+
+/// `<list>` with one `<Variable>` per role `role(0..count)`, in that order.
+fn variables(
+    w: &mut Xml,
+    list: &'static str,
+    table: &VariableTable,
+    count: usize,
+    role: fn(usize) -> Role,
+) -> io::Result<()> {
+    Element::new(list).with_children(w, |w| {
+        (0..count).try_for_each(|i| {
+            let vr = table.vr_of(role(i)).expect("every declared variable has a value reference");
+            let variable = table.get(vr).expect("value references index the table");
+            Element::new("Variable")
+                .attr("valueReference", vr.to_string())
+                .attr("name", variable.var.name.as_str())
+                .empty(w)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::test_model::Ball;
+    use crate::{Declaration, MechArgs, MechanicalModel, MechanicalSystem, Method, Scalar};
+    use crate::{Tunability, Var};
+
+    /// A mass on a spring with two inputs, two parameters and two outputs.
+    #[derive(Default)]
+    struct Spring;
+
+    impl MechanicalModel for Spring {
+        fn declaration(&self) -> Declaration {
+            Declaration::new("spring", "")
+                .state(Var::new("x", 0.1))
+                .state(Var::new("v", 0.0))
+                .input(Var::new("F", 0.0))
+                .input(Var::new("G", 0.0))
+                .parameter(Var::new("m", 2.0), Tunability::Fixed)
+                .parameter(Var::new("k", 3.0), Tunability::Tunable)
+                .output(Var::new("position", 0.0))
+                .output(Var::new("force", 0.0))
+                .cosimulation(Method::Hht { alpha: -0.1 }, 1e-3)
+        }
+        fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>, m: &mut [T]) {
+            m[0] = a.p[0];
+        }
+        fn forces<T: Scalar>(&self, a: &MechArgs<T>, f: &mut [T]) {
+            f[0] = a.u[0] + a.u[1] - a.p[1] * a.q[0];
+        }
+        fn outputs<T: Scalar>(&self, a: &MechArgs<T>, _acc: &[T], _lambda: &[T], y: &mut [T]) {
+            y[0] = a.q[0];
+            y[1] = a.p[1] * a.q[0];
+        }
+    }
+
+    #[test]
+    fn the_manifest_lists_the_seed_variables_with_the_description_s_value_references() {
+        let sys = MechanicalSystem::<Spring>::default();
+        let manifest = adjoint_manifest(&sys).unwrap();
+        let description = super::super::fmi3(&sys, "spring");
+        // HHT: q, v, a for one coordinate, no constraint.
+        assert!(manifest.contains(r#"<TandemAdjoint version="1" nState="3">"#), "{manifest}");
+        let table = VariableTable::new(sys.declaration());
+        let listed: Vec<(u32, &str)> = manifest
+            .match_indices("<Variable valueReference=\"")
+            .map(|(at, tag)| {
+                let rest = &manifest[at + tag.len()..];
+                let vr = rest[..rest.find('"').unwrap()].parse().unwrap();
+                let name = rest.split("name=\"").nth(1).unwrap();
+                (vr, &name[..name.find('"').unwrap()])
+            })
+            .collect();
+        let names: Vec<&str> = listed.iter().map(|(_, name)| *name).collect();
+        assert_eq!(names, ["F", "G", "m", "k", "position", "force"]);
+        for (vr, name) in listed {
+            assert_eq!(table.get(vr).unwrap().var.name, name);
+            let declared = format!(r#"name="{name}" valueReference="{vr}""#);
+            assert!(description.contains(&declared), "{declared} not in\n{description}");
+        }
+    }
+
+    #[test]
+    fn an_integrator_without_a_discrete_adjoint_has_no_manifest() {
+        let error = adjoint_manifest(&Ball::default()).unwrap_err();
+        assert!(error.contains("no discrete adjoint"), "{error}");
+    }
+}

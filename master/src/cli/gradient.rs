@@ -1,0 +1,220 @@
+//! `tandem gradient system.toml`: the gradient of a cost with respect to component parameters,
+//! by the adjoint of the co-simulation or, where that is not available, finite differences;
+//! `--check` compares with central finite differences of whole runs.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::print_table;
+use crate::error::{Error, Result};
+use crate::gradient::section::{self, GradientSection};
+use crate::gradient::{Checkpointing, CostSpec, Differences, Method, Problem};
+use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
+use crate::output::csv::format_float;
+use crate::system::{LoadOptions, System};
+
+/// What `tandem gradient` and `tandem identify` share: the system and the cost's data.
+#[derive(Args, Debug)]
+pub struct ProblemArgs {
+    /// The system file (TOML).
+    pub system: PathBuf,
+    /// Measurements (CSV: time, then columns named component.output) for a least-squares cost.
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Weights of measured columns, component.output=weight (default 1).
+    #[arg(long, value_delimiter = ',')]
+    pub weights: Vec<String>,
+    /// Keep FMU states at every k-th macro point for the adjoint and recompute the steps between
+    /// (0: keep all; default: about the square root of the number of macro steps).
+    #[arg(long)]
+    pub checkpoint_interval: Option<usize>,
+    /// Stop time (default: the system's [experiment] stop).
+    #[arg(long)]
+    pub stop_time: Option<f64>,
+    /// Take every FMU from this folder, by the file name given in the system file.
+    #[arg(long)]
+    pub fmu_dir: Option<PathBuf>,
+    /// Which FMU log messages to show: off, error, warning, info.
+    #[arg(long, default_value = "warning")]
+    pub log_level: LogLevel,
+}
+
+/// Arguments of `tandem gradient`.
+#[derive(Args, Debug)]
+pub struct GradientArgs {
+    /// The system and the cost's data.
+    #[command(flatten)]
+    pub problem: ProblemArgs,
+    /// The parameters, component.parameter, separated by commas (default: [gradient] parameters).
+    #[arg(long, value_delimiter = ',')]
+    pub parameters: Vec<String>,
+    /// The cost: least-squares (against --data) or integral:component.output.
+    #[arg(long)]
+    pub cost: Option<String>,
+    /// Also compute central finite differences of whole runs and print the relative error.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// What a command's section of the system file gives for the problem.
+pub(super) struct SectionDefaults {
+    /// The cost text.
+    pub cost: Option<String>,
+    /// Measurements, relative to the system file.
+    pub data: Option<PathBuf>,
+    /// Weights by column.
+    pub weights: BTreeMap<String, f64>,
+    /// Checkpoint interval.
+    pub checkpoint_interval: Option<usize>,
+}
+
+/// Loads the system of `args` and sets up the problem, the command line overriding `defaults`;
+/// `parameters` are the names to differentiate by, `option` where they came from.
+pub(super) fn load_problem(
+    args: &ProblemArgs,
+    defaults: SectionDefaults,
+    parameters: &[String],
+    cost: Option<&str>,
+    option: &str,
+) -> Result<Problem> {
+    let system = System::load(
+        &args.system,
+        LoadOptions {
+            stop_time: args.stop_time,
+            step_size: None,
+            fmu_dir: args.fmu_dir.as_deref(),
+        },
+    )?;
+    let data = args.data.clone().or_else(|| {
+        defaults
+            .data
+            .as_ref()
+            .map(|d| section::resolve(&args.system, d))
+    });
+    let weights = if args.weights.is_empty() {
+        defaults.weights.into_iter().collect()
+    } else {
+        args.weights
+            .iter()
+            .map(|text| parse_weight(text))
+            .collect::<Result<Vec<_>>>()?
+    };
+    let cost = CostSpec::new(cost.or(defaults.cost.as_deref()), data, weights)?;
+    let checkpointing = match args.checkpoint_interval.or(defaults.checkpoint_interval) {
+        None => Checkpointing::Automatic,
+        Some(0) => Checkpointing::Off,
+        Some(n) => Checkpointing::Interval(n),
+    };
+    let log = LogSettings {
+        level: args.log_level,
+        logger: stderr_logger(),
+    };
+    Ok(Problem::new(system, parameters, &cost, option)?
+        .with_checkpointing(checkpointing)
+        .with_log(log))
+}
+
+/// `component.output=weight`.
+fn parse_weight(text: &str) -> Result<(String, f64)> {
+    let invalid = |message: &str| Error::InvalidValue {
+        item: format!("--weights {text}"),
+        message: message.into(),
+    };
+    let (name, weight) = text
+        .split_once('=')
+        .ok_or_else(|| invalid("expected component.output=weight"))?;
+    let weight = weight
+        .trim()
+        .parse::<f64>()
+        .map_err(|_| invalid("the weight is not a number"))?;
+    Ok((name.trim().to_string(), weight))
+}
+
+/// Computes and prints the gradient (and, with `--check`, the finite differences).
+pub fn run(args: &GradientArgs) -> Result<ExitCode> {
+    let section: GradientSection =
+        section::read(&args.problem.system, "gradient")?.unwrap_or_default();
+    let parameters = if args.parameters.is_empty() {
+        section.parameters
+    } else {
+        args.parameters.clone()
+    };
+    let option = if args.parameters.is_empty() {
+        "[gradient] parameters"
+    } else {
+        "--parameters"
+    };
+    let defaults = SectionDefaults {
+        cost: section.cost,
+        data: section.data,
+        weights: section.weights,
+        checkpoint_interval: section.checkpoint_interval,
+    };
+    let mut problem = load_problem(
+        &args.problem,
+        defaults,
+        &parameters,
+        args.cost.as_deref(),
+        option,
+    )?;
+    let values = problem.start_values();
+    let evaluation = problem.gradient(&values)?;
+    let check = if args.check {
+        let all: Vec<usize> = (0..values.len()).collect();
+        Some(problem.finite_differences(&values, &all, Differences::CHECK)?)
+    } else {
+        None
+    };
+    println!("J = {}", format_float(evaluation.cost));
+    let mut header = vec!["parameter", "value", "dJ/dp", "method"];
+    if check.is_some() {
+        header.extend(["finite differences", "relative error"]);
+    }
+    let mut reasons: Vec<&str> = Vec::new();
+    let rows: Vec<Vec<String>> = problem
+        .parameters()
+        .iter()
+        .enumerate()
+        .map(|(i, parameter)| {
+            let method = match &evaluation.methods[i] {
+                Method::Adjoint => "adjoint".to_string(),
+                Method::FiniteDifferences { reason } => {
+                    if !reasons.contains(&reason.as_str()) {
+                        reasons.push(reason);
+                    }
+                    "finite differences".to_string()
+                }
+            };
+            let derivative = evaluation.gradient[i];
+            let mut row = vec![
+                parameter.name.clone(),
+                format_float(values[i]),
+                format_float(derivative),
+                method,
+            ];
+            if let Some(check) = &check {
+                row.push(format_float(check[i]));
+                row.push(format!("{:.2e}", relative_error(derivative, check[i])));
+            }
+            row
+        })
+        .collect();
+    print_table(&header, &rows);
+    for reason in reasons {
+        println!("finite differences because {reason}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `|a - b|` relative to the larger magnitude (0 when both are 0).
+pub fn relative_error(a: f64, b: f64) -> f64 {
+    let scale = a.abs().max(b.abs());
+    if scale == 0.0 {
+        0.0
+    } else {
+        (a - b).abs() / scale
+    }
+}

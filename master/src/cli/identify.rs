@@ -1,0 +1,153 @@
+//! `tandem identify system.toml --data measured.csv --parameters comp.p=lo:hi,...`: fits
+//! bounded parameters to measurements by L-BFGS and writes the fitted values and a plot.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::gradient::{load_problem, ProblemArgs, SectionDefaults};
+use super::print_table;
+use crate::error::{Error, Result};
+use crate::gradient::section;
+use crate::gradient::Method;
+use crate::identify::bounds::Bounded;
+use crate::identify::fit_output::{plot, write_parameters};
+use crate::identify::{identify, IdentifySection, Iteration, Settings};
+use crate::output::csv::format_float;
+
+/// Arguments of `tandem identify`.
+#[derive(Args, Debug)]
+pub struct IdentifyArgs {
+    /// The system and the measurements.
+    #[command(flatten)]
+    pub problem: ProblemArgs,
+    /// The parameters with bounds, component.parameter=lower:upper (either bound may be left
+    /// out), separated by commas (default: [identify] parameters).
+    #[arg(long, value_delimiter = ',')]
+    pub parameters: Vec<String>,
+    /// Most L-BFGS iterations (default 200).
+    #[arg(long)]
+    pub max_iterations: Option<u64>,
+    /// Stop when the gradient's norm falls below this fraction of its start value (default 1e-10).
+    #[arg(long)]
+    pub gradient_tolerance: Option<f64>,
+    /// Fitted parameters, .toml or .csv (default: <system>_fitted.toml).
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+    /// Plot of measured and fitted outputs, .png or .svg (default: <system>_fit.png).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+}
+
+/// Fits the parameters, printing every iteration, and writes the results.
+pub fn run(args: &IdentifyArgs) -> Result<ExitCode> {
+    let system_file = &args.problem.system;
+    let section: IdentifySection = section::read(system_file, "identify")?.unwrap_or_default();
+    let (written, option) = if args.parameters.is_empty() {
+        (section.parameters.clone(), "[identify] parameters")
+    } else {
+        (args.parameters.clone(), "--parameters")
+    };
+    let bounds = written
+        .iter()
+        .map(|text| Bounded::parse(text, option))
+        .collect::<Result<Vec<_>>>()?;
+    if args.problem.data.is_none() && section.data.is_none() {
+        return Err(Error::InvalidValue {
+            item: "--data".into(),
+            message: "identification needs measurements: give --data measured.csv, or data = \
+                      \"...\" in the [identify] section"
+                .into(),
+        });
+    }
+    let names: Vec<String> = bounds.iter().map(|b| b.name.clone()).collect();
+    let defaults = SectionDefaults {
+        cost: None,
+        data: section.data.clone(),
+        weights: section.weights.clone(),
+        checkpoint_interval: section.checkpoint_interval,
+    };
+    let mut problem = load_problem(
+        &args.problem,
+        defaults,
+        &names,
+        Some("least-squares"),
+        option,
+    )?;
+    let defaults = Settings::default();
+    let settings = Settings {
+        max_iterations: args
+            .max_iterations
+            .or(section.max_iterations)
+            .unwrap_or(defaults.max_iterations),
+        gradient_tolerance: args
+            .gradient_tolerance
+            .or(section.gradient_tolerance)
+            .unwrap_or(defaults.gradient_tolerance),
+    };
+    let stem = system_file
+        .file_stem()
+        .map_or_else(|| "system".into(), |s| s.to_string_lossy().into_owned());
+    let in_system_folder =
+        |written: &Option<PathBuf>| written.as_ref().map(|w| section::resolve(system_file, w));
+    let output = args
+        .output
+        .clone()
+        .or_else(|| in_system_folder(&section.output))
+        .unwrap_or_else(|| PathBuf::from(format!("{stem}_fitted.toml")));
+    let plot_file = args
+        .plot
+        .clone()
+        .or_else(|| in_system_folder(&section.plot))
+        .unwrap_or_else(|| PathBuf::from(format!("{stem}_fit.png")));
+    println!("{:>9}  {:<24}  |grad|", "iteration", "J");
+    let report = Box::new(|iteration: &Iteration| {
+        println!(
+            "{:>9}  {:<24}  {}",
+            iteration.number,
+            format_float(iteration.cost),
+            format_float(iteration.gradient_norm)
+        );
+    });
+    let fit = identify(&mut problem, &bounds, &settings, report)?;
+    println!(
+        "J from {} to {} ({} cost and gradient evaluations); {}",
+        format_float(fit.start_cost),
+        format_float(fit.cost),
+        fit.evaluations,
+        fit.stopped
+    );
+    let bound = |b: Option<f64>| b.map_or("-".to_string(), format_float);
+    let rows: Vec<Vec<String>> = (0..bounds.len())
+        .map(|i| {
+            vec![
+                bounds[i].name.clone(),
+                format_float(fit.start[i]),
+                format_float(fit.fitted[i]),
+                bound(bounds[i].lower),
+                bound(bounds[i].upper),
+                match &fit.methods[i] {
+                    Method::Adjoint => "adjoint".into(),
+                    Method::FiniteDifferences { .. } => "finite differences".into(),
+                },
+            ]
+        })
+        .collect();
+    print_table(
+        &["parameter", "start", "fitted", "lower", "upper", "gradient"],
+        &rows,
+    );
+    if let Some(Method::FiniteDifferences { reason }) = fit.methods.first() {
+        println!("finite differences because {reason}");
+    }
+    write_parameters(&output, &fit)?;
+    let outputs = problem.outputs(&fit.fitted)?;
+    plot(&plot_file, &outputs)?;
+    eprintln!(
+        "fitted parameters written to {}, plot to {}",
+        output.display(),
+        plot_file.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

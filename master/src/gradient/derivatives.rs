@@ -1,0 +1,64 @@
+//! The derivatives of one component's co-simulation step, as the adjoint extension
+//! (`org.tandem.adjoint`, `docs/adjoint-extension.md`) defines them: the reverse modes of the
+//! step map `(w_{k+1}, y_{k+1}) = Phi(w_k, u_k, p)`, of the output map `y = g(w, u, p)` and
+//! of the initialization map `(w_0, y_0) = Psi(u_0, p)`, at the instance's current point.
+//!
+//! An FMU instance hands these out through [`crate::instance::FmuInstance::step_derivatives`]
+//! when its FMU provides the extension; in-process stand-ins implement the same trait.
+
+use crate::error::Result;
+
+/// Which variables the input, parameter and output seeds refer to, in seed order (the
+/// extension's manifest), by value reference.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DerivativeLayout {
+    /// The continuous Float64 inputs.
+    pub inputs: Vec<u32>,
+    /// The Float64 parameters.
+    pub parameters: Vec<u32>,
+    /// The continuous Float64 outputs.
+    pub outputs: Vec<u32>,
+}
+
+/// Reverse-mode derivatives of a component's step, output and initialization maps. Every
+/// function evaluates at the instance's current point (restored FMU state, inputs set) and
+/// leaves that point unchanged; results are written, not accumulated.
+pub trait StepDerivatives {
+    /// The seed order of inputs, parameters and outputs (read once per run).
+    fn layout(&self) -> DerivativeLayout;
+
+    /// Length of the discrete state `w`.
+    fn state_size(&mut self) -> Result<usize>;
+
+    /// Reverse mode of the step of length `step` from the current point: adjoints of
+    /// `(w_{k+1}, y_{k+1})` in, adjoints of `(w_k, u_k, p)` out.
+    fn step_vjp(
+        &mut self,
+        step: f64,
+        bar_state_next: &[f64],
+        bar_outputs_next: &[f64],
+        bar_state: &mut [f64],
+        bar_inputs: &mut [f64],
+        bar_parameters: &mut [f64],
+    ) -> Result<()>;
+
+    /// Reverse mode of the output map at the current point: adjoints of `y` in, adjoints of
+    /// `(w, u, p)` out.
+    fn output_vjp(
+        &mut self,
+        bar_outputs: &[f64],
+        bar_state: &mut [f64],
+        bar_inputs: &mut [f64],
+        bar_parameters: &mut [f64],
+    ) -> Result<()>;
+
+    /// Reverse mode of the initialization map at the start time, evaluated at the inputs
+    /// currently set: adjoints of `(w_0, y_0)` in, adjoints of `(u_0, p)` out.
+    fn initialization_vjp(
+        &mut self,
+        bar_state: &[f64],
+        bar_outputs: &[f64],
+        bar_inputs: &mut [f64],
+        bar_parameters: &mut [f64],
+    ) -> Result<()>;
+}

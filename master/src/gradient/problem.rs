@@ -1,0 +1,536 @@
+//! A gradient problem: a system, the parameters to differentiate with respect to and a cost;
+//! runs of the co-simulation at given parameter values, the cost of each, and its gradient by
+//! the discrete adjoint of the whole co-simulation where every component provides the adjoint
+//! extension, by finite differences of whole runs otherwise.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::checkpoints;
+use super::cost::{Cost, CostSpec};
+use super::parameters::{self, Parameter};
+use super::reverse::{self, Recording};
+use super::tape::{StatePolicy, Tape, TapeRecorder};
+use super::wiring::{wire, SeedMap, Wiring};
+use crate::error::{Error, Result};
+use crate::instance::{FmuInstance, LogSettings};
+use crate::schedule::{CoSimulation, Hooks, Progress, Recorder};
+use crate::simulate::{grid_intervals, grid_point};
+use crate::system::{Component, Port, System};
+
+/// Creates a component's instance in place of its FMU's (an in-process stand-in).
+pub type Instantiator = Box<dyn Fn(&Component, &LogSettings) -> Result<Box<dyn FmuInstance>>>;
+
+/// Which FMU states the adjoint's forward run keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Checkpointing {
+    /// Every `ceil(sqrt(N))`-th macro point of N.
+    #[default]
+    Automatic,
+    /// Every n-th macro point (n >= 1); the steps in between are recomputed.
+    Interval(usize),
+    /// Every state: nothing is recomputed, memory grows with the run.
+    Off,
+}
+
+/// How a parameter's derivative was obtained.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Method {
+    /// The discrete adjoint of the co-simulation.
+    Adjoint,
+    /// Central finite differences of whole runs (fourth order), with the reason the adjoint
+    /// could not be used.
+    FiniteDifferences {
+        /// Why not the adjoint.
+        reason: String,
+    },
+}
+
+/// A finite-difference formula on whole runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Differences {
+    /// `(J(p + h) - J(p - h)) / 2h`, `h` = `relative` times the parameter's scale.
+    Central {
+        /// The step relative to the parameter's scale.
+        relative: f64,
+    },
+    /// `(-J(p + 2h) + 8 J(p + h) - 8 J(p - h) + J(p - 2h)) / 12h`.
+    FourthOrder {
+        /// The step relative to the parameter's scale.
+        relative: f64,
+    },
+}
+
+impl Differences {
+    /// What `tandem gradient --check` compares with.
+    pub const CHECK: Differences = Differences::Central { relative: 1e-6 };
+    /// The fallback for parameters the adjoint cannot reach.
+    pub const FALLBACK: Differences = Differences::FourthOrder { relative: 1e-4 };
+
+    /// The offsets (in steps) and weights of the formula, and its step relative to the scale.
+    fn stencil(self) -> (&'static [(f64, f64)], f64, f64) {
+        match self {
+            Differences::Central { relative } => (&[(1.0, 1.0), (-1.0, -1.0)], 2.0, relative),
+            Differences::FourthOrder { relative } => (
+                &[(2.0, -1.0), (1.0, 8.0), (-1.0, -8.0), (-2.0, 1.0)],
+                12.0,
+                relative,
+            ),
+        }
+    }
+}
+
+/// The cost and gradient at one point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    /// `J`.
+    pub cost: f64,
+    /// `dJ/dp`, one per parameter.
+    pub gradient: Vec<f64>,
+    /// How each entry was obtained.
+    pub methods: Vec<Method>,
+}
+
+/// The cost's outputs over one run, at the cost points.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outputs {
+    /// The cost points `t_0 .. t_{N-1}`.
+    pub times: Vec<f64>,
+    /// Per cost output: its name, simulated values and (least squares) measured values.
+    pub columns: Vec<(String, Vec<f64>, Option<Vec<f64>>)>,
+}
+
+/// A system with parameters and a cost.
+pub struct Problem {
+    system: System,
+    parameters: Vec<Parameter>,
+    cost: Cost,
+    points: Vec<f64>,
+    wiring: Vec<Wiring>,
+    /// Per cost term, its component and observed slot.
+    cost_slots: Vec<(usize, usize)>,
+    log: LogSettings,
+    instantiate: Option<Instantiator>,
+    checkpointing: Checkpointing,
+    /// The method of each parameter, known after the first gradient.
+    methods: Option<Vec<Method>>,
+}
+
+/// One run, kept for the reverse pass.
+struct Run {
+    cosimulation: CoSimulation,
+    tapes: Vec<Tape>,
+}
+
+impl Problem {
+    /// The problem of `parameters` (`component.variable`, named after `option` in messages)
+    /// and `cost` on `system`. Only the cost's outputs are recorded from here on.
+    pub fn new(
+        mut system: System,
+        parameters: &[String],
+        cost: &CostSpec,
+        option: &str,
+    ) -> Result<Self> {
+        let parameters = parameters::resolve_all(parameters, &system, option)?;
+        let intervals = grid_intervals(system.start, system.macro_step, system.stop);
+        let points: Vec<f64> = (0..=intervals)
+            .map(|k| grid_point(system.start, system.macro_step, k, system.stop))
+            .collect();
+        let cost = Cost::resolve(cost, &system, &points)?;
+        let mut recorded: Vec<Port> = Vec::new();
+        for port in cost.ports() {
+            if !recorded.contains(&port) {
+                recorded.push(port);
+            }
+        }
+        system.recorded = recorded;
+        let wiring = wire(&system);
+        let cost_slots = cost
+            .ports()
+            .iter()
+            .map(|port| {
+                let slot = wiring[port.component]
+                    .observed
+                    .iter()
+                    .position(|p| p == port)
+                    .expect("the cost's outputs are recorded, hence observed");
+                (port.component, slot)
+            })
+            .collect();
+        Ok(Problem {
+            system,
+            parameters,
+            cost,
+            points,
+            wiring,
+            cost_slots,
+            log: LogSettings::default(),
+            instantiate: None,
+            checkpointing: Checkpointing::default(),
+            methods: None,
+        })
+    }
+
+    /// Creates the components' instances with `instantiate` instead of from their FMUs.
+    pub fn with_instances(mut self, instantiate: Instantiator) -> Self {
+        self.instantiate = Some(instantiate);
+        self
+    }
+
+    /// Keeps FMU states as `checkpointing` says.
+    pub fn with_checkpointing(mut self, checkpointing: Checkpointing) -> Self {
+        self.checkpointing = checkpointing;
+        self
+    }
+
+    /// Logs the FMUs' messages with `log`.
+    pub fn with_log(mut self, log: LogSettings) -> Self {
+        self.log = log;
+        self
+    }
+
+    /// The parameters, with the values the system gives them.
+    pub fn parameters(&self) -> &[Parameter] {
+        &self.parameters
+    }
+
+    /// The parameters' values as the system gives them.
+    pub fn start_values(&self) -> Vec<f64> {
+        self.parameters.iter().map(|p| p.value).collect()
+    }
+
+    /// `J` at parameter values `values`.
+    pub fn cost(&mut self, values: &[f64]) -> Result<f64> {
+        let run = self.run(values, StatePolicy::Nothing)?;
+        self.finish(run, |problem, run| Ok(problem.cost_of(&run.tapes)))
+    }
+
+    /// The cost's outputs at parameter values `values`.
+    pub fn outputs(&mut self, values: &[f64]) -> Result<Outputs> {
+        let run = self.run(values, StatePolicy::Nothing)?;
+        self.finish(run, |problem, run| {
+            let count = problem.cost.points();
+            let names = problem.cost.names();
+            let columns = names
+                .iter()
+                .enumerate()
+                .map(|(term, name)| {
+                    let simulated = (0..count)
+                        .map(|k| problem.output(&run.tapes, term, k))
+                        .collect();
+                    let measured = problem.cost.targets(term).map(<[f64]>::to_vec);
+                    (name.to_string(), simulated, measured)
+                })
+                .collect();
+            Ok(Outputs {
+                times: problem.points[..count].to_vec(),
+                columns,
+            })
+        })
+    }
+
+    /// `J` and `dJ/dp` at parameter values `values`: by the adjoint where it applies, by
+    /// fourth-order central differences elsewhere.
+    pub fn gradient(&mut self, values: &[f64]) -> Result<Evaluation> {
+        let wants_states = self
+            .methods
+            .as_ref()
+            .is_none_or(|methods| methods.contains(&Method::Adjoint));
+        let policy = if wants_states {
+            self.state_policy()
+        } else {
+            StatePolicy::Nothing
+        };
+        let run = self.run(values, policy)?;
+        let methods = match &self.methods {
+            Some(methods) => methods.clone(),
+            None => {
+                let methods = self.methods_for(&run.tapes);
+                self.methods = Some(methods.clone());
+                methods
+            }
+        };
+        let (cost, mut gradient) = self.finish(run, |problem, run| {
+            let cost = problem.cost_of(&run.tapes);
+            let gradient = if methods.contains(&Method::Adjoint) {
+                problem.adjoint(run)?
+            } else {
+                vec![0.0; problem.parameters.len()]
+            };
+            Ok((cost, gradient))
+        })?;
+        let fallback: Vec<usize> = (0..methods.len())
+            .filter(|&i| methods[i] != Method::Adjoint)
+            .collect();
+        let differences = self.finite_differences(values, &fallback, Differences::FALLBACK)?;
+        for (&i, derivative) in fallback.iter().zip(differences) {
+            gradient[i] = derivative;
+        }
+        Ok(Evaluation {
+            cost,
+            gradient,
+            methods,
+        })
+    }
+
+    /// `dJ/dp` of the parameters `which` (indices) by `differences` of whole runs.
+    pub fn finite_differences(
+        &mut self,
+        values: &[f64],
+        which: &[usize],
+        differences: Differences,
+    ) -> Result<Vec<f64>> {
+        let (stencil, divisor, relative) = differences.stencil();
+        which
+            .iter()
+            .map(|&i| {
+                let nominal = relative * self.parameters[i].scale;
+                // A step the floating-point numbers represent exactly at this value.
+                let step = (values[i] + nominal) - values[i];
+                let mut sum = 0.0;
+                for &(offset, weight) in stencil {
+                    let mut shifted = values.to_vec();
+                    shifted[i] = values[i] + offset * step;
+                    sum += weight * self.cost(&shifted)?;
+                }
+                Ok(sum / (divisor * step))
+            })
+            .collect()
+    }
+
+    /// The state policy of a run for the adjoint.
+    fn state_policy(&self) -> StatePolicy {
+        match self.checkpointing {
+            Checkpointing::Off => StatePolicy::All,
+            Checkpointing::Interval(n) => StatePolicy::Checkpoints(n.max(1)),
+            Checkpointing::Automatic => {
+                let steps = self.points.len().saturating_sub(1).max(1);
+                StatePolicy::Checkpoints((steps as f64).sqrt().ceil() as usize)
+            }
+        }
+    }
+
+    /// Runs the co-simulation at `values`, recording it with `policy`.
+    fn run(&mut self, values: &[f64], policy: StatePolicy) -> Result<Run> {
+        if values.len() != self.parameters.len() {
+            return Err(Error::InvalidValue {
+                item: "parameter values".into(),
+                message: format!(
+                    "{} values for {} parameters",
+                    values.len(),
+                    self.parameters.len()
+                ),
+            });
+        }
+        parameters::write_all(&mut self.system, &self.parameters, values);
+        let shared: Vec<Arc<Mutex<Tape>>> = (0..self.system.components.len())
+            .map(|_| Arc::new(Mutex::new(Tape::new(policy))))
+            .collect();
+        let recorders = shared
+            .iter()
+            .map(|tape| Box::new(TapeRecorder::new(tape.clone())) as Box<dyn Recorder>)
+            .collect();
+        let hooks = Hooks {
+            instantiate: self.instantiate.as_deref(),
+            recorders,
+        };
+        let mut cosimulation = CoSimulation::initialize_with(&self.system, &self.log, hooks)?;
+        for &to in &self.points[1..] {
+            if let Progress::Terminated { component, time } = cosimulation.step(to)? {
+                return Err(Error::Simulation {
+                    time,
+                    message: format!(
+                        "component {component} ended the run before t = {}; a cost and its \
+                         gradient need the whole run",
+                        self.system.stop
+                    ),
+                });
+            }
+        }
+        let tapes = shared
+            .iter()
+            .map(|tape| {
+                let mut tape = tape.lock().unwrap_or_else(PoisonError::into_inner);
+                std::mem::replace(&mut *tape, Tape::new(policy))
+            })
+            .collect();
+        Ok(Run {
+            cosimulation,
+            tapes,
+        })
+    }
+
+    /// Applies `work` to `run`, then frees its states and terminates it, whatever `work` did.
+    fn finish<T>(
+        &mut self,
+        mut run: Run,
+        work: impl FnOnce(&mut Self, &mut Run) -> Result<T>,
+    ) -> Result<T> {
+        let result = work(self, &mut run);
+        let mut cleanup = Ok(());
+        for (i, tape) in run.tapes.iter_mut().enumerate() {
+            let freed = checkpoints::free(&mut run.cosimulation, i, tape.take_states());
+            cleanup = cleanup.and(freed);
+        }
+        let terminated = run.cosimulation.terminate();
+        let value = result?;
+        cleanup?;
+        terminated?;
+        Ok(value)
+    }
+
+    /// The output of cost term `term` at cost point `k` in a recorded run.
+    fn output(&self, tapes: &[Tape], term: usize, k: usize) -> f64 {
+        let (component, slot) = self.cost_slots[term];
+        let tape = &tapes[component];
+        tape.observations[tape.point_tag(k)][slot]
+    }
+
+    /// `J` of a recorded run.
+    fn cost_of(&self, tapes: &[Tape]) -> f64 {
+        self.cost.value(&|term, k| self.output(tapes, term, k))
+    }
+
+    /// How each parameter's derivative can be had, from what the first recorded run found.
+    fn methods_for(&self, tapes: &[Tape]) -> Vec<Method> {
+        let blocked =
+            |reason: String| vec![Method::FiniteDifferences { reason }; self.parameters.len()];
+        match self.adjoint_obstacle(tapes) {
+            Some(reason) => blocked(reason),
+            None => self
+                .parameters
+                .iter()
+                .map(|p| {
+                    let layout = &tapes[p.port.component]
+                        .derivatives
+                        .as_ref()
+                        .expect("no obstacle: every component has derivatives")
+                        .layout;
+                    if layout.parameters.contains(&p.value_reference) {
+                        Method::Adjoint
+                    } else {
+                        Method::FiniteDifferences {
+                            reason: format!(
+                                "{} is not among the parameters of its FMU's adjoint manifest",
+                                p.name
+                            ),
+                        }
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// Why the adjoint cannot be used for this system, if it cannot.
+    fn adjoint_obstacle(&self, tapes: &[Tape]) -> Option<String> {
+        let components = &self.system.components;
+        let name = |port: Port| port.display(components).to_string();
+        let layouts: Vec<_> = match tapes
+            .iter()
+            .zip(components)
+            .map(|(tape, component)| {
+                tape.derivatives.as_ref().map(|d| &d.layout).ok_or_else(|| {
+                    format!(
+                        "component {} ({}) does not provide the adjoint extension",
+                        component.name,
+                        component.fmu.path().display()
+                    )
+                })
+            })
+            .collect::<std::result::Result<Vec<_>, String>>()
+        {
+            Ok(layouts) => layouts,
+            Err(reason) => return Some(reason),
+        };
+        for (i, wiring) in self.wiring.iter().enumerate() {
+            for input in wiring.inputs.iter().filter(|w| w.differentiable) {
+                if !layouts[i].inputs.contains(&input.value_reference) {
+                    return Some(format!(
+                        "the input fed by {} is not in its FMU's adjoint manifest",
+                        name(input.source)
+                    ));
+                }
+                let source = input.source.variable(components).value_reference;
+                if !layouts[input.participant].outputs.contains(&source) {
+                    return Some(format!(
+                        "output {} is not in its FMU's adjoint manifest",
+                        name(input.source)
+                    ));
+                }
+            }
+        }
+        self.cost.ports().into_iter().find_map(|port| {
+            let reference = port.variable(components).value_reference;
+            (!layouts[port.component].outputs.contains(&reference)).then(|| {
+                format!(
+                    "cost output {} is not in its FMU's adjoint manifest",
+                    name(port)
+                )
+            })
+        })
+    }
+
+    /// The adjoint gradient of a recorded run (zero for parameters it does not reach).
+    fn adjoint(&mut self, run: &mut Run) -> Result<Vec<f64>> {
+        let components = &self.system.components;
+        let reference = |port: Port| port.variable(components).value_reference;
+        let seeds: Vec<SeedMap> = run
+            .tapes
+            .iter()
+            .zip(&self.wiring)
+            .map(|(tape, wiring)| {
+                let derivatives = tape.derivatives.as_ref().expect("checked");
+                SeedMap::new(
+                    wiring,
+                    &derivatives.layout,
+                    derivatives.state_size,
+                    &reference,
+                )
+            })
+            .collect();
+        let mut samples: Vec<Vec<Vec<f64>>> = run
+            .tapes
+            .iter()
+            .map(|tape| {
+                tape.observations
+                    .iter()
+                    .map(|values| vec![0.0; values.len()])
+                    .collect()
+            })
+            .collect();
+        for (term, &(component, slot)) in self.cost_slots.iter().enumerate() {
+            for k in 0..self.cost.points() {
+                let y = self.output(&run.tapes, term, k);
+                let tag = run.tapes[component].point_tag(k);
+                samples[component][tag][slot] += self.cost.derivative(term, k, y);
+            }
+        }
+        let names: Vec<String> = components.iter().map(|c| c.name.clone()).collect();
+        let recording = Recording {
+            cosimulation: &mut run.cosimulation,
+            tapes: &mut run.tapes,
+            wiring: &self.wiring,
+            seeds: &seeds,
+            order: &self.system.schedule.order,
+            names: &names,
+            start: self.system.start,
+        };
+        // Coupling stages (energy correction) join here once the schedule has them.
+        let adjoints = reverse::sweep(recording, samples, &mut [])?;
+        Ok(self
+            .parameters
+            .iter()
+            .map(|p| {
+                let layout = &run.tapes[p.port.component]
+                    .derivatives
+                    .as_ref()
+                    .expect("checked")
+                    .layout;
+                layout
+                    .parameters
+                    .iter()
+                    .position(|&r| r == p.value_reference)
+                    .map_or(0.0, |index| adjoints[p.port.component][index])
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,358 @@
+//! The reverse (adjoint) pass over a recorded co-simulation: the discrete adjoint of the
+//! whole run, from the last macro step back to initialization, built from each component's
+//! step, output and initialization VJPs.
+//!
+//! Every value a participant communicates is a sample with a tag; every input it was given is
+//! a known linear combination of samples (the hold: ZOH, FOH, SOH extrapolation or, under
+//! Gauss-Seidel, interpolation), recorded with its weights. The pass keeps an adjoint per
+//! sample and per component state, and walks the run backwards in the order the schedule
+//! produced the samples: macro steps last to first; within one, components in reverse
+//! stepping order (so that under Gauss-Seidel the components that read a value of the same
+//! macro step are done before the one that produced it). For a component's macro step from
+//! `t_k` to `t_{k+1}`:
+//!
+//! 1. the adjoints of its values at `t_{k+1}` go through its output map (state restored at
+//!    `t_{k+1}`, the end-of-step inputs written), adding to its state adjoint and to the
+//!    adjoints of the samples those inputs came from;
+//! 2. its steps, last first, each restored with the inputs it used: the step VJP maps the state
+//!    adjoint back one step and sends the input adjoints to their samples.
+//!
+//! Parameter adjoints add up along the way. Initialization is reversed last: the values at the
+//! start time and the state after initialization through the initialization map, then each
+//! initialization pass, newest first.
+
+use super::checkpoints;
+use super::stage::{CouplingStage, SampleAdjoints};
+use super::tape::{InputRecord, Tape};
+use super::wiring::{SeedMap, Wiring};
+use crate::error::{Error, Result};
+use crate::gradient::StepDerivatives;
+use crate::instance::FmuState;
+use crate::schedule::CoSimulation;
+
+/// A recorded run and what the reverse pass knows of its components.
+pub struct Recording<'a> {
+    /// The co-simulation, after its last macro step.
+    pub cosimulation: &'a mut CoSimulation,
+    /// One tape per component, each with its derivatives.
+    pub tapes: &'a mut [Tape],
+    /// The components' wiring.
+    pub wiring: &'a [Wiring],
+    /// Where each component's inputs and outputs sit in its seeds.
+    pub seeds: &'a [SeedMap],
+    /// The stepping order.
+    pub order: &'a [usize],
+    /// The component names, for messages.
+    pub names: &'a [String],
+    /// The start time.
+    pub start: f64,
+}
+
+/// The adjoints the pass carries.
+struct Adjoints {
+    /// Per component, per sample tag, per observed slot.
+    samples: Vec<Vec<Vec<f64>>>,
+    /// Per component, of its discrete state.
+    states: Vec<Vec<f64>>,
+    /// Per component, of its parameters in seed order.
+    parameters: Vec<Vec<f64>>,
+}
+
+/// Runs the reverse pass from the cost's adjoints `samples[component][tag][slot]` (dJ/dy for
+/// every communicated value) and returns the parameter adjoints of every component, in its
+/// seed order.
+pub fn sweep(
+    recording: Recording<'_>,
+    samples: Vec<Vec<Vec<f64>>>,
+    stages: &mut [Box<dyn CouplingStage>],
+) -> Result<Vec<Vec<f64>>> {
+    let Recording {
+        cosimulation,
+        tapes,
+        wiring,
+        seeds,
+        order,
+        names,
+        start,
+    } = recording;
+    let mut adjoints = Adjoints {
+        samples,
+        states: seeds.iter().map(|s| vec![0.0; s.state_size]).collect(),
+        parameters: seeds.iter().map(|s| vec![0.0; s.parameter_count]).collect(),
+    };
+    let mut pass = Pass {
+        cosimulation,
+        wiring,
+        seeds,
+        names,
+        start,
+        adjoints: &mut adjoints,
+    };
+    let steps = tapes.first().map_or(0, |t| t.steps.len());
+    for k in (0..steps).rev() {
+        pass.stages_reverse(stages, tapes, k + 1)?;
+        for &i in order.iter().rev() {
+            checkpoints::ensure_step_states(pass.cosimulation, i, &mut tapes[i], k)?;
+            pass.macro_step(i, &tapes[i], k)?;
+            checkpoints::free_step_states(pass.cosimulation, i, &mut tapes[i], k)?;
+        }
+    }
+    pass.stages_reverse(stages, tapes, 0)?;
+    pass.initialization(tapes, order)?;
+    for (i, tape) in tapes.iter_mut().enumerate() {
+        checkpoints::free(pass.cosimulation, i, tape.take_states())?;
+    }
+    Ok(adjoints.parameters)
+}
+
+/// The reverse pass in progress.
+struct Pass<'a> {
+    cosimulation: &'a mut CoSimulation,
+    wiring: &'a [Wiring],
+    seeds: &'a [SeedMap],
+    names: &'a [String],
+    start: f64,
+    adjoints: &'a mut Adjoints,
+}
+
+/// The adjoints one VJP returns.
+struct Returned {
+    state: Vec<f64>,
+    inputs: Vec<f64>,
+    parameters: Vec<f64>,
+}
+
+impl Pass<'_> {
+    /// Reverses every coupling stage at macro point `point`.
+    fn stages_reverse(
+        &mut self,
+        stages: &mut [Box<dyn CouplingStage>],
+        tapes: &[Tape],
+        point: usize,
+    ) -> Result<()> {
+        if stages.is_empty() {
+            return Ok(());
+        }
+        let values: Vec<&[Vec<f64>]> = tapes.iter().map(|t| t.observations.as_slice()).collect();
+        let tags = |participant: usize, point: usize| tapes[participant].point_tag(point);
+        let mut view = SampleAdjoints {
+            adjoints: &mut self.adjoints.samples,
+            values: &values,
+            tags: &tags,
+        };
+        for stage in stages.iter_mut() {
+            stage.reverse(point, &mut view)?;
+        }
+        Ok(())
+    }
+
+    /// Reverses component `i`'s macro step `k` (from point `k` to `k + 1`).
+    fn macro_step(&mut self, i: usize, tape: &Tape, k: usize) -> Result<()> {
+        let step = &tape.steps[k];
+        let output_seeds = self.output_seeds(i, step.tag);
+        if nonzero(&output_seeds) {
+            let state = tape.point_states[k + 1].as_ref().expect("ensured");
+            self.restore(i, state, &step.end)?;
+            let returned = self.call(i, step.end.time, |d, r| {
+                d.output_vjp(
+                    &output_seeds,
+                    &mut r.state,
+                    &mut r.inputs,
+                    &mut r.parameters,
+                )
+            })?;
+            add(&mut self.adjoints.states[i], &returned.state);
+            self.finish(i, &returned, &step.end);
+        }
+        for (j, sub_step) in step.sub_steps.iter().enumerate().rev() {
+            if !nonzero(&self.adjoints.states[i]) {
+                // Every adjoint of this step would be zero (the VJP is linear in its seeds).
+                continue;
+            }
+            let state = tape.sub_step_states[k][j].as_ref().expect("ensured");
+            self.restore(i, state, &sub_step.inputs)?;
+            let state_seeds = std::mem::take(&mut self.adjoints.states[i]);
+            let no_outputs = vec![0.0; self.seeds[i].output_count];
+            let returned = self.call(i, sub_step.inputs.time, |d, r| {
+                d.step_vjp(
+                    sub_step.step,
+                    &state_seeds,
+                    &no_outputs,
+                    &mut r.state,
+                    &mut r.inputs,
+                    &mut r.parameters,
+                )
+            })?;
+            self.adjoints.states[i] = returned.state.clone();
+            self.finish(i, &returned, &sub_step.inputs);
+        }
+        Ok(())
+    }
+
+    /// Reverses initialization: the start values and state through the initialization map,
+    /// then the initialization passes, newest sample first across all components (the order
+    /// they were produced in: by tag, then stepping order).
+    fn initialization(&mut self, tapes: &[Tape], order: &[usize]) -> Result<()> {
+        for &i in order.iter().rev() {
+            let tape = &tapes[i];
+            let state_seeds = std::mem::take(&mut self.adjoints.states[i]);
+            let output_seeds = self.output_seeds(i, tape.start_tag);
+            if nonzero(&state_seeds) || nonzero(&output_seeds) {
+                self.initialization_map(i, tape, tape.start_tag, &state_seeds, &output_seeds)?;
+            }
+        }
+        let passes = tapes.iter().map(|t| t.start_tag).max().unwrap_or(0);
+        for tag in (0..passes).rev() {
+            for &i in order.iter().rev() {
+                let tape = &tapes[i];
+                if tag >= tape.start_tag {
+                    continue;
+                }
+                let output_seeds = self.output_seeds(i, tag);
+                if nonzero(&output_seeds) {
+                    let no_state = vec![0.0; self.seeds[i].state_size];
+                    self.initialization_map(i, tape, tag, &no_state, &output_seeds)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The initialization map of component `i` at the inputs it had when it produced sample
+    /// `tag` (the last ones written for the start values).
+    fn initialization_map(
+        &mut self,
+        i: usize,
+        tape: &Tape,
+        tag: usize,
+        state_seeds: &[f64],
+        output_seeds: &[f64],
+    ) -> Result<()> {
+        let start = tape.point_states[0]
+            .as_ref()
+            .expect("the start state is kept");
+        let inputs = if tag == tape.start_tag {
+            tape.initialization.iter().rev().flatten().next()
+        } else {
+            tape.initialization[tag].as_ref()
+        };
+        let time = self.start;
+        let name = &self.names[i];
+        self.cosimulation
+            .instance_mut(i)?
+            .set_fmu_state(start)
+            .map_err(|e| failed(name, time, e))?;
+        match inputs {
+            Some(record) => self
+                .cosimulation
+                .write_inputs(i, time, &record.values)
+                .map_err(|e| failed(name, time, e))?,
+            None => {
+                let derivatives = tape.derivatives.as_ref().expect("kept with states");
+                self.cosimulation
+                    .instance_mut(i)?
+                    .set_real(&derivatives.layout.inputs, &derivatives.start_inputs)
+                    .map_err(|e| failed(name, time, e))?;
+            }
+        }
+        let returned = self.call(i, time, |d, r| {
+            d.initialization_vjp(state_seeds, output_seeds, &mut r.inputs, &mut r.parameters)
+        })?;
+        match inputs {
+            Some(record) => self.finish(i, &returned, record),
+            // The start values of inputs are constants: only the parameters get adjoints.
+            None => add(&mut self.adjoints.parameters[i], &returned.parameters),
+        }
+        Ok(())
+    }
+
+    /// The output seeds of component `i`'s sample `tag`, in seed order.
+    fn output_seeds(&self, i: usize, tag: usize) -> Vec<f64> {
+        let map = &self.seeds[i];
+        let mut seeds = vec![0.0; map.output_count];
+        for (slot, &adjoint) in self.adjoints.samples[i][tag].iter().enumerate() {
+            if let Some(index) = map.outputs[slot] {
+                seeds[index] += adjoint;
+            }
+        }
+        seeds
+    }
+
+    /// Restores component `i` to `state` and writes the recorded `inputs`.
+    fn restore(&mut self, i: usize, state: &FmuState, inputs: &InputRecord) -> Result<()> {
+        let name = &self.names[i];
+        self.cosimulation
+            .instance_mut(i)?
+            .set_fmu_state(state)
+            .map_err(|e| failed(name, inputs.time, e))?;
+        self.cosimulation
+            .write_inputs(i, inputs.time, &inputs.values)
+            .map_err(|e| failed(name, inputs.time, e))
+    }
+
+    /// Calls one VJP of component `i` with zeroed result arrays.
+    fn call(
+        &mut self,
+        i: usize,
+        time: f64,
+        vjp: impl FnOnce(&mut dyn StepDerivatives, &mut Returned) -> Result<()>,
+    ) -> Result<Returned> {
+        let map = &self.seeds[i];
+        let mut returned = Returned {
+            state: vec![0.0; map.state_size],
+            inputs: vec![0.0; map.input_count],
+            parameters: vec![0.0; map.parameter_count],
+        };
+        let name = &self.names[i];
+        let derivatives = self
+            .cosimulation
+            .instance_mut(i)?
+            .step_derivatives()
+            .ok_or_else(|| Error::Simulation {
+                time,
+                message: format!(
+                    "reverse pass: instance {name} no longer provides its step derivatives"
+                ),
+            })?;
+        vjp(derivatives, &mut returned).map_err(|e| failed(name, time, e))?;
+        Ok(returned)
+    }
+
+    /// Adds a VJP's parameter adjoints and sends its input adjoints to the samples `inputs`
+    /// were computed from.
+    fn finish(&mut self, i: usize, returned: &Returned, inputs: &InputRecord) {
+        add(&mut self.adjoints.parameters[i], &returned.parameters);
+        for (input, (wire, hold)) in self.wiring[i].inputs.iter().zip(&inputs.holds).enumerate() {
+            let Some(index) = self.seeds[i].inputs[input] else {
+                continue;
+            };
+            let adjoint = returned.inputs[index];
+            if adjoint == 0.0 || !wire.differentiable {
+                continue;
+            }
+            for &(tag, weight) in hold.terms() {
+                self.adjoints.samples[wire.participant][tag][wire.slot] += weight * adjoint;
+            }
+        }
+    }
+}
+
+/// A failure of the reverse pass in component `name` at `time`.
+fn failed(name: &str, time: f64, error: Error) -> Error {
+    Error::Simulation {
+        time,
+        message: format!("reverse pass, component {name}: {error}"),
+    }
+}
+
+/// Whether any entry is non-zero (a VJP with zero seeds returns zeros and is skipped).
+fn nonzero(values: &[f64]) -> bool {
+    values.iter().any(|&v| v != 0.0)
+}
+
+/// `total += part`, element-wise.
+fn add(total: &mut [f64], part: &[f64]) {
+    for (t, p) in total.iter_mut().zip(part) {
+        *t += p;
+    }
+}

@@ -1,0 +1,51 @@
+//! The `[gradient]` section of a system file: the defaults of `tandem gradient`, each of which
+//! the command line overrides. Other commands' sections are read the same way.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// `[gradient]`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GradientSection {
+    /// The parameters, `component.parameter`.
+    #[serde(default)]
+    pub parameters: Vec<String>,
+    /// `least-squares` or `integral:component.output`.
+    pub cost: Option<String>,
+    /// The measurements (CSV), relative to the system file.
+    pub data: Option<PathBuf>,
+    /// Weights of measured columns, by column name.
+    #[serde(default)]
+    pub weights: BTreeMap<String, f64>,
+    /// Keep FMU states every this many macro points (0: all).
+    pub checkpoint_interval: Option<usize>,
+}
+
+/// Reads the table `name` of the system file `path` as a `T`, if the file has one. The table is
+/// resolved against the file (see [`resolve`] for paths inside it).
+pub fn read<T: DeserializeOwned>(path: &Path, name: &str) -> Result<Option<T>> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let invalid = |message: String| Error::InputFile {
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut table: toml::Table = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+    table
+        .remove(name)
+        .map(|value| {
+            T::deserialize(value)
+                .map_err(|e| invalid(format!("[{name}]: {}", e.to_string().trim_end())))
+        })
+        .transpose()
+}
+
+/// A path written in the system file `system`: relative to its folder.
+pub fn resolve(system: &Path, written: &Path) -> PathBuf {
+    system.parent().unwrap_or(Path::new("")).join(written)
+}

@@ -1,0 +1,215 @@
+//! The adjoint extension `org.tandem.adjoint` (docs/adjoint-extension.md) on an FMI 3.0
+//! Co-Simulation instance: safe calls of its `tandem*` functions, with the array lengths of
+//! the FMU's manifest. Seeds and results are in the manifest's order.
+
+use super::Fmu3Instance;
+use crate::binding::fmi3::AdjointFunctions;
+use crate::error::Result;
+use crate::import::{AdjointManifest, ADJOINT_MANIFEST};
+
+/// Tangents of the results `(w_k+1, y_k+1)` of a step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepTangents {
+    /// Of the discrete state (nState entries).
+    pub state: Vec<f64>,
+    /// Of the manifest's outputs.
+    pub outputs: Vec<f64>,
+}
+
+/// Adjoints of the arguments `(w, u, p)` of a step or of the outputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepCotangents {
+    /// Of the discrete state (nState entries).
+    pub state: Vec<f64>,
+    /// Of the manifest's inputs.
+    pub inputs: Vec<f64>,
+    /// Of the manifest's parameters.
+    pub parameters: Vec<f64>,
+}
+
+/// Adjoints of the arguments `(u_0, p)` of the initialization.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InitialCotangents {
+    /// Of the manifest's inputs (set during initialization).
+    pub inputs: Vec<f64>,
+    /// Of the manifest's parameters.
+    pub parameters: Vec<f64>,
+}
+
+impl Fmu3Instance {
+    /// The FMU's adjoint-extension manifest, if it has one.
+    pub fn adjoint_manifest(&self) -> Option<&AdjointManifest> {
+        self.files.adjoint_manifest()
+    }
+
+    /// tandemGetStateSize: the length of the discrete state `w`.
+    pub fn state_size(&mut self) -> Result<usize> {
+        const FUNCTION: &str = "tandemGetStateSize";
+        let f = self.adjoint_function(FUNCTION, |a| a.get_state_size)?;
+        let mut size = 0;
+        // SAFETY: one size_t is written.
+        let status = unsafe { f(self.instance, &mut size) };
+        self.core.check(FUNCTION, status)?;
+        Ok(size)
+    }
+
+    /// tandemGetState: the current discrete state `w`.
+    pub fn discrete_state(&mut self) -> Result<Vec<f64>> {
+        const FUNCTION: &str = "tandemGetState";
+        let f = self.adjoint_function(FUNCTION, |a| a.get_state)?;
+        let mut state = vec![0.0; self.manifest()?.n_state];
+        // SAFETY: the array is passed with its length.
+        let status = unsafe { f(self.instance, state.as_mut_ptr(), state.len()) };
+        self.core.check(FUNCTION, status)?;
+        Ok(state)
+    }
+
+    /// tandemStepJvp: the tangents of `(w_k+1, y_k+1)` of a step of `step_size` from the
+    /// instance's current point, for tangents of the state, inputs and parameters.
+    pub fn step_jvp(
+        &mut self,
+        step_size: f64,
+        d_state: &[f64],
+        d_inputs: &[f64],
+        d_params: &[f64],
+    ) -> Result<StepTangents> {
+        const FUNCTION: &str = "tandemStepJvp";
+        let f = self.adjoint_function(FUNCTION, |a| a.step_jvp)?;
+        let mut out = StepTangents {
+            state: vec![0.0; d_state.len()],
+            outputs: vec![0.0; self.manifest()?.outputs.len()],
+        };
+        // SAFETY: every array is passed with its length; `out.state` has `d_state.len()`
+        // entries, the length passed as nState.
+        let status = unsafe {
+            f(
+                self.instance,
+                step_size,
+                d_state.as_ptr(),
+                d_state.len(),
+                d_inputs.as_ptr(),
+                d_inputs.len(),
+                d_params.as_ptr(),
+                d_params.len(),
+                out.state.as_mut_ptr(),
+                out.outputs.as_mut_ptr(),
+                out.outputs.len(),
+            )
+        };
+        self.core.check(FUNCTION, status)?;
+        Ok(out)
+    }
+
+    /// tandemStepVjp: the adjoints of `(w_k, u_k, p)` of a step of `step_size` from the
+    /// instance's current point, for adjoint seeds on the state and outputs at its end.
+    pub fn step_vjp(
+        &mut self,
+        step_size: f64,
+        bar_state_next: &[f64],
+        bar_outputs_next: &[f64],
+    ) -> Result<StepCotangents> {
+        const FUNCTION: &str = "tandemStepVjp";
+        let f = self.adjoint_function(FUNCTION, |a| a.step_vjp)?;
+        let mut out = self.cotangents(bar_state_next.len())?;
+        // SAFETY: every array is passed with its length; `out.state` has
+        // `bar_state_next.len()` entries, the length passed as nState.
+        let status = unsafe {
+            f(
+                self.instance,
+                step_size,
+                bar_state_next.as_ptr(),
+                bar_state_next.len(),
+                bar_outputs_next.as_ptr(),
+                bar_outputs_next.len(),
+                out.state.as_mut_ptr(),
+                out.inputs.as_mut_ptr(),
+                out.inputs.len(),
+                out.parameters.as_mut_ptr(),
+                out.parameters.len(),
+            )
+        };
+        self.core.check(FUNCTION, status)?;
+        Ok(out)
+    }
+
+    /// tandemInitializationVjp: at the start time, the adjoints of the inputs and parameters
+    /// for adjoint seeds on the state and outputs the initialization produced.
+    pub fn initialization_vjp(
+        &mut self,
+        bar_state: &[f64],
+        bar_outputs: &[f64],
+    ) -> Result<InitialCotangents> {
+        const FUNCTION: &str = "tandemInitializationVjp";
+        let f = self.adjoint_function(FUNCTION, |a| a.initialization_vjp)?;
+        let StepCotangents {
+            mut inputs,
+            mut parameters,
+            ..
+        } = self.cotangents(0)?;
+        // SAFETY: every array is passed with its length.
+        let status = unsafe {
+            f(
+                self.instance,
+                bar_state.as_ptr(),
+                bar_state.len(),
+                bar_outputs.as_ptr(),
+                bar_outputs.len(),
+                inputs.as_mut_ptr(),
+                inputs.len(),
+                parameters.as_mut_ptr(),
+                parameters.len(),
+            )
+        };
+        self.core.check(FUNCTION, status)?;
+        Ok(InitialCotangents { inputs, parameters })
+    }
+
+    /// tandemOutputVjp: the adjoints of `(w, u, p)` of the outputs at the current point, for
+    /// an adjoint seed on the outputs.
+    pub fn output_vjp(&mut self, bar_outputs: &[f64]) -> Result<StepCotangents> {
+        const FUNCTION: &str = "tandemOutputVjp";
+        let f = self.adjoint_function(FUNCTION, |a| a.output_vjp)?;
+        let mut out = self.cotangents(self.manifest()?.n_state)?;
+        // SAFETY: every array is passed with its length.
+        let status = unsafe {
+            f(
+                self.instance,
+                bar_outputs.as_ptr(),
+                bar_outputs.len(),
+                out.state.as_mut_ptr(),
+                out.state.len(),
+                out.inputs.as_mut_ptr(),
+                out.inputs.len(),
+                out.parameters.as_mut_ptr(),
+                out.parameters.len(),
+            )
+        };
+        self.core.check(FUNCTION, status)?;
+        Ok(out)
+    }
+
+    /// The manifest, or an error naming the instance when the FMU has none.
+    fn manifest(&self) -> Result<&AdjointManifest> {
+        self.adjoint_manifest()
+            .ok_or_else(|| self.core.unsupported(ADJOINT_MANIFEST))
+    }
+
+    /// The extension function `function`, picked from the binding by `pick`.
+    fn adjoint_function<F: Copy>(
+        &self,
+        function: &'static str,
+        pick: impl FnOnce(&AdjointFunctions) -> Option<F>,
+    ) -> Result<F> {
+        pick(&self.binding.adjoint).ok_or_else(|| self.core.unsupported(function))
+    }
+
+    /// Zero cotangents with `n_state` state entries and the manifest's inputs and parameters.
+    fn cotangents(&self, n_state: usize) -> Result<StepCotangents> {
+        let manifest = self.manifest()?;
+        Ok(StepCotangents {
+            state: vec![0.0; n_state],
+            inputs: vec![0.0; manifest.inputs.len()],
+            parameters: vec![0.0; manifest.parameters.len()],
+        })
+    }
+}

@@ -1,0 +1,301 @@
+//! Gradients through Tandem's real FMUs (the double oscillator: two masses integrated by
+//! symplectic Euler and a spring between them). Without the adjoint extension the gradient
+//! falls back to finite differences of whole runs; these must match the exact derivative of
+//! the hand-written recurrence the co-simulation computes, in FMI 2.0 and 3.0. The adjoint
+//! tests further down wait for FMUs that provide the extension.
+
+mod common;
+
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+use common::double_oscillator::Setup;
+use tandem::gradient::{Checkpointing, CostSpec, Differences, Method, Problem};
+use tandem::system::{LoadOptions, System};
+use tandem_tests::double_oscillator::DoubleOscillator;
+use tandem_tests::fmus::{self, FmiVersion};
+
+/// A number with its derivative along one parameter (forward mode).
+#[derive(Clone, Copy, Debug)]
+struct Dual {
+    value: f64,
+    derivative: f64,
+}
+
+impl Dual {
+    fn constant(value: f64) -> Self {
+        Dual {
+            value,
+            derivative: 0.0,
+        }
+    }
+    fn variable(value: f64, active: bool) -> Self {
+        Dual {
+            value,
+            derivative: if active { 1.0 } else { 0.0 },
+        }
+    }
+}
+
+impl Add for Dual {
+    type Output = Dual;
+    fn add(self, o: Dual) -> Dual {
+        Dual {
+            value: self.value + o.value,
+            derivative: self.derivative + o.derivative,
+        }
+    }
+}
+impl Sub for Dual {
+    type Output = Dual;
+    fn sub(self, o: Dual) -> Dual {
+        Dual {
+            value: self.value - o.value,
+            derivative: self.derivative - o.derivative,
+        }
+    }
+}
+impl Mul for Dual {
+    type Output = Dual;
+    fn mul(self, o: Dual) -> Dual {
+        Dual {
+            value: self.value * o.value,
+            derivative: self.derivative * o.value + self.value * o.derivative,
+        }
+    }
+}
+impl Div for Dual {
+    type Output = Dual;
+    fn div(self, o: Dual) -> Dual {
+        Dual {
+            value: self.value / o.value,
+            derivative: (self.derivative * o.value - self.value * o.derivative)
+                / (o.value * o.value),
+        }
+    }
+}
+impl Neg for Dual {
+    type Output = Dual;
+    fn neg(self) -> Dual {
+        Dual {
+            value: -self.value,
+            derivative: -self.derivative,
+        }
+    }
+}
+
+/// The parameters differentiated: mass 1's spring to ground, the coupling spring, mass 2.
+const PARAMETERS: [&str; 3] = ["mass1.k", "spring.k", "mass2.m"];
+
+/// `J = sum_k H x1(t_k)` over the Jacobi zero-order-hold co-simulation written out (as in
+/// `cosimulation.rs`): each mass takes a symplectic Euler step with the spring force of the
+/// previous macro point, and the spring's new force uses the positions of that point. Returns
+/// J and its derivative along parameter `active` (index into [`PARAMETERS`]).
+fn by_hand(p: &DoubleOscillator, h: f64, steps: usize, active: usize) -> (f64, f64) {
+    let k1 = Dual::variable(p.k1, active == 0);
+    let kc = Dual::variable(p.kc, active == 1);
+    let m2 = Dual::variable(p.m2, active == 2);
+    let (m1, k2, h) = (
+        Dual::constant(p.m1),
+        Dual::constant(p.k2),
+        Dual::constant(h),
+    );
+    let [x1, x2, v1, v2] = DoubleOscillator::INITIAL_STATE.map(Dual::constant);
+    let (mut one, mut two) = ((x1, v1), (x2, v2));
+    let spring = |a: Dual, b: Dual| -(kc * (a - b));
+    let step = |m: Dual, k: Dual, (x, v): (Dual, Dual), force: Dual| {
+        let v = v + h * (-(k * x) + force) / m;
+        (x + h * v, v)
+    };
+    let mut force = spring(one.0, two.0);
+    let mut cost = Dual::constant(0.0);
+    for _ in 0..steps {
+        cost = cost + h * one.0;
+        let next_force = spring(one.0, two.0);
+        one = step(m1, k1, one, force);
+        two = step(m2, k2, two, -force);
+        force = next_force;
+    }
+    (cost.value, cost.derivative)
+}
+
+fn double_oscillator(version: FmiVersion, stop: f64) -> System {
+    let setup = Setup {
+        stop,
+        ..Setup::jacobi("zoh", 1e-3)
+    };
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = setup.write(dir.path());
+    let fmu_dir = fmus::find("mass", version)
+        .path
+        .parent()
+        .expect("the FMU's folder")
+        .to_path_buf();
+    let options = LoadOptions {
+        fmu_dir: Some(&fmu_dir),
+        ..LoadOptions::default()
+    };
+    System::load(&path, options).expect("the double oscillator loads")
+}
+
+#[test]
+fn finite_differences_through_real_fmus_give_the_derivative_of_the_recurrence() {
+    let (stop, h) = (0.5, 1e-3);
+    for version in FmiVersion::ALL {
+        let names: Vec<String> = PARAMETERS.iter().map(|s| s.to_string()).collect();
+        let cost = CostSpec::Integral {
+            output: "mass1.position".into(),
+        };
+        let mut problem = Problem::new(
+            double_oscillator(version, stop),
+            &names,
+            &cost,
+            "--parameters",
+        )
+        .expect("the problem resolves")
+        .with_checkpointing(Checkpointing::Interval(5));
+        let values = problem.start_values();
+        let evaluation = problem.gradient(&values).expect("the gradient");
+        let steps = (stop / h).round() as usize;
+        for (i, method) in evaluation.methods.iter().enumerate() {
+            let Method::FiniteDifferences { reason } = method else {
+                panic!(
+                    "{version:?}: {} by {method:?}; these FMUs have no adjoint extension",
+                    PARAMETERS[i]
+                );
+            };
+            assert!(
+                reason.contains("does not provide the adjoint extension"),
+                "{reason}"
+            );
+            let (cost, exact) = by_hand(&DoubleOscillator::UNDAMPED, h, steps, i);
+            assert!(
+                (evaluation.cost - cost).abs() <= 1e-12 * cost.abs(),
+                "{version:?}: J {} vs {cost}",
+                evaluation.cost
+            );
+            let error = (evaluation.gradient[i] - exact).abs() / exact.abs();
+            println!(
+                "{version:?} {}: {} vs exact {exact}, relative error {error:.1e}",
+                PARAMETERS[i], evaluation.gradient[i]
+            );
+            assert!(
+                error < 1e-7,
+                "{version:?} {}: relative error {error:.1e}",
+                PARAMETERS[i]
+            );
+        }
+        let central = problem
+            .finite_differences(&values, &[0, 1, 2], Differences::CHECK)
+            .expect("the check");
+        for (i, (&c, &g)) in central.iter().zip(&evaluation.gradient).enumerate() {
+            assert!(
+                (c - g).abs() <= 1e-5 * g.abs(),
+                "{version:?} {}: check {c} vs {g}",
+                PARAMETERS[i]
+            );
+        }
+    }
+}
+
+/// The rows of `tandem gradient`'s table after the header, split on runs of spaces.
+fn table_rows(stdout: &str) -> Vec<Vec<String>> {
+    stdout
+        .lines()
+        .skip_while(|line| !line.starts_with("parameter"))
+        .skip(1)
+        .take_while(|line| !line.starts_with("finite differences because"))
+        .map(|line| {
+            line.split("  ")
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_command_prints_the_fallback_and_its_check_from_the_gradient_section() {
+    let setup = Setup {
+        stop: 0.3,
+        ..Setup::gauss_seidel(["mass1", "spring", "mass2"], "foh", 1e-3)
+    };
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("system.toml");
+    let section = "\n[gradient]\nparameters = [\"mass1.k\", \"spring.k\"]\ncost = \"integral:mass2.position\"\ncheckpoint-interval = 4\n";
+    std::fs::write(&path, setup.toml() + section).expect("write the system file");
+    let run = common::tandem(&["gradient", path.to_str().expect("a UTF-8 path"), "--check"]);
+    run.assert_success();
+    assert!(run.stdout.starts_with("J = "), "{}", run.stdout);
+    let rows = table_rows(&run.stdout);
+    assert_eq!(rows.len(), 2, "{}", run.stdout);
+    for row in &rows {
+        assert_eq!(row[3], "finite differences", "{row:?}");
+        let error: f64 = row[5].parse().expect("a relative error");
+        assert!(error < 1e-5, "{row:?}");
+    }
+    assert!(
+        run.stdout
+            .contains("does not provide the adjoint extension"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A co-simulation of the double oscillator whose adjoint gradient must agree with central
+/// finite differences of whole runs.
+fn adjoint_agrees_with_finite_differences(setup: Setup) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = setup.write(dir.path());
+    let system = System::load(&path, LoadOptions::default()).expect("the system loads");
+    let names: Vec<String> = PARAMETERS.iter().map(|s| s.to_string()).collect();
+    let cost = CostSpec::Integral {
+        output: "mass2.position".into(),
+    };
+    let mut problem =
+        Problem::new(system, &names, &cost, "--parameters").expect("the problem resolves");
+    let values = problem.start_values();
+    let evaluation = problem.gradient(&values).expect("the gradient");
+    assert!(
+        evaluation.methods.iter().all(|m| *m == Method::Adjoint),
+        "{:?}",
+        evaluation.methods
+    );
+    let all: Vec<usize> = (0..names.len()).collect();
+    let check = problem
+        .finite_differences(&values, &all, Differences::CHECK)
+        .expect("the check");
+    for (i, (&g, &c)) in evaluation.gradient.iter().zip(&check).enumerate() {
+        let error = (g - c).abs() / c.abs();
+        assert!(
+            error < 1e-6,
+            "{setup:?} {}: adjoint {g}, differences {c}, error {error:.1e}",
+            names[i]
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs the adjoint extension"]
+fn the_double_oscillator_adjoint_agrees_with_finite_differences_single_rate() {
+    for setup in [
+        Setup::jacobi("zoh", 1e-3),
+        Setup::jacobi("foh", 1e-3),
+        Setup::gauss_seidel(["mass1", "spring", "mass2"], "zoh", 1e-3),
+        Setup::gauss_seidel(["mass1", "mass2", "spring"], "foh", 1e-3),
+    ] {
+        adjoint_agrees_with_finite_differences(Setup { stop: 0.5, ..setup });
+    }
+}
+
+#[test]
+#[ignore = "needs the adjoint extension"]
+fn the_double_oscillator_adjoint_agrees_with_finite_differences_multi_rate() {
+    for setup in [Setup::jacobi("zoh", 1e-3), Setup::jacobi("foh", 1e-3)] {
+        adjoint_agrees_with_finite_differences(Setup {
+            stop: 0.5,
+            mass2_sub_steps: 10,
+            ..setup
+        });
+    }
+}
