@@ -216,3 +216,28 @@ fn plots_are_drawn_beside_the_result_file() {
         assert_eq!(&bytes[1..4], b"PNG", "{name}");
     }
 }
+
+#[test]
+fn the_variables_plot_shows_the_chosen_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let chosen = ["--plot", "variables", "--plot-variables", "m1.position,bond1.dP"];
+    run_in(dir.path(), &[], &chosen).assert_success();
+    let bytes = std::fs::read(dir.path().join("run_variables.png")).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    // Two panels instead of one per recorded variable: a shorter image.
+    let all = tempfile::tempdir().unwrap();
+    run_in(all.path(), &[], &["--plot", "variables"]).assert_success();
+    let height = |path: &Path| {
+        let bytes = std::fs::read(path).unwrap();
+        u32::from_be_bytes(bytes[20..24].try_into().unwrap())
+    };
+    assert!(
+        height(&dir.path().join("run_variables.png"))
+            < height(&all.path().join("run_variables.png"))
+    );
+    let unknown = ["--plot", "variables", "--plot-variables", "m1.x"];
+    run_in(dir.path(), &[], &unknown)
+        .assert_fails_with("--plot-variables: m1.x is no result column");
+    run_in(dir.path(), &[], &["--plot-variables", "m1.position"])
+        .assert_fails_with("needs --plot variables");
+}

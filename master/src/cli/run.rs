@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::run::{run as run_system, PlotKind, RunOptions};
 
@@ -55,10 +55,21 @@ pub struct RunArgs {
     /// Draw a plot beside the result file (repeatable).
     #[arg(long, value_enum)]
     pub plot: Vec<PlotArg>,
+    /// Result columns the variables plot shows, comma-separated (default: every recorded
+    /// variable).
+    #[arg(long, value_delimiter = ',')]
+    pub plot_variables: Vec<String>,
 }
 
 /// Runs the co-simulation; on failure the rows written so far stay in the result file.
 pub fn run(args: &RunArgs) -> Result<ExitCode> {
+    let variables_plot = args.plot.iter().any(|p| matches!(p, PlotArg::Variables));
+    if !args.plot_variables.is_empty() && !variables_plot {
+        return Err(Error::InvalidValue {
+            item: "--plot-variables".into(),
+            message: "needs --plot variables to draw them".into(),
+        });
+    }
     let options = RunOptions {
         output_file: args.output_file.clone(),
         stop_time: args.stop_time,
@@ -77,6 +88,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                 PlotArg::Variables => PlotKind::Variables,
             })
             .collect(),
+        plot_variables: args.plot_variables.clone(),
+        progress: true,
     };
     let summary = run_system(&args.system, &options)?;
     let mut line = format!(

@@ -11,6 +11,7 @@ use crate::instance::LogSettings;
 use crate::model_description::Values;
 use crate::output::csv::CsvWriter;
 use crate::output::plot::{self, PlotOptions, TimeSeries};
+use crate::output::progress::Progress as ProgressBar;
 use crate::schedule::{CoSimulation, Extrapolation, Progress, ScheduleKind};
 use crate::simulate::{grid_intervals, grid_point, Trace};
 use crate::system::{LoadOptions, System};
@@ -55,6 +56,11 @@ pub struct RunOptions {
     pub correction: Option<bool>,
     /// Plots to draw at the end.
     pub plots: Vec<PlotKind>,
+    /// The result columns the variables plot shows (default: every recorded variable).
+    pub plot_variables: Vec<String>,
+    /// Whether to show a progress bar on standard error (only when it is a terminal, and only
+    /// once the run has taken a second).
+    pub progress: bool,
 }
 
 /// What a finished run reports.
@@ -135,6 +141,7 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
             ),
         });
     }
+    let plotted = plotted_variables(&system, &header, &options.plot_variables)?;
     let mut writer = CsvWriter::create(&output_file, &header)?;
     let mut trace = (!options.plots.is_empty()).then(|| Trace {
         names: header.clone(),
@@ -153,6 +160,11 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
     row.write(&cosimulation, energy.as_ref())?;
     let intervals = grid_intervals(system.start, system.macro_step, system.stop);
     let mut terminated_by = None;
+    let mut bar = if options.progress {
+        ProgressBar::on_stderr(system.start, system.stop)
+    } else {
+        ProgressBar::hidden(system.start, system.stop)
+    };
     for k in 1..=intervals {
         let to = grid_point(system.start, system.macro_step, k, system.stop);
         match cosimulation.step(to)? {
@@ -160,7 +172,8 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
                 if let Some(energy) = &mut energy {
                     energy.after_step(&system, &mut cosimulation)?;
                 }
-                row.write(&cosimulation, energy.as_ref())?
+                row.write(&cosimulation, energy.as_ref())?;
+                bar.update(to);
             }
             Progress::Terminated { component, time } => {
                 terminated_by = Some((component, time));
@@ -168,6 +181,7 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
             }
         }
     }
+    bar.finish();
     cosimulation.terminate()?;
     let mut plots = Vec::new();
     if let Some(trace) = &trace {
@@ -176,7 +190,7 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
             let title = system.name();
             match kind {
                 PlotKind::Energy => energy::plot::draw(&path, &title, trace, &energy_columns)?,
-                PlotKind::Variables => draw_variables(&path, &title, trace, system.recorded.len())?,
+                PlotKind::Variables => draw_variables(&path, &title, trace, &plotted)?,
             }
             plots.push(path);
         }
@@ -227,14 +241,37 @@ impl Row<'_> {
     }
 }
 
-/// Draws the first `count` columns of `trace` (the recorded variables), one panel each.
-fn draw_variables(path: &Path, title: &str, trace: &Trace, count: usize) -> Result<()> {
+/// The indices of the result columns the variables plot shows: those named by `names` (result
+/// column names, recorded variables or energy columns), else every recorded variable.
+fn plotted_variables(system: &System, header: &[String], names: &[String]) -> Result<Vec<usize>> {
+    if names.is_empty() {
+        return Ok((0..system.recorded.len()).collect());
+    }
+    names
+        .iter()
+        .map(|name| {
+            header
+                .iter()
+                .position(|column| column == name)
+                .ok_or_else(|| Error::InvalidValue {
+                    item: "--plot-variables".into(),
+                    message: format!(
+                        "{name} is no result column of {} (they are: {})",
+                        system.path.display(),
+                        header.join(", ")
+                    ),
+                })
+        })
+        .collect()
+}
+
+/// Draws the columns `columns` of `trace`, one panel each.
+fn draw_variables(path: &Path, title: &str, trace: &Trace, columns: &[usize]) -> Result<()> {
     let series = TimeSeries {
         time: &trace.time,
-        columns: trace.names[..count]
+        columns: columns
             .iter()
-            .map(String::as_str)
-            .zip(trace.columns.iter().map(Vec::as_slice))
+            .map(|&i| (trace.names[i].as_str(), trace.columns[i].as_slice()))
             .collect(),
     };
     let options = PlotOptions {

@@ -93,7 +93,7 @@ pub fn run_system(name: &str, variant: &Variant<'_>) -> Finished {
             ..LogSettings::default()
         },
         correction: variant.correction,
-        plots: Vec::new(),
+        ..RunOptions::default()
     };
     let summary = run(&path, &options).unwrap_or_else(|e| panic!("{name} ({variant:?}): {e}"));
     let (header, rows) = super::read_csv(&output);
