@@ -141,7 +141,7 @@ pub struct CoSimulation {
 /// Where the participants are and how they advance.
 enum Stepping {
     /// Jacobi: in parallel, on threads that live for the whole run.
-    Parallel(jacobi::Crew),
+    Parallel(Box<jacobi::Crew>),
     /// On the calling thread: Gauss-Seidel, or Jacobi with recorders (advanced in turn).
     Sequential(Vec<Participant>),
 }
@@ -163,7 +163,7 @@ impl CoSimulation {
         let names = participants.iter().map(|p| p.name().to_string()).collect();
         let stepping = match system.schedule.kind {
             ScheduleKind::Jacobi if !recording => {
-                Stepping::Parallel(jacobi::Crew::new(participants, system.start)?)
+                Stepping::Parallel(Box::new(jacobi::Crew::new(participants, system.start)?))
             }
             _ => Stepping::Sequential(participants),
         };
