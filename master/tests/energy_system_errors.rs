@@ -220,7 +220,12 @@ fn plots_are_drawn_beside_the_result_file() {
 #[test]
 fn the_variables_plot_shows_the_chosen_columns() {
     let dir = tempfile::tempdir().unwrap();
-    let chosen = ["--plot", "variables", "--plot-variables", "m1.position,bond1.dP"];
+    let chosen = [
+        "--plot",
+        "variables",
+        "--plot-variables",
+        "m1.position,bond1.dP",
+    ];
     run_in(dir.path(), &[], &chosen).assert_success();
     let bytes = std::fs::read(dir.path().join("run_variables.png")).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
