@@ -1,10 +1,11 @@
 //! The Tandem co-simulation master: FMI 2.0/3.0 import, simulation of single FMUs
 //! (Co-Simulation, and Model Exchange under the master's own integrator), co-simulation of
-//! systems of FMUs (Jacobi and Gauss-Seidel, multi-rate, input extrapolation) and the
-//! `tandem` CLI.
+//! systems of FMUs (Jacobi and Gauss-Seidel, multi-rate, input extrapolation) with energy
+//! monitoring and correction, and the `tandem` CLI.
 
 pub mod binding;
 pub mod cli;
+pub mod energy;
 pub mod error;
 pub mod gradient;
 pub mod identify;

@@ -63,7 +63,7 @@ pub struct Target {
 pub struct Outputs {
     /// The shared library (`.so`, `.dll`, `.dylib`) of a cdylib target.
     pub library: Option<PathBuf>,
-    /// The executable of each binary or bench target, by target name.
+    /// The executable of each binary, bench or example target, by target name.
     pub executables: HashMap<String, PathBuf>,
 }
 
@@ -101,6 +101,17 @@ struct Message {
 /// terminal) and returns what was built, keyed by package id.
 pub fn build_release(packages: &[&Package]) -> Result<HashMap<String, Outputs>> {
     build(&["build", "--release"], packages)
+}
+
+/// Builds the `targets` (e.g. `["--bin", "tandem"]`) of `packages` in release mode and returns
+/// what was built, keyed by package id.
+pub fn build_release_targets(
+    packages: &[&Package],
+    targets: &[&str],
+) -> Result<HashMap<String, Outputs>> {
+    let mut args = vec!["build", "--release"];
+    args.extend_from_slice(targets);
+    build(&args, packages)
 }
 
 /// Builds the bench target `bench` of `packages` (bench profile, which is optimized) without
@@ -143,7 +154,10 @@ fn build(args: &[&str], packages: &[&Package]) -> Result<HashMap<String, Outputs
                 .into_iter()
                 .find(|f| f.to_string_lossy().ends_with(suffix));
         } else if let (true, Some(executable)) = (
-            target.kind.iter().any(|k| k == "bin" || k == "bench"),
+            target
+                .kind
+                .iter()
+                .any(|k| k == "bin" || k == "bench" || k == "example"),
             message.executable,
         ) {
             entry.executables.insert(target.name, executable);
@@ -152,7 +166,7 @@ fn build(args: &[&str], packages: &[&Package]) -> Result<HashMap<String, Outputs
     let status = child.wait().context("`cargo build` did not finish")?;
     if !status.success() {
         bail!(
-            "`cargo {}` of the model crates failed ({status}); see the messages above",
+            "`cargo {}` failed ({status}); see the messages above",
             args.join(" ")
         );
     }

@@ -31,6 +31,13 @@ struct ModelCrate<'a> {
 /// Builds and packages all models into `out` (default `<target dir>/fmus`) and prints the
 /// folder on standard output.
 pub fn run(out: Option<PathBuf>) -> Result<()> {
+    let out = package_all(out)?;
+    println!("{}", out.display());
+    Ok(())
+}
+
+/// Builds and packages all models into `out` (default `<target dir>/fmus`); returns the folder.
+pub fn package_all(out: Option<PathBuf>) -> Result<PathBuf> {
     let metadata = cargo::metadata()?;
     let platform = platform::host()?;
     let models = model_crates(&metadata)?;
@@ -48,8 +55,7 @@ pub fn run(out: Option<PathBuf>) -> Result<()> {
             .with_context(|| format!("model crate {}", model.location))?;
         eprintln!("packaged {} (FMI 2.0 and FMI 3.0)", model.identifier);
     }
-    println!("{}", out.display());
-    Ok(())
+    Ok(out)
 }
 
 /// The workspace members under `models/`, sorted by name, each checked for a cdylib and a
@@ -233,7 +239,9 @@ mod tests {
     #[test]
     fn only_crates_without_a_cdylib_and_a_program_are_shared_libraries() {
         assert!(is_shared_library(&package_with(&["lib"])));
-        assert!(!is_shared_library(&package_with(&["cdylib", "rlib", "bin"])));
+        assert!(!is_shared_library(&package_with(&[
+            "cdylib", "rlib", "bin"
+        ])));
         // A model that forgot its cdylib is still a model, so the packaging reports it.
         assert!(!is_shared_library(&package_with(&["rlib", "bin"])));
     }

@@ -5,13 +5,15 @@ mod archive;
 mod bench;
 mod bench_cosim;
 mod cargo;
+mod demo;
+mod energy_bench;
 mod fmus;
 mod platform;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 
 /// Tandem's project tasks.
 #[derive(Parser)]
@@ -30,14 +32,19 @@ enum Command {
         #[arg(long, value_name = "OUT")]
         out: Option<PathBuf>,
     },
-    /// Measure the cost of the FMI 3.0 C ABI: every model crate with a bench target `abi`,
-    /// stepped through fmi3DoStep (set inputs, doStep, get outputs) against its integrator
-    /// called directly in Rust; prints the median time per step of each and their ratio.
+    /// Run a benchmark. `abi` (default): the cost of the FMI 3.0 C ABI, every model crate with
+    /// a bench target `abi` stepped through fmi3DoStep (set inputs, doStep, get outputs)
+    /// against its integrator called directly in Rust; prints the median time per step of each
+    /// and their ratio. `energy`: the energy-correction benchmarks at several macro steps,
+    /// uncorrected and corrected, against their monolithic references (Markdown tables).
     Bench {
-        /// Communication steps per run.
+        /// Which benchmark.
+        #[arg(value_enum, default_value = "abi")]
+        suite: Suite,
+        /// abi: communication steps per run.
         #[arg(long, default_value_t = 100_000)]
         steps: usize,
-        /// Runs of each side (alternating); the medians are reported.
+        /// abi: runs of each side (alternating); the medians are reported.
         #[arg(long, default_value_t = 5)]
         repetitions: usize,
     },
@@ -48,13 +55,35 @@ enum Command {
         #[arg(long, default_value_t = 11)]
         repetitions: usize,
     },
+    /// Build the FMUs and `tandem`, run the double oscillator (two FMUs) uncorrected and with
+    /// the energy correction, write results and plots into <target dir>/demo/ and print a
+    /// summary.
+    Demo,
+}
+
+/// The benchmarks of `cargo xtask bench`.
+#[derive(ValueEnum, Clone, Copy)]
+enum Suite {
+    /// The cost of the FMI 3.0 C ABI.
+    Abi,
+    /// Energy monitoring and correction.
+    Energy,
 }
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Fmus { out } => fmus::run(out),
-        Command::Bench { steps, repetitions } => bench::run(steps, repetitions),
+        Command::Bench {
+            suite: Suite::Abi,
+            steps,
+            repetitions,
+        } => bench::run(steps, repetitions),
+        Command::Bench {
+            suite: Suite::Energy,
+            ..
+        } => energy_bench::run(),
         Command::BenchCosim { repetitions } => bench_cosim::run(repetitions),
+        Command::Demo => demo::run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,11 +3,30 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
-use crate::run::{run as run_system, RunOptions};
+use crate::run::{run as run_system, PlotKind, RunOptions};
+
+/// `--energy-correction` values.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum Switch {
+    /// Turned on.
+    On,
+    /// Turned off.
+    Off,
+}
+
+/// `--plot` values.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum PlotArg {
+    /// Total energy, residual power and energy of every bond, correction forces:
+    /// <result>_energy.png.
+    Energy,
+    /// The recorded variables: <result>_variables.png.
+    Variables,
+}
 
 /// Arguments of `tandem run`.
 #[derive(Args, Debug)]
@@ -30,10 +49,27 @@ pub struct RunArgs {
     /// Which FMU log messages to show: off, error, warning, info.
     #[arg(long, default_value = "warning")]
     pub log_level: LogLevel,
+    /// Turn the energy correction on or off (default: the system's [energy] correction).
+    #[arg(long, value_enum)]
+    pub energy_correction: Option<Switch>,
+    /// Draw a plot beside the result file (repeatable).
+    #[arg(long, value_enum)]
+    pub plot: Vec<PlotArg>,
+    /// Result columns the variables plot shows, comma-separated (default: every recorded
+    /// variable).
+    #[arg(long, value_delimiter = ',')]
+    pub plot_variables: Vec<String>,
 }
 
 /// Runs the co-simulation; on failure the rows written so far stay in the result file.
 pub fn run(args: &RunArgs) -> Result<ExitCode> {
+    let variables_plot = args.plot.iter().any(|p| matches!(p, PlotArg::Variables));
+    if !args.plot_variables.is_empty() && !variables_plot {
+        return Err(Error::InvalidValue {
+            item: "--plot-variables".into(),
+            message: "needs --plot variables to draw them".into(),
+        });
+    }
     let options = RunOptions {
         output_file: args.output_file.clone(),
         stop_time: args.stop_time,
@@ -43,6 +79,17 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             level: args.log_level,
             logger: stderr_logger(),
         },
+        correction: args.energy_correction.map(|s| matches!(s, Switch::On)),
+        plots: args
+            .plot
+            .iter()
+            .map(|p| match p {
+                PlotArg::Energy => PlotKind::Energy,
+                PlotArg::Variables => PlotKind::Variables,
+            })
+            .collect(),
+        plot_variables: args.plot_variables.clone(),
+        progress: true,
     };
     let summary = run_system(&args.system, &options)?;
     let mut line = format!(
@@ -63,5 +110,11 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         ));
     }
     eprintln!("{line}");
+    if let Some(energy) = &summary.energy {
+        eprintln!("{energy}");
+    }
+    for plot in &summary.plots {
+        eprintln!("plot written to {}", plot.display());
+    }
     Ok(ExitCode::SUCCESS)
 }

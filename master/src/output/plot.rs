@@ -75,30 +75,56 @@ const FONT: &str = "sans-serif";
 
 /// Draws `series` into `path` (`.png` or `.svg`).
 pub fn time_series(path: &Path, series: &TimeSeries, options: &PlotOptions) -> Result<()> {
-    let failure = |message: String| Error::Plot {
-        path: path.to_path_buf(),
-        message,
+    let groups: Vec<&[(&str, &[f64])]> = match options.layout {
+        Layout::Stacked => series.columns.chunks(1).collect(),
+        Layout::Overlay => vec![series.columns.as_slice()],
     };
-    if series.columns.is_empty() {
-        return Err(failure("there are no signals to plot".into()));
-    }
-    if let Some((name, values)) = series
-        .columns
-        .iter()
-        .find(|(_, values)| values.len() != series.time.len())
-    {
-        return Err(failure(format!(
-            "signal {name} has {} samples for {} times",
-            values.len(),
-            series.time.len()
-        )));
-    }
-    register_font().map_err(failure)?;
     // The single overlay panel gets the height of two stacked ones.
     let panels = match options.layout {
         Layout::Stacked => series.columns.len() as u32,
         Layout::Overlay => 2,
     };
+    render(path, series.time, &groups, panels, options)
+}
+
+/// Draws one panel per group of `groups`, stacked over a shared time axis, each group's
+/// signals overlaid with a legend (`options.layout` is not used).
+pub fn grouped_time_series(
+    path: &Path,
+    time: &[f64],
+    groups: &[&[(&str, &[f64])]],
+    options: &PlotOptions,
+) -> Result<()> {
+    render(path, time, groups, groups.len() as u32, options)
+}
+
+/// Checks the signals and draws `groups` into `panels` panel heights of `path`.
+fn render(
+    path: &Path,
+    time: &[f64],
+    groups: &[&[(&str, &[f64])]],
+    panels: u32,
+    options: &PlotOptions,
+) -> Result<()> {
+    let failure = |message: String| Error::Plot {
+        path: path.to_path_buf(),
+        message,
+    };
+    if groups.iter().all(|group| group.is_empty()) {
+        return Err(failure("there are no signals to plot".into()));
+    }
+    if let Some((name, values)) = groups
+        .iter()
+        .flat_map(|group| group.iter())
+        .find(|(_, values)| values.len() != time.len())
+    {
+        return Err(failure(format!(
+            "signal {name} has {} samples for {} times",
+            values.len(),
+            time.len()
+        )));
+    }
+    register_font().map_err(failure)?;
     let title = options.title.as_ref().map_or(0, |_| TITLE_HEIGHT);
     let size = (options.width, panels * options.panel_height + title);
     let extension = path
@@ -108,12 +134,14 @@ pub fn time_series(path: &Path, series: &TimeSeries, options: &PlotOptions) -> R
     match extension.as_deref() {
         Some("png") => draw(
             BitMapBackend::new(path, size).into_drawing_area(),
-            series,
+            time,
+            groups,
             options,
         ),
         Some("svg") => draw(
             SVGBackend::new(path, size).into_drawing_area(),
-            series,
+            time,
+            groups,
             options,
         ),
         _ => Err("the plot file must end in .png or .svg".to_string()),
@@ -136,7 +164,8 @@ fn register_font() -> std::result::Result<(), String> {
 
 fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
-    series: &TimeSeries,
+    time: &[f64],
+    groups: &[&[(&str, &[f64])]],
     options: &PlotOptions,
 ) -> std::result::Result<(), String> {
     let problem = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
@@ -145,28 +174,22 @@ fn draw<DB: DrawingBackend>(
         Some(title) => root.titled(title, (FONT, 26)).map_err(problem)?,
         None => root.clone(),
     };
-    let time = axis_range(series.time.iter().copied());
-    match options.layout {
-        Layout::Stacked => {
-            let panels = area.split_evenly((series.columns.len(), 1));
-            let last = panels.len() - 1;
-            for (index, (panel, &(name, values))) in panels.iter().zip(&series.columns).enumerate()
-            {
-                let columns = [(name, values)];
-                panel_chart(
-                    panel,
-                    series.time,
-                    &columns,
-                    time.clone(),
-                    index,
-                    index == last,
-                )
-                .map_err(problem)?;
-            }
-        }
-        Layout::Overlay => {
-            panel_chart(&area, series.time, &series.columns, time, 0, true).map_err(problem)?;
-        }
+    let time_range = axis_range(time.iter().copied());
+    let panels = area.split_evenly((groups.len(), 1));
+    let last = panels.len() - 1;
+    // Colours continue from panel to panel, so that a signal keeps its colour in a stacked plot.
+    let mut first_color = 0;
+    for (index, (panel, columns)) in panels.iter().zip(groups).enumerate() {
+        panel_chart(
+            panel,
+            time,
+            columns,
+            time_range.clone(),
+            first_color,
+            index == last,
+        )
+        .map_err(problem)?;
+        first_color += columns.len();
     }
     root.present().map_err(problem)
 }
@@ -341,7 +364,7 @@ mod tests {
             ..PlotOptions::default()
         };
         let area = BitMapBackend::with_buffer(&mut buffer, (width, height)).into_drawing_area();
-        draw(area, &series, &options).unwrap();
+        draw(area, series.time, &[series.columns.as_slice()], &options).unwrap();
         let glyphs = dark_pixels(&buffer, width as usize, 0..TITLE_HEIGHT as usize);
         assert!(
             glyphs > 50,

@@ -1,17 +1,43 @@
 //! `tandem run`: a system co-simulated from its start to its stop time, the recorded
-//! variables written to CSV row by row (flushed, so a failed run leaves the rows up to the
-//! failure), with a summary of the work done.
+//! variables (and the energy monitor's columns) written to CSV row by row (flushed, so a failed
+//! run leaves the rows up to the failure), with a summary of the work done and optional plots.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::error::Result;
+use crate::energy::{self, EnergyManager, EnergyReport};
+use crate::error::{Error, Result};
 use crate::instance::LogSettings;
 use crate::model_description::Values;
 use crate::output::csv::CsvWriter;
+use crate::output::plot::{self, PlotOptions, TimeSeries};
+use crate::output::progress::Progress as ProgressBar;
 use crate::schedule::{CoSimulation, Extrapolation, Progress, ScheduleKind};
-use crate::simulate::{grid_intervals, grid_point};
+use crate::simulate::{grid_intervals, grid_point, Trace};
 use crate::system::{LoadOptions, System};
+
+/// A plot `tandem run` draws at the end of a run, into `<result file stem>_<kind>.png`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlotKind {
+    /// Total energy, residual power and energy of every bond, correction forces.
+    Energy,
+    /// The recorded variables, one panel each.
+    Variables,
+}
+
+impl PlotKind {
+    /// The plot file beside `output_file`.
+    pub fn path(self, output_file: &Path) -> PathBuf {
+        let stem = output_file
+            .file_stem()
+            .map_or_else(|| "result".into(), |s| s.to_string_lossy().into_owned());
+        let kind = match self {
+            PlotKind::Energy => "energy",
+            PlotKind::Variables => "variables",
+        };
+        output_file.with_file_name(format!("{stem}_{kind}.png"))
+    }
+}
 
 /// What the command line adds to a system file.
 #[derive(Clone, Default)]
@@ -26,6 +52,15 @@ pub struct RunOptions {
     pub fmu_dir: Option<PathBuf>,
     /// Logging of the FMUs' messages.
     pub log: LogSettings,
+    /// Replaces `[energy] correction`.
+    pub correction: Option<bool>,
+    /// Plots to draw at the end.
+    pub plots: Vec<PlotKind>,
+    /// The result columns the variables plot shows (default: every recorded variable).
+    pub plot_variables: Vec<String>,
+    /// Whether to show a progress bar on standard error (only when it is a terminal, and only
+    /// once the run has taken a second).
+    pub progress: bool,
 }
 
 /// What a finished run reports.
@@ -51,6 +86,10 @@ pub struct RunSummary {
     pub terminated_by: Option<(String, f64)>,
     /// Wall-clock time of the whole run, loading included.
     pub wall_time: Duration,
+    /// What the energy monitor found, when the system monitors energy.
+    pub energy: Option<EnergyReport>,
+    /// The plot files drawn.
+    pub plots: Vec<PathBuf>,
 }
 
 /// Loads `system_file`, co-simulates it and writes the result file.
@@ -69,27 +108,93 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
         .clone()
         .or_else(|| system.output_file.clone())
         .unwrap_or_else(|| PathBuf::from(format!("{}_out.csv", system.name())));
+    let setup = system.energy.as_ref();
+    let correct = options
+        .correction
+        .unwrap_or_else(|| setup.is_some_and(|s| s.settings.correction));
+    if setup.is_none() && (correct || options.plots.contains(&PlotKind::Energy)) {
+        return Err(Error::InvalidValue {
+            item: system.path.display().to_string(),
+            message: "the energy correction and the energy plot need energy monitoring: declare \
+                      [[bond]] tables or an [energy] table (with monitor = true)"
+                .into(),
+        });
+    }
+    let energy_columns = setup.map_or_else(Vec::new, |s| energy::setup_columns(s, correct));
     let header: Vec<String> = system
         .recorded
         .iter()
         .map(|port| port.display(&system.components).to_string())
+        .chain(energy_columns.iter().map(|c| c.name.clone()))
         .collect();
+    if let Some(twice) = header
+        .iter()
+        .enumerate()
+        .find(|(i, name)| header[..*i].contains(name))
+    {
+        return Err(Error::InvalidValue {
+            item: system.path.display().to_string(),
+            message: format!(
+                "the result column {} is both a recorded variable and an energy column: rename \
+                 the component",
+                twice.1
+            ),
+        });
+    }
+    let plotted = plotted_variables(&system, &header, &options.plot_variables)?;
     let mut writer = CsvWriter::create(&output_file, &header)?;
+    let mut trace = (!options.plots.is_empty()).then(|| Trace {
+        names: header.clone(),
+        time: Vec::new(),
+        columns: vec![Vec::new(); header.len()],
+    });
     let mut cosimulation = CoSimulation::initialize(&system, &options.log)?;
-    write_row(&mut writer, &cosimulation, &system)?;
+    let mut energy = setup
+        .map(|s| EnergyManager::start(s, &system, &mut cosimulation, correct))
+        .transpose()?;
+    let mut row = Row {
+        writer: &mut writer,
+        trace: trace.as_mut(),
+        system: &system,
+    };
+    row.write(&cosimulation, energy.as_ref())?;
     let intervals = grid_intervals(system.start, system.macro_step, system.stop);
     let mut terminated_by = None;
+    let mut bar = if options.progress {
+        ProgressBar::on_stderr(system.start, system.stop)
+    } else {
+        ProgressBar::hidden(system.start, system.stop)
+    };
     for k in 1..=intervals {
         let to = grid_point(system.start, system.macro_step, k, system.stop);
         match cosimulation.step(to)? {
-            Progress::Reached => write_row(&mut writer, &cosimulation, &system)?,
+            Progress::Reached => {
+                if let Some(energy) = &mut energy {
+                    energy.after_step(&system, &mut cosimulation)?;
+                }
+                row.write(&cosimulation, energy.as_ref())?;
+                bar.update(to);
+            }
             Progress::Terminated { component, time } => {
                 terminated_by = Some((component, time));
                 break;
             }
         }
     }
+    bar.finish();
     cosimulation.terminate()?;
+    let mut plots = Vec::new();
+    if let Some(trace) = &trace {
+        for &kind in &options.plots {
+            let path = kind.path(&output_file);
+            let title = system.name();
+            match kind {
+                PlotKind::Energy => energy::plot::draw(&path, &title, trace, &energy_columns)?,
+                PlotKind::Variables => draw_variables(&path, &title, trace, &plotted)?,
+            }
+            plots.push(path);
+        }
+    }
     Ok(RunSummary {
         system: system.name(),
         schedule: system.schedule.kind,
@@ -101,15 +206,77 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
         output_file,
         terminated_by,
         wall_time: started.elapsed(),
+        energy: energy.map(|e| e.finish(&system)),
+        plots,
     })
 }
 
-/// Writes the recorded values at the current time.
-fn write_row(writer: &mut CsvWriter, cosimulation: &CoSimulation, system: &System) -> Result<()> {
-    let values: Vec<f64> = system
-        .recorded
+/// Where a row goes: the result file, and the in-memory trace when plots are drawn.
+struct Row<'a> {
+    writer: &'a mut CsvWriter,
+    trace: Option<&'a mut Trace>,
+    system: &'a System,
+}
+
+impl Row<'_> {
+    /// Writes the recorded values and the energy columns at the current time.
+    fn write(&mut self, cosimulation: &CoSimulation, energy: Option<&EnergyManager>) -> Result<()> {
+        let recorded: Vec<f64> = self
+            .system
+            .recorded
+            .iter()
+            .map(|&port| cosimulation.value(port))
+            .collect();
+        let energy = energy.map_or_else(Vec::new, EnergyManager::values);
+        if let Some(trace) = self.trace.as_deref_mut() {
+            trace.time.push(cosimulation.time());
+            for (column, &value) in trace.columns.iter_mut().zip(recorded.iter().chain(&energy)) {
+                column.push(value);
+            }
+        }
+        self.writer.write_row(
+            cosimulation.time(),
+            &[Values::Float(recorded), Values::Float(energy)],
+        )
+    }
+}
+
+/// The indices of the result columns the variables plot shows: those named by `names` (result
+/// column names, recorded variables or energy columns), else every recorded variable.
+fn plotted_variables(system: &System, header: &[String], names: &[String]) -> Result<Vec<usize>> {
+    if names.is_empty() {
+        return Ok((0..system.recorded.len()).collect());
+    }
+    names
         .iter()
-        .map(|&port| cosimulation.value(port))
-        .collect();
-    writer.write_row(cosimulation.time(), &[Values::Float(values)])
+        .map(|name| {
+            header
+                .iter()
+                .position(|column| column == name)
+                .ok_or_else(|| Error::InvalidValue {
+                    item: "--plot-variables".into(),
+                    message: format!(
+                        "{name} is no result column of {} (they are: {})",
+                        system.path.display(),
+                        header.join(", ")
+                    ),
+                })
+        })
+        .collect()
+}
+
+/// Draws the columns `columns` of `trace`, one panel each.
+fn draw_variables(path: &Path, title: &str, trace: &Trace, columns: &[usize]) -> Result<()> {
+    let series = TimeSeries {
+        time: &trace.time,
+        columns: columns
+            .iter()
+            .map(|&i| (trace.names[i].as_str(), trace.columns[i].as_slice()))
+            .collect(),
+    };
+    let options = PlotOptions {
+        title: Some(title.to_string()),
+        ..PlotOptions::default()
+    };
+    plot::time_series(path, &series, &options)
 }

@@ -10,6 +10,7 @@ use std::thread::JoinHandle;
 
 use super::{settle, Advance, Histories, Participant, Progress};
 use crate::error::{Error, Result};
+use crate::model_description::VariableType;
 
 /// The participants of a Jacobi run: the first on the calling thread, the others on workers.
 pub(super) struct Crew {
@@ -26,6 +27,14 @@ enum Order {
         to: f64,
         degree: usize,
     },
+    /// Add `offset` to every value sent to the input variable `variable` from now on.
+    Offset { variable: usize, offset: f64 },
+    /// Read `variables` at `time` with the inputs set to their values communicated then.
+    ReadConsistent {
+        histories: Arc<Histories>,
+        time: f64,
+        variables: Vec<(VariableType, u32)>,
+    },
     /// End the run.
     Terminate,
 }
@@ -33,6 +42,8 @@ enum Order {
 /// What a worker reports back: the result of the order and the participant's FMI calls so far.
 enum Report {
     Advanced(Result<Advance>, usize),
+    Offset(bool),
+    Read(Result<Vec<f64>>, usize),
     Terminated(Result<()>, usize),
 }
 
@@ -85,13 +96,63 @@ impl Crew {
                     worker.calls = calls;
                     advance
                 }
-                Report::Terminated(..) => {
-                    unreachable!("a worker reports on the order it was given")
-                }
+                _ => unreachable!("a worker reports on the order it was given"),
             });
         }
         // The workers dropped their references before reporting: no copy is made here.
         settle_all(Arc::make_mut(histories), names, to, advances)
+    }
+
+    /// Adds `offset` to every value participant `index` sends to its input variable
+    /// `variable` from now on; false when that is no connected continuous float input.
+    pub fn set_input_offset(&mut self, index: usize, variable: usize, offset: f64) -> bool {
+        if index == 0 {
+            return self.first.set_input_offset(variable, offset);
+        }
+        let worker = &mut self.workers[index - 1];
+        worker.order(Order::Offset { variable, offset });
+        match worker.report() {
+            Report::Offset(found) => found,
+            _ => unreachable!("a worker reports on the order it was given"),
+        }
+    }
+
+    /// Reads, for every participant, the variables `requests[index]` at `time` as
+    /// [`Participant::read_consistent`] does, all participants in parallel.
+    pub fn read_consistent(
+        &mut self,
+        histories: &Arc<Histories>,
+        time: f64,
+        requests: &[Vec<(VariableType, u32)>],
+    ) -> Result<Vec<Vec<f64>>> {
+        for (worker, variables) in self.workers.iter().zip(&requests[1..]) {
+            if !variables.is_empty() {
+                worker.order(Order::ReadConsistent {
+                    histories: Arc::clone(histories),
+                    time,
+                    variables: variables.clone(),
+                });
+            }
+        }
+        let mut values = vec![if requests[0].is_empty() {
+            Ok(Vec::new())
+        } else {
+            self.first.read_consistent(histories, time, &requests[0])
+        }];
+        for (worker, variables) in self.workers.iter_mut().zip(&requests[1..]) {
+            values.push(if variables.is_empty() {
+                Ok(Vec::new())
+            } else {
+                match worker.report() {
+                    Report::Read(read, calls) => {
+                        worker.calls = calls;
+                        read
+                    }
+                    _ => unreachable!("a worker reports on the order it was given"),
+                }
+            });
+        }
+        values.into_iter().collect()
     }
 
     /// FMI calls made so far, over all participants.
@@ -111,7 +172,7 @@ impl Crew {
                     worker.calls = calls;
                     result
                 }
-                Report::Advanced(..) => unreachable!("a worker reports on the order it was given"),
+                _ => unreachable!("a worker reports on the order it was given"),
             });
         }
         results.into_iter().collect()
@@ -177,6 +238,18 @@ impl Worker {
                             // Let the caller own the histories alone again before it hears back.
                             drop(histories);
                             Report::Advanced(advance, participant.calls())
+                        }
+                        Order::Offset { variable, offset } => {
+                            Report::Offset(participant.set_input_offset(variable, offset))
+                        }
+                        Order::ReadConsistent {
+                            histories,
+                            time,
+                            variables,
+                        } => {
+                            let read = participant.read_consistent(&histories, time, &variables);
+                            drop(histories);
+                            Report::Read(read, participant.calls())
                         }
                         Order::Terminate => {
                             Report::Terminated(participant.terminate(), participant.calls())

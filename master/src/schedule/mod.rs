@@ -140,7 +140,7 @@ pub struct CoSimulation {
 /// Where the participants are and how they advance.
 enum Stepping {
     /// Jacobi: in parallel, on threads that live for the whole run.
-    Parallel(jacobi::Crew),
+    Parallel(Box<jacobi::Crew>),
     /// On the calling thread: Gauss-Seidel, or Jacobi with recorders (advanced in turn).
     Sequential(Vec<Participant>),
 }
@@ -162,7 +162,7 @@ impl CoSimulation {
         let names = participants.iter().map(|p| p.name().to_string()).collect();
         let stepping = match system.schedule.kind {
             ScheduleKind::Jacobi if !recording => {
-                Stepping::Parallel(jacobi::Crew::new(participants, system.start)?)
+                Stepping::Parallel(Box::new(jacobi::Crew::new(participants, system.start)?))
             }
             _ => Stepping::Sequential(participants),
         };
@@ -225,6 +225,56 @@ impl CoSimulation {
                     slot,
                 })
             })
+    }
+
+    /// Adds `offset` to every value the connected input `input` receives from now on (the
+    /// energy correction of a power bond's effort). Returns false, changing nothing, when
+    /// `input` is no connected continuous float input.
+    pub fn set_input_offset(&mut self, input: Port, offset: f64) -> bool {
+        match &mut self.stepping {
+            Stepping::Parallel(crew) => {
+                crew.set_input_offset(input.component, input.variable, offset)
+            }
+            Stepping::Sequential(participants) => {
+                participants[input.component].set_input_offset(input.variable, offset)
+            }
+        }
+    }
+
+    /// The values of `ports` of `system` at the time reached, each read from its FMU after
+    /// setting that FMU's connected inputs to their values communicated then: an output with
+    /// direct feedthrough (a subsystem's energy) is then consistent with the other components'
+    /// current values rather than with the extrapolated inputs the schedule read it with.
+    pub fn read_consistent(&mut self, system: &System, ports: &[Port]) -> Result<Vec<f64>> {
+        let mut requests = vec![Vec::new(); system.components.len()];
+        let mut slots = vec![Vec::new(); system.components.len()];
+        for (slot, port) in ports.iter().enumerate() {
+            let variable = port.variable(&system.components);
+            requests[port.component].push((variable.ty, variable.value_reference));
+            slots[port.component].push(slot);
+        }
+        let time = self.time;
+        let read = match &mut self.stepping {
+            Stepping::Parallel(crew) => crew.read_consistent(&self.histories, time, &requests)?,
+            Stepping::Sequential(participants) => participants
+                .iter_mut()
+                .zip(&requests)
+                .map(|(participant, variables)| {
+                    if variables.is_empty() {
+                        Ok(Vec::new())
+                    } else {
+                        participant.read_consistent(&self.histories, time, variables)
+                    }
+                })
+                .collect::<Result<_>>()?,
+        };
+        let mut values = vec![f64::NAN; ports.len()];
+        for (slots, read) in slots.iter().zip(read) {
+            for (&slot, value) in slots.iter().zip(read) {
+                values[slot] = value;
+            }
+        }
+        Ok(values)
     }
 
     /// The time reached.

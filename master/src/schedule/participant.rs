@@ -8,6 +8,7 @@ use std::ops::Range;
 
 use super::history::{Histories, Hold, Source};
 use super::recording::{Event, Recorder};
+use super::Extrapolation;
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
 use crate::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
@@ -18,8 +19,12 @@ use crate::system::{Connection, Port, System};
 /// A connected input.
 struct Input {
     source: Source,
+    /// Index of the input variable in the model description.
+    variable: usize,
     /// Continuous floats follow the extrapolation polynomial; other inputs hold the latest value.
     continuous: bool,
+    /// Added to the value sent (the energy correction of the effort a power bond carries).
+    offset: f64,
 }
 
 /// A variable read at every communication point.
@@ -82,6 +87,8 @@ struct Ports {
 pub struct Participant {
     engine: Engine,
     ports: Ports,
+    /// The degree of the component's own input extrapolation, replacing the schedule's.
+    degree: Option<usize>,
     /// Relative tolerance given to the FMU (Model Exchange: also the integrator's).
     tolerance: Option<f64>,
 }
@@ -109,8 +116,10 @@ impl Participant {
                 let variable = c.to.variable(&system.components);
                 Input {
                     source: slots_of(c.from),
+                    variable: c.to.variable,
                     continuous: variable.ty.is_float()
                         && variable.variability == Variability::Continuous,
+                    offset: 0.0,
                 }
             })
             .collect();
@@ -161,6 +170,7 @@ impl Participant {
         Ok(Participant {
             engine,
             ports,
+            degree: component.extrapolation.map(Extrapolation::degree),
             tolerance,
         })
     }
@@ -253,10 +263,53 @@ impl Participant {
         self.ports.observe(self.engine.instance(), time)
     }
 
+    /// Adds `offset` to every value sent to the connected input variable `variable` from now
+    /// on; false when that variable is no connected continuous float input.
+    pub fn set_input_offset(&mut self, variable: usize, offset: f64) -> bool {
+        match self
+            .ports
+            .inputs
+            .iter_mut()
+            .find(|input| input.variable == variable && input.continuous)
+        {
+            Some(input) => {
+                input.offset = offset;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Reads the numeric variables `variables` (type, value reference) at `time` after setting
+    /// every connected input to its value communicated at `time`, so that outputs with direct
+    /// feedthrough are consistent with the other participants' values there (not with
+    /// extrapolated ones).
+    pub fn read_consistent(
+        &mut self,
+        histories: &Histories,
+        time: f64,
+        variables: &[(VariableType, u32)],
+    ) -> Result<Vec<f64>> {
+        let instance = self.engine.instance();
+        self.ports.set_inputs(instance, histories, time, 0)?;
+        let mut values = vec![f64::NAN; variables.len()];
+        for batch in batches(variables.iter().copied()) {
+            self.ports.calls += 1;
+            let read = instance
+                .get_values(batch.ty, &batch.references)
+                .map_err(|e| at(time, e))?;
+            for (i, slot) in batch.range.enumerate() {
+                values[slot] = read.f64_at(i).unwrap_or(f64::NAN);
+            }
+        }
+        Ok(values)
+    }
+
     /// Advances from `from` to `to`: a Co-Simulation FMU in its sub-steps, each with its inputs
     /// set to the holds at the sub-step's start; a Model Exchange FMU with its inputs following
     /// the holds. At `to` sets the inputs to their holds there (so that outputs with direct
-    /// feedthrough see them) and reads the observed variables.
+    /// feedthrough see them) and reads the observed variables. The holds are of degree
+    /// `degree` unless the component has its own extrapolation.
     pub fn advance(
         &mut self,
         histories: &Histories,
@@ -264,6 +317,7 @@ impl Participant {
         to: f64,
         degree: usize,
     ) -> Result<Advance> {
+        let degree = self.degree.unwrap_or(degree);
         let ports = &mut self.ports;
         match &mut self.engine {
             Engine::CoSimulation {
@@ -333,7 +387,7 @@ impl Ports {
         let values: Vec<f64> = self
             .inputs
             .iter()
-            .map(|input| histories.value_at(input.source, time, degree_of(input)))
+            .map(|input| histories.value_at(input.source, time, degree_of(input)) + input.offset)
             .collect();
         self.write_inputs(instance, time, &values)?;
         if self.recorder.is_some() {

@@ -99,7 +99,7 @@ impl Graph {
 
 /// Whether output variable `output` depends directly on input variable `input`; an output
 /// missing from the ModelStructure, or listed without dependencies, may depend on every input.
-fn depends_directly(md: &ModelDescription, output: usize, input: usize) -> bool {
+pub(crate) fn depends_directly(md: &ModelDescription, output: usize, input: usize) -> bool {
     let Some(unknown) = md
         .model_structure
         .outputs

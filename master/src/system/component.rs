@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::description::{ComponentDescription, Located, Location, SystemDescription, ValueKind};
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, InterfaceType, Values};
+use crate::schedule::Extrapolation;
 use crate::simulate::start_values::check_settable;
 use crate::simulate::StartValue;
 use crate::Fmu;
@@ -30,6 +31,8 @@ pub struct Component {
     pub sub_steps: usize,
     /// Relative tolerance of the master's integrator (Model Exchange components).
     pub tolerance: f64,
+    /// Its own input extrapolation, replacing the schedule's.
+    pub extrapolation: Option<Extrapolation>,
     /// Parameter and start values, set before initialization.
     pub start_values: Vec<StartValue>,
 }
@@ -205,6 +208,7 @@ pub(super) fn configure(
         interface,
         sub_steps,
         tolerance,
+        extrapolation: entry.extrapolation,
         start_values,
     })
 }

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::energy::EnergySettings;
 use crate::error::Error;
 use crate::model_description::InterfaceType;
 use crate::schedule::{Extrapolation, ScheduleKind};
@@ -86,6 +87,10 @@ pub struct SystemDescription {
     pub recorded: Option<Vec<Located<String>>>,
     /// Result file, relative to the system file's folder.
     pub output_file: Option<String>,
+    /// Power bonds, in file order.
+    pub bonds: Vec<BondDescription>,
+    /// The energy settings (TOML `[energy]`), when given.
+    pub energy: Option<Located<EnergySettings>>,
     /// Where messages about the whole system point (`None`: at the file as a whole).
     pub at: Option<Location>,
 }
@@ -121,6 +126,8 @@ pub struct ComponentDescription {
     pub step: Option<Located<f64>>,
     /// Relative tolerance of the master's integrator (Model Exchange).
     pub tolerance: Option<Located<f64>>,
+    /// The component's own input extrapolation (default: the schedule's).
+    pub extrapolation: Option<Extrapolation>,
     /// Parameter and start values, set before initialization; at most one per variable.
     pub values: Vec<ValueDescription>,
 }
@@ -174,4 +181,16 @@ pub struct ScheduleDescription {
     pub order: Option<Located<Vec<Located<String>>>>,
     /// Input extrapolation (default ZOH).
     pub extrapolation: Extrapolation,
+}
+
+/// A power bond as written: effort outputs of one component and flow outputs of another, as
+/// `component.variable`, paired in order (one of each for a scalar bond).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BondDescription {
+    /// The effort outputs (force, torque, pressure...).
+    pub effort: Vec<String>,
+    /// The flow outputs (velocity, angular velocity, volume flow...).
+    pub flow: Vec<String>,
+    /// Where it was written.
+    pub at: Location,
 }

@@ -15,6 +15,7 @@ mod ssp;
 mod toml_file;
 mod xml_file;
 
+pub(crate) use algebraic_loop::depends_directly;
 pub use component::Component;
 pub use connection::Connection;
 pub use description::SystemDescription;
@@ -24,6 +25,7 @@ pub use port::Port;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::energy::EnergySetup;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, Variable, VariableType};
 use crate::schedule::{Extrapolation, ScheduleKind};
@@ -54,6 +56,8 @@ pub struct System {
     pub recorded: Vec<Port>,
     /// The result file named by the system, resolved against the system file's folder.
     pub output_file: Option<PathBuf>,
+    /// Power bonds and energy settings, when the system monitors energy.
+    pub energy: Option<EnergySetup>,
 }
 
 /// The schedule of a system.
@@ -132,6 +136,7 @@ impl System {
             }
         }
         let recorded = recorded(description, &components)?;
+        let energy = EnergySetup::check(description, &components, &connections, &schedule)?;
         let output_file = description
             .output_file
             .as_ref()
@@ -146,6 +151,7 @@ impl System {
             schedule,
             recorded,
             output_file,
+            energy,
         })
     }
 

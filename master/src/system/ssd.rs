@@ -62,6 +62,8 @@ pub fn read(
         schedule: ScheduleDescription::default(),
         recorded: None,
         output_file: None,
+        bonds: Vec::new(),
+        energy: None,
         at: Some(xml.at(system)),
     };
     if let Some(experiment) = children(root, "DefaultExperiment").next() {
@@ -182,6 +184,7 @@ impl Reader<'_> {
             interface: interface.map(|i| Located::new(i, xml.at(element))),
             step: None,
             tolerance: None,
+            extrapolation: None,
             values: Vec::new(),
         };
         for child in &element.children {

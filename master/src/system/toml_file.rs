@@ -9,9 +9,10 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::description::{
-    ComponentDescription, ConnectionDescription, Located, Location, ScheduleDescription,
-    SystemDescription, ValueDescription, ValueKind,
+    BondDescription, ComponentDescription, ConnectionDescription, Located, Location,
+    ScheduleDescription, SystemDescription, ValueDescription, ValueKind,
 };
+use crate::energy::{EnergyEntry, EnergySettings};
 use crate::error::{Error, Result};
 use crate::model_description::InterfaceType;
 use crate::schedule::{Extrapolation, ScheduleKind};
@@ -32,6 +33,11 @@ struct SystemFile {
     schedule: ScheduleEntry,
     #[serde(default)]
     output: OutputEntry,
+    /// `[[bond]]`: power bonds between components.
+    #[serde(default, rename = "bond")]
+    bonds: Vec<BondEntry>,
+    /// `[energy]`: energy monitoring and correction.
+    energy: Option<Spanned<EnergyEntry>>,
     /// `[gradient]`: read by `tandem gradient` (see the gradient module), not by the system.
     #[allow(dead_code)]
     gradient: Option<toml::Value>,
@@ -59,6 +65,7 @@ struct ComponentEntry {
     interface: Option<Spanned<String>>,
     step: Option<Spanned<f64>>,
     tolerance: Option<Spanned<f64>>,
+    extrapolation: Option<Extrapolation>,
     #[serde(default)]
     parameters: BTreeMap<String, Spanned<toml::Value>>,
     #[serde(default)]
@@ -71,6 +78,14 @@ struct ComponentEntry {
 struct ConnectionEntry {
     from: Spanned<String>,
     to: Spanned<String>,
+}
+
+/// One `[[bond]]`: `effort` and `flow` are `"component.output"` or arrays of them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BondEntry {
+    effort: Spanned<toml::Value>,
+    flow: Spanned<toml::Value>,
 }
 
 /// `[schedule]`.
@@ -142,6 +157,20 @@ pub fn read(path: &Path) -> Result<SystemDescription> {
         .iter()
         .map(|entry| component(entry, &lines, path))
         .collect::<Result<Vec<_>>>()?;
+    let bonds = file
+        .bonds
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| bond(index, entry, &lines, path))
+        .collect::<Result<Vec<_>>>()?;
+    let energy = match &file.energy {
+        None => None,
+        Some(entry) => {
+            let error = |span: Range<usize>, message: String| lines.at(span).error(path, message);
+            let settings = EnergySettings::check(entry.get_ref(), &error)?;
+            Some(Located::new(settings, lines.at(entry.span())))
+        }
+    };
     Ok(SystemDescription {
         path: path.to_path_buf(),
         folder: path.parent().unwrap_or(Path::new("")).to_path_buf(),
@@ -169,6 +198,8 @@ pub fn read(path: &Path) -> Result<SystemDescription> {
             .as_ref()
             .map(|names| names.iter().map(|name| lines.located(name)).collect()),
         output_file: file.output.file.as_ref().map(|f| f.get_ref().clone()),
+        bonds,
+        energy,
         at: None,
     })
 }
@@ -237,7 +268,45 @@ fn component(
         interface,
         step: entry.step.as_ref().map(|v| lines.located(v)),
         tolerance: entry.tolerance.as_ref().map(|v| lines.located(v)),
+        extrapolation: entry.extrapolation,
         values,
+    })
+}
+
+/// The description of `[[bond]]` number `index` (from 0): the names its keys give.
+fn bond(
+    index: usize,
+    entry: &BondEntry,
+    lines: &Lines<'_>,
+    path: &Path,
+) -> Result<BondDescription> {
+    let names = |key: &str, value: &Spanned<toml::Value>| {
+        let error = |message: String| {
+            lines
+                .at(value.span())
+                .error(path, format!("bond {}: {key}: {message}", index + 1))
+        };
+        match value.get_ref() {
+            toml::Value::String(name) => Ok(vec![name.clone()]),
+            toml::Value::Array(items) if !items.is_empty() => items
+                .iter()
+                .map(|item| {
+                    item.as_str().map(str::to_string).ok_or_else(|| {
+                        error(format!(
+                            "expected strings \"component.output\", found {item}"
+                        ))
+                    })
+                })
+                .collect(),
+            other => Err(error(format!(
+                "expected \"component.output\" or a non-empty array of them, found {other}"
+            ))),
+        }
+    };
+    Ok(BondDescription {
+        effort: names("effort", &entry.effort)?,
+        flow: names("flow", &entry.flow)?,
+        at: lines.at(entry.effort.span()),
     })
 }
 

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod double_oscillator;
+pub mod energy;
 pub mod pythonfmu;
 pub mod ssp;
 

@@ -1,0 +1,139 @@
+//! `cargo xtask demo`: builds the FMUs and the `tandem` binary, then shows what the master does
+//! on the double linear oscillator split into two FMUs (the energy-correction study's
+//! force-displacement split, `master/systems/energy-double-oscillator.toml`): the run
+//! uncorrected and corrected, with result files and plots in `<target dir>/demo/` and a short
+//! summary on standard output.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+
+use crate::{cargo, fmus};
+
+/// The system every demo section runs.
+const SYSTEM: &str = "master/systems/energy-double-oscillator.toml";
+
+/// What the sections share: the built `tandem`, the FMUs and the output folder.
+struct Demo {
+    tandem: PathBuf,
+    fmu_dir: PathBuf,
+    system: PathBuf,
+    out: PathBuf,
+}
+
+/// Prepares the FMUs, the binary and `<target dir>/demo/`, runs every section and prints their
+/// summaries.
+pub fn run() -> Result<()> {
+    let metadata = cargo::metadata()?;
+    let fmus = fmus::package_all(None)?;
+    let package = metadata
+        .packages
+        .iter()
+        .find(|p| p.name == "tandem")
+        .context("no package `tandem` in the workspace")?;
+    let outputs = cargo::build_release_targets(&[package], &["--bin", "tandem"])?;
+    let tandem = outputs
+        .get(&package.id)
+        .and_then(|o| o.executables.get("tandem"))
+        .context("the build produced no `tandem` binary")?
+        .clone();
+    let out = metadata.target_directory.join("demo");
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let demo = Demo {
+        tandem,
+        fmu_dir: fmus.join("fmi3"),
+        system: metadata.workspace_root.join(SYSTEM),
+        out,
+    };
+    let mut summary = energy_correction(&demo)?;
+    // Each further section (such as the gradient of a cost with respect to the parameters of
+    // this system) is a function of `demo` that writes its files into `demo.out` and returns
+    // its summary lines; call it here and append its lines.
+    summary.push(format!("files: {}", demo.out.display()));
+    println!("{}", summary.join("\n"));
+    Ok(())
+}
+
+/// Runs the system uncorrected and corrected; the summary lines.
+fn energy_correction(demo: &Demo) -> Result<Vec<String>> {
+    let mut energies = Vec::new();
+    for (label, switch) in [("uncorrected", "off"), ("corrected", "on")] {
+        let result = demo.out.join(format!("double-oscillator-{label}.csv"));
+        demo.tandem_run(
+            &result,
+            &[
+                "--energy-correction",
+                switch,
+                "--plot",
+                "energy",
+                "--plot",
+                "variables",
+            ],
+        )?;
+        energies.push(first_and_last(&result, "total_energy")?);
+    }
+    let [(e0, uncorrected), (_, corrected)] = [energies[0], energies[1]];
+    let change = |e: f64| 100.0 * (e - e0) / e0;
+    Ok(vec![
+        "Double linear oscillator as two FMUs (coupled_mass + mass), Jacobi, ZOH, H = 1 ms, 10 s:"
+            .into(),
+        format!("  E0 = {e0:.1} J"),
+        format!(
+            "  E(10 s) uncorrected = {uncorrected:.1} J ({:+.1} %)",
+            change(uncorrected)
+        ),
+        format!(
+            "  E(10 s) corrected   = {corrected:.1} J ({:+.1} %)  (mu = 0.5, nu = 0, cap 100 %)",
+            change(corrected)
+        ),
+        "  plots: double-oscillator-<uncorrected|corrected>_energy.png and _variables.png".into(),
+    ])
+}
+
+impl Demo {
+    /// `tandem run` of the demo system into `result` with `extra` arguments; its messages are
+    /// shown only if it fails.
+    fn tandem_run(&self, result: &Path, extra: &[&str]) -> Result<()> {
+        let output = Command::new(&self.tandem)
+            .arg("run")
+            .arg(&self.system)
+            .arg("--output-file")
+            .arg(result)
+            .arg("--fmu-dir")
+            .arg(&self.fmu_dir)
+            .args(extra)
+            .output()
+            .with_context(|| format!("cannot run {}", self.tandem.display()))?;
+        if !output.status.success() {
+            bail!(
+                "`tandem run {}` failed ({}):\n{}",
+                self.system.display(),
+                output.status,
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The first and last values of column `name` of a result file.
+fn first_and_last(path: &Path, name: &str) -> Result<(f64, f64)> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default();
+    let index = header
+        .split(',')
+        .position(|h| h.trim_matches('"') == name)
+        .with_context(|| format!("{}: no column {name}", path.display()))?;
+    let value = |line: &str| -> Result<f64> {
+        let field = line.split(',').nth(index).unwrap_or_default();
+        field
+            .parse()
+            .with_context(|| format!("{}: {field:?} is not a number", path.display()))
+    };
+    let first = lines.next().context("no rows")?;
+    let last = lines.last().unwrap_or(first);
+    Ok((value(first)?, value(last)?))
+}
