@@ -45,6 +45,16 @@ pub enum Method {
     },
 }
 
+impl Method {
+    /// How the method is named in tables.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Method::Adjoint => "adjoint (FMU extension)",
+            Method::FiniteDifferences { .. } => "finite differences",
+        }
+    }
+}
+
 /// A finite-difference formula on whole runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Differences {
