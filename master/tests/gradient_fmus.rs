@@ -328,3 +328,51 @@ fn the_double_oscillator_adjoint_agrees_with_finite_differences_multi_rate() {
         });
     }
 }
+
+#[test]
+fn forward_sensitivities_through_the_extension_agree_with_the_adjoint() {
+    for (setup, checkpointing) in [
+        (Setup::jacobi("foh", 1e-3), Checkpointing::Interval(7)),
+        (
+            Setup::gauss_seidel(["mass2", "spring", "mass1"], "zoh", 1e-3),
+            Checkpointing::Off,
+        ),
+        (
+            Setup {
+                mass2_sub_steps: 4,
+                ..Setup::jacobi("soh", 1e-3)
+            },
+            Checkpointing::Automatic,
+        ),
+    ] {
+        let setup = Setup { stop: 0.2, ..setup };
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path = setup.write(dir.path());
+        let system = System::load(&path, LoadOptions::default()).expect("the system loads");
+        let names: Vec<String> = PARAMETERS.iter().map(|s| s.to_string()).collect();
+        let cost = CostSpec::Integral {
+            output: "mass1.velocity".into(),
+        };
+        let mut problem = Problem::new(system, &names, &cost, "--parameters")
+            .expect("the problem resolves")
+            .with_checkpointing(checkpointing);
+        let values = problem.start_values();
+        let adjoint = problem.gradient(&values).expect("the adjoint gradient");
+        let forward = problem
+            .forward_gradient(&values)
+            .expect("the forward sensitivities");
+        assert_eq!(forward.cost, adjoint.cost);
+        assert!(forward
+            .methods
+            .iter()
+            .all(|m| *m == Method::ForwardSensitivities));
+        for (i, (&f, &a)) in forward.gradient.iter().zip(&adjoint.gradient).enumerate() {
+            let error = (f - a).abs() / a.abs();
+            println!(
+                "{} {} x{}: {} forward {f:e}, adjoint {a:e}, {error:.1e}",
+                setup.kind, setup.extrapolation, setup.mass2_sub_steps, names[i]
+            );
+            assert!(error < 1e-10, "{}: forward {f}, adjoint {a}", names[i]);
+        }
+    }
+}

@@ -22,9 +22,11 @@
 mod checkpoints;
 pub mod cost;
 mod derivatives;
+mod forward;
 pub mod measurements;
 pub mod parameters;
 mod problem;
+mod replay;
 mod reverse;
 pub mod section;
 pub mod stage;

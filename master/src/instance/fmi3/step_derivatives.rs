@@ -11,26 +11,28 @@ use crate::model_description::InterfaceType;
 impl Fmu3Instance {
     /// Whether this instance can hand out step derivatives: a Co-Simulation instance (a Model
     /// Exchange one is stepped by the master, not by the FMU) of an FMU with a manifest and
-    /// the extension functions the reverse pass calls.
+    /// the extension functions the gradient sweeps call.
     pub(crate) fn provides_step_derivatives(&self) -> bool {
         let functions = &self.binding.adjoint;
         self.core.interface == InterfaceType::CoSimulation
             && self.adjoint_manifest().is_some()
             && functions.get_state_size.is_some()
+            && functions.step_jvp.is_some()
             && functions.step_vjp.is_some()
             && functions.output_vjp.is_some()
             && functions.initialization_vjp.is_some()
     }
 
-    /// Copies an extension result into the caller's array, which must have its length (a
-    /// state size that differs from the manifest's `nState` would make them differ).
+    /// Copies an extension result (tangents or adjoints) into the caller's array, which must
+    /// have its length (a state size that differs from the manifest's `nState` would make them
+    /// differ).
     fn copy_result(&self, into: &mut [f64], result: &[f64], what: &str) -> Result<()> {
         if into.len() != result.len() {
             return Err(Error::InvalidValue {
                 item: format!("instance {}: adjoint extension", self.core.name),
                 message: format!(
-                    "{} {what} adjoints for {} entries (does tandemGetStateSize agree with the \
-                     manifest's nState?)",
+                    "{} {what} derivatives for {} entries (does tandemGetStateSize agree with \
+                     the manifest's nState?)",
                     result.len(),
                     into.len()
                 ),
@@ -59,6 +61,21 @@ impl StepDerivatives for Fmu3Instance {
 
     fn state_size(&mut self) -> Result<usize> {
         Fmu3Instance::state_size(self)
+    }
+
+    fn step_jvp(
+        &mut self,
+        step: f64,
+        d_state: &[f64],
+        d_inputs: &[f64],
+        d_parameters: &[f64],
+        d_state_next: &mut [f64],
+        d_outputs_next: &mut [f64],
+    ) -> Result<()> {
+        let out = Fmu3Instance::step_jvp(self, step, d_state, d_inputs, d_parameters)?;
+        self.copy_result(d_state_next, &out.state, "state")?;
+        self.copy_result(d_outputs_next, &out.outputs, "outputs")?;
+        Ok(())
     }
 
     fn step_vjp(
