@@ -376,3 +376,40 @@ fn forward_sensitivities_through_the_extension_agree_with_the_adjoint() {
         }
     }
 }
+
+#[test]
+fn the_gradient_section_of_the_shipped_system_file_gives_the_adjoint() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("systems")
+        .join("double-oscillator-jacobi.toml");
+    let fmu_dir = fmus::find("mass", FmiVersion::Fmi3)
+        .path
+        .parent()
+        .expect("the FMU's folder")
+        .to_path_buf();
+    let options = LoadOptions {
+        fmu_dir: Some(&fmu_dir),
+        stop_time: Some(0.3),
+        ..LoadOptions::default()
+    };
+    let mut problem = tandem::gradient::section::problem(&path, options).expect("the problem");
+    let values = problem.start_values();
+    let evaluation = problem.gradient(&values).expect("the gradient");
+    assert!(
+        evaluation.methods.iter().all(|m| *m == Method::Adjoint),
+        "{:?}",
+        evaluation.methods
+    );
+    let all: Vec<usize> = (0..values.len()).collect();
+    let check = problem
+        .finite_differences(&values, &all, Differences::CHECK)
+        .expect("the check");
+    for (i, (&g, &c)) in evaluation.gradient.iter().zip(&check).enumerate() {
+        let error = (g - c).abs() / c.abs();
+        println!(
+            "{}: adjoint {g:e}, differences {c:e}, error {error:.1e}",
+            problem.parameters()[i].name
+        );
+        assert!(error < 1e-6, "{}: {g} vs {c}", problem.parameters()[i].name);
+    }
+}

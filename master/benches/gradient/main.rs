@@ -82,7 +82,10 @@ fn print_machine() {
         .map_or("unknown", |l| l.trim_start_matches([' ', '\t', ':']));
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let load: Vec<&str> = load.split_whitespace().take(3).collect();
-    println!("Machine: {cores} cores, {model}, load average {}\n", load.join(" "));
+    println!(
+        "Machine: {cores} cores, {model}, load average {}\n",
+        load.join(" ")
+    );
 }
 
 /// The chain: `MASSES` masses (`summing_mass`: force from the left spring on `F1`, from the
@@ -148,7 +151,11 @@ fn chain_parameters(count: usize) -> Vec<String> {
             names.push(format!("spring{i}.c"));
         }
     }
-    assert!(count <= names.len(), "the chain has {} parameters", names.len());
+    assert!(
+        count <= names.len(),
+        "the chain has {} parameters",
+        names.len()
+    );
     names.truncate(count);
     names
 }
@@ -163,7 +170,10 @@ fn timed<T>(repetitions: usize, mut work: impl FnMut() -> T) -> (Duration, T) {
         times.push(start.elapsed());
     }
     times.sort();
-    (times[(times.len() - 1) / 2], result.expect("at least one repetition"))
+    (
+        times[(times.len() - 1) / 2],
+        result.expect("at least one repetition"),
+    )
 }
 
 /// Part 1: one gradient against one forward run, three methods, p = 4 and 64.
@@ -197,8 +207,9 @@ fn cost(settings: &Settings) {
         let values = problem.start_values();
         let repetitions = settings.repetitions;
         let (run, _) = timed(repetitions, || problem.cost(&values).expect("a run"));
-        let (adjoint_time, adjoint) =
-            timed(repetitions, || problem.gradient(&values).expect("the adjoint"));
+        let (adjoint_time, adjoint) = timed(repetitions, || {
+            problem.gradient(&values).expect("the adjoint")
+        });
         let (forward_time, forward) = timed(repetitions, || {
             problem
                 .forward_gradient(&values)
@@ -212,7 +223,10 @@ fn cost(settings: &Settings) {
         });
         // Relative to the gradient's largest entry: parameters far from the cost's output have
         // derivatives many orders smaller, which differences cannot resolve.
-        let scale = adjoint.gradient.iter().fold(0.0, |m: f64, a| m.max(a.abs()));
+        let scale = adjoint
+            .gradient
+            .iter()
+            .fold(0.0, |m: f64, a| m.max(a.abs()));
         let relative = |other: &[f64]| {
             adjoint
                 .gradient
@@ -293,11 +307,17 @@ fn memory(settings: &Settings) {
             "run" => ("forward run (cost only)", "-".to_string()),
             "automatic" => (
                 "adjoint gradient",
-                format!("every {}th point", (settings.memory_steps as f64).sqrt().ceil()),
+                format!(
+                    "every {}th point",
+                    (settings.memory_steps as f64).sqrt().ceil()
+                ),
             ),
             _ => ("adjoint gradient", "none (every state kept)".to_string()),
         };
-        println!("| {what} | {checkpoints} | {elapsed:.1} | {} |", stdout.trim());
+        println!(
+            "| {what} | {checkpoints} | {elapsed:.1} | {} |",
+            stdout.trim()
+        );
     }
     println!();
 }

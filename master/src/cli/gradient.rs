@@ -103,11 +103,8 @@ pub(super) fn load_problem(
             .collect::<Result<Vec<_>>>()?
     };
     let cost = CostSpec::new(cost.or(defaults.cost.as_deref()), data, weights)?;
-    let checkpointing = match args.checkpoint_interval.or(defaults.checkpoint_interval) {
-        None => Checkpointing::Automatic,
-        Some(0) => Checkpointing::Off,
-        Some(n) => Checkpointing::Interval(n),
-    };
+    let checkpointing =
+        Checkpointing::every(args.checkpoint_interval.or(defaults.checkpoint_interval));
     let log = LogSettings {
         level: args.log_level,
         logger: stderr_logger(),

@@ -6,8 +6,8 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::checkpoints;
-use super::forward;
 use super::cost::{Cost, CostSpec};
+use super::forward;
 use super::parameters::{self, Parameter};
 use super::reverse::{self, Recording};
 use super::tape::{StatePolicy, Tape, TapeRecorder};
@@ -31,6 +31,18 @@ pub enum Checkpointing {
     Interval(usize),
     /// Every state: nothing is recomputed, memory grows with the run.
     Off,
+}
+
+impl Checkpointing {
+    /// The checkpointing of an interval as a user gives it: none given is automatic, 0 keeps
+    /// every state.
+    pub fn every(interval: Option<usize>) -> Self {
+        match interval {
+            None => Checkpointing::Automatic,
+            Some(0) => Checkpointing::Off,
+            Some(n) => Checkpointing::Interval(n),
+        }
+    }
 }
 
 /// How a parameter's derivative was obtained.
@@ -540,7 +552,11 @@ impl Problem {
             for (tag, adjoints) in samples.iter().enumerate() {
                 for (j, derivative) in gradient.iter_mut().enumerate() {
                     let tangent = &tangents[component][tag][j];
-                    *derivative += adjoints.iter().zip(tangent).map(|(a, t)| a * t).sum::<f64>();
+                    *derivative += adjoints
+                        .iter()
+                        .zip(tangent)
+                        .map(|(a, t)| a * t)
+                        .sum::<f64>();
                 }
             }
         }
