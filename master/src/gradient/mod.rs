@@ -16,6 +16,9 @@
 //!    adjoint cannot reach; each run starts from a fresh initialization, as parameters enter
 //!    before initialization. The reason is reported with the result.
 //!
+//! [`Problem::forward_gradient`] computes the same derivative as the adjoint by forward
+//! sensitivities (one step JVP per parameter and step), for comparison and as a check.
+//!
 //! Coupling stages between outputs and the values sent on (energy correction) take part in
 //! the reverse pass through [`CouplingStage`].
 
