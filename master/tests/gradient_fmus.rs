@@ -1,8 +1,9 @@
 //! Gradients through Tandem's real FMUs (the double oscillator: two masses integrated by
-//! symplectic Euler and a spring between them). Without the adjoint extension the gradient
-//! falls back to finite differences of whole runs; these must match the exact derivative of
-//! the hand-written recurrence the co-simulation computes, in FMI 2.0 and 3.0. The adjoint
-//! tests further down wait for FMUs that provide the extension.
+//! symplectic Euler and a spring between them). The FMI 3.0 FMUs provide the adjoint
+//! extension, so the gradient is the discrete adjoint of the co-simulation; the FMI 2.0 ones do
+//! not, and the gradient falls back to finite differences of whole runs. Both must match the
+//! exact derivative of the hand-written recurrence the co-simulation computes, and the adjoint
+//! must agree with central differences under every schedule, single- and multi-rate.
 
 mod common;
 
@@ -138,7 +139,7 @@ fn double_oscillator(version: FmiVersion, stop: f64) -> System {
 }
 
 #[test]
-fn finite_differences_through_real_fmus_give_the_derivative_of_the_recurrence() {
+fn real_fmus_give_the_derivative_of_the_recurrence_by_adjoint_or_by_differences() {
     let (stop, h) = (0.5, 1e-3);
     for version in FmiVersion::ALL {
         let names: Vec<String> = PARAMETERS.iter().map(|s| s.to_string()).collect();
@@ -157,16 +158,18 @@ fn finite_differences_through_real_fmus_give_the_derivative_of_the_recurrence() 
         let evaluation = problem.gradient(&values).expect("the gradient");
         let steps = (stop / h).round() as usize;
         for (i, method) in evaluation.methods.iter().enumerate() {
-            let Method::FiniteDifferences { reason } = method else {
-                panic!(
-                    "{version:?}: {} by {method:?}; these FMUs have no adjoint extension",
-                    PARAMETERS[i]
-                );
+            // FMI 2.0 has no adjoint extension: only the FMI 3.0 FMUs carry it.
+            let tolerance = match (version, method) {
+                (FmiVersion::Fmi3, Method::Adjoint) => 1e-12,
+                (FmiVersion::Fmi2, Method::FiniteDifferences { reason }) => {
+                    assert!(
+                        reason.contains("does not provide the adjoint extension"),
+                        "{reason}"
+                    );
+                    1e-7
+                }
+                _ => panic!("{version:?}: {} by {method:?}", PARAMETERS[i]),
             };
-            assert!(
-                reason.contains("does not provide the adjoint extension"),
-                "{reason}"
-            );
             let (cost, exact) = by_hand(&DoubleOscillator::UNDAMPED, h, steps, i);
             assert!(
                 (evaluation.cost - cost).abs() <= 1e-12 * cost.abs(),
@@ -175,11 +178,11 @@ fn finite_differences_through_real_fmus_give_the_derivative_of_the_recurrence() 
             );
             let error = (evaluation.gradient[i] - exact).abs() / exact.abs();
             println!(
-                "{version:?} {}: {} vs exact {exact}, relative error {error:.1e}",
+                "{version:?} {} by {method:?}: {} vs exact {exact}, relative error {error:.1e}",
                 PARAMETERS[i], evaluation.gradient[i]
             );
             assert!(
-                error < 1e-7,
+                error < tolerance,
                 "{version:?} {}: relative error {error:.1e}",
                 PARAMETERS[i]
             );
@@ -214,8 +217,9 @@ fn table_rows(stdout: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-#[test]
-fn the_command_prints_the_fallback_and_its_check_from_the_gradient_section() {
+/// Runs `tandem gradient --check` on a Gauss-Seidel double oscillator with a [gradient]
+/// section, with `extra` arguments; returns its output and table rows.
+fn gradient_command(extra: &[&str]) -> (String, Vec<Vec<String>>) {
     let setup = Setup {
         stop: 0.3,
         ..Setup::gauss_seidel(["mass1", "spring", "mass2"], "foh", 1e-3)
@@ -224,21 +228,44 @@ fn the_command_prints_the_fallback_and_its_check_from_the_gradient_section() {
     let path = dir.path().join("system.toml");
     let section = "\n[gradient]\nparameters = [\"mass1.k\", \"spring.k\"]\ncost = \"integral:mass2.position\"\ncheckpoint-interval = 4\n";
     std::fs::write(&path, setup.toml() + section).expect("write the system file");
-    let run = common::tandem(&["gradient", path.to_str().expect("a UTF-8 path"), "--check"]);
+    let mut args = vec!["gradient", path.to_str().expect("a UTF-8 path"), "--check"];
+    args.extend(extra);
+    let run = common::tandem(&args);
     run.assert_success();
     assert!(run.stdout.starts_with("J = "), "{}", run.stdout);
     let rows = table_rows(&run.stdout);
     assert_eq!(rows.len(), 2, "{}", run.stdout);
     for row in &rows {
-        assert_eq!(row[3], "finite differences", "{row:?}");
         let error: f64 = row[5].parse().expect("a relative error");
         assert!(error < 1e-5, "{row:?}");
     }
+    (run.stdout, rows)
+}
+
+#[test]
+fn the_command_prints_the_adjoint_of_fmus_with_the_extension_and_its_check() {
+    let (stdout, rows) = gradient_command(&[]);
+    for row in &rows {
+        assert_eq!(row[3], "adjoint (FMU extension)", "{row:?}");
+    }
+    assert!(!stdout.contains("finite differences because"), "{stdout}");
+}
+
+#[test]
+fn the_command_prints_the_fallback_and_its_check_from_the_gradient_section() {
+    // The FMI 2.0 FMUs of the same models, which have no adjoint extension.
+    let fmi2 = fmus::find("mass", FmiVersion::Fmi2)
+        .path
+        .parent()
+        .expect("the FMU's folder")
+        .to_path_buf();
+    let (stdout, rows) = gradient_command(&["--fmu-dir", fmi2.to_str().expect("UTF-8")]);
+    for row in &rows {
+        assert_eq!(row[3], "finite differences", "{row:?}");
+    }
     assert!(
-        run.stdout
-            .contains("does not provide the adjoint extension"),
-        "{}",
-        run.stdout
+        stdout.contains("does not provide the adjoint extension"),
+        "{stdout}"
     );
 }
 
@@ -267,6 +294,10 @@ fn adjoint_agrees_with_finite_differences(setup: Setup) {
         .expect("the check");
     for (i, (&g, &c)) in evaluation.gradient.iter().zip(&check).enumerate() {
         let error = (g - c).abs() / c.abs();
+        println!(
+            "{} {} {} x{}: {} adjoint {g:e}, differences {c:e}, error {error:.1e}",
+            setup.kind, setup.extrapolation, setup.macro_step, setup.mass2_sub_steps, names[i]
+        );
         assert!(
             error < 1e-6,
             "{setup:?} {}: adjoint {g}, differences {c}, error {error:.1e}",
@@ -276,7 +307,6 @@ fn adjoint_agrees_with_finite_differences(setup: Setup) {
 }
 
 #[test]
-#[ignore = "needs the adjoint extension"]
 fn the_double_oscillator_adjoint_agrees_with_finite_differences_single_rate() {
     for setup in [
         Setup::jacobi("zoh", 1e-3),
@@ -289,7 +319,6 @@ fn the_double_oscillator_adjoint_agrees_with_finite_differences_single_rate() {
 }
 
 #[test]
-#[ignore = "needs the adjoint extension"]
 fn the_double_oscillator_adjoint_agrees_with_finite_differences_multi_rate() {
     for setup in [Setup::jacobi("zoh", 1e-3), Setup::jacobi("foh", 1e-3)] {
         adjoint_agrees_with_finite_differences(Setup {
@@ -297,5 +326,90 @@ fn the_double_oscillator_adjoint_agrees_with_finite_differences_multi_rate() {
             mass2_sub_steps: 10,
             ..setup
         });
+    }
+}
+
+#[test]
+fn forward_sensitivities_through_the_extension_agree_with_the_adjoint() {
+    for (setup, checkpointing) in [
+        (Setup::jacobi("foh", 1e-3), Checkpointing::Interval(7)),
+        (
+            Setup::gauss_seidel(["mass2", "spring", "mass1"], "zoh", 1e-3),
+            Checkpointing::Off,
+        ),
+        (
+            Setup {
+                mass2_sub_steps: 4,
+                ..Setup::jacobi("soh", 1e-3)
+            },
+            Checkpointing::Automatic,
+        ),
+    ] {
+        let setup = Setup { stop: 0.2, ..setup };
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path = setup.write(dir.path());
+        let system = System::load(&path, LoadOptions::default()).expect("the system loads");
+        let names: Vec<String> = PARAMETERS.iter().map(|s| s.to_string()).collect();
+        let cost = CostSpec::Integral {
+            output: "mass1.velocity".into(),
+        };
+        let mut problem = Problem::new(system, &names, &cost, "--parameters")
+            .expect("the problem resolves")
+            .with_checkpointing(checkpointing);
+        let values = problem.start_values();
+        let adjoint = problem.gradient(&values).expect("the adjoint gradient");
+        let forward = problem
+            .forward_gradient(&values)
+            .expect("the forward sensitivities");
+        assert_eq!(forward.cost, adjoint.cost);
+        assert!(forward
+            .methods
+            .iter()
+            .all(|m| *m == Method::ForwardSensitivities));
+        for (i, (&f, &a)) in forward.gradient.iter().zip(&adjoint.gradient).enumerate() {
+            let error = (f - a).abs() / a.abs();
+            println!(
+                "{} {} x{}: {} forward {f:e}, adjoint {a:e}, {error:.1e}",
+                setup.kind, setup.extrapolation, setup.mass2_sub_steps, names[i]
+            );
+            assert!(error < 1e-10, "{}: forward {f}, adjoint {a}", names[i]);
+        }
+    }
+}
+
+#[test]
+fn the_gradient_section_of_the_shipped_system_file_gives_the_adjoint() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("systems")
+        .join("double-oscillator-jacobi.toml");
+    let fmu_dir = fmus::find("mass", FmiVersion::Fmi3)
+        .path
+        .parent()
+        .expect("the FMU's folder")
+        .to_path_buf();
+    let options = LoadOptions {
+        fmu_dir: Some(&fmu_dir),
+        stop_time: Some(0.3),
+        ..LoadOptions::default()
+    };
+    let mut problem = tandem::gradient::section::problem(&path, options).expect("the problem");
+    let values = problem.start_values();
+    let evaluation = problem.gradient(&values).expect("the gradient");
+    assert!(
+        evaluation.methods.iter().all(|m| *m == Method::Adjoint),
+        "{:?}",
+        evaluation.methods
+    );
+    let all: Vec<usize> = (0..values.len()).collect();
+    let check = problem
+        .finite_differences(&values, &all, Differences::CHECK)
+        .expect("the check");
+    for (i, (&g, &c)) in evaluation.gradient.iter().zip(&check).enumerate() {
+        let error = (g - c).abs() / c.abs();
+        println!(
+            "{}: adjoint {g:e}, differences {c:e}, error {error:.1e}",
+            problem.parameters()[i].name
+        );
+        assert!(error < 1e-6, "{}: {g} vs {c}", problem.parameters()[i].name);
     }
 }

@@ -103,11 +103,8 @@ pub(super) fn load_problem(
             .collect::<Result<Vec<_>>>()?
     };
     let cost = CostSpec::new(cost.or(defaults.cost.as_deref()), data, weights)?;
-    let checkpointing = match args.checkpoint_interval.or(defaults.checkpoint_interval) {
-        None => Checkpointing::Automatic,
-        Some(0) => Checkpointing::Off,
-        Some(n) => Checkpointing::Interval(n),
-    };
+    let checkpointing =
+        Checkpointing::every(args.checkpoint_interval.or(defaults.checkpoint_interval));
     let log = LogSettings {
         level: args.log_level,
         logger: stderr_logger(),
@@ -179,21 +176,18 @@ pub fn run(args: &GradientArgs) -> Result<ExitCode> {
         .iter()
         .enumerate()
         .map(|(i, parameter)| {
-            let method = match &evaluation.methods[i] {
-                Method::Adjoint => "adjoint".to_string(),
-                Method::FiniteDifferences { reason } => {
-                    if !reasons.contains(&reason.as_str()) {
-                        reasons.push(reason);
-                    }
-                    "finite differences".to_string()
+            let method = &evaluation.methods[i];
+            if let Method::FiniteDifferences { reason } = method {
+                if !reasons.contains(&reason.as_str()) {
+                    reasons.push(reason);
                 }
-            };
+            }
             let derivative = evaluation.gradient[i];
             let mut row = vec![
                 parameter.name.clone(),
                 format_float(values[i]),
                 format_float(derivative),
-                method,
+                method.label().to_string(),
             ];
             if let Some(check) = &check {
                 row.push(format_float(check[i]));

@@ -127,10 +127,7 @@ pub fn run(args: &IdentifyArgs) -> Result<ExitCode> {
                 format_float(fit.fitted[i]),
                 bound(bounds[i].lower),
                 bound(bounds[i].upper),
-                match &fit.methods[i] {
-                    Method::Adjoint => "adjoint".into(),
-                    Method::FiniteDifferences { .. } => "finite differences".into(),
-                },
+                fit.methods[i].label().into(),
             ]
         })
         .collect();

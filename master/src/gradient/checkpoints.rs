@@ -97,6 +97,22 @@ pub fn free_step_states(
     free(cosimulation, index, states)
 }
 
+/// Frees the states macro step `k` started from (before its steps, and at its start point): a
+/// forward sweep is done with them. The state at its end stays, as the next step's checkpoint.
+pub fn free_states_before(
+    cosimulation: &mut CoSimulation,
+    index: usize,
+    tape: &mut Tape,
+    k: usize,
+) -> Result<()> {
+    let mut states: Vec<FmuState> = tape.sub_step_states[k]
+        .iter_mut()
+        .filter_map(Option::take)
+        .collect();
+    states.extend(tape.point_states[k].take());
+    free(cosimulation, index, states)
+}
+
 /// Frees `states` of component `index`.
 pub fn free(cosimulation: &mut CoSimulation, index: usize, states: Vec<FmuState>) -> Result<()> {
     let instance = cosimulation.instance_mut(index)?;

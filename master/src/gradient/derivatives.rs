@@ -1,7 +1,8 @@
 //! The derivatives of one component's co-simulation step, as the adjoint extension
-//! (`org.tandem.adjoint`, `docs/adjoint-extension.md`) defines them: the reverse modes of the
-//! step map `(w_{k+1}, y_{k+1}) = Phi(w_k, u_k, p)`, of the output map `y = g(w, u, p)` and
-//! of the initialization map `(w_0, y_0) = Psi(u_0, p)`, at the instance's current point.
+//! (`org.tandem.adjoint`, `docs/adjoint-extension.md`) defines them: the forward and reverse
+//! modes of the step map `(w_{k+1}, y_{k+1}) = Phi(w_k, u_k, p)`, the reverse modes of the
+//! output map `y = g(w, u, p)` and of the initialization map `(w_0, y_0) = Psi(u_0, p)`, at
+//! the instance's current point.
 //!
 //! An FMU instance hands these out through [`crate::instance::FmuInstance::step_derivatives`]
 //! when its FMU provides the extension; in-process stand-ins implement the same trait.
@@ -20,7 +21,7 @@ pub struct DerivativeLayout {
     pub outputs: Vec<u32>,
 }
 
-/// Reverse-mode derivatives of a component's step, output and initialization maps. Every
+/// Derivatives of a component's step, output and initialization maps. Every
 /// function evaluates at the instance's current point (restored FMU state, inputs set) and
 /// leaves that point unchanged; results are written, not accumulated.
 pub trait StepDerivatives {
@@ -29,6 +30,18 @@ pub trait StepDerivatives {
 
     /// Length of the discrete state `w`.
     fn state_size(&mut self) -> Result<usize>;
+
+    /// Forward mode of the step of length `step` from the current point: tangents of
+    /// `(w_k, u_k, p)` in, tangents of `(w_{k+1}, y_{k+1})` out.
+    fn step_jvp(
+        &mut self,
+        step: f64,
+        d_state: &[f64],
+        d_inputs: &[f64],
+        d_parameters: &[f64],
+        d_state_next: &mut [f64],
+        d_outputs_next: &mut [f64],
+    ) -> Result<()>;
 
     /// Reverse mode of the step of length `step` from the current point: adjoints of
     /// `(w_{k+1}, y_{k+1})` in, adjoints of `(w_k, u_k, p)` out.

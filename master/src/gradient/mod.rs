@@ -16,15 +16,20 @@
 //!    adjoint cannot reach; each run starts from a fresh initialization, as parameters enter
 //!    before initialization. The reason is reported with the result.
 //!
+//! [`Problem::forward_gradient`] computes the same derivative as the adjoint by forward
+//! sensitivities (one step JVP per parameter and step), for comparison and as a check.
+//!
 //! Coupling stages between outputs and the values sent on (energy correction) take part in
 //! the reverse pass through [`CouplingStage`].
 
 mod checkpoints;
 pub mod cost;
 mod derivatives;
+mod forward;
 pub mod measurements;
 pub mod parameters;
 mod problem;
+mod replay;
 mod reverse;
 pub mod section;
 pub mod stage;

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::checkpoints;
 use super::cost::{Cost, CostSpec};
+use super::forward;
 use super::parameters::{self, Parameter};
 use super::reverse::{self, Recording};
 use super::tape::{StatePolicy, Tape, TapeRecorder};
@@ -32,17 +33,42 @@ pub enum Checkpointing {
     Off,
 }
 
+impl Checkpointing {
+    /// The checkpointing of an interval as a user gives it: none given is automatic, 0 keeps
+    /// every state.
+    pub fn every(interval: Option<usize>) -> Self {
+        match interval {
+            None => Checkpointing::Automatic,
+            Some(0) => Checkpointing::Off,
+            Some(n) => Checkpointing::Interval(n),
+        }
+    }
+}
+
 /// How a parameter's derivative was obtained.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Method {
     /// The discrete adjoint of the co-simulation.
     Adjoint,
+    /// Forward sensitivities of the co-simulation ([`Problem::forward_gradient`]).
+    ForwardSensitivities,
     /// Central finite differences of whole runs (fourth order), with the reason the adjoint
     /// could not be used.
     FiniteDifferences {
         /// Why not the adjoint.
         reason: String,
     },
+}
+
+impl Method {
+    /// How the method is named in tables.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Method::Adjoint => "adjoint (FMU extension)",
+            Method::ForwardSensitivities => "forward sensitivities (FMU extension)",
+            Method::FiniteDifferences { .. } => "finite differences",
+        }
+    }
 }
 
 /// A finite-difference formula on whole runs.
@@ -272,6 +298,34 @@ impl Problem {
         })
     }
 
+    /// `J` and `dJ/dp` at parameter values `values` by forward sensitivities of the whole
+    /// co-simulation (one step JVP per parameter and step): the same derivative as the adjoint,
+    /// at a cost that grows with the number of parameters. Every parameter must be within the
+    /// adjoint extension's reach; otherwise the error says why not.
+    pub fn forward_gradient(&mut self, values: &[f64]) -> Result<Evaluation> {
+        let run = self.run(values, self.state_policy())?;
+        let methods = self.methods_for(&run.tapes);
+        if let Some(Method::FiniteDifferences { reason }) =
+            methods.iter().find(|m| **m != Method::Adjoint)
+        {
+            let reason = reason.clone();
+            return self.finish(run, |_, _| {
+                Err(Error::InvalidValue {
+                    item: "forward sensitivities".into(),
+                    message: reason,
+                })
+            });
+        }
+        let (cost, gradient) = self.finish(run, |problem, run| {
+            Ok((problem.cost_of(&run.tapes), problem.forward(run)?))
+        })?;
+        Ok(Evaluation {
+            cost,
+            gradient,
+            methods: vec![Method::ForwardSensitivities; values.len()],
+        })
+    }
+
     /// `dJ/dp` of the parameters `which` (indices) by `differences` of whole runs.
     pub fn finite_differences(
         &mut self,
@@ -471,10 +525,49 @@ impl Problem {
 
     /// The adjoint gradient of a recorded run (zero for parameters it does not reach).
     fn adjoint(&mut self, run: &mut Run) -> Result<Vec<f64>> {
+        let seeds = self.seed_maps(&run.tapes);
+        let samples = self.cost_adjoints(&run.tapes);
+        let names = self.component_names();
+        let recording = self.recording(run, &seeds, &names);
+        // Coupling stages (energy correction) join here once the schedule has them.
+        let adjoints = reverse::sweep(recording, samples, &mut [])?;
+        Ok(self
+            .parameter_seeds(&run.tapes)
+            .into_iter()
+            .map(|seed| seed.map_or(0.0, |(component, index)| adjoints[component][index]))
+            .collect())
+    }
+
+    /// The gradient of a recorded run by forward sensitivities (zero for parameters they do
+    /// not reach).
+    fn forward(&mut self, run: &mut Run) -> Result<Vec<f64>> {
+        let seeds = self.seed_maps(&run.tapes);
+        let cost_adjoints = self.cost_adjoints(&run.tapes);
+        let names = self.component_names();
+        let directions = self.parameter_seeds(&run.tapes);
+        let recording = self.recording(run, &seeds, &names);
+        let tangents = forward::sweep(recording, &directions)?;
+        let mut gradient = vec![0.0; directions.len()];
+        for (component, samples) in cost_adjoints.iter().enumerate() {
+            for (tag, adjoints) in samples.iter().enumerate() {
+                for (j, derivative) in gradient.iter_mut().enumerate() {
+                    let tangent = &tangents[component][tag][j];
+                    *derivative += adjoints
+                        .iter()
+                        .zip(tangent)
+                        .map(|(a, t)| a * t)
+                        .sum::<f64>();
+                }
+            }
+        }
+        Ok(gradient)
+    }
+
+    /// Per component, where its inputs and observed variables sit in its derivative seeds.
+    fn seed_maps(&self, tapes: &[Tape]) -> Vec<SeedMap> {
         let components = &self.system.components;
         let reference = |port: Port| port.variable(components).value_reference;
-        let seeds: Vec<SeedMap> = run
-            .tapes
+        tapes
             .iter()
             .zip(&self.wiring)
             .map(|(tape, wiring)| {
@@ -486,9 +579,12 @@ impl Problem {
                     &reference,
                 )
             })
-            .collect();
-        let mut samples: Vec<Vec<Vec<f64>>> = run
-            .tapes
+            .collect()
+    }
+
+    /// `dJ/dy` for every communicated value: `[component][tag][slot]`.
+    fn cost_adjoints(&self, tapes: &[Tape]) -> Vec<Vec<Vec<f64>>> {
+        let mut samples: Vec<Vec<Vec<f64>>> = tapes
             .iter()
             .map(|tape| {
                 tape.observations
@@ -499,28 +595,22 @@ impl Problem {
             .collect();
         for (term, &(component, slot)) in self.cost_slots.iter().enumerate() {
             for k in 0..self.cost.points() {
-                let y = self.output(&run.tapes, term, k);
-                let tag = run.tapes[component].point_tag(k);
+                let y = self.output(tapes, term, k);
+                let tag = tapes[component].point_tag(k);
                 samples[component][tag][slot] += self.cost.derivative(term, k, y);
             }
         }
-        let names: Vec<String> = components.iter().map(|c| c.name.clone()).collect();
-        let recording = Recording {
-            cosimulation: &mut run.cosimulation,
-            tapes: &mut run.tapes,
-            wiring: &self.wiring,
-            seeds: &seeds,
-            order: &self.system.schedule.order,
-            names: &names,
-            start: self.system.start,
-        };
-        // Coupling stages (energy correction) join here once the schedule has them.
-        let adjoints = reverse::sweep(recording, samples, &mut [])?;
-        Ok(self
-            .parameters
+        samples
+    }
+
+    /// Per parameter, its component and its index among that component's parameter seeds
+    /// (`None` if its FMU's manifest does not list it).
+    fn parameter_seeds(&self, tapes: &[Tape]) -> Vec<Option<(usize, usize)>> {
+        self.parameters
             .iter()
             .map(|p| {
-                let layout = &run.tapes[p.port.component]
+                let component = p.port.component;
+                let layout = &tapes[component]
                     .derivatives
                     .as_ref()
                     .expect("checked")
@@ -529,8 +619,35 @@ impl Problem {
                     .parameters
                     .iter()
                     .position(|&r| r == p.value_reference)
-                    .map_or(0.0, |index| adjoints[p.port.component][index])
+                    .map(|index| (component, index))
             })
-            .collect())
+            .collect()
+    }
+
+    /// The component names, for messages.
+    fn component_names(&self) -> Vec<String> {
+        self.system
+            .components
+            .iter()
+            .map(|c| c.name.clone())
+            .collect()
+    }
+
+    /// What the sweeps read of a recorded run.
+    fn recording<'a>(
+        &'a self,
+        run: &'a mut Run,
+        seeds: &'a [SeedMap],
+        names: &'a [String],
+    ) -> Recording<'a> {
+        Recording {
+            cosimulation: &mut run.cosimulation,
+            tapes: &mut run.tapes,
+            wiring: &self.wiring,
+            seeds,
+            order: &self.system.schedule.order,
+            names,
+            start: self.system.start,
+        }
     }
 }

@@ -22,10 +22,11 @@
 //! initialization pass, newest first.
 
 use super::checkpoints;
+use super::replay;
 use super::stage::{CouplingStage, SampleAdjoints};
 use super::tape::{InputRecord, Tape};
 use super::wiring::{SeedMap, Wiring};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::gradient::StepDerivatives;
 use crate::instance::FmuState;
 use crate::schedule::CoSimulation;
@@ -228,33 +229,9 @@ impl Pass<'_> {
         state_seeds: &[f64],
         output_seeds: &[f64],
     ) -> Result<()> {
-        let start = tape.point_states[0]
-            .as_ref()
-            .expect("the start state is kept");
-        let inputs = if tag == tape.start_tag {
-            tape.initialization.iter().rev().flatten().next()
-        } else {
-            tape.initialization[tag].as_ref()
-        };
         let time = self.start;
-        let name = &self.names[i];
-        self.cosimulation
-            .instance_mut(i)?
-            .set_fmu_state(start)
-            .map_err(|e| failed(name, time, e))?;
-        match inputs {
-            Some(record) => self
-                .cosimulation
-                .write_inputs(i, time, &record.values)
-                .map_err(|e| failed(name, time, e))?,
-            None => {
-                let derivatives = tape.derivatives.as_ref().expect("kept with states");
-                self.cosimulation
-                    .instance_mut(i)?
-                    .set_real(&derivatives.layout.inputs, &derivatives.start_inputs)
-                    .map_err(|e| failed(name, time, e))?;
-            }
-        }
+        let inputs =
+            replay::restore_initialization(self.cosimulation, i, &self.names[i], tape, tag, time)?;
         let returned = self.call(i, time, |d, r| {
             d.initialization_vjp(state_seeds, output_seeds, &mut r.inputs, &mut r.parameters)
         })?;
@@ -280,14 +257,7 @@ impl Pass<'_> {
 
     /// Restores component `i` to `state` and writes the recorded `inputs`.
     fn restore(&mut self, i: usize, state: &FmuState, inputs: &InputRecord) -> Result<()> {
-        let name = &self.names[i];
-        self.cosimulation
-            .instance_mut(i)?
-            .set_fmu_state(state)
-            .map_err(|e| failed(name, inputs.time, e))?;
-        self.cosimulation
-            .write_inputs(i, inputs.time, &inputs.values)
-            .map_err(|e| failed(name, inputs.time, e))
+        replay::restore(self.cosimulation, i, &self.names[i], state, inputs)
     }
 
     /// Calls one VJP of component `i` with zeroed result arrays.
@@ -304,17 +274,8 @@ impl Pass<'_> {
             parameters: vec![0.0; map.parameter_count],
         };
         let name = &self.names[i];
-        let derivatives = self
-            .cosimulation
-            .instance_mut(i)?
-            .step_derivatives()
-            .ok_or_else(|| Error::Simulation {
-                time,
-                message: format!(
-                    "reverse pass: instance {name} no longer provides its step derivatives"
-                ),
-            })?;
-        vjp(derivatives, &mut returned).map_err(|e| failed(name, time, e))?;
+        let derivatives = replay::derivatives(self.cosimulation, i, name, time)?;
+        vjp(derivatives, &mut returned).map_err(|e| replay::failed(name, time, e))?;
         Ok(returned)
     }
 
@@ -334,14 +295,6 @@ impl Pass<'_> {
                 self.adjoints.samples[wire.participant][tag][wire.slot] += weight * adjoint;
             }
         }
-    }
-}
-
-/// A failure of the reverse pass in component `name` at `time`.
-fn failed(name: &str, time: f64, error: Error) -> Error {
-    Error::Simulation {
-        time,
-        message: format!("reverse pass, component {name}: {error}"),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The `[gradient]` section of a system file: the defaults of `tandem gradient`, each of which
-//! the command line overrides. Other commands' sections are read the same way.
+//! the command line overrides, and the problem it describes on its own ([`problem`], for
+//! callers without a command line). Other commands' sections are read the same way.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -7,7 +8,10 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
+use super::cost::CostSpec;
+use super::problem::{Checkpointing, Problem};
 use crate::error::{Error, Result};
+use crate::system::{LoadOptions, System};
 
 /// `[gradient]`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -48,4 +52,21 @@ pub fn read<T: DeserializeOwned>(path: &Path, name: &str) -> Result<Option<T>> {
 /// A path written in the system file `system`: relative to its folder.
 pub fn resolve(system: &Path, written: &Path) -> PathBuf {
     system.parent().unwrap_or(Path::new("")).join(written)
+}
+
+/// The gradient problem of the system file `path` as its `[gradient]` section states it
+/// (parameters, cost, data, weights, checkpoint interval), the system loaded with `options`.
+pub fn problem(path: &Path, options: LoadOptions) -> Result<Problem> {
+    let section: GradientSection = read(path, "gradient")?.ok_or_else(|| Error::InputFile {
+        path: path.to_path_buf(),
+        message: "no [gradient] section (parameters and cost)".into(),
+    })?;
+    let system = System::load(path, options)?;
+    let data = section.data.as_ref().map(|d| resolve(path, d));
+    let weights = section.weights.into_iter().collect();
+    let cost = CostSpec::new(section.cost.as_deref(), data, weights)?;
+    Ok(
+        Problem::new(system, &section.parameters, &cost, "[gradient] parameters")?
+            .with_checkpointing(Checkpointing::every(section.checkpoint_interval)),
+    )
 }

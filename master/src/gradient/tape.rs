@@ -57,7 +57,8 @@ pub struct MacroStep {
 pub struct Derivatives {
     /// The seed order.
     pub layout: DerivativeLayout,
-    /// Length of the discrete state.
+    /// Length of the discrete state, asked once initialization is over (the extension only
+    /// answers in step mode); zero until then.
     pub state_size: usize,
     /// The layout's inputs when initialization started (before the master set any).
     pub start_inputs: Vec<f64>,
@@ -167,6 +168,7 @@ impl Tape {
                 self.start_tag = self.observations.len();
                 self.observations.push(values.to_vec());
                 self.phase = Phase::Stepping;
+                self.read_state_size(instance)?;
                 self.save_point_state(instance, 0)?;
             }
             (Phase::Stepping, Event::Step { step, .. }) => {
@@ -213,14 +215,28 @@ impl Tape {
             return Ok(None);
         };
         let layout = derivatives.layout();
-        let state_size = derivatives.state_size()?;
         let mut start_inputs = vec![0.0; layout.inputs.len()];
         instance.get_real(&layout.inputs, &mut start_inputs)?;
         Ok(Some(Derivatives {
             layout,
-            state_size,
+            state_size: 0,
             start_inputs,
         }))
+    }
+
+    /// Asks the instance, now at the start time in step mode, for the length of its discrete
+    /// state.
+    fn read_state_size(&mut self, instance: &mut dyn FmuInstance) -> Result<()> {
+        let Some(derivatives) = self.derivatives.as_mut() else {
+            return Ok(());
+        };
+        let name = instance.name().to_string();
+        let provider = instance.step_derivatives().ok_or_else(|| Error::InvalidValue {
+            item: format!("instance {name}"),
+            message: "provided step derivatives during initialization but not after it".into(),
+        })?;
+        derivatives.state_size = provider.state_size()?;
+        Ok(())
     }
 
     /// Stores the instance's state as that of macro point `point`.

@@ -244,6 +244,12 @@ impl FmuInstance for CountingInstance {
         self.call("DeserializeFMUState")
             .deserialize_fmu_state(bytes)
     }
+
+    /// The wrapped instance's step derivatives; their calls are not counted (they belong to a
+    /// gradient's reverse pass, not to a run).
+    fn step_derivatives(&mut self) -> Option<&mut dyn crate::gradient::StepDerivatives> {
+        self.inner.step_derivatives()
+    }
 }
 
 #[cfg(test)]

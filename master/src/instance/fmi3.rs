@@ -2,6 +2,7 @@
 //! (Float32, Int8..UInt64, Binary, Clock) and the adjoint extension ([`adjoint`]).
 
 pub mod adjoint;
+mod step_derivatives;
 
 use std::ffi::{CStr, CString};
 use std::sync::Arc;
@@ -815,5 +816,13 @@ impl FmuInstance for Fmu3Instance {
         let status = unsafe { f(self.instance, bytes.as_ptr(), bytes.len(), &mut pointer) };
         self.core.check("fmi3DeserializeFMUState", status)?;
         Ok(self.core.wrap_state(pointer))
+    }
+
+    fn step_derivatives(&mut self) -> Option<&mut dyn crate::gradient::StepDerivatives> {
+        if self.provides_step_derivatives() {
+            Some(self)
+        } else {
+            None
+        }
     }
 }

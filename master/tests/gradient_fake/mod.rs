@@ -259,6 +259,35 @@ impl StepDerivatives for FakeInstance {
         Ok(self.w.len())
     }
 
+    fn step_jvp(
+        &mut self,
+        step: f64,
+        d_state: &[f64],
+        d_inputs: &[f64],
+        d_parameters: &[f64],
+        d_state_next: &mut [f64],
+        d_outputs_next: &mut [f64],
+    ) -> Result<()> {
+        let model = &self.model;
+        let dw = DVector::from_column_slice(d_state);
+        let du = DVector::from_column_slice(d_inputs);
+        let cubic = self
+            .w
+            .map(|x| 3.0 * model.kappa * x * x)
+            .component_mul(&dw);
+        let mut rate = model.a_of(&self.p) * &dw + cubic + &model.b * &du;
+        let mut outputs = model.d_of(&self.p) * &du;
+        for (l, &dp) in d_parameters.iter().enumerate() {
+            rate += &model.a_parameters[l] * &self.w * dp;
+            outputs += &model.d_parameters[l] * &self.u * dp;
+        }
+        let state = &dw + rate * step;
+        outputs += &model.c * &state;
+        write(d_state_next, &state);
+        write(d_outputs_next, &outputs);
+        Ok(())
+    }
+
     fn step_vjp(
         &mut self,
         step: f64,

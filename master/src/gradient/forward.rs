@@ -1,0 +1,295 @@
+//! Forward sensitivities of a recorded co-simulation: the tangents of every communicated value
+//! along each parameter, carried from initialization to the last macro step in the order the
+//! schedule produced the values (the exact mirror of the reverse pass, [`super::reverse`]).
+//!
+//! The adjoint extension has a forward mode for the step map only (`tandemStepJvp`); the
+//! output and initialization maps are differentiated through their Jacobians, assembled row by
+//! row from their VJPs, one per observed output (and, for initialization, per state entry): few,
+//! and independent of the number of parameters. The cost is therefore one step JVP per
+//! parameter for every step of every component, against one step VJP in all for the adjoint:
+//! this sweep exists to compare the two, and as an independent check of the adjoint.
+
+use super::checkpoints;
+use super::replay;
+use super::reverse::Recording;
+use super::tape::{InputRecord, Tape};
+use super::wiring::{SeedMap, Wiring};
+use crate::error::Result;
+use crate::schedule::CoSimulation;
+
+/// Tangents, per direction, of one vector.
+type Tangents = Vec<Vec<f64>>;
+
+/// Runs the forward sweep for `directions`, each a component and the index of one of its
+/// parameters in seed order (`None`: a parameter the sweep does not reach, all tangents zero).
+/// Returns the tangents of every communicated value: `[component][tag][direction][slot]`.
+pub fn sweep(
+    recording: Recording<'_>,
+    directions: &[Option<(usize, usize)>],
+) -> Result<Vec<Vec<Tangents>>> {
+    let Recording {
+        cosimulation,
+        tapes,
+        wiring,
+        seeds,
+        order,
+        names,
+        start,
+    } = recording;
+    let count = directions.len();
+    let mut sweep = Sweep {
+        cosimulation,
+        wiring,
+        seeds,
+        names,
+        start,
+        directions,
+        samples: tapes
+            .iter()
+            .map(|tape| {
+                tape.observations
+                    .iter()
+                    .map(|values| vec![vec![0.0; values.len()]; count])
+                    .collect()
+            })
+            .collect(),
+        states: seeds
+            .iter()
+            .map(|s| vec![vec![0.0; s.state_size]; count])
+            .collect(),
+    };
+    sweep.initialization(tapes, order)?;
+    let steps = tapes.first().map_or(0, |t| t.steps.len());
+    for k in 0..steps {
+        for &i in order {
+            checkpoints::ensure_step_states(sweep.cosimulation, i, &mut tapes[i], k)?;
+            sweep.macro_step(i, &tapes[i], k)?;
+            checkpoints::free_states_before(sweep.cosimulation, i, &mut tapes[i], k)?;
+        }
+    }
+    Ok(sweep.samples)
+}
+
+/// The forward sweep in progress.
+struct Sweep<'a> {
+    cosimulation: &'a mut CoSimulation,
+    wiring: &'a [Wiring],
+    seeds: &'a [SeedMap],
+    names: &'a [String],
+    start: f64,
+    directions: &'a [Option<(usize, usize)>],
+    /// Per component, per sample tag: the tangents of the observed values.
+    samples: Vec<Vec<Tangents>>,
+    /// Per component: the tangents of its discrete state.
+    states: Vec<Tangents>,
+}
+
+/// The Jacobian of a map with respect to its arguments `(w, u, p)`, one row per result entry
+/// (a zero row is empty).
+#[derive(Default)]
+struct Rows {
+    state: Vec<Vec<f64>>,
+    inputs: Vec<Vec<f64>>,
+    parameters: Vec<Vec<f64>>,
+}
+
+impl Rows {
+    fn push(&mut self, state: Vec<f64>, inputs: Vec<f64>, parameters: Vec<f64>) {
+        self.state.push(state);
+        self.inputs.push(inputs);
+        self.parameters.push(parameters);
+    }
+
+    /// Row `row` times the tangents `(d_state, d_inputs, d_parameters)`.
+    fn apply(&self, row: usize, d_state: &[f64], d_inputs: &[f64], d_parameters: &[f64]) -> f64 {
+        dot(&self.state[row], d_state)
+            + dot(&self.inputs[row], d_inputs)
+            + dot(&self.parameters[row], d_parameters)
+    }
+}
+
+impl Sweep<'_> {
+    /// Initialization: the passes, oldest sample first across all components, then the start
+    /// values and state through the initialization map.
+    fn initialization(&mut self, tapes: &[Tape], order: &[usize]) -> Result<()> {
+        let passes = tapes.iter().map(|t| t.start_tag).max().unwrap_or(0);
+        for tag in 0..passes {
+            for &i in order {
+                if tag < tapes[i].start_tag {
+                    self.initialization_map(i, &tapes[i], tag)?;
+                }
+            }
+        }
+        for &i in order {
+            self.initialization_map(i, &tapes[i], tapes[i].start_tag)?;
+        }
+        Ok(())
+    }
+
+    /// The tangents of component `i`'s initialization sample `tag` (and, at the start tag, of
+    /// its state after initialization).
+    fn initialization_map(&mut self, i: usize, tape: &Tape, tag: usize) -> Result<()> {
+        let (name, map, start) = (&self.names[i], &self.seeds[i], self.start);
+        let inputs = replay::restore_initialization(self.cosimulation, i, name, tape, tag, start)?;
+        let with_state = tag == tape.start_tag;
+        // Rows: the outputs', then the state's.
+        let seeded = map.output_count + if with_state { map.state_size } else { 0 };
+        let derivatives = replay::derivatives(self.cosimulation, i, name, start)?;
+        let mut rows = Rows::default();
+        for row in 0..seeded {
+            let mut outputs = vec![0.0; map.output_count];
+            let mut state = vec![0.0; map.state_size];
+            match row.checked_sub(map.output_count) {
+                None if !map.outputs.contains(&Some(row)) => {
+                    rows.push(Vec::new(), Vec::new(), Vec::new());
+                    continue;
+                }
+                None => outputs[row] = 1.0,
+                Some(entry) => state[entry] = 1.0,
+            }
+            let mut bar_inputs = vec![0.0; map.input_count];
+            let mut bar_parameters = vec![0.0; map.parameter_count];
+            derivatives
+                .initialization_vjp(&state, &outputs, &mut bar_inputs, &mut bar_parameters)
+                .map_err(|e| replay::failed(name, start, e))?;
+            rows.push(Vec::new(), bar_inputs, bar_parameters);
+        }
+        // The start values of inputs are constants: they carry no tangent.
+        let d_inputs = match inputs {
+            Some(record) => self.input_tangents(i, record),
+            None => vec![vec![0.0; map.input_count]; self.directions.len()],
+        };
+        for (j, d_inputs) in d_inputs.iter().enumerate() {
+            let d_parameters = unit(self.directions, i, j, map.parameter_count);
+            let apply = |row: usize| rows.apply(row, &[], d_inputs, &d_parameters);
+            let outputs: Vec<f64> = (0..map.output_count).map(apply).collect();
+            self.samples[i][tag][j] = observed(map, &outputs);
+            if with_state {
+                self.states[i][j] = (map.output_count..seeded).map(apply).collect();
+            }
+        }
+        Ok(())
+    }
+
+    /// Carries component `i`'s tangents through its macro step `k` (from point `k` to `k + 1`).
+    fn macro_step(&mut self, i: usize, tape: &Tape, k: usize) -> Result<()> {
+        let step = &tape.steps[k];
+        let (name, map) = (&self.names[i], &self.seeds[i]);
+        for (j, sub_step) in step.sub_steps.iter().enumerate() {
+            let state = tape.sub_step_states[k][j].as_ref().expect("ensured");
+            let time = sub_step.inputs.time;
+            replay::restore(self.cosimulation, i, name, state, &sub_step.inputs)?;
+            let d_inputs = self.input_tangents(i, &sub_step.inputs);
+            let derivatives = replay::derivatives(self.cosimulation, i, name, time)?;
+            let mut outputs = vec![0.0; map.output_count];
+            for (direction, d_state) in self.states[i].iter_mut().enumerate() {
+                let d_parameters = unit(self.directions, i, direction, map.parameter_count);
+                let d_inputs = &d_inputs[direction];
+                if [d_state.as_slice(), d_inputs, &d_parameters]
+                    .iter()
+                    .all(|d| d.iter().all(|&x| x == 0.0))
+                {
+                    // The JVP is linear in its tangents: zero in, zero out.
+                    continue;
+                }
+                let mut next = vec![0.0; map.state_size];
+                derivatives
+                    .step_jvp(
+                        sub_step.step,
+                        d_state,
+                        d_inputs,
+                        &d_parameters,
+                        &mut next,
+                        &mut outputs,
+                    )
+                    .map_err(|e| replay::failed(name, time, e))?;
+                *d_state = next;
+            }
+        }
+        let state = tape.point_states[k + 1].as_ref().expect("ensured");
+        replay::restore(self.cosimulation, i, name, state, &step.end)?;
+        let rows = self.output_rows(i, step.end.time)?;
+        let d_inputs = self.input_tangents(i, &step.end);
+        for (j, d_inputs) in d_inputs.iter().enumerate() {
+            let d_parameters = unit(self.directions, i, j, map.parameter_count);
+            let d_state = &self.states[i][j];
+            let outputs: Vec<f64> = (0..map.output_count)
+                .map(|row| rows.apply(row, d_state, d_inputs, &d_parameters))
+                .collect();
+            self.samples[i][step.tag][j] = observed(map, &outputs);
+        }
+        Ok(())
+    }
+
+    /// The Jacobian of component `i`'s output map at its current point, by output VJPs (rows
+    /// of outputs that are not observed stay empty).
+    fn output_rows(&mut self, i: usize, time: f64) -> Result<Rows> {
+        let (name, map) = (&self.names[i], &self.seeds[i]);
+        let derivatives = replay::derivatives(self.cosimulation, i, name, time)?;
+        let mut rows = Rows::default();
+        for row in 0..map.output_count {
+            if !map.outputs.contains(&Some(row)) {
+                rows.push(Vec::new(), Vec::new(), Vec::new());
+                continue;
+            }
+            let mut seed = vec![0.0; map.output_count];
+            seed[row] = 1.0;
+            let mut bar_state = vec![0.0; map.state_size];
+            let mut bar_inputs = vec![0.0; map.input_count];
+            let mut bar_parameters = vec![0.0; map.parameter_count];
+            derivatives
+                .output_vjp(&seed, &mut bar_state, &mut bar_inputs, &mut bar_parameters)
+                .map_err(|e| replay::failed(name, time, e))?;
+            rows.push(bar_state, bar_inputs, bar_parameters);
+        }
+        Ok(rows)
+    }
+
+    /// The tangents, per direction, of component `i`'s inputs in seed order, from those of the
+    /// samples `inputs` were computed from.
+    fn input_tangents(&self, i: usize, inputs: &InputRecord) -> Tangents {
+        let map = &self.seeds[i];
+        let mut tangents = vec![vec![0.0; map.input_count]; self.directions.len()];
+        let wires = self.wiring[i].inputs.iter().zip(&inputs.holds);
+        for (input, (wire, hold)) in wires.enumerate() {
+            let Some(index) = map.inputs[input] else {
+                continue;
+            };
+            if !wire.differentiable {
+                continue;
+            }
+            for &(tag, weight) in hold.terms() {
+                let sample = &self.samples[wire.participant][tag];
+                for (tangent, direction) in tangents.iter_mut().zip(sample) {
+                    tangent[index] += weight * direction[wire.slot];
+                }
+            }
+        }
+        tangents
+    }
+}
+
+/// Outputs in seed order, by observed slot of `map` (zero where not among the seeds).
+fn observed(map: &SeedMap, outputs: &[f64]) -> Vec<f64> {
+    map.outputs
+        .iter()
+        .map(|index| index.map_or(0.0, |index| outputs[index]))
+        .collect()
+}
+
+/// The parameter tangent of component `i` along direction `j`: a unit vector if the direction
+/// is one of its parameters, zero otherwise.
+fn unit(directions: &[Option<(usize, usize)>], i: usize, j: usize, count: usize) -> Vec<f64> {
+    let mut tangent = vec![0.0; count];
+    if let Some((component, index)) = directions[j] {
+        if component == i {
+            tangent[index] = 1.0;
+        }
+    }
+    tangent
+}
+
+/// `a . b` (zero for an empty `a`).
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}

@@ -1,0 +1,123 @@
+//! The adjoint extension of an FMI 3.0 Co-Simulation instance as the gradient's
+//! [`StepDerivatives`]: the seed layout is the manifest's, every call goes to the extension's
+//! `tandem*` function of the same name.
+
+use super::Fmu3Instance;
+use crate::error::{Error, Result};
+use crate::gradient::{DerivativeLayout, StepDerivatives};
+use crate::import::ManifestVariable;
+use crate::model_description::InterfaceType;
+
+impl Fmu3Instance {
+    /// Whether this instance can hand out step derivatives: a Co-Simulation instance (a Model
+    /// Exchange one is stepped by the master, not by the FMU) of an FMU with a manifest and
+    /// the extension functions the gradient sweeps call.
+    pub(crate) fn provides_step_derivatives(&self) -> bool {
+        let functions = &self.binding.adjoint;
+        self.core.interface == InterfaceType::CoSimulation
+            && self.adjoint_manifest().is_some()
+            && functions.get_state_size.is_some()
+            && functions.step_jvp.is_some()
+            && functions.step_vjp.is_some()
+            && functions.output_vjp.is_some()
+            && functions.initialization_vjp.is_some()
+    }
+
+    /// Copies an extension result (tangents or adjoints) into the caller's array, which must
+    /// have its length (a state size that differs from the manifest's `nState` would make them
+    /// differ).
+    fn copy_result(&self, into: &mut [f64], result: &[f64], what: &str) -> Result<()> {
+        if into.len() != result.len() {
+            return Err(Error::InvalidValue {
+                item: format!("instance {}: adjoint extension", self.core.name),
+                message: format!(
+                    "{} {what} derivatives for {} entries (does tandemGetStateSize agree with \
+                     the manifest's nState?)",
+                    result.len(),
+                    into.len()
+                ),
+            });
+        }
+        into.copy_from_slice(result);
+        Ok(())
+    }
+}
+
+/// The value references of a manifest list, in seed order.
+fn references(list: &[ManifestVariable]) -> Vec<u32> {
+    list.iter().map(|v| v.value_reference).collect()
+}
+
+impl StepDerivatives for Fmu3Instance {
+    fn layout(&self) -> DerivativeLayout {
+        self.adjoint_manifest()
+            .map(|manifest| DerivativeLayout {
+                inputs: references(&manifest.inputs),
+                parameters: references(&manifest.parameters),
+                outputs: references(&manifest.outputs),
+            })
+            .unwrap_or_default()
+    }
+
+    fn state_size(&mut self) -> Result<usize> {
+        Fmu3Instance::state_size(self)
+    }
+
+    fn step_jvp(
+        &mut self,
+        step: f64,
+        d_state: &[f64],
+        d_inputs: &[f64],
+        d_parameters: &[f64],
+        d_state_next: &mut [f64],
+        d_outputs_next: &mut [f64],
+    ) -> Result<()> {
+        let out = Fmu3Instance::step_jvp(self, step, d_state, d_inputs, d_parameters)?;
+        self.copy_result(d_state_next, &out.state, "state")?;
+        self.copy_result(d_outputs_next, &out.outputs, "outputs")?;
+        Ok(())
+    }
+
+    fn step_vjp(
+        &mut self,
+        step: f64,
+        bar_state_next: &[f64],
+        bar_outputs_next: &[f64],
+        bar_state: &mut [f64],
+        bar_inputs: &mut [f64],
+        bar_parameters: &mut [f64],
+    ) -> Result<()> {
+        let out = Fmu3Instance::step_vjp(self, step, bar_state_next, bar_outputs_next)?;
+        self.copy_result(bar_state, &out.state, "state")?;
+        self.copy_result(bar_inputs, &out.inputs, "inputs")?;
+        self.copy_result(bar_parameters, &out.parameters, "parameters")?;
+        Ok(())
+    }
+
+    fn output_vjp(
+        &mut self,
+        bar_outputs: &[f64],
+        bar_state: &mut [f64],
+        bar_inputs: &mut [f64],
+        bar_parameters: &mut [f64],
+    ) -> Result<()> {
+        let out = Fmu3Instance::output_vjp(self, bar_outputs)?;
+        self.copy_result(bar_state, &out.state, "state")?;
+        self.copy_result(bar_inputs, &out.inputs, "inputs")?;
+        self.copy_result(bar_parameters, &out.parameters, "parameters")?;
+        Ok(())
+    }
+
+    fn initialization_vjp(
+        &mut self,
+        bar_state: &[f64],
+        bar_outputs: &[f64],
+        bar_inputs: &mut [f64],
+        bar_parameters: &mut [f64],
+    ) -> Result<()> {
+        let out = Fmu3Instance::initialization_vjp(self, bar_state, bar_outputs)?;
+        self.copy_result(bar_inputs, &out.inputs, "inputs")?;
+        self.copy_result(bar_parameters, &out.parameters, "parameters")?;
+        Ok(())
+    }
+}
