@@ -28,7 +28,10 @@ impl<T: Scalar> Lu<T> {
             let (p, best) = (k..n)
                 .map(|i| (i, a[i * n + k].real().abs()))
                 .fold((k, -1.0), |acc, cur| if cur.1 > acc.1 { cur } else { acc });
-            if !(best > scale * 1e-300) || !best.is_finite() {
+            // The negated comparison also rejects a NaN pivot.
+            #[allow(clippy::neg_cmp_op_on_partial_ord)]
+            let negligible = !(best > scale * 1e-300);
+            if negligible || !best.is_finite() {
                 return Err(Singular { column: k });
             }
             pivots.push(p);
@@ -62,17 +65,12 @@ impl<T: Scalar> Lu<T> {
             b.swap(k, p);
         }
         for i in 0..n {
-            let mut s = b[i];
-            for j in 0..i {
-                s -= self.lu[i * n + j] * b[j];
-            }
-            b[i] = s;
+            let row = &self.lu[i * n..i * n + i];
+            b[i] = row.iter().zip(&b[..i]).fold(b[i], |s, (&l, &x)| s - l * x);
         }
         for i in (0..n).rev() {
-            let mut s = b[i];
-            for j in (i + 1)..n {
-                s -= self.lu[i * n + j] * b[j];
-            }
+            let row = &self.lu[i * n + i + 1..(i + 1) * n];
+            let s = row.iter().zip(&b[i + 1..]).fold(b[i], |s, (&u, &x)| s - u * x);
             b[i] = s / self.lu[i * n + i];
         }
     }
@@ -80,19 +78,13 @@ impl<T: Scalar> Lu<T> {
     /// Solves `A^T x = b` in place (adjoint solves reuse the forward factorization).
     pub fn solve_transposed(&self, b: &mut [T]) {
         let n = self.n;
+        let column = |i: usize, rows: std::ops::Range<usize>| rows.map(move |j| self.lu[j * n + i]);
         for i in 0..n {
-            let mut s = b[i];
-            for j in 0..i {
-                s -= self.lu[j * n + i] * b[j];
-            }
+            let s = column(i, 0..i).zip(&b[..i]).fold(b[i], |s, (u, &x)| s - u * x);
             b[i] = s / self.lu[i * n + i];
         }
         for i in (0..n).rev() {
-            let mut s = b[i];
-            for j in (i + 1)..n {
-                s -= self.lu[j * n + i] * b[j];
-            }
-            b[i] = s;
+            b[i] = column(i, i + 1..n).zip(&b[i + 1..]).fold(b[i], |s, (l, &x)| s - l * x);
         }
         for (k, &p) in self.pivots.iter().enumerate().rev() {
             b.swap(k, p);
