@@ -48,6 +48,17 @@ impl SnapshotStore {
         self.live.get_mut(&(handle as usize)).map(|b| &mut **b).ok_or_else(|| foreign(handle))
     }
 
+    /// Takes a snapshot out of the store; [`SnapshotStore::put_back`] returns it under the same
+    /// handle (its address does not change).
+    fn take(&mut self, handle: FmuStateHandle) -> Outcome<Box<Snapshot>> {
+        self.live.remove(&(handle as usize)).ok_or_else(|| foreign(handle))
+    }
+
+    fn put_back(&mut self, snapshot: Box<Snapshot>) {
+        let handle = &*snapshot as *const Snapshot as usize;
+        self.live.insert(handle, snapshot);
+    }
+
     fn remove(&mut self, handle: FmuStateHandle) -> Outcome {
         self.live.remove(&(handle as usize)).map(drop).ok_or_else(|| foreign(handle))
     }
@@ -78,8 +89,11 @@ impl<S: System> Instance<S> {
 
     /// fmiSetFMUState: restores a state of this instance (also out of the failed mode).
     pub fn set_fmu_state(&mut self, handle: FmuStateHandle) -> Outcome {
-        let snapshot = self.snapshots.get(handle)?.clone();
-        self.restore(&snapshot)
+        // Borrowed out of the store rather than cloned: a reverse sweep restores every step.
+        let snapshot = self.snapshots.take(handle)?;
+        let outcome = self.restore(&snapshot);
+        self.snapshots.put_back(snapshot);
+        outcome
     }
 
     /// fmiFreeFMUState (NULL is ignored, as the standard asks).
@@ -135,9 +149,10 @@ impl<S: System> Instance<S> {
             )));
         }
         self.state = snapshot.dynamic.clone();
-        self.integrator = self.sys.integrator();
         if self.state.integrator_ready {
             self.integrator.set_state(&snapshot.integrator);
+        } else {
+            self.integrator = self.sys.integrator();
         }
         self.touch();
         Ok(())
