@@ -144,6 +144,16 @@ fn the_adjoint_through_the_correction_agrees_with_finite_differences_single_rate
             ("[energy]\n", "[energy]\nnu = 0.5\ncap_fraction = 0.05\n"),
         ],
     );
+    // Gauss-Seidel (m1 reads m2's values of the same point) with first-order holds.
+    agrees(
+        "energy-double-oscillator",
+        &[
+            CORRECTED,
+            ("kind = \"jacobi\"", "kind = \"gauss-seidel\"\norder = [\"m2\", \"m1\"]"),
+            ("extrapolation = \"zoh\"", "extrapolation = \"foh\""),
+            ("[energy]\n", "[energy]\nmu = 0.5\n"),
+        ],
+    );
 }
 
 #[test]

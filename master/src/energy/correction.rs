@@ -157,7 +157,7 @@ mod tests {
     fn a_vector_bond_gets_the_minimum_norm_force_along_the_flow() {
         let law = law(f64::INFINITY, None);
         let flow = [3.0, 4.0];
-        let force = law.force(5.0, &[0.0, 100.0], &flow, 0.1);
+        let force: Vec<f64> = law.force(5.0, &[0.0, 100.0], &flow, 0.1);
         // Delivers -5 J in 0.1 s along v: f . v = -50 with f parallel to v (|v| = 5).
         assert!((dot(&force, &flow) * 0.1 + 5.0).abs() < 1e-12);
         assert!((force[0] * flow[1] - force[1] * flow[0]).abs() < 1e-12);
@@ -177,7 +177,7 @@ mod tests {
             law(1.0, Some(0.25)).force(2.0, &[10.0], &[4.0], 0.5),
             [-0.25]
         );
-        let force = law(1.0, Some(1.0)).force(50.0, &[0.0, 100.0], &[3.0, 4.0], 0.1);
+        let force: Vec<f64> = law(1.0, Some(1.0)).force(50.0, &[0.0, 100.0], &[3.0, 4.0], 0.1);
         assert!((norm(&force) - 1.0).abs() < 1e-12);
         assert!(force[0] < 0.0 && (force[0] * 4.0 - force[1] * 3.0).abs() < 1e-12);
     }
@@ -195,7 +195,7 @@ mod tests {
     fn the_leftover_accumulates_what_the_previous_force_did_not_remove() {
         let mut law = law(f64::INFINITY, None);
         law.nu = 0.5;
-        let mut correction = Correction::new(law, 1);
+        let mut correction = Correction::<f64>::new(law, 1);
         // Step 1 (h = 0.1): dP = 10 W, sigma = 0.5 * 0.1 * 10 = 0.5 J; U = 0, so
         // f = -0.5 / (2 * 0.1) = -2.5 N.
         assert_eq!(correction.update(10.0, 0.1, &[100.0], &[2.0], 0.1), [-2.5]);

@@ -258,25 +258,37 @@ impl BondStage {
             state(&self.points[point].correction),
             "the correction recomputed at point {point} differs from the run's"
         );
-        let error_column = 4 * self.effort.len();
-        (0..x.len())
-            .map(|column| {
-                if column == error_column && !has_error {
-                    // No energy error before the first point: nothing to differentiate.
-                    return vec![0.0; self.state_size()];
-                }
-                let seeded: Vec<Dual64> = x
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &value)| Dual64::new(value, if i == column { 1.0 } else { 0.0 }))
-                    .collect();
-                update(&law, &seeded, has_error, step, next_step)
-                    .iter()
-                    .map(|entry| entry.eps)
-                    .collect()
-            })
-            .collect()
+        columns(&law, &x, has_error, step, next_step)
     }
+}
+
+/// The Jacobian of [`update`] at `x`, by columns (one per entry of `x`).
+fn columns(
+    law: &CorrectionLaw,
+    x: &[f64],
+    has_error: bool,
+    step: f64,
+    next_step: f64,
+) -> Vec<Vec<f64>> {
+    let d = (x.len() - 2) / 5;
+    let error_column = 4 * d;
+    (0..x.len())
+        .map(|column| {
+            if column == error_column && !has_error {
+                // No energy error before the first point: nothing to differentiate.
+                return vec![0.0; d + 2];
+            }
+            let seeded: Vec<Dual64> = x
+                .iter()
+                .enumerate()
+                .map(|(i, &value)| Dual64::new(value, if i == column { 1.0 } else { 0.0 }))
+                .collect();
+            update(law, &seeded, has_error, step, next_step)
+                .iter()
+                .map(|entry| entry.eps)
+                .collect()
+        })
+        .collect()
 }
 
 /// The update of a bond's correction at a macro point as a function of
@@ -307,4 +319,52 @@ fn state<T: Scalar>(correction: &Correction<T>) -> Vec<T> {
     let mut state = vec![error, correction.leftover()];
     state.extend_from_slice(correction.force());
     state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::energy::settings::Cap;
+
+    /// The dual-number Jacobian against central differences of the update in `f64`, for a
+    /// vector bond with the leftover on, capped and uncapped.
+    #[test]
+    fn the_jacobian_is_that_of_the_update() {
+        // f_prev, v_prev, f, v (d = 2), sigma_prev, U_prev, F_prev.
+        let x = [
+            3.0, -1.0, 0.4, 0.9, 2.5, -1.5, 0.6, 1.1, 0.02, -0.01, -0.3, 0.2,
+        ];
+        for fraction in [f64::INFINITY, 0.05] {
+            let law = CorrectionLaw {
+                mu: 0.5,
+                nu: 0.5,
+                cap: Cap {
+                    fraction,
+                    absolute: None,
+                },
+                v_epsilon: 1e-9,
+            };
+            for has_error in [false, true] {
+                let jacobian = columns(&law, &x, has_error, 1e-3, 1e-3);
+                for (column, derivatives) in jacobian.iter().enumerate() {
+                    let h = 1e-7;
+                    let at = |shift: f64| {
+                        let mut shifted = x;
+                        shifted[column] += shift;
+                        update(&law, &shifted, has_error, 1e-3, 1e-3)
+                    };
+                    let (plus, minus) = (at(h), at(-h));
+                    for (row, &exact) in derivatives.iter().enumerate() {
+                        let difference = (plus[row] - minus[row]) / (2.0 * h);
+                        let scale = exact.abs().max(1.0);
+                        assert!(
+                            (difference - exact).abs() < 1e-6 * scale,
+                            "cap {fraction}, error {has_error}: d s[{row}] / d x[{column}] = \
+                             {exact}, differences {difference}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
