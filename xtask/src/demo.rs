@@ -121,14 +121,11 @@ fn gradient(demo: &Demo) -> Result<Vec<String>> {
          dJ/dp without the correction's derivative\n",
     );
     let mut lines = vec![
+        format!("Gradient through the corrected co-simulation ({GRADIENT_SYSTEM}, 0.5 s):"),
+        format!("  J = integral of m2.position = {:.6e}", evaluation.cost),
         format!(
-            "Gradient through the corrected co-simulation ({}, 0.5 s), J = integral of \
-             m2.position = {:.6e}:",
-            GRADIENT_SYSTEM, evaluation.cost
-        ),
-        format!(
-            "  {:<6} {:>14} {:>14} {:>9} {:>26}",
-            "p", "dJ/dp adjoint", "differences", "error", "without correction deriv."
+            "  {:<6} {:>13} {:>13} {:>8}   {}",
+            "p", "dJ/dp adjoint", "differences", "error", "without the correction's derivative"
         ),
     ];
     for (i, parameter) in problem.parameters().iter().enumerate() {
@@ -149,7 +146,7 @@ fn gradient(demo: &Demo) -> Result<Vec<String>> {
             relative(g, d)
         ));
         lines.push(format!(
-            "  {:<6} {g:>14.6e} {d:>14.6e} {:>9.1e} {w:>14.6e} (error {:.1e})",
+            "  {:<6} {g:>13.6e} {d:>13.6e} {:>8.1e}   {w:.6e} (error {:.1e})",
             parameter.name,
             relative(g, d),
             relative(w, d)
