@@ -86,11 +86,11 @@ fn adjoint_and_differences(problem: &mut Problem, label: &str) -> Vec<f64> {
         .collect()
 }
 
-/// Asserts that the adjoint of system `name` changed by `edits` agrees with central
-/// differences to 1e-6 relative for every parameter.
-fn agrees(name: &str, edits: &[(&str, &str)]) {
+/// Asserts that the adjoint of system `name` changed by `edits` (a variant called `variant`)
+/// agrees with central differences to 1e-6 relative for every parameter.
+fn agrees(name: &str, variant: &str, edits: &[(&str, &str)]) {
     let mut problem = problem(name, edits, "m2.position");
-    let label = format!("{name} {edits:?}");
+    let label = format!("{name}, {variant}:");
     for (i, error) in adjoint_and_differences(&mut problem, &label)
         .into_iter()
         .enumerate()
@@ -118,7 +118,11 @@ fn the_gradient_runs_apply_the_corrections_of_tandem_run() {
         // The run's rows are the macro points t_0 .. t_N; the cost's points stop at t_{N-1}.
         assert_eq!(simulated.len() + 1, column.len());
         for (k, (a, b)) in simulated.iter().zip(&column).enumerate() {
-            assert_eq!(a.to_bits(), b.to_bits(), "{output} at point {k}: {a} vs {b}");
+            assert_eq!(
+                a.to_bits(),
+                b.to_bits(),
+                "{output} at point {k}: {a} vs {b}"
+            );
         }
         // The correction acts: the uncorrected run differs.
         let uncorrected = run_system("energy-double-oscillator", &variant(false));
@@ -134,22 +138,25 @@ fn the_gradient_runs_apply_the_corrections_of_tandem_run() {
 
 #[test]
 fn the_adjoint_through_the_correction_agrees_with_finite_differences_single_rate() {
-    agrees("energy-double-oscillator", &[]);
-    agrees("energy-double-oscillator", &[CORRECTED]);
-    // The leftover U (nu > 0) and a cap that binds at many points.
+    agrees("energy-double-oscillator", "uncorrected", &[]);
+    agrees("energy-double-oscillator", "corrected", &[CORRECTED]);
     agrees(
         "energy-double-oscillator",
+        "corrected, leftover U (nu > 0), cap binding at many points",
         &[
             CORRECTED,
             ("[energy]\n", "[energy]\nnu = 0.5\ncap_fraction = 0.05\n"),
         ],
     );
-    // Gauss-Seidel (m1 reads m2's values of the same point) with first-order holds.
     agrees(
         "energy-double-oscillator",
+        "corrected, Gauss-Seidel (m1 reads m2's values of the same point), FOH",
         &[
             CORRECTED,
-            ("kind = \"jacobi\"", "kind = \"gauss-seidel\"\norder = [\"m2\", \"m1\"]"),
+            (
+                "kind = \"jacobi\"",
+                "kind = \"gauss-seidel\"\norder = [\"m2\", \"m1\"]",
+            ),
             ("extrapolation = \"zoh\"", "extrapolation = \"foh\""),
             ("[energy]\n", "[energy]\nmu = 0.5\n"),
         ],
@@ -158,8 +165,12 @@ fn the_adjoint_through_the_correction_agrees_with_finite_differences_single_rate
 
 #[test]
 fn the_adjoint_through_the_correction_agrees_with_finite_differences_multi_rate() {
-    agrees("energy-double-oscillator-multirate", &[]);
-    agrees("energy-double-oscillator-multirate", &[CORRECTED]);
+    agrees("energy-double-oscillator-multirate", "uncorrected", &[]);
+    agrees(
+        "energy-double-oscillator-multirate",
+        "corrected",
+        &[CORRECTED],
+    );
 }
 
 #[test]
@@ -187,11 +198,16 @@ fn forward_sensitivities_through_the_correction_agree_with_the_adjoint() {
         );
         let values = problem.start_values();
         let adjoint = problem.gradient(&values).expect("the adjoint");
-        let forward = problem.forward_gradient(&values).expect("the forward sweep");
+        let forward = problem
+            .forward_gradient(&values)
+            .expect("the forward sweep");
         assert_eq!(forward.cost, adjoint.cost);
         for (i, (&f, &a)) in forward.gradient.iter().zip(&adjoint.gradient).enumerate() {
             let error = (f - a).abs() / a.abs();
-            println!("{name} {}: forward {f:e}, adjoint {a:e}, {error:.1e}", PARAMETERS[i]);
+            println!(
+                "{name} {}: forward {f:e}, adjoint {a:e}, {error:.1e}",
+                PARAMETERS[i]
+            );
             assert!(error < 1e-10, "{name} {}: {f} vs {a}", PARAMETERS[i]);
         }
     }

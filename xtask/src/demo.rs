@@ -129,11 +129,7 @@ fn gradient(demo: &Demo) -> Result<Vec<String>> {
         ),
     ];
     for (i, parameter) in problem.parameters().iter().enumerate() {
-        let (g, d, w) = (
-            evaluation.gradient[i],
-            differences[i],
-            without.gradient[i],
-        );
+        let (g, d, w) = (evaluation.gradient[i], differences[i], without.gradient[i]);
         let method = match &evaluation.methods[i] {
             Method::Adjoint => "adjoint",
             Method::ForwardSensitivities => "forward sensitivities",

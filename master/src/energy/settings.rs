@@ -63,8 +63,10 @@ impl Cap {
     pub fn limit<T: Scalar>(&self, effort: T) -> T {
         let relative = effort * self.fraction;
         match self.absolute {
-            // `f64::min`: the absolute cap also wins over a NaN (an infinite fraction of 0).
-            Some(absolute) if !(relative.real() <= absolute) => T::from(absolute),
+            // As `f64::min`: the absolute cap also wins over a NaN (an infinite fraction of 0).
+            Some(absolute) if relative.real().is_nan() || relative.real() > absolute => {
+                T::from(absolute)
+            }
             _ => relative,
         }
     }
