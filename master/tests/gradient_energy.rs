@@ -212,3 +212,42 @@ fn forward_sensitivities_through_the_correction_agree_with_the_adjoint() {
         }
     }
 }
+
+#[test]
+fn the_shipped_gradient_system_file_gives_the_adjoint_through_the_correction() {
+    let fmu_dir = fmus::find("mass", FmiVersion::Fmi3)
+        .path
+        .parent()
+        .expect("the FMU folder")
+        .to_path_buf();
+    let path = system_file("energy-double-oscillator-gradient");
+    let run = common::tandem(&[
+        "gradient",
+        path.to_str().expect("a UTF-8 path"),
+        "--check",
+        "--fmu-dir",
+        fmu_dir.to_str().expect("a UTF-8 path"),
+    ]);
+    run.assert_success();
+    assert!(
+        run.stdout.contains("energy correction on"),
+        "{}",
+        run.stdout
+    );
+    let rows: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|line| !line.starts_with("parameter"))
+        .skip(1)
+        .collect();
+    assert_eq!(rows.len(), 4, "{}", run.stdout);
+    for row in rows {
+        assert!(row.contains("adjoint (FMU extension)"), "{row}");
+        let error: f64 = row
+            .split_whitespace()
+            .last()
+            .and_then(|e| e.parse().ok())
+            .expect("a relative error");
+        assert!(error < 1e-6, "{row}");
+    }
+}
