@@ -200,9 +200,9 @@ impl CouplingStage for EnergyCorrection {
                 }
                 d_x.extend_from_slice(&bond.tangents[direction]);
                 let mut d_state = vec![0.0; size];
-                for (column, &d) in columns.iter().zip(&d_x) {
+                for (column, &tangent) in columns.iter().zip(&d_x) {
                     for (out, &entry) in d_state.iter_mut().zip(column) {
-                        *out += entry * d;
+                        *out += entry * tangent;
                     }
                 }
                 for (j, &(component, input)) in bond.corrected.iter().enumerate() {
