@@ -1,24 +1,31 @@
 //! `cargo xtask demo`: builds the FMUs and the `tandem` binary, then shows what the master does
 //! on the double linear oscillator split into two FMUs (the energy-correction study's
 //! force-displacement split, `master/systems/energy-double-oscillator.toml`): the run
-//! uncorrected and corrected, with result files and plots in `<target dir>/demo/` and a short
-//! summary on standard output.
+//! uncorrected and corrected, and the gradient of a cost through the corrected co-simulation
+//! (`master/systems/energy-double-oscillator-gradient.toml`), with result files and plots in
+//! `<target dir>/demo/` and a short summary on standard output.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
+use tandem::gradient::{section, Differences, Method};
+use tandem::system::LoadOptions;
 
 use crate::{cargo, fmus};
 
-/// The system every demo section runs.
+/// The system the energy section runs.
 const SYSTEM: &str = "master/systems/energy-double-oscillator.toml";
+
+/// The same system with the correction on and a `[gradient]` section, for the gradient section.
+const GRADIENT_SYSTEM: &str = "master/systems/energy-double-oscillator-gradient.toml";
 
 /// What the sections share: the built `tandem`, the FMUs and the output folder.
 struct Demo {
     tandem: PathBuf,
     fmu_dir: PathBuf,
     system: PathBuf,
+    gradient_system: PathBuf,
     out: PathBuf,
 }
 
@@ -44,12 +51,12 @@ pub fn run() -> Result<()> {
         tandem,
         fmu_dir: fmus.join("fmi3"),
         system: metadata.workspace_root.join(SYSTEM),
+        gradient_system: metadata.workspace_root.join(GRADIENT_SYSTEM),
         out,
     };
+    // Each section writes its files into `demo.out` and returns its summary lines.
     let mut summary = energy_correction(&demo)?;
-    // Each further section (such as the gradient of a cost with respect to the parameters of
-    // this system) is a function of `demo` that writes its files into `demo.out` and returns
-    // its summary lines; call it here and append its lines.
+    summary.extend(gradient(&demo)?);
     summary.push(format!("files: {}", demo.out.display()));
     println!("{}", summary.join("\n"));
     Ok(())
@@ -89,6 +96,62 @@ fn energy_correction(demo: &Demo) -> Result<Vec<String>> {
         ),
         "  plots: double-oscillator-<uncorrected|corrected>_energy.png and _variables.png".into(),
     ])
+}
+
+/// The gradient of `J = integral of m2.position` over the corrected co-simulation with respect
+/// to the springs and masses, by the adjoint (the correction's derivative included), checked by
+/// central differences of whole runs, and as the adjoint would be without the correction's
+/// derivative; the table goes to `gradient.csv`. The summary lines.
+fn gradient(demo: &Demo) -> Result<Vec<String>> {
+    let load = || LoadOptions {
+        fmu_dir: Some(&demo.fmu_dir),
+        ..LoadOptions::default()
+    };
+    let mut problem = section::problem(&demo.gradient_system, load())?;
+    let values = problem.start_values();
+    let evaluation = problem.gradient(&values)?;
+    let all: Vec<usize> = (0..values.len()).collect();
+    let differences = problem.finite_differences(&values, &all, Differences::CHECK)?;
+    let without = section::problem(&demo.gradient_system, load())?
+        .with_correction_derivative(false)
+        .gradient(&values)?;
+    let relative = |a: f64, b: f64| (a - b).abs() / b.abs();
+    let mut csv = String::from(
+        "parameter,value,dJ/dp,method,central differences,relative error,\
+         dJ/dp without the correction's derivative\n",
+    );
+    let mut lines = vec![
+        format!("Gradient through the corrected co-simulation ({GRADIENT_SYSTEM}, 0.5 s):"),
+        format!("  J = integral of m2.position = {:.6e}", evaluation.cost),
+        format!(
+            "  {:<6} {:>13} {:>13} {:>8}   {}",
+            "p", "dJ/dp adjoint", "differences", "error", "without the correction's derivative"
+        ),
+    ];
+    for (i, parameter) in problem.parameters().iter().enumerate() {
+        let (g, d, w) = (evaluation.gradient[i], differences[i], without.gradient[i]);
+        let method = match &evaluation.methods[i] {
+            Method::Adjoint => "adjoint",
+            Method::ForwardSensitivities => "forward sensitivities",
+            Method::FiniteDifferences { .. } => "finite differences",
+        };
+        csv.push_str(&format!(
+            "{},{},{g:e},{method},{d:e},{:e},{w:e}\n",
+            parameter.name,
+            values[i],
+            relative(g, d)
+        ));
+        lines.push(format!(
+            "  {:<6} {g:>13.6e} {d:>13.6e} {:>8.1e}   {w:.6e} (error {:.1e})",
+            parameter.name,
+            relative(g, d),
+            relative(w, d)
+        ));
+    }
+    let path = demo.out.join("gradient.csv");
+    std::fs::write(&path, csv).with_context(|| format!("cannot write {}", path.display()))?;
+    lines.push("  table: gradient.csv".into());
+    Ok(lines)
 }
 
 impl Demo {

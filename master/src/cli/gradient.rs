@@ -166,6 +166,12 @@ pub fn run(args: &GradientArgs) -> Result<ExitCode> {
         None
     };
     println!("J = {}", format_float(evaluation.cost));
+    if problem.corrects_energy() {
+        println!(
+            "energy correction on: every run corrects the power bonds, and dJ/dp includes the \
+             correction's derivative"
+        );
+    }
     let mut header = vec!["parameter", "value", "dJ/dp", "method"];
     if check.is_some() {
         header.extend(["finite differences", "relative error"]);

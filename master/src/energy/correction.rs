@@ -15,6 +15,7 @@
 //! `v_epsilon`, where the formula would blow up.
 
 use super::monitor::{dot, norm};
+use super::scalar::Scalar;
 use super::settings::Cap;
 
 /// How a bond's correction is computed.
@@ -33,43 +34,52 @@ pub struct CorrectionLaw {
 impl CorrectionLaw {
     /// The force that delivers the energy `-energy` along `flow` over `step`, capped for the
     /// uncorrected `effort`; zero for a flow below `v_epsilon`.
-    pub fn force(&self, energy: f64, effort: &[f64], flow: &[f64], step: f64) -> Vec<f64> {
+    pub fn force<T: Scalar>(&self, energy: T, effort: &[T], flow: &[T], step: f64) -> Vec<T> {
         let speed = norm(flow);
-        if speed <= self.v_epsilon || energy == 0.0 {
-            return vec![0.0; flow.len()];
+        if speed.real() <= self.v_epsilon {
+            return vec![T::zero(); flow.len()];
         }
         let scale = -energy / (speed * speed * step);
         let magnitude = scale.abs() * speed;
         let limit = self.cap.limit(norm(effort));
-        let scale = if magnitude > limit {
+        let scale = if magnitude.real() > limit.real() {
             scale * limit / magnitude
         } else {
             scale
         };
-        flow.iter().map(|v| scale * v).collect()
+        // `+ 0.0` turns the -0 of a zero energy into 0 (the force is otherwise unchanged, and
+        // its derivative is that of the formula even where the energy is zero).
+        flow.iter().map(|&v| scale * v + 0.0).collect()
     }
 }
 
-/// The state of one bond's correction.
+/// The state of one bond's correction, in real numbers (a run) or dual numbers (its derivative).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Correction {
+pub struct Correction<T = f64> {
     law: CorrectionLaw,
     /// The energy error estimated at the latest communication point, once there is one.
-    error: Option<f64>,
+    error: Option<T>,
     /// The residual `U` left by the corrections so far.
-    leftover: f64,
+    leftover: T,
     /// The force added to the effort during the current macro step.
-    force: Vec<f64>,
+    force: Vec<T>,
 }
 
-impl Correction {
+impl<T: Scalar> Correction<T> {
     /// No correction yet, for a bond of `dimension` efforts.
     pub fn new(law: CorrectionLaw, dimension: usize) -> Self {
+        Self::resume(law, None, T::zero(), vec![T::zero(); dimension])
+    }
+
+    /// The correction in the state `error` (none before the first communication point),
+    /// `leftover` and `force`, as [`Correction::error`], [`Correction::leftover`] and
+    /// [`Correction::force`] give it.
+    pub fn resume(law: CorrectionLaw, error: Option<T>, leftover: T, force: Vec<T>) -> Self {
         Correction {
             law,
-            error: None,
-            leftover: 0.0,
-            force: vec![0.0; dimension],
+            error,
+            leftover,
+            force,
         }
     }
 
@@ -78,21 +88,26 @@ impl Correction {
     /// step, whose length is `next_step`.
     pub fn update(
         &mut self,
-        power: f64,
+        power: T,
         step: f64,
-        effort: &[f64],
-        flow: &[f64],
+        effort: &[T],
+        flow: &[T],
         next_step: f64,
-    ) -> &[f64] {
-        let error = self.law.mu * step * power;
+    ) -> &[T] {
+        let error = power * (self.law.mu * step);
         if let Some(previous) = self.error {
             self.leftover += previous + dot(&self.force, flow) * step;
         }
         self.error = Some(error);
         self.force = self
             .law
-            .force(error + self.law.nu * self.leftover, effort, flow, next_step);
+            .force(error + self.leftover * self.law.nu, effort, flow, next_step);
         &self.force
+    }
+
+    /// How it corrects.
+    pub fn law(&self) -> &CorrectionLaw {
+        &self.law
     }
 
     /// The factor mu it corrects with.
@@ -100,13 +115,18 @@ impl Correction {
         self.law.mu
     }
 
+    /// The energy error estimated at the latest communication point, once there is one.
+    pub fn error(&self) -> Option<T> {
+        self.error
+    }
+
     /// The force added to the effort during the current macro step.
-    pub fn force(&self) -> &[f64] {
+    pub fn force(&self) -> &[T] {
         &self.force
     }
 
     /// The accumulated residual `U`.
-    pub fn leftover(&self) -> f64 {
+    pub fn leftover(&self) -> T {
         self.leftover
     }
 }
@@ -137,7 +157,7 @@ mod tests {
     fn a_vector_bond_gets_the_minimum_norm_force_along_the_flow() {
         let law = law(f64::INFINITY, None);
         let flow = [3.0, 4.0];
-        let force = law.force(5.0, &[0.0, 100.0], &flow, 0.1);
+        let force: Vec<f64> = law.force(5.0, &[0.0, 100.0], &flow, 0.1);
         // Delivers -5 J in 0.1 s along v: f . v = -50 with f parallel to v (|v| = 5).
         assert!((dot(&force, &flow) * 0.1 + 5.0).abs() < 1e-12);
         assert!((force[0] * flow[1] - force[1] * flow[0]).abs() < 1e-12);
@@ -157,7 +177,7 @@ mod tests {
             law(1.0, Some(0.25)).force(2.0, &[10.0], &[4.0], 0.5),
             [-0.25]
         );
-        let force = law(1.0, Some(1.0)).force(50.0, &[0.0, 100.0], &[3.0, 4.0], 0.1);
+        let force: Vec<f64> = law(1.0, Some(1.0)).force(50.0, &[0.0, 100.0], &[3.0, 4.0], 0.1);
         assert!((norm(&force) - 1.0).abs() < 1e-12);
         assert!(force[0] < 0.0 && (force[0] * 4.0 - force[1] * 3.0).abs() < 1e-12);
     }
@@ -175,7 +195,7 @@ mod tests {
     fn the_leftover_accumulates_what_the_previous_force_did_not_remove() {
         let mut law = law(f64::INFINITY, None);
         law.nu = 0.5;
-        let mut correction = Correction::new(law, 1);
+        let mut correction = Correction::<f64>::new(law, 1);
         // Step 1 (h = 0.1): dP = 10 W, sigma = 0.5 * 0.1 * 10 = 0.5 J; U = 0, so
         // f = -0.5 / (2 * 0.1) = -2.5 N.
         assert_eq!(correction.update(10.0, 0.1, &[100.0], &[2.0], 0.1), [-2.5]);

@@ -150,12 +150,7 @@ impl EnergyManager {
     pub fn after_step(&mut self, system: &System, cosimulation: &mut CoSimulation) -> Result<()> {
         let time = cosimulation.time();
         let step = time - self.time;
-        let remaining = system.stop - time;
-        let next_step = if remaining > 0.0 {
-            system.macro_step.min(remaining)
-        } else {
-            system.macro_step
-        };
+        let next_step = next_step(system, time);
         for run in &mut self.bonds {
             let effort = values(cosimulation, &run.bond.effort);
             let flow = values(cosimulation, &run.bond.flow);
@@ -176,6 +171,11 @@ impl EnergyManager {
         self.time = time;
         self.energy = self.total_energy(system, cosimulation)?;
         Ok(())
+    }
+
+    /// The correction of bond `bond` (numbered from 0), when correcting.
+    pub fn correction(&self, bond: usize) -> Option<&Correction> {
+        self.bonds[bond].correction.as_ref()
     }
 
     /// The current values of the columns [`setup_columns`] names, in its order.
@@ -230,6 +230,17 @@ impl EnergyManager {
         }
         let energies = cosimulation.read_consistent(system, &self.energy_outputs)?;
         Ok(Some(energies.iter().sum()))
+    }
+}
+
+/// The length of the macro step that starts at the communication point `time` of `system`
+/// (the length a correction computed there spreads its energy over).
+pub fn next_step(system: &System, time: f64) -> f64 {
+    let remaining = system.stop - time;
+    if remaining > 0.0 {
+        system.macro_step.min(remaining)
+    } else {
+        system.macro_step
     }
 }
 

@@ -21,6 +21,7 @@ pub mod manager;
 pub mod monitor;
 pub mod mu;
 pub mod plot;
+pub mod scalar;
 pub mod settings;
 pub mod warnings;
 

@@ -13,24 +13,26 @@
 //! which is zero for an ideal interface; positive values inject energy. Its sum over the
 //! macro steps times their lengths is the residual energy `dE`.
 
+use super::scalar::Scalar;
+
 /// `a . b`.
-pub fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+pub fn dot<T: Scalar>(a: &[T], b: &[T]) -> T {
+    a.iter().zip(b).map(|(&x, &y)| x * y).sum()
 }
 
 /// `sqrt(a . a)`.
-pub fn norm(a: &[f64]) -> f64 {
+pub fn norm<T: Scalar>(a: &[T]) -> T {
     dot(a, a).sqrt()
 }
 
 /// The residual power between communication points `k` and `k + 1` from the effort `f` and
 /// flow `v` at both.
-pub fn residual_power(
-    effort_before: &[f64],
-    flow_before: &[f64],
-    effort_after: &[f64],
-    flow_after: &[f64],
-) -> f64 {
+pub fn residual_power<T: Scalar>(
+    effort_before: &[T],
+    flow_before: &[T],
+    effort_after: &[T],
+    flow_after: &[T],
+) -> T {
     dot(effort_before, flow_after) - dot(effort_after, flow_before)
 }
 

@@ -7,6 +7,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::scalar::Scalar;
 use crate::error::Error;
 
 /// Makes an error about the system file at a byte span.
@@ -59,10 +60,15 @@ pub struct Cap {
 
 impl Cap {
     /// The largest correction magnitude allowed with an uncorrected effort of magnitude `effort`.
-    pub fn limit(&self, effort: f64) -> f64 {
-        let relative = self.fraction * effort;
-        self.absolute
-            .map_or(relative, |absolute| relative.min(absolute))
+    pub fn limit<T: Scalar>(&self, effort: T) -> T {
+        let relative = effort * self.fraction;
+        match self.absolute {
+            // As `f64::min`: the absolute cap also wins over a NaN (an infinite fraction of 0).
+            Some(absolute) if relative.real().is_nan() || relative.real() > absolute => {
+                T::from(absolute)
+            }
+            _ => relative,
+        }
     }
 }
 

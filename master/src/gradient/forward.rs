@@ -8,10 +8,14 @@
 //! and independent of the number of parameters. The cost is therefore one step JVP per
 //! parameter for every step of every component, against one step VJP in all for the adjoint:
 //! this sweep exists to compare the two, and as an independent check of the adjoint.
+//!
+//! Coupling stages ([`super::stage`], the energy correction) give, at each macro point, the
+//! tangents of the offsets they add to inputs over the next macro step.
 
 use super::checkpoints;
 use super::replay;
 use super::reverse::Recording;
+use super::stage::{Communicated, CouplingStage, SampleTangents};
 use super::tape::{InputRecord, Tape};
 use super::wiring::{SeedMap, Wiring};
 use crate::error::Result;
@@ -22,10 +26,12 @@ type Tangents = Vec<Vec<f64>>;
 
 /// Runs the forward sweep for `directions`, each a component and the index of one of its
 /// parameters in seed order (`None`: a parameter the sweep does not reach, all tangents zero).
-/// Returns the tangents of every communicated value: `[component][tag][direction][slot]`.
+/// Coupling `stages` set the tangents of their input offsets at every macro point. Returns the
+/// tangents of every communicated value: `[component][tag][direction][slot]`.
 pub fn sweep(
     recording: Recording<'_>,
     directions: &[Option<(usize, usize)>],
+    stages: &mut [Box<dyn CouplingStage>],
 ) -> Result<Vec<Vec<Tangents>>> {
     let Recording {
         cosimulation,
@@ -57,8 +63,13 @@ pub fn sweep(
             .iter()
             .map(|s| vec![vec![0.0; s.state_size]; count])
             .collect(),
+        offsets: wiring
+            .iter()
+            .map(|w| vec![vec![0.0; count]; w.inputs.len()])
+            .collect(),
     };
     sweep.initialization(tapes, order)?;
+    sweep.stages(stages, tapes, 0)?;
     let steps = tapes.first().map_or(0, |t| t.steps.len());
     for k in 0..steps {
         for &i in order {
@@ -66,6 +77,7 @@ pub fn sweep(
             sweep.macro_step(i, &tapes[i], k)?;
             checkpoints::free_states_before(sweep.cosimulation, i, &mut tapes[i], k)?;
         }
+        sweep.stages(stages, tapes, k + 1)?;
     }
     Ok(sweep.samples)
 }
@@ -82,6 +94,9 @@ struct Sweep<'a> {
     samples: Vec<Vec<Tangents>>,
     /// Per component: the tangents of its discrete state.
     states: Vec<Tangents>,
+    /// Per component and connected input: the tangents of the offset a coupling stage adds to
+    /// it over the current macro step.
+    offsets: Vec<Tangents>,
 }
 
 /// The Jacobian of a map with respect to its arguments `(w, u, p)`, one row per result entry
@@ -109,6 +124,33 @@ impl Rows {
 }
 
 impl Sweep<'_> {
+    /// Lets every coupling stage set its offsets' tangents at macro point `point`.
+    fn stages(
+        &mut self,
+        stages: &mut [Box<dyn CouplingStage>],
+        tapes: &[Tape],
+        point: usize,
+    ) -> Result<()> {
+        if stages.is_empty() {
+            return Ok(());
+        }
+        let values: Vec<&[Vec<f64>]> = tapes.iter().map(|t| t.observations.as_slice()).collect();
+        let tags = |participant: usize, point: usize| tapes[participant].point_tag(point);
+        let mut view = SampleTangents {
+            communicated: Communicated {
+                values: &values,
+                tags: &tags,
+            },
+            tangents: &self.samples,
+            offsets: &mut self.offsets,
+            directions: self.directions.len(),
+        };
+        for stage in stages.iter_mut() {
+            stage.tangents(point, &mut view)?;
+        }
+        Ok(())
+    }
+
     /// Initialization: the passes, oldest sample first across all components, then the start
     /// values and state through the initialization map.
     fn initialization(&mut self, tapes: &[Tape], order: &[usize]) -> Result<()> {
@@ -257,6 +299,9 @@ impl Sweep<'_> {
             };
             if !wire.differentiable {
                 continue;
+            }
+            for (tangent, offset) in tangents.iter_mut().zip(&self.offsets[i][input]) {
+                tangent[index] += offset;
             }
             for &(tag, weight) in hold.terms() {
                 let sample = &self.samples[wire.participant][tag];

@@ -19,12 +19,15 @@
 //! [`Problem::forward_gradient`] computes the same derivative as the adjoint by forward
 //! sensitivities (one step JVP per parameter and step), for comparison and as a check.
 //!
-//! Coupling stages between outputs and the values sent on (energy correction) take part in
-//! the reverse pass through [`CouplingStage`].
+//! Coupling stages, which the master applies at macro points between the values the components
+//! communicate and the inputs they receive (the energy correction of power bonds, when the
+//! system turns it on), take part in the forward run and in both sweeps through
+//! [`CouplingStage`].
 
 mod checkpoints;
 pub mod cost;
 mod derivatives;
+mod energy_correction;
 mod forward;
 pub mod measurements;
 pub mod parameters;
@@ -42,4 +45,4 @@ pub use measurements::Measurements;
 pub use parameters::Parameter;
 pub use problem::{Checkpointing, Differences, Evaluation, Instantiator, Method, Outputs, Problem};
 pub use section::GradientSection;
-pub use stage::{CouplingStage, SampleAdjoints};
+pub use stage::{Communicated, CouplingStage, SampleAdjoints, SampleTangents};

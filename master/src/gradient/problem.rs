@@ -1,15 +1,19 @@
 //! A gradient problem: a system, the parameters to differentiate with respect to and a cost;
 //! runs of the co-simulation at given parameter values, the cost of each, and its gradient by
 //! the discrete adjoint of the whole co-simulation where every component provides the adjoint
-//! extension, by finite differences of whole runs otherwise.
+//! extension, by finite differences of whole runs otherwise. When the system corrects its power
+//! bonds (`[energy] correction = true`), every run applies the correction as `tandem run` does,
+//! and both sweeps differentiate it ([`super::energy_correction`]).
 
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::checkpoints;
 use super::cost::{Cost, CostSpec};
+use super::energy_correction::EnergyCorrection;
 use super::forward;
 use super::parameters::{self, Parameter};
 use super::reverse::{self, Recording};
+use super::stage::CouplingStage;
 use super::tape::{StatePolicy, Tape, TapeRecorder};
 use super::wiring::{wire, SeedMap, Wiring};
 use crate::error::{Error, Result};
@@ -139,12 +143,16 @@ pub struct Problem {
     checkpointing: Checkpointing,
     /// The method of each parameter, known after the first gradient.
     methods: Option<Vec<Method>>,
+    /// Whether the sweeps differentiate the coupling stages (the energy correction).
+    stage_derivatives: bool,
 }
 
 /// One run, kept for the reverse pass.
 struct Run {
     cosimulation: CoSimulation,
     tapes: Vec<Tape>,
+    /// The coupling stages that acted on it, with what they recorded.
+    stages: Vec<Box<dyn CouplingStage>>,
 }
 
 impl Problem {
@@ -193,6 +201,7 @@ impl Problem {
             instantiate: None,
             checkpointing: Checkpointing::default(),
             methods: None,
+            stage_derivatives: true,
         })
     }
 
@@ -206,6 +215,22 @@ impl Problem {
     pub fn with_checkpointing(mut self, checkpointing: Checkpointing) -> Self {
         self.checkpointing = checkpointing;
         self
+    }
+
+    /// Whether the sweeps differentiate the energy correction (the default). Without, they take
+    /// the corrections the forward run applied as constants: the gradient is then wrong
+    /// wherever the correction acts, which only serves to show what its derivative contributes.
+    pub fn with_correction_derivative(mut self, differentiate: bool) -> Self {
+        self.stage_derivatives = differentiate;
+        self
+    }
+
+    /// Whether the runs correct power bonds (the system file's `[energy] correction`).
+    pub fn corrects_energy(&self) -> bool {
+        self.system
+            .energy
+            .as_ref()
+            .is_some_and(|setup| setup.settings.correction)
     }
 
     /// Logs the FMUs' messages with `log`.
@@ -388,7 +413,11 @@ impl Problem {
             recorders,
         };
         let mut cosimulation = CoSimulation::initialize_with(&self.system, &self.log, hooks)?;
-        for &to in &self.points[1..] {
+        let mut stages = self.stages();
+        for stage in &mut stages {
+            stage.forward(0, &self.system, &mut cosimulation)?;
+        }
+        for (k, &to) in self.points.iter().enumerate().skip(1) {
             if let Progress::Terminated { component, time } = cosimulation.step(to)? {
                 return Err(Error::Simulation {
                     time,
@@ -398,6 +427,9 @@ impl Problem {
                         self.system.stop
                     ),
                 });
+            }
+            for stage in &mut stages {
+                stage.forward(k, &self.system, &mut cosimulation)?;
             }
         }
         let tapes = shared
@@ -410,7 +442,30 @@ impl Problem {
         Ok(Run {
             cosimulation,
             tapes,
+            stages,
         })
+    }
+
+    /// The coupling stages of a run: the energy correction, when the system turns it on.
+    fn stages(&self) -> Vec<Box<dyn CouplingStage>> {
+        match &self.system.energy {
+            Some(setup) if setup.settings.correction => vec![Box::new(EnergyCorrection::new(
+                setup,
+                &self.system,
+                &self.wiring,
+            ))],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The stages of `run` the sweeps differentiate (none when told not to).
+    fn differentiated_stages(&self, run: &mut Run) -> Vec<Box<dyn CouplingStage>> {
+        let stages = std::mem::take(&mut run.stages);
+        if self.stage_derivatives {
+            stages
+        } else {
+            Vec::new()
+        }
     }
 
     /// Applies `work` to `run`, then frees its states and terminates it, whatever `work` did.
@@ -528,9 +583,9 @@ impl Problem {
         let seeds = self.seed_maps(&run.tapes);
         let samples = self.cost_adjoints(&run.tapes);
         let names = self.component_names();
+        let mut stages = self.differentiated_stages(run);
         let recording = self.recording(run, &seeds, &names);
-        // Coupling stages (energy correction) join here once the schedule has them.
-        let adjoints = reverse::sweep(recording, samples, &mut [])?;
+        let adjoints = reverse::sweep(recording, samples, &mut stages)?;
         Ok(self
             .parameter_seeds(&run.tapes)
             .into_iter()
@@ -545,8 +600,9 @@ impl Problem {
         let cost_adjoints = self.cost_adjoints(&run.tapes);
         let names = self.component_names();
         let directions = self.parameter_seeds(&run.tapes);
+        let mut stages = self.differentiated_stages(run);
         let recording = self.recording(run, &seeds, &names);
-        let tangents = forward::sweep(recording, &directions)?;
+        let tangents = forward::sweep(recording, &directions, &mut stages)?;
         let mut gradient = vec![0.0; directions.len()];
         for (component, samples) in cost_adjoints.iter().enumerate() {
             for (tag, adjoints) in samples.iter().enumerate() {

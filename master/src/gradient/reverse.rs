@@ -20,10 +20,14 @@
 //! Parameter adjoints add up along the way. Initialization is reversed last: the values at the
 //! start time and the state after initialization through the initialization map, then each
 //! initialization pass, newest first.
+//!
+//! Coupling stages ([`super::stage`], the energy correction) are reversed at each macro point
+//! before the components' macro steps that end there: an input's adjoint also goes to the
+//! offset a stage added to it over its macro step.
 
 use super::checkpoints;
 use super::replay;
-use super::stage::{CouplingStage, SampleAdjoints};
+use super::stage::{Communicated, CouplingStage, SampleAdjoints};
 use super::tape::{InputRecord, Tape};
 use super::wiring::{SeedMap, Wiring};
 use crate::error::Result;
@@ -57,6 +61,9 @@ struct Adjoints {
     states: Vec<Vec<f64>>,
     /// Per component, of its parameters in seed order.
     parameters: Vec<Vec<f64>>,
+    /// Per component and connected input, of an offset added to the input over the macro step
+    /// being reversed (see [`super::stage`]).
+    offsets: Vec<Vec<f64>>,
 }
 
 /// Runs the reverse pass from the cost's adjoints `samples[component][tag][slot]` (dJ/dy for
@@ -80,6 +87,7 @@ pub fn sweep(
         samples,
         states: seeds.iter().map(|s| vec![0.0; s.state_size]).collect(),
         parameters: seeds.iter().map(|s| vec![0.0; s.parameter_count]).collect(),
+        offsets: wiring.iter().map(|w| vec![0.0; w.inputs.len()]).collect(),
     };
     let mut pass = Pass {
         cosimulation,
@@ -124,25 +132,32 @@ struct Returned {
 }
 
 impl Pass<'_> {
-    /// Reverses every coupling stage at macro point `point`.
+    /// Reverses every coupling stage at macro point `point`, with the offsets' adjoints of the
+    /// macro step starting there, then clears those for the step before.
     fn stages_reverse(
         &mut self,
         stages: &mut [Box<dyn CouplingStage>],
         tapes: &[Tape],
         point: usize,
     ) -> Result<()> {
-        if stages.is_empty() {
-            return Ok(());
+        if !stages.is_empty() {
+            let values: Vec<&[Vec<f64>]> =
+                tapes.iter().map(|t| t.observations.as_slice()).collect();
+            let tags = |participant: usize, point: usize| tapes[participant].point_tag(point);
+            let mut view = SampleAdjoints {
+                communicated: Communicated {
+                    values: &values,
+                    tags: &tags,
+                },
+                adjoints: &mut self.adjoints.samples,
+                offsets: &self.adjoints.offsets,
+            };
+            for stage in stages.iter_mut() {
+                stage.reverse(point, &mut view)?;
+            }
         }
-        let values: Vec<&[Vec<f64>]> = tapes.iter().map(|t| t.observations.as_slice()).collect();
-        let tags = |participant: usize, point: usize| tapes[participant].point_tag(point);
-        let mut view = SampleAdjoints {
-            adjoints: &mut self.adjoints.samples,
-            values: &values,
-            tags: &tags,
-        };
-        for stage in stages.iter_mut() {
-            stage.reverse(point, &mut view)?;
+        for offsets in &mut self.adjoints.offsets {
+            offsets.fill(0.0);
         }
         Ok(())
     }
@@ -291,6 +306,7 @@ impl Pass<'_> {
             if adjoint == 0.0 || !wire.differentiable {
                 continue;
             }
+            self.adjoints.offsets[i][input] += adjoint;
             for &(tag, weight) in hold.terms() {
                 self.adjoints.samples[wire.participant][tag][wire.slot] += weight * adjoint;
             }

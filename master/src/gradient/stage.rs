@@ -1,49 +1,122 @@
-//! The hook for coupling stages: maps the master applies, at a macro point, between the
-//! values the components output and the values it sends on to their consumers (the energy
-//! correction of seed 004 adds `f_corr = -(mu dE + nu U) / (v H)`, capped, to the efforts
-//! sent on). The adjoint of the co-simulation is only exact if every such stage takes part
-//! in the reverse pass, so a stage supplies both directions.
+//! The hook for coupling stages: what the master computes at macro points, from the values the
+//! components communicated, and feeds back into the run (the energy correction of seed 004,
+//! `f_corr = -(mu H dP + nu U) v / (|v|^2 H)`, capped, added to the effort the flow side
+//! receives). The adjoint of the co-simulation is only exact if every such stage takes part in
+//! the sweeps, so a stage supplies its forward map and both its derivatives.
 //!
-//! **Contract.** At macro point `k` (once every component has reached `t_k`, before any
-//! consumer reads a value of point `k`), `forward` turns the values output at `k` into the
-//! values sent on, in place, and updates the stage's own state (residual energy, ...). The
-//! reverse pass calls `reverse(k, ..)` after every consumer of the values sent at `k` has
-//! added its adjoints and before the components' output maps at `k` are reversed: the stage
-//! then turns, in place, the adjoints of the values sent at `k` into those of the values output
-//! at `k`, and adds what its state carries back into the adjoints of earlier points (which
-//! the reverse pass has not processed yet). Under Gauss-Seidel a component reads values of
-//! the same macro point, so a stage there must act on each component's values as they are
-//! communicated.
+//! **Offsets, not values.** A stage does not change the values a component communicates: it
+//! adds an *offset* to inputs of their consumers, after the hold (ZOH/FOH/SOH extrapolation or
+//! Gauss-Seidel interpolation of the communicated values), over the whole macro step that starts
+//! where it was set, multi-rate sub-steps and the inputs written at the step's end included.
+//! Rewriting the communicated samples instead would have the holds extrapolate corrected
+//! values, which is not what a run does. Offsets need nothing new from the recording: every
+//! input value it records already includes them (so replays restore the corrected inputs), and
+//! an offset enters an input like one more term of its hold, with weight one. The reverse pass
+//! adds the adjoint of every input written during a macro step to the adjoint of that input's
+//! offset over the step; the forward sweep adds the offset's tangent to the input's.
+//!
+//! **Contract.** `forward(point, ..)` is called once the run reached macro point `point`
+//! (`0`: the start, after initialization), when every component's values there are
+//! communicated and before the next macro step; it may set input offsets for the macro step
+//! starting there (an offset keeps its value until set again; none set is zero).
+//! `reverse(point, ..)` is called for the points last to first, after every input written during
+//! the macro step starting at `point` has been reversed and before the components' output maps
+//! at `point` are: the adjoints of that step's offsets are then complete, and the stage adds
+//! what they and its own state carry into the adjoints of the values communicated at `point` and
+//! earlier points, keeping the rest in its state for `point - 1`. `tangents(point, ..)` is called
+//! for the points first to last, once the tangents of every value communicated at `point` are
+//! known, and sets the tangents of the offsets set at `point`.
 
 use crate::error::Result;
+use crate::schedule::CoSimulation;
+use crate::system::System;
 
-/// The adjoints of the communicated values, by participant and macro point, and the values
-/// themselves as the components output them.
-pub struct SampleAdjoints<'a> {
-    pub(super) adjoints: &'a mut [Vec<Vec<f64>>],
+/// The values the components communicated, by participant and macro point.
+pub struct Communicated<'a> {
     pub(super) values: &'a [&'a [Vec<f64>]],
     pub(super) tags: &'a dyn Fn(usize, usize) -> usize,
 }
 
-impl SampleAdjoints<'_> {
-    /// The adjoints of participant `participant`'s values at macro point `point`, by observed slot.
-    pub fn adjoints(&mut self, participant: usize, point: usize) -> &mut [f64] {
-        let tag = (self.tags)(participant, point);
-        &mut self.adjoints[participant][tag]
+impl Communicated<'_> {
+    /// The values participant `participant` communicated at macro point `point`, by observed
+    /// slot.
+    pub fn values(&self, participant: usize, point: usize) -> &[f64] {
+        &self.values[participant][self.tag(participant, point)]
     }
 
-    /// The values participant `participant` output at macro point `point`, by observed slot.
-    pub fn values(&self, participant: usize, point: usize) -> &[f64] {
-        &self.values[participant][(self.tags)(participant, point)]
+    /// The tag of those values.
+    fn tag(&self, participant: usize, point: usize) -> usize {
+        (self.tags)(participant, point)
     }
 }
 
-/// A map between the values components output and the values sent on, with its reverse.
-pub trait CouplingStage: Send {
-    /// At macro point `point` (time `time`): `values[participant][slot]` in, the values to
-    /// send on out.
-    fn forward(&mut self, point: usize, time: f64, values: &mut [Vec<f64>]) -> Result<()>;
+/// What a stage reads and adds to in the reverse pass.
+pub struct SampleAdjoints<'a> {
+    /// The values communicated.
+    pub communicated: Communicated<'a>,
+    pub(super) adjoints: &'a mut [Vec<Vec<f64>>],
+    pub(super) offsets: &'a [Vec<f64>],
+}
 
-    /// The reverse of [`CouplingStage::forward`] at `point`, on `adjoints` (see the contract).
+impl SampleAdjoints<'_> {
+    /// The adjoints of participant `participant`'s values at macro point `point`, by observed
+    /// slot.
+    pub fn adjoints(&mut self, participant: usize, point: usize) -> &mut [f64] {
+        let tag = self.communicated.tag(participant, point);
+        &mut self.adjoints[participant][tag]
+    }
+
+    /// The adjoint of the offset on input `input` (in connection order) of component
+    /// `component` over the macro step starting at the point being reversed.
+    pub fn offset(&self, component: usize, input: usize) -> f64 {
+        self.offsets[component][input]
+    }
+}
+
+/// What a stage reads and sets in the forward sweep, along every direction.
+pub struct SampleTangents<'a> {
+    /// The values communicated.
+    pub communicated: Communicated<'a>,
+    /// `[participant][tag][direction][slot]`.
+    pub(super) tangents: &'a [Vec<Vec<Vec<f64>>>],
+    /// `[component][input][direction]`.
+    pub(super) offsets: &'a mut [Vec<Vec<f64>>],
+    pub(super) directions: usize,
+}
+
+impl SampleTangents<'_> {
+    /// The number of directions.
+    pub fn directions(&self) -> usize {
+        self.directions
+    }
+
+    /// The tangents of participant `participant`'s values at macro point `point`, per direction
+    /// and observed slot.
+    pub fn tangents(&self, participant: usize, point: usize) -> &[Vec<f64>] {
+        &self.tangents[participant][self.communicated.tag(participant, point)]
+    }
+
+    /// The tangents, per direction, of the offset on input `input` (in connection order) of
+    /// component `component` over the macro step starting at the current point.
+    pub fn offset(&mut self, component: usize, input: usize) -> &mut [f64] {
+        &mut self.offsets[component][input]
+    }
+}
+
+/// A map at macro points from communicated values to input offsets, with its derivatives.
+pub trait CouplingStage {
+    /// At macro point `point` of the run `cosimulation` of `system`: reads what it needs and
+    /// sets the offsets of the next macro step.
+    fn forward(
+        &mut self,
+        point: usize,
+        system: &System,
+        cosimulation: &mut CoSimulation,
+    ) -> Result<()>;
+
+    /// The reverse of [`CouplingStage::forward`] at `point` (see the contract).
     fn reverse(&mut self, point: usize, adjoints: &mut SampleAdjoints<'_>) -> Result<()>;
+
+    /// The forward derivative of [`CouplingStage::forward`] at `point` (see the contract).
+    fn tangents(&mut self, point: usize, tangents: &mut SampleTangents<'_>) -> Result<()>;
 }
