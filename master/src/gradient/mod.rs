@@ -31,6 +31,7 @@ pub mod parameters;
 mod problem;
 mod replay;
 mod reverse;
+mod samples;
 pub mod section;
 pub mod stage;
 mod tape;

@@ -3,18 +3,18 @@
 //! the discrete adjoint of the whole co-simulation where every component provides the adjoint
 //! extension, by finite differences of whole runs otherwise.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
-use super::checkpoints;
+use super::checkpoints::{self, Checkpoints};
 use super::cost::{Cost, CostSpec};
 use super::forward;
 use super::parameters::{self, Parameter};
 use super::reverse::{self, Recording};
-use super::tape::{StatePolicy, Tape, TapeRecorder};
+use super::tape::{lock, SharedTapes, StatePolicy, Tape, TapeRecorder};
 use super::wiring::{wire, SeedMap, Wiring};
 use crate::error::{Error, Result};
 use crate::instance::{FmuInstance, LogSettings};
-use crate::schedule::{CoSimulation, Hooks, Progress, Recorder};
+use crate::schedule::{CoSimulation, Hooks, Recorder};
 use crate::simulate::{grid_intervals, grid_point};
 use crate::system::{Component, Port, System};
 
@@ -139,12 +139,17 @@ pub struct Problem {
     checkpointing: Checkpointing,
     /// The method of each parameter, known after the first gradient.
     methods: Option<Vec<Method>>,
+    /// The most macro steps a component's record held at once in the latest run.
+    peak_steps: usize,
 }
 
-/// One run, kept for the reverse pass.
+/// One run, kept for the sweeps.
 struct Run {
     cosimulation: CoSimulation,
     tapes: Vec<Tape>,
+    /// The same tapes' places with the recorders, for re-runs of checkpoint segments.
+    shared: SharedTapes,
+    checkpoints: Checkpoints,
 }
 
 impl Problem {
@@ -193,6 +198,7 @@ impl Problem {
             instantiate: None,
             checkpointing: Checkpointing::default(),
             methods: None,
+            peak_steps: 0,
         })
     }
 
@@ -217,6 +223,13 @@ impl Problem {
     /// The parameters, with the values the system gives them.
     pub fn parameters(&self) -> &[Parameter] {
         &self.parameters
+    }
+
+    /// The most macro steps any component's record held at once during the latest run and
+    /// the sweeps over it: the whole run without checkpoints, at most one segment with them,
+    /// none when only the cost was evaluated.
+    pub fn peak_steps_recorded(&self) -> usize {
+        self.peak_steps
     }
 
     /// The parameters' values as the system gives them.
@@ -376,8 +389,8 @@ impl Problem {
             });
         }
         parameters::write_all(&mut self.system, &self.parameters, values);
-        let shared: Vec<Arc<Mutex<Tape>>> = (0..self.system.components.len())
-            .map(|_| Arc::new(Mutex::new(Tape::new(policy))))
+        let shared: SharedTapes = (0..self.system.components.len())
+            .map(|i| Arc::new(Mutex::new(Tape::new(policy, self.cost_slots_of(i)))))
             .collect();
         let recorders = shared
             .iter()
@@ -388,29 +401,43 @@ impl Problem {
             recorders,
         };
         let mut cosimulation = CoSimulation::initialize_with(&self.system, &self.log, hooks)?;
-        for &to in &self.points[1..] {
-            if let Progress::Terminated { component, time } = cosimulation.step(to)? {
-                return Err(Error::Simulation {
-                    time,
-                    message: format!(
-                        "component {component} ended the run before t = {}; a cost and its \
-                         gradient need the whole run",
-                        self.system.stop
-                    ),
-                });
+        let interval = match policy {
+            StatePolicy::Checkpoints(n) => n,
+            StatePolicy::Nothing | StatePolicy::All => 0,
+        };
+        let mut checkpoints = Checkpoints::new(interval, self.points.len() - 1);
+        let kept = checkpoints.reach(&mut cosimulation, &shared, 0).and_then(|()| {
+            for (point, &to) in self.points.iter().enumerate().skip(1) {
+                checkpoints::macro_step(&mut cosimulation, to, self.system.stop)?;
+                checkpoints.reach(&mut cosimulation, &shared, point)?;
             }
-        }
+            Ok(())
+        });
         let tapes = shared
             .iter()
-            .map(|tape| {
-                let mut tape = tape.lock().unwrap_or_else(PoisonError::into_inner);
-                std::mem::replace(&mut *tape, Tape::new(policy))
-            })
+            .map(|tape| std::mem::replace(&mut *lock(tape), Tape::new(policy, Vec::new())))
             .collect();
-        Ok(Run {
+        let run = Run {
             cosimulation,
             tapes,
-        })
+            shared,
+            checkpoints,
+        };
+        match kept {
+            Ok(()) => Ok(run),
+            Err(error) => self.finish(run, |_, _| Err(error)),
+        }
+    }
+
+    /// The observed slots of component `component` that the cost reads.
+    fn cost_slots_of(&self, component: usize) -> Vec<usize> {
+        let mut slots: Vec<usize> = Vec::new();
+        for &(c, slot) in &self.cost_slots {
+            if c == component && !slots.contains(&slot) {
+                slots.push(slot);
+            }
+        }
+        slots
     }
 
     /// Applies `work` to `run`, then frees its states and terminates it, whatever `work` did.
@@ -420,7 +447,8 @@ impl Problem {
         work: impl FnOnce(&mut Self, &mut Run) -> Result<T>,
     ) -> Result<T> {
         let result = work(self, &mut run);
-        let mut cleanup = Ok(());
+        self.peak_steps = run.tapes.iter().map(Tape::peak_steps).max().unwrap_or(0);
+        let mut cleanup = run.checkpoints.free_all(&mut run.cosimulation);
         for (i, tape) in run.tapes.iter_mut().enumerate() {
             let freed = checkpoints::free(&mut run.cosimulation, i, tape.take_states());
             cleanup = cleanup.and(freed);
@@ -435,8 +463,7 @@ impl Problem {
     /// The output of cost term `term` at cost point `k` in a recorded run.
     fn output(&self, tapes: &[Tape], term: usize, k: usize) -> f64 {
         let (component, slot) = self.cost_slots[term];
-        let tape = &tapes[component];
-        tape.observations[tape.point_tag(k)][slot]
+        tapes[component].cost_value(k, slot)
     }
 
     /// `J` of a recorded run.
@@ -526,13 +553,15 @@ impl Problem {
     /// The adjoint gradient of a recorded run (zero for parameters it does not reach).
     fn adjoint(&mut self, run: &mut Run) -> Result<Vec<f64>> {
         let seeds = self.seed_maps(&run.tapes);
-        let samples = self.cost_adjoints(&run.tapes);
         let names = self.component_names();
+        let parameter_seeds = self.parameter_seeds(&run.tapes);
+        let cost = |tape: &Tape, component: usize, tag: usize, adjoints: &mut [f64]| {
+            self.add_cost_adjoints(tape, component, tag, adjoints)
+        };
         let recording = self.recording(run, &seeds, &names);
         // Coupling stages (energy correction) join here once the schedule has them.
-        let adjoints = reverse::sweep(recording, samples, &mut [])?;
-        Ok(self
-            .parameter_seeds(&run.tapes)
+        let adjoints = reverse::sweep(recording, &cost, &mut [])?;
+        Ok(parameter_seeds
             .into_iter()
             .map(|seed| seed.map_or(0.0, |(component, index)| adjoints[component][index]))
             .collect())
@@ -542,25 +571,13 @@ impl Problem {
     /// not reach).
     fn forward(&mut self, run: &mut Run) -> Result<Vec<f64>> {
         let seeds = self.seed_maps(&run.tapes);
-        let cost_adjoints = self.cost_adjoints(&run.tapes);
         let names = self.component_names();
         let directions = self.parameter_seeds(&run.tapes);
+        let cost = |tape: &Tape, component: usize, tag: usize, adjoints: &mut [f64]| {
+            self.add_cost_adjoints(tape, component, tag, adjoints)
+        };
         let recording = self.recording(run, &seeds, &names);
-        let tangents = forward::sweep(recording, &directions)?;
-        let mut gradient = vec![0.0; directions.len()];
-        for (component, samples) in cost_adjoints.iter().enumerate() {
-            for (tag, adjoints) in samples.iter().enumerate() {
-                for (j, derivative) in gradient.iter_mut().enumerate() {
-                    let tangent = &tangents[component][tag][j];
-                    *derivative += adjoints
-                        .iter()
-                        .zip(tangent)
-                        .map(|(a, t)| a * t)
-                        .sum::<f64>();
-                }
-            }
-        }
-        Ok(gradient)
+        forward::sweep(recording, &directions, &cost)
     }
 
     /// Per component, where its inputs and observed variables sit in its derivative seeds.
@@ -582,25 +599,21 @@ impl Problem {
             .collect()
     }
 
-    /// `dJ/dy` for every communicated value: `[component][tag][slot]`.
-    fn cost_adjoints(&self, tapes: &[Tape]) -> Vec<Vec<Vec<f64>>> {
-        let mut samples: Vec<Vec<Vec<f64>>> = tapes
-            .iter()
-            .map(|tape| {
-                tape.observations
-                    .iter()
-                    .map(|values| vec![0.0; values.len()])
-                    .collect()
-            })
-            .collect();
-        for (term, &(component, slot)) in self.cost_slots.iter().enumerate() {
-            for k in 0..self.cost.points() {
-                let y = self.output(tapes, term, k);
-                let tag = tapes[component].point_tag(k);
-                samples[component][tag][slot] += self.cost.derivative(term, k, y);
+    /// Adds `dJ/dy` of component `component`'s sample `tag` (recorded in `tape`) to
+    /// `adjoints`, by observed slot.
+    fn add_cost_adjoints(&self, tape: &Tape, component: usize, tag: usize, adjoints: &mut [f64]) {
+        let Some(point) = tag.checked_sub(tape.start_tag) else {
+            return;
+        };
+        if point >= self.cost.points() {
+            return;
+        }
+        for (term, &(c, slot)) in self.cost_slots.iter().enumerate() {
+            if c == component {
+                let y = tape.cost_value(point, slot);
+                adjoints[slot] += self.cost.derivative(term, point, y);
             }
         }
-        samples
     }
 
     /// Per parameter, its component and its index among that component's parameter seeds
@@ -643,6 +656,9 @@ impl Problem {
         Recording {
             cosimulation: &mut run.cosimulation,
             tapes: &mut run.tapes,
+            shared: &run.shared,
+            checkpoints: &mut run.checkpoints,
+            times: &self.points,
             wiring: &self.wiring,
             seeds,
             order: &self.system.schedule.order,

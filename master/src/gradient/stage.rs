@@ -15,26 +15,31 @@
 //! the same macro point, so a stage there must act on each component's values as they are
 //! communicated.
 
+use super::samples::Samples;
+use super::tape::Tape;
 use crate::error::Result;
 
 /// The adjoints of the communicated values, by participant and macro point, and the values
 /// themselves as the components output them.
 pub struct SampleAdjoints<'a> {
-    pub(super) adjoints: &'a mut [Vec<Vec<f64>>],
-    pub(super) values: &'a [&'a [Vec<f64>]],
-    pub(super) tags: &'a dyn Fn(usize, usize) -> usize,
+    pub(super) adjoints: &'a mut Samples<Vec<f64>>,
+    /// The adjoints of a sample the pass has not touched yet (participant, tag).
+    pub(super) fresh: &'a dyn Fn(usize, usize) -> Vec<f64>,
+    pub(super) tapes: &'a [Tape],
 }
 
 impl SampleAdjoints<'_> {
     /// The adjoints of participant `participant`'s values at macro point `point`, by observed slot.
     pub fn adjoints(&mut self, participant: usize, point: usize) -> &mut [f64] {
-        let tag = (self.tags)(participant, point);
-        &mut self.adjoints[participant][tag]
+        let tag = self.tapes[participant].point_tag(point);
+        let fresh = self.fresh;
+        self.adjoints.entry(participant, tag, || fresh(participant, tag))
     }
 
-    /// The values participant `participant` output at macro point `point`, by observed slot.
+    /// The values participant `participant` output at macro point `point`, by observed slot
+    /// (of the macro steps the pass is at: the current segment's).
     pub fn values(&self, participant: usize, point: usize) -> &[f64] {
-        &self.values[participant][(self.tags)(participant, point)]
+        self.tapes[participant].values(point)
     }
 }
 
