@@ -325,7 +325,10 @@ fn memory(settings: &Settings) {
             ),
             _ => ("adjoint gradient", "none (every state kept)".to_string()),
         };
-        let (rss, recorded) = stdout.trim().split_once(' ').unwrap_or((stdout.trim(), "?"));
+        let (rss, recorded) = stdout
+            .trim()
+            .split_once(' ')
+            .unwrap_or((stdout.trim(), "?"));
         println!("| {what} | {checkpoints} | {elapsed:.1} | {rss} | {recorded} |");
     }
     println!();

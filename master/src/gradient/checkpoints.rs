@@ -48,7 +48,7 @@ impl Checkpoints {
         shared: &SharedTapes,
         point: usize,
     ) -> Result<()> {
-        if self.interval == 0 || point % self.interval != 0 || point >= self.steps {
+        if self.interval == 0 || !point.is_multiple_of(self.interval) || point >= self.steps {
             return Ok(());
         }
         if shared.iter().any(|tape| lock(tape).derivatives.is_none()) {

@@ -227,7 +227,14 @@ impl Sweep<'_> {
                 *d_state = next;
             }
         }
-        replay::restore(self.cosimulation, i, name, tape, Place::point(k + 1), &step.end)?;
+        replay::restore(
+            self.cosimulation,
+            i,
+            name,
+            tape,
+            Place::point(k + 1),
+            &step.end,
+        )?;
         let rows = self.output_rows(i, step.end.time)?;
         let d_inputs = self.input_tangents(i, &step.end);
         let mut tangents = Vec::with_capacity(d_inputs.len());

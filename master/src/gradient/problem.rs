@@ -406,13 +406,15 @@ impl Problem {
             StatePolicy::Nothing | StatePolicy::All => 0,
         };
         let mut checkpoints = Checkpoints::new(interval, self.points.len() - 1);
-        let kept = checkpoints.reach(&mut cosimulation, &shared, 0).and_then(|()| {
-            for (point, &to) in self.points.iter().enumerate().skip(1) {
-                checkpoints::macro_step(&mut cosimulation, to, self.system.stop)?;
-                checkpoints.reach(&mut cosimulation, &shared, point)?;
-            }
-            Ok(())
-        });
+        let kept = checkpoints
+            .reach(&mut cosimulation, &shared, 0)
+            .and_then(|()| {
+                for (point, &to) in self.points.iter().enumerate().skip(1) {
+                    checkpoints::macro_step(&mut cosimulation, to, self.system.stop)?;
+                    checkpoints.reach(&mut cosimulation, &shared, point)?;
+                }
+                Ok(())
+            });
         let tapes = shared
             .iter()
             .map(|tape| std::mem::replace(&mut *lock(tape), Tape::new(policy, Vec::new())))

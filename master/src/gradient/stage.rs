@@ -33,7 +33,8 @@ impl SampleAdjoints<'_> {
     pub fn adjoints(&mut self, participant: usize, point: usize) -> &mut [f64] {
         let tag = self.tapes[participant].point_tag(point);
         let fresh = self.fresh;
-        self.adjoints.entry(participant, tag, || fresh(participant, tag))
+        self.adjoints
+            .entry(participant, tag, || fresh(participant, tag))
     }
 
     /// The values participant `participant` output at macro point `point`, by observed slot

@@ -119,7 +119,11 @@ struct Window {
 impl Window {
     /// Every state the window holds, taken out of it.
     fn take_states(&mut self) -> Vec<FmuState> {
-        let mut states: Vec<FmuState> = self.point_states.iter_mut().filter_map(Option::take).collect();
+        let mut states: Vec<FmuState> = self
+            .point_states
+            .iter_mut()
+            .filter_map(Option::take)
+            .collect();
         for step in &mut self.sub_step_states {
             states.extend(step.iter_mut().filter_map(Option::take));
         }
@@ -446,10 +450,12 @@ impl Tape {
             return Ok(());
         };
         let name = instance.name().to_string();
-        let provider = instance.step_derivatives().ok_or_else(|| Error::InvalidValue {
-            item: format!("instance {name}"),
-            message: "provided step derivatives during initialization but not after it".into(),
-        })?;
+        let provider = instance
+            .step_derivatives()
+            .ok_or_else(|| Error::InvalidValue {
+                item: format!("instance {name}"),
+                message: "provided step derivatives during initialization but not after it".into(),
+            })?;
         derivatives.state_size = provider.state_size()?;
         Ok(())
     }
