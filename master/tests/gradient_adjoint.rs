@@ -353,3 +353,30 @@ fmu = '{}'
         evaluation.gradient
     );
 }
+
+#[test]
+fn with_checkpoints_the_record_holds_one_segment_and_the_gradient_stays_the_same() {
+    let setup = setups()[17];
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let steps = (STOP / MACRO_STEP).round() as usize;
+    let run = |checkpointing| {
+        let mut problem = problem(dir.path(), setup, least_squares(dir.path()), checkpointing);
+        let values = problem.start_values();
+        let gradient = problem.gradient(&values).expect("the gradient").gradient;
+        let gradient_peak = problem.peak_steps_recorded();
+        problem.cost(&values).expect("J");
+        (gradient, gradient_peak, problem.peak_steps_recorded())
+    };
+    let (all, all_peak, cost_peak) = run(Checkpointing::Off);
+    assert_eq!(all_peak, steps, "without checkpoints the record holds the whole run");
+    assert_eq!(cost_peak, 0, "a cost-only run keeps no macro steps");
+    for interval in [2, 3] {
+        let (gradient, peak, _) = run(Checkpointing::Interval(interval));
+        assert!(
+            peak <= interval,
+            "interval {interval}: {peak} macro steps recorded at once of {steps}"
+        );
+        let difference = relative_difference(&gradient, &all);
+        assert!(difference <= 1e-12, "interval {interval}: {difference:.1e}");
+    }
+}

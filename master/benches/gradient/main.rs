@@ -291,8 +291,10 @@ fn memory(settings: &Settings) {
          one thing.\n",
         settings.memory_steps
     );
-    println!("| what | checkpoints | wall time (s) | peak RSS (MiB) |");
-    println!("|---|---|---:|---:|");
+    println!(
+        "| what | checkpoints | wall time (s) | peak RSS (MiB) | macro steps recorded at once |"
+    );
+    println!("|---|---|---:|---:|---:|");
     let program = std::env::current_exe().expect("the benchmark's own path");
     for mode in ["run", "automatic", "off"] {
         let start = Instant::now();
@@ -307,7 +309,7 @@ fn memory(settings: &Settings) {
         let stdout = String::from_utf8_lossy(&output.stdout);
         if !output.status.success() {
             println!(
-                "| {mode} | - | {elapsed:.1} | failed: {} |",
+                "| {mode} | - | {elapsed:.1} | failed: {} | - |",
                 String::from_utf8_lossy(&output.stderr).trim()
             );
             continue;
@@ -323,15 +325,17 @@ fn memory(settings: &Settings) {
             ),
             _ => ("adjoint gradient", "none (every state kept)".to_string()),
         };
-        println!(
-            "| {what} | {checkpoints} | {elapsed:.1} | {} |",
-            stdout.trim()
-        );
+        let (rss, recorded) = stdout
+            .trim()
+            .split_once(' ')
+            .unwrap_or((stdout.trim(), "?"));
+        println!("| {what} | {checkpoints} | {elapsed:.1} | {rss} | {recorded} |");
     }
     println!();
 }
 
-/// In the child: one run or one gradient, then the peak resident set size in MiB.
+/// In the child: one run or one gradient, then the peak resident set size in MiB and the most
+/// macro steps a component's record held at once.
 fn measure_memory(settings: &Settings, mode: &str) {
     let system = double_oscillator(&settings.fmus, settings.memory_steps);
     let names: Vec<String> = ["mass1.k", "spring.k", "mass2.m"]
@@ -360,5 +364,5 @@ fn measure_memory(settings: &Settings, mode: &str) {
         .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .expect("VmHWM in /proc/self/status");
-    println!("{:.0}", kib / 1024.0);
+    println!("{:.0} {}", kib / 1024.0, problem.peak_steps_recorded());
 }

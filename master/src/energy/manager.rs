@@ -39,6 +39,7 @@ pub struct Column {
 }
 
 /// One bond during a run.
+#[derive(Clone)]
 struct BondRun {
     bond: Bond,
     monitor: BondMonitor,
@@ -47,6 +48,7 @@ struct BondRun {
 }
 
 /// Monitoring (and correction) of a running co-simulation.
+#[derive(Clone)]
 pub struct EnergyManager {
     bonds: Vec<BondRun>,
     energy_outputs: Vec<Port>,

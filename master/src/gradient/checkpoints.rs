@@ -1,116 +1,193 @@
-//! FMU states for the reverse pass: a macro step needs its component's state before each of
-//! its steps and at its end. The forward run keeps them all, or only checkpoints (the start
-//! and every n-th macro point); the steps in between are then recomputed, one segment of n
-//! macro steps at a time, by replaying exactly the calls of the forward run (same inputs,
-//! same steps) from the checkpoint, so the states are the same as if all had been kept.
-//! Memory: about N / n + n states per component (N macro steps), least for n near sqrt(N).
+//! Checkpoints of a gradient run: at the start and at every n-th macro point, the whole
+//! co-simulation's state (every FMU's state, the master's communicated values and input
+//! offsets, the values observed there, and every coupling stage's state: for the energy
+//! correction, its residual energies, correction states and the efforts and flows it last
+//! read). The forward run keeps only these and the cost's values; a sweep that needs a macro
+//! step re-runs its segment of n macro steps from the checkpoint before it, with the same
+//! [`macro_step`] as the first run (the coupling stages included), the recorders filling the
+//! tapes' windows and the stages their own records as in the first run, so that the record, the
+//! states and the offsets are exactly those the first run would have kept.
+//! Memory: N / n checkpoints and one segment of n macro steps per component (N macro
+//! steps), least for n near sqrt(N); the time: every macro step taken twice.
 
-use super::tape::Tape;
+use super::stage::{CouplingStage, StageCheckpoint};
+use super::tape::{lock, SharedTapes, Tape};
 use crate::error::{Error, Result};
 use crate::instance::FmuState;
-use crate::schedule::CoSimulation;
+use crate::schedule::{CoSimulation, Progress, Snapshot};
+use crate::system::System;
 
-/// Makes sure `tape` holds the states macro step `k` of component `index` needs, recomputing
-/// its checkpoint segment if it does not.
-pub fn ensure_step_states(
+/// The coupling stages of a run.
+pub type Stages = [Box<dyn CouplingStage>];
+
+/// The co-simulation at one macro point.
+struct Checkpoint {
+    snapshot: Snapshot,
+    /// Per component, its FMU state and the values it had communicated there.
+    components: Vec<(FmuState, Vec<f64>)>,
+    /// Per coupling stage, its state there.
+    stages: Vec<StageCheckpoint>,
+}
+
+/// The checkpoints of one run.
+pub struct Checkpoints {
+    /// Macro steps per segment (0: no checkpoints; the tapes keep the whole run).
+    interval: usize,
+    /// Macro steps in the run.
+    steps: usize,
+    /// The times of the macro points.
+    times: Vec<f64>,
+    /// By segment.
+    kept: Vec<Option<Checkpoint>>,
+}
+
+impl Checkpoints {
+    /// Checkpoints every `interval` macro points (0: none) of a run through the macro points
+    /// at `times`.
+    pub fn new(interval: usize, times: &[f64]) -> Self {
+        Checkpoints {
+            interval,
+            steps: times.len().saturating_sub(1),
+            times: times.to_vec(),
+            kept: Vec::new(),
+        }
+    }
+
+    /// The number of macro steps of the run.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// Called at every macro point `point` of the first run (0: after initialization): keeps a
+    /// checkpoint there if a segment starts there and every component can be differentiated
+    /// (otherwise the adjoint is not used).
+    pub fn reach(
+        &mut self,
+        cosimulation: &mut CoSimulation,
+        shared: &SharedTapes,
+        stages: &Stages,
+        point: usize,
+    ) -> Result<()> {
+        if self.interval == 0 || !point.is_multiple_of(self.interval) || point >= self.steps {
+            return Ok(());
+        }
+        if shared.iter().any(|tape| lock(tape).derivatives.is_none()) {
+            return Ok(());
+        }
+        let mut components = Vec::with_capacity(shared.len());
+        for (i, tape) in shared.iter().enumerate() {
+            let state = cosimulation.instance_mut(i)?.get_fmu_state()?;
+            components.push((state, lock(tape).latest().to_vec()));
+        }
+        let snapshot = cosimulation.snapshot()?;
+        self.kept.push(Some(Checkpoint {
+            snapshot,
+            components,
+            stages: stages.iter().map(|stage| stage.checkpoint()).collect(),
+        }));
+        Ok(())
+    }
+
+    /// Makes every tape's window hold macro step `k`, re-running its segment of the run of
+    /// `system` (with its coupling `stages`, which keep that segment's records too) from the
+    /// checkpoint before it if it does not.
+    pub fn ensure_step(
+        &mut self,
+        cosimulation: &mut CoSimulation,
+        system: &System,
+        stages: &mut Stages,
+        shared: &SharedTapes,
+        tapes: &mut [Tape],
+        k: usize,
+    ) -> Result<()> {
+        if tapes.iter().all(|tape| tape.holds_step(k)) {
+            return Ok(());
+        }
+        let missing = || Error::Simulation {
+            time: self.times[k],
+            message: format!("gradient sweep: no checkpoint kept before macro step {k}"),
+        };
+        if self.interval == 0 {
+            return Err(missing());
+        }
+        let first = k / self.interval * self.interval;
+        let end = (first + self.interval).min(self.steps);
+        let checkpoint = self
+            .kept
+            .get_mut(first / self.interval)
+            .and_then(Option::take)
+            .ok_or_else(missing)?;
+        cosimulation.rewind(&checkpoint.snapshot)?;
+        for (stage, state) in stages.iter_mut().zip(checkpoint.stages) {
+            stage.rewind(first, state);
+        }
+        for (i, (tape, (state, values))) in tapes.iter_mut().zip(checkpoint.components).enumerate()
+        {
+            cosimulation.instance_mut(i)?.set_fmu_state(&state)?;
+            let old = tape.begin_window(first, end, state, values);
+            free(cosimulation, i, old)?;
+        }
+        // The recorders fill the tapes while the co-simulation runs the segment again.
+        exchange(tapes, shared);
+        let rerun = (first + 1..=end).try_for_each(|point| {
+            macro_step(cosimulation, system, stages, point, self.times[point])
+        });
+        exchange(tapes, shared);
+        rerun
+    }
+
+    /// Frees every checkpoint still kept.
+    pub fn free_all(&mut self, cosimulation: &mut CoSimulation) -> Result<()> {
+        let mut result = Ok(());
+        for checkpoint in self.kept.drain(..).flatten() {
+            for (i, (state, _)) in checkpoint.components.into_iter().enumerate() {
+                result = result.and(free(cosimulation, i, vec![state]));
+            }
+        }
+        result
+    }
+}
+
+/// Swaps the sweeps' tapes with those the recorders fill.
+fn exchange(tapes: &mut [Tape], shared: &SharedTapes) {
+    for (tape, recorded) in tapes.iter_mut().zip(shared) {
+        std::mem::swap(tape, &mut *lock(recorded));
+    }
+}
+
+/// One macro step of a gradient run of `system`, to macro point `point` at time `to`, then
+/// the coupling stages there.
+pub fn macro_step(
     cosimulation: &mut CoSimulation,
-    index: usize,
-    tape: &mut Tape,
-    k: usize,
+    system: &System,
+    stages: &mut Stages,
+    point: usize,
+    to: f64,
 ) -> Result<()> {
-    let steps = tape.steps.len();
-    tape.sub_step_states.resize_with(steps, Vec::new);
-    if tape.point_states.len() <= steps {
-        tape.point_states.resize_with(steps + 1, || None);
-    }
-    let complete = |tape: &Tape| {
-        let kept = &tape.sub_step_states[k];
-        kept.len() == tape.steps[k].sub_steps.len()
-            && kept.iter().all(Option::is_some)
-            && tape.point_states[k + 1].is_some()
-    };
-    if complete(tape) {
-        return Ok(());
-    }
-    let interval = tape.checkpoint_interval();
-    let first = k / interval * interval;
-    let end = (first + interval).min(steps);
-    let time = tape.steps[first]
-        .sub_steps
-        .first()
-        .map_or(tape.steps[first].end.time, |s| s.inputs.time);
-    let checkpoint = tape.point_states[first]
-        .as_ref()
-        .ok_or_else(|| Error::Simulation {
+    if let Progress::Terminated { component, time } = cosimulation.step(to)? {
+        return Err(Error::Simulation {
             time,
-            message: format!("reverse pass: no checkpoint kept at macro point {first}"),
-        })?;
-    cosimulation.instance_mut(index)?.set_fmu_state(checkpoint)?;
-    for m in first..end {
-        let sub_steps = tape.steps[m].sub_steps.len();
-        tape.sub_step_states[m].resize_with(sub_steps, || None);
-        for j in 0..sub_steps {
-            let (inputs, step) = {
-                let sub_step = &tape.steps[m].sub_steps[j];
-                (sub_step.inputs.clone(), sub_step.step)
-            };
-            cosimulation.write_inputs(index, inputs.time, &inputs.values)?;
-            let instance = cosimulation.instance_mut(index)?;
-            if tape.sub_step_states[m][j].is_none() {
-                tape.sub_step_states[m][j] = Some(instance.get_fmu_state()?);
-            }
-            let outcome = instance.do_step(inputs.time, step)?;
-            if outcome.terminate || outcome.partial {
-                return Err(Error::Simulation {
-                    time: outcome.last_time,
-                    message: format!(
-                        "reverse pass: instance {} did not repeat its step from t = {} \
-                         (it ended the step early)",
-                        instance.name(),
-                        inputs.time
-                    ),
-                });
-            }
-        }
-        let end_inputs = &tape.steps[m].end;
-        cosimulation.write_inputs(index, end_inputs.time, &end_inputs.values)?;
-        if tape.point_states[m + 1].is_none() {
-            tape.point_states[m + 1] = Some(cosimulation.instance_mut(index)?.get_fmu_state()?);
-        }
+            message: format!(
+                "component {component} ended the run before t = {}; a cost and its gradient \
+                 need the whole run",
+                system.stop
+            ),
+        });
     }
-    Ok(())
+    stages_forward(cosimulation, system, stages, point)
 }
 
-/// Frees the states of macro step `k` (before its steps and at its end): the pass is done
-/// with them.
-pub fn free_step_states(
+/// Lets every coupling stage act at macro point `point`, which the run of `system` just
+/// reached.
+pub fn stages_forward(
     cosimulation: &mut CoSimulation,
-    index: usize,
-    tape: &mut Tape,
-    k: usize,
+    system: &System,
+    stages: &mut Stages,
+    point: usize,
 ) -> Result<()> {
-    let mut states: Vec<FmuState> = tape.sub_step_states[k]
+    stages
         .iter_mut()
-        .filter_map(Option::take)
-        .collect();
-    states.extend(tape.point_states[k + 1].take());
-    free(cosimulation, index, states)
-}
-
-/// Frees the states macro step `k` started from (before its steps, and at its start point): a
-/// forward sweep is done with them. The state at its end stays, as the next step's checkpoint.
-pub fn free_states_before(
-    cosimulation: &mut CoSimulation,
-    index: usize,
-    tape: &mut Tape,
-    k: usize,
-) -> Result<()> {
-    let mut states: Vec<FmuState> = tape.sub_step_states[k]
-        .iter_mut()
-        .filter_map(Option::take)
-        .collect();
-    states.extend(tape.point_states[k].take());
-    free(cosimulation, index, states)
+        .try_for_each(|stage| stage.forward(point, system, cosimulation))
 }
 
 /// Frees `states` of component `index`.

@@ -12,10 +12,16 @@
 //! efforts, whatever the number of parameters). Its branches (the cap, `v_epsilon`) test the
 //! recorded values, so the Jacobian is that of the branch the run took. The reverse pass applies
 //! its transpose, the forward sweep the Jacobian itself.
+//!
+//! The sweeps read each point's correction state and step lengths, kept per point like the
+//! components' records: for the whole run, or, with checkpoints, for the segment re-run last. A
+//! checkpoint keeps the [`EnergyManager`] (every bond's residual energy, correction state and
+//! the effort and flow it read last) and the bonds' corrections there; a re-run resumes from
+//! it and sets the very offsets of the first run.
 
 use num_dual::Dual64;
 
-use super::stage::{Communicated, CouplingStage, SampleAdjoints, SampleTangents};
+use super::stage::{Communicated, CouplingStage, SampleAdjoints, SampleTangents, StageCheckpoint};
 use super::wiring::Wiring;
 use crate::energy::correction::{Correction, CorrectionLaw};
 use crate::energy::manager::{self, EnergyManager};
@@ -34,6 +40,7 @@ struct Slot {
 }
 
 /// One bond's correction at one macro point of the forward run.
+#[derive(Clone)]
 struct Point {
     /// The correction after its update there (at the start: none yet).
     correction: Correction,
@@ -49,7 +56,7 @@ struct BondStage {
     flow: Vec<Slot>,
     /// Per effort, the corrected input: its component and index in connection order.
     corrected: Vec<(usize, usize)>,
-    /// Per macro point reached.
+    /// Per macro point from [`EnergyCorrection::first`] to the latest reached.
     points: Vec<Point>,
     /// Reverse pass: the adjoint of the state after the update at the point being reversed,
     /// `(sigma, U, F)`.
@@ -65,14 +72,27 @@ pub struct EnergyCorrection {
     setup: EnergySetup,
     manager: Option<EnergyManager>,
     bonds: Vec<BondStage>,
-    /// The times of the macro points reached.
-    times: Vec<f64>,
+    /// The time of the latest macro point reached.
+    time: f64,
+    /// Whether the bonds keep every point's record since `first` (otherwise only the latest).
+    recorded: bool,
+    /// The macro point of the bonds' first record.
+    first: usize,
+}
+
+/// The correction at a macro point: what a re-run from there starts from.
+struct Reached {
+    manager: Option<EnergyManager>,
+    time: f64,
+    /// Per bond, its record there.
+    points: Vec<Point>,
 }
 
 impl EnergyCorrection {
     /// The correction of the bonds of `setup`, part of `system`, whose participants are wired
-    /// as `wiring` says.
-    pub fn new(setup: &EnergySetup, system: &System, wiring: &[Wiring]) -> Self {
+    /// as `wiring` says; `recorded`: whether it keeps what the sweeps read of every point
+    /// from the start (otherwise from its first rewind on).
+    pub fn new(setup: &EnergySetup, system: &System, wiring: &[Wiring], recorded: bool) -> Self {
         let slot = |port: Port| Slot {
             participant: port.component,
             slot: wiring[port.component]
@@ -106,7 +126,9 @@ impl EnergyCorrection {
             },
             manager: None,
             bonds,
-            times: Vec::new(),
+            time: system.start,
+            recorded,
+            first: 0,
         }
     }
 }
@@ -129,13 +151,19 @@ impl CouplingStage for EnergyCorrection {
             }
         };
         let time = cosimulation.time();
-        let step = self.times.last().map_or(0.0, |&before| time - before);
-        self.times.push(time);
+        let step = if point == 0 { 0.0 } else { time - self.time };
+        self.time = time;
+        if !self.recorded {
+            self.first = point;
+        }
         for (index, bond) in self.bonds.iter_mut().enumerate() {
             let correction = manager
                 .correction(index)
                 .expect("the manager was started correcting")
                 .clone();
+            if !self.recorded {
+                bond.points.clear();
+            }
             bond.points.push(Point {
                 correction,
                 step,
@@ -145,16 +173,42 @@ impl CouplingStage for EnergyCorrection {
         Ok(())
     }
 
+    fn checkpoint(&self) -> StageCheckpoint {
+        Box::new(Reached {
+            manager: self.manager.clone(),
+            time: self.time,
+            points: self
+                .bonds
+                .iter()
+                .map(|bond| bond.points.last().expect("reached a point").clone())
+                .collect(),
+        })
+    }
+
+    fn rewind(&mut self, point: usize, checkpoint: StageCheckpoint) {
+        let reached = checkpoint
+            .downcast::<Reached>()
+            .expect("a checkpoint the energy correction took");
+        self.manager = reached.manager;
+        self.time = reached.time;
+        self.recorded = true;
+        self.first = point;
+        for (bond, at) in self.bonds.iter_mut().zip(reached.points) {
+            bond.points = vec![at];
+        }
+    }
+
     fn reverse(&mut self, point: usize, adjoints: &mut SampleAdjoints<'_>) -> Result<()> {
         for bond in &mut self.bonds {
-            let size = bond.state_size();
-            if point + 1 == bond.points.len() || bond.adjoint.len() != size {
-                // The last point: nothing later uses the state.
-                bond.adjoint = vec![0.0; size];
-            }
             if point == 0 {
-                // The correction starts from constants, and its first force is zero.
+                // The correction starts from constants, and its first force is zero; the next
+                // reverse pass starts afresh.
+                bond.adjoint.clear();
                 continue;
+            }
+            if bond.adjoint.is_empty() {
+                // The last point: nothing later uses the state.
+                bond.adjoint = vec![0.0; bond.state_size()];
             }
             let mut bar_state = std::mem::take(&mut bond.adjoint);
             for (j, &(component, input)) in bond.corrected.iter().enumerate() {
@@ -164,7 +218,7 @@ impl CouplingStage for EnergyCorrection {
                 bond.adjoint = bar_state;
                 continue;
             }
-            let columns = bond.jacobian(point, &adjoints.communicated);
+            let columns = bond.jacobian(self.first, point, &adjoints.communicated);
             let bar: Vec<f64> = columns.iter().map(|c| dot(c, &bar_state)).collect();
             let d = bond.effort.len();
             for (offset, slots, at) in bond.samples(point) {
@@ -188,7 +242,7 @@ impl CouplingStage for EnergyCorrection {
                 }
                 continue;
             }
-            let columns = bond.jacobian(point, &tangents.communicated);
+            let columns = bond.jacobian(self.first, point, &tangents.communicated);
             let d = bond.effort.len();
             for direction in 0..directions {
                 let mut d_x = vec![0.0; 4 * d];
@@ -233,10 +287,16 @@ impl BondStage {
         ]
     }
 
-    /// The Jacobian of the update at `point` (>= 1), by columns: one per entry of `x`, each the
-    /// derivatives of `(sigma, U, F)`.
-    fn jacobian(&self, point: usize, communicated: &Communicated<'_>) -> Vec<Vec<f64>> {
-        let before = &self.points[point - 1].correction;
+    /// The Jacobian of the update at `point` (> `first`, the point of the first record), by
+    /// columns: one per entry of `x`, each the derivatives of `(sigma, U, F)`.
+    fn jacobian(
+        &self,
+        first: usize,
+        point: usize,
+        communicated: &Communicated<'_>,
+    ) -> Vec<Vec<f64>> {
+        let index = point - first;
+        let before = &self.points[index - 1].correction;
         let mut x = Vec::with_capacity(5 * self.effort.len() + 2);
         for (_, slots, at) in self.samples(point) {
             x.extend(
@@ -251,11 +311,11 @@ impl BondStage {
         x.extend_from_slice(before.force());
         let Point {
             step, next_step, ..
-        } = self.points[point];
+        } = self.points[index];
         let law = *before.law();
         debug_assert_eq!(
             update(&law, &x, has_error, step, next_step),
-            state(&self.points[point].correction),
+            state(&self.points[index].correction),
             "the correction recomputed at point {point} differs from the run's"
         );
         columns(&law, &x, has_error, step, next_step)

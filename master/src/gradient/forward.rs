@@ -12,30 +12,37 @@
 //! Coupling stages ([`super::stage`], the energy correction) give, at each macro point, the
 //! tangents of the offsets they add to inputs over the next macro step.
 
-use super::checkpoints;
+use super::checkpoints::{self, Stages};
 use super::replay;
-use super::reverse::Recording;
-use super::stage::{Communicated, CouplingStage, SampleTangents};
-use super::tape::{InputRecord, Tape};
+use super::reverse::{CostAdjoints, Recording};
+use super::samples::Samples;
+use super::stage::{Communicated, SampleTangents, Tangents};
+use super::tape::{InputRecord, Place, Tape};
 use super::wiring::{SeedMap, Wiring};
 use crate::error::Result;
 use crate::schedule::CoSimulation;
 
-/// Tangents, per direction, of one vector.
-type Tangents = Vec<Vec<f64>>;
+/// Samples a hold can read at once: the latest three (second-order hold), one more under
+/// Gauss-Seidel.
+const HELD_SAMPLES: usize = 4;
 
 /// Runs the forward sweep for `directions`, each a component and the index of one of its
-/// parameters in seed order (`None`: a parameter the sweep does not reach, all tangents zero).
-/// Coupling `stages` set the tangents of their input offsets at every macro point. Returns the
-/// tangents of every communicated value: `[component][tag][direction][slot]`.
+/// parameters in seed order (`None`: a parameter the sweep does not reach, all tangents zero),
+/// and returns the derivative of the cost along each: the tangent of every communicated value
+/// times the cost's `dJ/dy` of it (`cost`).
 pub fn sweep(
     recording: Recording<'_>,
     directions: &[Option<(usize, usize)>],
-    stages: &mut [Box<dyn CouplingStage>],
-) -> Result<Vec<Vec<Tangents>>> {
+    cost: CostAdjoints<'_>,
+) -> Result<Vec<f64>> {
     let Recording {
         cosimulation,
+        system,
+        stages,
+        differentiate_stages,
         tapes,
+        shared,
+        checkpoints,
         wiring,
         seeds,
         order,
@@ -50,15 +57,9 @@ pub fn sweep(
         names,
         start,
         directions,
-        samples: tapes
-            .iter()
-            .map(|tape| {
-                tape.observations
-                    .iter()
-                    .map(|values| vec![vec![0.0; values.len()]; count])
-                    .collect()
-            })
-            .collect(),
+        cost,
+        gradient: vec![0.0; count],
+        samples: Samples::new(tapes.len()),
         states: seeds
             .iter()
             .map(|s| vec![vec![0.0; s.state_size]; count])
@@ -68,18 +69,31 @@ pub fn sweep(
             .map(|w| vec![vec![0.0; count]; w.inputs.len()])
             .collect(),
     };
-    sweep.initialization(tapes, order)?;
-    sweep.stages(stages, tapes, 0)?;
-    let steps = tapes.first().map_or(0, |t| t.steps.len());
-    for k in 0..steps {
-        for &i in order {
-            checkpoints::ensure_step_states(sweep.cosimulation, i, &mut tapes[i], k)?;
-            sweep.macro_step(i, &tapes[i], k)?;
-            checkpoints::free_states_before(sweep.cosimulation, i, &mut tapes[i], k)?;
-        }
-        sweep.stages(stages, tapes, k + 1)?;
+    let steps = checkpoints.steps();
+    if steps > 0 {
+        // The start state comes with the first segment.
+        checkpoints.ensure_step(sweep.cosimulation, system, stages, shared, tapes, 0)?;
     }
-    Ok(sweep.samples)
+    sweep.initialization(tapes, order)?;
+    if differentiate_stages {
+        sweep.stages(stages, tapes, 0)?;
+    }
+    for k in 0..steps {
+        checkpoints.ensure_step(sweep.cosimulation, system, stages, shared, tapes, k)?;
+        for (i, tape) in tapes.iter().enumerate() {
+            let oldest = tape.point_tag(k).saturating_sub(HELD_SAMPLES);
+            sweep.samples.forget_before(i, oldest);
+        }
+        for &i in order {
+            sweep.macro_step(i, &tapes[i], k)?;
+            let done = tapes[i].take_states_before(k);
+            checkpoints::free(sweep.cosimulation, i, done)?;
+        }
+        if differentiate_stages {
+            sweep.stages(stages, tapes, k + 1)?;
+        }
+    }
+    Ok(sweep.gradient)
 }
 
 /// The forward sweep in progress.
@@ -90,8 +104,11 @@ struct Sweep<'a> {
     names: &'a [String],
     start: f64,
     directions: &'a [Option<(usize, usize)>],
-    /// Per component, per sample tag: the tangents of the observed values.
-    samples: Vec<Vec<Tangents>>,
+    cost: CostAdjoints<'a>,
+    /// The cost's derivative along each direction, so far.
+    gradient: Vec<f64>,
+    /// Per component and sample tag (the latest few): the tangents of the observed values.
+    samples: Samples<Tangents>,
     /// Per component: the tangents of its discrete state.
     states: Vec<Tangents>,
     /// Per component and connected input: the tangents of the offset a coupling stage adds to
@@ -125,30 +142,16 @@ impl Rows {
 
 impl Sweep<'_> {
     /// Lets every coupling stage set its offsets' tangents at macro point `point`.
-    fn stages(
-        &mut self,
-        stages: &mut [Box<dyn CouplingStage>],
-        tapes: &[Tape],
-        point: usize,
-    ) -> Result<()> {
-        if stages.is_empty() {
-            return Ok(());
-        }
-        let values: Vec<&[Vec<f64>]> = tapes.iter().map(|t| t.observations.as_slice()).collect();
-        let tags = |participant: usize, point: usize| tapes[participant].point_tag(point);
+    fn stages(&mut self, stages: &mut Stages, tapes: &[Tape], point: usize) -> Result<()> {
         let mut view = SampleTangents {
-            communicated: Communicated {
-                values: &values,
-                tags: &tags,
-            },
+            communicated: Communicated { tapes },
             tangents: &self.samples,
             offsets: &mut self.offsets,
             directions: self.directions.len(),
         };
-        for stage in stages.iter_mut() {
-            stage.tangents(point, &mut view)?;
-        }
-        Ok(())
+        stages
+            .iter_mut()
+            .try_for_each(|stage| stage.tangents(point, &mut view))
     }
 
     /// Initialization: the passes, oldest sample first across all components, then the start
@@ -201,26 +204,31 @@ impl Sweep<'_> {
             Some(record) => self.input_tangents(i, record),
             None => vec![vec![0.0; map.input_count]; self.directions.len()],
         };
+        let mut tangents = Vec::with_capacity(d_inputs.len());
         for (j, d_inputs) in d_inputs.iter().enumerate() {
             let d_parameters = unit(self.directions, i, j, map.parameter_count);
             let apply = |row: usize| rows.apply(row, &[], d_inputs, &d_parameters);
             let outputs: Vec<f64> = (0..map.output_count).map(apply).collect();
-            self.samples[i][tag][j] = observed(map, &outputs);
+            tangents.push(observed(map, &outputs));
             if with_state {
                 self.states[i][j] = (map.output_count..seeded).map(apply).collect();
             }
         }
+        self.sample(i, tape, tag, tangents);
         Ok(())
     }
 
     /// Carries component `i`'s tangents through its macro step `k` (from point `k` to `k + 1`).
     fn macro_step(&mut self, i: usize, tape: &Tape, k: usize) -> Result<()> {
-        let step = &tape.steps[k];
+        let step = tape.step(k);
         let (name, map) = (&self.names[i], &self.seeds[i]);
         for (j, sub_step) in step.sub_steps.iter().enumerate() {
-            let state = tape.sub_step_states[k][j].as_ref().expect("ensured");
             let time = sub_step.inputs.time;
-            replay::restore(self.cosimulation, i, name, state, &sub_step.inputs)?;
+            let place = Place {
+                step: k,
+                sub_step: j,
+            };
+            replay::restore(self.cosimulation, i, name, tape, place, &sub_step.inputs)?;
             let d_inputs = self.input_tangents(i, &sub_step.inputs);
             let derivatives = replay::derivatives(self.cosimulation, i, name, time)?;
             let mut outputs = vec![0.0; map.output_count];
@@ -248,19 +256,38 @@ impl Sweep<'_> {
                 *d_state = next;
             }
         }
-        let state = tape.point_states[k + 1].as_ref().expect("ensured");
-        replay::restore(self.cosimulation, i, name, state, &step.end)?;
+        replay::restore(
+            self.cosimulation,
+            i,
+            name,
+            tape,
+            Place::point(k + 1),
+            &step.end,
+        )?;
         let rows = self.output_rows(i, step.end.time)?;
         let d_inputs = self.input_tangents(i, &step.end);
+        let mut tangents = Vec::with_capacity(d_inputs.len());
         for (j, d_inputs) in d_inputs.iter().enumerate() {
             let d_parameters = unit(self.directions, i, j, map.parameter_count);
             let d_state = &self.states[i][j];
             let outputs: Vec<f64> = (0..map.output_count)
                 .map(|row| rows.apply(row, d_state, d_inputs, &d_parameters))
                 .collect();
-            self.samples[i][step.tag][j] = observed(map, &outputs);
+            tangents.push(observed(map, &outputs));
         }
+        self.sample(i, tape, step.tag, tangents);
         Ok(())
+    }
+
+    /// Keeps `tangents` of component `i`'s sample `tag` (recorded in `tape`) for the holds
+    /// that read it, and adds what they contribute to the cost's derivative.
+    fn sample(&mut self, i: usize, tape: &Tape, tag: usize, tangents: Tangents) {
+        let mut adjoints = vec![0.0; self.wiring[i].observed.len()];
+        (self.cost)(tape, i, tag, &mut adjoints);
+        for (derivative, tangent) in self.gradient.iter_mut().zip(&tangents) {
+            *derivative += dot(&adjoints, tangent);
+        }
+        *self.samples.entry(i, tag, Vec::new) = tangents;
     }
 
     /// The Jacobian of component `i`'s output map at its current point, by output VJPs (rows
@@ -304,7 +331,10 @@ impl Sweep<'_> {
                 tangent[index] += offset;
             }
             for &(tag, weight) in hold.terms() {
-                let sample = &self.samples[wire.participant][tag];
+                let sample = self
+                    .samples
+                    .get(wire.participant, tag)
+                    .expect("a hold reads samples taken before it");
                 for (tangent, direction) in tangents.iter_mut().zip(sample) {
                     tangent[index] += weight * direction[wire.slot];
                 }

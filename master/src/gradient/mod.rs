@@ -5,13 +5,15 @@
 //! from one of two methods, chosen per parameter:
 //!
 //! 1. **The discrete adjoint of the co-simulation**, when every component's FMU provides the
-//!    adjoint extension ([`StepDerivatives`]). The forward run records, per component, the
-//!    inputs of every step and how the schedule computed them from communicated samples
-//!    (holds: ZOH/FOH/SOH extrapolation, Gauss-Seidel interpolation, multi-rate sub-steps),
-//!    plus FMU states at checkpoints; the reverse pass then runs backwards
-//!    through exactly those operations, calling each component's step, output and
-//!    initialization VJPs. The result is the exact derivative of what the forward run
-//!    computes, up to rounding.
+//!    adjoint extension ([`StepDerivatives`]). The forward run keeps the cost's outputs and,
+//!    at checkpoints, the whole co-simulation's state (FMU states, the master's, the coupling
+//!    stages'); the sweeps re-run one segment at a time from its checkpoint, recording per
+//!    component the inputs of every step and how the schedule computed them from communicated
+//!    samples (holds: ZOH/FOH/SOH extrapolation, Gauss-Seidel interpolation, multi-rate
+//!    sub-steps) with its FMU states, so that memory stays bounded by the checkpoints and one
+//!    segment. The reverse pass then runs backwards through exactly those operations, calling
+//!    each component's step, output and initialization VJPs. The result is the exact derivative
+//!    of what the forward run computes, up to rounding.
 //! 2. **Finite differences of whole runs** (fourth-order central), for the parameters the
 //!    adjoint cannot reach; each run starts from a fresh initialization, as parameters enter
 //!    before initialization. The reason is reported with the result.
@@ -34,6 +36,7 @@ pub mod parameters;
 mod problem;
 mod replay;
 mod reverse;
+mod samples;
 pub mod section;
 pub mod stage;
 mod tape;
@@ -45,4 +48,4 @@ pub use measurements::Measurements;
 pub use parameters::Parameter;
 pub use problem::{Checkpointing, Differences, Evaluation, Instantiator, Method, Outputs, Problem};
 pub use section::GradientSection;
-pub use stage::{Communicated, CouplingStage, SampleAdjoints, SampleTangents};
+pub use stage::{Communicated, CouplingStage, SampleAdjoints, SampleTangents, StageCheckpoint};

@@ -2,23 +2,24 @@
 //! runs of the co-simulation at given parameter values, the cost of each, and its gradient by
 //! the discrete adjoint of the whole co-simulation where every component provides the adjoint
 //! extension, by finite differences of whole runs otherwise. When the system corrects its power
-//! bonds (`[energy] correction = true`), every run applies the correction as `tandem run` does,
-//! and both sweeps differentiate it ([`super::energy_correction`]).
+//! bonds (`[energy] correction = true`), every run applies the correction as `tandem run` does
+//! (re-runs of checkpoint segments included), and both sweeps differentiate it
+//! ([`super::energy_correction`]).
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
-use super::checkpoints;
+use super::checkpoints::{self, Checkpoints};
 use super::cost::{Cost, CostSpec};
 use super::energy_correction::EnergyCorrection;
 use super::forward;
 use super::parameters::{self, Parameter};
 use super::reverse::{self, Recording};
 use super::stage::CouplingStage;
-use super::tape::{StatePolicy, Tape, TapeRecorder};
+use super::tape::{lock, SharedTapes, StatePolicy, Tape, TapeRecorder};
 use super::wiring::{wire, SeedMap, Wiring};
 use crate::error::{Error, Result};
 use crate::instance::{FmuInstance, LogSettings};
-use crate::schedule::{CoSimulation, Hooks, Progress, Recorder};
+use crate::schedule::{CoSimulation, Hooks, Recorder};
 use crate::simulate::{grid_intervals, grid_point};
 use crate::system::{Component, Port, System};
 
@@ -143,15 +144,20 @@ pub struct Problem {
     checkpointing: Checkpointing,
     /// The method of each parameter, known after the first gradient.
     methods: Option<Vec<Method>>,
+    /// The most macro steps a component's record held at once in the latest run.
+    peak_steps: usize,
     /// Whether the sweeps differentiate the coupling stages (the energy correction).
     stage_derivatives: bool,
 }
 
-/// One run, kept for the reverse pass.
+/// One run, kept for the sweeps.
 struct Run {
     cosimulation: CoSimulation,
     tapes: Vec<Tape>,
-    /// The coupling stages that acted on it, with what they recorded.
+    /// The same tapes' places with the recorders, for re-runs of checkpoint segments.
+    shared: SharedTapes,
+    checkpoints: Checkpoints,
+    /// The coupling stages that act on it, with what they recorded.
     stages: Vec<Box<dyn CouplingStage>>,
 }
 
@@ -201,6 +207,7 @@ impl Problem {
             instantiate: None,
             checkpointing: Checkpointing::default(),
             methods: None,
+            peak_steps: 0,
             stage_derivatives: true,
         })
     }
@@ -242,6 +249,13 @@ impl Problem {
     /// The parameters, with the values the system gives them.
     pub fn parameters(&self) -> &[Parameter] {
         &self.parameters
+    }
+
+    /// The most macro steps any component's record held at once during the latest run and
+    /// the sweeps over it: the whole run without checkpoints, at most one segment with them,
+    /// none when only the cost was evaluated.
+    pub fn peak_steps_recorded(&self) -> usize {
+        self.peak_steps
     }
 
     /// The parameters' values as the system gives them.
@@ -401,8 +415,8 @@ impl Problem {
             });
         }
         parameters::write_all(&mut self.system, &self.parameters, values);
-        let shared: Vec<Arc<Mutex<Tape>>> = (0..self.system.components.len())
-            .map(|_| Arc::new(Mutex::new(Tape::new(policy))))
+        let shared: SharedTapes = (0..self.system.components.len())
+            .map(|i| Arc::new(Mutex::new(Tape::new(policy, self.cost_slots_of(i)))))
             .collect();
         let recorders = shared
             .iter()
@@ -413,59 +427,63 @@ impl Problem {
             recorders,
         };
         let mut cosimulation = CoSimulation::initialize_with(&self.system, &self.log, hooks)?;
-        let mut stages = self.stages();
-        for stage in &mut stages {
-            stage.forward(0, &self.system, &mut cosimulation)?;
-        }
-        for (k, &to) in self.points.iter().enumerate().skip(1) {
-            if let Progress::Terminated { component, time } = cosimulation.step(to)? {
-                return Err(Error::Simulation {
-                    time,
-                    message: format!(
-                        "component {component} ended the run before t = {}; a cost and its \
-                         gradient need the whole run",
-                        self.system.stop
-                    ),
-                });
-            }
-            for stage in &mut stages {
-                stage.forward(k, &self.system, &mut cosimulation)?;
-            }
-        }
+        let interval = match policy {
+            StatePolicy::Checkpoints(n) => n,
+            StatePolicy::Nothing | StatePolicy::All => 0,
+        };
+        let mut checkpoints = Checkpoints::new(interval, &self.points);
+        let mut stages = self.stages(policy == StatePolicy::All);
+        let system = &self.system;
+        let kept = checkpoints::stages_forward(&mut cosimulation, system, &mut stages, 0)
+            .and_then(|()| checkpoints.reach(&mut cosimulation, &shared, &stages, 0))
+            .and_then(|()| {
+                for (point, &to) in self.points.iter().enumerate().skip(1) {
+                    checkpoints::macro_step(&mut cosimulation, system, &mut stages, point, to)?;
+                    checkpoints.reach(&mut cosimulation, &shared, &stages, point)?;
+                }
+                Ok(())
+            });
         let tapes = shared
             .iter()
-            .map(|tape| {
-                let mut tape = tape.lock().unwrap_or_else(PoisonError::into_inner);
-                std::mem::replace(&mut *tape, Tape::new(policy))
-            })
+            .map(|tape| std::mem::replace(&mut *lock(tape), Tape::new(policy, Vec::new())))
             .collect();
-        Ok(Run {
+        let run = Run {
             cosimulation,
             tapes,
+            shared,
+            checkpoints,
             stages,
-        })
+        };
+        match kept {
+            Ok(()) => Ok(run),
+            Err(error) => self.finish(run, |_, _| Err(error)),
+        }
     }
 
-    /// The coupling stages of a run: the energy correction, when the system turns it on.
-    fn stages(&self) -> Vec<Box<dyn CouplingStage>> {
+    /// The coupling stages of a run: the energy correction, when the system turns it on;
+    /// `recorded`: whether they keep what the sweeps read from the start (otherwise from the
+    /// first re-run of a checkpoint segment on).
+    fn stages(&self, recorded: bool) -> Vec<Box<dyn CouplingStage>> {
         match &self.system.energy {
             Some(setup) if setup.settings.correction => vec![Box::new(EnergyCorrection::new(
                 setup,
                 &self.system,
                 &self.wiring,
+                recorded,
             ))],
             _ => Vec::new(),
         }
     }
 
-    /// The stages of `run` the sweeps differentiate (none when told not to).
-    fn differentiated_stages(&self, run: &mut Run) -> Vec<Box<dyn CouplingStage>> {
-        let stages = std::mem::take(&mut run.stages);
-        if self.stage_derivatives {
-            stages
-        } else {
-            Vec::new()
+    /// The observed slots of component `component` that the cost reads.
+    fn cost_slots_of(&self, component: usize) -> Vec<usize> {
+        let mut slots: Vec<usize> = Vec::new();
+        for &(c, slot) in &self.cost_slots {
+            if c == component && !slots.contains(&slot) {
+                slots.push(slot);
+            }
         }
+        slots
     }
 
     /// Applies `work` to `run`, then frees its states and terminates it, whatever `work` did.
@@ -475,7 +493,8 @@ impl Problem {
         work: impl FnOnce(&mut Self, &mut Run) -> Result<T>,
     ) -> Result<T> {
         let result = work(self, &mut run);
-        let mut cleanup = Ok(());
+        self.peak_steps = run.tapes.iter().map(Tape::peak_steps).max().unwrap_or(0);
+        let mut cleanup = run.checkpoints.free_all(&mut run.cosimulation);
         for (i, tape) in run.tapes.iter_mut().enumerate() {
             let freed = checkpoints::free(&mut run.cosimulation, i, tape.take_states());
             cleanup = cleanup.and(freed);
@@ -490,8 +509,7 @@ impl Problem {
     /// The output of cost term `term` at cost point `k` in a recorded run.
     fn output(&self, tapes: &[Tape], term: usize, k: usize) -> f64 {
         let (component, slot) = self.cost_slots[term];
-        let tape = &tapes[component];
-        tape.observations[tape.point_tag(k)][slot]
+        tapes[component].cost_value(k, slot)
     }
 
     /// `J` of a recorded run.
@@ -581,13 +599,14 @@ impl Problem {
     /// The adjoint gradient of a recorded run (zero for parameters it does not reach).
     fn adjoint(&mut self, run: &mut Run) -> Result<Vec<f64>> {
         let seeds = self.seed_maps(&run.tapes);
-        let samples = self.cost_adjoints(&run.tapes);
         let names = self.component_names();
-        let mut stages = self.differentiated_stages(run);
+        let parameter_seeds = self.parameter_seeds(&run.tapes);
+        let cost = |tape: &Tape, component: usize, tag: usize, adjoints: &mut [f64]| {
+            self.add_cost_adjoints(tape, component, tag, adjoints)
+        };
         let recording = self.recording(run, &seeds, &names);
-        let adjoints = reverse::sweep(recording, samples, &mut stages)?;
-        Ok(self
-            .parameter_seeds(&run.tapes)
+        let adjoints = reverse::sweep(recording, &cost)?;
+        Ok(parameter_seeds
             .into_iter()
             .map(|seed| seed.map_or(0.0, |(component, index)| adjoints[component][index]))
             .collect())
@@ -597,26 +616,13 @@ impl Problem {
     /// not reach).
     fn forward(&mut self, run: &mut Run) -> Result<Vec<f64>> {
         let seeds = self.seed_maps(&run.tapes);
-        let cost_adjoints = self.cost_adjoints(&run.tapes);
         let names = self.component_names();
         let directions = self.parameter_seeds(&run.tapes);
-        let mut stages = self.differentiated_stages(run);
+        let cost = |tape: &Tape, component: usize, tag: usize, adjoints: &mut [f64]| {
+            self.add_cost_adjoints(tape, component, tag, adjoints)
+        };
         let recording = self.recording(run, &seeds, &names);
-        let tangents = forward::sweep(recording, &directions, &mut stages)?;
-        let mut gradient = vec![0.0; directions.len()];
-        for (component, samples) in cost_adjoints.iter().enumerate() {
-            for (tag, adjoints) in samples.iter().enumerate() {
-                for (j, derivative) in gradient.iter_mut().enumerate() {
-                    let tangent = &tangents[component][tag][j];
-                    *derivative += adjoints
-                        .iter()
-                        .zip(tangent)
-                        .map(|(a, t)| a * t)
-                        .sum::<f64>();
-                }
-            }
-        }
-        Ok(gradient)
+        forward::sweep(recording, &directions, &cost)
     }
 
     /// Per component, where its inputs and observed variables sit in its derivative seeds.
@@ -638,25 +644,21 @@ impl Problem {
             .collect()
     }
 
-    /// `dJ/dy` for every communicated value: `[component][tag][slot]`.
-    fn cost_adjoints(&self, tapes: &[Tape]) -> Vec<Vec<Vec<f64>>> {
-        let mut samples: Vec<Vec<Vec<f64>>> = tapes
-            .iter()
-            .map(|tape| {
-                tape.observations
-                    .iter()
-                    .map(|values| vec![0.0; values.len()])
-                    .collect()
-            })
-            .collect();
-        for (term, &(component, slot)) in self.cost_slots.iter().enumerate() {
-            for k in 0..self.cost.points() {
-                let y = self.output(tapes, term, k);
-                let tag = tapes[component].point_tag(k);
-                samples[component][tag][slot] += self.cost.derivative(term, k, y);
+    /// Adds `dJ/dy` of component `component`'s sample `tag` (recorded in `tape`) to
+    /// `adjoints`, by observed slot.
+    fn add_cost_adjoints(&self, tape: &Tape, component: usize, tag: usize, adjoints: &mut [f64]) {
+        let Some(point) = tag.checked_sub(tape.start_tag) else {
+            return;
+        };
+        if point >= self.cost.points() {
+            return;
+        }
+        for (term, &(c, slot)) in self.cost_slots.iter().enumerate() {
+            if c == component {
+                let y = tape.cost_value(point, slot);
+                adjoints[slot] += self.cost.derivative(term, point, y);
             }
         }
-        samples
     }
 
     /// Per parameter, its component and its index among that component's parameter seeds
@@ -698,7 +700,12 @@ impl Problem {
     ) -> Recording<'a> {
         Recording {
             cosimulation: &mut run.cosimulation,
+            system: &self.system,
+            stages: &mut run.stages,
+            differentiate_stages: self.stage_derivatives,
             tapes: &mut run.tapes,
+            shared: &run.shared,
+            checkpoints: &mut run.checkpoints,
             wiring: &self.wiring,
             seeds,
             order: &self.system.schedule.order,

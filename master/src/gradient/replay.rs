@@ -1,28 +1,54 @@
 //! Putting a component back at a point of its recorded run, as the reverse and forward
-//! sweeps both do before calling its step derivatives: its FMU state restored, the inputs it
-//! had there written.
+//! sweeps both do before calling its step derivatives: its FMU state restored (unless the
+//! instance is in it already: a sweep visits each macro point twice in a row, for one step's
+//! end and the other's start), the inputs it had there written.
 
-use super::tape::{InputRecord, Tape};
+use super::tape::{InputRecord, Place, Tape};
 use crate::error::{Error, Result};
 use crate::gradient::StepDerivatives;
-use crate::instance::FmuState;
 use crate::schedule::CoSimulation;
 
-/// Restores component `i` (named `name`) to `state` and writes the recorded `inputs`.
+/// Puts component `i` (named `name`) at `place` of its recorded run `tape` and writes the
+/// recorded `inputs`.
 pub fn restore(
     cosimulation: &mut CoSimulation,
     i: usize,
     name: &str,
-    state: &FmuState,
+    tape: &Tape,
+    place: Place,
     inputs: &InputRecord,
 ) -> Result<()> {
-    cosimulation
-        .instance_mut(i)?
-        .set_fmu_state(state)
-        .map_err(|e| failed(name, inputs.time, e))?;
+    if tape.at() != Some(place) {
+        set_state(cosimulation, i, name, tape, place, inputs.time)?;
+    }
     cosimulation
         .write_inputs(i, inputs.time, &inputs.values)
         .map_err(|e| failed(name, inputs.time, e))
+}
+
+/// Restores component `i`'s FMU state at `place` (at `time`, for messages).
+fn set_state(
+    cosimulation: &mut CoSimulation,
+    i: usize,
+    name: &str,
+    tape: &Tape,
+    place: Place,
+    time: f64,
+) -> Result<()> {
+    let state = tape.state(place).ok_or_else(|| Error::Simulation {
+        time,
+        message: format!(
+            "gradient sweep, component {name}: no state kept before sub-step {} of macro step {}",
+            place.sub_step, place.step
+        ),
+    })?;
+    tape.set_at(None);
+    cosimulation
+        .instance_mut(i)?
+        .set_fmu_state(state)
+        .map_err(|e| failed(name, time, e))?;
+    tape.set_at(Some(place));
+    Ok(())
 }
 
 /// Restores component `i` to its state at the start time `start` with the inputs it had when
@@ -36,18 +62,12 @@ pub fn restore_initialization<'t>(
     tag: usize,
     start: f64,
 ) -> Result<Option<&'t InputRecord>> {
-    let state = tape.point_states[0]
-        .as_ref()
-        .expect("the start state is kept");
     let inputs = if tag == tape.start_tag {
         tape.initialization.iter().rev().flatten().next()
     } else {
         tape.initialization[tag].as_ref()
     };
-    cosimulation
-        .instance_mut(i)?
-        .set_fmu_state(state)
-        .map_err(|e| failed(name, start, e))?;
+    set_state(cosimulation, i, name, tape, Place::point(0), start)?;
     match inputs {
         Some(record) => cosimulation
             .write_inputs(i, start, &record.values)

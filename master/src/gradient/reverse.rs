@@ -17,30 +17,46 @@
 //! 2. its steps, last first, each restored with the inputs it used: the step VJP maps the state
 //!    adjoint back one step and sends the input adjoints to their samples.
 //!
+//! With checkpoints, the macro steps of one segment are re-run from the checkpoint before it
+//! when the pass reaches them ([`checkpoints`]). A sample's adjoint starts as the cost's
+//! `dJ/dy` when the pass first touches it and is dropped once its output map is reversed, so
+//! the pass holds a few samples per component, not the whole run's.
+//!
 //! Parameter adjoints add up along the way. Initialization is reversed last: the values at the
 //! start time and the state after initialization through the initialization map, then each
 //! initialization pass, newest first.
 //!
 //! Coupling stages ([`super::stage`], the energy correction) are reversed at each macro point
-//! before the components' macro steps that end there: an input's adjoint also goes to the
-//! offset a stage added to it over its macro step.
+//! before the components' macro steps that end there (once the segment holding those steps is
+//! re-run): an input's adjoint also goes to the offset a stage added to it over its macro step.
 
-use super::checkpoints;
+use super::checkpoints::{self, Checkpoints, Stages};
 use super::replay;
-use super::stage::{Communicated, CouplingStage, SampleAdjoints};
-use super::tape::{InputRecord, Tape};
+use super::samples::Samples;
+use super::stage::{Communicated, SampleAdjoints};
+use super::tape::{InputRecord, Place, SharedTapes, Tape};
 use super::wiring::{SeedMap, Wiring};
 use crate::error::Result;
 use crate::gradient::StepDerivatives;
-use crate::instance::FmuState;
 use crate::schedule::CoSimulation;
+use crate::system::System;
 
 /// A recorded run and what the reverse pass knows of its components.
 pub struct Recording<'a> {
     /// The co-simulation, after its last macro step.
     pub cosimulation: &'a mut CoSimulation,
+    /// Its system.
+    pub system: &'a System,
+    /// The coupling stages that act on it, which also act in re-runs of segments.
+    pub stages: &'a mut Stages,
+    /// Whether the sweeps differentiate the stages (otherwise their offsets are constants).
+    pub differentiate_stages: bool,
     /// One tape per component, each with its derivatives.
     pub tapes: &'a mut [Tape],
+    /// The tapes the recorders fill when a segment is re-run.
+    pub shared: &'a SharedTapes,
+    /// The run's checkpoints.
+    pub checkpoints: &'a mut Checkpoints,
     /// The components' wiring.
     pub wiring: &'a [Wiring],
     /// Where each component's inputs and outputs sit in its seeds.
@@ -53,10 +69,14 @@ pub struct Recording<'a> {
     pub start: f64,
 }
 
+/// `dJ/dy` of one sample: adds, for component `component`'s sample `tag` recorded in `tape`,
+/// the cost's derivative by each observed slot.
+pub type CostAdjoints<'a> = &'a dyn Fn(&Tape, usize, usize, &mut [f64]);
+
 /// The adjoints the pass carries.
 struct Adjoints {
-    /// Per component, per sample tag, per observed slot.
-    samples: Vec<Vec<Vec<f64>>>,
+    /// Per component and sample tag, per observed slot.
+    samples: Samples<Vec<f64>>,
     /// Per component, of its discrete state.
     states: Vec<Vec<f64>>,
     /// Per component, of its parameters in seed order.
@@ -66,17 +86,17 @@ struct Adjoints {
     offsets: Vec<Vec<f64>>,
 }
 
-/// Runs the reverse pass from the cost's adjoints `samples[component][tag][slot]` (dJ/dy for
-/// every communicated value) and returns the parameter adjoints of every component, in its
-/// seed order.
-pub fn sweep(
-    recording: Recording<'_>,
-    samples: Vec<Vec<Vec<f64>>>,
-    stages: &mut [Box<dyn CouplingStage>],
-) -> Result<Vec<Vec<f64>>> {
+/// Runs the reverse pass from the cost's adjoints `cost` (dJ/dy for every communicated value)
+/// and returns the parameter adjoints of every component, in its seed order.
+pub fn sweep(recording: Recording<'_>, cost: CostAdjoints<'_>) -> Result<Vec<Vec<f64>>> {
     let Recording {
         cosimulation,
+        system,
+        stages,
+        differentiate_stages,
         tapes,
+        shared,
+        checkpoints,
         wiring,
         seeds,
         order,
@@ -84,7 +104,7 @@ pub fn sweep(
         start,
     } = recording;
     let mut adjoints = Adjoints {
-        samples,
+        samples: Samples::new(tapes.len()),
         states: seeds.iter().map(|s| vec![0.0; s.state_size]).collect(),
         parameters: seeds.iter().map(|s| vec![0.0; s.parameter_count]).collect(),
         offsets: wiring.iter().map(|w| vec![0.0; w.inputs.len()]).collect(),
@@ -95,18 +115,24 @@ pub fn sweep(
         seeds,
         names,
         start,
+        cost,
+        no_outputs: seeds.iter().map(|s| vec![0.0; s.output_count]).collect(),
         adjoints: &mut adjoints,
     };
-    let steps = tapes.first().map_or(0, |t| t.steps.len());
-    for k in (0..steps).rev() {
-        pass.stages_reverse(stages, tapes, k + 1)?;
+    for k in (0..checkpoints.steps()).rev() {
+        checkpoints.ensure_step(pass.cosimulation, system, stages, shared, tapes, k)?;
+        if differentiate_stages {
+            pass.stages_reverse(stages, tapes, k + 1)?;
+        }
         for &i in order.iter().rev() {
-            checkpoints::ensure_step_states(pass.cosimulation, i, &mut tapes[i], k)?;
-            pass.macro_step(i, &tapes[i], k)?;
-            checkpoints::free_step_states(pass.cosimulation, i, &mut tapes[i], k)?;
+            pass.macro_step(i, tapes, k)?;
+            let done = tapes[i].take_step_states(k);
+            checkpoints::free(pass.cosimulation, i, done)?;
         }
     }
-    pass.stages_reverse(stages, tapes, 0)?;
+    if differentiate_stages {
+        pass.stages_reverse(stages, tapes, 0)?;
+    }
     pass.initialization(tapes, order)?;
     for (i, tape) in tapes.iter_mut().enumerate() {
         checkpoints::free(pass.cosimulation, i, tape.take_states())?;
@@ -121,6 +147,9 @@ struct Pass<'a> {
     seeds: &'a [SeedMap],
     names: &'a [String],
     start: f64,
+    cost: CostAdjoints<'a>,
+    /// Per component, zero output adjoints (a step's outputs get theirs from the output map).
+    no_outputs: Vec<Vec<f64>>,
     adjoints: &'a mut Adjoints,
 }
 
@@ -134,22 +163,16 @@ struct Returned {
 impl Pass<'_> {
     /// Reverses every coupling stage at macro point `point`, with the offsets' adjoints of the
     /// macro step starting there, then clears those for the step before.
-    fn stages_reverse(
-        &mut self,
-        stages: &mut [Box<dyn CouplingStage>],
-        tapes: &[Tape],
-        point: usize,
-    ) -> Result<()> {
+    fn stages_reverse(&mut self, stages: &mut Stages, tapes: &[Tape], point: usize) -> Result<()> {
         if !stages.is_empty() {
-            let values: Vec<&[Vec<f64>]> =
-                tapes.iter().map(|t| t.observations.as_slice()).collect();
-            let tags = |participant: usize, point: usize| tapes[participant].point_tag(point);
+            let (wiring, cost) = (self.wiring, self.cost);
+            let fresh = |participant: usize, tag: usize| {
+                fresh(wiring, cost, &tapes[participant], participant, tag)
+            };
             let mut view = SampleAdjoints {
-                communicated: Communicated {
-                    values: &values,
-                    tags: &tags,
-                },
+                communicated: Communicated { tapes },
                 adjoints: &mut self.adjoints.samples,
+                fresh: &fresh,
                 offsets: &self.adjoints.offsets,
             };
             for stage in stages.iter_mut() {
@@ -163,12 +186,12 @@ impl Pass<'_> {
     }
 
     /// Reverses component `i`'s macro step `k` (from point `k` to `k + 1`).
-    fn macro_step(&mut self, i: usize, tape: &Tape, k: usize) -> Result<()> {
-        let step = &tape.steps[k];
-        let output_seeds = self.output_seeds(i, step.tag);
+    fn macro_step(&mut self, i: usize, tapes: &[Tape], k: usize) -> Result<()> {
+        let tape = &tapes[i];
+        let step = tape.step(k);
+        let output_seeds = self.output_seeds(i, tape, step.tag);
         if nonzero(&output_seeds) {
-            let state = tape.point_states[k + 1].as_ref().expect("ensured");
-            self.restore(i, state, &step.end)?;
+            self.restore(i, tape, Place::point(k + 1), &step.end)?;
             let returned = self.call(i, step.end.time, |d, r| {
                 d.output_vjp(
                     &output_seeds,
@@ -178,18 +201,21 @@ impl Pass<'_> {
                 )
             })?;
             add(&mut self.adjoints.states[i], &returned.state);
-            self.finish(i, &returned, &step.end);
+            self.finish(i, tapes, &returned, &step.end);
         }
         for (j, sub_step) in step.sub_steps.iter().enumerate().rev() {
             if !nonzero(&self.adjoints.states[i]) {
                 // Every adjoint of this step would be zero (the VJP is linear in its seeds).
                 continue;
             }
-            let state = tape.sub_step_states[k][j].as_ref().expect("ensured");
-            self.restore(i, state, &sub_step.inputs)?;
+            let place = Place {
+                step: k,
+                sub_step: j,
+            };
+            self.restore(i, tape, place, &sub_step.inputs)?;
             let state_seeds = std::mem::take(&mut self.adjoints.states[i]);
-            let no_outputs = vec![0.0; self.seeds[i].output_count];
-            let returned = self.call(i, sub_step.inputs.time, |d, r| {
+            let no_outputs = std::mem::take(&mut self.no_outputs[i]);
+            let result = self.call(i, sub_step.inputs.time, |d, r| {
                 d.step_vjp(
                     sub_step.step,
                     &state_seeds,
@@ -198,9 +224,11 @@ impl Pass<'_> {
                     &mut r.inputs,
                     &mut r.parameters,
                 )
-            })?;
-            self.adjoints.states[i] = returned.state.clone();
-            self.finish(i, &returned, &sub_step.inputs);
+            });
+            self.no_outputs[i] = no_outputs;
+            let mut returned = result?;
+            self.adjoints.states[i] = std::mem::take(&mut returned.state);
+            self.finish(i, tapes, &returned, &sub_step.inputs);
         }
         Ok(())
     }
@@ -212,9 +240,9 @@ impl Pass<'_> {
         for &i in order.iter().rev() {
             let tape = &tapes[i];
             let state_seeds = std::mem::take(&mut self.adjoints.states[i]);
-            let output_seeds = self.output_seeds(i, tape.start_tag);
+            let output_seeds = self.output_seeds(i, tape, tape.start_tag);
             if nonzero(&state_seeds) || nonzero(&output_seeds) {
-                self.initialization_map(i, tape, tape.start_tag, &state_seeds, &output_seeds)?;
+                self.initialization_map(i, tapes, tape.start_tag, &state_seeds, &output_seeds)?;
             }
         }
         let passes = tapes.iter().map(|t| t.start_tag).max().unwrap_or(0);
@@ -224,10 +252,10 @@ impl Pass<'_> {
                 if tag >= tape.start_tag {
                     continue;
                 }
-                let output_seeds = self.output_seeds(i, tag);
+                let output_seeds = self.output_seeds(i, tape, tag);
                 if nonzero(&output_seeds) {
                     let no_state = vec![0.0; self.seeds[i].state_size];
-                    self.initialization_map(i, tape, tag, &no_state, &output_seeds)?;
+                    self.initialization_map(i, tapes, tag, &no_state, &output_seeds)?;
                 }
             }
         }
@@ -239,30 +267,37 @@ impl Pass<'_> {
     fn initialization_map(
         &mut self,
         i: usize,
-        tape: &Tape,
+        tapes: &[Tape],
         tag: usize,
         state_seeds: &[f64],
         output_seeds: &[f64],
     ) -> Result<()> {
         let time = self.start;
+        let tape = &tapes[i];
         let inputs =
             replay::restore_initialization(self.cosimulation, i, &self.names[i], tape, tag, time)?;
         let returned = self.call(i, time, |d, r| {
             d.initialization_vjp(state_seeds, output_seeds, &mut r.inputs, &mut r.parameters)
         })?;
         match inputs {
-            Some(record) => self.finish(i, &returned, record),
+            Some(record) => self.finish(i, tapes, &returned, record),
             // The start values of inputs are constants: only the parameters get adjoints.
             None => add(&mut self.adjoints.parameters[i], &returned.parameters),
         }
         Ok(())
     }
 
-    /// The output seeds of component `i`'s sample `tag`, in seed order.
-    fn output_seeds(&self, i: usize, tag: usize) -> Vec<f64> {
+    /// The output seeds of component `i`'s sample `tag` (recorded in `tape`), in seed order;
+    /// the pass is done with the sample's adjoints then.
+    fn output_seeds(&mut self, i: usize, tape: &Tape, tag: usize) -> Vec<f64> {
+        let adjoints = self
+            .adjoints
+            .samples
+            .remove(i, tag)
+            .unwrap_or_else(|| fresh(self.wiring, self.cost, tape, i, tag));
         let map = &self.seeds[i];
         let mut seeds = vec![0.0; map.output_count];
-        for (slot, &adjoint) in self.adjoints.samples[i][tag].iter().enumerate() {
+        for (slot, &adjoint) in adjoints.iter().enumerate() {
             if let Some(index) = map.outputs[slot] {
                 seeds[index] += adjoint;
             }
@@ -270,9 +305,9 @@ impl Pass<'_> {
         seeds
     }
 
-    /// Restores component `i` to `state` and writes the recorded `inputs`.
-    fn restore(&mut self, i: usize, state: &FmuState, inputs: &InputRecord) -> Result<()> {
-        replay::restore(self.cosimulation, i, &self.names[i], state, inputs)
+    /// Puts component `i` at `place` of its recording `tape` with the recorded `inputs`.
+    fn restore(&mut self, i: usize, tape: &Tape, place: Place, inputs: &InputRecord) -> Result<()> {
+        replay::restore(self.cosimulation, i, &self.names[i], tape, place, inputs)
     }
 
     /// Calls one VJP of component `i` with zeroed result arrays.
@@ -296,8 +331,9 @@ impl Pass<'_> {
 
     /// Adds a VJP's parameter adjoints and sends its input adjoints to the samples `inputs`
     /// were computed from.
-    fn finish(&mut self, i: usize, returned: &Returned, inputs: &InputRecord) {
+    fn finish(&mut self, i: usize, tapes: &[Tape], returned: &Returned, inputs: &InputRecord) {
         add(&mut self.adjoints.parameters[i], &returned.parameters);
+        let (wiring, cost) = (self.wiring, self.cost);
         for (input, (wire, hold)) in self.wiring[i].inputs.iter().zip(&inputs.holds).enumerate() {
             let Some(index) = self.seeds[i].inputs[input] else {
                 continue;
@@ -307,11 +343,21 @@ impl Pass<'_> {
                 continue;
             }
             self.adjoints.offsets[i][input] += adjoint;
+            let source = wire.participant;
             for &(tag, weight) in hold.terms() {
-                self.adjoints.samples[wire.participant][tag][wire.slot] += weight * adjoint;
+                let fresh = || fresh(wiring, cost, &tapes[source], source, tag);
+                self.adjoints.samples.entry(source, tag, fresh)[wire.slot] += weight * adjoint;
             }
         }
     }
+}
+
+/// The adjoints of component `i`'s sample `tag` (recorded in `tape`) before the pass adds to
+/// them: the cost's `dJ/dy`.
+fn fresh(wiring: &[Wiring], cost: CostAdjoints<'_>, tape: &Tape, i: usize, tag: usize) -> Vec<f64> {
+    let mut adjoints = vec![0.0; wiring[i].observed.len()];
+    cost(tape, i, tag, &mut adjoints);
+    adjoints
 }
 
 /// Whether any entry is non-zero (a VJP with zero seeds returns zeros and is skipped).

@@ -26,27 +26,46 @@
 //! earlier points, keeping the rest in its state for `point - 1`. `tangents(point, ..)` is called
 //! for the points first to last, once the tangents of every value communicated at `point` are
 //! known, and sets the tangents of the offsets set at `point`.
+//!
+//! **Segments.** With checkpoints (module `checkpoints`) the sweeps see one segment of macro
+//! steps at a time, re-run from the checkpoint before it: the run keeps each stage's
+//! [`CouplingStage::checkpoint`] there (taken after `forward` at that point), and a re-run calls
+//! [`CouplingStage::rewind`] with it, then `forward` at the segment's points again, which must
+//! set the very offsets of the first run, bit for bit. The views answer inside the segment the
+//! sweep is at (`Communicated::values` for its points, from first to last), so a stage keeps what
+//! it needs of its own forward computation for the points since its latest rewind.
 
+use std::any::Any;
+
+use super::samples::Samples;
+use super::tape::Tape;
 use crate::error::Result;
 use crate::schedule::CoSimulation;
 use crate::system::System;
 
-/// The values the components communicated, by participant and macro point.
+/// Tangents, per direction, of one vector.
+pub(super) type Tangents = Vec<Vec<f64>>;
+
+/// What a stage needs to come back to a macro point ([`CouplingStage::checkpoint`]); only the
+/// stage that made it reads it.
+pub type StageCheckpoint = Box<dyn Any>;
+
+/// The values the components communicated, by participant and macro point: those of the
+/// segment the sweep is at.
 pub struct Communicated<'a> {
-    pub(super) values: &'a [&'a [Vec<f64>]],
-    pub(super) tags: &'a dyn Fn(usize, usize) -> usize,
+    pub(super) tapes: &'a [Tape],
 }
 
 impl Communicated<'_> {
-    /// The values participant `participant` communicated at macro point `point`, by observed
-    /// slot.
+    /// The values participant `participant` communicated at macro point `point` (of the current
+    /// segment), by observed slot.
     pub fn values(&self, participant: usize, point: usize) -> &[f64] {
-        &self.values[participant][self.tag(participant, point)]
+        self.tapes[participant].values(point)
     }
 
     /// The tag of those values.
     fn tag(&self, participant: usize, point: usize) -> usize {
-        (self.tags)(participant, point)
+        self.tapes[participant].point_tag(point)
     }
 }
 
@@ -54,7 +73,9 @@ impl Communicated<'_> {
 pub struct SampleAdjoints<'a> {
     /// The values communicated.
     pub communicated: Communicated<'a>,
-    pub(super) adjoints: &'a mut [Vec<Vec<f64>>],
+    pub(super) adjoints: &'a mut Samples<Vec<f64>>,
+    /// The adjoints of a sample the pass has not touched yet (participant, tag).
+    pub(super) fresh: &'a dyn Fn(usize, usize) -> Vec<f64>,
     pub(super) offsets: &'a [Vec<f64>],
 }
 
@@ -63,7 +84,9 @@ impl SampleAdjoints<'_> {
     /// slot.
     pub fn adjoints(&mut self, participant: usize, point: usize) -> &mut [f64] {
         let tag = self.communicated.tag(participant, point);
-        &mut self.adjoints[participant][tag]
+        let fresh = self.fresh;
+        self.adjoints
+            .entry(participant, tag, || fresh(participant, tag))
     }
 
     /// The adjoint of the offset on input `input` (in connection order) of component
@@ -77,10 +100,10 @@ impl SampleAdjoints<'_> {
 pub struct SampleTangents<'a> {
     /// The values communicated.
     pub communicated: Communicated<'a>,
-    /// `[participant][tag][direction][slot]`.
-    pub(super) tangents: &'a [Vec<Vec<Vec<f64>>>],
+    /// Per participant and sample tag (the latest few).
+    pub(super) tangents: &'a Samples<Tangents>,
     /// `[component][input][direction]`.
-    pub(super) offsets: &'a mut [Vec<Vec<f64>>],
+    pub(super) offsets: &'a mut [Tangents],
     pub(super) directions: usize,
 }
 
@@ -90,10 +113,13 @@ impl SampleTangents<'_> {
         self.directions
     }
 
-    /// The tangents of participant `participant`'s values at macro point `point`, per direction
-    /// and observed slot.
+    /// The tangents of participant `participant`'s values at macro point `point` (the current
+    /// one or the one before), per direction and observed slot.
     pub fn tangents(&self, participant: usize, point: usize) -> &[Vec<f64>] {
-        &self.tangents[participant][self.communicated.tag(participant, point)]
+        let tag = self.communicated.tag(participant, point);
+        self.tangents
+            .get(participant, tag)
+            .expect("the sweep keeps the tangents of the latest macro points")
     }
 
     /// The tangents, per direction, of the offset on input `input` (in connection order) of
@@ -113,6 +139,14 @@ pub trait CouplingStage {
         system: &System,
         cosimulation: &mut CoSimulation,
     ) -> Result<()>;
+
+    /// Its state at the macro point the run reached (after [`CouplingStage::forward`] there),
+    /// for a re-run from that point.
+    fn checkpoint(&self) -> StageCheckpoint;
+
+    /// Puts the stage back at macro point `point`, in the state `checkpoint` taken there, for
+    /// a re-run of the macro steps after it; what the sweeps read is kept from there on.
+    fn rewind(&mut self, point: usize, checkpoint: StageCheckpoint);
 
     /// The reverse of [`CouplingStage::forward`] at `point` (see the contract).
     fn reverse(&mut self, point: usize, adjoints: &mut SampleAdjoints<'_>) -> Result<()>;

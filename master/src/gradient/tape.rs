@@ -1,7 +1,12 @@
-//! The record of a forward run that the reverse pass reads: per participant, the inputs every
-//! step used and how they were computed from communicated samples, the values it communicated,
-//! and FMU states to restore (all of them, or checkpoints to recompute the rest from).
+//! The record of a forward run that the sweeps read, per participant: its initialization, the
+//! values of the cost's outputs at every macro point, and a window of macro steps (the inputs
+//! every step used and how they were computed from communicated samples, the values
+//! communicated, FMU states to come back to). A run that only evaluates the cost keeps no
+//! window; a gradient run keeps the whole run in it, or, with checkpoints, nothing at first:
+//! the sweeps re-run one segment at a time into it (see [`super::checkpoints`]), so that it
+//! never holds more than one segment.
 
+use std::cell::Cell;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::derivatives::DerivativeLayout;
@@ -14,10 +19,10 @@ use crate::schedule::{Event, Hold, Recorder};
 pub enum StatePolicy {
     /// None: the run only evaluates the cost.
     Nothing,
-    /// The states at the start and at every `n`-th macro point; the reverse pass recomputes
-    /// the steps in between from them.
+    /// The states at the start and at every `n`-th macro point; the sweeps recompute the
+    /// steps in between from them.
     Checkpoints(usize),
-    /// The state before every step and at every macro point: nothing is recomputed.
+    /// The state at every macro point and before every sub-step: nothing is recomputed.
     All,
 }
 
@@ -64,6 +69,28 @@ pub struct Derivatives {
     pub start_inputs: Vec<f64>,
 }
 
+/// A point of the recorded run an FMU state belongs to: before sub-step `sub_step` of macro
+/// step `step`. Sub-step 0 is macro point `step` itself: its state, kept as read with the
+/// previous macro step's end inputs, serves the first step too once its inputs are written
+/// (the inputs are all an FMU state there differs in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    /// The macro step (or point).
+    pub step: usize,
+    /// The sub-step within it.
+    pub sub_step: usize,
+}
+
+impl Place {
+    /// Macro point `point`.
+    pub fn point(point: usize) -> Self {
+        Place {
+            step: point,
+            sub_step: 0,
+        }
+    }
+}
+
 /// Where the recording is in the participant's run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -72,71 +99,223 @@ enum Phase {
     Stepping,
 }
 
+/// Consecutive macro steps of the run, from `first`, with the values at their points and the
+/// FMU states the sweeps restore.
+#[derive(Default)]
+struct Window {
+    first: usize,
+    steps: Vec<MacroStep>,
+    /// The observed values at points `first ..= first + steps.len()`.
+    values: Vec<Vec<f64>>,
+    /// The FMU states at points `first ..= first + steps.len()` (`None`: not kept, or freed).
+    point_states: Vec<Option<FmuState>>,
+    /// Per macro step, the states before its sub-steps 1, 2, ...
+    sub_step_states: Vec<Vec<Option<FmuState>>>,
+    /// A state at point `first + steps.len()` to take instead of reading one there (handed
+    /// on from the window this one replaced, or the checkpoint there).
+    end_state: Option<(usize, FmuState)>,
+}
+
+impl Window {
+    /// Every state the window holds, taken out of it.
+    fn take_states(&mut self) -> Vec<FmuState> {
+        let mut states: Vec<FmuState> = self
+            .point_states
+            .iter_mut()
+            .filter_map(Option::take)
+            .collect();
+        for step in &mut self.sub_step_states {
+            states.extend(step.iter_mut().filter_map(Option::take));
+        }
+        states.extend(self.end_state.take().map(|(_, state)| state));
+        states
+    }
+}
+
 /// The record of one participant's run.
 pub struct Tape {
     policy: StatePolicy,
+    /// Whether stepping events go into the window (false while a checkpointed run goes
+    /// forward the first time).
+    windowed: bool,
+    /// Whether macro points add to the cost's values (false while re-running a segment).
+    costing: bool,
     phase: Phase,
     pending: Option<InputRecord>,
     sub_steps: Vec<SubStep>,
+    sub_step_states: Vec<Option<FmuState>>,
+    /// The number of values observed so far (the next one's tag).
+    observed: usize,
+    /// The macro point reached.
+    point: usize,
+    /// The latest observed values.
+    latest: Vec<f64>,
+    /// The observed slots the cost reads.
+    cost_slots: Vec<usize>,
+    /// Per macro point, the values of `cost_slots`.
+    cost_values: Vec<f64>,
+    window: Window,
+    /// The largest number of macro steps the window held at once.
+    peak_steps: usize,
+    /// The recorded place whose FMU state the instance is in (up to its inputs), if known.
+    at: Cell<Option<Place>>,
     /// The derivatives of the participant's FMU, when the policy keeps states and the FMU
     /// provides them.
     pub derivatives: Option<Derivatives>,
-    /// Every communicated sample, by tag.
-    pub observations: Vec<Vec<f64>>,
     /// Per initialization sample (by tag), the inputs written before it (none for the first,
     /// read with the inputs' start values).
     pub initialization: Vec<Option<InputRecord>>,
     /// The tag of the values at the start time after initialization.
     pub start_tag: usize,
-    /// The macro steps.
-    pub steps: Vec<MacroStep>,
-    /// FMU states at macro points (0: the start), with the end inputs of the macro step written.
-    pub point_states: Vec<Option<FmuState>>,
-    /// FMU states before each step, by macro step and step, with the step's inputs written.
-    pub sub_step_states: Vec<Vec<Option<FmuState>>>,
 }
 
 impl Tape {
-    /// An empty tape keeping the FMU states `policy` asks for.
-    pub fn new(policy: StatePolicy) -> Self {
+    /// An empty tape keeping the FMU states `policy` asks for and, at every macro point, the
+    /// values of the observed slots `cost_slots`.
+    pub fn new(policy: StatePolicy, cost_slots: Vec<usize>) -> Self {
         Tape {
             policy,
+            windowed: policy == StatePolicy::All,
+            costing: true,
             phase: Phase::Initializing,
             pending: None,
             sub_steps: Vec::new(),
+            sub_step_states: Vec::new(),
+            observed: 0,
+            point: 0,
+            latest: Vec::new(),
+            cost_slots,
+            cost_values: Vec::new(),
+            window: Window::default(),
+            peak_steps: 0,
+            at: Cell::new(None),
             derivatives: None,
-            observations: Vec::new(),
             initialization: Vec::new(),
             start_tag: 0,
-            steps: Vec::new(),
-            point_states: Vec::new(),
-            sub_step_states: Vec::new(),
         }
     }
 
     /// The tag of the values communicated at macro point `point` (0: the start).
     pub fn point_tag(&self, point: usize) -> usize {
-        match point {
-            0 => self.start_tag,
-            _ => self.steps[point - 1].tag,
+        self.start_tag + point
+    }
+
+    /// The value of the cost's slot `slot` at macro point `point`.
+    pub fn cost_value(&self, point: usize, slot: usize) -> f64 {
+        let column = self
+            .cost_slots
+            .iter()
+            .position(|&s| s == slot)
+            .expect("the cost's slots are recorded");
+        self.cost_values[point * self.cost_slots.len() + column]
+    }
+
+    /// The latest observed values.
+    pub fn latest(&self) -> &[f64] {
+        &self.latest
+    }
+
+    /// Whether the window holds macro step `k`.
+    pub fn holds_step(&self, k: usize) -> bool {
+        (self.window.first..self.window.first + self.window.steps.len()).contains(&k)
+    }
+
+    /// Macro step `k`, which the window must hold.
+    pub fn step(&self, k: usize) -> &MacroStep {
+        &self.window.steps[k - self.window.first]
+    }
+
+    /// The values observed at macro point `point`, which the window must hold.
+    pub fn values(&self, point: usize) -> &[f64] {
+        &self.window.values[point - self.window.first]
+    }
+
+    /// The FMU state at `place`, if the window keeps it.
+    pub fn state(&self, place: Place) -> Option<&FmuState> {
+        let index = place.step.checked_sub(self.window.first)?;
+        match place.sub_step {
+            0 => self.window.point_states.get(index)?.as_ref(),
+            j => self.window.sub_step_states.get(index)?.get(j - 1)?.as_ref(),
         }
     }
 
-    /// The checkpoint interval: macro steps recomputed from one stored state.
-    pub fn checkpoint_interval(&self) -> usize {
-        match self.policy {
-            StatePolicy::Checkpoints(n) => n,
-            StatePolicy::Nothing | StatePolicy::All => 1,
-        }
+    /// The place the instance is at, if known.
+    pub fn at(&self) -> Option<Place> {
+        self.at.get()
+    }
+
+    /// Notes that the instance is now at `place` (its state restored there).
+    pub fn set_at(&self, place: Option<Place>) {
+        self.at.set(place);
+    }
+
+    /// The largest number of macro steps the tape held at once.
+    pub fn peak_steps(&self) -> usize {
+        self.peak_steps
+    }
+
+    /// Starts a new window at macro point `first`, whose state `start` and values `values`
+    /// are known, for a re-run of the steps up to point `end`; stops adding to the cost's
+    /// values. Returns the states of the old window to free (its state at `end`, if it had
+    /// one, serves the new window instead of a copy).
+    pub fn begin_window(
+        &mut self,
+        first: usize,
+        end: usize,
+        start: FmuState,
+        values: Vec<f64>,
+    ) -> Vec<FmuState> {
+        let mut old = std::mem::take(&mut self.window);
+        let handed_on = match end.checked_sub(old.first) {
+            Some(index) => old.point_states.get_mut(index).and_then(Option::take),
+            None => None,
+        };
+        let mut steps = std::mem::take(&mut old.steps);
+        steps.clear();
+        self.window = Window {
+            first,
+            steps,
+            values: vec![values],
+            point_states: vec![Some(start)],
+            sub_step_states: Vec::new(),
+            end_state: handed_on.map(|state| (end, state)),
+        };
+        self.windowed = true;
+        self.costing = false;
+        self.point = first;
+        self.observed = self.point_tag(first) + 1;
+        self.at.set(Some(Place::point(first)));
+        old.take_states()
+    }
+
+    /// Frees the states of macro step `k` a reverse sweep is done with: before its sub-steps
+    /// after the first, and at its end.
+    pub fn take_step_states(&mut self, k: usize) -> Vec<FmuState> {
+        let index = k - self.window.first;
+        let mut states: Vec<FmuState> = self.window.sub_step_states[index]
+            .iter_mut()
+            .filter_map(Option::take)
+            .collect();
+        states.extend(self.window.point_states[index + 1].take());
+        states
+    }
+
+    /// Frees the states macro step `k` started from, which a forward sweep is done with: at
+    /// its start point and before its later sub-steps. The state at its end stays.
+    pub fn take_states_before(&mut self, k: usize) -> Vec<FmuState> {
+        let index = k - self.window.first;
+        let mut states: Vec<FmuState> = self.window.sub_step_states[index]
+            .iter_mut()
+            .filter_map(Option::take)
+            .collect();
+        states.extend(self.window.point_states[index].take());
+        states
     }
 
     /// Every FMU state the tape still holds, taken out of it (to free them).
     pub fn take_states(&mut self) -> Vec<FmuState> {
-        let points = self.point_states.iter_mut().filter_map(Option::take);
-        let mut states: Vec<FmuState> = points.collect();
-        for step in &mut self.sub_step_states {
-            states.extend(step.iter_mut().filter_map(Option::take));
-        }
+        let mut states = self.window.take_states();
+        states.extend(self.sub_step_states.drain(..).flatten());
         states
     }
 
@@ -150,57 +329,97 @@ impl Tape {
                     holds,
                 },
             ) => {
-                self.pending = Some(InputRecord {
-                    time,
-                    values: values.to_vec(),
-                    holds: holds.to_vec(),
-                });
+                if self.phase == Phase::Initializing || self.windowed {
+                    self.pending = Some(InputRecord {
+                        time,
+                        values: values.to_vec(),
+                        holds: holds.to_vec(),
+                    });
+                }
             }
-            (Phase::Initializing, Event::Observed { values, .. }) => {
-                if self.observations.is_empty() {
+            (Phase::Initializing, Event::Observed { .. }) => {
+                if self.observed == 0 {
                     self.derivatives = self.read_derivatives(instance)?;
                 }
-                self.initialization.push(self.pending.take());
-                self.observations.push(values.to_vec());
+                let inputs = self.pending.take();
+                if self.derivatives.is_some() {
+                    self.initialization.push(inputs);
+                }
+                self.observed += 1;
             }
             (Phase::Initializing, Event::Initialized) => self.phase = Phase::Initialized,
             (Phase::Initialized, Event::Observed { values, .. }) => {
-                self.start_tag = self.observations.len();
-                self.observations.push(values.to_vec());
+                self.start_tag = self.observed;
                 self.phase = Phase::Stepping;
                 self.read_state_size(instance)?;
-                self.save_point_state(instance, 0)?;
+                self.reach_point(instance, values)?;
             }
             (Phase::Stepping, Event::Step { step, .. }) => {
-                let inputs = self.pending.take().ok_or_else(|| unexpected(&event))?;
-                self.sub_steps.push(SubStep { inputs, step });
-                if self.policy == StatePolicy::All && self.derivatives.is_some() {
-                    let k = self.steps.len();
-                    self.sub_step_states.resize_with(k + 1, Vec::new);
-                    self.sub_step_states[k].push(Some(instance.get_fmu_state()?));
+                self.at.set(None);
+                if self.windowed {
+                    let inputs = self.pending.take().ok_or_else(|| unexpected(&event))?;
+                    if !self.sub_steps.is_empty() && self.derivatives.is_some() {
+                        self.sub_step_states.push(Some(instance.get_fmu_state()?));
+                    }
+                    self.sub_steps.push(SubStep { inputs, step });
                 }
             }
             (Phase::Stepping, Event::Observed { values, .. }) => {
-                let end = self.pending.take().ok_or_else(|| unexpected(&event))?;
-                let tag = self.observations.len();
-                self.observations.push(values.to_vec());
-                let sub_steps = std::mem::take(&mut self.sub_steps);
-                self.steps.push(MacroStep {
-                    sub_steps,
-                    end,
-                    tag,
-                });
-                let point = self.steps.len();
-                let keep = match self.policy {
-                    StatePolicy::Nothing => false,
-                    StatePolicy::Checkpoints(n) => point.is_multiple_of(n),
-                    StatePolicy::All => true,
-                };
-                if keep {
-                    self.save_point_state(instance, point)?;
+                if self.windowed {
+                    let end = self.pending.take().ok_or_else(|| unexpected(&event))?;
+                    let sub_steps = std::mem::take(&mut self.sub_steps);
+                    let states = std::mem::take(&mut self.sub_step_states);
+                    self.window.steps.push(MacroStep {
+                        sub_steps,
+                        end,
+                        tag: self.observed,
+                    });
+                    self.window.sub_step_states.push(states);
+                    self.peak_steps = self.peak_steps.max(self.window.steps.len());
                 }
+                self.point += 1;
+                self.reach_point(instance, values)?;
             }
             _ => return Err(unexpected(&event)),
+        }
+        Ok(())
+    }
+
+    /// Records the values `values` read at the macro point reached (and, in the window, the
+    /// instance's state there).
+    fn reach_point(&mut self, instance: &mut dyn FmuInstance, values: &[f64]) -> Result<()> {
+        self.observed += 1;
+        self.latest.clear();
+        self.latest.extend_from_slice(values);
+        if self.costing {
+            self.cost_values
+                .extend(self.cost_slots.iter().map(|&slot| values[slot]));
+        }
+        self.at.set(Some(Place::point(self.point)));
+        if !self.windowed {
+            return Ok(());
+        }
+        if self.window.values.len() <= self.point - self.window.first {
+            self.window.values.push(values.to_vec());
+        }
+        let state = match self.window.end_state.take() {
+            Some((point, state)) if point == self.point => Some(state),
+            other => {
+                self.window.end_state = other;
+                match self.derivatives {
+                    Some(_) => Some(instance.get_fmu_state()?),
+                    None => None,
+                }
+            }
+        };
+        let index = self.point - self.window.first;
+        if self.window.point_states.len() <= index {
+            self.window.point_states.resize_with(index + 1, || None);
+        }
+        if self.window.point_states[index].is_none() {
+            self.window.point_states[index] = state;
+        } else if let Some(state) = state {
+            instance.free_fmu_state(state)?;
         }
         Ok(())
     }
@@ -231,25 +450,13 @@ impl Tape {
             return Ok(());
         };
         let name = instance.name().to_string();
-        let provider = instance.step_derivatives().ok_or_else(|| Error::InvalidValue {
-            item: format!("instance {name}"),
-            message: "provided step derivatives during initialization but not after it".into(),
-        })?;
+        let provider = instance
+            .step_derivatives()
+            .ok_or_else(|| Error::InvalidValue {
+                item: format!("instance {name}"),
+                message: "provided step derivatives during initialization but not after it".into(),
+            })?;
         derivatives.state_size = provider.state_size()?;
-        Ok(())
-    }
-
-    /// Stores the instance's state as that of macro point `point`.
-    pub fn save_point_state(&mut self, instance: &mut dyn FmuInstance, point: usize) -> Result<()> {
-        if self.derivatives.is_none() {
-            return Ok(());
-        }
-        if self.point_states.len() <= point {
-            self.point_states.resize_with(point + 1, || None);
-        }
-        if self.point_states[point].is_none() {
-            self.point_states[point] = Some(instance.get_fmu_state()?);
-        }
         Ok(())
     }
 }
@@ -263,6 +470,14 @@ fn unexpected(event: &Event<'_>) -> Error {
              (the event order of schedule::Event changed)"
         ),
     }
+}
+
+/// The tapes of a run, shared with its participants' recorders.
+pub type SharedTapes = Vec<Arc<Mutex<Tape>>>;
+
+/// Locks `tape`, even if a recorder panicked while holding it.
+pub fn lock(tape: &Mutex<Tape>) -> std::sync::MutexGuard<'_, Tape> {
+    tape.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// A participant's recorder: fills a tape the gradient reads after the run.
@@ -279,9 +494,6 @@ impl TapeRecorder {
 
 impl Recorder for TapeRecorder {
     fn record(&mut self, instance: &mut dyn FmuInstance, event: Event<'_>) -> Result<()> {
-        self.tape
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .record(instance, event)
+        lock(&self.tape).record(instance, event)
     }
 }

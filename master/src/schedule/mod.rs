@@ -26,11 +26,13 @@ mod initialization;
 mod jacobi;
 mod participant;
 mod recording;
+mod snapshot;
 
 pub use history::Hold;
 pub use initialization::observed_ports;
 pub use participant::connections_into;
 pub use recording::{Event, Recorder};
+pub use snapshot::Snapshot;
 
 use history::{Histories, Source};
 use participant::{Advance, Participant};

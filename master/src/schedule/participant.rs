@@ -280,6 +280,18 @@ impl Participant {
         }
     }
 
+    /// The offsets of the connected inputs, in connection order.
+    pub fn input_offsets(&self) -> Vec<f64> {
+        self.ports.inputs.iter().map(|input| input.offset).collect()
+    }
+
+    /// Sets the offsets of the connected inputs, in connection order.
+    pub fn set_input_offsets(&mut self, offsets: &[f64]) {
+        for (input, &offset) in self.ports.inputs.iter_mut().zip(offsets) {
+            input.offset = offset;
+        }
+    }
+
     /// Reads the numeric variables `variables` (type, value reference) at `time` after setting
     /// every connected input to its value communicated at `time`, so that outputs with direct
     /// feedthrough are consistent with the other participants' values there (not with
