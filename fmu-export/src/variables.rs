@@ -225,9 +225,17 @@ impl VariableTable {
     }
 }
 
-/// The output `d(y)/d(p)`: the forward sensitivity of output `y` to parameter `p`.
+/// The output `'d(y)/d(p)'`: the forward sensitivity of output `y` to parameter `p`, named
+/// `d(y)/d(p)` as an FMI quoted name (`'...'`, with `'` and `\` escaped by a backslash), which
+/// the structured naming convention of FMI 2.0 and 3.0 admits.
+pub fn sensitivity_name(y: &str, p: &str) -> String {
+    let escaped = format!("d({y})/d({p})").replace('\\', "\\\\").replace('\'', "\\'");
+    format!("'{escaped}'")
+}
+
+/// The sensitivity output of `y` to `p` (see [`sensitivity_name`]).
 fn sensitivity_var(y: &Var, p: &Var) -> Var {
-    Var::new(&format!("d({})/d({})", y.name, p.name), 0.0)
+    Var::new(&sensitivity_name(&y.name, &p.name), 0.0)
         .description(&format!("sensitivity of {} to the parameter {} (co-simulation only)", y.name, p.name))
 }
 
@@ -266,8 +274,9 @@ mod tests {
         let plain_names: Vec<_> = VariableTable::new(&plain).iter().map(|v| v.var.name.clone()).collect();
         let names: Vec<_> = table.iter().map(|v| v.var.name.clone()).collect();
         assert_eq!(names[..plain_names.len()], plain_names[..]);
-        assert_eq!(names[plain_names.len()..], ["d(y)/d(c)", "d(v)/d(c)", "d(y)/d(k)", "d(v)/d(k)"]);
-        let dv_dk = table.by_name("d(v)/d(k)").unwrap();
+        assert_eq!(names[plain_names.len()..], ["'d(y)/d(c)'", "'d(v)/d(c)'", "'d(y)/d(k)'", "'d(v)/d(k)'"]);
+        assert_eq!(sensitivity_name("a'b", "c"), r"'d(a\'b)/d(c)'");
+        let dv_dk = table.by_name("'d(v)/d(k)'").unwrap();
         assert_eq!(dv_dk.role, Role::Sensitivity { output: 1, sensitivity: 1 });
         assert_eq!(dv_dk.causality, Causality::Output);
         assert!(!dv_dk.has_start());

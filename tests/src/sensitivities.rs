@@ -5,6 +5,7 @@
 use fmu_export::instance::lifecycle::Kind;
 use fmu_export::instance::logging::Silent;
 use fmu_export::instance::Instance;
+use fmu_export::variables::sensitivity_name;
 use fmu_export::System;
 
 /// Communication step of the runs.
@@ -48,7 +49,7 @@ pub fn run<S: System>(steps: usize, changes: &[(&str, f64)]) -> Run {
         .iter()
         .map(|&j| {
             let p = &decl.parameters[j].var.name;
-            decl.outputs.iter().map(|y| vr(&format!("d({})/d({p})", y.name))).collect()
+            decl.outputs.iter().map(|y| vr(&sensitivity_name(&y.name, p))).collect()
         })
         .collect();
     let mut result = Run { outputs: Vec::new(), sensitivities: Vec::new() };
