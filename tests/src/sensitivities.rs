@@ -36,7 +36,12 @@ pub struct Run {
 pub fn run<S: System>(steps: usize, changes: &[(&str, f64)]) -> Run {
     let mut instance = Instance::<S>::new(Kind::CoSimulation, Box::new(Silent), false);
     let table = instance.table().clone();
-    let vr = |name: &str| table.by_name(name).unwrap_or_else(|| panic!("no variable {name}")).vr;
+    let vr = |name: &str| {
+        table
+            .by_name(name)
+            .unwrap_or_else(|| panic!("no variable {name}"))
+            .vr
+    };
     for &(name, value) in changes {
         instance.set_values(&[vr(name)], &[value]).unwrap();
     }
@@ -49,10 +54,16 @@ pub fn run<S: System>(steps: usize, changes: &[(&str, f64)]) -> Run {
         .iter()
         .map(|&j| {
             let p = &decl.parameters[j].var.name;
-            decl.outputs.iter().map(|y| vr(&sensitivity_name(&y.name, p))).collect()
+            decl.outputs
+                .iter()
+                .map(|y| vr(&sensitivity_name(&y.name, p)))
+                .collect()
         })
         .collect();
-    let mut result = Run { outputs: Vec::new(), sensitivities: Vec::new() };
+    let mut result = Run {
+        outputs: Vec::new(),
+        sensitivities: Vec::new(),
+    };
     for k in 0..steps {
         instance.do_step(k as f64 * H, H).unwrap();
         let mut y = vec![0.0; output_vrs.len()];
@@ -113,6 +124,7 @@ pub fn relative_error(exact: &[Vec<Vec<f64>>], reference: &[Vec<Vec<f64>>]) -> f
 /// `[k][s][i]` as `[s][k][i]`.
 pub fn by_parameter(sensitivities: &[Vec<Vec<f64>>]) -> Vec<Vec<Vec<f64>>> {
     let count = sensitivities[0].len();
-    (0..count).map(|s| sensitivities.iter().map(|step| step[s].clone()).collect()).collect()
+    (0..count)
+        .map(|s| sensitivities.iter().map(|step| step[s].clone()).collect())
+        .collect()
 }
-

@@ -8,9 +8,7 @@ use fmu_export::adjoint::{
     parameter_sensitivities, record_trajectory, EventTimeSensitivity, ScheduledStep,
 };
 use fmu_export::{OdeSystem, StepInputs, System};
-use tandem_tests::sensitivities::{
-    by_parameter, differences, relative_error, run, H, TOLERANCE,
-};
+use tandem_tests::sensitivities::{by_parameter, differences, relative_error, run, H, TOLERANCE};
 
 /// 1.3 s: past the impacts at 0.45 s and 1.08 s, before the ball comes to rest.
 const BALL_STEPS: usize = 130;
@@ -29,10 +27,17 @@ fn reference(event_time: EventTimeSensitivity) -> Vec<Vec<Vec<f64>>> {
     let sys = OdeSystem::<BouncingBall>::default();
     let decl = sys.declaration().clone();
     let schedule: Vec<ScheduledStep> = (0..BALL_STEPS)
-        .map(|k| ScheduledStep { h: H, inputs: StepInputs::held(k as f64 * H, &[]) })
+        .map(|k| ScheduledStep {
+            h: H,
+            inputs: StepInputs::held(k as f64 * H, &[]),
+        })
         .collect();
     let mut integrator = sys.integrator();
-    let (x0, p, d0) = (decl.state_starts(), decl.parameter_starts(), decl.discrete_starts());
+    let (x0, p, d0) = (
+        decl.state_starts(),
+        decl.parameter_starts(),
+        decl.discrete_starts(),
+    );
     let trajectory = record_trajectory(&sys, &mut integrator, &x0, &p, &d0, &schedule).unwrap();
     let matrices =
         parameter_sensitivities(&sys, integrator.scheme(), &trajectory, event_time).unwrap();
@@ -54,8 +59,10 @@ fn bouncing_ball_sensitivities_need_the_jump_conditions() {
     println!("against the trajectory reference: {with_jumps:e}");
     assert!(with_jumps < 1e-10, "relative difference {with_jumps:e}");
     let differences = differences::<OdeSystem<BouncingBall>>(BALL_STEPS);
-    let without_jumps =
-        relative_error(&reference(EventTimeSensitivity::Ignored), &differences);
+    let without_jumps = relative_error(&reference(EventTimeSensitivity::Ignored), &differences);
     println!("without the event-time terms, against differences: {without_jumps:e}");
-    assert!(without_jumps > 1e-2, "relative error only {without_jumps:e}");
+    assert!(
+        without_jumps > 1e-2,
+        "relative error only {without_jumps:e}"
+    );
 }

@@ -29,7 +29,10 @@ impl<S: System> Instance<S> {
             return Ok(());
         }
         let s = &self.state;
-        let adjoint = self.integrator.discrete_adjoint().ok_or_else(no_discrete_adjoint)?;
+        let adjoint = self
+            .integrator
+            .discrete_adjoint()
+            .ok_or_else(no_discrete_adjoint)?;
         let nw = adjoint.adjoint_state().len();
         let start = adjoint
             .linearize_start(&self.sys, s.t, &StepInputs::held(s.t, &s.u), &s.p, &s.d)
@@ -40,8 +43,10 @@ impl<S: System> Instance<S> {
                 ))
             })?;
         let columns = &self.declaration().sensitivities;
-        let sensitivities =
-            columns.iter().flat_map(|&j| start.start.params.column(j)[..nw].to_vec()).collect();
+        let sensitivities = columns
+            .iter()
+            .flat_map(|&j| start.start.params.column(j)[..nw].to_vec())
+            .collect();
         self.state.sensitivities = sensitivities;
         Ok(())
     }
@@ -57,7 +62,10 @@ impl<S: System> Instance<S> {
             return Ok(None);
         }
         let s = &self.state;
-        let adjoint = self.integrator.discrete_adjoint().ok_or_else(|| no_discrete_adjoint().message)?;
+        let adjoint = self
+            .integrator
+            .discrete_adjoint()
+            .ok_or_else(|| no_discrete_adjoint().message)?;
         adjoint
             .linearize_step(&self.sys, s.t, h, inputs, &s.p, &s.d)
             .map(Some)
@@ -94,8 +102,12 @@ impl<S: System> Instance<S> {
         }
         if self.cache.dy_dp.is_none() {
             let s = &self.state;
-            let adjoint = self.integrator.discrete_adjoint().ok_or_else(no_discrete_adjoint)?;
-            let outputs = adjoint.linearize_outputs(&self.sys, s.t, &self.step_inputs(), &s.p, &s.d);
+            let adjoint = self
+                .integrator
+                .discrete_adjoint()
+                .ok_or_else(no_discrete_adjoint)?;
+            let outputs =
+                adjoint.linearize_outputs(&self.sys, s.t, &self.step_inputs(), &s.p, &s.d);
             let linear = &outputs.outputs;
             let (nw, np) = (outputs.state_len, s.p.len());
             let du = vec![0.0; linear.inputs.cols()];
@@ -119,7 +131,10 @@ impl<S: System> Instance<S> {
     /// An Error unless the restored sensitivities fit the restored integrator state.
     pub(super) fn check_sensitivity_layout(&self) -> Outcome {
         let expected = if self.propagates_sensitivities() && self.state.integrator_ready {
-            let nw = self.integrator.discrete_adjoint().map_or(0, |a| a.adjoint_state().len());
+            let nw = self
+                .integrator
+                .discrete_adjoint()
+                .map_or(0, |a| a.adjoint_state().len());
             nw * self.declaration().sensitivities.len()
         } else {
             0
