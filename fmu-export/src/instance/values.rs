@@ -135,7 +135,12 @@ impl<S: System> Instance<S> {
             Role::EventIndicator(i) => self.indicators()?[i],
             Role::Sensitivity { output, sensitivity } => {
                 let ny = self.declaration().outputs.len();
-                self.output_sensitivities()?[sensitivity * ny + output]
+                let name = self.name_of(role).to_owned();
+                let values = self.output_sensitivities().map_err(|problem| Problem {
+                    message: format!("{name}: {}", problem.message),
+                    ..problem
+                })?;
+                values[sensitivity * ny + output]
             }
         })
     }
