@@ -7,7 +7,7 @@
 //!
 //! Forward sensitivities: a declaration's
 //! [`sensitivities`](Declaration::sensitivities) list adds, for every listed parameter `p` and
-//! continuous output `y`, the output `'d(y)/d(p)'` (an FMI quoted name, see
+//! continuous output `y`, the local variable `'d(y)/d(p)'` (an FMI quoted name, see
 //! [`variables::sensitivity_name`]), which the co-simulation integrator propagates exactly
 //! through every doStep, events included ([`instance::sensitivity`]); in Model Exchange getting
 //! it is an Error.

@@ -187,7 +187,7 @@ impl VariableTable {
         for (k, &j) in decl.sensitivities.iter().enumerate() {
             let p = &decl.parameters[j].var;
             for (i, y) in decl.outputs.iter().enumerate() {
-                push(sensitivity_var(y, p), VarType::Real, Causality::Output, Variability::Continuous,
+                push(sensitivity_var(y, p), VarType::Real, Causality::Local, Variability::Continuous,
                     Some(Initial::Calculated), Role::Sensitivity { output: i, sensitivity: k }, None);
             }
         }
@@ -278,7 +278,7 @@ mod tests {
         assert_eq!(sensitivity_name("a'b", "c"), r"'d(a\'b)/d(c)'");
         let dv_dk = table.by_name("'d(v)/d(k)'").unwrap();
         assert_eq!(dv_dk.role, Role::Sensitivity { output: 1, sensitivity: 1 });
-        assert_eq!(dv_dk.causality, Causality::Output);
+        assert_eq!(dv_dk.causality, Causality::Local);
         assert!(!dv_dk.has_start());
     }
 

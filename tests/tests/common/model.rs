@@ -118,15 +118,9 @@ impl Model {
         self.reals(|v| v.causality == Causality::Parameter)
     }
 
-    /// The continuous real outputs of the model's equations (not the co-simulation-only
-    /// sensitivity outputs `'d(y)/d(p)'`, which have no partial derivatives and no value in
-    /// Model Exchange).
+    /// The continuous real outputs.
     pub fn outputs(&self) -> Vec<&Variable> {
-        self.reals(|v| {
-            v.causality == Causality::Output
-                && v.variability == Variability::Continuous
-                && !v.name.starts_with("'d(")
-        })
+        self.reals(|v| v.causality == Causality::Output && v.variability == Variability::Continuous)
     }
 
     /// The knowns of the partial derivatives: states, inputs, real parameters.
