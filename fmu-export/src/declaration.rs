@@ -172,6 +172,9 @@ pub struct Declaration {
     pub discrete: Vec<Discrete>,
     /// Number of event indicators `z`.
     pub event_indicators: usize,
+    /// Indices into `parameters` whose forward sensitivities the co-simulation integrator
+    /// propagates (exported as the outputs `d(y)/d(p)`, see [`Declaration::sensitivities`]).
+    pub sensitivities: Vec<usize>,
     /// Embedded co-simulation solver.
     pub cosimulation: CoSimulation,
     /// Default experiment.
@@ -190,6 +193,7 @@ impl Declaration {
             outputs: Vec::new(),
             discrete: Vec::new(),
             event_indicators: 0,
+            sensitivities: Vec::new(),
             cosimulation: CoSimulation {
                 method: Method::Sdirk { rtol: 1e-6, atol: 1e-9 },
                 max_step: 1e-2,
@@ -231,6 +235,36 @@ impl Declaration {
     /// Sets the number of event indicators.
     pub fn event_indicators(mut self, count: usize) -> Self {
         self.event_indicators = count;
+        self
+    }
+
+    /// Declares forward sensitivity outputs with respect to the named (already declared) real
+    /// parameters: for every such parameter `p` and continuous output `y`, the FMU gets the
+    /// output `d(y)/d(p)`, which the co-simulation integrator propagates exactly (event jumps
+    /// included). Model Exchange cannot provide these values (getting them is an Error).
+    ///
+    /// # Panics
+    ///
+    /// If a name is not a declared real parameter or is listed twice: a model definition error.
+    pub fn sensitivities(mut self, parameters: &[&str]) -> Self {
+        for &name in parameters {
+            let index = self
+                .parameters
+                .iter()
+                .position(|p| p.var.name == name)
+                .unwrap_or_else(|| {
+                    panic!(
+                        "model {}: sensitivities: `{name}` is not a declared real parameter (declare it before calling sensitivities)",
+                        self.model_name
+                    )
+                });
+            assert!(
+                !self.sensitivities.contains(&index),
+                "model {}: sensitivities: `{name}` is listed twice",
+                self.model_name
+            );
+            self.sensitivities.push(index);
+        }
         self
     }
 

@@ -4,6 +4,13 @@
 //!
 //! A model crate implements [`OdeModel`] or [`MechanicalModel`] and calls the export macro
 //! once; `cargo xtask fmus` packages it.
+//!
+//! Forward sensitivities: a declaration's
+//! [`sensitivities`](Declaration::sensitivities) list adds, for every listed parameter `p` and
+//! continuous output `y`, the local variable `'d(y)/d(p)'` (an FMI quoted name, see
+//! [`variables::sensitivity_name`]), which the co-simulation integrator propagates exactly
+//! through every doStep, events included ([`instance::sensitivity`]); in Model Exchange getting
+//! it is an Error.
 
 pub mod adjoint;
 pub mod capabilities;

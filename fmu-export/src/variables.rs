@@ -76,6 +76,14 @@ pub enum Role {
     Discrete(usize),
     /// Event indicator `z[i]` (FMI 3.0 lists event indicators by value reference).
     EventIndicator(usize),
+    /// The forward sensitivity `d(y[output])/d(p)` of an output to the `sensitivity`-th
+    /// parameter listed in [`Declaration::sensitivities`].
+    Sensitivity {
+        /// Index of the output `y`.
+        output: usize,
+        /// Position of the parameter in the declaration's sensitivity list.
+        sensitivity: usize,
+    },
 }
 
 /// One entry of the variable table.
@@ -114,7 +122,8 @@ pub struct VariableTable {
 
 impl VariableTable {
     /// Builds the table: time, states, derivatives, inputs, parameters, outputs, discrete,
-    /// event indicators.
+    /// event indicators, then the sensitivity outputs `d(y)/d(p)` (per listed parameter, every
+    /// output; last, so that declaring sensitivities keeps all other value references).
     pub fn new(decl: &Declaration) -> Self {
         let mut variables = Vec::new();
         let mut push = |var: Var, ty, causality, variability, initial, role, derivative_of| {
@@ -175,6 +184,13 @@ impl VariableTable {
             push(z, VarType::Real, Causality::Local, Variability::Continuous,
                 Some(Initial::Calculated), Role::EventIndicator(i), None);
         }
+        for (k, &j) in decl.sensitivities.iter().enumerate() {
+            let p = &decl.parameters[j].var;
+            for (i, y) in decl.outputs.iter().enumerate() {
+                push(sensitivity_var(y, p), VarType::Real, Causality::Local, Variability::Continuous,
+                    Some(Initial::Calculated), Role::Sensitivity { output: i, sensitivity: k }, None);
+            }
+        }
         VariableTable { variables }
     }
 
@@ -209,6 +225,20 @@ impl VariableTable {
     }
 }
 
+/// The output `'d(y)/d(p)'`: the forward sensitivity of output `y` to parameter `p`, named
+/// `d(y)/d(p)` as an FMI quoted name (`'...'`, with `'` and `\` escaped by a backslash), which
+/// the structured naming convention of FMI 2.0 and 3.0 admits.
+pub fn sensitivity_name(y: &str, p: &str) -> String {
+    let escaped = format!("d({y})/d({p})").replace('\\', "\\\\").replace('\'', "\\'");
+    format!("'{escaped}'")
+}
+
+/// The sensitivity output of `y` to `p` (see [`sensitivity_name`]).
+fn sensitivity_var(y: &Var, p: &Var) -> Var {
+    Var::new(&sensitivity_name(&y.name, &p.name), 0.0)
+        .description(&format!("sensitivity of {} to the parameter {} (co-simulation only)", y.name, p.name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +260,31 @@ mod tests {
         assert_eq!(table.get(2).unwrap().derivative_of, Some(1));
         assert_eq!(table.vr_of(Role::Output(0)), Some(5));
         assert_eq!(table.by_name("n").unwrap().ty, VarType::Integer);
+    }
+
+    #[test]
+    fn sensitivity_outputs_come_last_and_keep_the_other_value_references() {
+        let plain = Declaration::new("m", "")
+            .state(Var::new("x", 1.0))
+            .parameter(Var::new("k", 2.0), Tunability::Fixed)
+            .parameter(Var::new("c", 3.0), Tunability::Fixed)
+            .output(Var::new("y", 0.0))
+            .output(Var::new("v", 0.0));
+        let table = VariableTable::new(&plain.clone().sensitivities(&["c", "k"]));
+        let plain_names: Vec<_> = VariableTable::new(&plain).iter().map(|v| v.var.name.clone()).collect();
+        let names: Vec<_> = table.iter().map(|v| v.var.name.clone()).collect();
+        assert_eq!(names[..plain_names.len()], plain_names[..]);
+        assert_eq!(names[plain_names.len()..], ["'d(y)/d(c)'", "'d(v)/d(c)'", "'d(y)/d(k)'", "'d(v)/d(k)'"]);
+        assert_eq!(sensitivity_name("a'b", "c"), r"'d(a\'b)/d(c)'");
+        let dv_dk = table.by_name("'d(v)/d(k)'").unwrap();
+        assert_eq!(dv_dk.role, Role::Sensitivity { output: 1, sensitivity: 1 });
+        assert_eq!(dv_dk.causality, Causality::Local);
+        assert!(!dv_dk.has_start());
+    }
+
+    #[test]
+    #[should_panic(expected = "`g` is not a declared real parameter")]
+    fn sensitivities_of_an_undeclared_parameter_are_rejected() {
+        let _ = Declaration::new("m", "").parameter(Var::new("k", 2.0), Tunability::Fixed).sensitivities(&["g"]);
     }
 }

@@ -9,4 +9,5 @@ pub mod fmus;
 pub mod models;
 pub mod oscillator;
 pub mod python;
+pub mod sensitivities;
 pub mod trajectory;

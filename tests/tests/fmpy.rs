@@ -2,6 +2,7 @@
 //! validates, it simulates through Model Exchange (CVode) and Co-Simulation, the oscillator
 //! agrees with its closed-form solution and the bouncing ball with its analytic impact times.
 
+use fmu_export::variables::sensitivity_name;
 use tandem_tests::bouncing_ball::{increments, DroppedBall};
 use tandem_tests::fmpy::{self, Interface, Simulation};
 use tandem_tests::fmus::{self, FmiVersion};
@@ -270,5 +271,63 @@ fn the_steel_law_sees_every_velocity_reversal_under_cvode() {
         assert!((g / 0.04994 - 1.0).abs() < 1e-4, "{version:?}: G = {g}");
         let g_cs = cs.last("integral");
         assert!((g / g_cs - 1.0).abs() < 1e-5, "{version:?}: ME G = {g}, CS G = {g_cs}");
+    }
+}
+
+/// Relative move of the parameter in the finite differences of two FMPy runs.
+const SENSITIVITY_DELTA: f64 = 1e-5;
+
+/// Required agreement of the recorded sensitivity with the differences, relative to the
+/// sensitivity (or to 1e-3 of its largest recorded value, for samples near a zero).
+const SENSITIVITY_TOLERANCE: f64 = 1e-6;
+
+/// FMPy simulates `model` in Co-Simulation and records `d(y)/d(p)`; it must match the central
+/// differences of `y` from two more FMPy runs with `p` moved by [`SENSITIVITY_DELTA`].
+fn recorded_sensitivity_matches_differences(
+    model: &str,
+    version: FmiVersion,
+    (p, value): (&str, f64),
+    y: &str,
+    stop_time: f64,
+) {
+    let fmu = &fmus::find(model, version).path;
+    let sensitivity = sensitivity_name(y, p);
+    let simulate = |value: f64, outputs: &[&str]| {
+        let start_values = [(p, value)];
+        let simulation = Simulation {
+            stop_time: Some(stop_time),
+            output_interval: Some(1e-2),
+            start_values: &start_values,
+            outputs,
+            ..Simulation::new(Interface::CoSimulation)
+        };
+        fmpy::simulate(fmu, &simulation).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let recorded = simulate(value, &[y, &sensitivity]).column(&sensitivity);
+    let dp = SENSITIVITY_DELTA * value.abs();
+    let (plus, minus) = (simulate(value + dp, &[y]).column(y), simulate(value - dp, &[y]).column(y));
+    assert_eq!(recorded.len(), plus.len());
+    let largest = recorded.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    assert!(largest > 0.0, "{sensitivity} is zero throughout");
+    let error = recorded
+        .iter()
+        .zip(plus.iter().zip(&minus))
+        .map(|(s, (a, b))| (s - (a - b) / (2.0 * dp)).abs() / s.abs().max(1e-3 * largest))
+        .fold(0.0_f64, f64::max);
+    println!("{model} {version:?}: {sensitivity} against differences of two FMPy runs: {error:e}");
+    assert!(error < SENSITIVITY_TOLERANCE, "{model} {version:?} {sensitivity}: relative error {error:e}");
+}
+
+#[test]
+fn fmpy_records_the_oscillator_sensitivities() {
+    for version in FmiVersion::ALL {
+        recorded_sensitivity_matches_differences("oscillator", version, ("c", 400.0), "position", 1.0);
+    }
+}
+
+#[test]
+fn fmpy_records_the_bouncing_ball_sensitivities_across_impacts() {
+    for version in FmiVersion::ALL {
+        recorded_sensitivity_matches_differences("bouncing_ball", version, ("e", 0.7), "velocity", 1.3);
     }
 }

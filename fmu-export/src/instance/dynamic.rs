@@ -35,6 +35,9 @@ pub struct DynamicState {
     pub last_successful_time: f64,
     /// Whether the co-simulation integrator holds the state (after exitInitializationMode).
     pub integrator_ready: bool,
+    /// Co-Simulation with declared sensitivities: `dw/dp` of the integrator's discrete state
+    /// `w`, one column of `w.len()` entries per listed parameter (empty otherwise).
+    pub sensitivities: Vec<f64>,
 }
 
 impl DynamicState {
@@ -57,6 +60,7 @@ impl DynamicState {
             experiment: ExperimentSetup { start, stop: None, tolerance: None },
             last_successful_time: start,
             integrator_ready: false,
+            sensitivities: Vec::new(),
         }
     }
 }

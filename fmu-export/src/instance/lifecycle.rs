@@ -181,6 +181,7 @@ impl<S: System> Instance<S> {
                 self.state.integrator_ready = true;
                 self.sync_states_from_integrator();
                 self.check_state_finite().map_err(|p| Problem::failure(p.message))?;
+                self.start_sensitivities().map_err(|p| Problem::failure(p.message))?;
                 self.state.mode = if self.event_mode_used { Mode::Event } else { Mode::Step };
             }
         }

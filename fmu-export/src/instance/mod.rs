@@ -11,6 +11,7 @@ pub mod model_exchange;
 pub mod outcome;
 pub mod partials;
 pub mod serialization;
+pub mod sensitivity;
 pub mod snapshot;
 pub mod values;
 
@@ -45,6 +46,8 @@ pub struct Instance<S: System> {
 struct Cache {
     dx: Option<Vec<f64>>,
     y: Option<Vec<f64>>,
+    /// `d(y[i])/d(p)` of the `k`-th listed parameter at `k * ny + i`.
+    dy_dp: Option<Vec<f64>>,
 }
 
 impl<S: System> Instance<S> {

@@ -1,4 +1,4 @@
-//! The byte format of serialized FMU states, version 1 (all numbers little-endian):
+//! The byte format of serialized FMU states, version 2 (all numbers little-endian):
 //!
 //! ```text
 //! magic "TANDEMFS" | u32 format version | u32 token length, token bytes (the model's
@@ -6,8 +6,11 @@
 //! time event, bit 2 stop time, bit 3 tolerance) | f64 t, start, stop, tolerance,
 //! last successful time, next time event | vectors x, u, p, d, z_ref (u64 length + f64s) |
 //! u64 number of input-derivative orders, each a vector | integrator state vector |
+//! sensitivity vector (`dw/dp`, empty without declared sensitivities) |
 //! u64 FNV-1a checksum of everything before it
 //! ```
+//!
+//! Version 2 added the sensitivity vector; version 1 states are rejected with their version.
 //!
 //! Decoding checks every field against the model (token, kind, dimensions, finiteness) and
 //! rejects anything else with an Error: foreign or corrupted bytes never reach the instance.
@@ -18,7 +21,7 @@ use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::snapshot::Snapshot;
 
 const MAGIC: &[u8; 8] = b"TANDEMFS";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const INTEGRATOR_READY: u8 = 1;
 const HAS_NEXT_EVENT: u8 = 2;
 const HAS_STOP: u8 = 4;
@@ -92,6 +95,7 @@ pub fn encode(snapshot: &Snapshot, layout: &Layout) -> Vec<u8> {
         put_vec(&mut out, v);
     }
     put_vec(&mut out, &snapshot.integrator);
+    put_vec(&mut out, &s.sensitivities);
     let checksum = fnv1a(&out);
     out.extend_from_slice(&checksum.to_le_bytes());
     out
@@ -164,15 +168,16 @@ pub fn decode(bytes: &[u8], layout: &Layout) -> Outcome<Snapshot> {
         .map(|_| r.finite_vec(Some(layout.inputs), "input derivatives"))
         .collect::<Outcome<Vec<_>>>()?;
     let integrator = r.finite_vec(None, "integrator state")?;
+    let sensitivities = r.finite_vec(None, "sensitivities")?;
     if r.pos != body.len() {
         return Err(reject(&format!(
-            "{} unexpected bytes after the integrator state",
+            "{} unexpected bytes after the sensitivities",
             body.len() - r.pos
         )));
     }
     let integrator_ready = flags & INTEGRATOR_READY != 0;
-    if integrator_ready && kind != Kind::CoSimulation || !integrator_ready && !integrator.is_empty()
-    {
+    let without_integrator = !integrator.is_empty() || !sensitivities.is_empty();
+    if integrator_ready && kind != Kind::CoSimulation || !integrator_ready && without_integrator {
         return Err(reject("integrator state inconsistent with the interface"));
     }
     let dynamic = DynamicState {
@@ -188,6 +193,7 @@ pub fn decode(bytes: &[u8], layout: &Layout) -> Outcome<Snapshot> {
         experiment: ExperimentSetup { start, stop, tolerance },
         last_successful_time,
         integrator_ready,
+        sensitivities,
     };
     Ok(Snapshot { kind, dynamic, integrator })
 }

@@ -148,6 +148,7 @@ impl<S: System> Instance<S> {
                 self.kind.name()
             )));
         }
+        let current = (self.state.clone(), self.integrator.clone());
         self.state = snapshot.dynamic.clone();
         if self.state.integrator_ready {
             self.integrator.set_state(&snapshot.integrator);
@@ -155,6 +156,11 @@ impl<S: System> Instance<S> {
             self.integrator = self.sys.integrator();
         }
         self.touch();
+        if let Err(problem) = self.check_sensitivity_layout() {
+            (self.state, self.integrator) = current;
+            self.touch();
+            return Err(problem);
+        }
         Ok(())
     }
 

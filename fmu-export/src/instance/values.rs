@@ -108,7 +108,11 @@ impl<S: System> Instance<S> {
                 Role::Input(i) => s.u[i] = value,
                 Role::Parameter(i) => s.p[i] = value,
                 Role::Discrete(i) => s.d[i] = value,
-                Role::Time | Role::Derivative(_) | Role::Output(_) | Role::EventIndicator(_) => {
+                Role::Time
+                | Role::Derivative(_)
+                | Role::Output(_)
+                | Role::EventIndicator(_)
+                | Role::Sensitivity { .. } => {
                     unreachable!("check_settable rejects calculated variables")
                 }
             }
@@ -129,6 +133,15 @@ impl<S: System> Instance<S> {
             Role::Derivative(i) => self.derivatives()?[i],
             Role::Output(i) => self.outputs()?[i],
             Role::EventIndicator(i) => self.indicators()?[i],
+            Role::Sensitivity { output, sensitivity } => {
+                let ny = self.declaration().outputs.len();
+                let name = self.name_of(role).to_owned();
+                let values = self.output_sensitivities().map_err(|problem| Problem {
+                    message: format!("{name}: {}", problem.message),
+                    ..problem
+                })?;
+                values[sensitivity * ny + output]
+            }
         })
     }
 
@@ -142,7 +155,13 @@ impl<S: System> Instance<S> {
                     "{name} is the independent variable; it cannot be set"
                 )))
             }
-            (Role::Derivative(_) | Role::Output(_) | Role::EventIndicator(_), ..)
+            (
+                Role::Derivative(_)
+                | Role::Output(_)
+                | Role::EventIndicator(_)
+                | Role::Sensitivity { .. },
+                ..,
+            )
             | (_, Causality::Output, _) => {
                 return Err(Problem::error(format!(
                     "{name} is calculated by the model; it cannot be set"

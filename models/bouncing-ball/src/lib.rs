@@ -58,6 +58,7 @@ impl OdeModel for BouncingBall {
             DiscreteRole::Local,
         )
         .event_indicators(1)
+        .sensitivities(&["g", "e"])
         .cosimulation(Method::Sdirk { rtol: 1e-8, atol: 1e-10 }, 1e-2)
         .experiment(0.0, 3.0, 1e-8, 1e-2)
     }

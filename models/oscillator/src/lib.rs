@@ -23,6 +23,7 @@ impl MechanicalModel for Oscillator {
             .output(Var::new("position", 0.0).unit("m").description("position x"))
             .output(Var::new("velocity", 0.0).unit("m/s").description("velocity v"))
             .output(Var::new("acceleration", 0.0).unit("m/s2").description("acceleration a"))
+            .sensitivities(&["c", "d"])
             .cosimulation(Method::Hht { alpha: -0.1 }, 1e-3)
             .experiment(0.0, 10.0, 1e-8, 1e-2)
     }

@@ -2,7 +2,7 @@
 //! token and the value references of the FMU its library exports.
 
 use fmu_export::token::instantiation_token;
-use fmu_export::variables::VariableTable;
+use fmu_export::variables::{Role, VariableTable};
 use fmu_export::Declaration;
 
 /// The declaration of a linked model.
@@ -29,8 +29,13 @@ impl Linked {
             .vr
     }
 
-    /// The number of variables (value references `0 .. count`).
-    pub fn variable_count(&self) -> usize {
-        VariableTable::new(&self.declaration).len()
+    /// The value references of every variable Model Exchange can read: all but the
+    /// co-simulation-only sensitivity outputs.
+    pub fn model_exchange_variables(&self) -> Vec<u32> {
+        VariableTable::new(&self.declaration)
+            .iter()
+            .filter(|v| !matches!(v.role, Role::Sensitivity { .. }))
+            .map(|v| v.vr)
+            .collect()
     }
 }
