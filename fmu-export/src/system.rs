@@ -181,4 +181,9 @@ pub trait Integrator<S: System>: Clone + Send {
     fn discrete_adjoint(&self) -> Option<&dyn DiscreteAdjoint<S>> {
         None
     }
+
+    /// [`Integrator::discrete_adjoint`], mutably (to take a step and linearize it at once).
+    fn discrete_adjoint_mut(&mut self) -> Option<&mut dyn DiscreteAdjoint<S>> {
+        None
+    }
 }

@@ -13,7 +13,7 @@
 //! without the instance knowing the integrator's scheme.
 
 use crate::integrators::{DifferentiableScheme, SchemeIntegrator};
-use crate::system::{Integrator, StepInputs, System};
+use crate::system::{Integrator, StepInputs, StepReport, System};
 
 use super::communication::CommunicationLinearization;
 use super::error::AdjointError;
@@ -43,6 +43,20 @@ pub trait DiscreteAdjoint<S: System> {
         p: &[f64],
         d: &[f64],
     ) -> Result<LinearizedStep, AdjointError>;
+
+    /// Takes the communication step on this integrator, as [`Integrator::do_step`] does
+    /// (committing it and `d`), and returns its linearization too: one integration serves
+    /// both, where [`linearize_step`](Self::linearize_step) integrates a copy.
+    #[allow(clippy::too_many_arguments)]
+    fn step_linearized(
+        &mut self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &mut [f64],
+    ) -> Result<(StepReport, LinearizedStep), AdjointError>;
 
     /// The consistent start `w = W(t, x, u, p)` from the continuous state `x` of the current
     /// discrete state, with the outputs at `w`.
@@ -160,8 +174,20 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         d: &[f64],
     ) -> Result<LinearizedStep, AdjointError> {
         let mut copy = self.clone();
-        let (_, tape) =
-            copy.do_step_recorded(sys, t, h, u, p, &mut d.to_vec()).map_err(AdjointError::Step)?;
+        copy.step_linearized(sys, t, h, u, p, &mut d.to_vec()).map(|(_, step)| step)
+    }
+
+    fn step_linearized(
+        &mut self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &mut [f64],
+    ) -> Result<(StepReport, LinearizedStep), AdjointError> {
+        let (report, tape) =
+            self.do_step_recorded(sys, t, h, u, p, d).map_err(AdjointError::Step)?;
         let scheme = self.scheme();
         let step =
             CommunicationLinearization::new(sys, scheme, &tape, EventTimeSensitivity::Included)?;
@@ -174,7 +200,7 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
             p,
             tape.d_end(),
         );
-        Ok(LinearizedStep { step, outputs, state_len: scheme.carried_len() })
+        Ok((report, LinearizedStep { step, outputs, state_len: scheme.carried_len() }))
     }
 
     fn linearize_start(

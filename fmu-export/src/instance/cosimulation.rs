@@ -73,19 +73,18 @@ impl<S: System> Instance<S> {
     /// returns the number of events handled, or why the step failed.
     fn advance(&mut self, t: f64, h: f64) -> Result<usize, String> {
         let inputs = self.step_inputs();
-        let linearized = self.linearize_for_sensitivities(h, &inputs)?;
-        let report = self
-            .integrator
-            .do_step(&self.sys, t, h, &inputs, &self.state.p, &mut self.state.d)
-            .map_err(|e| e.to_string())?;
+        let report = if self.propagates_sensitivities() {
+            self.step_with_sensitivities(t, h, &inputs)?
+        } else {
+            self.integrator
+                .do_step(&self.sys, t, h, &inputs, &self.state.p, &mut self.state.d)
+                .map_err(|e| e.to_string())?
+        };
         self.sync_states_from_integrator();
         self.state.t = t + h;
         self.shift_inputs(&inputs, h);
         self.check_state_finite().map_err(|p| format!("non-finite state: {p}"))?;
         self.derivatives().map_err(|p| format!("non-finite state derivative: {p}"))?;
-        if let Some(step) = linearized {
-            self.propagate_sensitivities(&step);
-        }
         Ok(report.events)
     }
 

@@ -10,15 +10,15 @@
 //! discarded step and the FMU state functions roll it back with everything else. Models
 //! without sensitivities pay nothing.
 
-use crate::adjoint::LinearizedStep;
+use crate::adjoint::AdjointError;
 use crate::instance::lifecycle::Kind;
 use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::Instance;
-use crate::system::{Integrator, StepInputs, System};
+use crate::system::{Integrator, StepInputs, StepReport, System};
 
 impl<S: System> Instance<S> {
     /// Whether the model declares sensitivity outputs and the instance propagates them.
-    fn propagates_sensitivities(&self) -> bool {
+    pub(super) fn propagates_sensitivities(&self) -> bool {
         self.kind == Kind::CoSimulation && !self.declaration().sensitivities.is_empty()
     }
 
@@ -51,29 +51,24 @@ impl<S: System> Instance<S> {
         Ok(())
     }
 
-    /// Before a step of size `h` from the current point with `inputs`: its linearization if
-    /// the instance propagates sensitivities (`None` otherwise), or why it cannot be taken.
-    pub(super) fn linearize_for_sensitivities(
-        &self,
+    /// Takes the step of size `h` from `t` with `inputs` once, linearized on the way, and maps
+    /// `S <- dw_next/dw S + dw_next/dp` through it.
+    pub(super) fn step_with_sensitivities(
+        &mut self,
+        t: f64,
         h: f64,
         inputs: &StepInputs<f64>,
-    ) -> Result<Option<LinearizedStep>, String> {
-        if !self.propagates_sensitivities() {
-            return Ok(None);
-        }
-        let s = &self.state;
+    ) -> Result<StepReport, String> {
         let adjoint = self
             .integrator
-            .discrete_adjoint()
+            .discrete_adjoint_mut()
             .ok_or_else(|| no_discrete_adjoint().message)?;
-        adjoint
-            .linearize_step(&self.sys, s.t, h, inputs, &s.p, &s.d)
-            .map(Some)
-            .map_err(|e| format!("the step cannot be linearized for the sensitivities: {e}"))
-    }
-
-    /// After the step `step` was taken: `S <- dw_next/dw S + dw_next/dp`.
-    pub(super) fn propagate_sensitivities(&mut self, step: &LinearizedStep) {
+        let (report, step) = adjoint
+            .step_linearized(&self.sys, t, h, inputs, &self.state.p, &mut self.state.d)
+            .map_err(|e| match e {
+                AdjointError::Step(failure) => failure.to_string(),
+                e => format!("the step cannot be linearized for the sensitivities: {e}"),
+            })?;
         let np = self.declaration().parameters.len();
         let nw = step.state_len;
         let du = vec![0.0; step.step.inputs_len()];
@@ -84,6 +79,7 @@ impl<S: System> Instance<S> {
             column.copy_from_slice(&next);
         }
         self.touch();
+        Ok(report)
     }
 
     /// `d(y[i])/d(p)` of the `k`-th listed parameter at `k * ny + i`, at the current point

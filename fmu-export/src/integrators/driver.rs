@@ -160,6 +160,10 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> Integrator<S> for Sch
     fn discrete_adjoint(&self) -> Option<&dyn DiscreteAdjoint<S>> {
         Some(self)
     }
+
+    fn discrete_adjoint_mut(&mut self) -> Option<&mut dyn DiscreteAdjoint<S>> {
+        Some(self)
+    }
 }
 
 /// The working copy of one communication step.
