@@ -19,6 +19,8 @@ pub struct DerivativeLayout {
     pub parameters: Vec<u32>,
     /// The continuous Float64 outputs.
     pub outputs: Vec<u32>,
+    /// Float64 parameters the derivatives do not cover, with the reason.
+    pub excluded: Vec<(u32, String)>,
 }
 
 /// Derivatives of a component's step, output and initialization maps. Every

@@ -4,8 +4,10 @@
 //! measurements, or the integral of one output, over the macro points. Its gradient comes
 //! from one of two methods, chosen per parameter:
 //!
-//! 1. **The discrete adjoint of the co-simulation**, when every component's FMU provides the
-//!    adjoint extension ([`StepDerivatives`]). The forward run keeps the cost's outputs and,
+//! 1. **The discrete adjoint of the co-simulation**, when every component's step has
+//!    derivatives ([`StepDerivatives`]): a Co-Simulation FMU's from the adjoint extension, a
+//!    Model Exchange FMU's from its partial derivatives through the master's integrator
+//!    ([`crate::model_exchange::HeldInputStep`]). The forward run keeps the cost's outputs and,
 //!    at checkpoints, the whole co-simulation's state (FMU states, the master's, the coupling
 //!    stages'); the sweeps re-run one segment at a time from its checkpoint, recording per
 //!    component the inputs of every step and how the schedule computed them from communicated
@@ -32,6 +34,7 @@ mod derivatives;
 mod energy_correction;
 mod forward;
 pub mod measurements;
+mod model_exchange;
 pub mod parameters;
 mod problem;
 mod replay;

@@ -12,6 +12,7 @@ use super::checkpoints::{self, Checkpoints};
 use super::cost::{Cost, CostSpec};
 use super::energy_correction::EnergyCorrection;
 use super::forward;
+use super::model_exchange;
 use super::parameters::{self, Parameter};
 use super::reverse::{self, Recording};
 use super::stage::CouplingStage;
@@ -69,8 +70,8 @@ impl Method {
     /// How the method is named in tables.
     pub fn label(&self) -> &'static str {
         match self {
-            Method::Adjoint => "adjoint (FMU extension)",
-            Method::ForwardSensitivities => "forward sensitivities (FMU extension)",
+            Method::Adjoint => "adjoint",
+            Method::ForwardSensitivities => "forward sensitivities",
             Method::FiniteDifferences { .. } => "finite differences",
         }
     }
@@ -422,8 +423,10 @@ impl Problem {
             .iter()
             .map(|tape| Box::new(TapeRecorder::new(tape.clone())) as Box<dyn Recorder>)
             .collect();
+        let system = &self.system;
+        let in_steps = |c: &Component, log: &LogSettings| model_exchange::instantiate(system, c, log);
         let hooks = Hooks {
-            instantiate: self.instantiate.as_deref(),
+            instantiate: Some(self.instantiate.as_deref().unwrap_or(&in_steps)),
             recorders,
         };
         let mut cosimulation = CoSimulation::initialize_with(&self.system, &self.log, hooks)?;
@@ -534,6 +537,12 @@ impl Problem {
                         .layout;
                     if layout.parameters.contains(&p.value_reference) {
                         Method::Adjoint
+                    } else if let Some((_, reason)) =
+                        layout.excluded.iter().find(|(r, _)| *r == p.value_reference)
+                    {
+                        Method::FiniteDifferences {
+                            reason: reason.clone(),
+                        }
                     } else {
                         Method::FiniteDifferences {
                             reason: format!(
@@ -556,11 +565,13 @@ impl Problem {
             .zip(components)
             .map(|(tape, component)| {
                 tape.derivatives.as_ref().map(|d| &d.layout).ok_or_else(|| {
-                    format!(
-                        "component {} ({}) does not provide the adjoint extension",
-                        component.name,
-                        component.fmu.path().display()
-                    )
+                    model_exchange::obstacle(&self.system, component).unwrap_or_else(|| {
+                        format!(
+                            "component {} ({}) does not provide the adjoint extension",
+                            component.name,
+                            component.fmu.path().display()
+                        )
+                    })
                 })
             })
             .collect::<std::result::Result<Vec<_>, String>>()

@@ -2,10 +2,14 @@
 //! states with an adaptive solver of [`crate::solver`], stops at time events, locates state
 //! events on the dense output, reports completed steps (step events) and runs the FMU's event
 //! iteration. `tandem simulate` drives one stepper over the output grid; a co-simulation
-//! participant drives one from communication point to communication point.
+//! participant drives one from communication point to communication point. [`HeldInputStep`]
+//! wraps one as a Co-Simulation instance with step derivatives, for gradients.
 
 mod equations;
+mod held_step;
+mod partials;
 mod stepper;
 
 pub use equations::NonFinite;
-pub use stepper::{Inputs, MeStepper, Reached, Statistics, StepOutcome};
+pub use held_step::HeldInputStep;
+pub use stepper::{Inputs, MeStepper, Reached, Statistics, StepOutcome, StepperSnapshot};

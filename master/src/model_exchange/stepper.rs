@@ -54,6 +54,18 @@ pub struct Statistics {
     pub calls: usize,
 }
 
+/// The stepper's part of a saved point of the integration ([`MeStepper::snapshot`]): together
+/// with the FMU's state, the integration continues from it exactly as it did the first time.
+#[derive(Debug, Clone)]
+pub struct StepperSnapshot {
+    time: f64,
+    states: Vec<f64>,
+    indicators: Vec<f64>,
+    tolerances: Tolerances,
+    step: Option<f64>,
+    next_time_event: Option<f64>,
+}
+
 /// A Model Exchange instance (owned, `Box<dyn FmuInstance>`, or borrowed) and the solver
 /// `S` that advances it.
 pub struct MeStepper<I = Box<dyn FmuInstance>, S = DormandPrince> {
@@ -116,6 +128,35 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
         self.time
     }
 
+    /// The continuous states at [`Self::time`].
+    pub fn states(&self) -> &[f64] {
+        &self.states
+    }
+
+    /// What the stepper knows of the integration besides the FMU's own state.
+    pub fn snapshot(&self) -> StepperSnapshot {
+        StepperSnapshot {
+            time: self.time,
+            states: self.states.clone(),
+            indicators: self.indicators.clone(),
+            tolerances: self.tolerances.clone(),
+            step: self.step,
+            next_time_event: self.next_time_event,
+        }
+    }
+
+    /// Goes back to `snapshot` (the FMU's own state is the caller's to restore).
+    pub fn restore(&mut self, snapshot: &StepperSnapshot) {
+        self.time = snapshot.time;
+        self.states.clone_from(&snapshot.states);
+        self.indicators.clone_from(&snapshot.indicators);
+        self.tolerances.clone_from(&snapshot.tolerances);
+        self.step = snapshot.step;
+        self.next_time_event = snapshot.next_time_event;
+        self.non_finite = None;
+        self.solver.reset();
+    }
+
     /// Number of continuous states.
     pub fn state_count(&self) -> usize {
         self.states.len()
@@ -142,13 +183,26 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
     /// Integrates to `to`, handling every event on the way. The inputs may have jumped since
     /// the last call (a new communication point), so the integrator starts afresh.
     pub fn advance_to(&mut self, to: f64, inputs: &mut Inputs<'_>) -> Result<Reached> {
+        self.advance_visiting(to, inputs, |_| {})
+    }
+
+    /// [`Self::advance_to`], showing the solver to `visit` after every step it takes (before
+    /// any event handling), while it still holds that step.
+    pub fn advance_visiting(
+        &mut self,
+        to: f64,
+        inputs: &mut Inputs<'_>,
+        mut visit: impl FnMut(&S),
+    ) -> Result<Reached> {
         self.solver.reset();
         while self.time < to {
             let due = self.next_time_event.is_some_and(|t| t <= self.time);
             let outcome = if due {
                 StepOutcome::default()
             } else {
-                self.step(to, inputs)?
+                let outcome = self.step(to, inputs)?;
+                visit(&self.solver);
+                outcome
             };
             if outcome.terminate {
                 return Ok(Reached::Terminated(self.time));

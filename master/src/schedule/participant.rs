@@ -153,7 +153,9 @@ impl Participant {
             ports.calls += 1;
             instance.set_values(start.ty, &[start.value_reference], &start.value)?;
         }
-        let (engine, tolerance) = match component.interface {
+        // The instance's interface, not the component's: a gradient run integrates a Model
+        // Exchange FMU in steps of its own (a held-input step) that present it as Co-Simulation.
+        let (engine, tolerance) = match instance.interface() {
             InterfaceType::CoSimulation => (
                 Engine::CoSimulation {
                     instance,

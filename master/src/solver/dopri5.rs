@@ -2,6 +2,7 @@
 //! fourth-order dense output (Hairer, Nørsett, Wanner, *Solving ODEs I*, II.5 and II.6).
 
 use super::fsal::FsalStages;
+use super::linearization::{stage_state, StepLinearization};
 use super::{Attempt, Interpolant, Ode, Stepper, Tolerances};
 
 const C: [f64; 7] = [0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0];
@@ -116,6 +117,22 @@ impl DormandPrince {
     }
 }
 
+impl DormandPrince {
+    /// The last attempted step (after an accepted one: that step) for its tangent and adjoint
+    /// with the step size frozen: the six stages whose derivatives make the new state.
+    pub fn last_step(&self) -> StepLinearization {
+        let k = &self.stages.k;
+        let stages = (0..6)
+            .map(|s| {
+                let mut stage = vec![0.0; self.x_old.len()];
+                stage_state(&self.x_old, self.h, &A[s], &k[..s], &mut stage);
+                stage
+            })
+            .collect();
+        StepLinearization::new(self.t, self.h, &C[..6], &A, stages)
+    }
+}
+
 impl Stepper for DormandPrince {
     type Dense = DenseOutput;
 
@@ -154,10 +171,7 @@ impl Stepper for DormandPrince {
         self.stages.start(ode, t, x)?;
         let k = &mut self.stages.k;
         for s in 1..7 {
-            for (i, &xi) in x.iter().enumerate() {
-                let increment: f64 = (0..s).map(|j| A[s][j] * k[j][i]).sum();
-                self.stage[i] = xi + h * increment;
-            }
+            stage_state(x, h, &A[s], &k[..s], &mut self.stage);
             if s == 6 {
                 self.x_new.copy_from_slice(&self.stage);
             }

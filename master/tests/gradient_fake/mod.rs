@@ -197,6 +197,7 @@ impl FakeInstance {
                 inputs: (0..m as u32).collect(),
                 parameters: (0..q as u32).map(|l| PARAMETER + l).collect(),
                 outputs: (0..r as u32).map(|j| OUTPUT + j).collect(),
+                excluded: Vec::new(),
             },
             p: model.parameters.clone(),
             u: DVector::zeros(m),

@@ -55,6 +55,7 @@ impl StepDerivatives for Fmu3Instance {
                 inputs: references(&manifest.inputs),
                 parameters: references(&manifest.parameters),
                 outputs: references(&manifest.outputs),
+                excluded: Vec::new(),
             })
             .unwrap_or_default()
     }

@@ -1,0 +1,54 @@
+//! Model Exchange components in gradient runs. The master integrates each one in held-input
+//! steps with sensitivities ([`HeldInputStep`]) when its inputs are held constant over the
+//! macro step (a zero-order hold, so that the run computes what `tandem run` computes) and its
+//! FMU gives what the sensitivities need; otherwise the gradient falls back to finite
+//! differences and reports why.
+
+use crate::error::Result;
+use crate::instance::{FmuInstance, LogSettings};
+use crate::model_description::InterfaceType;
+use crate::model_exchange::HeldInputStep;
+use crate::system::{Component, System};
+
+/// Why `component` of `system`, a Model Exchange component, cannot be differentiated through
+/// the master's integrator, if it cannot (never for a Co-Simulation component).
+pub fn obstacle(system: &System, component: &Component) -> Option<String> {
+    if component.interface != InterfaceType::ModelExchange {
+        return None;
+    }
+    let extrapolation = component
+        .extrapolation
+        .unwrap_or(system.schedule.extrapolation);
+    let reason = if extrapolation.degree() > 0 {
+        Some(format!(
+            "its inputs follow the {extrapolation} extrapolation within each macro step, while the \
+             master's sensitivities hold them over the step (use extrapolation = \"zoh\")"
+        ))
+    } else {
+        HeldInputStep::obstacle(component.fmu.model_description())
+    };
+    reason.map(|reason| {
+        format!(
+            "component {} ({}) is integrated by the master as Model Exchange, and {reason}",
+            component.name, component.fmu_label
+        )
+    })
+}
+
+/// The instance of `component` for a gradient run of `system`: its FMU's, in held-input steps
+/// when it is a Model Exchange component without [`obstacle`].
+pub fn instantiate(
+    system: &System,
+    component: &Component,
+    log: &LogSettings,
+) -> Result<Box<dyn FmuInstance>> {
+    let instance = component
+        .fmu
+        .instantiate(component.interface, &component.name, log.clone())?;
+    if component.interface == InterfaceType::ModelExchange && obstacle(system, component).is_none()
+    {
+        let md = component.fmu.model_description();
+        return Ok(Box::new(HeldInputStep::new(instance, md, component.tolerance)));
+    }
+    Ok(instance)
+}

@@ -1,0 +1,92 @@
+//! The partial derivatives of a Model Exchange FMU's equations at its current point, from its
+//! directional (and, where it has them, adjoint) derivatives: of the state derivatives and of
+//! the outputs, with respect to the knowns `(x, u, p)`: continuous states, inputs and
+//! parameters, in that order.
+
+use crate::error::Result;
+use crate::instance::FmuInstance;
+
+/// Which equations a product is of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Equation {
+    /// The state derivatives `f(x, u, p)`.
+    Derivatives,
+    /// The outputs `g(x, u, p)`.
+    Outputs,
+}
+
+/// The value references of the unknowns and knowns, and how transposed products are formed.
+#[derive(Debug)]
+pub struct Partials {
+    derivatives: Vec<u32>,
+    outputs: Vec<u32>,
+    /// States, inputs, parameters.
+    knowns: Vec<u32>,
+    /// Whether the FMU computes `J^T v` itself (fmi3GetAdjointDerivative); otherwise the
+    /// transposed product is assembled from one directional derivative per known.
+    adjoint: bool,
+}
+
+impl Partials {
+    /// Products of `derivatives` and `outputs` with respect to `knowns` (value references);
+    /// `adjoint`: the FMU provides adjoint derivatives.
+    pub fn new(derivatives: Vec<u32>, outputs: Vec<u32>, knowns: Vec<u32>, adjoint: bool) -> Self {
+        Partials {
+            derivatives,
+            outputs,
+            knowns,
+            adjoint,
+        }
+    }
+
+    /// Number of knowns (the length of a seed of [`Self::jvp`]).
+    pub fn known_count(&self) -> usize {
+        self.knowns.len()
+    }
+
+    fn unknowns(&self, equation: Equation) -> &[u32] {
+        match equation {
+            Equation::Derivatives => &self.derivatives,
+            Equation::Outputs => &self.outputs,
+        }
+    }
+
+    /// `out = J seed`, `J = d equation / d (x, u, p)`.
+    pub fn jvp(
+        &self,
+        instance: &mut dyn FmuInstance,
+        equation: Equation,
+        seed: &[f64],
+        out: &mut [f64],
+    ) -> Result<()> {
+        let unknowns = self.unknowns(equation);
+        if unknowns.is_empty() {
+            return Ok(());
+        }
+        instance.get_directional_derivative(unknowns, &self.knowns, seed, out)
+    }
+
+    /// `out = J^T seed`, `J = d equation / d (x, u, p)`.
+    pub fn vjp(
+        &self,
+        instance: &mut dyn FmuInstance,
+        equation: Equation,
+        seed: &[f64],
+        out: &mut [f64],
+    ) -> Result<()> {
+        let unknowns = self.unknowns(equation);
+        if unknowns.is_empty() || seed.iter().all(|&s| s == 0.0) {
+            out.fill(0.0);
+            return Ok(());
+        }
+        if self.adjoint {
+            return instance.get_adjoint_derivative(unknowns, &self.knowns, seed, out);
+        }
+        let mut column = vec![0.0; unknowns.len()];
+        for (j, o) in out.iter_mut().enumerate() {
+            instance.get_directional_derivative(unknowns, &self.knowns[j..=j], &[1.0], &mut column)?;
+            *o = column.iter().zip(seed).map(|(c, s)| c * s).sum();
+        }
+        Ok(())
+    }
+}
