@@ -154,16 +154,14 @@ mod tests {
     fn step(x: &[f64], h: f64) -> (Vec<f64>, Vec<Vec<f64>>) {
         let mut k: Vec<Vec<f64>> = Vec::new();
         let mut stages = Vec::new();
-        for row in 0..4 {
-            let stage: Vec<f64> = (0..2)
-                .map(|i| x[i] + h * (0..row).map(|j| A[row][j] * k[j][i]).sum::<f64>())
-                .collect();
+        for a in &A[..4] {
+            let mut stage = vec![0.0; 2];
+            stage_state(x, h, a, &k, &mut stage);
             k.push(f(&stage));
             stages.push(stage);
         }
-        let new = (0..2)
-            .map(|i| x[i] + h * (0..4).map(|j| A[4][j] * k[j][i]).sum::<f64>())
-            .collect();
+        let mut new = vec![0.0; 2];
+        stage_state(x, h, &A[4], &k, &mut new);
         (new, stages)
     }
 
