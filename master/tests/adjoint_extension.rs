@@ -199,7 +199,10 @@ fn the_initialization_and_output_wrappers_give_the_derivatives_of_the_start() {
     // The oscillator's outputs read the integrator's state only (no direct feedthrough), so
     // the output VJP at the start is checked through the initialization map it composes with.
     let output = inst.output_vjp(&b).unwrap();
-    assert_eq!((output.inputs[0], output.parameters.clone()), (0.0, vec![0.0; 3]));
+    assert_eq!(
+        (output.inputs[0], output.parameters.clone()),
+        (0.0, vec![0.0; 3])
+    );
     let through = inst.initialization_vjp(&output.state, &[0.0; 3]).unwrap();
     let error = relative_difference(&through.parameters, &initial.parameters);
     assert!(error < 1e-14, "{through:?} vs {initial:?}");

@@ -13,7 +13,10 @@ fn path_str(path: &Path) -> &str {
 
 /// The FMU `dir/name` holding only the model description `text`.
 fn description_only(dir: &Path, name: &str, text: &str) -> PathBuf {
-    write_zip(&dir.join(name), &[("modelDescription.xml", text.as_bytes())])
+    write_zip(
+        &dir.join(name),
+        &[("modelDescription.xml", text.as_bytes())],
+    )
 }
 
 /// `tandem simulate fmu <options> --output-file output`.
@@ -131,7 +134,12 @@ fn interface_not_provided() {
     let end = start + text[start..].find("/>").unwrap() + 2;
     let me_only = format!("{}{}", &text[..start], &text[end..]);
     let path = description_only(dir.path(), "me_only.fmu", &me_only);
-    simulate(&path, &["--interface-type", "cs"], &dir.path().join("o.csv")).assert_fails_with(
+    simulate(
+        &path,
+        &["--interface-type", "cs"],
+        &dir.path().join("o.csv"),
+    )
+    .assert_fails_with(
         "me_only.fmu: the FMU does not implement Co-Simulation (it implements: Model Exchange)",
     );
 }
@@ -160,7 +168,10 @@ fn bad_experiment_options() {
     let path = description_only(dir.path(), "ball.fmu", &fixture("fmi2_bouncing_ball.xml"));
     let output = dir.path().join("out.csv");
     for (options, message) in [
-        (&["--stop-time", "-1"][..], "stop time -1 must be after start time 0"),
+        (
+            &["--stop-time", "-1"][..],
+            "stop time -1 must be after start time 0",
+        ),
         (
             &["--step-size", "0.1", "--output-interval", "0.25"],
             "output interval 0.25 must be a multiple of the step size 0.1",
@@ -177,8 +188,14 @@ fn bad_input_file() {
     let output = dir.path().join("out.csv");
     let input = dir.path().join("in.csv");
     for (csv, message) in [
-        ("\"time\",\"nope\"\n0,1\n", "in.csv: column \"nope\" is no variable"),
-        ("\"time\",\"f32\"\n0,1\n", "causality is parameter, not input"),
+        (
+            "\"time\",\"nope\"\n0,1\n",
+            "in.csv: column \"nope\" is no variable",
+        ),
+        (
+            "\"time\",\"f32\"\n0,1\n",
+            "causality is parameter, not input",
+        ),
         (
             "\"time\",\"i32\"\n0,1\n1,x\n",
             "line 3, column 2: \"x\" is not a number",

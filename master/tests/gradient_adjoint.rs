@@ -346,7 +346,10 @@ fmu = '{}'
         evaluation.cost
     );
     let error = relative_difference(&evaluation.gradient, &closed_form);
-    println!("adjoint {:?}, closed form {closed_form:?}, relative error {error:.1e}", evaluation.gradient);
+    println!(
+        "adjoint {:?}, closed form {closed_form:?}, relative error {error:.1e}",
+        evaluation.gradient
+    );
     assert!(
         error < 1e-12,
         "adjoint {:?} vs closed form {closed_form:?}: {error:.1e}",
@@ -368,7 +371,10 @@ fn with_checkpoints_the_record_holds_one_segment_and_the_gradient_stays_the_same
         (gradient, gradient_peak, problem.peak_steps_recorded())
     };
     let (all, all_peak, cost_peak) = run(Checkpointing::Off);
-    assert_eq!(all_peak, steps, "without checkpoints the record holds the whole run");
+    assert_eq!(
+        all_peak, steps,
+        "without checkpoints the record holds the whole run"
+    );
     assert_eq!(cost_peak, 0, "a cost-only run keeps no macro steps");
     for interval in [2, 3] {
         let (gradient, peak, _) = run(Checkpointing::Interval(interval));

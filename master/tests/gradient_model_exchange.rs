@@ -35,7 +35,10 @@ fn problem_of_masses(setup: Setup, cost: &CostSpec, version: FmiVersion) -> Prob
     let text = setup
         .toml()
         .replace(&mass(FmiVersion::Fmi3), &mass(version))
-        .replace("interface = \"me\"\n", "interface = \"me\"\ntolerance = 1e-12\n");
+        .replace(
+            "interface = \"me\"\n",
+            "interface = \"me\"\ntolerance = 1e-12\n",
+        );
     assert_eq!(text.matches("tolerance = 1e-12").count(), 2, "{text}");
     std::fs::write(&path, text).expect("write the system file");
     let system = System::load(&path, LoadOptions::default()).expect("the system loads");
@@ -115,7 +118,12 @@ fn the_gradient_runs_compute_what_tandem_run_computes() {
     let run = setup.run();
     assert_eq!(simulated.len() + 1, run.states.len());
     for (k, (a, state)) in simulated.iter().zip(&run.states).enumerate() {
-        assert_eq!(a.to_bits(), state[1].to_bits(), "mass2.position at point {k}: {a} vs {}", state[1]);
+        assert_eq!(
+            a.to_bits(),
+            state[1].to_bits(),
+            "mass2.position at point {k}: {a} vs {}",
+            state[1]
+        );
     }
     assert!(simulated.iter().any(|&x| x.abs() > 1e-3), "{simulated:?}");
 }
@@ -138,13 +146,15 @@ fn forward_sensitivities_and_checkpoints_give_the_same_model_exchange_gradient()
     assert_eq!(forward.cost, reference.cost);
     for (i, (&f, &a)) in forward.gradient.iter().zip(&reference.gradient).enumerate() {
         let error = relative(f, a);
-        println!("{}: forward {f:e}, adjoint {a:e}, {error:.1e}", PARAMETERS[i]);
+        println!(
+            "{}: forward {f:e}, adjoint {a:e}, {error:.1e}",
+            PARAMETERS[i]
+        );
         assert!(error < 1e-10, "{}: forward {f}, adjoint {a}", PARAMETERS[i]);
     }
     // Re-running segments from checkpoints restores the solver's state with the FMU's, so the
     // re-runs repeat the first run's steps exactly.
-    let mut checkpointed =
-        problem(setup, &cost).with_checkpointing(Checkpointing::Interval(7));
+    let mut checkpointed = problem(setup, &cost).with_checkpointing(Checkpointing::Interval(7));
     let again = checkpointed.gradient(&values).expect("the adjoint");
     assert_eq!(again.cost, reference.cost);
     assert_eq!(again.gradient, reference.gradient);
@@ -169,5 +179,48 @@ fn a_model_exchange_component_under_an_extrapolation_falls_back_to_differences_a
             }
             other => panic!("expected the fallback, got {other:?}"),
         }
+    }
+}
+
+#[test]
+fn the_command_says_which_components_the_master_differentiates_and_checks_them() {
+    let setup = Setup {
+        mass_interface: "me",
+        stop: 0.3,
+        ..Setup::jacobi("zoh", 1e-2)
+    };
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("system.toml");
+    let section = "\n[gradient]\nparameters = [\"mass1.k\", \"spring.k\"]\ncost = \"integral:mass2.position\"\n";
+    let text = setup.toml().replace(
+        "interface = \"me\"\n",
+        "interface = \"me\"\ntolerance = 1e-12\n",
+    );
+    std::fs::write(&path, text + section).expect("write the system file");
+    let run = common::tandem(&["gradient", path.to_str().expect("a UTF-8 path"), "--check"]);
+    run.assert_success();
+    assert!(
+        run.stdout
+            .contains("Model Exchange components mass1, mass2: their steps are differentiated"),
+        "{}",
+        run.stdout
+    );
+    let rows: Vec<Vec<&str>> = run
+        .stdout
+        .lines()
+        .skip_while(|line| !line.starts_with("parameter"))
+        .skip(1)
+        .map(|line| {
+            line.split("  ")
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", run.stdout);
+    for row in rows {
+        assert_eq!(row[3], "adjoint", "{row:?}");
+        let error: f64 = row[5].parse().expect("a relative error");
+        assert!(error < 1e-6, "{row:?}");
     }
 }

@@ -67,7 +67,11 @@ fn ssd() -> String {
             })
             .collect()
     };
-    let mass = connectors(&[("F", "input"), ("position", "output"), ("velocity", "output")]);
+    let mass = connectors(&[
+        ("F", "input"),
+        ("position", "output"),
+        ("velocity", "output"),
+    ]);
     let spring = connectors(&[
         ("x_a", "input"),
         ("v_a", "input"),
@@ -150,7 +154,9 @@ fn write_package(path: &Path, fmi2_dir: &Path) {
         ("resources/spring_damper.fmu", fmu("spring_damper.fmu")),
     ];
     for (name, content) in entries {
-        writer.start_file(name, options).expect("start a package entry");
+        writer
+            .start_file(name, options)
+            .expect("start a package entry");
         writer.write_all(&content).expect("write a package entry");
     }
     writer.finish().expect("finish the package");
@@ -169,7 +175,12 @@ pub fn compare(fmus: &Path, repetitions: usize) {
         let run = master::run(&package, LoadOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e}", package.display()));
         tandem_times.push(run.setup + run.stepping);
-        let names = ["mass1.position", "mass1.velocity", "mass2.position", "mass2.velocity"];
+        let names = [
+            "mass1.position",
+            "mass1.velocity",
+            "mass2.position",
+            "mass2.velocity",
+        ];
         tandem_final = names.map(|n| run.value(n));
     }
 
@@ -188,16 +199,28 @@ pub fn compare(fmus: &Path, repetitions: usize) {
     let numbers = |i: usize| -> Vec<f64> {
         parts
             .get(i)
-            .map(|p| p.split_whitespace().filter_map(|n| n.parse().ok()).collect())
+            .map(|p| {
+                p.split_whitespace()
+                    .filter_map(|n| n.parse().ok())
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let (fmpy_seconds, fmpy_final) = (numbers(0), numbers(1));
     if !output.status.success() || fmpy_seconds.len() != repetitions || fmpy_final.len() != 4 {
         println!("## Double oscillator through FMPy's SSP simulator\n");
-        println!("FMPy could not run the package ({}):\n\n```\n{}{}\n```\n", output.status, stdout, String::from_utf8_lossy(&output.stderr));
+        println!(
+            "FMPy could not run the package ({}):\n\n```\n{}{}\n```\n",
+            output.status,
+            stdout,
+            String::from_utf8_lossy(&output.stderr)
+        );
         return;
     }
-    let mut fmpy_times: Vec<Duration> = fmpy_seconds.iter().map(|&s| Duration::from_secs_f64(s)).collect();
+    let mut fmpy_times: Vec<Duration> = fmpy_seconds
+        .iter()
+        .map(|&s| Duration::from_secs_f64(s))
+        .collect();
     let difference = fmpy_final
         .iter()
         .zip(tandem_final)
@@ -208,8 +231,14 @@ pub fn compare(fmus: &Path, repetitions: usize) {
     let fmpy_list = crate::cell(&fmpy_times);
     let tandem_list = crate::cell(&tandem_times);
     let (fmpy, tandem) = (median(&mut fmpy_times), median(&mut tandem_times));
-    println!("| FMPy `simulate_ssp` | {repetitions} | {fmpy_list} | {:.3} |", seconds(fmpy));
-    println!("| tandem (Jacobi, ZOH) | {repetitions} | {tandem_list} | {:.3} |", seconds(tandem));
+    println!(
+        "| FMPy `simulate_ssp` | {repetitions} | {fmpy_list} | {:.3} |",
+        seconds(fmpy)
+    );
+    println!(
+        "| tandem (Jacobi, ZOH) | {repetitions} | {tandem_list} | {:.3} |",
+        seconds(tandem)
+    );
     println!(
         "\nRatio FMPy / tandem (medians): {:.2}; FMPy rows: {}; max final-state difference: {difference:e}\n",
         seconds(fmpy) / seconds(tandem),

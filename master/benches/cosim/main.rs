@@ -50,7 +50,9 @@ fn parse_arguments() -> Settings {
                     .expect("--repetitions takes a positive integer")
             }
             "--bench" => {}
-            other => panic!("unknown argument {other}; usage: cosim --fmus <folder> [--repetitions N]"),
+            other => {
+                panic!("unknown argument {other}; usage: cosim --fmus <folder> [--repetitions N]")
+            }
         }
     }
     Settings {
@@ -69,7 +71,10 @@ fn print_machine() {
         .map_or("unknown", |l| l.trim_start_matches([' ', '\t', ':']));
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let load: Vec<&str> = load.split_whitespace().take(3).collect();
-    println!("Machine: {cores} cores, {model}, load average {}\n", load.join(" "));
+    println!(
+        "Machine: {cores} cores, {model}, load average {}\n",
+        load.join(" ")
+    );
 }
 
 /// Part 1: the double oscillator through the master (FMI 3.0 FMUs) against the native loop of
@@ -83,8 +88,16 @@ fn overhead(settings: &Settings) {
     };
     type Loop = fn(&DoubleOscillator, native::State, f64, usize) -> native::State;
     let cases: [(&str, &str, Loop); 2] = [
-        ("Jacobi", "double-oscillator-jacobi.toml", DoubleOscillator::jacobi),
-        ("Gauss-Seidel", "double-oscillator-gauss-seidel.toml", DoubleOscillator::gauss_seidel),
+        (
+            "Jacobi",
+            "double-oscillator-jacobi.toml",
+            DoubleOscillator::jacobi,
+        ),
+        (
+            "Gauss-Seidel",
+            "double-oscillator-gauss-seidel.toml",
+            DoubleOscillator::gauss_seidel,
+        ),
     ];
     println!("## Double oscillator, 10 s at H = 1 ms: master vs native loop\n");
     println!("| schedule | macro steps | runs | master setup (ms) | master stepping (ms) | native (ms) | ratio | overhead (ns/macro step) | max final-state difference |");
@@ -95,8 +108,8 @@ fn overhead(settings: &Settings) {
         let mut difference: f64 = 0.0;
         let mut steps = 0;
         for _ in 0..settings.repetitions {
-            let run = master::run(&path, options)
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let run =
+                master::run(&path, options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             steps = run.macro_steps;
             let h = 1e-3;
             let started = Instant::now();
@@ -107,7 +120,12 @@ fn overhead(settings: &Settings) {
                 std::hint::black_box(steps),
             );
             natives.push(started.elapsed());
-            let names = ["mass1.position", "mass1.velocity", "mass2.position", "mass2.velocity"];
+            let names = [
+                "mass1.position",
+                "mass1.velocity",
+                "mass2.position",
+                "mass2.velocity",
+            ];
             for (name, native) in names.iter().zip(std::hint::black_box(state)) {
                 difference = difference.max((run.value(name) - native).abs());
             }
@@ -130,6 +148,9 @@ fn overhead(settings: &Settings) {
 
 /// Formats durations for a table cell, in seconds.
 pub fn cell(times: &[Duration]) -> String {
-    let list: Vec<String> = times.iter().map(|t| format!("{:.3}", seconds(*t))).collect();
+    let list: Vec<String> = times
+        .iter()
+        .map(|t| format!("{:.3}", seconds(*t)))
+        .collect();
     list.join(", ")
 }

@@ -42,7 +42,10 @@ pub fn run(path: &Path, options: LoadOptions<'_>) -> tandem::Result<Run> {
     for k in 1..=intervals {
         let to = grid_point(system.start, system.macro_step, k, system.stop);
         if let Progress::Terminated { component, time } = cosimulation.step(to)? {
-            panic!("{}: {component} ended the run at t = {time}", path.display());
+            panic!(
+                "{}: {component} ended the run at t = {time}",
+                path.display()
+            );
         }
     }
     let stepping = started.elapsed();

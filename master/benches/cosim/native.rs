@@ -34,8 +34,16 @@ pub type State = [f64; 4];
 impl DoubleOscillator {
     /// LIM case 0, as in the system files.
     pub const UNDAMPED: Self = DoubleOscillator {
-        mass1: Mass { m: 1.0, k: 10.0, c: 0.0 },
-        mass2: Mass { m: 1.0, k: 1000.0, c: 0.0 },
+        mass1: Mass {
+            m: 1.0,
+            k: 10.0,
+            c: 0.0,
+        },
+        mass2: Mass {
+            m: 1.0,
+            k: 1000.0,
+            c: 0.0,
+        },
         k: 100.0,
         c: 0.0,
         l0: 0.0,

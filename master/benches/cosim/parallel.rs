@@ -51,7 +51,8 @@ pub fn compare(fmu_dir: &Path, repetitions: usize) {
     let mut steps = 0;
     for _ in 0..repetitions {
         for (i, path) in paths.iter().enumerate() {
-            let run = master::run(path, options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let run =
+                master::run(path, options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             times[i].push(run.stepping);
             steps = run.macro_steps;
             finals[i] = run.final_values;
@@ -66,7 +67,10 @@ pub fn compare(fmu_dir: &Path, repetitions: usize) {
         let list = crate::cell(runs);
         let m = median(runs);
         medians.push(m);
-        println!("| {kind} | {steps} | {repetitions} | {list} | {:.3} |", seconds(m));
+        println!(
+            "| {kind} | {steps} | {repetitions} | {list} | {:.3} |",
+            seconds(m)
+        );
     }
     println!(
         "\nSpeed-up Gauss-Seidel / Jacobi (medians): {:.2}; final outputs bit-identical: {identical}\n",

@@ -172,6 +172,14 @@ pub fn run(args: &GradientArgs) -> Result<ExitCode> {
              correction's derivative"
         );
     }
+    let integrated = problem.integrated_components();
+    if !integrated.is_empty() && evaluation.methods.contains(&Method::Adjoint) {
+        println!(
+            "Model Exchange components {}: their steps are differentiated through the master's \
+             integrator (every solver stage, with the FMUs' partial derivatives)",
+            integrated.join(", ")
+        );
+    }
     let mut header = vec!["parameter", "value", "dJ/dp", "method"];
     if check.is_some() {
         header.extend(["finite differences", "relative error"]);

@@ -48,7 +48,11 @@ pub fn instantiate(
     if component.interface == InterfaceType::ModelExchange && obstacle(system, component).is_none()
     {
         let md = component.fmu.model_description();
-        return Ok(Box::new(HeldInputStep::new(instance, md, component.tolerance)));
+        return Ok(Box::new(HeldInputStep::new(
+            instance,
+            md,
+            component.tolerance,
+        )));
     }
     Ok(instance)
 }

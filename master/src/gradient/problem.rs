@@ -20,6 +20,7 @@ use super::tape::{lock, SharedTapes, StatePolicy, Tape, TapeRecorder};
 use super::wiring::{wire, SeedMap, Wiring};
 use crate::error::{Error, Result};
 use crate::instance::{FmuInstance, LogSettings};
+use crate::model_description::InterfaceType;
 use crate::schedule::{CoSimulation, Hooks, Recorder};
 use crate::simulate::{grid_intervals, grid_point};
 use crate::system::{Component, Port, System};
@@ -241,6 +242,18 @@ impl Problem {
             .is_some_and(|setup| setup.settings.correction)
     }
 
+    /// The Model Exchange components whose steps the sweeps differentiate through the master's
+    /// integrator (see [`super::model_exchange`]).
+    pub fn integrated_components(&self) -> Vec<&str> {
+        self.system
+            .components
+            .iter()
+            .filter(|c| c.interface == InterfaceType::ModelExchange)
+            .filter(|c| model_exchange::obstacle(&self.system, c).is_none())
+            .map(|c| c.name.as_str())
+            .collect()
+    }
+
     /// Logs the FMUs' messages with `log`.
     pub fn with_log(mut self, log: LogSettings) -> Self {
         self.log = log;
@@ -424,7 +437,8 @@ impl Problem {
             .map(|tape| Box::new(TapeRecorder::new(tape.clone())) as Box<dyn Recorder>)
             .collect();
         let system = &self.system;
-        let in_steps = |c: &Component, log: &LogSettings| model_exchange::instantiate(system, c, log);
+        let in_steps =
+            |c: &Component, log: &LogSettings| model_exchange::instantiate(system, c, log);
         let hooks = Hooks {
             instantiate: Some(self.instantiate.as_deref().unwrap_or(&in_steps)),
             recorders,
@@ -537,8 +551,10 @@ impl Problem {
                         .layout;
                     if layout.parameters.contains(&p.value_reference) {
                         Method::Adjoint
-                    } else if let Some((_, reason)) =
-                        layout.excluded.iter().find(|(r, _)| *r == p.value_reference)
+                    } else if let Some((_, reason)) = layout
+                        .excluded
+                        .iter()
+                        .find(|(r, _)| *r == p.value_reference)
                     {
                         Method::FiniteDifferences {
                             reason: reason.clone(),

@@ -84,7 +84,12 @@ impl Partials {
         }
         let mut column = vec![0.0; unknowns.len()];
         for (j, o) in out.iter_mut().enumerate() {
-            instance.get_directional_derivative(unknowns, &self.knowns[j..=j], &[1.0], &mut column)?;
+            instance.get_directional_derivative(
+                unknowns,
+                &self.knowns[j..=j],
+                &[1.0],
+                &mut column,
+            )?;
             *o = column.iter().zip(seed).map(|(c, s)| c * s).sum();
         }
         Ok(())

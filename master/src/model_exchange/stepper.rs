@@ -347,7 +347,13 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
     /// Puts the FMU at `time` with the current states and its inputs there.
     fn set_point(&mut self, time: f64, inputs: &mut Inputs<'_>) -> Result<()> {
         let instance = self.instance.borrow_mut();
-        put(instance, &mut self.statistics.calls, time, &self.states, inputs)
+        put(
+            instance,
+            &mut self.statistics.calls,
+            time,
+            &self.states,
+            inputs,
+        )
     }
 
     /// Compares the indicators at the end of the step with those at its start; on a sign
@@ -358,7 +364,9 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
         }
         let mut after = vec![0.0; self.indicators.len()];
         self.statistics.calls += 1;
-        self.instance.borrow_mut().get_event_indicators(&mut after)?;
+        self.instance
+            .borrow_mut()
+            .get_event_indicators(&mut after)?;
         if !self
             .indicators
             .iter()

@@ -166,7 +166,10 @@ impl Participant {
             InterfaceType::ModelExchange => {
                 let solver = DormandPrince::new(instance.number_of_continuous_states());
                 let stepper = MeStepper::new(instance, md, component.tolerance, solver);
-                (Engine::ModelExchange(Box::new(stepper)), Some(component.tolerance))
+                (
+                    Engine::ModelExchange(Box::new(stepper)),
+                    Some(component.tolerance),
+                )
             }
         };
         Ok(Participant {
@@ -218,8 +221,7 @@ impl Participant {
             return Ok(());
         };
         let ports = &mut self.ports;
-        let mut inputs =
-            |instance: &mut dyn FmuInstance, t: f64, _event: bool| {
+        let mut inputs = |instance: &mut dyn FmuInstance, t: f64, _event: bool| {
             ports.set_inputs(instance, histories, t, 0)
         };
         if stepper
@@ -474,7 +476,12 @@ impl Ports {
     }
 
     /// Reports `event` at `time`, with `instance`, to the recorder, if there is one.
-    fn record(&mut self, instance: &mut dyn FmuInstance, time: f64, event: Event<'_>) -> Result<()> {
+    fn record(
+        &mut self,
+        instance: &mut dyn FmuInstance,
+        time: f64,
+        event: Event<'_>,
+    ) -> Result<()> {
         match &mut self.recorder {
             Some(recorder) => recorder.record(instance, event).map_err(|e| at(time, e)),
             None => Ok(()),

@@ -39,13 +39,7 @@ impl StepLinearization {
         stages: Vec<Vec<f64>>,
     ) -> Self {
         debug_assert_eq!(a.len(), stages.len() + 1);
-        StepLinearization {
-            t,
-            h,
-            c,
-            a,
-            stages,
-        }
+        StepLinearization { t, h, c, a, stages }
     }
 
     /// Number of stages.
@@ -191,14 +185,20 @@ mod tests {
             let minus = step(&[x[0] - e * direction[0], x[1] - e * direction[1]], h).0;
             for i in 0..2 {
                 let difference = (plus[i] - minus[i]) / (2.0 * e);
-                assert!((tangent[i] - difference).abs() < 1e-9, "{tangent:?} {difference}");
+                assert!(
+                    (tangent[i] - difference).abs() < 1e-9,
+                    "{tangent:?} {difference}"
+                );
             }
             // Duality: bar . (J d) = (J^T bar) . d for any bar.
             let bar = [0.4, 2.1];
             let adjoint = linear.adjoint(&bar, vjp).unwrap();
             let left = bar[0] * tangent[0] + bar[1] * tangent[1];
             let right = adjoint[0] * direction[0] + adjoint[1] * direction[1];
-            assert!((left - right).abs() < 1e-14 * left.abs().max(1.0), "{left} {right}");
+            assert!(
+                (left - right).abs() < 1e-14 * left.abs().max(1.0),
+                "{left} {right}"
+            );
         }
     }
 }

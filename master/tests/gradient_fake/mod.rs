@@ -272,10 +272,7 @@ impl StepDerivatives for FakeInstance {
         let model = &self.model;
         let dw = DVector::from_column_slice(d_state);
         let du = DVector::from_column_slice(d_inputs);
-        let cubic = self
-            .w
-            .map(|x| 3.0 * model.kappa * x * x)
-            .component_mul(&dw);
+        let cubic = self.w.map(|x| 3.0 * model.kappa * x * x).component_mul(&dw);
         let mut rate = model.a_of(&self.p) * &dw + cubic + &model.b * &du;
         let mut outputs = model.d_of(&self.p) * &du;
         for (l, &dp) in d_parameters.iter().enumerate() {

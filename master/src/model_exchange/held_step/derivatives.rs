@@ -50,11 +50,11 @@ impl HeldInputStep {
         let start = self.stepper.time();
         let events = self.stepper.statistics().events;
         let mut steps = Vec::new();
-        let reached =
-            self.stepper
-                .advance_visiting(start + step, &mut super::hold, |solver| {
-                    steps.push(solver.last_step())
-                })?;
+        let reached = self
+            .stepper
+            .advance_visiting(start + step, &mut super::hold, |solver| {
+                steps.push(solver.last_step())
+            })?;
         if reached != Reached::Target || self.stepper.statistics().events != events {
             return Err(Error::Simulation {
                 time: start,
@@ -116,7 +116,6 @@ impl HeldInputStep {
         self.partials
             .jvp(self.stepper.instance(), equation, &seed, out)
     }
-
 }
 
 fn add(to: &mut [f64], values: &[f64]) {

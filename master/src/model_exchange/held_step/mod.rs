@@ -19,7 +19,9 @@ use super::stepper::{MeStepper, Reached, StepperSnapshot};
 use crate::error::{Error, Result};
 use crate::gradient::DerivativeLayout;
 use crate::instance::{FmuInstance, FmuState, StepOutcome};
-use crate::model_description::{Causality, FmiVersion, ModelDescription, Variability, VariableType};
+use crate::model_description::{
+    Causality, FmiVersion, ModelDescription, Variability, VariableType,
+};
 use crate::solver::DormandPrince;
 
 /// Identities of the instances, for their FMU state handles.
@@ -104,7 +106,12 @@ impl HeldInputStep {
             stepper: MeStepper::new(instance, md, tolerance, solver),
             tolerance,
             start_time: 0.0,
-            partials: Partials::new(derivative_references, layout.outputs.clone(), knowns, adjoint),
+            partials: Partials::new(
+                derivative_references,
+                layout.outputs.clone(),
+                knowns,
+                adjoint,
+            ),
             layout,
             states,
             saved: Vec::new(),
@@ -199,7 +206,10 @@ fn layout(md: &ModelDescription) -> DerivativeLayout {
         .model_structure
         .initial_unknowns
         .iter()
-        .filter(|unknown| md.resolve(unknown.reference).is_some_and(|u| states.contains(&u)))
+        .filter(|unknown| {
+            md.resolve(unknown.reference)
+                .is_some_and(|u| states.contains(&u))
+        })
         .map(|unknown| {
             unknown
                 .dependencies
