@@ -10,7 +10,8 @@ mod common;
 use std::path::Path;
 
 use common::energy::{run_system, system_file, Variant};
-use tandem::gradient::{Checkpointing, CostSpec, Differences, Method, Problem};
+use common::gradient::adjoint_and_differences;
+use tandem::gradient::{Checkpointing, CostSpec, Problem};
 use tandem::system::{LoadOptions, System};
 use tandem_tests::fmus::{self, FmiVersion};
 
@@ -55,36 +56,6 @@ fn problem(name: &str, edits: &[(&str, &str)], cost: &str) -> Problem {
 }
 
 const CORRECTED: (&str, &str) = ("correction = false", "correction = true");
-
-/// The adjoint gradient at the start values and central differences of whole runs, with the
-/// relative error of each parameter.
-fn adjoint_and_differences(problem: &mut Problem, label: &str) -> Vec<f64> {
-    let values = problem.start_values();
-    let evaluation = problem.gradient(&values).expect("the gradient");
-    assert!(
-        evaluation.methods.iter().all(|m| *m == Method::Adjoint),
-        "{:?}",
-        evaluation.methods
-    );
-    let all: Vec<usize> = (0..values.len()).collect();
-    let check = problem
-        .finite_differences(&values, &all, Differences::CHECK)
-        .expect("the check");
-    evaluation
-        .gradient
-        .iter()
-        .zip(&check)
-        .enumerate()
-        .map(|(i, (&g, &c))| {
-            let error = (g - c).abs() / c.abs();
-            println!(
-                "{label} {}: adjoint {g:e}, differences {c:e}, error {error:.1e}",
-                PARAMETERS[i]
-            );
-            error
-        })
-        .collect()
-}
 
 /// Asserts that the adjoint of system `name` changed by `edits` (a variant called `variant`)
 /// agrees with central differences to 1e-6 relative for every parameter.

@@ -10,6 +10,7 @@ mod common;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use common::double_oscillator::Setup;
+use common::gradient::adjoint_and_differences;
 use tandem::gradient::{Checkpointing, CostSpec, Differences, Method, Problem};
 use tandem::system::{LoadOptions, System};
 use tandem_tests::double_oscillator::DoubleOscillator;
@@ -281,28 +282,15 @@ fn adjoint_agrees_with_finite_differences(setup: Setup) {
     };
     let mut problem =
         Problem::new(system, &names, &cost, "--parameters").expect("the problem resolves");
-    let values = problem.start_values();
-    let evaluation = problem.gradient(&values).expect("the gradient");
-    assert!(
-        evaluation.methods.iter().all(|m| *m == Method::Adjoint),
-        "{:?}",
-        evaluation.methods
+    let label = format!(
+        "{} {} {} x{}:",
+        setup.kind, setup.extrapolation, setup.macro_step, setup.mass2_sub_steps
     );
-    let all: Vec<usize> = (0..names.len()).collect();
-    let check = problem
-        .finite_differences(&values, &all, Differences::CHECK)
-        .expect("the check");
-    for (i, (&g, &c)) in evaluation.gradient.iter().zip(&check).enumerate() {
-        let error = (g - c).abs() / c.abs();
-        println!(
-            "{} {} {} x{}: {} adjoint {g:e}, differences {c:e}, error {error:.1e}",
-            setup.kind, setup.extrapolation, setup.macro_step, setup.mass2_sub_steps, names[i]
-        );
-        assert!(
-            error < 1e-6,
-            "{setup:?} {}: adjoint {g}, differences {c}, error {error:.1e}",
-            names[i]
-        );
+    for (i, error) in adjoint_and_differences(&mut problem, &label)
+        .into_iter()
+        .enumerate()
+    {
+        assert!(error < 1e-6, "{setup:?} {}: error {error:.1e}", names[i]);
     }
 }
 

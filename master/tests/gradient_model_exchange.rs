@@ -8,7 +8,8 @@
 mod common;
 
 use common::double_oscillator::Setup;
-use tandem::gradient::{Checkpointing, CostSpec, Differences, Method, Problem};
+use common::gradient::adjoint_and_differences;
+use tandem::gradient::{Checkpointing, CostSpec, Method, Problem};
 use tandem::system::{LoadOptions, System};
 use tandem_tests::fmus::{self, FmiVersion};
 
@@ -71,28 +72,11 @@ fn the_adjoint_through_the_masters_integrator_agrees_with_finite_differences() {
         let label = format!("{} {} {version:?}", setup.kind, setup.extrapolation);
         let mut problem =
             problem_of_masses(Setup { stop: 0.5, ..setup }, &position_cost(), version);
-        let values = problem.start_values();
-        let evaluation = problem.gradient(&values).expect("the gradient");
-        assert!(
-            evaluation.methods.iter().all(|m| *m == Method::Adjoint),
-            "{label}: {:?}",
-            evaluation.methods
-        );
-        let all: Vec<usize> = (0..PARAMETERS.len()).collect();
-        let check = problem
-            .finite_differences(&values, &all, Differences::CHECK)
-            .expect("the check");
-        for (i, (&g, &c)) in evaluation.gradient.iter().zip(&check).enumerate() {
-            let error = relative(g, c);
-            println!(
-                "{label}: {} adjoint {g:e}, differences {c:e}, error {error:.1e}",
-                PARAMETERS[i]
-            );
-            assert!(
-                error < 1e-6,
-                "{label} {}: adjoint {g}, differences {c}, error {error:.1e}",
-                PARAMETERS[i]
-            );
+        for (i, error) in adjoint_and_differences(&mut problem, &label)
+            .into_iter()
+            .enumerate()
+        {
+            assert!(error < 1e-6, "{label} {}: error {error:.1e}", PARAMETERS[i]);
         }
     }
 }
