@@ -196,6 +196,52 @@ fn forward_sensitivities_through_the_correction_agree_with_the_adjoint() {
 }
 
 #[test]
+fn the_command_line_switch_turns_the_correction_in_the_gradient_off_and_on() {
+    let fmu_dir = fmus::find("mass", FmiVersion::Fmi3)
+        .path
+        .parent()
+        .expect("the FMU folder")
+        .to_path_buf();
+    let path = system_file("energy-double-oscillator-gradient");
+    let gradient = |extra: &[&str]| {
+        let mut args = vec![
+            "gradient",
+            path.to_str().expect("a UTF-8 path"),
+            "--stop-time",
+            "0.1",
+            "--fmu-dir",
+            fmu_dir.to_str().expect("a UTF-8 path"),
+        ];
+        args.extend(extra);
+        let run = common::tandem(&args);
+        run.assert_success();
+        run.stdout
+    };
+    let (file, on, off) = (
+        gradient(&[]),
+        gradient(&["--energy-correction", "on"]),
+        gradient(&["--energy-correction", "off"]),
+    );
+    assert!(file.contains("energy correction on"), "{file}");
+    assert_eq!(on, file);
+    assert!(!off.contains("energy correction on"), "{off}");
+    let cost = |stdout: &str| stdout.lines().next().unwrap_or_default().to_string();
+    assert_ne!(cost(&off), cost(&on), "{off}\n{on}");
+    // A system without power bonds cannot be corrected, and says so.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let plain = write_system(dir.path(), "double-oscillator-jacobi", &[]);
+    let run = common::tandem(&[
+        "gradient",
+        plain.to_str().expect("a UTF-8 path"),
+        "--energy-correction",
+        "on",
+        "--fmu-dir",
+        fmu_dir.to_str().expect("a UTF-8 path"),
+    ]);
+    run.assert_fails_with("the energy correction needs energy monitoring");
+}
+
+#[test]
 fn the_shipped_gradient_system_file_gives_the_adjoint_through_the_correction() {
     let fmu_dir = fmus::find("mass", FmiVersion::Fmi3)
         .path

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::print_table;
+use super::run::Switch;
 use crate::error::{Error, Result};
 use crate::gradient::section::{self, GradientSection};
 use crate::gradient::{Checkpointing, CostSpec, Differences, Method, Problem};
@@ -40,6 +41,10 @@ pub struct ProblemArgs {
     /// Which FMU log messages to show: off, error, warning, info.
     #[arg(long, default_value = "warning")]
     pub log_level: LogLevel,
+    /// Turn the energy correction on or off in every run (default: the system's [energy]
+    /// correction); the gradient then includes the correction's derivative.
+    #[arg(long, value_enum)]
+    pub energy_correction: Option<Switch>,
 }
 
 /// Arguments of `tandem gradient`.
@@ -80,7 +85,7 @@ pub(super) fn load_problem(
     cost: Option<&str>,
     option: &str,
 ) -> Result<Problem> {
-    let system = System::load(
+    let mut system = System::load(
         &args.system,
         LoadOptions {
             stop_time: args.stop_time,
@@ -88,6 +93,7 @@ pub(super) fn load_problem(
             fmu_dir: args.fmu_dir.as_deref(),
         },
     )?;
+    system.set_energy_correction(args.energy_correction.map(Switch::is_on))?;
     let data = args.data.clone().or_else(|| {
         defaults
             .data

@@ -18,6 +18,13 @@ pub enum Switch {
     Off,
 }
 
+impl Switch {
+    /// Whether it says on.
+    pub fn is_on(self) -> bool {
+        matches!(self, Switch::On)
+    }
+}
+
 /// `--plot` values.
 #[derive(ValueEnum, Clone, Copy, Debug)]
 pub enum PlotArg {
@@ -79,7 +86,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             level: args.log_level,
             logger: stderr_logger(),
         },
-        correction: args.energy_correction.map(|s| matches!(s, Switch::On)),
+        correction: args.energy_correction.map(Switch::is_on),
         plots: args
             .plot
             .iter()

@@ -95,7 +95,7 @@ pub struct RunSummary {
 /// Loads `system_file`, co-simulates it and writes the result file.
 pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
     let started = Instant::now();
-    let system = System::load(
+    let mut system = System::load(
         system_file,
         LoadOptions {
             stop_time: options.stop_time,
@@ -108,15 +108,13 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
         .clone()
         .or_else(|| system.output_file.clone())
         .unwrap_or_else(|| PathBuf::from(format!("{}_out.csv", system.name())));
+    let correct = system.set_energy_correction(options.correction)?;
     let setup = system.energy.as_ref();
-    let correct = options
-        .correction
-        .unwrap_or_else(|| setup.is_some_and(|s| s.settings.correction));
-    if setup.is_none() && (correct || options.plots.contains(&PlotKind::Energy)) {
+    if setup.is_none() && options.plots.contains(&PlotKind::Energy) {
         return Err(Error::InvalidValue {
             item: system.path.display().to_string(),
-            message: "the energy correction and the energy plot need energy monitoring: declare \
-                      [[bond]] tables or an [energy] table (with monitor = true)"
+            message: "the energy plot needs energy monitoring: declare [[bond]] tables or an \
+                      [energy] table (with monitor = true)"
                 .into(),
         });
     }

@@ -83,6 +83,28 @@ pub struct LoadOptions<'a> {
 }
 
 impl System {
+    /// Turns the energy correction of the power bonds on or off, replacing the system file's
+    /// `[energy] correction` (`None` keeps it); returns whether the runs correct. Turning it on
+    /// needs energy monitoring.
+    pub fn set_energy_correction(&mut self, correction: Option<bool>) -> Result<bool> {
+        match (&mut self.energy, correction) {
+            (Some(setup), Some(on)) => setup.settings.correction = on,
+            (None, Some(true)) => {
+                return Err(Error::InvalidValue {
+                    item: self.path.display().to_string(),
+                    message: "the energy correction needs energy monitoring: declare [[bond]] \
+                              tables or an [energy] table (with monitor = true)"
+                        .into(),
+                })
+            }
+            (_, _) => {}
+        }
+        Ok(self
+            .energy
+            .as_ref()
+            .is_some_and(|setup| setup.settings.correction))
+    }
+
     /// Reads, opens and checks the system file `path`: a TOML system file, an SSP package
     /// (`.ssp`) or a bare system structure description (`.ssd`), by extension. Every error
     /// names the file, the line and, in SSP files, the element.
