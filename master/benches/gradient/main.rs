@@ -5,7 +5,7 @@
 //! that reports its own peak resident set size). Prints Markdown tables; nothing is asserted.
 //!
 //! Usage: `gradient --fmus <folder with fmi3/> [--steps N] [--repetitions R]
-//! [--memory-steps M] [--part cost|memory]`.
+//! [--memory-steps M] [--part cost|memory] [--adjoint-only]`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,6 +27,8 @@ struct Settings {
     memory_steps: usize,
     /// `cost` or `memory`: only that part (default: both).
     part: Option<String>,
+    /// Part 1 times only the forward run and the adjoint (to profile the adjoint alone).
+    adjoint_only: bool,
     /// Set in a child process: measure one gradient's peak memory with this checkpointing.
     child: Option<String>,
 }
@@ -49,13 +51,14 @@ fn main() {
 /// Reads the arguments (cargo's own `--bench` flag is ignored).
 fn parse_arguments() -> Settings {
     const USAGE: &str = "usage: gradient --fmus <folder> [--steps N] [--repetitions R] \
-                         [--memory-steps M] [--part cost|memory]";
+                         [--memory-steps M] [--part cost|memory] [--adjoint-only]";
     let mut settings = Settings {
         fmus: PathBuf::new(),
         steps: 1000,
         repetitions: 3,
         memory_steps: 1_000_000,
         part: None,
+        adjoint_only: false,
         child: None,
     };
     let mut args = std::env::args().skip(1);
@@ -72,6 +75,7 @@ fn parse_arguments() -> Settings {
             "--repetitions" => settings.repetitions = number(args.next()),
             "--memory-steps" => settings.memory_steps = number(args.next()),
             "--part" => settings.part = args.next(),
+            "--adjoint-only" => settings.adjoint_only = true,
             "--child" => settings.child = args.next(),
             "--bench" => {}
             other => panic!("unknown argument {other}; {USAGE}"),
@@ -219,6 +223,18 @@ fn cost(settings: &Settings) {
         let (adjoint_time, adjoint) = timed(repetitions, || {
             problem.gradient(&values).expect("the adjoint")
         });
+        let secs = |d: Duration| d.as_secs_f64();
+        let ratio = |d: Duration| secs(d) / secs(run);
+        print!(
+            "| {p} | {:.3} | {:.3} | {:.2} |",
+            secs(run),
+            secs(adjoint_time),
+            ratio(adjoint_time)
+        );
+        if settings.adjoint_only {
+            println!(" - | - | - | - | - | - |");
+            continue;
+        }
         let (forward_time, forward) = timed(repetitions, || {
             problem
                 .forward_gradient(&values)
@@ -244,13 +260,8 @@ fn cost(settings: &Settings) {
                 .map(|(a, b)| (a - b).abs() / scale)
                 .fold(0.0, f64::max)
         };
-        let secs = |d: Duration| d.as_secs_f64();
-        let ratio = |d: Duration| secs(d) / secs(run);
         println!(
-            "| {p} | {:.3} | {:.3} | {:.2} | {:.3} | {:.2} | {:.3} | {:.1} | {:.1e} | {:.1e} |",
-            secs(run),
-            secs(adjoint_time),
-            ratio(adjoint_time),
+            " {:.3} | {:.2} | {:.3} | {:.1} | {:.1e} | {:.1e} |",
             secs(forward_time),
             ratio(forward_time),
             secs(differences_time),
