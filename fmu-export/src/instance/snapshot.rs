@@ -31,7 +31,9 @@ pub struct Snapshot {
 pub struct SnapshotStore {
     live: HashMap<usize, Box<Snapshot>>,
     /// Freed snapshots, whose allocations the next new states reuse (a gradient sweep frees
-    /// and takes states at every step). Never more than the most states live at once.
+    /// and takes states at every step). Never more than the most states live at once. Kept
+    /// boxed: a box is what a handle points to, so a reused one needs no new allocation.
+    #[allow(clippy::vec_box)]
     spare: Vec<Box<Snapshot>>,
 }
 
