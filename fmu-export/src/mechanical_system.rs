@@ -123,6 +123,13 @@ impl<M: MechanicalModel> MechanicalSystem<M> {
     /// `[M C_q^T; C_q 0] [a; lambda] = [Q; gamma]`.
     pub fn accelerations<T: Scalar>(&self, a: &MechArgs<T>) -> Result<(Vec<T>, Vec<T>), Singular> {
         let (n, m) = (self.dofs, self.constraints);
+        if m == 0 {
+            // The augmented matrix is the mass matrix itself: no copy into a larger one (this
+            // runs once per step and per column of every step Jacobian).
+            let mut accelerations = self.forces(a);
+            linear::solve(self.mass_matrix(a), &mut accelerations, n)?;
+            return Ok((accelerations, Vec::new()));
+        }
         let size = n + m;
         let mass = self.mass_matrix(a);
         let cq = self.constraint_jacobian(a.t, a.q, a.p);

@@ -10,11 +10,13 @@ use adjoint_support::duality_defect;
 use fmu_export::adjoint::check::{central_differences, relative_error, relative_steps};
 use fmu_export::adjoint::{
     discrete_adjoint_gradient, flatten_inputs, inputs_like, record_trajectory, replay_trajectory,
-    CommunicationLinearization, Cost, EventTimeSensitivity, Gradient, OutputLinearization,
-    ScheduledStep, Trajectory,
+    CommunicationLinearization, Cost, Cotangents, EndOutputs, EventTimeSensitivity, Gradient,
+    OutputLinearization, ScheduledStep, Trajectory,
 };
 use fmu_export::integrators::{DifferentiableScheme, Sdirk};
-use fmu_export::{Args, Declaration, Method, OdeModel, OdeSystem, Scalar, StepInputs, System, Var};
+use fmu_export::{
+    Args, Declaration, Integrator, Method, OdeModel, OdeSystem, Scalar, StepInputs, System, Var,
+};
 
 const PARAMS: [f64; 2] = [1.5, 2.0];
 const X0: [f64; 2] = [1.0, -0.5];
@@ -201,4 +203,25 @@ fn output_jacobians_match_central_differences() {
     }
     // Only x enters the output, not the stage derivatives.
     assert!(linearization.state.data()[2..].iter().all(|&v| v == 0.0));
+}
+
+#[test]
+fn a_step_linearized_without_its_outputs_has_the_same_state_vjp_bit_for_bit() {
+    let sys = OdeSystem::<ForcedVanDerPol>::default();
+    let mut integrator = sys.integrator();
+    let steps = schedule();
+    let start = &steps[0].inputs;
+    integrator.initialize(&sys, 0.0, &X0, start, &PARAMS, &[]).unwrap();
+    let adjoint = integrator.discrete_adjoint().expect("ESDIRK has a discrete adjoint");
+    let linearize = |outputs| {
+        adjoint.linearize_step(&sys, 0.0, STEP, start, &PARAMS, &[], outputs).unwrap()
+    };
+    let (full, state_only) = (linearize(EndOutputs::Linearized), linearize(EndOutputs::Skipped));
+    assert!(full.outputs.is_some() && state_only.outputs.is_none());
+    // A negative zero too: both must turn it into the same zero.
+    let w_bar = [0.7, -0.0];
+    let bits = |c: &Cotangents| {
+        [&c.state, &c.inputs, &c.params].map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
+    };
+    assert_eq!(bits(&full.vjp(&w_bar, &[0.0])), bits(&state_only.vjp(&w_bar, &[])));
 }

@@ -14,17 +14,19 @@ pub fn block_jacobians<F>(blocks: &[&[f64]], rows: usize, mut f: F) -> (Vec<Matr
 where
     F: FnMut(&[&[Dual64]], &mut [Dual64]),
 {
+    assert!(blocks.len() <= MAX_BLOCKS, "at most {MAX_BLOCKS} argument blocks");
     let point = blocks.concat();
     let lengths: Vec<usize> = blocks.iter().map(|b| b.len()).collect();
     let (jac, value) = jacobian(&point, rows, |x, out| {
-        let mut parts = Vec::with_capacity(lengths.len());
+        // On the stack: this runs once per column.
+        let mut parts: [&[Dual64]; MAX_BLOCKS] = [&[]; MAX_BLOCKS];
         let mut rest = x;
-        for &len in &lengths {
-            let (part, tail) = rest.split_at(len);
-            parts.push(part);
+        for (part, &len) in parts.iter_mut().zip(&lengths) {
+            let (head, tail) = rest.split_at(len);
+            *part = head;
             rest = tail;
         }
-        f(&parts, out)
+        f(&parts[..lengths.len()], out)
     });
     let cols = point.len();
     let mut offset = 0;
@@ -41,12 +43,26 @@ where
     (matrices, value)
 }
 
-/// `values` lifted into dual numbers, with `leading` replacing the first entries (the
-/// differentiated part of a longer vector).
-pub fn with_leading(values: &[f64], leading: &[Dual64]) -> Vec<Dual64> {
-    let mut out: Vec<Dual64> = values.iter().map(|&v| Dual64::from(v)).collect();
-    out[..leading.len()].copy_from_slice(leading);
-    out
+/// The most argument blocks [`block_jacobians`] splits a point into.
+const MAX_BLOCKS: usize = 8;
+
+/// A vector lifted into dual numbers once, whose leading entries each evaluation replaces
+/// (the differentiated part of a longer vector): no allocation per Jacobian column.
+pub struct Leading {
+    values: Vec<Dual64>,
+}
+
+impl Leading {
+    /// `values` lifted, with zero tangents.
+    pub fn new(values: &[f64]) -> Self {
+        Leading { values: values.iter().map(|&v| Dual64::from(v)).collect() }
+    }
+
+    /// The lifted values with `leading` replacing the first entries.
+    pub fn with(&mut self, leading: &[Dual64]) -> &[Dual64] {
+        self.values[..leading.len()].copy_from_slice(leading);
+        &self.values
+    }
 }
 
 #[cfg(test)]

@@ -33,7 +33,9 @@ pub trait DiscreteAdjoint<S: System> {
 
     /// The communication step from the current state, at time `t`, of length `h`, with the
     /// inputs `u`, parameters `p` and discrete variables `d`: recorded on a copy of the
-    /// integrator (the integrator itself is unchanged) and linearized, located events included.
+    /// integrator (the integrator itself is unchanged) and linearized, located events included;
+    /// the outputs at its end only if `outputs` asks for them.
+    #[allow(clippy::too_many_arguments)]
     fn linearize_step(
         &self,
         sys: &S,
@@ -42,6 +44,7 @@ pub trait DiscreteAdjoint<S: System> {
         u: &StepInputs<f64>,
         p: &[f64],
         d: &[f64],
+        outputs: EndOutputs,
     ) -> Result<LinearizedStep, AdjointError>;
 
     /// Takes the communication step on this integrator, as [`Integrator::do_step`] does
@@ -80,30 +83,54 @@ pub trait DiscreteAdjoint<S: System> {
     ) -> LinearizedOutputs;
 }
 
+/// Whether a step's linearization covers the outputs at its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndOutputs {
+    /// Linearized too: tangents of `y_k+1` and non-zero seeds on them are available.
+    Linearized,
+    /// Left out, for a VJP whose output seeds are all zero (their Jacobians would only be
+    /// multiplied by zeros).
+    Skipped,
+}
+
 /// A linearized communication step `(w_k+1, y_k+1) = Phi(w_k, u, p)`.
 #[derive(Clone, Debug)]
 pub struct LinearizedStep {
     /// The step's map of the residual's unknowns.
     pub step: CommunicationLinearization,
-    /// The outputs at the end of the step.
-    pub outputs: OutputLinearization,
+    /// The outputs at the end of the step, unless [`EndOutputs::Skipped`].
+    pub outputs: Option<OutputLinearization>,
     /// Entries of the discrete state `w` (the leading entries of the unknowns).
     pub state_len: usize,
 }
 
 impl LinearizedStep {
     /// Forward mode: the tangents of `(w_k+1, y_k+1)` from tangents of `w_k`, of the flat
-    /// input coefficients and of the parameters.
+    /// input coefficients and of the parameters. The step must cover its outputs.
     pub fn jvp(&self, dw: &[f64], du: &[f64], dp: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let outputs = self.outputs.as_ref().expect("the step was linearized with its outputs");
         let mut unknowns = self.step.jvp(&padded(dw, self.step.state_len()), du, dp);
-        let dy_next = self.outputs.jvp(&unknowns, du, dp);
+        let dy_next = outputs.jvp(&unknowns, du, dp);
         unknowns.truncate(self.state_len);
         (unknowns, dy_next)
     }
 
-    /// Reverse mode: the adjoints of `(w_k, u, p)` from the seeds on `w_k+1` and `y_k+1`.
+    /// Reverse mode: the adjoints of `(w_k, u, p)` from the seeds on `w_k+1` and `y_k+1`
+    /// (all zero unless the step covers its outputs).
     pub fn vjp(&self, w_bar: &[f64], y_bar: &[f64]) -> Cotangents {
-        let direct = self.outputs.vjp(y_bar);
+        let direct = match &self.outputs {
+            Some(outputs) => outputs.vjp(y_bar),
+            None => {
+                assert!(
+                    y_bar.iter().all(|&v| v == 0.0),
+                    "output seeds on a step linearized without its outputs"
+                );
+                // What the outputs' VJP gives for zero seeds; adding it below keeps the
+                // result bit for bit (it turns -0.0 into +0.0).
+                let step = &self.step;
+                Cotangents::zeros(step.state_len(), step.inputs_len(), step.params_len())
+            }
+        };
         let mut seed = padded(w_bar, self.step.state_len());
         accumulate(&mut seed, &direct.state);
         let mut cotangents = self.step.vjp(&seed);
@@ -172,9 +199,10 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         u: &StepInputs<f64>,
         p: &[f64],
         d: &[f64],
+        outputs: EndOutputs,
     ) -> Result<LinearizedStep, AdjointError> {
         let mut copy = self.clone();
-        copy.step_linearized(sys, t, h, u, p, &mut d.to_vec()).map(|(_, step)| step)
+        copy.record_and_linearize(sys, t, h, u, p, &mut d.to_vec(), outputs).map(|(_, step)| step)
     }
 
     fn step_linearized(
@@ -186,21 +214,7 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         p: &[f64],
         d: &mut [f64],
     ) -> Result<(StepReport, LinearizedStep), AdjointError> {
-        let (report, tape) =
-            self.do_step_recorded(sys, t, h, u, p, d).map_err(AdjointError::Step)?;
-        let scheme = self.scheme();
-        let step =
-            CommunicationLinearization::new(sys, scheme, &tape, EventTimeSensitivity::Included)?;
-        let outputs = OutputLinearization::new(
-            sys,
-            scheme,
-            t + h,
-            tape.w_end(),
-            &tape.inputs,
-            p,
-            tape.d_end(),
-        );
-        Ok((report, LinearizedStep { step, outputs, state_len: scheme.carried_len() }))
+        self.record_and_linearize(sys, t, h, u, p, d, EndOutputs::Linearized)
     }
 
     fn linearize_start(
@@ -231,6 +245,35 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         let w = &Integrator::state(self)[..scheme.state_len()];
         let outputs = OutputLinearization::new(sys, scheme, t, w, u, p, d);
         LinearizedOutputs { outputs, state_len: scheme.carried_len() }
+    }
+}
+
+impl<M> SchemeIntegrator<M> {
+    /// Takes the communication step on this integrator, recorded, and linearizes it (with the
+    /// outputs at its end if `outputs` asks for them).
+    #[allow(clippy::too_many_arguments)]
+    fn record_and_linearize<S: System>(
+        &mut self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &mut [f64],
+        outputs: EndOutputs,
+    ) -> Result<(StepReport, LinearizedStep), AdjointError>
+    where
+        M: DifferentiableScheme<S>,
+    {
+        let (report, tape) =
+            self.do_step_recorded(sys, t, h, u, p, d).map_err(AdjointError::Step)?;
+        let scheme = self.scheme();
+        let step =
+            CommunicationLinearization::new(sys, scheme, &tape, EventTimeSensitivity::Included)?;
+        let outputs = (outputs == EndOutputs::Linearized).then(|| {
+            OutputLinearization::new(sys, scheme, t + h, tape.w_end(), &tape.inputs, p, tape.d_end())
+        });
+        Ok((report, LinearizedStep { step, outputs, state_len: scheme.carried_len() }))
     }
 }
 

@@ -22,6 +22,18 @@ pub fn inputs_like<T: Scalar>(like: &StepInputs<f64>, flat: &[T]) -> StepInputs<
     StepInputs { t0: like.t0, coefficients }
 }
 
+/// Overwrites the coefficients of `target`, laid out as [`inputs_like`] makes them, with the
+/// flat coefficients `flat` (no allocation, for one evaluation per Jacobian column).
+pub fn refill_inputs<T: Scalar>(target: &mut StepInputs<T>, flat: &[T]) {
+    let n = target.len();
+    if n == 0 {
+        return;
+    }
+    for (row, chunk) in target.coefficients.iter_mut().zip(flat.chunks(n)) {
+        row.copy_from_slice(chunk);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -34,5 +46,8 @@ mod tests {
         assert_eq!(inputs_like(&u, &flat), u);
         let none = StepInputs::<f64>::held(0.0, &[]);
         assert_eq!(inputs_like::<f64>(&none, &flatten_inputs(&none)), none);
+        let mut refilled = inputs_like(&u, &[0.0; 4]);
+        refill_inputs(&mut refilled, &flat);
+        assert_eq!(refilled, u);
     }
 }

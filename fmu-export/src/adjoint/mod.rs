@@ -37,7 +37,9 @@ mod step;
 mod trajectory;
 
 pub use communication::CommunicationLinearization;
-pub use discrete_adjoint::{DiscreteAdjoint, LinearizedOutputs, LinearizedStart, LinearizedStep};
+pub use discrete_adjoint::{
+    DiscreteAdjoint, EndOutputs, LinearizedOutputs, LinearizedStart, LinearizedStep,
+};
 pub use error::AdjointError;
 pub use initial::InitialLinearization;
 pub use inputs::{flatten_inputs, inputs_like};

@@ -5,8 +5,8 @@ use crate::integrators::DifferentiableScheme;
 use crate::scalar::Dual64;
 use crate::system::{StepInputs, System};
 
-use super::blocks::block_jacobians;
-use super::inputs::{flatten_inputs, inputs_like};
+use super::blocks::{block_jacobians, Leading};
+use super::inputs::{flatten_inputs, inputs_like, refill_inputs};
 use super::matrix::Matrix;
 use super::Cotangents;
 
@@ -37,13 +37,14 @@ impl OutputLinearization {
         let rows = sys.declaration().outputs.len();
         let flat_inputs = flatten_inputs(inputs);
         let blocks: [&[f64]; 3] = [&w[..nt], &flat_inputs, params];
+        let mut w_dual = Leading::new(w);
+        let mut u = inputs_like(inputs, &vec![Dual64::from(0.0); flat_inputs.len()]);
+        let mut u_t = vec![Dual64::from(0.0); u.len()];
         let (jacobians, _) = block_jacobians(&blocks, rows, |args, y| {
-            let w_dual = super::blocks::with_leading(w, args[0]);
-            let u = inputs_like(inputs, args[1]);
+            refill_inputs(&mut u, args[1]);
             let time = Dual64::from(t);
-            let mut u_t = vec![Dual64::from(0.0); u.len()];
             u.eval(time, &mut u_t);
-            scheme.outputs(sys, time, &w_dual, &u_t, args[2], d, y);
+            scheme.outputs(sys, time, w_dual.with(args[0]), &u_t, args[2], d, y);
         });
         let [state, inputs, params] = <[Matrix; 3]>::try_from(jacobians).expect("three blocks");
         OutputLinearization { state, inputs, params }

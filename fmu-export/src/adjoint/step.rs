@@ -26,9 +26,9 @@ use crate::ode::Args;
 use crate::scalar::Dual64;
 use crate::system::{StepInputs, System};
 
-use super::blocks::{block_jacobians, with_leading};
+use super::blocks::{block_jacobians, Leading};
 use super::error::AdjointError;
-use super::inputs::{flatten_inputs, inputs_like};
+use super::inputs::{flatten_inputs, inputs_like, refill_inputs};
 use super::matrix::{dot, Matrix};
 use super::Cotangents;
 
@@ -115,11 +115,12 @@ impl StepLinearization {
         let flat_inputs = flatten_inputs(inputs);
         let blocks: [&[f64]; 6] =
             [&w_next[..nt], &w_prev[..carried], &[t], &[h], &flat_inputs, params];
+        let (mut wn, mut wp) = (Leading::new(w_next), Leading::new(w_prev));
+        let mut u = inputs_like(inputs, &vec![Dual64::from(0.0); flat_inputs.len()]);
         let (jacobians, _) = block_jacobians(&blocks, nt, |args, r| {
-            let wn = with_leading(w_next, args[0]);
-            let wp = with_leading(w_prev, args[1]);
-            let u = inputs_like(inputs, args[4]);
-            scheme.residual_at(sys, args[2][0], args[3][0], &wn, &wp, &u, args[5], d, r);
+            refill_inputs(&mut u, args[4]);
+            let (wn, wp) = (wn.with(args[0]), wp.with(args[1]));
+            scheme.residual_at(sys, args[2][0], args[3][0], wn, wp, &u, args[5], d, r);
         });
         let [next, prev, start_time, length, d_inputs, d_params] =
             <[Matrix; 6]>::try_from(jacobians).expect("six blocks");

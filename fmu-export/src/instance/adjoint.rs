@@ -8,7 +8,7 @@
 //! their seeds are the polynomial's zeroth-order coefficients, the higher ones (FMI 2.0 input
 //! derivatives) held fixed. Everything is computed on copies, so the instance is unchanged.
 
-use crate::adjoint::{AdjointError, Cotangents, DiscreteAdjoint, LinearizedStep};
+use crate::adjoint::{AdjointError, Cotangents, DiscreteAdjoint, EndOutputs, LinearizedStep};
 use crate::instance::lifecycle::{Kind, Mode};
 use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::{time_tolerance, Instance};
@@ -70,7 +70,7 @@ impl<S: System> Instance<S> {
         sizes.check_arguments(&tangents)?;
         sizes.check_results(&out)?;
         let inputs = self.step_inputs();
-        let step = self.linearize_step(adjoint, h, &inputs)?;
+        let step = self.linearize_step(adjoint, h, &inputs, EndOutputs::Linearized)?;
         let du = padded_inputs(tangents.inputs, &inputs);
         let (dw, dy) = step.jvp(tangents.state, &du, tangents.params);
         deliver("dStateNext", out.state, &dw)?;
@@ -90,7 +90,14 @@ impl<S: System> Instance<S> {
         sizes.check_results(&seeds)?;
         sizes.check_arguments(&out)?;
         let inputs = self.step_inputs();
-        let step = self.linearize_step(adjoint, h, &inputs)?;
+        // A host that seeds only the state (the outputs' adjoints going through the output
+        // map instead) spares the linearization of the outputs at the step's end.
+        let outputs = if seeds.outputs.iter().any(|&v| v != 0.0) {
+            EndOutputs::Linearized
+        } else {
+            EndOutputs::Skipped
+        };
+        let step = self.linearize_step(adjoint, h, &inputs, outputs)?;
         deliver_arguments(&step.vjp(seeds.state, seeds.outputs), out)
     }
 
@@ -158,18 +165,19 @@ impl<S: System> Instance<S> {
         }
     }
 
-    /// The step of size `h` from the current point with `inputs`, linearized; an Error where
-    /// doStep would not take it.
+    /// The step of size `h` from the current point with `inputs`, linearized (its end outputs
+    /// as `outputs` says); an Error where doStep would not take it.
     fn linearize_step(
         &self,
         adjoint: &dyn DiscreteAdjoint<S>,
         h: f64,
         inputs: &StepInputs<f64>,
+        outputs: EndOutputs,
     ) -> Outcome<LinearizedStep> {
         let s = &self.state;
         self.check_step(s.t, h)?;
         adjoint
-            .linearize_step(&self.sys, s.t, h, inputs, &s.p, &s.d)
+            .linearize_step(&self.sys, s.t, h, inputs, &s.p, &s.d, outputs)
             .map_err(|e| problem(format!("the step from t = {} over {h}", s.t), e))
     }
 }

@@ -6,7 +6,7 @@ use crate::declaration::Declaration;
 use crate::instance::lifecycle::{ExperimentSetup, Mode};
 
 /// The dynamic part of an instance.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct DynamicState {
     /// Lifecycle mode.
     pub mode: Mode,
@@ -62,5 +62,59 @@ impl DynamicState {
             integrator_ready: false,
             sensitivities: Vec::new(),
         }
+    }
+}
+
+/// Field by field, so that [`Clone::clone_from`] reuses the vectors' allocations: FMU states
+/// are saved and restored at every step of a gradient sweep.
+impl Clone for DynamicState {
+    fn clone(&self) -> Self {
+        DynamicState {
+            mode: self.mode,
+            t: self.t,
+            x: self.x.clone(),
+            u: self.u.clone(),
+            input_derivatives: self.input_derivatives.clone(),
+            p: self.p.clone(),
+            d: self.d.clone(),
+            z_ref: self.z_ref.clone(),
+            next_time_event: self.next_time_event,
+            experiment: self.experiment,
+            last_successful_time: self.last_successful_time,
+            integrator_ready: self.integrator_ready,
+            sensitivities: self.sensitivities.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        // Destructured, so that a new field cannot be forgotten here.
+        let DynamicState {
+            mode,
+            t,
+            x,
+            u,
+            input_derivatives,
+            p,
+            d,
+            z_ref,
+            next_time_event,
+            experiment,
+            last_successful_time,
+            integrator_ready,
+            sensitivities,
+        } = source;
+        self.mode = *mode;
+        self.t = *t;
+        self.x.clone_from(x);
+        self.u.clone_from(u);
+        self.input_derivatives.clone_from(input_derivatives);
+        self.p.clone_from(p);
+        self.d.clone_from(d);
+        self.z_ref.clone_from(z_ref);
+        self.next_time_event = *next_time_event;
+        self.experiment = *experiment;
+        self.last_successful_time = *last_successful_time;
+        self.integrator_ready = *integrator_ready;
+        self.sensitivities.clone_from(sensitivities);
     }
 }

@@ -11,6 +11,7 @@
 //! without sensitivities pay nothing.
 
 use crate::adjoint::AdjointError;
+use crate::instance::dynamic::DynamicState;
 use crate::instance::lifecycle::Kind;
 use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::Instance;
@@ -124,9 +125,10 @@ impl<S: System> Instance<S> {
         Ok(self.cache.dy_dp.as_deref().expect("filled above"))
     }
 
-    /// An Error unless the restored sensitivities fit the restored integrator state.
-    pub(super) fn check_sensitivity_layout(&self) -> Outcome {
-        let expected = if self.propagates_sensitivities() && self.state.integrator_ready {
+    /// An Error unless the sensitivities of `state`, about to be restored, fit the
+    /// integrator's state.
+    pub(super) fn check_sensitivity_layout(&self, state: &DynamicState) -> Outcome {
+        let expected = if self.propagates_sensitivities() && state.integrator_ready {
             let nw = self
                 .integrator
                 .discrete_adjoint()
@@ -135,7 +137,7 @@ impl<S: System> Instance<S> {
         } else {
             0
         };
-        let given = self.state.sensitivities.len();
+        let given = state.sensitivities.len();
         if given == expected {
             Ok(())
         } else {

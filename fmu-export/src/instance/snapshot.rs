@@ -30,11 +30,20 @@ pub struct Snapshot {
 #[derive(Default)]
 pub struct SnapshotStore {
     live: HashMap<usize, Box<Snapshot>>,
+    /// Freed snapshots, whose allocations the next new states reuse (a gradient sweep frees
+    /// and takes states at every step). Never more than the most states live at once. Kept
+    /// boxed: a box is what a handle points to, so a reused one needs no new allocation.
+    #[allow(clippy::vec_box)]
+    spare: Vec<Box<Snapshot>>,
 }
 
 impl SnapshotStore {
     fn insert(&mut self, snapshot: Snapshot) -> FmuStateHandle {
-        let boxed = Box::new(snapshot);
+        self.insert_boxed(Box::new(snapshot))
+    }
+
+    /// Stores `boxed`; its address is its handle.
+    fn insert_boxed(&mut self, boxed: Box<Snapshot>) -> FmuStateHandle {
         let handle = &*boxed as *const Snapshot as FmuStateHandle;
         self.live.insert(handle as usize, boxed);
         handle
@@ -44,24 +53,26 @@ impl SnapshotStore {
         self.live.get(&(handle as usize)).map(|b| &**b).ok_or_else(|| foreign(handle))
     }
 
-    fn get_mut(&mut self, handle: FmuStateHandle) -> Outcome<&mut Snapshot> {
-        self.live.get_mut(&(handle as usize)).map(|b| &mut **b).ok_or_else(|| foreign(handle))
-    }
-
-    /// Takes a snapshot out of the store; [`SnapshotStore::put_back`] returns it under the same
-    /// handle (its address does not change).
+    /// Takes a snapshot out of the store; [`SnapshotStore::insert_boxed`] returns it under the
+    /// same handle (its address does not change).
     fn take(&mut self, handle: FmuStateHandle) -> Outcome<Box<Snapshot>> {
         self.live.remove(&(handle as usize)).ok_or_else(|| foreign(handle))
     }
 
-    fn put_back(&mut self, snapshot: Box<Snapshot>) {
-        let handle = &*snapshot as *const Snapshot as usize;
-        self.live.insert(handle, snapshot);
-    }
-
     fn remove(&mut self, handle: FmuStateHandle) -> Outcome {
-        self.live.remove(&(handle as usize)).map(drop).ok_or_else(|| foreign(handle))
+        let snapshot = self.take(handle)?;
+        self.spare.push(snapshot);
+        Ok(())
     }
+}
+
+/// Overwrites `target` with the state `dynamic` and saved integrator state `integrator` of
+/// an instance of `kind`, reusing its allocations.
+fn capture_into(kind: Kind, dynamic: &DynamicState, integrator: &[f64], target: &mut Snapshot) {
+    target.kind = kind;
+    target.dynamic.clone_from(dynamic);
+    target.integrator.clear();
+    target.integrator.extend_from_slice(integrator);
 }
 
 fn foreign(handle: FmuStateHandle) -> Problem {
@@ -78,13 +89,21 @@ impl<S: System> Instance<S> {
     /// fmiGetFMUState: a new handle if `reuse` is NULL, else `reuse` (one of this instance's
     /// handles) overwritten.
     pub fn get_fmu_state(&mut self, reuse: FmuStateHandle) -> Outcome<FmuStateHandle> {
-        let snapshot = self.capture()?;
-        if reuse.is_null() {
-            Ok(self.snapshots.insert(snapshot))
+        self.expect_capturable()?;
+        // Overwritten in place: a handle keeps its address, so `reuse` stays valid.
+        let target = if reuse.is_null() {
+            self.snapshots.spare.pop()
         } else {
-            *self.snapshots.get_mut(reuse)? = snapshot;
-            Ok(reuse)
-        }
+            Some(self.snapshots.take(reuse)?)
+        };
+        let snapshot = match target {
+            Some(mut target) => {
+                capture_into(self.kind, &self.state, self.saved_integrator(), &mut target);
+                target
+            }
+            None => Box::new(self.capture()?),
+        };
+        Ok(self.snapshots.insert_boxed(snapshot))
     }
 
     /// fmiSetFMUState: restores a state of this instance (also out of the failed mode).
@@ -92,7 +111,7 @@ impl<S: System> Instance<S> {
         // Borrowed out of the store rather than cloned: a reverse sweep restores every step.
         let snapshot = self.snapshots.take(handle)?;
         let outcome = self.restore(&snapshot);
-        self.snapshots.put_back(snapshot);
+        self.snapshots.insert_boxed(snapshot);
         outcome
     }
 
@@ -131,15 +150,29 @@ impl<S: System> Instance<S> {
 
     /// A snapshot of the current state.
     pub fn capture(&self) -> Outcome<Snapshot> {
-        if self.state.mode == Mode::Failed {
-            return Err(Problem::error("the instance failed earlier; its state cannot be saved"));
-        }
-        let integrator =
-            if self.state.integrator_ready { self.integrator.state().to_vec() } else { Vec::new() };
+        self.expect_capturable()?;
+        let integrator = self.saved_integrator().to_vec();
         Ok(Snapshot { kind: self.kind, dynamic: self.state.clone(), integrator })
     }
 
-    /// Makes `snapshot` the current state.
+    /// What a snapshot keeps of the integrator: its state once it holds the instance's.
+    fn saved_integrator(&self) -> &[f64] {
+        if self.state.integrator_ready {
+            self.integrator.state()
+        } else {
+            &[]
+        }
+    }
+
+    /// An Error if the state cannot be saved (after a failure).
+    fn expect_capturable(&self) -> Outcome {
+        if self.state.mode == Mode::Failed {
+            return Err(Problem::error("the instance failed earlier; its state cannot be saved"));
+        }
+        Ok(())
+    }
+
+    /// Makes `snapshot` the current state (unchanged if it does not fit this instance).
     pub fn restore(&mut self, snapshot: &Snapshot) -> Outcome {
         if snapshot.kind != self.kind {
             return Err(Problem::error(format!(
@@ -148,19 +181,14 @@ impl<S: System> Instance<S> {
                 self.kind.name()
             )));
         }
-        let current = (self.state.clone(), self.integrator.clone());
-        self.state = snapshot.dynamic.clone();
+        self.check_sensitivity_layout(&snapshot.dynamic)?;
+        self.state.clone_from(&snapshot.dynamic);
         if self.state.integrator_ready {
             self.integrator.set_state(&snapshot.integrator);
         } else {
             self.integrator = self.sys.integrator();
         }
         self.touch();
-        if let Err(problem) = self.check_sensitivity_layout() {
-            (self.state, self.integrator) = current;
-            self.touch();
-            return Err(problem);
-        }
         Ok(())
     }
 

@@ -353,6 +353,32 @@ fn fmu_state_restores_everything_and_survives_serialization() {
 }
 
 #[test]
+fn states_taken_into_freed_or_reused_handles_restore_their_own_values() {
+    let mut inst = at_generic_point();
+    let first = inst.get_fmu_state(std::ptr::null_mut()).unwrap();
+    let at_first = inst.capture().unwrap();
+    inst.free_fmu_state(first).unwrap();
+    inst.enter_continuous_time_mode().unwrap();
+    inst.set_time(0.4).unwrap();
+    inst.set_continuous_states(&[0.1, 0.1]).unwrap();
+    // Taken into the freed snapshot's allocations.
+    let second = inst.get_fmu_state(std::ptr::null_mut()).unwrap();
+    let at_second = inst.capture().unwrap();
+    assert_ne!(at_second, at_first);
+    inst.set_continuous_states(&[0.3, -0.2]).unwrap();
+    inst.set_fmu_state(second).unwrap();
+    assert_eq!(inst.capture().unwrap(), at_second);
+    // Overwritten in place: the handle stays, the values are the new ones.
+    inst.set_continuous_states(&[0.5, 0.25]).unwrap();
+    let at_third = inst.capture().unwrap();
+    assert_eq!(inst.get_fmu_state(second).unwrap(), second);
+    inst.set_continuous_states(&[0.0, 0.0]).unwrap();
+    inst.set_fmu_state(second).unwrap();
+    assert_eq!(inst.capture().unwrap(), at_third);
+    inst.free_fmu_state(second).unwrap();
+}
+
+#[test]
 fn garbage_serialized_states_are_rejected() {
     let inst = at_generic_point();
     let snapshot = inst.capture().unwrap();

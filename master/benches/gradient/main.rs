@@ -5,7 +5,7 @@
 //! that reports its own peak resident set size). Prints Markdown tables; nothing is asserted.
 //!
 //! Usage: `gradient --fmus <folder with fmi3/> [--steps N] [--repetitions R]
-//! [--memory-steps M] [--part cost|memory]`.
+//! [--memory-steps M] [--part cost|memory] [--adjoint-only]`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,6 +27,8 @@ struct Settings {
     memory_steps: usize,
     /// `cost` or `memory`: only that part (default: both).
     part: Option<String>,
+    /// Part 1 times only the forward run and the adjoint (to profile the adjoint alone).
+    adjoint_only: bool,
     /// Set in a child process: measure one gradient's peak memory with this checkpointing.
     child: Option<String>,
 }
@@ -49,13 +51,14 @@ fn main() {
 /// Reads the arguments (cargo's own `--bench` flag is ignored).
 fn parse_arguments() -> Settings {
     const USAGE: &str = "usage: gradient --fmus <folder> [--steps N] [--repetitions R] \
-                         [--memory-steps M] [--part cost|memory]";
+                         [--memory-steps M] [--part cost|memory] [--adjoint-only]";
     let mut settings = Settings {
         fmus: PathBuf::new(),
         steps: 1000,
         repetitions: 3,
         memory_steps: 1_000_000,
         part: None,
+        adjoint_only: false,
         child: None,
     };
     let mut args = std::env::args().skip(1);
@@ -72,6 +75,7 @@ fn parse_arguments() -> Settings {
             "--repetitions" => settings.repetitions = number(args.next()),
             "--memory-steps" => settings.memory_steps = number(args.next()),
             "--part" => settings.part = args.next(),
+            "--adjoint-only" => settings.adjoint_only = true,
             "--child" => settings.child = args.next(),
             "--bench" => {}
             other => panic!("unknown argument {other}; {USAGE}"),
@@ -168,20 +172,47 @@ fn chain_parameters(count: usize) -> Vec<String> {
     names
 }
 
-/// The median wall time of `repetitions` calls of `work`, and its last result.
-fn timed<T>(repetitions: usize, mut work: impl FnMut() -> T) -> (Duration, T) {
-    let mut times = Vec::new();
+/// Wall and CPU time of one piece of work.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Times {
+    wall: Duration,
+    cpu: Duration,
+}
+
+/// The median wall and CPU times of `repetitions` calls of `work` (each median on its own),
+/// and its last result.
+fn timed<T>(repetitions: usize, mut work: impl FnMut() -> T) -> (Times, T) {
+    let mut walls = Vec::new();
+    let mut cpus = Vec::new();
     let mut result = None;
     for _ in 0..repetitions {
-        let start = Instant::now();
+        let (start, cpu_start) = (Instant::now(), thread_cpu_time());
         result = Some(work());
-        times.push(start.elapsed());
+        walls.push(start.elapsed());
+        cpus.push(thread_cpu_time().saturating_sub(cpu_start));
     }
-    times.sort();
-    (
-        times[(times.len() - 1) / 2],
-        result.expect("at least one repetition"),
-    )
+    let median = |mut times: Vec<Duration>| {
+        times.sort();
+        times[(times.len() - 1) / 2]
+    };
+    let times = Times {
+        wall: median(walls),
+        cpu: median(cpus),
+    };
+    (times, result.expect("at least one repetition"))
+}
+
+/// The CPU time this thread has run so far (the first field of the kernel's
+/// `/proc/thread-self/schedstat`, in nanoseconds): unlike wall time, it does not count the
+/// time other programs on a loaded machine hold the processor.
+fn thread_cpu_time() -> Duration {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    let nanoseconds = stat
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    Duration::from_nanos(nanoseconds)
 }
 
 /// Part 1: one gradient against one forward run, three methods, p = 4 and 64.
@@ -195,19 +226,21 @@ fn cost(settings: &Settings) {
     println!(
         "Chain of {MASSES} masses and {} springs ({} FMI 3.0 FMUs), Jacobi ZOH, {} macro steps \
          of {MACRO_STEP} s, cost integral of mass1.position; median of {} runs \
-         (finite differences: 1 run). Differences between methods: the largest entry-wise \
-         difference relative to the gradient's largest entry.\n",
+         (finite differences: 1 run); the ratios are of wall times, except the one of CPU \
+         times (this thread's time on a processor, which a loaded machine inflates less). \
+         Differences between methods: the largest entry-wise difference relative to the \
+         gradient's largest entry.\n",
         MASSES - 1,
         2 * MASSES - 1,
         settings.steps,
         settings.repetitions
     );
     println!(
-        "| p | forward run (s) | adjoint (s) | adjoint / run | forward sensitivities (s) | \
-         forw. sens. / run | central differences (s) | differences / run | max. diff. \
-         adjoint vs forw. sens. | vs differences |"
+        "| p | forward run (s) | adjoint (s) | adjoint / run | adjoint / run (CPU time) | \
+         forward sensitivities (s) | forw. sens. / run | central differences (s) | \
+         differences / run | max. diff. adjoint vs forw. sens. | vs differences |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for p in [4, 64] {
         let system = System::load(&path, LoadOptions::default()).expect("the chain loads");
         let names = chain_parameters(p);
@@ -219,6 +252,19 @@ fn cost(settings: &Settings) {
         let (adjoint_time, adjoint) = timed(repetitions, || {
             problem.gradient(&values).expect("the adjoint")
         });
+        let secs = |d: Duration| d.as_secs_f64();
+        let ratio = |t: Times| secs(t.wall) / secs(run.wall);
+        print!(
+            "| {p} | {:.3} | {:.3} | {:.2} | {:.2} |",
+            secs(run.wall),
+            secs(adjoint_time.wall),
+            ratio(adjoint_time),
+            secs(adjoint_time.cpu) / secs(run.cpu),
+        );
+        if settings.adjoint_only {
+            println!(" - | - | - | - | - | - |");
+            continue;
+        }
         let (forward_time, forward) = timed(repetitions, || {
             problem
                 .forward_gradient(&values)
@@ -244,16 +290,11 @@ fn cost(settings: &Settings) {
                 .map(|(a, b)| (a - b).abs() / scale)
                 .fold(0.0, f64::max)
         };
-        let secs = |d: Duration| d.as_secs_f64();
-        let ratio = |d: Duration| secs(d) / secs(run);
         println!(
-            "| {p} | {:.3} | {:.3} | {:.2} | {:.3} | {:.2} | {:.3} | {:.1} | {:.1e} | {:.1e} |",
-            secs(run),
-            secs(adjoint_time),
-            ratio(adjoint_time),
-            secs(forward_time),
+            " {:.3} | {:.2} | {:.3} | {:.1} | {:.1e} | {:.1e} |",
+            secs(forward_time.wall),
             ratio(forward_time),
-            secs(differences_time),
+            secs(differences_time.wall),
             ratio(differences_time),
             relative(&forward.gradient),
             relative(&differences),
