@@ -2,10 +2,13 @@
 //! relative to one forward run, by the adjoint, by forward sensitivities and by central finite
 //! differences, for 4 and 64 parameters of one chain of oscillators; and the peak memory of an
 //! adjoint gradient over a long run with and without checkpointing (each in a child process
-//! that reports its own peak resident set size). Prints Markdown tables; nothing is asserted.
+//! that reports its own peak resident set size); and the adjoint through Model Exchange
+//! components the master integrates. Prints Markdown tables; nothing is asserted.
 //!
 //! Usage: `gradient --fmus <folder with fmi3/> [--steps N] [--repetitions R]
-//! [--memory-steps M] [--part cost|memory] [--adjoint-only]`.
+//! [--memory-steps M] [--part cost|model-exchange|memory] [--adjoint-only]`.
+
+mod model_exchange;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,10 +43,14 @@ fn main() {
         return;
     }
     print_machine();
-    if settings.part.as_deref() != Some("memory") {
+    let wants = |part: &str| settings.part.as_deref().is_none_or(|p| p == part);
+    if wants("cost") {
         cost(&settings);
     }
-    if settings.part.as_deref() != Some("cost") {
+    if wants("model-exchange") {
+        model_exchange::cost_model_exchange(&settings);
+    }
+    if wants("memory") {
         memory(&settings);
     }
 }
@@ -51,7 +58,7 @@ fn main() {
 /// Reads the arguments (cargo's own `--bench` flag is ignored).
 fn parse_arguments() -> Settings {
     const USAGE: &str = "usage: gradient --fmus <folder> [--steps N] [--repetitions R] \
-                         [--memory-steps M] [--part cost|memory] [--adjoint-only]";
+                         [--memory-steps M] [--part cost|model-exchange|memory] [--adjoint-only]";
     let mut settings = Settings {
         fmus: PathBuf::new(),
         steps: 1000,
@@ -237,10 +244,11 @@ fn cost(settings: &Settings) {
     );
     println!(
         "| p | forward run (s) | adjoint (s) | adjoint / run | adjoint / run (CPU time) | \
-         forward sensitivities (s) | forw. sens. / run | central differences (s) | \
-         differences / run | max. diff. adjoint vs forw. sens. | vs differences |"
+         adjoint, every state kept / run | forward sensitivities (s) | forw. sens. / run | \
+         central differences (s) | differences / run | max. diff. adjoint vs forw. sens. | \
+         vs differences |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for p in [4, 64] {
         let system = System::load(&path, LoadOptions::default()).expect("the chain loads");
         let names = chain_parameters(p);
@@ -252,14 +260,20 @@ fn cost(settings: &Settings) {
         let (adjoint_time, adjoint) = timed(repetitions, || {
             problem.gradient(&values).expect("the adjoint")
         });
+        problem = problem.with_checkpointing(Checkpointing::Off);
+        let (kept_time, _) = timed(repetitions, || {
+            problem.gradient(&values).expect("the adjoint, every state kept")
+        });
+        problem = problem.with_checkpointing(Checkpointing::Automatic);
         let secs = |d: Duration| d.as_secs_f64();
         let ratio = |t: Times| secs(t.wall) / secs(run.wall);
         print!(
-            "| {p} | {:.3} | {:.3} | {:.2} | {:.2} |",
+            "| {p} | {:.3} | {:.3} | {:.2} | {:.2} | {:.2} |",
             secs(run.wall),
             secs(adjoint_time.wall),
             ratio(adjoint_time),
             secs(adjoint_time.cpu) / secs(run.cpu),
+            ratio(kept_time),
         );
         if settings.adjoint_only {
             println!(" - | - | - | - | - | - |");
