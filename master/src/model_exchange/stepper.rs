@@ -187,7 +187,8 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
     }
 
     /// [`Self::advance_to`], showing the solver to `visit` after every step it takes (before
-    /// any event handling), while it still holds that step.
+    /// any event handling), while it still holds that step. Without continuous states the
+    /// solver takes no steps and `visit` is never called.
     pub fn advance_visiting(
         &mut self,
         to: f64,
@@ -201,7 +202,9 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
                 StepOutcome::default()
             } else {
                 let outcome = self.step(to, inputs)?;
-                visit(&self.solver);
+                if !self.states.is_empty() {
+                    visit(&self.solver);
+                }
                 outcome
             };
             if outcome.terminate {
