@@ -381,23 +381,15 @@ fn the_gradient_section_of_the_shipped_system_file_gives_the_adjoint() {
         ..LoadOptions::default()
     };
     let mut problem = tandem::gradient::section::problem(&path, options).expect("the problem");
-    let values = problem.start_values();
-    let evaluation = problem.gradient(&values).expect("the gradient");
-    assert!(
-        evaluation.methods.iter().all(|m| *m == Method::Adjoint),
-        "{:?}",
-        evaluation.methods
-    );
-    let all: Vec<usize> = (0..values.len()).collect();
-    let check = problem
-        .finite_differences(&values, &all, Differences::CHECK)
-        .expect("the check");
-    for (i, (&g, &c)) in evaluation.gradient.iter().zip(&check).enumerate() {
-        let error = (g - c).abs() / c.abs();
-        println!(
-            "{}: adjoint {g:e}, differences {c:e}, error {error:.1e}",
-            problem.parameters()[i].name
-        );
-        assert!(error < 1e-6, "{}: {g} vs {c}", problem.parameters()[i].name);
+    let names: Vec<String> = problem
+        .parameters()
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    for (name, error) in names.iter().zip(adjoint_and_differences(
+        &mut problem,
+        "shipped system file:",
+    )) {
+        assert!(error < 1e-6, "{name}: error {error:.1e}");
     }
 }

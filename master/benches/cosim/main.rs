@@ -6,6 +6,8 @@
 //! Usage: `cosim --fmus <folder with fmi2/ and fmi3/> [--repetitions N]`.
 
 mod fmpy;
+#[path = "../machine.rs"]
+mod machine;
 mod master;
 mod native;
 mod parallel;
@@ -28,7 +30,7 @@ struct Settings {
 
 fn main() {
     let settings = parse_arguments();
-    print_machine();
+    machine::print_machine();
     overhead(&settings);
     fmpy::compare(&settings.fmus, settings.repetitions.min(3));
     parallel::compare(&settings.fmus.join("fmi3"), settings.repetitions.min(3));
@@ -59,22 +61,6 @@ fn parse_arguments() -> Settings {
         fmus: fmus.expect("usage: cosim --fmus <folder> [--repetitions N]"),
         repetitions,
     }
-}
-
-/// Cores, CPU model and load average, which the figures depend on.
-fn print_machine() {
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find_map(|l| l.strip_prefix("model name"))
-        .map_or("unknown", |l| l.trim_start_matches([' ', '\t', ':']));
-    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    let load: Vec<&str> = load.split_whitespace().take(3).collect();
-    println!(
-        "Machine: {cores} cores, {model}, load average {}\n",
-        load.join(" ")
-    );
 }
 
 /// Part 1: the double oscillator through the master (FMI 3.0 FMUs) against the native loop of

@@ -8,6 +8,8 @@
 //! Usage: `gradient --fmus <folder with fmi3/> [--steps N] [--repetitions R]
 //! [--memory-steps M] [--part cost|model-exchange|memory] [--adjoint-only]`.
 
+#[path = "../machine.rs"]
+mod machine;
 mod model_exchange;
 
 use std::path::{Path, PathBuf};
@@ -42,7 +44,7 @@ fn main() {
         measure_memory(&settings, mode);
         return;
     }
-    print_machine();
+    machine::print_machine();
     let wants = |part: &str| settings.part.as_deref().is_none_or(|p| p == part);
     if wants("cost") {
         cost(&settings);
@@ -90,21 +92,6 @@ fn parse_arguments() -> Settings {
     }
     assert!(!settings.fmus.as_os_str().is_empty(), "{USAGE}");
     settings
-}
-
-fn print_machine() {
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find_map(|l| l.strip_prefix("model name"))
-        .map_or("unknown", |l| l.trim_start_matches([' ', '\t', ':']));
-    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    let load: Vec<&str> = load.split_whitespace().take(3).collect();
-    println!(
-        "Machine: {cores} cores, {model}, load average {}\n",
-        load.join(" ")
-    );
 }
 
 /// The chain: `MASSES` masses (`summing_mass`: force from the left spring on `F1`, from the
@@ -177,6 +164,18 @@ fn chain_parameters(count: usize) -> Vec<String> {
     );
     names.truncate(count);
     names
+}
+
+/// The largest entry-wise difference of `other` to `reference`, relative to `reference`'s
+/// largest entry: parameters far from the cost's output have derivatives many orders smaller,
+/// which differences cannot resolve.
+fn largest_difference(reference: &[f64], other: &[f64]) -> f64 {
+    let scale = reference.iter().fold(0.0, |m: f64, a| m.max(a.abs()));
+    reference
+        .iter()
+        .zip(other)
+        .map(|(a, b)| (a - b).abs() / scale)
+        .fold(0.0, f64::max)
 }
 
 /// Wall and CPU time of one piece of work.
@@ -262,7 +261,9 @@ fn cost(settings: &Settings) {
         });
         problem = problem.with_checkpointing(Checkpointing::Off);
         let (kept_time, _) = timed(repetitions, || {
-            problem.gradient(&values).expect("the adjoint, every state kept")
+            problem
+                .gradient(&values)
+                .expect("the adjoint, every state kept")
         });
         problem = problem.with_checkpointing(Checkpointing::Automatic);
         let secs = |d: Duration| d.as_secs_f64();
@@ -290,28 +291,14 @@ fn cost(settings: &Settings) {
                 .finite_differences(&values, &all, Differences::CHECK)
                 .expect("the differences")
         });
-        // Relative to the gradient's largest entry: parameters far from the cost's output have
-        // derivatives many orders smaller, which differences cannot resolve.
-        let scale = adjoint
-            .gradient
-            .iter()
-            .fold(0.0, |m: f64, a| m.max(a.abs()));
-        let relative = |other: &[f64]| {
-            adjoint
-                .gradient
-                .iter()
-                .zip(other)
-                .map(|(a, b)| (a - b).abs() / scale)
-                .fold(0.0, f64::max)
-        };
         println!(
             " {:.3} | {:.2} | {:.3} | {:.1} | {:.1e} | {:.1e} |",
             secs(forward_time.wall),
             ratio(forward_time),
             secs(differences_time.wall),
             ratio(differences_time),
-            relative(&forward.gradient),
-            relative(&differences),
+            largest_difference(&adjoint.gradient, &forward.gradient),
+            largest_difference(&adjoint.gradient, &differences),
         );
     }
     println!();

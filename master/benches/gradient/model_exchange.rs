@@ -8,7 +8,7 @@ use std::time::Duration;
 use tandem::gradient::{CostSpec, Differences, Problem};
 use tandem::system::{LoadOptions, System};
 
-use crate::{chain, chain_parameters, timed, Settings};
+use crate::{chain, chain_parameters, largest_difference, timed, Settings};
 
 /// Relative tolerance of the masses' integration.
 const TOLERANCE: f64 = 1e-8;
@@ -49,16 +49,7 @@ pub fn cost_model_exchange(settings: &Settings) {
             .finite_differences(&values, &all, Differences::CHECK)
             .expect("the differences")
     });
-    let scale = adjoint
-        .gradient
-        .iter()
-        .fold(0.0, |m: f64, a| m.max(a.abs()));
-    let difference = adjoint
-        .gradient
-        .iter()
-        .zip(&differences)
-        .map(|(a, b)| (a - b).abs() / scale)
-        .fold(0.0, f64::max);
+    let difference = largest_difference(&adjoint.gradient, &differences);
     let secs = |d: Duration| d.as_secs_f64();
     println!(
         "The same chain with its {integrated} masses as Model Exchange components (Dormand-Prince, \

@@ -128,6 +128,11 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
         self.time
     }
 
+    /// The relative tolerance the states are integrated with.
+    pub fn relative_tolerance(&self) -> f64 {
+        self.relative_tolerance
+    }
+
     /// The continuous states at [`Self::time`].
     pub fn states(&self) -> &[f64] {
         &self.states

@@ -95,7 +95,7 @@ impl HeldInputStep {
         let mut bar = vec![0.0; self.partials.known_count()];
         self.partials
             .vjp(self.stepper.instance(), equation, seed, &mut bar)?;
-        let (states, rest) = bar.split_at(self.states);
+        let (states, rest) = bar.split_at(self.stepper.state_count());
         let (inputs, parameters) = rest.split_at(bar_inputs.len());
         bar_state.copy_from_slice(states);
         add(bar_inputs, inputs);
@@ -130,7 +130,7 @@ impl StepDerivatives for HeldInputStep {
     }
 
     fn state_size(&mut self) -> Result<usize> {
-        Ok(self.states)
+        Ok(self.stepper.state_count())
     }
 
     fn step_jvp(
@@ -175,7 +175,7 @@ impl StepDerivatives for HeldInputStep {
         bar_parameters.fill(0.0);
         self.retraced(step, |this, retraced| {
             this.put(retraced.end_time, &retraced.end_states)?;
-            let mut bar = vec![0.0; this.states];
+            let mut bar = vec![0.0; this.stepper.state_count()];
             this.transpose_product(
                 Equation::Outputs,
                 bar_outputs_next,
@@ -229,7 +229,7 @@ impl StepDerivatives for HeldInputStep {
         bar_inputs: &mut [f64],
         bar_parameters: &mut [f64],
     ) -> Result<()> {
-        let mut bar_state = vec![0.0; self.states];
+        let mut bar_state = vec![0.0; self.stepper.state_count()];
         self.output_vjp(bar_outputs, &mut bar_state, bar_inputs, bar_parameters)
     }
 }

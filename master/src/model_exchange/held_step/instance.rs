@@ -42,7 +42,7 @@ impl FmuInstance for HeldInputStep {
         stop_time: Option<f64>,
     ) -> Result<()> {
         self.start_time = start_time;
-        let tolerance = Some(self.tolerance);
+        let tolerance = Some(self.stepper.relative_tolerance());
         self.fmu_instance()
             .enter_initialization_mode(tolerance, start_time, stop_time)
     }

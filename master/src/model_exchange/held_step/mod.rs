@@ -38,12 +38,9 @@ pub struct HeldInputStep {
     stepper: MeStepper<Box<dyn FmuInstance>, DormandPrince>,
     name: String,
     fmi_version: FmiVersion,
-    tolerance: f64,
     start_time: f64,
     partials: Partials,
     layout: DerivativeLayout,
-    /// Number of continuous states.
-    states: usize,
     /// The saved points, by handle (a freed one is `None`).
     saved: Vec<Option<Saved>>,
     owner: usize,
@@ -104,7 +101,6 @@ impl HeldInputStep {
             name: instance_name,
             fmi_version: instance.fmi_version(),
             stepper: MeStepper::new(instance, md, tolerance, solver),
-            tolerance,
             start_time: 0.0,
             partials: Partials::new(
                 derivative_references,
@@ -113,7 +109,6 @@ impl HeldInputStep {
                 adjoint,
             ),
             layout,
-            states,
             saved: Vec::new(),
             owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed),
         }
