@@ -149,11 +149,13 @@ pub(super) fn open<'a>(
 }
 
 /// Completes an opened component: its sub-steps per macro step, its integrator tolerance and
-/// its parameter and start values.
+/// its parameter and start values; SSP values for variables the FMU does not have are added to
+/// `ignored` as `component.variable`.
 pub(super) fn configure(
     opened: Opened<'_>,
     system: &SystemDescription,
     macro_step: f64,
+    ignored: &mut Vec<Located<String>>,
 ) -> Result<Component> {
     let Opened {
         entry,
@@ -200,7 +202,7 @@ pub(super) fn configure(
             .filter(|t| *t > 0.0)
             .unwrap_or(DEFAULT_TOLERANCE),
     };
-    let start_values = start_values(&fmu, &fmu_label, entry, &error)?;
+    let start_values = start_values(&fmu, &fmu_label, entry, &error, ignored)?;
     Ok(Component {
         name: name.clone(),
         fmu,
@@ -228,17 +230,29 @@ fn sub_steps(step: f64, macro_step: f64) -> std::result::Result<usize, String> {
     }
 }
 
-/// The parameter and start values of `entry`, checked against the model description.
+/// The parameter and start values of `entry`, checked against the model description. SSP
+/// parameter sets may carry values for variables the FMU does not have, which the standard
+/// ignores: they go to `ignored`.
 fn start_values(
     fmu: &Fmu,
     fmu_label: &str,
     entry: &ComponentDescription,
     error: &dyn Fn(&Location, String) -> Error,
+    ignored: &mut Vec<Located<String>>,
 ) -> Result<Vec<StartValue>> {
     let md = fmu.model_description();
-    entry
+    let (known, unknown): (Vec<_>, Vec<_>) = entry
         .values
         .iter()
+        .partition(|value| value.kind != ValueKind::Any || md.variable(&value.name).is_some());
+    ignored.extend(unknown.into_iter().map(|value| {
+        Located::new(
+            format!("{}.{}", entry.name.value, value.name),
+            value.at.clone(),
+        )
+    }));
+    known
+        .into_iter()
         .map(|value| {
             let name = &value.name;
             let label = match value.kind {

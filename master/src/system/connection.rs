@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::description::{ConnectionDescription, SystemDescription};
+use super::description::{Location, SystemDescription};
 use super::port::{self, Port};
 use super::Component;
 use crate::error::Result;
@@ -18,13 +18,17 @@ pub struct Connection {
     pub to: Port,
 }
 
-/// Resolves and checks every connection of `system`, in the order written.
+/// Resolves and checks every connection of `system`, in the order written, then the nets
+/// through system connectors.
 pub(super) fn resolve(
     system: &SystemDescription,
     components: &[Component],
 ) -> Result<Vec<Connection>> {
-    let mut sources: HashMap<Port, (Port, &ConnectionDescription)> = HashMap::new();
-    let mut connections = Vec::with_capacity(system.connections.len());
+    let mut connections = Connections {
+        components,
+        sources: HashMap::new(),
+        list: Vec::with_capacity(system.connections.len()),
+    };
     for connection in &system.connections {
         let error = |message: String| {
             system.error(
@@ -42,18 +46,75 @@ pub(super) fn resolve(
         if !connection.directed && reversed {
             std::mem::swap(&mut from, &mut to);
         }
-        check(from, to, components).map_err(error)?;
-        if let Some((first_from, first)) = sources.insert(to, (from, connection)) {
-            return Err(error(format!(
-                "{} is already connected from {} ({}); an input takes one connection",
+        connections.add(from, to, &connection.at).map_err(error)?;
+    }
+    for net in &system.nets {
+        let error = |message: String| {
+            system.error(
+                &net.at,
+                format!(
+                    "connection of {} through {}: {message}",
+                    net.ends.join(", "),
+                    net.via.join(", ")
+                ),
+            )
+        };
+        let ports = net
+            .ends
+            .iter()
+            .map(|end| port::resolve(end, components))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(error)?;
+        let outputs: Vec<Port> = ports
+            .iter()
+            .copied()
+            .filter(|p| p.variable(components).causality == Causality::Output)
+            .collect();
+        match outputs[..] {
+            // Driven from outside the top-level system: the ends keep their start values.
+            [] => {}
+            [from] => {
+                for &to in ports.iter().filter(|&&p| p != from) {
+                    connections.add(from, to, &net.at).map_err(error)?;
+                }
+            }
+            _ => {
+                let names: Vec<String> = outputs
+                    .iter()
+                    .map(|p| p.display(components).to_string())
+                    .collect();
+                return Err(error(format!(
+                    "{} are all outputs; one output feeds the inputs of a connection",
+                    names.join(" and ")
+                )));
+            }
+        }
+    }
+    Ok(connections.list)
+}
+
+/// The connections checked so far and the output feeding each input.
+struct Connections<'a> {
+    components: &'a [Component],
+    sources: HashMap<Port, (Port, &'a Location)>,
+    list: Vec<Connection>,
+}
+
+impl<'a> Connections<'a> {
+    /// Checks the connection `from` -> `to` written at `at` and adds it.
+    fn add(&mut self, from: Port, to: Port, at: &'a Location) -> std::result::Result<(), String> {
+        let components = self.components;
+        check(from, to, components)?;
+        if let Some((first_from, first)) = self.sources.insert(to, (from, at)) {
+            return Err(format!(
+                "{} is already connected from {} ({first}); an input takes one connection",
                 to.display(components),
                 first_from.display(components),
-                first.at
-            )));
+            ));
         }
-        connections.push(Connection { from, to });
+        self.list.push(Connection { from, to });
+        Ok(())
     }
-    Ok(connections)
 }
 
 /// Checks causalities, shapes and types of one connection.

@@ -81,6 +81,8 @@ pub struct SystemDescription {
     pub components: Vec<ComponentDescription>,
     /// The connections, in file order.
     pub connections: Vec<ConnectionDescription>,
+    /// Connections joined through the connectors of (nested) systems (SSP).
+    pub nets: Vec<NetDescription>,
     /// The schedule.
     pub schedule: ScheduleDescription,
     /// Recorded variables as `component.variable` (default: every output of every component).
@@ -93,6 +95,9 @@ pub struct SystemDescription {
     pub energy: Option<Located<EnergySettings>>,
     /// Where messages about the whole system point (`None`: at the file as a whole).
     pub at: Option<Location>,
+    /// Values the reader ignored because they name nothing in the system (SSP parameter sets
+    /// may carry more than the system uses), each located where it was written.
+    pub ignored: Vec<Located<String>>,
 }
 
 impl SystemDescription {
@@ -169,6 +174,19 @@ pub struct ConnectionDescription {
     /// (SSP: start and end do not imply the direction of the data flow).
     pub directed: bool,
     /// Where it was written.
+    pub at: Location,
+}
+
+/// Component connectors joined through the connectors of (nested) systems: the one output
+/// among them, if any, feeds every other end; without an output the ends are driven from
+/// outside the system and keep their start values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetDescription {
+    /// The component ends, `component.variable`.
+    pub ends: Vec<String>,
+    /// The system connectors joining them, `system.connector` (top level: `connector`).
+    pub via: Vec<String>,
+    /// Where the first connection of the net was written.
     pub at: Location,
 }
 

@@ -8,10 +8,12 @@ mod algebraic_loop;
 mod component;
 mod connection;
 pub mod description;
+mod parameter_mapping;
 mod parameter_set;
 mod port;
 mod ssd;
 mod ssp;
+mod system_connectors;
 mod toml_file;
 mod xml_file;
 
@@ -58,6 +60,8 @@ pub struct System {
     pub output_file: Option<PathBuf>,
     /// Power bonds and energy settings, when the system monitors energy.
     pub energy: Option<EnergySetup>,
+    /// What loading the system left out without failing, one line per file, shown by `load`.
+    pub notes: Vec<String>,
 }
 
 /// The schedule of a system.
@@ -109,6 +113,15 @@ impl System {
     /// (`.ssp`) or a bare system structure description (`.ssd`), by extension. Every error
     /// names the file, the line and, in SSP files, the element.
     pub fn load(path: &Path, options: LoadOptions<'_>) -> Result<System> {
+        let system = System::read(path, options)?;
+        for note in &system.notes {
+            eprintln!("note: {note}");
+        }
+        Ok(system)
+    }
+
+    /// [`System::load`] without showing the notes.
+    fn read(path: &Path, options: LoadOptions<'_>) -> Result<System> {
         match path.extension().and_then(|e| e.to_str()) {
             Some("ssp") => {
                 let package = ssp::Package::unpack(path)?;
@@ -141,10 +154,12 @@ impl System {
             .map(|entry| component::open(entry, location))
             .collect::<Result<Vec<_>>>()?;
         let macro_step = macro_step(description, options.step_size, &opened, stop - start)?;
+        let mut ignored = description.ignored.clone();
         let components = opened
             .into_iter()
-            .map(|c| component::configure(c, description, macro_step))
+            .map(|c| component::configure(c, description, macro_step, &mut ignored))
             .collect::<Result<Vec<_>>>()?;
+        let notes = ignored_notes(description, &ignored);
         let connections = connection::resolve(description, &components)?;
         let schedule = schedule(description, &components)?;
         if schedule.kind == ScheduleKind::GaussSeidel {
@@ -174,6 +189,7 @@ impl System {
             recorded,
             output_file,
             energy,
+            notes,
         })
     }
 
@@ -183,6 +199,39 @@ impl System {
             .file_stem()
             .map_or_else(|| "system".into(), |s| s.to_string_lossy().into_owned())
     }
+}
+
+/// How many names a note about ignored values lists before "...".
+const NOTED_NAMES: usize = 5;
+
+/// One note per file that holds ignored values: how many, and the first few names.
+fn ignored_notes(system: &SystemDescription, ignored: &[Located<String>]) -> Vec<String> {
+    let mut files: Vec<(Option<&String>, Vec<&str>)> = Vec::new();
+    for value in ignored {
+        let file = value.at.file.as_ref();
+        match files.iter_mut().find(|(f, _)| *f == file) {
+            Some((_, names)) => names.push(&value.value),
+            None => files.push((file, vec![&value.value])),
+        }
+    }
+    files
+        .into_iter()
+        .map(|(file, names)| {
+            let more = if names.len() > NOTED_NAMES {
+                ", ..."
+            } else {
+                ""
+            };
+            let shown = names[..names.len().min(NOTED_NAMES)].join(", ");
+            let path = system.path.display();
+            let place = file.map_or_else(|| path.to_string(), |f| format!("{path}, {f}"));
+            format!(
+                "{place}: {} value(s) for variables the system does not have are ignored, as SSP \
+                 prescribes: {shown}{more}",
+                names.len()
+            )
+        })
+        .collect()
 }
 
 /// Start and stop time, checked; `stop_time` replaces the system's stop.
@@ -251,7 +300,8 @@ fn macro_step(
     Ok(step)
 }
 
-/// Component names: present, unique and free of dots (`a.b.c` splits at the first dot).
+/// Component names: present, unique, without empty dot-separated parts, and none followed by
+/// a dot the beginning of another (so that `a.b.c` names one component's variable).
 fn check_names(system: &SystemDescription) -> Result<()> {
     if system.components.is_empty() {
         return Err(system.error_in_system("the system has no components"));
@@ -259,16 +309,36 @@ fn check_names(system: &SystemDescription) -> Result<()> {
     let mut seen = HashSet::new();
     for entry in &system.components {
         let name = &entry.name.value;
-        if name.is_empty() || name.contains('.') || name.trim() != name {
+        if name.split('.').any(str::is_empty) || name.trim() != name {
             return Err(system.error(
                 &entry.name.at,
-                format!("component name \"{name}\" must be non-empty, without dots or surrounding spaces"),
+                format!(
+                    "component name \"{name}\" must be non-empty, without surrounding spaces \
+                     or empty parts between dots"
+                ),
             ));
         }
         if !seen.insert(name) {
             return Err(system.error(
                 &entry.name.at,
                 format!("component name \"{name}\" is used twice"),
+            ));
+        }
+    }
+    for entry in &system.components {
+        let name = &entry.name.value;
+        if let Some(outer) = system
+            .components
+            .iter()
+            .find(|other| name.starts_with(&format!("{}.", other.name.value)))
+        {
+            return Err(system.error(
+                &entry.name.at,
+                format!(
+                    "component name \"{name}\" begins with the component name \"{}\" and a \
+                     dot, so {name}.x would be ambiguous",
+                    outer.name.value
+                ),
             ));
         }
     }

@@ -30,22 +30,26 @@ impl Port {
     }
 }
 
-/// Resolves `component.variable` (split at the first dot, as component names have none).
+/// Resolves `component.variable`. Component names may hold dots (the flattened
+/// `system.component` of nested SSP systems), but no name followed by a dot begins another
+/// (see `check_names`), so exactly one component's name can begin `text`.
 pub fn resolve(text: &str, components: &[Component]) -> Result<Port, String> {
-    let (component_name, variable_name) = text
-        .trim()
-        .split_once('.')
-        .ok_or_else(|| format!("\"{text}\" is not of the form component.variable"))?;
-    let component = components
-        .iter()
-        .position(|c| c.name == component_name)
-        .ok_or_else(|| {
-            let names: Vec<&str> = components.iter().map(|c| c.name.as_str()).collect();
-            format!(
-                "unknown component \"{component_name}\" in \"{text}\" (components: {})",
-                names.join(", ")
-            )
-        })?;
+    let text = text.trim();
+    let split = components.iter().enumerate().find_map(|(index, c)| {
+        let rest = text.strip_prefix(c.name.as_str())?.strip_prefix('.')?;
+        Some((index, c.name.as_str(), rest))
+    });
+    let Some((component, component_name, variable_name)) = split else {
+        if !text.contains('.') {
+            return Err(format!("\"{text}\" is not of the form component.variable"));
+        }
+        let names: Vec<&str> = components.iter().map(|c| c.name.as_str()).collect();
+        let written = text.split_once('.').map_or(text, |(first, _)| first);
+        return Err(format!(
+            "unknown component \"{written}\" in \"{text}\" (components: {})",
+            names.join(", ")
+        ));
+    };
     let fmu = &components[component].fmu;
     let md = fmu.model_description();
     let target = md.variable(variable_name).ok_or_else(|| {

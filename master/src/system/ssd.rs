@@ -1,11 +1,14 @@
-//! SSP 1.0 system structure descriptions (`.ssd`): the subset that maps onto a Tandem system,
-//! read into a [`SystemDescription`]. One flat `ssd:System` of FMU components, connections
-//! between their connectors, parameter values (`ssv` parameter sets inline or in `.ssv` files),
-//! the default experiment, and a Tandem annotation for what SSP does not describe (the macro
-//! step, the schedule, the recorded variables, component steps). Anything else that would
-//! change the system's meaning (nested systems, system connectors, signal dictionaries,
-//! parameter mappings, transformations) is rejected with the element that uses it.
+//! SSP 1.0 system structure descriptions (`.ssd`), read into a [`SystemDescription`]: FMU
+//! components, nested systems flattened into components named `system.component`,
+//! connections between connectors of components and of systems (joined end to end through the
+//! system connectors), parameter values (`ssv` parameter sets inline or in `.ssv` files, with
+//! parameter mappings inline or in `.ssm` files), the default experiment, and a Tandem
+//! annotation for what SSP does not describe (the macro step, the schedule, the recorded
+//! variables, component steps). Anything else that would change the system's meaning (signal
+//! dictionaries, transformations on connections, other component types) is rejected with the
+//! element that uses it.
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use serde::de::{value::StrDeserializer, IntoDeserializer};
@@ -15,7 +18,9 @@ use super::description::{
     ComponentDescription, ConnectionDescription, Located, Location, ScheduleDescription,
     SystemDescription, ValueDescription, ValueKind,
 };
+use super::parameter_mapping::Mapping;
 use super::parameter_set::{self, Parameter};
+use super::system_connectors::{self, End, Link};
 use super::xml_file::{children, local_name, XmlFile};
 use crate::error::Result;
 use crate::model_description::xml::Element;
@@ -29,6 +34,9 @@ const FMU_TYPE: &str = "application/x-fmu-sharedlibrary";
 
 /// The parameter source type of SSP parameter sets (the default of `ssd:ParameterBinding type`).
 const PARAMETER_SET_TYPE: &str = "application/x-ssp-parameter-set";
+
+/// The type of SSP parameter mappings (the default of `ssd:ParameterMapping type`).
+const PARAMETER_MAPPING_TYPE: &str = "application/x-ssp-parameter-mapping";
 
 /// Reads the SSD `folder/file` of the system `system_path` (the `.ssd` itself, or the `.ssp`
 /// it was unpacked from when `packaged`).
@@ -59,12 +67,14 @@ pub fn read(
         step: None,
         components: Vec::new(),
         connections: Vec::new(),
+        nets: Vec::new(),
         schedule: ScheduleDescription::default(),
         recorded: None,
         output_file: None,
         bonds: Vec::new(),
         energy: None,
         at: Some(xml.at(system)),
+        ignored: Vec::new(),
     };
     if let Some(experiment) = children(root, "DefaultExperiment").next() {
         let at = xml.at(experiment);
@@ -72,8 +82,89 @@ pub fn read(
         description.start = number("startTime")?.map(|v| Located::new(v, at.clone()));
         description.stop = number("stopTime")?.map(|v| Located::new(v, at.clone()));
     }
-    reader.system(system, &mut description)?;
+    let mut flat = Flat::default();
+    reader.system(system, "", &mut flat, &mut description)?;
+    flat.finish(&mut description);
     Ok(description)
+}
+
+/// The system read so far, nested systems flattened: components by full name, the
+/// connections between two components, and those through system connectors.
+#[derive(Default)]
+struct Flat {
+    components: Vec<ComponentDescription>,
+    connections: Vec<ConnectionDescription>,
+    links: Vec<Link>,
+    /// The systems' connectors, as `system.connector` (top level: `connector`).
+    connectors: HashSet<String>,
+    /// Values bound to system connectors, by full connector name; outer systems' values
+    /// replace inner ones.
+    connector_values: Vec<ValueDescription>,
+    /// Values that name nothing in the system, by full name.
+    ignored: Vec<Located<String>>,
+}
+
+impl Flat {
+    /// Applies `value`, bound in the system whose elements' names begin with `prefix`: to a
+    /// connector of a system, or a variable of a component (replacing earlier values).
+    fn bind(&mut self, prefix: &str, value: ValueDescription) {
+        let name = format!("{prefix}{}", value.name);
+        if self.connectors.contains(&name) {
+            set_value(
+                &mut self.connector_values,
+                ValueDescription { name, ..value },
+            );
+            return;
+        }
+        let target = self.components.iter_mut().find_map(|c| {
+            let variable = name
+                .strip_prefix(c.name.value.as_str())?
+                .strip_prefix('.')?;
+            Some((variable.to_string(), c))
+        });
+        match target {
+            Some((variable, component)) => set_value(
+                &mut component.values,
+                ValueDescription {
+                    name: variable,
+                    ..value
+                },
+            ),
+            None => self.ignored.push(Located::new(name, value.at)),
+        }
+    }
+
+    /// Moves the flattened system into `description`: the nets through system connectors,
+    /// and the connectors' values onto the component connectors each net joins.
+    fn finish(mut self, description: &mut SystemDescription) {
+        let nets = system_connectors::nets(&self.links);
+        for value in std::mem::take(&mut self.connector_values) {
+            let Some(net) = nets
+                .iter()
+                .find(|n| n.description.via.contains(&value.name))
+            else {
+                self.ignored.push(Located::new(value.name, value.at));
+                continue;
+            };
+            for (component, connector) in &net.components {
+                if let Some(target) = self
+                    .components
+                    .iter_mut()
+                    .find(|c| &c.name.value == component)
+                {
+                    let value = ValueDescription {
+                        name: connector.clone(),
+                        ..value.clone()
+                    };
+                    set_value(&mut target.values, value);
+                }
+            }
+        }
+        description.components = self.components;
+        description.connections = self.connections;
+        description.nets = nets.into_iter().map(|n| n.description).collect();
+        description.ignored = self.ignored;
+    }
 }
 
 /// What reading one SSD needs: the file and where its references are resolved.
@@ -85,76 +176,92 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    /// Reads the top-level `ssd:System` into `description`.
-    fn system(&self, system: &Element, description: &mut SystemDescription) -> Result<()> {
+    /// Reads the `ssd:System` `system` into `flat`, its elements named with `prefix` (empty
+    /// for the top-level system, whose Tandem settings go into `description`). Elements come
+    /// first, then the connections between them, then the system's values, which replace the
+    /// values its elements bind.
+    fn system(
+        &self,
+        system: &Element,
+        prefix: &str,
+        flat: &mut Flat,
+        description: &mut SystemDescription,
+    ) -> Result<()> {
         let xml = self.xml;
-        let mut system_values = Vec::new();
+        let mut subsystems = HashSet::new();
+        let mut connections = Vec::new();
+        let mut bindings: Option<&Element> = None;
+        let mut annotations = Vec::new();
         for child in &system.children {
             match local_name(&child.name) {
                 "Elements" => {
                     for element in &child.children {
                         match local_name(&element.name) {
-                            "Component" => description.components.push(self.component(element)?),
+                            "Component" => flat.components.push(self.component(element, prefix)?),
                             "System" => {
-                                return Err(xml.unsupported(
+                                let name = xml.required(element, "name")?;
+                                subsystems.insert(name);
+                                self.system(
                                     element,
-                                    "a nested system (flatten it into the top-level system)",
-                                ))
+                                    &format!("{prefix}{name}."),
+                                    flat,
+                                    description,
+                                )?;
                             }
                             _ => return Err(xml.unsupported(element, "this element")),
                         }
                     }
                 }
-                "Connections" => {
-                    for connection in children(child, "Connection") {
-                        description.connections.push(self.connection(connection)?);
+                "Connectors" => {
+                    for connector in children(child, "Connector") {
+                        let name = xml.required(connector, "name")?;
+                        flat.connectors.insert(format!("{prefix}{name}"));
                     }
                 }
-                "ParameterBindings" => system_values = self.bindings(child)?,
-                "Annotations" => self.system_annotations(child, description)?,
-                // The system's own connectors are only used by connections, which are checked.
-                "Connectors" | "ElementGeometry" | "SystemGeometry" | "GraphicalElements"
-                | "SignalDictionaries" => {}
+                "Connections" => connections.extend(children(child, "Connection")),
+                "ParameterBindings" => {
+                    if let Some(first) = bindings.replace(child) {
+                        return Err(xml.error(
+                            child,
+                            format!(
+                                "a second ssd:ParameterBindings (the first is at line {}); SSP \
+                                 allows one per system: move its ssd:ParameterBinding elements \
+                                 into the first",
+                                first.line
+                            ),
+                        ));
+                    }
+                }
+                "Annotations" => annotations.push(child),
+                "ElementGeometry" | "SystemGeometry" | "GraphicalElements" => {}
                 _ => return Err(xml.unsupported(child, "this element")),
             }
         }
-        // System-level values take precedence over the components' own.
-        for value in system_values {
-            let name = value.name.clone();
-            let (component, variable) = name.split_once('.').ok_or_else(|| {
-                value.at.error(
-                    self.system_path,
-                    format!(
-                        "parameter {name}: system-level names are component.variable \
-                         (system connectors are not supported)"
-                    ),
-                )
-            })?;
-            let target = description
-                .components
-                .iter_mut()
-                .find(|c| c.name.value == component)
-                .ok_or_else(|| {
-                    value.at.error(
-                        self.system_path,
-                        format!("parameter {name}: unknown component \"{component}\""),
-                    )
-                })?;
-            set_value(
-                &mut target.values,
-                ValueDescription {
-                    name: variable.to_string(),
-                    ..value
-                },
-            );
+        for connection in connections {
+            self.connection(connection, prefix, &subsystems, flat)?;
+        }
+        if let Some(bindings) = bindings {
+            for value in self.bindings(bindings)? {
+                flat.bind(prefix, value);
+            }
+        }
+        for child in annotations {
+            if prefix.is_empty() {
+                self.system_annotations(child, description)?;
+            } else if let Some(settings) = self.tandem_settings(child)?.first() {
+                return Err(xml.error(
+                    settings,
+                    "Tandem settings of a nested system (they belong to the top-level system)",
+                ));
+            }
         }
         Ok(())
     }
 
-    /// One `ssd:Component` that references an FMU.
-    fn component(&self, element: &Element) -> Result<ComponentDescription> {
+    /// One `ssd:Component` that references an FMU, named with `prefix`.
+    fn component(&self, element: &Element, prefix: &str) -> Result<ComponentDescription> {
         let xml = self.xml;
-        let name = xml.required(element, "name")?;
+        let name = format!("{prefix}{}", xml.required(element, "name")?);
         let kind = element.attr("type").unwrap_or(FMU_TYPE);
         if kind != FMU_TYPE {
             return Err(xml.unsupported(
@@ -179,7 +286,7 @@ impl Reader<'_> {
             }
         };
         let mut component = ComponentDescription {
-            name: Located::new(name.to_string(), xml.at(element)),
+            name: Located::new(name.clone(), xml.at(element)),
             fmu: Located::new(source, xml.at(element)),
             interface: interface.map(|i| Located::new(i, xml.at(element))),
             step: None,
@@ -210,41 +317,76 @@ impl Reader<'_> {
         Ok(component)
     }
 
-    /// One `ssd:Connection` between connectors of two components; its direction follows the
-    /// connectors' causalities.
-    fn connection(&self, element: &Element) -> Result<ConnectionDescription> {
+    /// One `ssd:Connection` in the system whose elements' names begin with `prefix`, between
+    /// connectors of its components, of its nested systems (`subsystems`) or of itself (no
+    /// or an empty element); its direction follows the connectors' causalities.
+    fn connection(
+        &self,
+        element: &Element,
+        prefix: &str,
+        subsystems: &HashSet<&str>,
+        flat: &mut Flat,
+    ) -> Result<()> {
         let xml = self.xml;
-        let end = |element_key: &str, connector_key: &str| -> Result<String> {
+        let end = |element_key: &str, connector_key: &str| -> Result<End> {
             let connector = xml.required(element, connector_key)?;
-            let owner = element.attr(element_key).ok_or_else(|| {
-                xml.unsupported(
+            let (system, name) = match element.attr(element_key).filter(|e| !e.is_empty()) {
+                Some(owner) if !subsystems.contains(owner) => {
+                    return Ok(End::Component(format!("{prefix}{owner}"), connector.into()))
+                }
+                Some(owner) => (
+                    format!("system {prefix}{owner}"),
+                    format!("{prefix}{owner}.{connector}"),
+                ),
+                None if prefix.is_empty() => ("the top-level system".into(), connector.to_string()),
+                None => (
+                    format!("system {}", prefix.trim_end_matches('.')),
+                    format!("{prefix}{connector}"),
+                ),
+            };
+            if !flat.connectors.contains(&name) {
+                return Err(xml.error(
                     element,
                     format!(
-                        "a connection to the system's own connector {connector} (no {element_key})"
+                        "{system} has no connector \"{connector}\" (no ssd:Connector of that name)"
                     ),
-                )
-            })?;
-            Ok(format!("{owner}.{connector}"))
+                ));
+            }
+            Ok(End::System(name))
         };
-        let from = end("startElement", "startConnector")?;
-        let to = end("endElement", "endConnector")?;
+        let ends = [
+            end("startElement", "startConnector")?,
+            end("endElement", "endConnector")?,
+        ];
+        let shown = ends.each_ref().map(|end| match end {
+            End::Component(component, connector) => format!("{component}.{connector}"),
+            End::System(name) => name.clone(),
+        });
         for child in &element.children {
             match local_name(&child.name) {
                 "ConnectionGeometry" | "Annotations" => {}
                 _ => {
                     return Err(xml.unsupported(
                         child,
-                        format!("connection {from} -> {to}: a transformation"),
+                        format!("connection {} -> {}: a transformation", shown[0], shown[1]),
                     ))
                 }
             }
         }
-        Ok(ConnectionDescription {
-            from,
-            to,
-            directed: false,
-            at: xml.at(element),
-        })
+        let at = xml.at(element);
+        match ends {
+            [End::Component(..), End::Component(..)] => {
+                let [from, to] = shown;
+                flat.connections.push(ConnectionDescription {
+                    from,
+                    to,
+                    directed: false,
+                    at,
+                });
+            }
+            ends => flat.links.push(Link { ends, at }),
+        }
+        Ok(())
     }
 
     /// The values of an `ssd:ParameterBindings` element, later bindings overriding earlier
@@ -267,10 +409,11 @@ impl Reader<'_> {
             }
             let prefix = binding.attr("prefix").unwrap_or_default();
             let mut inline = Vec::new();
+            let mut mapping = Mapping::default();
             for child in &binding.children {
                 match local_name(&child.name) {
                     "ParameterValues" => inline.push(child),
-                    "ParameterMapping" => return Err(xml.unsupported(child, "a parameter mapping")),
+                    "ParameterMapping" => mapping = self.mapping(child)?,
                     "Annotations" => {}
                     _ => return Err(xml.unsupported(child, "this element")),
                 }
@@ -296,24 +439,58 @@ impl Reader<'_> {
                     ))
                 }
             };
-            for Parameter {
-                name,
-                text,
-                unit,
-                at,
-            } in parameters
-            {
-                let value = ValueDescription {
-                    name: format!("{prefix}{name}"),
+            for parameter in parameters {
+                for Parameter {
+                    name,
                     text,
-                    kind: ValueKind::Any,
                     unit,
                     at,
-                };
-                set_value(&mut values, value);
+                } in mapping.apply(parameter, prefix, self.system_path)?
+                {
+                    let kind = ValueKind::Any;
+                    set_value(
+                        &mut values,
+                        ValueDescription {
+                            name,
+                            text,
+                            kind,
+                            unit,
+                            at,
+                        },
+                    );
+                }
             }
         }
         Ok(values)
+    }
+
+    /// The mapping of an `ssd:ParameterMapping`: inline (`ssm:ParameterMapping`) or in the
+    /// `.ssm` file it names.
+    fn mapping(&self, element: &Element) -> Result<Mapping> {
+        let xml = self.xml;
+        let kind = element.attr("type").unwrap_or(PARAMETER_MAPPING_TYPE);
+        if kind != PARAMETER_MAPPING_TYPE {
+            return Err(xml.unsupported(element, format!("a parameter mapping of type \"{kind}\"")));
+        }
+        if element.attr("sourceBase") == Some("component") {
+            return Err(xml.unsupported(
+                element,
+                "sourceBase=\"component\" (a parameter mapping inside the FMU)",
+            ));
+        }
+        let inline: Vec<&Element> = children(element, "ParameterMapping").collect();
+        match (element.attr("source"), inline.as_slice()) {
+            (Some(source), []) => {
+                let source =
+                    decode_uri(source).map_err(|m| xml.error(element, format!("source: {m}")))?;
+                Mapping::read_file(self.system_path, self.folder, &source)
+            }
+            (None, [mapping]) => Mapping::read(xml, mapping),
+            _ => Err(xml.error(
+                element,
+                "give the mapping either by source or inline in one ssm:ParameterMapping",
+            )),
+        }
     }
 
     /// The Tandem settings of the top-level system: macro step, schedule and recorded variables.

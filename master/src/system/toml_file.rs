@@ -180,6 +180,7 @@ pub fn read(path: &Path) -> Result<SystemDescription> {
         step: Some(lines.located(&file.experiment.step)),
         components,
         connections,
+        nets: Vec::new(),
         schedule: ScheduleDescription {
             kind: file.schedule.kind,
             order: file.schedule.order.as_ref().map(|order| {
@@ -201,6 +202,7 @@ pub fn read(path: &Path) -> Result<SystemDescription> {
         bonds,
         energy,
         at: None,
+        ignored: Vec::new(),
     })
 }
 
