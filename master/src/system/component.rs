@@ -284,14 +284,10 @@ fn start_values(
             }
             check_settable(variable).map_err(&fail)?;
             if let Some(unit) = &value.unit {
-                if variable
-                    .unit
-                    .as_ref()
-                    .is_some_and(|declared| declared != unit)
-                {
+                if let Some(declared) = md.unit_of(variable).filter(|d| d != unit) {
                     return Err(fail(format!(
-                        "the value is given in {unit} but {name} is in {}; units are not converted",
-                        variable.unit.as_deref().unwrap_or_default()
+                        "the value is given in {unit} but {name} is in {declared}; units are not \
+                         converted"
                     )));
                 }
             }

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use super::connection_units;
 use super::description::{Location, SystemDescription};
 use super::port::{self, Port};
 use super::Component;
@@ -158,7 +159,7 @@ fn check(from: Port, to: Port, components: &[Component]) -> std::result::Result<
             target.ty
         ));
     }
-    Ok(())
+    connection_units::check(from, to, components)
 }
 
 /// The classes of types that may be connected to each other: floats of either precision,

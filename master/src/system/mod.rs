@@ -7,6 +7,7 @@
 mod algebraic_loop;
 mod component;
 mod connection;
+mod connection_units;
 pub mod description;
 mod parameter_mapping;
 mod parameter_set;
@@ -226,7 +227,7 @@ fn ignored_notes(system: &SystemDescription, ignored: &[Located<String>]) -> Vec
             let path = system.path.display();
             let place = file.map_or_else(|| path.to_string(), |f| format!("{path}, {f}"));
             format!(
-                "{place}: {} value(s) for variables the system does not have are ignored, as SSP \
+                "{place}: {} value(s) set nothing in the system and are ignored, as SSP \
                  prescribes: {shown}{more}",
                 names.len()
             )

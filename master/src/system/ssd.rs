@@ -760,6 +760,173 @@ mod tests {
     }
 
     #[test]
+    fn nested_systems_flatten_with_connections_through_their_connectors() {
+        let text = system(&format!(
+            r#"<ssd:Connectors><ssd:Connector name="u" kind="input"/></ssd:Connectors>
+<ssd:ParameterBindings>{}</ssd:ParameterBindings>
+<ssd:Elements>
+<ssd:Component name="a" source="a.fmu"/>
+<ssd:System name="sub">
+  <ssd:Connectors><ssd:Connector name="in" kind="input"/><ssd:Connector name="k" kind="parameter"/></ssd:Connectors>
+  <ssd:ParameterBindings>{}</ssd:ParameterBindings>
+  <ssd:Elements>
+    <ssd:Component name="b" source="b.fmu"/>
+    <ssd:System name="deep"><ssd:Elements><ssd:Component name="c" source="c.fmu"/></ssd:Elements></ssd:System>
+  </ssd:Elements>
+  <ssd:Connections>
+    <ssd:Connection startElement="" startConnector="in" endElement="b" endConnector="u"/>
+    <ssd:Connection startConnector="k" endElement="b" endConnector="k"/>
+    <ssd:Connection startElement="b" startConnector="y" endElement="deep" endConnector="missing"/>
+  </ssd:Connections>
+</ssd:System>
+</ssd:Elements>
+<ssd:Connections>
+<ssd:Connection startElement="a" startConnector="y" endElement="sub" endConnector="in"/>
+<ssd:Connection startConnector="u" endElement="a" endConnector="u"/>
+</ssd:Connections>"#,
+            binding(
+                "",
+                &[
+                    ("u", "7"),
+                    ("sub.b.m", "2"),
+                    ("sub.k", "4"),
+                    ("nobody.x", "0")
+                ]
+            ),
+            binding("", &[("b.m", "1"), ("deep.c.m", "3"), ("k", "5")]),
+        ));
+        let error = read_text(&text).unwrap_err().to_string();
+        assert!(
+            error.contains(
+                "line 18, <ssd:Connection>: system sub.deep has no connector \"missing\""
+            ),
+            "{error}"
+        );
+        let text = text.replace(
+            r#"endElement="deep" endConnector="missing""#,
+            r#"endElement="deep.c" endConnector="u""#,
+        );
+        let description = read_text(&text).unwrap();
+        let names: Vec<&str> = description
+            .components
+            .iter()
+            .map(|c| c.name.value.as_str())
+            .collect();
+        assert_eq!(names, ["a", "sub.b", "sub.deep.c"]);
+        // The outer system's values replace the inner one's; a value bound to a system
+        // connector goes to the component connectors it joins.
+        let [a, b, c] = &description.components[..] else {
+            panic!()
+        };
+        assert_eq!(values(a), [("u", "7")]);
+        assert_eq!(values(b), [("m", "2"), ("k", "4")]);
+        assert_eq!(values(c), [("m", "3")]);
+        let ignored: Vec<&str> = description
+            .ignored
+            .iter()
+            .map(|i| i.value.as_str())
+            .collect();
+        assert_eq!(ignored, ["nobody.x"]);
+        // A connection inside `sub` to a name that is no element of it stays a connection
+        // between components; the checks report the unknown component.
+        assert_eq!(description.connections.len(), 1);
+        assert_eq!(description.connections[0].to, "sub.deep.c.u");
+        let nets: Vec<(Vec<&str>, Vec<&str>)> = description
+            .nets
+            .iter()
+            .map(|n| {
+                (
+                    n.ends.iter().map(String::as_str).collect(),
+                    n.via.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            nets,
+            [
+                (vec!["sub.b.u", "a.y"], vec!["sub.in"]),
+                (vec!["sub.b.k"], vec!["sub.k"]),
+                (vec!["a.u"], vec!["u"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn parameter_mappings_rename_and_transform_inline_and_from_files() {
+        let mapping = r#"<ssd:ParameterMapping><ssm:ParameterMapping xmlns:ssm="http://ssp-standard.org/SSP1/SystemStructureParameterMapping" version="1.0">
+<ssm:MappingEntry source="mass_g" target="m"><ssc:LinearTransformation factor="0.001"/></ssm:MappingEntry>
+<ssm:MappingEntry source="stiffness" target="k"/>
+<ssm:MappingEntry source="stiffness" target="k2" suppressUnitConversion="true"/>
+</ssm:ParameterMapping></ssd:ParameterMapping>"#;
+        let bound = binding("", &[("mass_g", "1500"), ("stiffness", "10"), ("x", "1")])
+            .replace(
+                "</ssd:ParameterValues>",
+                &format!("</ssd:ParameterValues>{mapping}"),
+            )
+            .replace(r#"value="10""#, r#"value="10" unit="N/m""#);
+        let text = system(&format!(
+            r#"<ssd:Elements><ssd:Component name="a" source="a.fmu"><ssd:ParameterBindings>{bound}</ssd:ParameterBindings></ssd:Component></ssd:Elements>"#
+        ));
+        let description = read_text(&text).unwrap();
+        let a = &description.components[0];
+        assert_eq!(
+            values(a),
+            [("m", "1.5"), ("k", "10"), ("k2", "10"), ("x", "1")]
+        );
+        let units: Vec<Option<&str>> = a.values.iter().map(|v| v.unit.as_deref()).collect();
+        assert_eq!(units, [None, Some("N/m"), None, None]);
+
+        let dir = tempfile::tempdir().unwrap();
+        let from_file = |factor: &str| {
+            std::fs::write(
+                dir.path().join("map.ssm"),
+                format!(
+                    r#"<ssm:ParameterMapping xmlns:ssm="http://ssp-standard.org/SSP1/SystemStructureParameterMapping" xmlns:ssc="http://ssp-standard.org/SSP1/SystemStructureCommon" version="1.0">
+<ssm:MappingEntry source="on" target="enabled"><ssc:BooleanMappingTransformation><ssc:MapEntry source="true" target="false"/></ssc:BooleanMappingTransformation></ssm:MappingEntry>
+<ssm:MappingEntry source="x" target="y"><ssc:LinearTransformation factor="{factor}"/></ssm:MappingEntry>
+</ssm:ParameterMapping>"#
+                ),
+            )
+            .unwrap();
+            let bound = binding("", &[("on", "true"), ("x", "1")]).replace(
+                "</ssd:ParameterValues>",
+                r#"</ssd:ParameterValues><ssd:ParameterMapping source="map.ssm"/>"#,
+            );
+            let text = system(&format!(
+                r#"<ssd:Elements><ssd:Component name="a" source="a.fmu"><ssd:ParameterBindings>{bound}</ssd:ParameterBindings></ssd:Component></ssd:Elements>"#
+            ));
+            let path = dir.path().join("system.ssd");
+            std::fs::write(&path, text).unwrap();
+            read(&path, dir.path(), Path::new("system.ssd"), false)
+        };
+        let description = from_file("2").unwrap();
+        assert_eq!(
+            values(&description.components[0]),
+            [("enabled", "false"), ("y", "2")]
+        );
+        let error = from_file("two").unwrap_err().to_string();
+        assert!(
+            error.contains(
+                "map.ssm, line 3, <ssc:LinearTransformation>: factor=\"two\" is not a valid number"
+            ),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_second_parameter_bindings_element_is_reported() {
+        let text = system(&format!(
+            "<ssd:ParameterBindings>{}</ssd:ParameterBindings>\n<ssd:ParameterBindings/>",
+            binding("", &[("a.k", "1")])
+        ));
+        let error = read_text(&text).unwrap_err().to_string();
+        assert!(
+            error.contains("line 5, <ssd:ParameterBindings>: a second ssd:ParameterBindings (the first is at line 4)"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn uris_decode_to_relative_paths() {
         assert_eq!(
             decode_uri("resources/my%20model.fmu").unwrap(),

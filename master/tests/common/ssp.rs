@@ -155,11 +155,9 @@ pub fn ssd(setup: &Setup, sources: &Sources) -> String {
     </ssd:Connections>
     <ssd:Annotations>
       <ssc:Annotation type="org.example.other-tool"><Ignored/></ssc:Annotation>
-      <ssc:Annotation type="tandem">
-        <Experiment step="{h:?}"/>
-        <Schedule kind="{kind}"{order} extrapolation="{extrapolation}"/>
-        <Output variables="mass1.position mass2.position mass1.velocity mass2.velocity spring.f_a"/>
-      </ssc:Annotation>
+      <ssc:Annotation type="tandem"><Experiment step="{h:?}"/></ssc:Annotation>
+      <ssc:Annotation type="tandem"><Schedule kind="{kind}"{order} extrapolation="{extrapolation}"/></ssc:Annotation>
+      <ssc:Annotation type="tandem"><Output variables="mass1.position mass2.position mass1.velocity mass2.velocity spring.f_a"/></ssc:Annotation>
     </ssd:Annotations>
   </ssd:System>
   <ssd:DefaultExperiment startTime="0.0" stopTime="{stop:?}"/>
@@ -177,18 +175,28 @@ pub fn ssd(setup: &Setup, sources: &Sources) -> String {
 
 /// Writes `ssd` with the test FMUs and mass2's parameter set as the package `dir/name.ssp`.
 pub fn write_package(dir: &Path, name: &str, setup: &Setup, ssd: &str) -> PathBuf {
+    write_package_with(dir, name, setup, ssd, &[])
+}
+
+/// [`write_package`] with `extra` files (name in the package, content) added.
+pub fn write_package_with(
+    dir: &Path,
+    name: &str,
+    setup: &Setup,
+    ssd: &str,
+    extra: &[(&str, &[u8])],
+) -> PathBuf {
     let read = |model: &str| {
         std::fs::read(&fmus::find(model, FmiVersion::Fmi3).path).expect("read a test FMU")
     };
     let (mass, spring) = (read("mass"), read("spring_damper"));
     let parameters = mass2_parameters(setup);
-    super::write_zip(
-        &dir.join(format!("{name}.ssp")),
-        &[
-            ("SystemStructure.ssd", ssd.as_bytes()),
-            ("resources/mass.fmu", &mass),
-            ("resources/spring_damper.fmu", &spring),
-            ("resources/mass2.ssv", parameters.as_bytes()),
-        ],
-    )
+    let mut files = vec![
+        ("SystemStructure.ssd", ssd.as_bytes()),
+        ("resources/mass.fmu", &mass),
+        ("resources/spring_damper.fmu", &spring),
+        ("resources/mass2.ssv", parameters.as_bytes()),
+    ];
+    files.extend_from_slice(extra);
+    super::write_zip(&dir.join(format!("{name}.ssp")), &files)
 }
