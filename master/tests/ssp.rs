@@ -405,6 +405,39 @@ fn a_missing_fmu_or_parameter_file() {
 }
 
 #[test]
+fn a_broken_fmu_inside_a_package_is_named_by_the_package_and_its_entry() {
+    let setup = Setup {
+        stop: 0.01,
+        ..Setup::jacobi("zoh", 1e-3)
+    };
+    let text = edit(
+        &ssp::ssd(&setup, &Sources::packaged()),
+        "source=\"resources/spring_damper.fmu\"",
+        "source=\"resources/broken.fmu\"",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let package = ssp::write_package_with(
+        dir.path(),
+        "broken",
+        &setup,
+        &text,
+        &[("resources/broken.fmu", b"not a zip")],
+    );
+    let (result, _) = run(&package, &[]);
+    result.assert_fails_with(
+        "broken.ssp: SystemStructure.ssd, line 40, <ssd:Component>: component spring: ",
+    );
+    assert!(
+        result
+            .stderr
+            .contains("broken.ssp/resources/broken.fmu: not a valid FMU archive"),
+        "{}",
+        result.stderr
+    );
+    assert!(!result.stderr.contains("tandem-ssp-"), "{}", result.stderr);
+}
+
+#[test]
 fn malformed_xml_names_the_line_and_column() {
     assert_edit_fails(
         "<ssd:Connections>",

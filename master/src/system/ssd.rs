@@ -233,7 +233,9 @@ impl Reader<'_> {
                     }
                 }
                 "Annotations" => annotations.push(child),
-                "ElementGeometry" | "SystemGeometry" | "GraphicalElements" => {}
+                // Signal dictionaries are only used through references, which are rejected.
+                "ElementGeometry" | "SystemGeometry" | "GraphicalElements"
+                | "SignalDictionaries" => {}
                 _ => return Err(xml.unsupported(child, "this element")),
             }
         }
