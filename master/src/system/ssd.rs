@@ -916,6 +916,30 @@ mod tests {
     }
 
     #[test]
+    fn flattened_names_that_would_make_variables_ambiguous_are_refused() {
+        let text = system(
+            r#"<ssd:Elements><ssd:Component name="a" source="a.fmu"/>
+<ssd:System name="a"><ssd:Elements><ssd:Component name="b" source="b.fmu"/></ssd:Elements></ssd:System>
+</ssd:Elements>"#,
+        );
+        let description = read_text(&text).unwrap();
+        let error = crate::system::check_names(&description)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains(
+                "line 5, <ssd:Component>: component name \"a.b\" begins with the component name \"a\""
+            ),
+            "{error}"
+        );
+        let text = text.replace(
+            r#"<ssd:Component name="a" source"#,
+            r#"<ssd:Component name="c" source"#,
+        );
+        crate::system::check_names(&read_text(&text).unwrap()).unwrap();
+    }
+
+    #[test]
     fn a_second_parameter_bindings_element_is_reported() {
         let text = system(&format!(
             "<ssd:ParameterBindings>{}</ssd:ParameterBindings>\n<ssd:ParameterBindings/>",
