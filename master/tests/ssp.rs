@@ -644,38 +644,20 @@ fn the_descriptions_shipped_and_written_by_the_tests_are_valid_ssp() {
 /// The mass FMU with its `position` declared through the type `Length` in `unit`, defined as
 /// `base` (the attributes of its `BaseUnit`), as Dymola and OpenModelica declare units.
 fn mass_with_length_unit(unit: &str, base: &str) -> Vec<u8> {
-    use std::io::{Read, Write};
-    let path = &fmus::find("mass", FmiVersion::Fmi3).path;
-    let mut archive = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for i in 0..archive.len() {
-        let mut entry = archive.by_index(i).unwrap();
-        let name = entry.name().unwrap().to_string();
-        let mut content = Vec::new();
-        entry.read_to_end(&mut content).unwrap();
-        if name == "modelDescription.xml" {
-            let text = String::from_utf8(content).unwrap();
-            let text = edit(
-                &text,
-                "  </UnitDefinitions>",
-                &format!(
-                    "    <Unit name=\"{unit}\"><BaseUnit {base}/></Unit>\n  </UnitDefinitions>\n  \
-                     <TypeDefinitions><Float64Type name=\"Length\" unit=\"{unit}\"/></TypeDefinitions>"
-                ),
-            );
-            let text = edit(
-                &text,
+    let units = format!(
+        "    <Unit name=\"{unit}\"><BaseUnit {base}/></Unit>\n  </UnitDefinitions>\n  \
+         <TypeDefinitions><Float64Type name=\"Length\" unit=\"{unit}\"/></TypeDefinitions>"
+    );
+    common::fmu_with_model_description(
+        "mass",
+        &[
+            ("  </UnitDefinitions>", &units),
+            (
                 r#"causality="output" variability="continuous" initial="calculated" unit="m"/>"#,
                 r#"causality="output" variability="continuous" initial="calculated" declaredType="Length"/>"#,
-            );
-            content = text.into_bytes();
-        }
-        writer
-            .start_file(name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        writer.write_all(&content).unwrap();
-    }
-    writer.finish().unwrap().into_inner()
+            ),
+        ],
+    )
 }
 
 #[test]

@@ -194,6 +194,28 @@ fn gauss_seidel_reports_an_algebraic_loop_and_jacobi_runs_it() {
         "\"mass1.position -> spring.x_a\"",
         "\"mass1.acceleration -> spring.x_a\"",
     );
+    assert_fails(
+        &run(&looped, &[]),
+        &[
+            "connection \"mass1.acceleration -> spring.x_a\": mass1.acceleration is in m/s2 but \
+           spring.x_a is in m, which are not the same quantity (m.s-2 against m)",
+        ],
+    );
+    // A mass whose acceleration claims metres closes the loop without mixing units.
+    let dir = tempfile::tempdir().unwrap();
+    let fmu = dir.path().join("mass-in-metres.fmu");
+    let edited =
+        common::fmu_with_model_description("mass", &[(r#"unit="m/s2"/>"#, r#"unit="m"/>"#)]);
+    std::fs::write(&fmu, edited).unwrap();
+    let mass = fmus::find("mass", FmiVersion::Fmi3)
+        .path
+        .display()
+        .to_string();
+    let looped = edit(
+        &looped,
+        &format!("fmu = '{mass}'"),
+        &format!("fmu = '{}'", fmu.display()),
+    );
     run(&looped, &[]).assert_success();
     let text = edit(
         &looped,
