@@ -171,7 +171,8 @@ pub(super) fn default_outputs(md: &ModelDescription) -> Vec<&Variable> {
         .collect()
 }
 
-fn is_numeric(variable: &Variable) -> bool {
+/// Whether the variable's values can be drawn as numbers.
+pub(super) fn is_numeric(variable: &Variable) -> bool {
     !matches!(
         variable.ty,
         VariableType::String | VariableType::Binary | VariableType::Clock
