@@ -219,13 +219,19 @@ fn validate_reports_problems_and_fails() {
 #[test]
 fn validate_notes_derivatives_of_unselected_states_and_succeeds() {
     let dir = tempfile::tempdir().unwrap();
-    let path = description_only(dir.path(), "dymola.fmu", &fixture("fmi2_state_selection.xml"));
+    let path = description_only(
+        dir.path(),
+        "dymola.fmu",
+        &fixture("fmi2_state_selection.xml"),
+    );
     let run = tandem(&["validate", path_str(&path)]);
     run.assert_success();
     assert!(
         run.stdout.contains("the model description is valid")
             && run.stdout.contains("note: modelDescription.xml line ")
-            && run.stdout.contains("variable der(mass.s): is the derivative of mass.s"),
+            && run
+                .stdout
+                .contains("variable der(mass.s): is the derivative of mass.s"),
         "{}",
         run.stdout
     );

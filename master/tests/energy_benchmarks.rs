@@ -74,9 +74,8 @@ struct ReferenceRow {
 fn reference() -> Vec<ReferenceRow> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/data/lim-cosim-benchmarks/hydraulicManipulator_refM2.csv");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("cannot read the crane reference {}: {e}", path.display())
-    });
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read the crane reference {}: {e}", path.display()));
     let mut lines = text.lines();
     assert_eq!(
         lines.next().map(str::trim),

@@ -318,7 +318,8 @@ fn derivative_attributes_beside_the_chosen_states_are_a_note_not_an_error() {
         "{notes:#?}"
     );
     // A listed derivative without the attribute stays an error.
-    let broken = fixture("fmi2_state_selection.xml").replacen(r#"<Real derivative="1"/>"#, "<Real/>", 1);
+    let broken =
+        fixture("fmi2_state_selection.xml").replacen(r#"<Real derivative="1"/>"#, "<Real/>", 1);
     let problems = validate(&ModelDescription::parse(&broken).unwrap());
     assert!(
         problems.iter().any(|p| p.is_error()
