@@ -151,6 +151,10 @@ fn unknown_variable_in_start_value() {
     let output = dir.path().join("out.csv");
     for (start_value, message) in [
         ("nope=1", "ball.fmu: unknown variable \"nope\""),
+        (
+            "bounce=1",
+            "ball.fmu: unknown variable \"bounce\"; did you mean \"bounces\"?",
+        ),
         ("e=lots", "--start-value e: \"lots\" is not a valid Float64"),
         ("e", "expected name=value"),
         (

@@ -155,10 +155,8 @@ fn lookup<'a>(fmu: &'a Fmu, names: &[String]) -> Result<Vec<&'a Variable>> {
     names
         .iter()
         .map(|name| {
-            md.variable(name).ok_or_else(|| Error::UnknownVariable {
-                fmu: fmu.path().to_path_buf(),
-                name: name.clone(),
-            })
+            md.variable(name)
+                .ok_or_else(|| Error::unknown_variable(fmu.path(), md, name))
         })
         .collect()
 }
