@@ -176,7 +176,7 @@ mod tests {
         let start = outputs([0.0, 0.0, 0.0], Some([1.5, 2.0, 2.0]));
         let residuals = residuals(&fitted);
         let figure = figure(&fitted, &start, &residuals);
-        let summary: Vec<(Option<&str>, Vec<(&str, Mark)>)> = figure
+        let summary: Vec<_> = figure
             .iter()
             .map(|p| {
                 (
