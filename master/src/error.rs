@@ -1,8 +1,9 @@
 //! The errors of the master: each names the file, the item and the problem.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::model_description::ParseError;
+use crate::model_description::{ModelDescription, ParseError};
+use crate::suggest::did_you_mean;
 
 /// Result with the master's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -129,12 +130,14 @@ pub enum Error {
         message: Option<String>,
     },
     /// A variable name is not in the model description.
-    #[error("{}: unknown variable \"{name}\"", fmu.display())]
+    #[error("{}: unknown variable \"{name}\"{suggestion}", fmu.display())]
     UnknownVariable {
         /// The .fmu file.
         fmu: PathBuf,
         /// The name given.
         name: String,
+        /// "; did you mean …?" with the closest names, or empty.
+        suggestion: String,
     },
     /// A value does not fit the variable or option it is given for.
     #[error("{item}: {message}")]
@@ -178,6 +181,15 @@ fn log_suffix(message: &Option<String>) -> String {
 }
 
 impl Error {
+    /// `name` is no variable of the FMU at `fmu` described by `md`; suggests the closest names.
+    pub fn unknown_variable(fmu: &Path, md: &ModelDescription, name: &str) -> Self {
+        Error::UnknownVariable {
+            fmu: fmu.to_path_buf(),
+            name: name.to_string(),
+            suggestion: did_you_mean(name, md.variable_names()),
+        }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {

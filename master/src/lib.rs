@@ -18,6 +18,7 @@ pub mod run;
 pub mod schedule;
 pub mod simulate;
 pub mod solver;
+pub mod suggest;
 pub mod system;
 
 pub use error::{Error, Result};

@@ -151,6 +151,10 @@ fn unknown_variable_in_start_value() {
     let output = dir.path().join("out.csv");
     for (start_value, message) in [
         ("nope=1", "ball.fmu: unknown variable \"nope\""),
+        (
+            "bounce=1",
+            "ball.fmu: unknown variable \"bounce\"; did you mean \"bounces\"?",
+        ),
         ("e=lots", "--start-value e: \"lots\" is not a valid Float64"),
         ("e", "expected name=value"),
         (
@@ -214,6 +218,27 @@ fn validate_reports_problems_and_fails() {
     let run = tandem(&["validate", path_str(&path)]);
     run.assert_fails_with("variable name \"g\" is used more than once");
     assert!(run.stderr.contains("1 problem found"), "{}", run.stderr);
+}
+
+#[test]
+fn validate_notes_derivatives_of_unselected_states_and_succeeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = description_only(
+        dir.path(),
+        "dymola.fmu",
+        &fixture("fmi2_state_selection.xml"),
+    );
+    let run = tandem(&["validate", path_str(&path)]);
+    run.assert_success();
+    assert!(
+        run.stdout.contains("the model description is valid")
+            && run.stdout.contains("note: modelDescription.xml line ")
+            && run
+                .stdout
+                .contains("variable der(mass.s): is the derivative of mass.s"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Energy monitoring and correction on the nonlinear benchmarks of Rodríguez et al. (2022),
 //! run from the system files in `master/systems/`: the double nonlinear oscillator, the
 //! coupled pendula and the hydraulic crane (against the published monolithic reference of the
-//! LIM co-simulation benchmarks, in the `shared/` folder beside the repository).
+//! LIM co-simulation benchmarks, copied into `tests/data/lim-cosim-benchmarks/`).
 
 mod common;
 
@@ -73,14 +73,9 @@ struct ReferenceRow {
 /// The monolithic reference (columns `t,s,sd,p1,p2,f`), every 10 ms.
 fn reference() -> Vec<ReferenceRow> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/lim-cosim-benchmarks-data/hydraulicManipulator_refM2.csv");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read the crane reference {}: {e}; the shared/ data folder must sit beside \
-             the repository",
-            path.display()
-        )
-    });
+        .join("../tests/data/lim-cosim-benchmarks/hydraulicManipulator_refM2.csv");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read the crane reference {}: {e}", path.display()));
     let mut lines = text.lines();
     assert_eq!(
         lines.next().map(str::trim),

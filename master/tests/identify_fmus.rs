@@ -97,9 +97,17 @@ fn identify_recovers_the_coupling_spring_by_finite_differences() {
     );
     assert!(error < 1e-6, "fitted {} for 100", values[0].1);
     assert!(end < 1e-10 * start, "J {start} -> {end}");
-    assert!(std::fs::read_to_string(&plot)
-        .expect("the plot")
-        .contains("<svg"));
+    let svg = std::fs::read_to_string(&plot).expect("the plot");
+    for text in [
+        "<svg",
+        "mass2.position",
+        "measured",
+        "fitted",
+        "start",
+        "measured − fitted",
+    ] {
+        assert!(svg.contains(text), "the plot shows {text:?}");
+    }
 }
 
 /// The engine mount alone, at u_init, with its load acceleration recorded.

@@ -1,7 +1,7 @@
 //! Parsing of hand-written FMI 2.0 and FMI 3.0 model descriptions, defaults of the standard,
 //! and the validator's findings on broken variants.
 
-use tandem::model_description::validate::validate;
+use tandem::model_description::validate::{validate, Severity};
 use tandem::model_description::{
     Causality, DependencyKind, Dimension, FmiVersion, Initial, InterfaceType, ModelDescription,
     Unknown, Values, Variability, VariableType,
@@ -294,6 +294,38 @@ fn fmi3_interfaces_and_structure() {
 fn valid_fixtures_have_no_problems() {
     assert_eq!(validate(&fmi2()), vec![]);
     assert_eq!(validate(&fmi3()), vec![]);
+}
+
+#[test]
+fn derivative_attributes_beside_the_chosen_states_are_a_note_not_an_error() {
+    let md = ModelDescription::parse(&fixture("fmi2_state_selection.xml"))
+        .expect("the state-selection fixture parses");
+    let problems = validate(&md);
+    let errors: Vec<String> = problems
+        .iter()
+        .filter(|p| p.is_error())
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(errors, Vec::<String>::new());
+    let notes: Vec<&str> = problems
+        .iter()
+        .filter(|p| p.severity == Severity::Note)
+        .map(|p| p.message.as_str())
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:#?}");
+    assert!(
+        notes[0].contains("der(mass.s)") && notes[0].contains("mass.s is not a continuous state"),
+        "{notes:#?}"
+    );
+    // A listed derivative without the attribute stays an error.
+    let broken =
+        fixture("fmi2_state_selection.xml").replacen(r#"<Real derivative="1"/>"#, "<Real/>", 1);
+    let problems = validate(&ModelDescription::parse(&broken).unwrap());
+    assert!(
+        problems.iter().any(|p| p.is_error()
+            && p.message.contains("ModelStructure lists der(spring.s_rel) as a derivative, but it has no derivative attribute")),
+        "{problems:#?}"
+    );
 }
 
 /// Validates a fixture after a textual edit and returns the problem messages.

@@ -122,6 +122,29 @@ fn a_connection_to_an_unknown_component_or_variable() {
 }
 
 #[test]
+fn names_that_are_almost_right_get_suggestions() {
+    for (from, to, needle) in [
+        (
+            "\"mass1.position -> spring.x_a\"",
+            "\"mass1.positon -> spring.x_a\"",
+            "no variable \"positon\"; did you mean \"position\"?",
+        ),
+        (
+            "\"mass1.position -> spring.x_a\"",
+            "\"massX.position -> spring.x_a\"",
+            "(components: mass1, spring, mass2); did you mean \"mass1\" or \"mass2\"?",
+        ),
+        (
+            "parameters = { m = 1.0, k = 10.0 }",
+            "parameters = { m = 1.0, kk = 10.0 }",
+            "no variable \"kk\"; did you mean \"k\"?",
+        ),
+    ] {
+        assert_fails(&run(&edit(&valid(), from, to), &[]), &[needle]);
+    }
+}
+
+#[test]
 fn connections_go_from_outputs_to_inputs() {
     let text = edit(
         &valid(),

@@ -55,10 +55,9 @@ pub const TERMINATED: StatusKind = 3;
 /// `fmi2LastSuccessfulTime`.
 pub const LAST_SUCCESSFUL_TIME: StatusKind = 2;
 
-/// `fmi2CallbackLogger`. The C type is variadic (a printf format plus arguments); the master
-/// reads only the named parameters, see `instance::logging`.
+/// `fmi2CallbackLogger`: a printf format and its arguments after the category.
 pub type CallbackLogger =
-    unsafe extern "C" fn(ComponentEnvironment, FmiString, Status, FmiString, FmiString);
+    unsafe extern "C" fn(ComponentEnvironment, FmiString, Status, FmiString, FmiString, ...);
 /// `fmi2CallbackAllocateMemory`.
 pub type CallbackAllocateMemory = unsafe extern "C" fn(usize, usize) -> *mut c_void;
 /// `fmi2CallbackFreeMemory`.

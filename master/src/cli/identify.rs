@@ -139,8 +139,9 @@ pub fn run(args: &IdentifyArgs) -> Result<ExitCode> {
         println!("finite differences because {reason}");
     }
     write_parameters(&output, &fit)?;
-    let outputs = problem.outputs(&fit.fitted)?;
-    plot(&plot_file, &outputs)?;
+    let fitted = problem.outputs(&fit.fitted)?;
+    let start = problem.outputs(&fit.start)?;
+    plot(&plot_file, &fitted, &start)?;
     eprintln!(
         "fitted parameters written to {}, plot to {}",
         output.display(),

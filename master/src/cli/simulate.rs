@@ -89,7 +89,7 @@ pub struct SimulateArgs {
     /// Also draw the results into this plot file (.png or .svg).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Variables to plot, comma-separated (default: the outputs).
+    /// Variables to plot, comma-separated (default: the recorded ones).
     #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
     pub plot_variables: Vec<String>,
     /// Arrangement of the plot.

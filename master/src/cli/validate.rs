@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::error::Result;
-use crate::model_description::validate::validate;
+use crate::model_description::validate::{validate, Problem};
 use crate::Fmu;
 
 /// Arguments of `tandem validate`.
@@ -16,26 +16,31 @@ pub struct ValidateArgs {
     pub fmu: PathBuf,
 }
 
-/// Prints every problem found; exit code 1 when there is any.
+/// Prints every problem found; exit code 1 when any is an error (notes alone keep 0).
 pub fn run(args: &ValidateArgs) -> Result<ExitCode> {
     let fmu = Fmu::open(&args.fmu)?;
-    let problems = validate(fmu.model_description());
+    let (errors, notes): (Vec<_>, Vec<_>) = validate(fmu.model_description())
+        .into_iter()
+        .partition(Problem::is_error);
     for interface in fmu.model_description().interfaces() {
         if let Err(error) = fmu.binary_path(interface) {
             println!("note: {error}");
         }
     }
-    if problems.is_empty() {
+    for note in &notes {
+        println!("note: modelDescription.xml {note}");
+    }
+    if errors.is_empty() {
         println!("{}: the model description is valid", args.fmu.display());
         return Ok(ExitCode::SUCCESS);
     }
-    for problem in &problems {
+    for problem in &errors {
         eprintln!("{}: modelDescription.xml {problem}", args.fmu.display());
     }
     eprintln!(
         "{} problem{} found",
-        problems.len(),
-        if problems.len() == 1 { "" } else { "s" }
+        errors.len(),
+        if errors.len() == 1 { "" } else { "s" }
     );
     Ok(ExitCode::FAILURE)
 }

@@ -1,5 +1,5 @@
 //! What `tandem identify` writes: the fitted parameters (TOML, or CSV by extension) and a plot
-//! of the measured and fitted outputs.
+//! comparing the measured outputs with the fitted and the start responses.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -8,7 +8,7 @@ use super::Fit;
 use crate::error::{Error, Result};
 use crate::gradient::Outputs;
 use crate::output::csv::format_float;
-use crate::output::plot::{time_series, Layout, PlotOptions, TimeSeries};
+use crate::output::plot::{panels, Mark, Panel, PlotOptions, Signal};
 
 /// Writes the fitted parameters to `path`: a TOML table `[parameters]` of
 /// `"component.parameter" = value` (with the start values and bounds as comments), or, for a
@@ -62,37 +62,152 @@ fn toml_float(value: f64) -> String {
     toml::Value::Float(value).to_string()
 }
 
-/// Draws the measured and the fitted values of every cost output into `path` (`.png` or
-/// `.svg`): one panel with both when there is one output, stacked panels otherwise.
-pub fn plot(path: &Path, outputs: &Outputs) -> Result<()> {
-    let names: Vec<(String, String)> = outputs
-        .columns
-        .iter()
-        .map(|(name, _, _)| (format!("{name} measured"), format!("{name} fitted")))
-        .collect();
-    let mut columns: Vec<(&str, &[f64])> = Vec::new();
-    for ((measured_name, fitted_name), (_, fitted, measured)) in names.iter().zip(&outputs.columns)
-    {
-        if let Some(measured) = measured {
-            columns.push((measured_name.as_str(), measured.as_slice()));
-        }
-        columns.push((fitted_name.as_str(), fitted.as_slice()));
-    }
+/// Palette indices of the compared signals.
+const MEASURED_COLOR: usize = 7;
+const FITTED_COLOR: usize = 0;
+const START_COLOR: usize = 1;
+
+/// Draws into `path` (`.png` or `.svg`) one panel per cost output with the measurements as
+/// markers, the `fitted` response as a line and the `start` response dashed, then a panel of
+/// the residuals (measured − fitted) of the measured outputs. `fitted` and `start` come from
+/// the same problem, so their times and columns match.
+pub fn plot(path: &Path, fitted: &Outputs, start: &Outputs) -> Result<()> {
+    let residuals = residuals(fitted);
     let options = PlotOptions {
-        title: Some("tandem identify: measured and fitted".into()),
-        layout: if outputs.columns.len() == 1 {
-            Layout::Overlay
-        } else {
-            Layout::Stacked
-        },
+        title: Some("tandem identify: measured, fitted and start responses".into()),
         ..PlotOptions::default()
     };
-    time_series(
+    panels(
         path,
-        &TimeSeries {
-            time: &outputs.times,
-            columns,
-        },
+        &fitted.times,
+        &figure(fitted, start, &residuals),
         &options,
     )
+}
+
+/// Each measured output's name and residuals, measured − fitted.
+fn residuals(fitted: &Outputs) -> Vec<(&str, Vec<f64>)> {
+    fitted
+        .columns
+        .iter()
+        .filter_map(|(name, fitted, measured)| {
+            let measured = measured.as_ref()?;
+            Some((
+                name.as_str(),
+                measured.iter().zip(fitted).map(|(m, f)| m - f).collect(),
+            ))
+        })
+        .collect()
+}
+
+/// The panels of [`plot`]: one per output, then the residuals when any output is measured.
+fn figure<'a>(
+    fitted: &'a Outputs,
+    start: &'a Outputs,
+    residuals: &'a [(&'a str, Vec<f64>)],
+) -> Vec<Panel<'a>> {
+    let mut figure: Vec<Panel> = fitted
+        .columns
+        .iter()
+        .zip(&start.columns)
+        .map(|((name, fitted, measured), (_, start, _))| {
+            let mut signals = Vec::with_capacity(3);
+            if let Some(measured) = measured {
+                signals.push(Signal {
+                    name: "measured",
+                    values: measured,
+                    mark: Mark::Markers,
+                    color: MEASURED_COLOR,
+                });
+            }
+            signals.push(Signal {
+                name: "fitted",
+                values: fitted,
+                mark: Mark::Line,
+                color: FITTED_COLOR,
+            });
+            signals.push(Signal {
+                name: "start",
+                values: start,
+                mark: Mark::Dashed,
+                color: START_COLOR,
+            });
+            Panel {
+                label: Some(name.as_str()),
+                signals,
+            }
+        })
+        .collect();
+    if !residuals.is_empty() {
+        figure.push(Panel {
+            label: Some("measured − fitted"),
+            signals: residuals
+                .iter()
+                .enumerate()
+                .map(|(index, (name, values))| Signal {
+                    name,
+                    values,
+                    mark: Mark::Line,
+                    color: index,
+                })
+                .collect(),
+        });
+    }
+    figure
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outputs(fitted: [f64; 3], measured: Option<[f64; 3]>) -> Outputs {
+        Outputs {
+            times: vec![0.0, 0.5, 1.0],
+            columns: vec![
+                ("a.y".into(), fitted.to_vec(), measured.map(|m| m.to_vec())),
+                ("b.y".into(), fitted.to_vec(), None),
+            ],
+        }
+    }
+
+    #[test]
+    fn each_output_compares_measured_fitted_and_start_over_a_residual_panel() {
+        let fitted = outputs([1.0, 2.0, 3.0], Some([1.5, 2.0, 2.0]));
+        let start = outputs([0.0, 0.0, 0.0], Some([1.5, 2.0, 2.0]));
+        let residuals = residuals(&fitted);
+        let figure = figure(&fitted, &start, &residuals);
+        let summary: Vec<_> = figure
+            .iter()
+            .map(|p| {
+                (
+                    p.label,
+                    p.signals.iter().map(|s| (s.name, s.mark)).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                (
+                    Some("a.y"),
+                    vec![
+                        ("measured", Mark::Markers),
+                        ("fitted", Mark::Line),
+                        ("start", Mark::Dashed)
+                    ]
+                ),
+                (
+                    Some("b.y"),
+                    vec![("fitted", Mark::Line), ("start", Mark::Dashed)]
+                ),
+                (Some("measured − fitted"), vec![("a.y", Mark::Line)]),
+            ]
+        );
+        assert_eq!(
+            figure[0].signals[2].values,
+            [0.0, 0.0, 0.0],
+            "the start response"
+        );
+        assert_eq!(figure[2].signals[0].values, [0.5, 0.0, -1.0]);
+    }
 }

@@ -48,7 +48,7 @@ impl Fmu2Instance {
         let md = files.model_description();
         let core = InstanceCore::new(name, interface, settings);
         let callbacks = Box::new(CallbackFunctions {
-            logger: Some(super::logging::fmi2_logger),
+            logger: Some(super::logging::tandem_fmi2_logger),
             allocate_memory: Some(calloc),
             free_memory: Some(free),
             step_finished: None,

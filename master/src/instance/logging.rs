@@ -55,7 +55,7 @@ pub struct LogMessage {
     pub status: &'static str,
     /// The FMU's log category.
     pub category: String,
-    /// The message text (FMI 2.0 printf arguments are not expanded).
+    /// The message text (for FMI 2.0, formatted with its printf arguments).
     pub message: String,
 }
 
@@ -172,15 +172,27 @@ unsafe fn owned(text: *const c_char) -> String {
     }
 }
 
-/// The FMI 2.0 logger. The C type is variadic; this function reads only the named
-/// parameters, which the C calling conventions of the supported platforms pass in the same
-/// places for variadic and non-variadic calls. Format arguments are therefore not expanded.
+extern "C" {
+    /// The FMI 2.0 logger handed to FMUs, defined in `fmi2_logger.c`: it formats the printf
+    /// message with its arguments and passes the text to [`tandem_fmi2_log_message`].
+    pub fn tandem_fmi2_logger(
+        environment: *mut c_void,
+        instance: *const c_char,
+        status: c_int,
+        category: *const c_char,
+        format: *const c_char,
+        ...
+    );
+}
+
+/// Receives an FMI 2.0 message formatted by the C logger.
 ///
 /// # Safety
-/// Called by the FMU with the `LogContext` pointer it was given at instantiation.
-pub unsafe extern "C" fn fmi2_logger(
+/// Called by `tandem_fmi2_logger` with the `LogContext` pointer the FMU was given at
+/// instantiation and strings valid for the call.
+#[no_mangle]
+pub unsafe extern "C" fn tandem_fmi2_log_message(
     environment: *mut c_void,
-    _instance: *const c_char,
     status: c_int,
     category: *const c_char,
     message: *const c_char,
@@ -204,10 +216,78 @@ pub unsafe extern "C" fn fmi3_logger(
     category: *const c_char,
     message: *const c_char,
 ) {
-    // SAFETY: as for `fmi2_logger`.
+    // SAFETY: as for `tandem_fmi2_log_message`.
     unsafe {
         if let Some(context) = (environment as *const LogContext).as_ref() {
             context.receive(status, owned(category), owned(message));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::{c_double, CString};
+
+    /// A context at level `Info` that collects the messages it shows.
+    fn collecting() -> (LogContext, Arc<Mutex<Vec<String>>>) {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let sink = seen.clone();
+        let settings = LogSettings {
+            level: LogLevel::Info,
+            logger: Arc::new(move |m: &LogMessage| sink.lock().unwrap().push(m.to_string())),
+        };
+        (LogContext::new("ball", settings), seen)
+    }
+
+    #[test]
+    fn fmi2_messages_are_formatted_with_their_arguments() {
+        let (context, seen) = collecting();
+        let environment = &context as *const LogContext as *mut c_void;
+        let long = "x".repeat(5000);
+        let long = CString::new(long).unwrap();
+        // SAFETY: the environment is a live LogContext; every format matches its arguments.
+        unsafe {
+            tandem_fmi2_logger(
+                environment,
+                c"ball".as_ptr(),
+                1,
+                c"logEvents".as_ptr(),
+                c"%s bounced %d times at h = %g, 100%% elastic".as_ptr(),
+                c"the ball".as_ptr(),
+                3 as c_int,
+                0.25 as c_double,
+            );
+            tandem_fmi2_logger(
+                environment,
+                c"ball".as_ptr(),
+                0,
+                c"logAll".as_ptr(),
+                c"<%s>".as_ptr(),
+                long.as_ptr(),
+            );
+            tandem_fmi2_logger(
+                environment,
+                c"ball".as_ptr(),
+                0,
+                std::ptr::null(),
+                std::ptr::null(),
+            );
+        }
+        let seen = seen.lock().unwrap();
+        assert_eq!(
+            seen[0],
+            "[Warning] ball (logEvents): the ball bounced 3 times at h = 0.25, 100% elastic"
+        );
+        assert_eq!(
+            seen[1],
+            format!("[OK] ball (logAll): <{}>", "x".repeat(5000)),
+            "a message longer than the inline buffer is formatted whole"
+        );
+        assert_eq!(seen[2], "[OK] ball (): ");
+        assert_eq!(
+            context.take_last_problem().as_deref(),
+            Some("the ball bounced 3 times at h = 0.25, 100% elastic")
+        );
     }
 }

@@ -117,6 +117,13 @@ impl ModelDescription {
         parse::parse(text)
     }
 
+    /// Every variable's name, FMI 3.0 alias names included.
+    pub fn variable_names(&self) -> impl Iterator<Item = &str> {
+        self.variables.iter().flat_map(|v| {
+            std::iter::once(v.name.as_str()).chain(v.aliases.iter().map(|a| a.name.as_str()))
+        })
+    }
+
     /// The variable with this name (FMI 3.0 alias names included).
     pub fn variable(&self, name: &str) -> Option<&Variable> {
         self.variables.iter().find(|v| v.name == name).or_else(|| {

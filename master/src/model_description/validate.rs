@@ -9,13 +9,31 @@ use super::{
     Causality, FmiVersion, Initial, ModelDescription, Unknown, Variability, Variable, VariableType,
 };
 
+/// How serious a [`Problem`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The standard is broken: the description is invalid.
+    Error,
+    /// Allowed by the standard but worth knowing; the description stays valid.
+    Note,
+}
+
 /// One problem found by [`validate`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
+    /// Whether it makes the description invalid.
+    pub severity: Severity,
     /// Line in modelDescription.xml the problem is attached to, if any.
     pub line: Option<usize>,
     /// What is wrong.
     pub message: String,
+}
+
+impl Problem {
+    /// Whether the problem makes the description invalid.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
 }
 
 impl fmt::Display for Problem {
@@ -27,7 +45,8 @@ impl fmt::Display for Problem {
     }
 }
 
-/// Runs every check and returns the problems found (empty when the description is valid).
+/// Runs every check and returns the problems found: the description is valid when none is an
+/// error.
 pub fn validate(md: &ModelDescription) -> Vec<Problem> {
     let mut problems = Problems::default();
     check_interfaces(md, &mut problems);
@@ -68,6 +87,15 @@ struct Problems(Vec<Problem>);
 impl Problems {
     fn at(&mut self, line: usize, message: String) {
         self.0.push(Problem {
+            severity: Severity::Error,
+            line: Some(line),
+            message,
+        });
+    }
+
+    fn note(&mut self, line: usize, message: String) {
+        self.0.push(Problem {
+            severity: Severity::Note,
             line: Some(line),
             message,
         });
@@ -75,6 +103,7 @@ impl Problems {
 
     fn global(&mut self, message: String) {
         self.0.push(Problem {
+            severity: Severity::Error,
             line: None,
             message,
         });
@@ -429,9 +458,12 @@ fn check_derivatives(md: &ModelDescription, problems: &mut Problems) {
                 format!("variable {}: is the derivative of {}, which is {}, not a float", variable.name, md.variables[s].name, md.variables[s].ty),
             ),
             Some(s) if s == index => problems.at(variable.line, format!("variable {}: is declared as its own derivative", variable.name)),
-            Some(_) if variable.variability == Variability::Continuous && !listed.contains(&index) => problems.at(
+            // The standard asks only that the listed derivatives have the attribute: a
+            // variable may name what it is the derivative of without being a state derivative
+            // (Dymola does so after its state selection picked other states).
+            Some(s) if variable.variability == Variability::Continuous && !listed.contains(&index) => problems.note(
                 variable.line,
-                format!("variable {}: is a state derivative but is not listed among the ModelStructure derivatives", variable.name),
+                format!("variable {}: is the derivative of {} but is not listed among the ModelStructure derivatives, so {} is not a continuous state", variable.name, md.variables[s].name, md.variables[s].name),
             ),
             Some(_) => {}
         }

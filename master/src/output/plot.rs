@@ -1,5 +1,6 @@
 //! Plots of signals against time, as PNG or SVG (chosen by the file extension): one panel
-//! per signal stacked over a shared time axis, or all signals in one panel with a legend.
+//! per signal stacked over a shared time axis, or all signals in one panel with a legend, or
+//! panels of signals drawn as lines, dashed lines or markers.
 //!
 //! Text is drawn with the DejaVu Sans font embedded in the binary, so plots render the same on
 //! a machine without any system fonts. Non-finite samples (a run that failed with NaN) leave
@@ -10,6 +11,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use crate::error::{Error, Result};
@@ -31,6 +33,40 @@ pub enum Layout {
     Stacked,
     /// All signals in one panel, with a legend.
     Overlay,
+}
+
+/// How a signal is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mark {
+    /// A solid line.
+    #[default]
+    Line,
+    /// A dashed line.
+    Dashed,
+    /// A marker at every sample, unconnected.
+    Markers,
+}
+
+/// One signal of a panel.
+#[derive(Debug, Clone, Copy)]
+pub struct Signal<'a> {
+    /// Its name, in the legend (or on the y axis when it is alone).
+    pub name: &'a str,
+    /// Its samples, one per time.
+    pub values: &'a [f64],
+    /// How it is drawn.
+    pub mark: Mark,
+    /// Its colour's index in the palette (taken modulo the palette's size).
+    pub color: usize,
+}
+
+/// One panel of signals sharing a y axis.
+#[derive(Debug, Clone)]
+pub struct Panel<'a> {
+    /// The y axis label (default: the name of the panel's only signal).
+    pub label: Option<&'a str>,
+    /// The signals, with a legend when there is more than one.
+    pub signals: Vec<Signal<'a>>,
 }
 
 /// Size, layout and title of a plot.
@@ -80,11 +116,11 @@ pub fn time_series(path: &Path, series: &TimeSeries, options: &PlotOptions) -> R
         Layout::Overlay => vec![series.columns.as_slice()],
     };
     // The single overlay panel gets the height of two stacked ones.
-    let panels = match options.layout {
+    let heights = match options.layout {
         Layout::Stacked => series.columns.len() as u32,
         Layout::Overlay => 2,
     };
-    render(path, series.time, &groups, panels, options)
+    render(path, series.time, &line_panels(&groups), heights, options)
 }
 
 /// Draws one panel per group of `groups`, stacked over a shared time axis, each group's
@@ -95,38 +131,74 @@ pub fn grouped_time_series(
     groups: &[&[(&str, &[f64])]],
     options: &PlotOptions,
 ) -> Result<()> {
-    render(path, time, groups, groups.len() as u32, options)
+    render(
+        path,
+        time,
+        &line_panels(groups),
+        groups.len() as u32,
+        options,
+    )
 }
 
-/// Checks the signals and draws `groups` into `panels` panel heights of `path`.
+/// Draws `panels` stacked over a shared time axis (`options.layout` is not used).
+pub fn panels(path: &Path, time: &[f64], panels: &[Panel], options: &PlotOptions) -> Result<()> {
+    render(path, time, panels, panels.len() as u32, options)
+}
+
+/// Panels of solid lines, one per group; colours continue from panel to panel, so that a
+/// signal keeps its colour in a stacked plot.
+fn line_panels<'a>(groups: &[&[(&'a str, &'a [f64])]]) -> Vec<Panel<'a>> {
+    let mut color = 0;
+    groups
+        .iter()
+        .map(|group| Panel {
+            label: None,
+            signals: group
+                .iter()
+                .map(|&(name, values)| {
+                    color += 1;
+                    Signal {
+                        name,
+                        values,
+                        mark: Mark::Line,
+                        color: color - 1,
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Checks the signals and draws `panels` into `heights` panel heights of `path`.
 fn render(
     path: &Path,
     time: &[f64],
-    groups: &[&[(&str, &[f64])]],
-    panels: u32,
+    panels: &[Panel],
+    heights: u32,
     options: &PlotOptions,
 ) -> Result<()> {
     let failure = |message: String| Error::Plot {
         path: path.to_path_buf(),
         message,
     };
-    if groups.iter().all(|group| group.is_empty()) {
+    if panels.iter().all(|panel| panel.signals.is_empty()) {
         return Err(failure("there are no signals to plot".into()));
     }
-    if let Some((name, values)) = groups
+    if let Some(signal) = panels
         .iter()
-        .flat_map(|group| group.iter())
-        .find(|(_, values)| values.len() != time.len())
+        .flat_map(|panel| panel.signals.iter())
+        .find(|signal| signal.values.len() != time.len())
     {
         return Err(failure(format!(
-            "signal {name} has {} samples for {} times",
-            values.len(),
+            "signal {} has {} samples for {} times",
+            signal.name,
+            signal.values.len(),
             time.len()
         )));
     }
     register_font().map_err(failure)?;
     let title = options.title.as_ref().map_or(0, |_| TITLE_HEIGHT);
-    let size = (options.width, panels * options.panel_height + title);
+    let size = (options.width, heights * options.panel_height + title);
     let extension = path
         .extension()
         .and_then(|e| e.to_str())
@@ -135,13 +207,13 @@ fn render(
         Some("png") => draw(
             BitMapBackend::new(path, size).into_drawing_area(),
             time,
-            groups,
+            panels,
             options,
         ),
         Some("svg") => draw(
             SVGBackend::new(path, size).into_drawing_area(),
             time,
-            groups,
+            panels,
             options,
         ),
         _ => Err("the plot file must end in .png or .svg".to_string()),
@@ -165,7 +237,7 @@ fn register_font() -> std::result::Result<(), String> {
 fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     time: &[f64],
-    groups: &[&[(&str, &[f64])]],
+    panels: &[Panel],
     options: &PlotOptions,
 ) -> std::result::Result<(), String> {
     let problem = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
@@ -175,36 +247,24 @@ fn draw<DB: DrawingBackend>(
         None => root.clone(),
     };
     let time_range = axis_range(time.iter().copied());
-    let panels = area.split_evenly((groups.len(), 1));
-    let last = panels.len() - 1;
-    // Colours continue from panel to panel, so that a signal keeps its colour in a stacked plot.
-    let mut first_color = 0;
-    for (index, (panel, columns)) in panels.iter().zip(groups).enumerate() {
-        panel_chart(
-            panel,
-            time,
-            columns,
-            time_range.clone(),
-            first_color,
-            index == last,
-        )
-        .map_err(problem)?;
-        first_color += columns.len();
+    let areas = area.split_evenly((panels.len(), 1));
+    let last = areas.len() - 1;
+    for (index, (area, panel)) in areas.iter().zip(panels).enumerate() {
+        panel_chart(area, time, panel, time_range.clone(), index == last).map_err(problem)?;
     }
     root.present().map_err(problem)
 }
 
-/// One panel with the signals `columns` (coloured from `first_color` on); a legend when there
-/// is more than one signal, the y axis named after the signal when there is one.
+/// One panel with its signals; a legend when there is more than one signal.
 fn panel_chart<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     time: &[f64],
-    columns: &[(&str, &[f64])],
+    panel: &Panel,
     time_range: Range<f64>,
-    first_color: usize,
     time_label: bool,
 ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let values = axis_range(columns.iter().flat_map(|(_, v)| v.iter().copied()));
+    let signals = &panel.signals;
+    let values = axis_range(signals.iter().flat_map(|s| s.values.iter().copied()));
     let span = values.end - values.start;
     let mut chart = ChartBuilder::on(area)
         .margin(12)
@@ -222,33 +282,46 @@ fn panel_chart<DB: DrawingBackend>(
     if time_label {
         mesh.x_desc("time");
     }
-    if let [(name, _)] = columns {
-        mesh.y_desc(*name);
+    let label = match signals.as_slice() {
+        [only] => panel.label.or(Some(only.name)),
+        _ => panel.label,
+    };
+    if let Some(label) = label {
+        mesh.y_desc(label);
     }
     mesh.draw()?;
-    for (index, (name, samples)) in columns.iter().enumerate() {
-        let color = COLORS[(first_color + index) % COLORS.len()];
+    let legend = signals.len() > 1;
+    for signal in signals {
+        let color = COLORS[signal.color % COLORS.len()];
         let style = color.stroke_width(2);
-        for (segment, points) in finite_segments(time, samples).into_iter().enumerate() {
-            // Each piece is its own two-point path: plotters joins thick polylines with
-            // unbounded miters, which shoot across the plot at sharp spikes.
-            let pieces = points
-                .windows(2)
-                .map(|pair| PathElement::new(pair.to_vec(), style))
-                .collect::<Vec<_>>();
-            let drawn = if let [point] = points[..] {
-                chart.draw_series([Circle::new(point, 2, color.filled())])?
-            } else {
-                chart.draw_series(pieces)?
+        let mut labelled = !legend;
+        for points in finite_segments(time, signal.values) {
+            let drawn = match (signal.mark, &points[..]) {
+                (Mark::Markers, _) | (_, [_]) => chart.draw_series(
+                    points
+                        .iter()
+                        .map(|&point| Circle::new(point, 3, color.filled())),
+                )?,
+                (Mark::Dashed, _) => {
+                    chart.draw_series([DashedPathElement::new(points, 8, 6, style)])?
+                }
+                // Each piece is its own two-point path: plotters joins thick polylines with
+                // unbounded miters, which shoot across the plot at sharp spikes.
+                (Mark::Line, _) => chart.draw_series(
+                    points
+                        .windows(2)
+                        .map(|pair| PathElement::new(pair.to_vec(), style)),
+                )?,
             };
-            if segment == 0 && columns.len() > 1 {
-                drawn.label(*name).legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3))
-                });
+            if !labelled {
+                labelled = true;
+                drawn
+                    .label(signal.name)
+                    .legend(move |(x, y)| legend_mark(signal.mark, color, x, y));
             }
         }
     }
-    if columns.len() > 1 {
+    if legend {
         chart
             .configure_series_labels()
             .label_font((FONT, 16))
@@ -258,6 +331,23 @@ fn panel_chart<DB: DrawingBackend>(
             .draw()?;
     }
     Ok(())
+}
+
+/// The legend's sample of a signal drawn with `mark` in `color` at `(x, y)`.
+fn legend_mark<DB: DrawingBackend>(
+    mark: Mark,
+    color: RGBColor,
+    x: i32,
+    y: i32,
+) -> DynElement<'static, DB, (i32, i32)> {
+    match mark {
+        Mark::Line => PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3)).into_dyn(),
+        Mark::Dashed => {
+            DashedPathElement::new(vec![(x, y), (x + 24, y)], 6, 4, color.stroke_width(3))
+                .into_dyn()
+        }
+        Mark::Markers => Circle::new((x + 12, y), 4, color.filled()).into_dyn(),
+    }
 }
 
 /// The runs of consecutive samples where both time and value are finite.
@@ -364,7 +454,13 @@ mod tests {
             ..PlotOptions::default()
         };
         let area = BitMapBackend::with_buffer(&mut buffer, (width, height)).into_drawing_area();
-        draw(area, series.time, &[series.columns.as_slice()], &options).unwrap();
+        draw(
+            area,
+            series.time,
+            &line_panels(&[series.columns.as_slice()]),
+            &options,
+        )
+        .unwrap();
         let glyphs = dark_pixels(&buffer, width as usize, 0..TITLE_HEIGHT as usize);
         assert!(
             glyphs > 50,

@@ -14,6 +14,7 @@ use crate::output::plot::{self, PlotOptions, TimeSeries};
 use crate::output::progress::Progress as ProgressBar;
 use crate::schedule::{CoSimulation, Extrapolation, Progress, ScheduleKind};
 use crate::simulate::{grid_intervals, grid_point, Trace};
+use crate::suggest::did_you_mean;
 use crate::system::{LoadOptions, System};
 
 /// A plot `tandem run` draws at the end of a run, into `<result file stem>_<kind>.png`.
@@ -254,9 +255,10 @@ fn plotted_variables(system: &System, header: &[String], names: &[String]) -> Re
                 .ok_or_else(|| Error::InvalidValue {
                     item: "--plot-variables".into(),
                     message: format!(
-                        "{name} is no result column of {} (they are: {})",
+                        "{name} is no result column of {} (they are: {}){}",
                         system.path.display(),
-                        header.join(", ")
+                        header.join(", "),
+                        did_you_mean(name, header.iter().map(String::as_str))
                     ),
                 })
         })

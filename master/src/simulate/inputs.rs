@@ -7,6 +7,7 @@ use super::time_table::TimeTable;
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
 use crate::model_description::{Causality, Values, Variability, VariableType};
+use crate::suggest::did_you_mean;
 use crate::Fmu;
 
 struct Column {
@@ -35,8 +36,9 @@ impl InputTable {
         for name in &table.names {
             let variable = md.variable(name).ok_or_else(|| {
                 bad(format!(
-                    "column \"{name}\" is no variable of {}",
-                    fmu.path().display()
+                    "column \"{name}\" is no variable of {}{}",
+                    fmu.path().display(),
+                    did_you_mean(name, md.variable_names())
                 ))
             })?;
             if variable.causality != Causality::Input {

@@ -66,7 +66,7 @@ pub struct SimulationOptions {
 pub struct PlotRequest {
     /// The plot file (`.png` or `.svg`).
     pub path: PathBuf,
-    /// Variables to plot (default: the outputs).
+    /// Variables to plot (default: the numeric recorded variables).
     pub variables: Option<Vec<String>>,
     /// Arrangement of the panels.
     pub layout: Layout,
@@ -185,7 +185,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
     let plot_names = options
         .plot
         .as_ref()
-        .map(|request| plot_variables(md, request));
+        .map(|request| plot_variables(md, request, options.output_variables.as_deref()));
     fmu.load(interface)?;
     let mut recorder = Recorder::create(
         fmu,
@@ -270,14 +270,29 @@ fn initialize_and_run(
     Ok(summary)
 }
 
-/// The variables a plot request names, or the outputs.
-fn plot_variables(md: &ModelDescription, request: &PlotRequest) -> Vec<String> {
-    request.variables.clone().unwrap_or_else(|| {
-        recorder::default_outputs(md)
+/// The variables a plot request names, else the numeric ones among those recorded (`recorded`,
+/// else the outputs): a plot shows what the user asked to record.
+fn plot_variables(
+    md: &ModelDescription,
+    request: &PlotRequest,
+    recorded: Option<&[String]>,
+) -> Vec<String> {
+    if let Some(names) = &request.variables {
+        return names.clone();
+    }
+    match recorded {
+        // Unknown names stay, so that the recorder reports them.
+        Some(names) => names
             .iter()
+            .filter(|name| md.variable(name).is_none_or(recorder::is_numeric))
+            .cloned()
+            .collect(),
+        None => recorder::default_outputs(md)
+            .into_iter()
+            .filter(|v| recorder::is_numeric(v))
             .map(|v| v.name.clone())
-            .collect()
-    })
+            .collect(),
+    }
 }
 
 /// Draws the traced variables as the request says, titled with the model name.
@@ -397,5 +412,48 @@ pub fn grid_intervals(start: f64, step: f64, stop: f64) -> usize {
         rounded as usize
     } else {
         exact.ceil() as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ball() -> ModelDescription {
+        ModelDescription::parse(include_str!("../../tests/fixtures/fmi2_bouncing_ball.xml"))
+            .expect("the fixture parses")
+    }
+
+    fn request(variables: Option<&[&str]>) -> PlotRequest {
+        PlotRequest {
+            path: PathBuf::from("plot.png"),
+            variables: variables.map(|names| names.iter().map(|n| n.to_string()).collect()),
+            layout: Layout::Stacked,
+        }
+    }
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn the_plot_shows_the_recorded_variables_unless_told_otherwise() {
+        let md = ball();
+        let recorded = names(&["der(h)", "label", "der(v)"]);
+        assert_eq!(
+            plot_variables(&md, &request(None), Some(&recorded)),
+            names(&["der(h)", "der(v)"]),
+            "the recorded numeric variables, without the String"
+        );
+        assert_eq!(
+            plot_variables(&md, &request(None), None),
+            names(&["h", "v", "bounces"]),
+            "the outputs when the outputs are recorded"
+        );
+        assert_eq!(
+            plot_variables(&md, &request(Some(&["v"])), Some(&recorded)),
+            names(&["v"]),
+            "--plot-variables wins"
+        );
     }
 }

@@ -155,10 +155,8 @@ fn lookup<'a>(fmu: &'a Fmu, names: &[String]) -> Result<Vec<&'a Variable>> {
     names
         .iter()
         .map(|name| {
-            md.variable(name).ok_or_else(|| Error::UnknownVariable {
-                fmu: fmu.path().to_path_buf(),
-                name: name.clone(),
-            })
+            md.variable(name)
+                .ok_or_else(|| Error::unknown_variable(fmu.path(), md, name))
         })
         .collect()
 }
@@ -171,7 +169,8 @@ pub(super) fn default_outputs(md: &ModelDescription) -> Vec<&Variable> {
         .collect()
 }
 
-fn is_numeric(variable: &Variable) -> bool {
+/// Whether the variable's values can be drawn as numbers.
+pub(super) fn is_numeric(variable: &Variable) -> bool {
     !matches!(
         variable.ty,
         VariableType::String | VariableType::Binary | VariableType::Clock

@@ -32,10 +32,9 @@ pub fn parse(fmu: &Fmu, assignments: &[String]) -> Result<Vec<StartValue>> {
                     message: "expected name=value".into(),
                 })?;
             let name = name.trim();
-            let variable = md.variable(name).ok_or_else(|| Error::UnknownVariable {
-                fmu: fmu.path().to_path_buf(),
-                name: name.to_string(),
-            })?;
+            let variable = md
+                .variable(name)
+                .ok_or_else(|| Error::unknown_variable(fmu.path(), md, name))?;
             let invalid = |message: String| Error::InvalidValue {
                 item: format!("--start-value {name}"),
                 message,

@@ -10,6 +10,7 @@ use crate::model_description::{Causality, InterfaceType, Values};
 use crate::schedule::Extrapolation;
 use crate::simulate::start_values::check_settable;
 use crate::simulate::StartValue;
+use crate::suggest::did_you_mean;
 use crate::Fmu;
 
 /// Relative tolerance of the master's integrator for Model Exchange components whose FMU
@@ -268,9 +269,12 @@ fn start_values(
                 ValueKind::Any => format!("value of {name}"),
             };
             let fail = |message: String| error(&value.at, format!("{label}: {message}"));
-            let variable = md
-                .variable(name)
-                .ok_or_else(|| fail(format!("{fmu_label} has no variable \"{name}\"")))?;
+            let variable = md.variable(name).ok_or_else(|| {
+                fail(format!(
+                    "{fmu_label} has no variable \"{name}\"{}",
+                    did_you_mean(name, md.variable_names())
+                ))
+            })?;
             let is_parameter = matches!(
                 variable.causality,
                 Causality::Parameter | Causality::StructuralParameter

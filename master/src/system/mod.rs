@@ -32,6 +32,7 @@ use crate::energy::EnergySetup;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, Variable, VariableType};
 use crate::schedule::{Extrapolation, ScheduleKind};
+use crate::suggest::did_you_mean;
 use component::FmuLocation;
 use description::Located;
 
@@ -366,7 +367,11 @@ fn schedule(system: &SystemDescription, components: &[Component]) -> Result<Sche
                     .ok_or_else(|| {
                         system.error(
                             &name.at,
-                            format!("schedule.order: unknown component \"{}\"", name.value),
+                            format!(
+                                "schedule.order: unknown component \"{}\"{}",
+                                name.value,
+                                did_you_mean(&name.value, components.iter().map(|c| c.name.as_str()))
+                            ),
                         )
                     })?;
                 if indices.contains(&index) {

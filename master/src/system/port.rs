@@ -5,6 +5,7 @@ use std::fmt;
 
 use super::Component;
 use crate::model_description::Variable;
+use crate::suggest::did_you_mean;
 
 /// A variable of one component: indices into the system's components and into that
 /// component's model variables.
@@ -46,16 +47,18 @@ pub fn resolve(text: &str, components: &[Component]) -> Result<Port, String> {
         let names: Vec<&str> = components.iter().map(|c| c.name.as_str()).collect();
         let written = text.split_once('.').map_or(text, |(first, _)| first);
         return Err(format!(
-            "unknown component \"{written}\" in \"{text}\" (components: {})",
-            names.join(", ")
+            "unknown component \"{written}\" in \"{text}\" (components: {}){}",
+            names.join(", "),
+            did_you_mean(written, names.iter().copied())
         ));
     };
     let fmu = &components[component].fmu;
     let md = fmu.model_description();
     let target = md.variable(variable_name).ok_or_else(|| {
         format!(
-            "component {component_name} ({}) has no variable \"{variable_name}\"",
-            components[component].fmu_label
+            "component {component_name} ({}) has no variable \"{variable_name}\"{}",
+            components[component].fmu_label,
+            did_you_mean(variable_name, md.variable_names())
         )
     })?;
     // Aliases resolve to the variable that holds the value reference.

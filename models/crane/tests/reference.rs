@@ -1,5 +1,5 @@
 //! The monolithic crane against the published monolithic references of the LIM co-simulation
-//! benchmarks (in the `shared/` folder beside the repository), both sampled every 10 ms:
+//! benchmarks (copied into `tests/data/lim-cosim-benchmarks/`, see its PROVENANCE.md), both sampled every 10 ms:
 //!
 //! - `hydraulicManipulator_refM2.csv`: sinusoidal manoeuvre M2 (the energy-correction study's),
 //!   columns `t, s, sd, p1, p2, f`, five significant digits;
@@ -26,14 +26,14 @@ struct Deviation {
     force: (f64, f64),
 }
 
-/// Reads `file` from the shared data folder: after `skip` lines, a header whose trimmed
+/// Reads `file` from the workspace's copy of the LIM data: after `skip` lines, a header whose trimmed
 /// column names include `s_column` and `f_column`, then numeric rows.
 fn read_reference(file: &str, skip: usize, s_column: &str, f_column: &str) -> Reference {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/lim-cosim-benchmarks-data")
+        .join("../../tests/data/lim-cosim-benchmarks")
         .join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("cannot read the crane reference {}: {e}; the shared/ data folder must sit beside the repository", path.display())
+        panic!("cannot read the crane reference {}: {e}", path.display())
     });
     let mut lines = text.lines().skip(skip);
     let header: Vec<&str> = lines
