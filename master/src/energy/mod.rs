@@ -31,7 +31,8 @@ pub use settings::{EnergyEntry, EnergySettings};
 
 use crate::error::Result;
 use crate::model_description::Causality;
-use crate::system::{Component, Connection, Port, Schedule, SystemDescription};
+use crate::coupling::Schedule;
+use crate::system::{Component, Connection, Port, SystemDescription};
 use bond::Context;
 
 /// The name of the output through which a component reports its energy.

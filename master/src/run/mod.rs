@@ -12,7 +12,8 @@ use crate::model_description::Values;
 use crate::output::csv::CsvWriter;
 use crate::output::plot::{self, PlotOptions, TimeSeries};
 use crate::output::progress::Progress as ProgressBar;
-use crate::schedule::{CoSimulation, Extrapolation, Progress, ScheduleKind};
+use crate::coupling::{Extrapolation, ScheduleKind};
+use crate::schedule::{CoSimulation, Progress};
 use crate::simulate::{grid_intervals, grid_point, Trace};
 use crate::system::{LoadOptions, System};
 

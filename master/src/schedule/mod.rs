@@ -37,14 +37,12 @@ pub use snapshot::Snapshot;
 use history::{Histories, Source};
 use participant::{Advance, Participant};
 
-use std::fmt;
 use std::sync::Arc;
-
-use serde::Deserialize;
 
 use crate::error::{Error, Result};
 use crate::instance::{FmuInstance, LogSettings};
-use crate::system::{Component, Port, Schedule, System};
+use crate::coupling::{Schedule, ScheduleKind};
+use crate::system::{Component, Port, System};
 
 /// Creates a component's instance in place of its FMU's (an in-process stand-in, say).
 pub type Instantiate<'a> = &'a dyn Fn(&Component, &LogSettings) -> Result<Box<dyn FmuInstance>>;
@@ -56,60 +54,6 @@ pub struct Hooks<'a> {
     pub instantiate: Option<Instantiate<'a>>,
     /// One recorder per component, in component order, or none.
     pub recorders: Vec<Box<dyn Recorder>>,
-}
-
-/// The order in which components advance over a macro step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ScheduleKind {
-    /// All at once, in parallel.
-    #[default]
-    Jacobi,
-    /// One after another.
-    GaussSeidel,
-}
-
-impl fmt::Display for ScheduleKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ScheduleKind::Jacobi => "Jacobi",
-            ScheduleKind::GaussSeidel => "Gauss-Seidel",
-        })
-    }
-}
-
-/// How inputs are extrapolated from the communicated values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Extrapolation {
-    /// Zero-order hold: the latest value.
-    #[default]
-    Zoh,
-    /// First-order hold: the line through the latest two values.
-    Foh,
-    /// Second-order hold: the parabola through the latest three values.
-    Soh,
-}
-
-impl Extrapolation {
-    /// The degree of the hold polynomial.
-    pub fn degree(self) -> usize {
-        match self {
-            Extrapolation::Zoh => 0,
-            Extrapolation::Foh => 1,
-            Extrapolation::Soh => 2,
-        }
-    }
-}
-
-impl fmt::Display for Extrapolation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Extrapolation::Zoh => "ZOH",
-            Extrapolation::Foh => "FOH",
-            Extrapolation::Soh => "SOH",
-        })
-    }
 }
 
 /// Whether the run goes on after a macro step.

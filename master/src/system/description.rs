@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::energy::EnergySettings;
 use crate::error::Error;
 use crate::model_description::InterfaceType;
-use crate::schedule::{Extrapolation, ScheduleKind};
+use crate::coupling::{Extrapolation, ScheduleKind};
 
 /// Where an item was written: the line and, in XML files, the element (and the file inside a
 /// package or a referenced parameter file, when it is not the system file itself).

@@ -25,10 +25,10 @@ pub use port::Port;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::coupling::{Schedule, ScheduleKind};
 use crate::energy::EnergySetup;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, Variable, VariableType};
-use crate::schedule::{Extrapolation, ScheduleKind};
 use component::FmuLocation;
 use description::Located;
 
@@ -58,17 +58,6 @@ pub struct System {
     pub output_file: Option<PathBuf>,
     /// Power bonds and energy settings, when the system monitors energy.
     pub energy: Option<EnergySetup>,
-}
-
-/// The schedule of a system.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Schedule {
-    /// Jacobi or Gauss-Seidel.
-    pub kind: ScheduleKind,
-    /// Component indices in stepping order (file order for Jacobi).
-    pub order: Vec<usize>,
-    /// Input extrapolation.
-    pub extrapolation: Extrapolation,
 }
 
 /// What the command line may change in a system file.

@@ -15,7 +15,7 @@ use super::description::{
 use crate::energy::{EnergyEntry, EnergySettings};
 use crate::error::{Error, Result};
 use crate::model_description::InterfaceType;
-use crate::schedule::{Extrapolation, ScheduleKind};
+use crate::coupling::{Extrapolation, ScheduleKind};
 
 /// A system file as written.
 #[derive(Debug, Deserialize)]
