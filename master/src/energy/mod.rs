@@ -29,9 +29,9 @@ pub use bond::Bond;
 pub use manager::{setup_columns, Column, EnergyManager, EnergyReport, Quantity};
 pub use settings::{EnergyEntry, EnergySettings};
 
+use crate::coupling::Schedule;
 use crate::error::Result;
 use crate::model_description::Causality;
-use crate::coupling::Schedule;
 use crate::system::{Component, Connection, Port, SystemDescription};
 use bond::Context;
 

@@ -25,7 +25,7 @@ pub use port::Port;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::coupling::{Schedule, ScheduleKind};
+use crate::coupling::{Schedule, ScheduleKind, Threads};
 use crate::energy::EnergySetup;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, Variable, VariableType};
@@ -69,6 +69,8 @@ pub struct LoadOptions<'a> {
     pub step_size: Option<f64>,
     /// Takes every FMU from this folder, by file name, instead of the path in the file.
     pub fmu_dir: Option<&'a Path>,
+    /// Replaces the system's `[schedule] threads`.
+    pub threads: Option<Threads>,
 }
 
 impl System {
@@ -135,7 +137,7 @@ impl System {
             .map(|c| component::configure(c, description, macro_step))
             .collect::<Result<Vec<_>>>()?;
         let connections = connection::resolve(description, &components)?;
-        let schedule = schedule(description, &components)?;
+        let schedule = schedule(description, &components, options.threads)?;
         if schedule.kind == ScheduleKind::GaussSeidel {
             if let Some(cycle) = algebraic_loop::find(&components, &connections) {
                 return Err(description.error_in_system(format!(
@@ -264,8 +266,12 @@ fn check_names(system: &SystemDescription) -> Result<()> {
     Ok(())
 }
 
-/// The schedule: kind, stepping order and extrapolation.
-fn schedule(system: &SystemDescription, components: &[Component]) -> Result<Schedule> {
+/// The schedule: kind, stepping order, extrapolation and threads (`threads` replacing the file's).
+fn schedule(
+    system: &SystemDescription,
+    components: &[Component],
+    threads: Option<Threads>,
+) -> Result<Schedule> {
     let entry = &system.schedule;
     let order = match (&entry.order, entry.kind) {
         (None, _) => (0..components.len()).collect(),
@@ -311,6 +317,7 @@ fn schedule(system: &SystemDescription, components: &[Component]) -> Result<Sche
         kind: entry.kind,
         order,
         extrapolation: entry.extrapolation,
+        threads: threads.unwrap_or(entry.threads),
     })
 }
 
