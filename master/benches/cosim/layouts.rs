@@ -1,5 +1,6 @@
 //! Timing one system under several Jacobi thread settings (and Gauss-Seidel), alternating the
-//! variants run by run, with a check that all of them end on the same values.
+//! variants run by run, with a check that the variants of the first one's system file (the
+//! Jacobi layouts) end on the same values, bit for bit.
 
 use std::path::Path;
 use std::time::Duration;
@@ -61,7 +62,12 @@ pub fn compare(
             per_step / components as f64
         );
     }
-    let identical = finals.iter().all(|f| *f == finals[0]);
-    println!("\nFinal values bit-identical across the variants: {identical}\n");
+    // Only the same schedule computes the same numbers: Jacobi in any layout.
+    let identical = variants
+        .iter()
+        .zip(&finals)
+        .filter(|(v, _)| v.path == variants[0].path)
+        .all(|(_, f)| *f == finals[0]);
+    println!("\nFinal values bit-identical across the rows of the first row's system file: {identical}\n");
     medians
 }
