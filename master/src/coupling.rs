@@ -97,7 +97,7 @@ impl FromStr for Threads {
         }
         text.parse()
             .map(Threads::Count)
-            .map_err(|_| format!("threads = {text:?}: must be \"auto\" or a whole number from 1"))
+            .map_err(|_| format!("threads = {text}: must be \"auto\" or a whole number from 1"))
     }
 }
 
