@@ -1,11 +1,11 @@
 //! Co-simulation of the double linear oscillator as three FMUs (mass1, spring, mass2), each
 //! mass integrated by symplectic Euler inside its FMU: the schedules reproduce hand-written
 //! recurrences exactly, converge to the closed-form solution at the orders the analysis
-//! predicts, run multi-rate, and step the Jacobi participants on different threads.
+//! predicts, run multi-rate, and step the Jacobi participants on a pool of threads or in turn
+//! with the same numbers.
 
 mod common;
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::thread::ThreadId;
 
@@ -366,40 +366,79 @@ fn sub_steps_cost_two_fmu_calls_each() {
     assert_eq!(multi.fmu_calls - single.fmu_calls, 100 * 9 * 2);
 }
 
-#[test]
-fn jacobi_steps_the_components_on_different_threads() {
+/// The threads that called `fmi3DoStep` of any instance in a run of `setup` with `threads`.
+fn do_step_threads(setup: &Setup, threads: &'static str) -> Vec<ThreadId> {
     // The FMUs log every call when logging is on, from the thread that makes the call.
-    let calls: Arc<Mutex<Vec<(String, ThreadId)>>> = Arc::default();
+    let calls: Arc<Mutex<Vec<ThreadId>>> = Arc::default();
     let recorder = calls.clone();
     let log = LogSettings {
         level: LogLevel::Info,
         logger: Arc::new(move |message: &LogMessage| {
             if message.message.starts_with("fmi3DoStep(") {
-                let entry = (message.instance.clone(), std::thread::current().id());
-                recorder.lock().unwrap().push(entry);
+                recorder.lock().unwrap().push(std::thread::current().id());
             }
         }),
     };
     let dir = tempfile::tempdir().unwrap();
     let setup = Setup {
+        threads: Some(threads),
+        ..setup.clone()
+    };
+    setup.run_with(dir.path(), log).0.unwrap();
+    let calls = calls.lock().unwrap().clone();
+    calls
+}
+
+#[test]
+fn jacobi_steps_on_the_pool_with_threads_and_on_the_calling_thread_with_one() {
+    let setup = Setup {
         stop: 0.01,
         ..Setup::jacobi("zoh", 1e-3)
     };
-    setup.run_with(dir.path(), log).0.unwrap();
-    let mut per_instance: HashMap<String, Vec<ThreadId>> = HashMap::new();
-    for (instance, thread) in calls.lock().unwrap().iter() {
-        per_instance
-            .entry(instance.clone())
-            .or_default()
-            .push(*thread);
-    }
-    assert_eq!(per_instance.len(), 3, "{per_instance:?}");
-    for step in 0..10 {
-        let threads: Vec<ThreadId> = per_instance.values().map(|t| t[step]).collect();
-        assert!(
-            threads[0] != threads[1] && threads[1] != threads[2] && threads[0] != threads[2],
-            "macro step {step}: {threads:?}"
-        );
+    let caller = std::thread::current().id();
+    let pooled = do_step_threads(&setup, "3");
+    assert_eq!(pooled.len(), 30, "three instances, ten macro steps");
+    assert!(pooled.iter().all(|&t| t != caller), "{pooled:?}");
+    let in_turn = do_step_threads(&setup, "1");
+    assert_eq!(in_turn.len(), 30);
+    assert!(in_turn.iter().all(|&t| t == caller), "{in_turn:?}");
+}
+
+#[test]
+fn jacobi_results_are_bit_identical_in_turn_in_parallel_and_auto() {
+    let setups = [
+        Setup::jacobi("zoh", 1e-3),
+        Setup {
+            mass2_sub_steps: 10,
+            ..Setup::jacobi("foh", 1e-3)
+        },
+        Setup::jacobi("soh", 1e-3),
+        Setup {
+            mass_interface: "me",
+            ..Setup::jacobi("foh", 1e-3)
+        },
+    ];
+    for setup in setups {
+        let results: Vec<Vec<u8>> = ["1", "2", "\"auto\""]
+            .into_iter()
+            .map(|threads| {
+                let dir = tempfile::tempdir().unwrap();
+                let setup = Setup {
+                    threads: Some(threads),
+                    stop: 0.3,
+                    ..setup.clone()
+                };
+                let log = LogSettings {
+                    level: LogLevel::Error,
+                    ..LogSettings::default()
+                };
+                let (result, output) = setup.run_with(dir.path(), log);
+                assert_eq!(result.unwrap().macro_steps, 300, "{setup:?}");
+                std::fs::read(output).unwrap()
+            })
+            .collect();
+        assert!(results[0] == results[1], "{setup:?}: in turn vs parallel");
+        assert!(results[0] == results[2], "{setup:?}: in turn vs auto");
     }
 }
 

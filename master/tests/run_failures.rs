@@ -31,25 +31,29 @@ fn run(system: &Path, output: &Path, env: &[(&str, &str)]) -> common::Run {
 fn an_unstable_mass_fails_with_its_call_and_time_and_keeps_the_rows_before() {
     // Symplectic Euler is unstable for omega h > 2: with k2 = 1e8 (omega h = 10) mass2's
     // state grows a hundredfold per step until its energy overflows and the FMU refuses it.
-    let setup = Setup {
-        system: DoubleOscillator {
-            k2: 1e8,
-            ..DoubleOscillator::UNDAMPED
-        },
-        stop: 1.0,
-        ..Setup::jacobi("zoh", 1e-3)
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let output = dir.path().join("out.csv");
-    let result = run(&setup.write(dir.path()), &output, &[]);
-    result.assert_fails_with(
-        "simulation failed at t = 0.077: instance mass2: fmi3GetFloat64 returned Error",
-    );
-    let (header, rows) = read_csv(&output);
-    assert_eq!(header[1], "mass1.position");
-    assert_eq!(rows.len(), 77, "rows at 0, 0.001, ..., 0.076");
-    assert!((rows[76][0] - 0.076).abs() < 1e-12);
-    assert!(rows.iter().flatten().all(|v| v.is_finite()));
+    // The same on the calling thread and on a pool of threads.
+    for threads in ["1", "2"] {
+        let setup = Setup {
+            system: DoubleOscillator {
+                k2: 1e8,
+                ..DoubleOscillator::UNDAMPED
+            },
+            stop: 1.0,
+            threads: Some(threads),
+            ..Setup::jacobi("zoh", 1e-3)
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join("out.csv");
+        let result = run(&setup.write(dir.path()), &output, &[]);
+        result.assert_fails_with(
+            "simulation failed at t = 0.077: instance mass2: fmi3GetFloat64 returned Error",
+        );
+        let (header, rows) = read_csv(&output);
+        assert_eq!(header[1], "mass1.position");
+        assert_eq!(rows.len(), 77, "rows at 0, 0.001, ..., 0.076");
+        assert!((rows[76][0] - 0.076).abs() < 1e-12);
+        assert!(rows.iter().flatten().all(|v| v.is_finite()));
+    }
 }
 
 #[test]

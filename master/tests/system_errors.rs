@@ -378,6 +378,23 @@ fn the_experiment_and_schedule_are_checked() {
         &run(&gauss_seidel("[\"mass1\", \"spring\", \"mass3\"]"), &[]),
         &["schedule.order: unknown component \"mass3\""],
     );
+    let text = edit(
+        &valid(),
+        "kind = \"jacobi\"",
+        "kind = \"jacobi\"\nthreads = 0",
+    );
+    assert_fails(
+        &run(&text, &[]),
+        &["threads = 0: must be \"auto\" or a whole number from 1"],
+    );
+    let flag = run(&valid(), &["--threads", "many"]);
+    assert_eq!(flag.code, Some(2), "{}", flag.stderr);
+    assert!(
+        flag.stderr.contains("--threads")
+            && flag.stderr.contains("threads = many: must be \"auto\""),
+        "{}",
+        flag.stderr
+    );
 }
 
 #[test]

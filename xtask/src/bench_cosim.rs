@@ -1,7 +1,7 @@
 //! `cargo xtask bench-cosim`: co-simulation benchmarks. Packages every model's FMUs into
 //! `<target dir>/fmus`, builds the master's `cosim` bench program (optimized) and runs it on
 //! them; the program prints the Markdown tables (master vs native loop, master vs FMPy, Jacobi
-//! in parallel vs Gauss-Seidel).
+//! in parallel vs in turn, and the Jacobi layouts vs Gauss-Seidel on a chain of Reference-FMUs).
 
 use std::process::Command;
 

@@ -1,11 +1,14 @@
 //! Co-simulation benchmark (run by `cargo xtask bench-cosim`, which builds the FMUs and passes
 //! their folder): the master against a native loop on the double oscillator, against FMPy on
-//! the same system as an SSP package, and Jacobi in parallel against Gauss-Seidel on eight
-//! heavier components. Prints Markdown tables; nothing is asserted about the times.
+//! the same system as an SSP package, Jacobi in parallel against in turn on two and eight
+//! heavier components, and the Jacobi layouts against Gauss-Seidel on a chain of three cheap C
+//! FMUs. Prints Markdown tables; nothing is asserted about the times.
 //!
 //! Usage: `cosim --fmus <folder with fmi2/ and fmi3/> [--repetitions N]`.
 
+mod chain;
 mod fmpy;
+mod layouts;
 #[path = "../machine.rs"]
 mod machine;
 mod master;
@@ -34,6 +37,7 @@ fn main() {
     overhead(&settings);
     fmpy::compare(&settings.fmus, settings.repetitions.min(3));
     parallel::compare(&settings.fmus.join("fmi3"), settings.repetitions.min(3));
+    chain::compare(settings.repetitions.min(5));
 }
 
 /// Reads `--fmus` and `--repetitions` (cargo's own `--bench` flag is ignored).

@@ -1,79 +1,60 @@
-//! Part 3: eight uncoupled engine mounts (HHT, internal step 0.1 ms) co-simulated in parallel
-//! (Jacobi, one thread per component) and one after another (Gauss-Seidel, calling thread).
-//! Without connections both schedules compute the same numbers, so the difference is the
-//! threads alone.
+//! Part 3: two and eight uncoupled engine mounts (HHT, internal step 0.1 ms), Jacobi with
+//! every macro step in parallel on two threads, in turn on the calling thread, and as the
+//! adaptive layout chooses. Without connections every variant computes the same numbers, so
+//! the difference is the threads alone.
 
 use std::path::Path;
-use std::time::Duration;
 
-use tandem::system::LoadOptions;
+use tandem::coupling::Threads;
 
-use crate::master;
-use crate::statistics::{median, seconds};
+use crate::layouts::{compare as compare_layouts, Variant};
+use crate::statistics::seconds;
 
-/// Components in the system.
-const COMPONENTS: usize = 8;
 /// Macro step (s): ten internal HHT steps of the engine mount per macro step.
 const MACRO_STEP: f64 = 1e-3;
-/// Simulated time (s), chosen so that a sequential run takes one to three seconds.
+/// Simulated time (s), chosen so that a run in turn of eight mounts takes one to three seconds.
 const STOP: f64 = 0.5;
 
-/// The system file: `COMPONENTS` engine mounts with no connections, under `kind`.
-fn system_file(kind: &str) -> String {
-    let components: String = (1..=COMPONENTS)
+/// The system file: `components` engine mounts with no connections, under Jacobi.
+fn system_file(components: usize) -> String {
+    let list: String = (1..=components)
         .map(|i| format!("[[component]]\nname = \"mount{i}\"\nfmu = \"engine_mount.fmu\"\n\n"))
         .collect();
     format!(
-        "[experiment]\nstart = 0.0\nstop = {STOP:?}\nstep = {MACRO_STEP:?}\n\n{components}\
-         [schedule]\nkind = \"{kind}\"\nextrapolation = \"zoh\"\n"
+        "[experiment]\nstart = 0.0\nstop = {STOP:?}\nstep = {MACRO_STEP:?}\n\n{list}\
+         [schedule]\nkind = \"jacobi\"\nextrapolation = \"zoh\"\n"
     )
 }
 
-/// Times both schedules `repetitions` times each, alternating, taking the FMUs from `fmu_dir`,
-/// and prints the table.
+/// Times the layouts on 2 and 8 mounts, `repetitions` runs each, FMUs from `fmu_dir`.
 pub fn compare(fmu_dir: &Path, repetitions: usize) {
     let folder = tempfile::tempdir().expect("create a temporary folder");
-    let options = LoadOptions {
-        fmu_dir: Some(fmu_dir),
-        ..LoadOptions::default()
-    };
-    let kinds = ["jacobi", "gauss-seidel"];
-    let paths: Vec<_> = kinds
-        .iter()
-        .map(|kind| {
-            let path = folder.path().join(format!("mounts-{kind}.toml"));
-            std::fs::write(&path, system_file(kind)).expect("write a system file");
-            path
-        })
-        .collect();
-    let mut times: [Vec<Duration>; 2] = Default::default();
-    let mut finals: [Vec<(String, f64)>; 2] = Default::default();
-    let mut steps = 0;
-    for _ in 0..repetitions {
-        for (i, path) in paths.iter().enumerate() {
-            let run =
-                master::run(path, options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            times[i].push(run.stepping);
-            steps = run.macro_steps;
-            finals[i] = run.final_values;
-        }
-    }
-    let identical = finals[0] == finals[1];
-    println!("## {COMPONENTS} engine mounts, {STOP} s at H = {MACRO_STEP} s: Jacobi (parallel) vs Gauss-Seidel (sequential)\n");
-    println!("| schedule | macro steps | runs | stepping, each run (s) | median (s) |");
-    println!("|---|---:|---:|---|---:|");
-    let mut medians = Vec::new();
-    for (kind, runs) in kinds.iter().zip(&mut times) {
-        let list = crate::cell(runs);
-        let m = median(runs);
-        medians.push(m);
+    for components in [2, 8] {
+        let path = folder.path().join(format!("mounts-{components}.toml"));
+        std::fs::write(&path, system_file(components)).expect("write a system file");
+        println!("## {components} engine mounts, {STOP} s at H = {MACRO_STEP} s: Jacobi in parallel vs in turn\n");
+        let variants = [
+            Variant {
+                label: "threads = 2 (parallel)",
+                path: &path,
+                threads: Some(Threads::Count(2.try_into().expect("2 > 0"))),
+            },
+            Variant {
+                label: "threads = 1 (in turn)",
+                path: &path,
+                threads: Some(Threads::Count(1.try_into().expect("1 > 0"))),
+            },
+            Variant {
+                label: "threads = \"auto\"",
+                path: &path,
+                threads: Some(Threads::Auto),
+            },
+        ];
+        let medians = compare_layouts(&variants, fmu_dir, components, repetitions);
         println!(
-            "| {kind} | {steps} | {repetitions} | {list} | {:.3} |",
-            seconds(m)
+            "Speed-up in turn / parallel (medians): {:.2}; in turn / auto: {:.2}\n",
+            seconds(medians[1]) / seconds(medians[0]),
+            seconds(medians[1]) / seconds(medians[2])
         );
     }
-    println!(
-        "\nSpeed-up Gauss-Seidel / Jacobi (medians): {:.2}; final outputs bit-identical: {identical}\n",
-        seconds(medians[1]) / seconds(medians[0])
-    );
 }

@@ -10,6 +10,7 @@ use clap::Args;
 
 use super::print_table;
 use super::run::Switch;
+use crate::coupling::Threads;
 use crate::error::{Error, Result};
 use crate::gradient::section::{self, GradientSection};
 use crate::gradient::{Checkpointing, CostSpec, Differences, Method, Problem};
@@ -45,6 +46,10 @@ pub struct ProblemArgs {
     /// correction); the gradient then includes the correction's derivative.
     #[arg(long, value_enum)]
     pub energy_correction: Option<Switch>,
+    /// Threads of a Jacobi macro step: auto or a number (default: the system's [schedule]
+    /// threads).
+    #[arg(long)]
+    pub threads: Option<Threads>,
 }
 
 /// Arguments of `tandem gradient`.
@@ -91,6 +96,7 @@ pub(super) fn load_problem(
             stop_time: args.stop_time,
             step_size: None,
             fmu_dir: args.fmu_dir.as_deref(),
+            threads: args.threads,
         },
     )?;
     system.set_energy_correction(args.energy_correction.map(Switch::is_on))?;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
+use crate::coupling::Threads;
 use crate::error::{Error, Result};
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::run::{run as run_system, PlotKind, RunOptions};
@@ -53,6 +54,10 @@ pub struct RunArgs {
     /// Take every FMU from this folder, by the file name given in the system file.
     #[arg(long)]
     pub fmu_dir: Option<PathBuf>,
+    /// Threads of a Jacobi macro step: auto or a number (default: the system's [schedule]
+    /// threads).
+    #[arg(long)]
+    pub threads: Option<Threads>,
     /// Which FMU log messages to show: off, error, warning, info.
     #[arg(long, default_value = "warning")]
     pub log_level: LogLevel,
@@ -82,6 +87,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         stop_time: args.stop_time,
         step_size: args.step_size,
         fmu_dir: args.fmu_dir.clone(),
+        threads: args.threads,
         log: LogSettings {
             level: args.log_level,
             logger: stderr_logger(),

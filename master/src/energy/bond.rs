@@ -13,9 +13,9 @@ use std::fmt;
 
 use super::mu::{self, Feedthrough, MuRule, Side};
 use super::settings::MuChoice;
+use crate::coupling::{Extrapolation, ScheduleKind};
 use crate::error::Result;
 use crate::model_description::{Causality, Variability};
-use crate::schedule::{Extrapolation, ScheduleKind};
 use crate::system::description::BondDescription;
 use crate::system::{
     depends_directly, resolve_port, Component, Connection, Port, SystemDescription,

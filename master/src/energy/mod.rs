@@ -29,9 +29,10 @@ pub use bond::Bond;
 pub use manager::{setup_columns, Column, EnergyManager, EnergyReport, Quantity};
 pub use settings::{EnergyEntry, EnergySettings};
 
+use crate::coupling::Schedule;
 use crate::error::Result;
 use crate::model_description::Causality;
-use crate::system::{Component, Connection, Port, Schedule, SystemDescription};
+use crate::system::{Component, Connection, Port, SystemDescription};
 use bond::Context;
 
 /// The name of the output through which a component reports its energy.

@@ -20,7 +20,7 @@
 
 use std::fmt;
 
-use crate::schedule::Extrapolation;
+use crate::coupling::Extrapolation;
 
 /// The single-rate value with one direct-feedthrough side.
 const SINGLE_RATE: f64 = 0.5;

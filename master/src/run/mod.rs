@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::coupling::{Extrapolation, ScheduleKind, Threads};
 use crate::energy::{self, EnergyManager, EnergyReport};
 use crate::error::{Error, Result};
 use crate::instance::LogSettings;
@@ -12,7 +13,7 @@ use crate::model_description::Values;
 use crate::output::csv::CsvWriter;
 use crate::output::plot::{self, PlotOptions, TimeSeries};
 use crate::output::progress::Progress as ProgressBar;
-use crate::schedule::{CoSimulation, Extrapolation, Progress, ScheduleKind};
+use crate::schedule::{CoSimulation, Progress};
 use crate::simulate::{grid_intervals, grid_point, Trace};
 use crate::suggest::did_you_mean;
 use crate::system::{LoadOptions, System};
@@ -51,6 +52,8 @@ pub struct RunOptions {
     pub step_size: Option<f64>,
     /// Takes every FMU from this folder, by file name.
     pub fmu_dir: Option<PathBuf>,
+    /// Replaces `[schedule] threads`.
+    pub threads: Option<Threads>,
     /// Logging of the FMUs' messages.
     pub log: LogSettings,
     /// Replaces `[energy] correction`.
@@ -102,6 +105,7 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
             stop_time: options.stop_time,
             step_size: options.step_size,
             fmu_dir: options.fmu_dir.as_deref(),
+            threads: options.threads,
         },
     )?;
     let output_file = options

@@ -1,8 +1,8 @@
 //! Co-simulation schedules: the macro-step loop over the participants of a system.
 //!
-//! - **Jacobi**: every participant advances over the macro step at once, each on its own
-//!   thread (threads that live for the whole run), from the values communicated up to the
-//!   start of the step.
+//! - **Jacobi**: every participant advances over the macro step from the values communicated
+//!   up to the start of the step, in parallel on a pool of threads or in turn on the calling
+//!   thread, whichever is faster (`[schedule] threads`); the numbers are the same either way.
 //! - **Gauss-Seidel**: participants advance one after another in a given order; a participant
 //!   sees the values of those that already reached the end of the macro step.
 //!
@@ -24,6 +24,7 @@ mod gauss_seidel;
 mod history;
 mod initialization;
 mod jacobi;
+mod layout;
 mod participant;
 mod recording;
 mod snapshot;
@@ -37,14 +38,10 @@ pub use snapshot::Snapshot;
 use history::{Histories, Source};
 use participant::{Advance, Participant};
 
-use std::fmt;
-use std::sync::Arc;
-
-use serde::Deserialize;
-
-use crate::error::{Error, Result};
+use crate::coupling::{Schedule, ScheduleKind};
+use crate::error::Result;
 use crate::instance::{FmuInstance, LogSettings};
-use crate::system::{Component, Port, Schedule, System};
+use crate::system::{Component, Port, System};
 
 /// Creates a component's instance in place of its FMU's (an in-process stand-in, say).
 pub type Instantiate<'a> = &'a dyn Fn(&Component, &LogSettings) -> Result<Box<dyn FmuInstance>>;
@@ -56,60 +53,6 @@ pub struct Hooks<'a> {
     pub instantiate: Option<Instantiate<'a>>,
     /// One recorder per component, in component order, or none.
     pub recorders: Vec<Box<dyn Recorder>>,
-}
-
-/// The order in which components advance over a macro step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ScheduleKind {
-    /// All at once, in parallel.
-    #[default]
-    Jacobi,
-    /// One after another.
-    GaussSeidel,
-}
-
-impl fmt::Display for ScheduleKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ScheduleKind::Jacobi => "Jacobi",
-            ScheduleKind::GaussSeidel => "Gauss-Seidel",
-        })
-    }
-}
-
-/// How inputs are extrapolated from the communicated values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Extrapolation {
-    /// Zero-order hold: the latest value.
-    #[default]
-    Zoh,
-    /// First-order hold: the line through the latest two values.
-    Foh,
-    /// Second-order hold: the parabola through the latest three values.
-    Soh,
-}
-
-impl Extrapolation {
-    /// The degree of the hold polynomial.
-    pub fn degree(self) -> usize {
-        match self {
-            Extrapolation::Zoh => 0,
-            Extrapolation::Foh => 1,
-            Extrapolation::Soh => 2,
-        }
-    }
-}
-
-impl fmt::Display for Extrapolation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Extrapolation::Zoh => "ZOH",
-            Extrapolation::Foh => "FOH",
-            Extrapolation::Soh => "SOH",
-        })
-    }
 }
 
 /// Whether the run goes on after a macro step.
@@ -128,23 +71,17 @@ pub enum Progress {
 
 /// A running co-simulation: the participants and what they communicated.
 pub struct CoSimulation {
-    stepping: Stepping,
-    /// Shared with the Jacobi workers during a macro step, owned alone in between.
-    histories: Arc<Histories>,
+    /// In component order.
+    participants: Vec<Participant>,
+    /// The layout of the macro steps under Jacobi; none under Gauss-Seidel.
+    jacobi: Option<jacobi::Jacobi>,
+    histories: Histories,
     /// Per component, the ports it observes, in the order of its history slots.
     observed: Vec<Vec<Port>>,
     names: Vec<String>,
     schedule: Schedule,
     time: f64,
     macro_steps: usize,
-}
-
-/// Where the participants are and how they advance.
-enum Stepping {
-    /// Jacobi: in parallel, on threads that live for the whole run.
-    Parallel(Box<jacobi::Crew>),
-    /// On the calling thread: Gauss-Seidel, or Jacobi with recorders (advanced in turn).
-    Sequential(Vec<Participant>),
 }
 
 impl CoSimulation {
@@ -154,23 +91,22 @@ impl CoSimulation {
         Self::initialize_with(system, log, Hooks::default())
     }
 
-    /// [`CoSimulation::initialize`] with the caller's `hooks`. A run with recorders keeps
-    /// every participant on the calling thread (a Jacobi step then advances them in turn, with
-    /// the same result), so that [`CoSimulation::instance_mut`] and
-    /// [`CoSimulation::write_inputs`] can reach them after it.
+    /// [`CoSimulation::initialize`] with the caller's `hooks`.
     pub fn initialize_with(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Result<Self> {
-        let recording = !hooks.recorders.is_empty();
         let (participants, histories, observed) = initialization::run(system, log, hooks)?;
         let names = participants.iter().map(|p| p.name().to_string()).collect();
-        let stepping = match system.schedule.kind {
-            ScheduleKind::Jacobi if !recording => {
-                Stepping::Parallel(Box::new(jacobi::Crew::new(participants, system.start)?))
-            }
-            _ => Stepping::Sequential(participants),
+        let jacobi = match system.schedule.kind {
+            ScheduleKind::Jacobi => Some(jacobi::Jacobi::new(
+                system.schedule.threads,
+                participants.len(),
+                system.start,
+            )?),
+            ScheduleKind::GaussSeidel => None,
         };
         Ok(CoSimulation {
-            stepping,
-            histories: Arc::new(histories),
+            participants,
+            jacobi,
+            histories,
             observed,
             names,
             schedule: system.schedule.clone(),
@@ -182,32 +118,18 @@ impl CoSimulation {
     /// Advances every participant by one macro step, to `to`.
     pub fn step(&mut self, to: f64) -> Result<Progress> {
         let (from, degree) = (self.time, self.schedule.extrapolation.degree());
-        let progress = match &mut self.stepping {
-            Stepping::Parallel(crew) => {
-                crew.step(&mut self.histories, &self.names, from, to, degree)?
-            }
-            Stepping::Sequential(participants) => {
-                let histories = Arc::make_mut(&mut self.histories);
-                match self.schedule.kind {
-                    ScheduleKind::Jacobi => jacobi::step_in_turn(
-                        participants,
-                        histories,
-                        &self.names,
-                        from,
-                        to,
-                        degree,
-                    )?,
-                    ScheduleKind::GaussSeidel => gauss_seidel::step(
-                        participants,
-                        histories,
-                        &self.names,
-                        &self.schedule.order,
-                        from,
-                        to,
-                        degree,
-                    )?,
-                }
-            }
+        let (participants, histories) = (&mut self.participants, &mut self.histories);
+        let progress = match &mut self.jacobi {
+            Some(jacobi) => jacobi.step(participants, histories, &self.names, from, to, degree)?,
+            None => gauss_seidel::step(
+                participants,
+                histories,
+                &self.names,
+                &self.schedule.order,
+                from,
+                to,
+                degree,
+            )?,
         };
         if progress == Progress::Reached {
             self.time = to;
@@ -233,14 +155,7 @@ impl CoSimulation {
     /// energy correction of a power bond's effort). Returns false, changing nothing, when
     /// `input` is no connected continuous float input.
     pub fn set_input_offset(&mut self, input: Port, offset: f64) -> bool {
-        match &mut self.stepping {
-            Stepping::Parallel(crew) => {
-                crew.set_input_offset(input.component, input.variable, offset)
-            }
-            Stepping::Sequential(participants) => {
-                participants[input.component].set_input_offset(input.variable, offset)
-            }
-        }
+        self.participants[input.component].set_input_offset(input.variable, offset)
     }
 
     /// The values of `ports` of `system` at the time reached, each read from its FMU after
@@ -256,20 +171,18 @@ impl CoSimulation {
             slots[port.component].push(slot);
         }
         let time = self.time;
-        let read = match &mut self.stepping {
-            Stepping::Parallel(crew) => crew.read_consistent(&self.histories, time, &requests)?,
-            Stepping::Sequential(participants) => participants
-                .iter_mut()
-                .zip(&requests)
-                .map(|(participant, variables)| {
-                    if variables.is_empty() {
-                        Ok(Vec::new())
-                    } else {
-                        participant.read_consistent(&self.histories, time, variables)
-                    }
-                })
-                .collect::<Result<_>>()?,
-        };
+        let read = self
+            .participants
+            .iter_mut()
+            .zip(&requests)
+            .map(|(participant, variables)| {
+                if variables.is_empty() {
+                    Ok(Vec::new())
+                } else {
+                    participant.read_consistent(&self.histories, time, variables)
+                }
+            })
+            .collect::<Result<Vec<_>>>()?;
         let mut values = vec![f64::NAN; ports.len()];
         for (slots, read) in slots.iter().zip(read) {
             for (&slot, value) in slots.iter().zip(read) {
@@ -291,48 +204,25 @@ impl CoSimulation {
 
     /// FMI calls made so far, over all participants.
     pub fn fmu_calls(&self) -> usize {
-        match &self.stepping {
-            Stepping::Parallel(crew) => crew.calls(),
-            Stepping::Sequential(participants) => participants.iter().map(Participant::calls).sum(),
-        }
+        self.participants.iter().map(Participant::calls).sum()
     }
 
-    /// The instance of component `index`, to replay or differentiate its steps after a run;
-    /// only a run with recorders keeps its instances reachable (see
-    /// [`CoSimulation::initialize_with`]).
+    /// The instance of component `index`, to replay or differentiate its steps after a run.
     pub fn instance_mut(&mut self, index: usize) -> Result<&mut dyn FmuInstance> {
-        Ok(self.sequential(index)?.instance_mut())
+        Ok(self.participants[index].instance_mut())
     }
 
     /// Writes `values` to the connected inputs of component `index` (in the order of
-    /// [`connections_into`]), as of `time` (for messages); only in a run with recorders.
+    /// [`connections_into`]), as of `time` (for messages).
     pub fn write_inputs(&mut self, index: usize, time: f64, values: &[f64]) -> Result<()> {
-        self.sequential(index)?.write_inputs(time, values)
-    }
-
-    /// Participant `index`, when the participants are on the calling thread.
-    fn sequential(&mut self, index: usize) -> Result<&mut Participant> {
-        match &mut self.stepping {
-            Stepping::Sequential(participants) => Ok(&mut participants[index]),
-            Stepping::Parallel(_) => Err(Error::Simulation {
-                time: self.time,
-                message: format!(
-                    "instance {}: its participant runs on a worker thread of a Jacobi run \
-                     without recorders and cannot be reached from outside",
-                    self.names[index]
-                ),
-            }),
-        }
+        self.participants[index].write_inputs(time, values)
     }
 
     /// Terminates every participant.
     pub fn terminate(&mut self) -> Result<()> {
-        match &mut self.stepping {
-            Stepping::Parallel(crew) => crew.terminate(),
-            Stepping::Sequential(participants) => {
-                participants.iter_mut().try_for_each(Participant::terminate)
-            }
-        }
+        self.participants
+            .iter_mut()
+            .try_for_each(Participant::terminate)
     }
 }
 

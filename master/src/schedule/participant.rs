@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use super::history::{Histories, Hold, Source};
 use super::recording::{Event, Recorder};
-use super::Extrapolation;
+use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
 use crate::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};

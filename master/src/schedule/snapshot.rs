@@ -3,8 +3,8 @@
 //! every FMU's state can run the same macro steps again and get the same values, bit for bit
 //! (the adjoint gradient re-runs one checkpoint segment at a time this way).
 
-use super::{CoSimulation, Histories, Stepping};
-use crate::error::{Error, Result};
+use super::{CoSimulation, Histories};
+use crate::error::Result;
 
 /// The master's state at one macro point of a co-simulation.
 #[derive(Debug, Clone)]
@@ -19,45 +19,27 @@ pub struct Snapshot {
 impl CoSimulation {
     /// The master's state now (the FMUs' states are the caller's to keep).
     pub fn snapshot(&self) -> Result<Snapshot> {
-        let participants = self.participants()?;
         Ok(Snapshot {
-            histories: (*self.histories).clone(),
+            histories: self.histories.clone(),
             time: self.time,
             macro_steps: self.macro_steps,
-            offsets: participants.iter().map(|p| p.input_offsets()).collect(),
+            offsets: self
+                .participants
+                .iter()
+                .map(|p| p.input_offsets())
+                .collect(),
         })
     }
 
     /// Puts the master back at `snapshot`; the caller restores every FMU's state of that
     /// point before the next macro step.
     pub fn rewind(&mut self, snapshot: &Snapshot) -> Result<()> {
-        let Stepping::Sequential(participants) = &mut self.stepping else {
-            return Err(unreachable_participants(self.time));
-        };
-        for (participant, offsets) in participants.iter_mut().zip(&snapshot.offsets) {
+        for (participant, offsets) in self.participants.iter_mut().zip(&snapshot.offsets) {
             participant.set_input_offsets(offsets);
         }
-        self.histories = std::sync::Arc::new(snapshot.histories.clone());
+        self.histories = snapshot.histories.clone();
         self.time = snapshot.time;
         self.macro_steps = snapshot.macro_steps;
         Ok(())
-    }
-
-    /// The participants, when they are on the calling thread.
-    fn participants(&self) -> Result<&[super::Participant]> {
-        match &self.stepping {
-            Stepping::Sequential(participants) => Ok(participants),
-            Stepping::Parallel(_) => Err(unreachable_participants(self.time)),
-        }
-    }
-}
-
-/// A rewind asked of a run whose participants live on worker threads.
-fn unreachable_participants(time: f64) -> Error {
-    Error::Simulation {
-        time,
-        message: "only a run with recorders (its participants on the calling thread) can be \
-                  snapshot and rewound"
-            .into(),
     }
 }

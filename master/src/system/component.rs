@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use super::description::{ComponentDescription, Located, Location, SystemDescription, ValueKind};
+use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, InterfaceType, Values};
-use crate::schedule::Extrapolation;
 use crate::simulate::start_values::check_settable;
 use crate::simulate::StartValue;
 use crate::suggest::did_you_mean;

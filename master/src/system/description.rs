@@ -5,10 +5,10 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::coupling::{Extrapolation, ScheduleKind, Threads};
 use crate::energy::EnergySettings;
 use crate::error::Error;
 use crate::model_description::InterfaceType;
-use crate::schedule::{Extrapolation, ScheduleKind};
 
 /// Where an item was written: the line and, in XML files, the element (and the file inside a
 /// package or a referenced parameter file, when it is not the system file itself).
@@ -199,6 +199,8 @@ pub struct ScheduleDescription {
     pub order: Option<Located<Vec<Located<String>>>>,
     /// Input extrapolation (default ZOH).
     pub extrapolation: Extrapolation,
+    /// Threads of a Jacobi macro step (default auto).
+    pub threads: Threads,
 }
 
 /// A power bond as written: effort outputs of one component and flow outputs of another, as

@@ -28,10 +28,10 @@ pub use port::Port;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::coupling::{Schedule, ScheduleKind, Threads};
 use crate::energy::EnergySetup;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, Variable, VariableType};
-use crate::schedule::{Extrapolation, ScheduleKind};
 use crate::suggest::did_you_mean;
 use component::FmuLocation;
 use description::Located;
@@ -66,17 +66,6 @@ pub struct System {
     pub notes: Vec<String>,
 }
 
-/// The schedule of a system.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Schedule {
-    /// Jacobi or Gauss-Seidel.
-    pub kind: ScheduleKind,
-    /// Component indices in stepping order (file order for Jacobi).
-    pub order: Vec<usize>,
-    /// Input extrapolation.
-    pub extrapolation: Extrapolation,
-}
-
 /// What the command line may change in a system file.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LoadOptions<'a> {
@@ -86,6 +75,8 @@ pub struct LoadOptions<'a> {
     pub step_size: Option<f64>,
     /// Takes every FMU from this folder, by file name, instead of the path in the file.
     pub fmu_dir: Option<&'a Path>,
+    /// Replaces the system's `[schedule] threads`.
+    pub threads: Option<Threads>,
 }
 
 impl System {
@@ -163,7 +154,7 @@ impl System {
             .collect::<Result<Vec<_>>>()?;
         let notes = ignored_notes(description, &ignored);
         let connections = connection::resolve(description, &components)?;
-        let schedule = schedule(description, &components)?;
+        let schedule = schedule(description, &components, options.threads)?;
         if schedule.kind == ScheduleKind::GaussSeidel {
             if let Some(cycle) = algebraic_loop::find(&components, &connections) {
                 return Err(description.error_in_system(format!(
@@ -347,8 +338,12 @@ fn check_names(system: &SystemDescription) -> Result<()> {
     Ok(())
 }
 
-/// The schedule: kind, stepping order and extrapolation.
-fn schedule(system: &SystemDescription, components: &[Component]) -> Result<Schedule> {
+/// The schedule: kind, stepping order, extrapolation and threads (`threads` replacing the file's).
+fn schedule(
+    system: &SystemDescription,
+    components: &[Component],
+    threads: Option<Threads>,
+) -> Result<Schedule> {
     let entry = &system.schedule;
     let order = match (&entry.order, entry.kind) {
         (None, _) => (0..components.len()).collect(),
@@ -398,6 +393,7 @@ fn schedule(system: &SystemDescription, components: &[Component]) -> Result<Sche
         kind: entry.kind,
         order,
         extrapolation: entry.extrapolation,
+        threads: threads.unwrap_or(entry.threads),
     })
 }
 

@@ -740,10 +740,10 @@ mod tests {
         assert_eq!(d.start.as_ref().map(|s| s.value), Some(1.0));
         assert_eq!(d.stop.as_ref().map(|s| s.value), Some(3.0));
         assert_eq!(d.step.as_ref().map(|s| s.value), Some(0.01));
-        assert_eq!(d.schedule.kind, crate::schedule::ScheduleKind::GaussSeidel);
+        assert_eq!(d.schedule.kind, crate::coupling::ScheduleKind::GaussSeidel);
         assert_eq!(
             d.schedule.extrapolation,
-            crate::schedule::Extrapolation::Soh
+            crate::coupling::Extrapolation::Soh
         );
         let recorded: Vec<&str> = d
             .recorded

@@ -12,10 +12,10 @@ use super::description::{
     BondDescription, ComponentDescription, ConnectionDescription, Located, Location,
     ScheduleDescription, SystemDescription, ValueDescription, ValueKind,
 };
+use crate::coupling::{Extrapolation, ScheduleKind, Threads};
 use crate::energy::{EnergyEntry, EnergySettings};
 use crate::error::{Error, Result};
 use crate::model_description::InterfaceType;
-use crate::schedule::{Extrapolation, ScheduleKind};
 
 /// A system file as written.
 #[derive(Debug, Deserialize)]
@@ -97,6 +97,8 @@ struct ScheduleEntry {
     order: Option<Spanned<Vec<Spanned<String>>>>,
     #[serde(default)]
     extrapolation: Extrapolation,
+    #[serde(default)]
+    threads: Threads,
 }
 
 /// `[output]`.
@@ -192,6 +194,7 @@ pub fn read(path: &Path) -> Result<SystemDescription> {
                 Located::new(names, lines.at(order.span()))
             }),
             extrapolation: file.schedule.extrapolation,
+            threads: file.schedule.threads,
         },
         recorded: file
             .output

@@ -29,6 +29,8 @@ pub struct Setup {
     /// The masses' interface: `"cs"` (their FMUs step by symplectic Euler) or `"me"` (the
     /// master integrates them).
     pub mass_interface: &'static str,
+    /// `[schedule] threads`, if given.
+    pub threads: Option<&'static str>,
 }
 
 impl Setup {
@@ -43,6 +45,7 @@ impl Setup {
             mass2_sub_steps: 1,
             stop: 1.0,
             mass_interface: "cs",
+            threads: None,
         }
     }
 
@@ -74,6 +77,10 @@ impl Setup {
         let order = self
             .order
             .map(|o| format!("order = {o:?}\n"))
+            .unwrap_or_default();
+        let threads = self
+            .threads
+            .map(|t| format!("threads = {t}\n"))
             .unwrap_or_default();
         // Model Exchange components take no step; Co-Simulation ones keep the line, which
         // other tests edit.
@@ -120,7 +127,7 @@ start = {{ x = {x2:?}, v = {v2:?} }}
 
 [schedule]
 kind = "{kind}"
-{order}extrapolation = "{extrapolation}"
+{order}{threads}extrapolation = "{extrapolation}"
 
 [output]
 variables = ["mass1.position", "mass2.position", "mass1.velocity", "mass2.velocity", "spring.f_a"]

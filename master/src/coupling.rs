@@ -1,0 +1,163 @@
+//! How the components of a system are coupled in time: the schedule kind, the stepping order
+//! and the input extrapolation. The system reader checks them, the schedules run them and the
+//! energy correction derives its factor from them.
+
+use std::fmt;
+use std::num::NonZeroUsize;
+use std::str::FromStr;
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+
+/// The schedule of a system.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Schedule {
+    /// Jacobi or Gauss-Seidel.
+    pub kind: ScheduleKind,
+    /// Component indices in stepping order (file order for Jacobi).
+    pub order: Vec<usize>,
+    /// Input extrapolation.
+    pub extrapolation: Extrapolation,
+    /// Threads of a Jacobi macro step.
+    pub threads: Threads,
+}
+
+/// The order in which components advance over a macro step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScheduleKind {
+    /// All at once, in parallel.
+    #[default]
+    Jacobi,
+    /// One after another.
+    GaussSeidel,
+}
+
+impl fmt::Display for ScheduleKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ScheduleKind::Jacobi => "Jacobi",
+            ScheduleKind::GaussSeidel => "Gauss-Seidel",
+        })
+    }
+}
+
+/// How inputs are extrapolated from the communicated values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Extrapolation {
+    /// Zero-order hold: the latest value.
+    #[default]
+    Zoh,
+    /// First-order hold: the line through the latest two values.
+    Foh,
+    /// Second-order hold: the parabola through the latest three values.
+    Soh,
+}
+
+impl Extrapolation {
+    /// The degree of the hold polynomial.
+    pub fn degree(self) -> usize {
+        match self {
+            Extrapolation::Zoh => 0,
+            Extrapolation::Foh => 1,
+            Extrapolation::Soh => 2,
+        }
+    }
+}
+
+impl fmt::Display for Extrapolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Extrapolation::Zoh => "ZOH",
+            Extrapolation::Foh => "FOH",
+            Extrapolation::Soh => "SOH",
+        })
+    }
+}
+
+/// How many threads a Jacobi macro step may use (`[schedule] threads`, `--threads`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Threads {
+    /// A pool sized to the cores, used only while stepping in parallel pays for the hand-off.
+    #[default]
+    Auto,
+    /// Exactly this many: 1 steps every participant on the calling thread in turn, more always
+    /// steps in parallel on a pool of that size.
+    Count(NonZeroUsize),
+}
+
+impl FromStr for Threads {
+    type Err = String;
+
+    /// `"auto"` or a whole number from 1.
+    fn from_str(text: &str) -> Result<Self, String> {
+        if text == "auto" {
+            return Ok(Threads::Auto);
+        }
+        text.parse()
+            .map(Threads::Count)
+            .map_err(|_| format!("threads = {text}: must be \"auto\" or a whole number from 1"))
+    }
+}
+
+impl<'de> Deserialize<'de> for Threads {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl de::Visitor<'_> for Visitor {
+            type Value = Threads;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("\"auto\" or a whole number from 1")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Threads, E> {
+                text.parse().map_err(E::custom)
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Threads, E> {
+                self.visit_str(&n.to_string())
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+impl fmt::Display for Threads {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Threads::Auto => f.write_str("auto"),
+            Threads::Count(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    struct Entry {
+        threads: Threads,
+    }
+
+    fn parse(value: &str) -> Result<Threads, String> {
+        toml::from_str::<Entry>(&format!("threads = {value}"))
+            .map(|e| e.threads)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn threads_are_auto_or_a_whole_number_from_one() {
+        assert_eq!(parse("\"auto\""), Ok(Threads::Auto));
+        assert_eq!(
+            parse("3"),
+            Ok(Threads::Count(NonZeroUsize::new(3).unwrap()))
+        );
+        assert_eq!("1".parse(), Ok(Threads::Count(NonZeroUsize::MIN)));
+        for bad in ["0", "-2", "\"many\"", "2.5"] {
+            let error = parse(bad).unwrap_err();
+            assert!(
+                error.contains("\"auto\" or a whole number from 1"),
+                "{bad}: {error}"
+            );
+        }
+    }
+}
