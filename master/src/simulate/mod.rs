@@ -5,6 +5,7 @@ mod co_simulation;
 mod inputs;
 mod model_exchange;
 mod recorder;
+pub mod selection;
 pub mod start_values;
 pub mod time_table;
 
@@ -110,6 +111,8 @@ pub struct SimulationSummary {
     pub fmu_calls: u64,
     /// Wall-clock time of the run, from loading the binary to terminating the instance.
     pub wall_time: Duration,
+    /// Why the recorded variables are not the outputs, when they were chosen by default.
+    pub recorded_remark: Option<String>,
 }
 
 impl SimulationSummary {
@@ -126,6 +129,7 @@ impl SimulationSummary {
             solver: None,
             fmu_calls: 0,
             wall_time: Duration::ZERO,
+            recorded_remark: None,
         }
     }
 
@@ -156,11 +160,15 @@ impl SimulationSummary {
             wall_time: self.wall_time,
             rows: self.rows,
             output: output.to_path_buf(),
-            remarks: if self.terminated_by_fmu {
-                vec!["the FMU ended the run early".into()]
-            } else {
-                Vec::new()
-            },
+            remarks: self
+                .recorded_remark
+                .iter()
+                .cloned()
+                .chain(
+                    self.terminated_by_fmu
+                        .then(|| "the FMU ended the run early".to_string()),
+                )
+                .collect(),
         }
     }
 }
@@ -221,6 +229,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
     };
     let mut summary = outcome?;
     plotted?;
+    summary.recorded_remark = recorder.remark().map(String::from);
     summary.rows = recorder.rows();
     summary.fmu_calls = counter.total();
     summary.wall_time = began.elapsed();
@@ -270,10 +279,11 @@ fn initialize_and_run(
     Ok(summary)
 }
 
-/// The variables a plot request names, or the outputs.
+/// The variables a plot request names, or those recorded by default.
 fn plot_variables(md: &ModelDescription, request: &PlotRequest) -> Vec<String> {
     request.variables.clone().unwrap_or_else(|| {
-        recorder::default_outputs(md)
+        selection::default_variables(md)
+            .0
             .iter()
             .map(|v| v.name.clone())
             .collect()
