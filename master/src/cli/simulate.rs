@@ -73,7 +73,9 @@ pub struct SimulateArgs {
     /// Result CSV file (default: <modelName>_out.csv).
     #[arg(long)]
     pub output_file: Option<PathBuf>,
-    /// Variable to record (repeatable; default: all outputs).
+    /// Variable or alias to record (repeatable): a name, a glob pattern such as 'mass.*', or
+    /// `all`; default: the outputs, else the first 5 continuous states, else the first 5 local
+    /// variables (as FMPy).
     #[arg(long = "output-variable", value_name = "NAME")]
     pub output_variables: Vec<String>,
     /// Also record the values just before and after each Model Exchange event.

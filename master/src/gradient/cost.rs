@@ -4,7 +4,10 @@
 //!
 //! - least squares against measurements: `J = 1/2 sum_k eta_k sum_j w_j (y_j(t_k) - m_j(t_k))^2`,
 //!   `m_j` a measured column interpolated linearly to the macro points, `w_j` its weight;
-//! - the integral of one output: `J = sum_k eta_k y(t_k)`.
+//! - the integral of one output: `J = sum_k eta_k y(t_k)`;
+//! - the final value of one output, `J = y(t_N)`, the stop time's (the one term that reads
+//!   `t_N`);
+//! - a weighted sum of integrals and final values: `final:a.y + 0.5*integral:b.z`.
 
 use std::path::PathBuf;
 
@@ -29,6 +32,56 @@ pub enum CostSpec {
         /// The output.
         output: String,
     },
+    /// A weighted sum of integrals and final values of outputs.
+    Sum {
+        /// The terms, in the order written.
+        terms: Vec<SumTerm>,
+    },
+}
+
+/// One term of a [`CostSpec::Sum`]: `weight*integral:output` or `weight*final:output`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SumTerm {
+    /// The factor (1 when none is written).
+    pub weight: f64,
+    /// Whether the term is the output's final value (else its integral).
+    pub final_value: bool,
+    /// The output, `component.output`.
+    pub output: String,
+}
+
+impl SumTerm {
+    /// Parses `[weight*](integral|final):component.output`.
+    fn parse(text: &str) -> std::result::Result<SumTerm, String> {
+        let (weight, term) = match text.split_once('*') {
+            Some((weight, term)) => {
+                let weight: f64 = weight
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("\"{}\" is not a number", weight.trim()))?;
+                if !weight.is_finite() {
+                    return Err(format!("the weight {weight} is not finite"));
+                }
+                (weight, term.trim())
+            }
+            None => (1.0, text.trim()),
+        };
+        let (final_value, output) = if let Some(output) = term.strip_prefix("final:") {
+            (true, output)
+        } else if let Some(output) = term.strip_prefix("integral:") {
+            (false, output)
+        } else {
+            return Err(format!(
+                "\"{term}\" is no cost term: expected integral:component.output or \
+                 final:component.output, optionally weighted as 0.5*final:component.output"
+            ));
+        };
+        Ok(SumTerm {
+            weight,
+            final_value,
+            output: output.trim().to_string(),
+        })
+    }
 }
 
 impl CostSpec {
@@ -52,17 +105,32 @@ impl CostSpec {
                         .into(),
                 )),
             },
-            Some(text) => match text.strip_prefix("integral:") {
-                Some(output) if !weights.is_empty() => Err(invalid(format!(
-                    "weights apply to a least-squares cost, not to integral:{output}"
-                ))),
-                Some(output) => Ok(CostSpec::Integral {
-                    output: output.trim().to_string(),
-                }),
-                None => Err(invalid(format!(
-                    "\"{text}\" is no cost: expected least-squares or integral:component.output"
-                ))),
-            },
+            Some(_) if !weights.is_empty() => Err(invalid(
+                "weights apply to a least-squares cost; weight an integral or final term in \
+                 --cost itself (0.5*final:component.output)"
+                    .into(),
+            )),
+            Some(text) => {
+                let terms = text
+                    .split('+')
+                    .map(SumTerm::parse)
+                    .collect::<std::result::Result<Vec<_>, _>>()
+                    .map_err(|message| {
+                        invalid(format!(
+                            "{message} (a cost is least-squares, or a sum of such terms)"
+                        ))
+                    })?;
+                match terms.as_slice() {
+                    [SumTerm {
+                        weight,
+                        final_value: false,
+                        output,
+                    }] if *weight == 1.0 => Ok(CostSpec::Integral {
+                        output: output.clone(),
+                    }),
+                    _ => Ok(CostSpec::Sum { terms }),
+                }
+            }
         }
     }
 }
@@ -75,6 +143,8 @@ struct Term {
     weight: f64,
     /// Least squares: the measurements at the cost points; the integral has none.
     targets: Option<Vec<f64>>,
+    /// Whether the term is the output's value at `t_N` (weighted by `weight` alone).
+    final_value: bool,
 }
 
 /// The cost, resolved against a system and its macro points.
@@ -96,7 +166,25 @@ impl Cost {
                 name: output.clone(),
                 weight: 1.0,
                 targets: None,
+                final_value: false,
             }],
+            CostSpec::Sum { terms } => terms
+                .iter()
+                .map(|term| {
+                    let option = if term.final_value {
+                        "--cost final:"
+                    } else {
+                        "--cost integral:"
+                    };
+                    Ok(Term {
+                        port: output_port(&term.output, system, option)?,
+                        name: term.output.clone(),
+                        weight: term.weight,
+                        targets: None,
+                        final_value: term.final_value,
+                    })
+                })
+                .collect::<Result<_>>()?,
             CostSpec::LeastSquares { data, weights } => {
                 let measurements = Measurements::read(data)?;
                 let names: Vec<&str> = measurements.names().collect();
@@ -136,6 +224,7 @@ impl Cost {
                         name: name.to_string(),
                         weight,
                         targets: Some(measurements.sample(column, cost_points)?),
+                        final_value: false,
                     });
                 }
                 terms
@@ -154,9 +243,19 @@ impl Cost {
         self.terms.iter().map(|t| t.name.as_str()).collect()
     }
 
-    /// Number of cost points (`N`: every macro point but the last).
+    /// Number of cost points (`N`: every macro point but the last) of the integrals and least
+    /// squares; a final-value term reads point `N` too.
     pub fn points(&self) -> usize {
         self.eta.len()
+    }
+
+    /// The last macro point any term reads: `N` with a final-value term, else `N - 1`.
+    pub fn last_point(&self) -> usize {
+        if self.terms.iter().any(|t| t.final_value) {
+            self.eta.len()
+        } else {
+            self.eta.len().saturating_sub(1)
+        }
     }
 
     /// The measured values of term `term` at the cost points (least squares only).
@@ -164,35 +263,46 @@ impl Cost {
         self.terms[term].targets.as_deref()
     }
 
-    /// `J`, given `output(term, k)`: the value of term `term`'s output at cost point `k`.
+    /// `J`, given `output(term, k)`: the value of term `term`'s output at macro point `k`.
     pub fn value(&self, output: &dyn Fn(usize, usize) -> f64) -> f64 {
+        let last = self.eta.len();
         let mut total = 0.0;
-        for (k, &eta) in self.eta.iter().enumerate() {
-            let at_point: f64 = self
-                .terms
-                .iter()
-                .enumerate()
-                .map(|(j, term)| {
-                    let y = output(j, k);
-                    match &term.targets {
+        for (j, term) in self.terms.iter().enumerate() {
+            if term.final_value {
+                total += term.weight * output(j, last);
+                continue;
+            }
+            for (k, &eta) in self.eta.iter().enumerate() {
+                let y = output(j, k);
+                total += eta
+                    * match &term.targets {
                         Some(targets) => 0.5 * term.weight * (y - targets[k]).powi(2),
                         None => term.weight * y,
-                    }
-                })
-                .sum();
-            total += eta * at_point;
+                    };
+            }
         }
         total
     }
 
-    /// `dJ/dy` for term `term` at cost point `k`, where its output is `y`.
+    /// `dJ/dy` for term `term` at macro point `k` (up to [`Cost::last_point`]), where its
+    /// output is `y`.
     pub fn derivative(&self, term: usize, k: usize, y: f64) -> f64 {
         let term_spec = &self.terms[term];
+        if term_spec.final_value {
+            return if k == self.eta.len() {
+                term_spec.weight
+            } else {
+                0.0
+            };
+        }
+        let Some(&eta) = self.eta.get(k) else {
+            return 0.0;
+        };
         let inner = match &term_spec.targets {
             Some(targets) => y - targets[k],
             None => 1.0,
         };
-        self.eta[k] * term_spec.weight * inner
+        eta * term_spec.weight * inner
     }
 }
 
@@ -211,4 +321,59 @@ fn output_port(name: &str, system: &System, option: &str) -> Result<Port> {
         )));
     }
     Ok(port)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> std::result::Result<CostSpec, String> {
+        CostSpec::new(Some(text), None, Vec::new()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn final_values_and_weighted_sums_parse() {
+        assert_eq!(
+            parse("integral:a.y").unwrap(),
+            CostSpec::Integral {
+                output: "a.y".into()
+            }
+        );
+        let term = |weight, final_value, output: &str| SumTerm {
+            weight,
+            final_value,
+            output: output.into(),
+        };
+        assert_eq!(
+            parse("final:a.y").unwrap(),
+            CostSpec::Sum {
+                terms: vec![term(1.0, true, "a.y")]
+            }
+        );
+        assert_eq!(
+            parse(" final:a.y + 0.5*integral:b.z+2e-1 * final: c.w").unwrap(),
+            CostSpec::Sum {
+                terms: vec![
+                    term(1.0, true, "a.y"),
+                    term(0.5, false, "b.z"),
+                    term(0.2, true, "c.w")
+                ]
+            }
+        );
+    }
+
+    #[test]
+    fn a_bad_term_is_named() {
+        assert!(parse("final:a.y + maximum:b.z")
+            .unwrap_err()
+            .contains("\"maximum:b.z\" is no cost term"));
+        assert!(parse("x*final:a.y")
+            .unwrap_err()
+            .contains("\"x\" is not a number"));
+        let weighted = CostSpec::new(Some("final:a.y"), None, vec![("a.y".into(), 2.0)]);
+        assert!(weighted
+            .unwrap_err()
+            .to_string()
+            .contains("weights apply to a least-squares cost"));
+    }
 }

@@ -184,7 +184,7 @@ impl Problem {
                 recorded.push(port);
             }
         }
-        system.recorded = recorded;
+        system.set_recorded(recorded);
         let wiring = wire(&system);
         let cost_slots = cost
             .ports()
@@ -677,7 +677,7 @@ impl Problem {
         let Some(point) = tag.checked_sub(tape.start_tag) else {
             return;
         };
-        if point >= self.cost.points() {
+        if point > self.cost.last_point() {
             return;
         }
         for (term, &(c, slot)) in self.cost_slots.iter().enumerate() {

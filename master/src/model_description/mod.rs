@@ -126,11 +126,33 @@ impl ModelDescription {
 
     /// The variable with this name (FMI 3.0 alias names included).
     pub fn variable(&self, name: &str) -> Option<&Variable> {
-        self.variables.iter().find(|v| v.name == name).or_else(|| {
-            self.variables
+        self.named(name).map(|(variable, _)| variable)
+    }
+
+    /// The variable named `name` and, when `name` is one of its FMI 3.0 aliases, that alias.
+    pub fn named(&self, name: &str) -> Option<(&Variable, Option<&Alias>)> {
+        if let Some(variable) = self.variables.iter().find(|v| v.name == name) {
+            return Some((variable, None));
+        }
+        self.variables.iter().find_map(|v| {
+            v.aliases
                 .iter()
-                .find(|v| v.aliases.iter().any(|a| a.name == name))
+                .find(|a| a.name == name)
+                .map(|alias| (v, Some(alias)))
         })
+    }
+
+    /// The display unit an alias of `variable` shows its values in: the alias's `displayUnit`
+    /// among the display units of the variable's unit (`None` when either is not declared).
+    pub fn alias_display_unit(&self, variable: &Variable, alias: &Alias) -> Option<&DisplayUnit> {
+        let unit = self.unit_of(variable)?;
+        let display = alias.display_unit.as_deref()?;
+        self.units
+            .iter()
+            .find(|u| u.name == unit)?
+            .display_units
+            .iter()
+            .find(|d| d.name == display)
     }
 
     /// Maps a ModelStructure or `derivative` reference to the index of its variable:

@@ -29,6 +29,14 @@ pub struct DisplayUnit {
     pub inverse: bool,
 }
 
+impl DisplayUnit {
+    /// A value of the unit in this display unit.
+    pub fn from_unit(&self, value: f64) -> f64 {
+        let value = if self.inverse { value.recip() } else { value };
+        self.factor * value + self.offset
+    }
+}
+
 /// One unit of the UnitDefinitions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unit {

@@ -1,5 +1,6 @@
 //! Writing results: CSV files, plots, the progress bar and the run summary.
 
+pub mod column;
 pub mod csv;
 pub mod plot;
 pub mod progress;

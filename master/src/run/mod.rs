@@ -125,9 +125,9 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
     }
     let energy_columns = setup.map_or_else(Vec::new, |s| energy::setup_columns(s, correct));
     let header: Vec<String> = system
-        .recorded
+        .recorded_columns
         .iter()
-        .map(|port| port.display(&system.components).to_string())
+        .map(|column| column.name.clone())
         .chain(energy_columns.iter().map(|c| c.name.clone()))
         .collect();
     if let Some(twice) = header
@@ -228,7 +228,8 @@ impl Row<'_> {
             .system
             .recorded
             .iter()
-            .map(|&port| cosimulation.value(port))
+            .zip(&self.system.recorded_columns)
+            .map(|(&port, column)| column.show(cosimulation.value(port)))
             .collect();
         let energy = energy.map_or_else(Vec::new, EnergyManager::values);
         if let Some(trace) = self.trace.as_deref_mut() {

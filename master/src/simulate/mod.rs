@@ -5,6 +5,7 @@ mod co_simulation;
 mod inputs;
 mod model_exchange;
 mod recorder;
+pub mod selection;
 pub mod start_values;
 pub mod time_table;
 
@@ -17,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 use crate::instance::{CountingInstance, FmuInstance, LogSettings};
-use crate::model_description::{InterfaceType, ModelDescription};
+use crate::model_description::{InterfaceType, ModelDescription, Variable};
 use crate::output::plot::{self, Layout, PlotOptions, TimeSeries};
 use crate::output::progress::Progress;
 use crate::output::summary::{Steps, Summary};
@@ -110,6 +111,8 @@ pub struct SimulationSummary {
     pub fmu_calls: u64,
     /// Wall-clock time of the run, from loading the binary to terminating the instance.
     pub wall_time: Duration,
+    /// Why the recorded variables are not the outputs, when they were chosen by default.
+    pub recorded_remark: Option<String>,
 }
 
 impl SimulationSummary {
@@ -126,6 +129,7 @@ impl SimulationSummary {
             solver: None,
             fmu_calls: 0,
             wall_time: Duration::ZERO,
+            recorded_remark: None,
         }
     }
 
@@ -156,11 +160,15 @@ impl SimulationSummary {
             wall_time: self.wall_time,
             rows: self.rows,
             output: output.to_path_buf(),
-            remarks: if self.terminated_by_fmu {
-                vec!["the FMU ended the run early".into()]
-            } else {
-                Vec::new()
-            },
+            remarks: self
+                .recorded_remark
+                .iter()
+                .cloned()
+                .chain(
+                    self.terminated_by_fmu
+                        .then(|| "the FMU ended the run early".to_string()),
+                )
+                .collect(),
         }
     }
 }
@@ -221,6 +229,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
     };
     let mut summary = outcome?;
     plotted?;
+    summary.recorded_remark = recorder.remark().map(String::from);
     summary.rows = recorder.rows();
     summary.fmu_calls = counter.total();
     summary.wall_time = began.elapsed();
@@ -270,8 +279,9 @@ fn initialize_and_run(
     Ok(summary)
 }
 
-/// The variables a plot request names, else the numeric ones among those recorded (`recorded`,
-/// else the outputs): a plot shows what the user asked to record.
+/// The variables a plot request names, else the numeric ones among those recorded (the
+/// `--output-variable` requests expanded, else the default choice): a plot shows what the
+/// user asked to record.
 fn plot_variables(
     md: &ModelDescription,
     request: &PlotRequest,
@@ -280,19 +290,24 @@ fn plot_variables(
     if let Some(names) = &request.variables {
         return names.clone();
     }
-    match recorded {
-        // Unknown names stay, so that the recorder reports them.
-        Some(names) => names
-            .iter()
-            .filter(|name| md.variable(name).is_none_or(recorder::is_numeric))
-            .cloned()
-            .collect(),
-        None => recorder::default_outputs(md)
+    let chosen: Vec<(&Variable, String)> = match recorded {
+        // A request that names nothing is left for the recorder to report.
+        Some(names) => selection::expand(md, names)
+            .unwrap_or_default()
             .into_iter()
-            .filter(|v| recorder::is_numeric(v))
-            .map(|v| v.name.clone())
+            .map(|(variable, column)| (variable, column.name))
             .collect(),
-    }
+        None => selection::default_variables(md)
+            .0
+            .into_iter()
+            .map(|variable| (variable, variable.name.clone()))
+            .collect(),
+    };
+    chosen
+        .into_iter()
+        .filter(|(variable, _)| recorder::is_numeric(variable))
+        .map(|(_, name)| name)
+        .collect()
 }
 
 /// Draws the traced variables as the request says, titled with the model name.

@@ -3,9 +3,11 @@
 
 use std::path::Path;
 
+use super::selection;
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
-use crate::model_description::{Causality, ModelDescription, Values, Variable, VariableType};
+use crate::model_description::{DisplayUnit, Values, Variable, VariableType};
+use crate::output::column::Column;
 use crate::output::csv::CsvWriter;
 use crate::Fmu;
 
@@ -19,16 +21,19 @@ struct Group {
 struct Selection {
     names: Vec<String>,
     groups: Vec<Group>,
+    /// `(group, index in the group, unit)` of every column shown in an alias's display unit.
+    conversions: Vec<(usize, usize, DisplayUnit)>,
 }
 
 impl Selection {
-    /// The scalar, non-clock variables among `variables`, batched by consecutive type.
-    fn new<'a>(variables: impl IntoIterator<Item = &'a Variable>) -> Self {
+    /// The scalar, non-clock variables among `columns`, batched by consecutive type.
+    fn new<'a>(columns: impl IntoIterator<Item = (&'a Variable, Column)>) -> Self {
         let mut selection = Selection {
             names: Vec::new(),
             groups: Vec::new(),
+            conversions: Vec::new(),
         };
-        for variable in variables {
+        for (variable, column) in columns {
             if !variable.is_scalar() || matches!(variable.ty, VariableType::Clock) {
                 continue;
             }
@@ -41,16 +46,26 @@ impl Selection {
                     references: vec![variable.value_reference],
                 }),
             }
-            selection.names.push(variable.name.clone());
+            if let Some(unit) = column.display_unit {
+                let group = selection.groups.len() - 1;
+                let index = selection.groups[group].references.len() - 1;
+                selection.conversions.push((group, index, unit));
+            }
+            selection.names.push(column.name);
         }
         selection
     }
 
-    /// Reads every batch into `buffer`.
+    /// Reads every batch into `buffer`, alias columns converted to their display units.
     fn read(&self, instance: &mut dyn FmuInstance, buffer: &mut Vec<Values>) -> Result<()> {
         buffer.clear();
         for group in &self.groups {
             buffer.push(instance.get_values(group.ty, &group.references)?);
+        }
+        for (group, index, unit) in &self.conversions {
+            if let Values::Float(values) = &mut buffer[*group] {
+                values[*index] = unit.from_unit(values[*index]);
+            }
         }
         Ok(())
     }
@@ -73,10 +88,12 @@ pub struct Recorder {
     writer: CsvWriter,
     buffer: Vec<Values>,
     traced: Option<(Selection, Trace)>,
+    /// What the summary line says about a default choice other than the outputs.
+    remark: Option<String>,
 }
 
 impl Recorder {
-    /// A recorder of `names` (default: every scalar output) writing to `path`, which also
+    /// A recorder of `names` (default: see [`selection::default_variables`]) writing to `path`, which also
     /// keeps the numeric variables `traced` in memory.
     pub fn create(
         fmu: &Fmu,
@@ -85,14 +102,19 @@ impl Recorder {
         traced: Option<&[String]>,
     ) -> Result<Self> {
         let md = fmu.model_description();
-        let recorded = match names {
-            Some(names) => Selection::new(lookup(fmu, names)?),
-            None => Selection::new(default_outputs(md)),
+        let (recorded, remark) = match names {
+            Some(names) => (Selection::new(lookup(fmu, names)?), None),
+            None => {
+                let (variables, choice, available) = selection::default_variables(md);
+                let remark = choice.remark(variables.len(), available);
+                let columns = variables.into_iter().map(|v| (v, Column::plain(v)));
+                (Selection::new(columns), remark)
+            }
         };
         let traced = traced
             .map(|names| -> Result<_> {
                 let variables = lookup(fmu, names)?;
-                if let Some(v) = variables.iter().find(|v| !is_numeric(v)) {
+                if let Some((v, _)) = variables.iter().find(|(v, _)| !is_numeric(v)) {
                     return Err(Error::InvalidValue {
                         item: format!("plot variable {}", v.name),
                         message: format!("{} variables cannot be plotted", v.ty),
@@ -109,6 +131,7 @@ impl Recorder {
             .transpose()?;
         Ok(Recorder {
             writer: CsvWriter::create(path, &recorded.names)?,
+            remark,
             recorded,
             buffer: Vec::new(),
             traced,
@@ -138,6 +161,11 @@ impl Recorder {
         Ok(())
     }
 
+    /// Why the recorded variables are not the outputs, when they were chosen by default.
+    pub fn remark(&self) -> Option<&str> {
+        self.remark.as_deref()
+    }
+
     /// Number of rows written.
     pub fn rows(&self) -> usize {
         self.writer.rows()
@@ -149,24 +177,11 @@ impl Recorder {
     }
 }
 
-/// The variables named `names`, or an error naming the first unknown one.
-fn lookup<'a>(fmu: &'a Fmu, names: &[String]) -> Result<Vec<&'a Variable>> {
+/// The variables or aliases `names` name (see [`selection::expand`]) and their columns, or
+/// an error naming the first request that names nothing.
+fn lookup<'a>(fmu: &'a Fmu, names: &[String]) -> Result<Vec<(&'a Variable, Column)>> {
     let md = fmu.model_description();
-    names
-        .iter()
-        .map(|name| {
-            md.variable(name)
-                .ok_or_else(|| Error::unknown_variable(fmu.path(), md, name))
-        })
-        .collect()
-}
-
-/// Every output variable, in file order.
-pub(super) fn default_outputs(md: &ModelDescription) -> Vec<&Variable> {
-    md.variables
-        .iter()
-        .filter(|v| v.causality == Causality::Output)
-        .collect()
+    selection::expand(md, names).map_err(|name| Error::unknown_variable(fmu.path(), md, &name))
 }
 
 /// Whether the variable's values can be drawn as numbers.

@@ -33,6 +33,7 @@ use crate::energy::EnergySetup;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, Variable, VariableType};
 use crate::suggest::did_you_mean;
+use crate::output::column::Column;
 use component::FmuLocation;
 use description::Located;
 
@@ -58,6 +59,8 @@ pub struct System {
     pub schedule: Schedule,
     /// The variables written to the result file, in column order.
     pub recorded: Vec<Port>,
+    /// The result columns of `recorded` (`component.name`, an alias's display unit).
+    pub recorded_columns: Vec<Column>,
     /// The result file named by the system, resolved against the system file's folder.
     pub output_file: Option<PathBuf>,
     /// Power bonds and energy settings, when the system monitors energy.
@@ -165,7 +168,7 @@ impl System {
                 )));
             }
         }
-        let recorded = recorded(description, &components)?;
+        let (recorded, recorded_columns) = recorded(description, &components)?.into_iter().unzip();
         let energy = EnergySetup::check(description, &components, &connections, &schedule)?;
         let output_file = description
             .output_file
@@ -180,10 +183,24 @@ impl System {
             connections,
             schedule,
             recorded,
+            recorded_columns,
             output_file,
             energy,
             notes,
         })
+    }
+
+    /// Records `ports` instead of the file's choice, each under its variable's own name.
+    pub fn set_recorded(&mut self, ports: Vec<Port>) {
+        self.recorded_columns = ports
+            .iter()
+            .map(|port| {
+                let mut column = Column::plain(port.variable(&self.components));
+                column.name = port.display(&self.components).to_string();
+                column
+            })
+            .collect();
+        self.recorded = ports;
     }
 
     /// The system file's name without extension, for default output names.
@@ -397,8 +414,9 @@ fn schedule(
     })
 }
 
-/// The recorded variables: the listed ones, or every output of every component.
-fn recorded(system: &SystemDescription, components: &[Component]) -> Result<Vec<Port>> {
+/// The recorded variables and their columns: the listed ones (aliases under their own names),
+/// or every output of every component.
+fn recorded(system: &SystemDescription, components: &[Component]) -> Result<Vec<(Port, Column)>> {
     let Some(names) = &system.recorded else {
         return Ok(components
             .iter()
@@ -410,9 +428,14 @@ fn recorded(system: &SystemDescription, components: &[Component]) -> Result<Vec<
                     .iter()
                     .enumerate()
                     .filter(|(_, v)| v.causality == Causality::Output && recordable(v))
-                    .map(move |(variable, _)| Port {
-                        component,
-                        variable,
+                    .map(move |(variable, v)| {
+                        let port = Port {
+                            component,
+                            variable,
+                        };
+                        let mut column = Column::plain(v);
+                        column.name = format!("{}.{}", c.name, v.name);
+                        (port, column)
                     })
             })
             .collect());
@@ -436,7 +459,13 @@ fn recorded(system: &SystemDescription, components: &[Component]) -> Result<Vec<
                     }
                 )));
             }
-            Ok(port)
+            let text = name.value.trim();
+            let (_, variable_name) = text.split_once('.').expect("a resolved port has a dot");
+            let md = components[port.component].fmu.model_description();
+            let (_, mut column) =
+                Column::named(md, variable_name).expect("a resolved port names a variable");
+            column.name = text.to_string();
+            Ok((port, column))
         })
         .collect()
 }

@@ -67,6 +67,37 @@ pub fn fmu_with_model_description(model: &str, edits: &[(&str, &str)]) -> Vec<u8
     writer.finish().unwrap().into_inner()
 }
 
+/// Copies the FMU `source` to `target` with its modelDescription.xml changed by `edit`.
+pub fn edit_model_description(
+    source: &Path,
+    target: &Path,
+    edit: impl FnOnce(String) -> String,
+) -> PathBuf {
+    use std::io::Read;
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(source).expect("open the FMU"))
+        .expect("read the FMU");
+    let mut files = Vec::new();
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).expect("an entry");
+        if entry.is_dir() {
+            continue;
+        }
+        let mut content = Vec::new();
+        entry.read_to_end(&mut content).expect("read an entry");
+        files.push((entry.name().expect("an entry name").to_string(), content));
+    }
+    let (_, xml) = files
+        .iter_mut()
+        .find(|(name, _)| name == "modelDescription.xml")
+        .expect("a modelDescription.xml");
+    *xml = edit(String::from_utf8(xml.clone()).expect("UTF-8")).into_bytes();
+    let files: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(name, content)| (name.as_str(), content.as_slice()))
+        .collect();
+    write_zip(target, &files)
+}
+
 /// The result of one `tandem` run.
 pub struct Run {
     /// Exit code (None when killed by a signal).

@@ -1,0 +1,48 @@
+//! Result columns named after a variable or one of its FMI 3.0 aliases: the name in the header
+//! and, for an alias with a display unit, the unit its values are written in.
+
+use crate::model_description::{DisplayUnit, ModelDescription, Variable};
+
+/// What one recorded column shows of its variable.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    /// The name in the header (the variable's or the alias's).
+    pub name: String,
+    /// The alias's display unit, into which the values are converted.
+    pub display_unit: Option<DisplayUnit>,
+}
+
+impl Column {
+    /// The variable or alias called `name`, and its column; `None` when `md` has no such name.
+    pub fn named<'a>(md: &'a ModelDescription, name: &str) -> Option<(&'a Variable, Column)> {
+        let (variable, alias) = md.named(name)?;
+        // The standard leaves an alias's value that of its variable; the display unit only
+        // changes how it is shown, and only floats have units.
+        let display_unit = alias
+            .filter(|_| variable.ty.is_float())
+            .and_then(|alias| md.alias_display_unit(variable, alias))
+            .cloned();
+        Some((
+            variable,
+            Column {
+                name: name.to_string(),
+                display_unit,
+            },
+        ))
+    }
+
+    /// The column of `variable` under its own name.
+    pub fn plain(variable: &Variable) -> Column {
+        Column {
+            name: variable.name.clone(),
+            display_unit: None,
+        }
+    }
+
+    /// The number written for the value `value` of the variable.
+    pub fn show(&self, value: f64) -> f64 {
+        self.display_unit
+            .as_ref()
+            .map_or(value, |unit| unit.from_unit(value))
+    }
+}
