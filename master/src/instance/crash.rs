@@ -55,6 +55,7 @@ pub fn install() {
 
 #[cfg(unix)]
 mod handler {
+    use std::cell::Cell;
     use std::ffi::{c_int, c_void};
     use std::sync::OnceLock;
 
@@ -119,8 +120,6 @@ mod handler {
         }
     }
 
-    use std::cell::Cell;
-
     /// Writes `error: instance NAME crashed with SIGNAL in CALL at t = TIME ...` to stderr.
     fn report(signal: c_int, site: &CallSite) {
         let mut line = Line::default();
@@ -139,7 +138,8 @@ mod handler {
         line.push(b" at t = ");
         let mut number = ryu::Buffer::new();
         line.push(number.format(site.time).as_bytes());
-        line.push(b"; the result rows recorded before are kept\n");
+        line.push(b"; the result rows recorded before are kept");
+        line.end();
         // SAFETY: write(2) of bytes on our stack; async-signal-safe.
         unsafe {
             libc::write(2, line.bytes.as_ptr().cast(), line.len);
@@ -162,11 +162,18 @@ mod handler {
     }
 
     impl Line {
+        /// Appends `text`, leaving room for the newline.
         fn push(&mut self, text: &[u8]) {
             let room = self.bytes.len() - 1 - self.len;
             let n = text.len().min(room);
             self.bytes[self.len..self.len + n].copy_from_slice(&text[..n]);
             self.len += n;
+        }
+
+        /// Ends the line.
+        fn end(&mut self) {
+            self.bytes[self.len] = b'\n';
+            self.len += 1;
         }
     }
 }
