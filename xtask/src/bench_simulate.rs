@@ -138,7 +138,7 @@ pub fn run(repetitions: usize) -> Result<()> {
             args: [
                 "simulate",
                 &fmu_text,
-                "--fmi-type",
+                "--interface-type",
                 "CoSimulation",
                 "--stop-time",
                 STOP_TIME,
