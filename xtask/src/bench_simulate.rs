@@ -116,11 +116,12 @@ pub fn run(repetitions: usize) -> Result<()> {
             args: [
                 "--model",
                 &fmu_text,
-                "--output",
+                "--output-file",
                 &out.join("fmi-sim.csv").display().to_string(),
-                "co-sim",
-                "--stop-time",
+                "co-simulation",
+                "-f",
                 STOP_TIME,
+                // fmi-sim's communication step is its output interval.
                 "--output-interval",
                 STEP,
             ]
