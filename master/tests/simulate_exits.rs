@@ -1,6 +1,6 @@
 //! Every way a `tandem simulate` run can end early leaves a well-formed result file whose rows
 //! end at the last completed step: an FMU call returning Error, an FMU that crashes inside a
-//! call, SIGTERM. A damaged FMU binary is refused before it is loaded, and the default result
+//! call, SIGTERM (also for `tandem run`). A damaged FMU binary is refused before it is loaded, and the default result
 //! file is named after the FMU file.
 //!
 //! The FMU is `tests/fixtures/faulty_fmu` (C, compiled here with `cc`): its output y follows
@@ -118,14 +118,54 @@ fn sigterm_ends_the_run_after_a_whole_row() {
             "delay=0.001",
         ],
     );
+    let time = terminate_after_some_rows(&args, &output);
+    assert_rows_up_to(&output, 0.01, time);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_ends_a_system_run_after_a_whole_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let fmu = faulty_fmu(dir.path(), None);
+    let system = dir.path().join("system.toml");
+    std::fs::write(
+        &system,
+        format!(
+            "[experiment]\nstop = 100.0\nstep = 0.01\n\n[[component]]\nname = \"f\"\n\
+             fmu = '{}'\nparameters = {{ delay = 0.001 }}\n",
+            fmu.display()
+        ),
+    )
+    .unwrap();
+    let output = dir.path().join("out.csv");
+    let args = [
+        "run".to_string(),
+        system.display().to_string(),
+        "--output-file".into(),
+        output.display().to_string(),
+    ];
+    let time = terminate_after_some_rows(&args, &output);
+    let text = std::fs::read_to_string(&output).unwrap();
+    assert!(text.ends_with('\n'), "the last row is whole");
+    let (header, rows) = read_csv(&output);
+    assert_eq!(header, ["time", "f.y"]);
+    assert!((rows.last().unwrap()[0] - time).abs() < 1e-9, "{rows:?}");
+    for (k, row) in rows.iter().enumerate() {
+        assert!((row[0] - k as f64 * 0.01).abs() < 1e-9, "row {k}: {row:?}");
+    }
+}
+
+/// Starts `tandem args`, sends SIGTERM once `output` has a few rows, and returns the time
+/// the run says it stopped at, after checking its exit code.
+fn terminate_after_some_rows(args: &[String], output: &Path) -> f64 {
     let child = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(&args)
+        .args(args)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     // Rows reach the file at least every half second: wait for some, then interrupt.
     let began = Instant::now();
-    while read_csv_lines(&output) < 5 {
+    while read_csv_lines(output) < 5 {
         assert!(
             began.elapsed() < Duration::from_secs(30),
             "no rows appeared"
@@ -137,9 +177,9 @@ fn sigterm_ends_the_run_after_a_whole_row() {
         .status()
         .unwrap();
     assert!(status.success());
-    let output_of_child = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output_of_child.stderr);
-    assert_eq!(output_of_child.status.code(), Some(1), "{stderr}");
+    let finished = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&finished.stderr);
+    assert_eq!(finished.status.code(), Some(1), "{stderr}");
     let time: f64 = stderr
         .split("interrupted by SIGTERM at t = ")
         .nth(1)
@@ -148,7 +188,7 @@ fn sigterm_ends_the_run_after_a_whole_row() {
         .parse()
         .unwrap();
     assert!(time > 0.0 && time < 100.0, "{stderr}");
-    assert_rows_up_to(&output, 0.01, time);
+    time
 }
 
 /// Lines in `path` so far (0 if it does not exist yet).
