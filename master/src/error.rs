@@ -171,6 +171,14 @@ pub enum Error {
         /// What happened.
         message: String,
     },
+    /// The user stopped the run (Ctrl-C or SIGTERM).
+    #[error("interrupted by {signal} at t = {time}; the rows recorded up to then are kept")]
+    Interrupted {
+        /// The signal's name.
+        signal: &'static str,
+        /// The last time reached.
+        time: f64,
+    },
 }
 
 fn log_suffix(message: &Option<String>) -> String {

@@ -12,6 +12,7 @@ pub mod gradient;
 pub mod identify;
 pub mod import;
 pub mod instance;
+pub mod interrupt;
 pub mod model_description;
 pub mod model_exchange;
 pub mod output;

@@ -4,6 +4,7 @@
 mod archive;
 mod bench;
 mod bench_cosim;
+mod bench_simulate;
 mod cargo;
 mod demo;
 mod energy_bench;
@@ -55,6 +56,14 @@ enum Command {
         #[arg(long, default_value_t = 11)]
         repetitions: usize,
     },
+    /// Whole-process time of `tandem simulate` against fmi-sim and FMPy on the Reference-FMUs'
+    /// VanDerPol.fmu (CS, 10^5 steps, every step recorded): runs taking turns, medians,
+    /// ratios to fmi-sim (installed under <target dir>/fmi-sim when missing).
+    BenchSimulate {
+        /// Runs of each host.
+        #[arg(long, default_value_t = 11)]
+        repetitions: usize,
+    },
     /// Build the FMUs and `tandem`, run the double oscillator (two FMUs) uncorrected and with
     /// the energy correction, write results and plots into <target dir>/demo/ and print a
     /// summary.
@@ -83,6 +92,7 @@ fn main() -> ExitCode {
             ..
         } => energy_bench::run(),
         Command::BenchCosim { repetitions } => bench_cosim::run(repetitions),
+        Command::BenchSimulate { repetitions } => bench_simulate::run(repetitions),
         Command::Demo => demo::run(),
     };
     match result {

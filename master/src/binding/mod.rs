@@ -1,6 +1,8 @@
 //! Hand-written C types of the FMI 2.0 and 3.0 headers and the loading of an FMU binary
 //! with every function resolved up front into a struct of function pointers.
 
+#[cfg(target_os = "linux")]
+mod elf;
 pub mod fmi2;
 pub mod fmi3;
 
@@ -19,6 +21,8 @@ impl SharedLibrary {
     /// process does not provide fails here with a message instead of aborting at first call.
     /// `name` is how errors refer to the file (e.g. the .fmu and the path inside it).
     pub fn open(path: &Path, name: &Path) -> Result<Self, Error> {
+        #[cfg(target_os = "linux")]
+        elf::check(path, name)?;
         #[cfg(unix)]
         // SAFETY: loading a library runs its initializers; an FMU binary is trusted code the
         // user asked to run, and RTLD_NOW makes unresolved symbols a load error.

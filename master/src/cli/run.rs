@@ -8,6 +8,7 @@ use clap::{Args, ValueEnum};
 use crate::coupling::Threads;
 use crate::error::{Error, Result};
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
+use crate::interrupt;
 use crate::run::{run as run_system, PlotKind, RunOptions};
 
 /// `--energy-correction` values.
@@ -104,6 +105,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         plot_variables: args.plot_variables.clone(),
         progress: true,
     };
+    interrupt::install();
     let summary = run_system(&args.system, &options)?;
     let mut line = format!(
         "{}: {} with {} to t = {} in {} macro steps, {} FMU calls, {} rows written to {}, wall time {:.3} s",

@@ -1,12 +1,14 @@
 //! `tandem simulate X.fmu`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
 use crate::error::{Error, Result};
+use crate::instance::install_crash_report;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
+use crate::interrupt;
 use crate::model_description::InterfaceType;
 use crate::output::plot::Layout;
 use crate::simulate::{simulate, PlotRequest, SimulationOptions};
@@ -70,7 +72,7 @@ pub struct SimulateArgs {
     /// CSV file with input signals (first column "time").
     #[arg(long)]
     pub input_file: Option<PathBuf>,
-    /// Result CSV file (default: <modelName>_out.csv).
+    /// Result CSV file (default: <FMU file name without .fmu>_out.csv).
     #[arg(long)]
     pub output_file: Option<PathBuf>,
     /// Variable or alias to record (repeatable): a name, a glob pattern such as 'mass.*', or
@@ -107,7 +109,7 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
     let output_file = args
         .output_file
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{model}_out.csv")));
+        .unwrap_or_else(|| default_output_file(&args.fmu));
     if args.plot.is_none() && !args.plot_variables.is_empty() {
         return Err(Error::InvalidValue {
             item: "--plot-variables".into(),
@@ -148,7 +150,31 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
             },
         }),
     };
+    interrupt::install();
+    install_crash_report();
     let summary = simulate(&fmu, &options)?;
     eprintln!("{}", summary.summary(model, &output_file));
     Ok(ExitCode::SUCCESS)
+}
+
+/// `<stem>_out.csv` in the working folder, after the FMU file (as FMPy and fmi-sim name it),
+/// so that the name has no spaces a model name may have.
+fn default_output_file(fmu: &Path) -> PathBuf {
+    let stem = fmu.file_stem().unwrap_or(fmu.as_os_str());
+    let mut name = stem.to_os_string();
+    name.push("_out.csv");
+    PathBuf::from(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_result_file_is_named_after_the_fmu_file() {
+        assert_eq!(
+            default_output_file(Path::new("some dir/VanDerPol.fmu")),
+            Path::new("VanDerPol_out.csv")
+        );
+    }
 }

@@ -1,51 +1,122 @@
 //! A layer over any [`FmuInstance`] that counts the FMU calls made through it, so that run
 //! summaries report the work done by the FMUs without counters in the simulation loops.
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
+use super::crash;
 use super::{EventUpdate, FmuInstance, FmuState, IntegratorStepOutcome, StepOutcome};
 use crate::error::Result;
 use crate::model_description::{FmiVersion, InterfaceType, Values, VariableType};
 
+/// Generates the list of counted calls: an enum for the call sites and the names.
+macro_rules! calls {
+    ($($call:ident),* $(,)?) => {
+        /// An FMU call that is counted, named after the [`FmuInstance`] method that makes it.
+        #[derive(Clone, Copy)]
+        enum Call {
+            $($call),*
+        }
+
+        /// The names of [`Call`]s (without the `fmi2`/`fmi3` prefix), in declaration order.
+        const NAMES: &[&str] = &[$(stringify!($call)),*];
+    };
+}
+
+calls!(
+    EnterInitializationMode,
+    ExitInitializationMode,
+    Terminate,
+    Reset,
+    GetReal,
+    SetReal,
+    GetInteger,
+    SetInteger,
+    GetBoolean,
+    SetBoolean,
+    GetString,
+    SetString,
+    GetValues,
+    SetValues,
+    DoStep,
+    EnterEventMode,
+    UpdateDiscreteStates,
+    EnterContinuousTimeMode,
+    CompletedIntegratorStep,
+    SetTime,
+    SetContinuousStates,
+    GetContinuousStates,
+    GetDerivatives,
+    GetEventIndicators,
+    GetNominalsOfContinuousStates,
+    GetDirectionalDerivative,
+    GetAdjointDerivative,
+    GetFMUState,
+    SetFMUState,
+    FreeFMUState,
+    SerializeFMUState,
+    DeserializeFMUState,
+);
+
 /// Call counts by FMI function (named without the `fmi2`/`fmi3` prefix), shared between a
-/// [`CountingInstance`] and whoever reads them (also from another thread).
-#[derive(Debug, Clone, Default)]
+/// [`CountingInstance`] and whoever reads them (also from another thread). One relaxed atomic
+/// increment per call: no lock and no look-up in the stepping loops.
+#[derive(Debug, Clone)]
 pub struct CallCounter {
-    counts: Arc<Mutex<BTreeMap<&'static str, u64>>>,
+    counts: Arc<[AtomicU64]>,
+}
+
+impl Default for CallCounter {
+    fn default() -> Self {
+        CallCounter {
+            counts: NAMES.iter().map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
 }
 
 impl CallCounter {
-    fn add(&self, function: &'static str) {
-        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
-        *counts.entry(function).or_insert(0) += 1;
+    fn add(&self, call: Call) {
+        self.counts[call as usize].fetch_add(1, Ordering::Relaxed);
     }
 
     /// All calls so far.
     pub fn total(&self) -> u64 {
-        self.by_function().iter().map(|(_, n)| n).sum()
+        self.counts.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
-    /// Calls so far per function, by name.
+    /// Calls so far per function called at least once, by name.
     pub fn by_function(&self) -> Vec<(&'static str, u64)> {
-        let counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
-        counts.iter().map(|(&f, &n)| (f, n)).collect()
+        let mut counts: Vec<(&'static str, u64)> = NAMES
+            .iter()
+            .zip(self.counts.iter())
+            .map(|(&name, n)| (name, n.load(Ordering::Relaxed)))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        counts.sort_unstable();
+        counts
     }
 }
 
 /// An instance that counts every call reaching the FMU (one per [`FmuInstance`] method; the
-/// accessors of cached facts such as [`FmuInstance::name`] are not FMU calls).
+/// accessors of cached facts such as [`FmuInstance::name`] are not FMU calls), and notes each
+/// call for the crash report (see [`super::crash`]) with the simulation time last given to
+/// the FMU.
 pub struct CountingInstance {
     inner: Box<dyn FmuInstance>,
     counter: CallCounter,
+    /// The instance name, kept apart from `inner` so a call can borrow both.
+    name: String,
+    time: f64,
 }
 
 impl CountingInstance {
     /// Wraps `inner` with a fresh counter.
     pub fn new(inner: Box<dyn FmuInstance>) -> Self {
         CountingInstance {
+            name: inner.name().to_string(),
             inner,
             counter: CallCounter::default(),
+            time: 0.0,
         }
     }
 
@@ -54,10 +125,11 @@ impl CountingInstance {
         self.counter.clone()
     }
 
-    /// Counts one call of `function` and hands out the wrapped instance to make it.
-    fn call(&mut self, function: &'static str) -> &mut dyn FmuInstance {
-        self.counter.add(function);
-        self.inner.as_mut()
+    /// Counts one `call` and makes it on the wrapped instance, noted for the crash report.
+    fn call<T>(&mut self, call: Call, make: impl FnOnce(&mut dyn FmuInstance) -> T) -> T {
+        self.counter.add(call);
+        let inner = self.inner.as_mut();
+        crash::guarded(&self.name, NAMES[call as usize], self.time, || make(inner))
     }
 }
 
@@ -80,114 +152,125 @@ impl FmuInstance for CountingInstance {
         start_time: f64,
         stop_time: Option<f64>,
     ) -> Result<()> {
-        self.call("EnterInitializationMode")
-            .enter_initialization_mode(tolerance, start_time, stop_time)
+        self.time = start_time;
+        self.call(Call::EnterInitializationMode, |i| {
+            i.enter_initialization_mode(tolerance, start_time, stop_time)
+        })
     }
 
     fn exit_initialization_mode(&mut self) -> Result<()> {
-        self.call("ExitInitializationMode")
-            .exit_initialization_mode()
+        self.call(Call::ExitInitializationMode, |i| {
+            i.exit_initialization_mode()
+        })
     }
 
     fn terminate(&mut self) -> Result<()> {
-        self.call("Terminate").terminate()
+        self.call(Call::Terminate, |i| i.terminate())
     }
 
     fn reset(&mut self) -> Result<()> {
-        self.call("Reset").reset()
+        self.call(Call::Reset, |i| i.reset())
     }
 
     fn get_real(&mut self, references: &[u32], values: &mut [f64]) -> Result<()> {
-        self.call("GetReal").get_real(references, values)
+        self.call(Call::GetReal, |i| i.get_real(references, values))
     }
 
     fn set_real(&mut self, references: &[u32], values: &[f64]) -> Result<()> {
-        self.call("SetReal").set_real(references, values)
+        self.call(Call::SetReal, |i| i.set_real(references, values))
     }
 
     fn get_integer(&mut self, references: &[u32], values: &mut [i32]) -> Result<()> {
-        self.call("GetInteger").get_integer(references, values)
+        self.call(Call::GetInteger, |i| i.get_integer(references, values))
     }
 
     fn set_integer(&mut self, references: &[u32], values: &[i32]) -> Result<()> {
-        self.call("SetInteger").set_integer(references, values)
+        self.call(Call::SetInteger, |i| i.set_integer(references, values))
     }
 
     fn get_boolean(&mut self, references: &[u32], values: &mut [bool]) -> Result<()> {
-        self.call("GetBoolean").get_boolean(references, values)
+        self.call(Call::GetBoolean, |i| i.get_boolean(references, values))
     }
 
     fn set_boolean(&mut self, references: &[u32], values: &[bool]) -> Result<()> {
-        self.call("SetBoolean").set_boolean(references, values)
+        self.call(Call::SetBoolean, |i| i.set_boolean(references, values))
     }
 
     fn get_string(&mut self, references: &[u32]) -> Result<Vec<String>> {
-        self.call("GetString").get_string(references)
+        self.call(Call::GetString, |i| i.get_string(references))
     }
 
     fn set_string(&mut self, references: &[u32], values: &[String]) -> Result<()> {
-        self.call("SetString").set_string(references, values)
+        self.call(Call::SetString, |i| i.set_string(references, values))
     }
 
     fn get_values(&mut self, ty: VariableType, references: &[u32]) -> Result<Values> {
-        self.call("GetValues").get_values(ty, references)
+        self.call(Call::GetValues, |i| i.get_values(ty, references))
     }
 
     fn set_values(&mut self, ty: VariableType, references: &[u32], values: &Values) -> Result<()> {
-        self.call("SetValues").set_values(ty, references, values)
+        self.call(Call::SetValues, |i| i.set_values(ty, references, values))
     }
 
     fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome> {
-        self.call("DoStep").do_step(time, step)
+        self.time = time;
+        self.call(Call::DoStep, |i| i.do_step(time, step))
     }
 
     fn enter_event_mode(&mut self) -> Result<()> {
-        self.call("EnterEventMode").enter_event_mode()
+        self.call(Call::EnterEventMode, |i| i.enter_event_mode())
     }
 
     fn update_discrete_states(&mut self) -> Result<EventUpdate> {
-        self.call("UpdateDiscreteStates").update_discrete_states()
+        self.call(Call::UpdateDiscreteStates, |i| i.update_discrete_states())
     }
 
     fn enter_continuous_time_mode(&mut self) -> Result<()> {
-        self.call("EnterContinuousTimeMode")
-            .enter_continuous_time_mode()
+        self.call(Call::EnterContinuousTimeMode, |i| {
+            i.enter_continuous_time_mode()
+        })
     }
 
     fn completed_integrator_step(
         &mut self,
         no_set_state_prior: bool,
     ) -> Result<IntegratorStepOutcome> {
-        self.call("CompletedIntegratorStep")
-            .completed_integrator_step(no_set_state_prior)
+        self.call(Call::CompletedIntegratorStep, |i| {
+            i.completed_integrator_step(no_set_state_prior)
+        })
     }
 
     fn set_time(&mut self, time: f64) -> Result<()> {
-        self.call("SetTime").set_time(time)
+        self.time = time;
+        self.call(Call::SetTime, |i| i.set_time(time))
     }
 
     fn set_continuous_states(&mut self, states: &[f64]) -> Result<()> {
-        self.call("SetContinuousStates")
-            .set_continuous_states(states)
+        self.call(Call::SetContinuousStates, |i| {
+            i.set_continuous_states(states)
+        })
     }
 
     fn get_continuous_states(&mut self, states: &mut [f64]) -> Result<()> {
-        self.call("GetContinuousStates")
-            .get_continuous_states(states)
+        self.call(Call::GetContinuousStates, |i| {
+            i.get_continuous_states(states)
+        })
     }
 
     fn get_derivatives(&mut self, derivatives: &mut [f64]) -> Result<()> {
-        self.call("GetDerivatives").get_derivatives(derivatives)
+        self.call(Call::GetDerivatives, |i| i.get_derivatives(derivatives))
     }
 
     fn get_event_indicators(&mut self, indicators: &mut [f64]) -> Result<()> {
-        self.call("GetEventIndicators")
-            .get_event_indicators(indicators)
+        self.call(Call::GetEventIndicators, |i| {
+            i.get_event_indicators(indicators)
+        })
     }
 
     fn get_nominals_of_continuous_states(&mut self, nominals: &mut [f64]) -> Result<()> {
-        self.call("GetNominalsOfContinuousStates")
-            .get_nominals_of_continuous_states(nominals)
+        self.call(Call::GetNominalsOfContinuousStates, |i| {
+            i.get_nominals_of_continuous_states(nominals)
+        })
     }
 
     fn number_of_continuous_states(&self) -> usize {
@@ -205,8 +288,9 @@ impl FmuInstance for CountingInstance {
         seed: &[f64],
         sensitivity: &mut [f64],
     ) -> Result<()> {
-        self.call("GetDirectionalDerivative")
-            .get_directional_derivative(unknowns, knowns, seed, sensitivity)
+        self.call(Call::GetDirectionalDerivative, |i| {
+            i.get_directional_derivative(unknowns, knowns, seed, sensitivity)
+        })
     }
 
     fn get_adjoint_derivative(
@@ -216,33 +300,31 @@ impl FmuInstance for CountingInstance {
         seed: &[f64],
         sensitivity: &mut [f64],
     ) -> Result<()> {
-        self.call("GetAdjointDerivative").get_adjoint_derivative(
-            unknowns,
-            knowns,
-            seed,
-            sensitivity,
-        )
+        self.call(Call::GetAdjointDerivative, |i| {
+            i.get_adjoint_derivative(unknowns, knowns, seed, sensitivity)
+        })
     }
 
     fn get_fmu_state(&mut self) -> Result<FmuState> {
-        self.call("GetFMUState").get_fmu_state()
+        self.call(Call::GetFMUState, |i| i.get_fmu_state())
     }
 
     fn set_fmu_state(&mut self, state: &FmuState) -> Result<()> {
-        self.call("SetFMUState").set_fmu_state(state)
+        self.call(Call::SetFMUState, |i| i.set_fmu_state(state))
     }
 
     fn free_fmu_state(&mut self, state: FmuState) -> Result<()> {
-        self.call("FreeFMUState").free_fmu_state(state)
+        self.call(Call::FreeFMUState, |i| i.free_fmu_state(state))
     }
 
     fn serialize_fmu_state(&mut self, state: &FmuState) -> Result<Vec<u8>> {
-        self.call("SerializeFMUState").serialize_fmu_state(state)
+        self.call(Call::SerializeFMUState, |i| i.serialize_fmu_state(state))
     }
 
     fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> Result<FmuState> {
-        self.call("DeserializeFMUState")
-            .deserialize_fmu_state(bytes)
+        self.call(Call::DeserializeFMUState, |i| {
+            i.deserialize_fmu_state(bytes)
+        })
     }
 
     /// The wrapped instance's step derivatives; their calls are not counted (they belong to a
@@ -260,9 +342,9 @@ mod tests {
     fn counts_are_shared_and_grouped_by_function() {
         let counter = CallCounter::default();
         let reader = counter.clone();
-        counter.add("GetDerivatives");
-        counter.add("SetTime");
-        counter.add("GetDerivatives");
+        counter.add(Call::GetDerivatives);
+        counter.add(Call::SetTime);
+        counter.add(Call::GetDerivatives);
         assert_eq!(reader.total(), 3);
         assert_eq!(
             reader.by_function(),

@@ -2,11 +2,13 @@
 //! ([`Fmu2Instance`]) and FMI 3.0 ([`Fmu3Instance`]).
 
 mod counting;
+mod crash;
 mod fmi2;
 mod fmi3;
 pub mod logging;
 
 pub use counting::{CallCounter, CountingInstance};
+pub use crash::install as install_crash_report;
 pub use fmi2::Fmu2Instance;
 pub use fmi3::adjoint::{InitialCotangents, StepCotangents, StepTangents};
 pub use fmi3::Fmu3Instance;

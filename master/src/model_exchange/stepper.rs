@@ -85,6 +85,10 @@ pub struct MeStepper<I = Box<dyn FmuInstance>, S = DormandPrince> {
     /// The first non-finite derivative seen since the last accepted step.
     non_finite: Option<NonFinite>,
     statistics: Statistics,
+    /// Room for states from the dense output and for indicators at a step's end, kept so
+    /// that a step allocates nothing.
+    scratch_states: Vec<f64>,
+    scratch_indicators: Vec<f64>,
 }
 
 impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
@@ -108,6 +112,8 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
             next_time_event: None,
             non_finite: None,
             statistics: Statistics::default(),
+            scratch_states: vec![0.0; n],
+            scratch_indicators: vec![0.0; m],
         }
     }
 
@@ -279,12 +285,13 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
         mut visit: impl FnMut(&mut dyn FmuInstance, f64) -> Result<()>,
     ) -> Result<()> {
         let dense = self.solver.dense_output();
-        let mut x = vec![0.0; self.states.len()];
+        let x = &mut self.scratch_states;
+        x.resize(self.states.len(), 0.0);
         let mut moved = false;
         for time in times.into_iter().take_while(|&t| t < self.time) {
-            dense.evaluate(time, &mut x);
+            dense.evaluate(time, x);
             let instance = self.instance.borrow_mut();
-            put(instance, &mut self.statistics.calls, time, &x, inputs)?;
+            put(instance, &mut self.statistics.calls, time, x, inputs)?;
             visit(instance, time)?;
             moved = true;
         }
@@ -370,7 +377,8 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
         if self.indicators.is_empty() {
             return Ok(false);
         }
-        let mut after = vec![0.0; self.indicators.len()];
+        let mut after = std::mem::take(&mut self.scratch_indicators);
+        after.resize(self.indicators.len(), 0.0);
         self.statistics.calls += 1;
         self.instance
             .borrow_mut()
@@ -381,7 +389,8 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
             .zip(&after)
             .any(|(&a, &b)| sign_changed(a, b))
         {
-            self.indicators = after;
+            std::mem::swap(&mut self.indicators, &mut after);
+            self.scratch_indicators = after;
             return Ok(false);
         }
         let dense = (!self.states.is_empty()).then(|| self.solver.dense_output());

@@ -21,6 +21,8 @@ pub struct Progress {
     /// Where a bar would draw; `None` when no bar is ever shown.
     target: Option<fn() -> ProgressDrawTarget>,
     bar: Option<ProgressBar>,
+    /// The position the bar shows, once shown.
+    shown: Option<u64>,
 }
 
 impl Progress {
@@ -50,6 +52,7 @@ impl Progress {
             delay,
             target,
             bar: None,
+            shown: None,
         }
     }
 
@@ -71,8 +74,13 @@ impl Progress {
         }
         let bar = self.bar.as_ref().expect("created above");
         let fraction = ((time - self.start) / (self.stop - self.start)).clamp(0.0, 1.0);
-        bar.set_position((fraction * UNITS as f64).round() as u64);
-        bar.set_message(format!("t = {time:.6} of {}", self.stop));
+        let position = (fraction * UNITS as f64).round() as u64;
+        // A new text at most once per unit: not a string per step of a long run.
+        if self.shown != Some(position) {
+            self.shown = Some(position);
+            bar.set_position(position);
+            bar.set_message(format!("t = {time:.6} of {}", self.stop));
+        }
     }
 
     /// Removes the bar, if it was shown.

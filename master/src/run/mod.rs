@@ -9,7 +9,7 @@ use crate::coupling::{Extrapolation, ScheduleKind, Threads};
 use crate::energy::{self, EnergyManager, EnergyReport};
 use crate::error::{Error, Result};
 use crate::instance::LogSettings;
-use crate::model_description::Values;
+use crate::interrupt;
 use crate::output::csv::CsvWriter;
 use crate::output::plot::{self, PlotOptions, TimeSeries};
 use crate::output::progress::Progress as ProgressBar;
@@ -159,6 +159,7 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
         writer: &mut writer,
         trace: trace.as_mut(),
         system: &system,
+        recorded: Vec::with_capacity(system.recorded.len()),
     };
     row.write(&cosimulation, energy.as_ref())?;
     let intervals = grid_intervals(system.start, system.macro_step, system.stop);
@@ -177,6 +178,7 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
                 }
                 row.write(&cosimulation, energy.as_ref())?;
                 bar.update(to);
+                interrupt::check(to)?;
             }
             Progress::Terminated { component, time } => {
                 terminated_by = Some((component, time));
@@ -185,6 +187,7 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
         }
     }
     bar.finish();
+    writer.flush()?;
     cosimulation.terminate()?;
     let mut plots = Vec::new();
     if let Some(trace) = &trace {
@@ -219,29 +222,31 @@ struct Row<'a> {
     writer: &'a mut CsvWriter,
     trace: Option<&'a mut Trace>,
     system: &'a System,
+    /// The recorded values of the row being written, kept to spare an allocation per row.
+    recorded: Vec<f64>,
 }
 
 impl Row<'_> {
     /// Writes the recorded values and the energy columns at the current time.
     fn write(&mut self, cosimulation: &CoSimulation, energy: Option<&EnergyManager>) -> Result<()> {
-        let recorded: Vec<f64> = self
-            .system
-            .recorded
-            .iter()
-            .zip(&self.system.recorded_columns)
-            .map(|(&port, column)| column.show(cosimulation.value(port)))
-            .collect();
+        self.recorded.clear();
+        self.recorded.extend(
+            self.system
+                .recorded
+                .iter()
+                .zip(&self.system.recorded_columns)
+                .map(|(&port, column)| column.show(cosimulation.value(port))),
+        );
         let energy = energy.map_or_else(Vec::new, EnergyManager::values);
         if let Some(trace) = self.trace.as_deref_mut() {
             trace.time.push(cosimulation.time());
-            for (column, &value) in trace.columns.iter_mut().zip(recorded.iter().chain(&energy)) {
+            let values = self.recorded.iter().chain(&energy);
+            for (column, &value) in trace.columns.iter_mut().zip(values) {
                 column.push(value);
             }
         }
-        self.writer.write_row(
-            cosimulation.time(),
-            &[Values::Float(recorded), Values::Float(energy)],
-        )
+        self.writer
+            .write_floats(cosimulation.time(), &[&self.recorded, &energy])
     }
 }
 

@@ -1,7 +1,8 @@
-//! The Co-Simulation loop: set inputs, doStep, record on the output grid.
+//! The Co-Simulation loop: set inputs, doStep, record on the output grid, stop on Ctrl-C.
 
 use super::{grid_intervals, grid_point, Run, SimulationSummary};
 use crate::error::{Error, Result};
+use crate::interrupt;
 use crate::model_description::InterfaceType;
 
 /// Steps the instance from start to stop with the fixed communication step.
@@ -47,6 +48,7 @@ pub(super) fn run(run: Run<'_>) -> Result<SimulationSummary> {
         if k % steps_per_output == 0 || k == intervals {
             recorder.record(instance, time)?;
         }
+        interrupt::check(time)?;
     }
     summary.final_time = time;
     Ok(summary)

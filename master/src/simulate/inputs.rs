@@ -80,8 +80,14 @@ impl InputTable {
     /// Writes the inputs at `time` into the instance.
     pub fn apply(&self, instance: &mut dyn FmuInstance, time: f64) -> Result<()> {
         for (column, value) in self.values_at(time) {
-            let values = Values::from_numbers(column.ty, &[value]);
-            instance.set_values(column.ty, &[column.value_reference], &values)?;
+            let reference = [column.value_reference];
+            if column.ty == VariableType::Float64 {
+                // The common case, without the allocation of a `Values`.
+                instance.set_real(&reference, &[value])?;
+            } else {
+                let values = Values::from_numbers(column.ty, &[value]);
+                instance.set_values(column.ty, &reference, &values)?;
+            }
         }
         Ok(())
     }

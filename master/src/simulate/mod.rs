@@ -223,11 +223,14 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
         options,
     );
     progress.finish();
+    // Every way out, errors included, leaves the rows recorded so far on disk.
+    let flushed = recorder.flush();
     let plotted = match (&options.plot, recorder.trace()) {
         (Some(request), Some(trace)) => draw(request, &md.model_name, trace),
         _ => Ok(()),
     };
     let mut summary = outcome?;
+    flushed?;
     plotted?;
     summary.recorded_remark = recorder.remark().map(String::from);
     summary.rows = recorder.rows();

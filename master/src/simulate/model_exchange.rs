@@ -2,12 +2,11 @@
 //! integrates the FMU's states; rows are recorded on the output grid from the steps' dense
 //! output, and around events if asked.
 
-use std::iter::Peekable;
-
 use super::recorder::Recorder;
 use super::{grid_intervals, grid_point, InputTable, Run, SimulationSummary};
 use crate::error::Result;
 use crate::instance::FmuInstance;
+use crate::interrupt;
 use crate::model_description::InterfaceType;
 use crate::model_exchange::{Inputs, MeStepper};
 use crate::solver::{DormandPrince, Esdirk, Method, Stepper};
@@ -76,7 +75,8 @@ fn integrate<S: Stepper>(
             };
             let outcome = me.step(limit, &mut inputs)?;
             if me.state_count() > 0 {
-                let passed = passed_points(&mut outputs, me.time());
+                let now = me.time();
+                let passed = std::iter::from_fn(|| outputs.next_if(|&t| t < now));
                 me.revisit_last_step(passed, &mut inputs, |instance, time| {
                     recorder.record(instance, time)
                 })?;
@@ -101,6 +101,7 @@ fn integrate<S: Stepper>(
         while let Some(time) = outputs.next_if(|&t| t <= me.time()) {
             recorder.record(me.instance(), time)?;
         }
+        interrupt::check(me.time())?;
     }
     let statistics = me.statistics();
     summary.steps = statistics.steps;
@@ -118,11 +119,6 @@ fn record_now<S: Stepper>(
 ) -> Result<()> {
     let time = me.time();
     recorder.record(me.instance(), time)
-}
-
-/// The output points strictly before `time`, taken from the grid.
-fn passed_points(outputs: &mut Peekable<impl Iterator<Item = f64>>, time: f64) -> Vec<f64> {
-    std::iter::from_fn(|| outputs.next_if(|&t| t < time)).collect()
 }
 
 /// The inputs of an input table: all of them in event mode, and at every evaluation only if

@@ -56,11 +56,27 @@ impl Selection {
         selection
     }
 
-    /// Reads every batch into `buffer`, alias columns converted to their display units.
-    fn read(&self, instance: &mut dyn FmuInstance, buffer: &mut Vec<Values>) -> Result<()> {
-        buffer.clear();
-        for group in &self.groups {
-            buffer.push(instance.get_values(group.ty, &group.references)?);
+    /// A buffer of the right shape for [`Selection::read`].
+    fn buffer(&self) -> Vec<Values> {
+        self.groups
+            .iter()
+            .map(|group| match group.ty {
+                VariableType::Float64 => Values::Float(vec![0.0; group.references.len()]),
+                _ => Values::Float(Vec::new()),
+            })
+            .collect()
+    }
+
+    /// Reads every batch into `buffer` (made by [`Selection::buffer`]): Float64 batches in
+    /// place, without allocating, the others through [`FmuInstance::get_values`].
+    fn read(&self, instance: &mut dyn FmuInstance, buffer: &mut [Values]) -> Result<()> {
+        for (group, values) in self.groups.iter().zip(buffer.iter_mut()) {
+            match (group.ty, &mut *values) {
+                (VariableType::Float64, Values::Float(values)) => {
+                    instance.get_real(&group.references, values)?
+                }
+                _ => *values = instance.get_values(group.ty, &group.references)?,
+            }
         }
         for (group, index, unit) in &self.conversions {
             if let Values::Float(values) = &mut buffer[*group] {
@@ -87,7 +103,7 @@ pub struct Recorder {
     recorded: Selection,
     writer: CsvWriter,
     buffer: Vec<Values>,
-    traced: Option<(Selection, Trace)>,
+    traced: Option<(Selection, Vec<Values>, Trace)>,
     /// What the summary line says about a default choice other than the outputs.
     remark: Option<String>,
 }
@@ -126,15 +142,15 @@ impl Recorder {
                     names: selection.names.clone(),
                     time: Vec::new(),
                 };
-                Ok((selection, trace))
+                Ok((selection.buffer(), selection, trace))
             })
             .transpose()?;
         Ok(Recorder {
             writer: CsvWriter::create(path, &recorded.names)?,
             remark,
+            buffer: recorded.buffer(),
             recorded,
-            buffer: Vec::new(),
-            traced,
+            traced: traced.map(|(buffer, selection, trace)| (selection, buffer, trace)),
         })
     }
 
@@ -150,10 +166,12 @@ impl Recorder {
             });
         }
         self.writer.write_row(time, &self.buffer)?;
-        if let Some((selection, trace)) = &mut self.traced {
-            selection.read(instance, &mut self.buffer)?;
+        if let Some((selection, buffer, trace)) = &mut self.traced {
+            selection.read(instance, buffer)?;
             trace.time.push(time);
-            let values = self.buffer.iter().flat_map(numeric_values);
+            let values = buffer
+                .iter()
+                .flat_map(|batch| (0..batch.len()).map(move |i| numeric_value(batch, i)));
             for (column, value) in trace.columns.iter_mut().zip(values) {
                 column.push(value);
             }
@@ -171,9 +189,14 @@ impl Recorder {
         self.writer.rows()
     }
 
+    /// Writes the rows still buffered to the result file.
+    pub fn flush(&mut self) -> Result<()> {
+        self.writer.flush()
+    }
+
     /// The in-memory samples of the traced variables, if any were asked for.
     pub fn trace(&self) -> Option<&Trace> {
-        self.traced.as_ref().map(|(_, trace)| trace)
+        self.traced.as_ref().map(|(_, _, trace)| trace)
     }
 }
 
@@ -209,14 +232,15 @@ fn non_finite_columns(names: &[String], row: &[Values]) -> Vec<String> {
     found
 }
 
-/// A batch of numeric values as f64 (Booleans as 0 and 1).
-fn numeric_values(batch: &Values) -> Vec<f64> {
+/// Value `i` of a numeric batch as f64 (Booleans as 0 and 1; the traced variables are
+/// numeric, checked when the recorder is made).
+fn numeric_value(batch: &Values, i: usize) -> f64 {
     match batch {
-        Values::Float(v) => v.clone(),
-        Values::Int(v) => v.iter().map(|&x| x as f64).collect(),
-        Values::UInt(v) => v.iter().map(|&x| x as f64).collect(),
-        Values::Bool(v) => v.iter().map(|&x| f64::from(u8::from(x))).collect(),
-        Values::String(_) | Values::Binary(_) => Vec::new(),
+        Values::Float(v) => v[i],
+        Values::Int(v) => v[i] as f64,
+        Values::UInt(v) => v[i] as f64,
+        Values::Bool(v) => f64::from(u8::from(v[i])),
+        Values::String(_) | Values::Binary(_) => f64::NAN,
     }
 }
 
