@@ -7,10 +7,9 @@
 //! with `lambda_0` the adjoint of `w0` (the digest's A.2 correction).
 
 use crate::integrators::DifferentiableScheme;
-use crate::scalar::Dual64;
 use crate::system::{StepInputs, System};
 
-use super::blocks::block_jacobians;
+use super::blocks::{block_jacobians, Lanes};
 use super::error::AdjointError;
 use super::inputs::{flatten_inputs, inputs_like};
 use super::matrix::Matrix;
@@ -43,12 +42,12 @@ impl InitialLinearization {
         let blocks: [&[f64]; 3] = [x0, &flat_inputs, params];
         let (jacobians, _) = block_jacobians(&blocks, nt, |args, out| {
             let u = inputs_like(inputs, args[1]);
-            let mut w = vec![Dual64::from(0.0); scheme.state_len()];
-            match scheme.start(sys, Dual64::from(t0), args[0], &u, args[2], d, &mut w) {
+            let mut w = vec![Lanes::from(0.0); scheme.state_len()];
+            match scheme.start(sys, Lanes::from(t0), args[0], &u, args[2], d, &mut w) {
                 Ok(()) => out.copy_from_slice(&w[..nt]),
                 Err(error) => {
                     failure = Some(error);
-                    out.iter_mut().for_each(|o| *o = Dual64::from(f64::NAN));
+                    out.iter_mut().for_each(|o| *o = Lanes::from(f64::NAN));
                 }
             }
         });

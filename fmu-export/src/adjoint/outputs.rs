@@ -2,10 +2,9 @@
 //! `y = Y(t, w, u(t), p)`, computed by the method's own output function.
 
 use crate::integrators::DifferentiableScheme;
-use crate::scalar::Dual64;
 use crate::system::{StepInputs, System};
 
-use super::blocks::{block_jacobians, Leading};
+use super::blocks::{block_jacobians, Lanes, Leading};
 use super::inputs::{flatten_inputs, inputs_like, refill_inputs};
 use super::matrix::Matrix;
 use super::Cotangents;
@@ -38,11 +37,11 @@ impl OutputLinearization {
         let flat_inputs = flatten_inputs(inputs);
         let blocks: [&[f64]; 3] = [&w[..nt], &flat_inputs, params];
         let mut w_dual = Leading::new(w);
-        let mut u = inputs_like(inputs, &vec![Dual64::from(0.0); flat_inputs.len()]);
-        let mut u_t = vec![Dual64::from(0.0); u.len()];
+        let mut u = inputs_like(inputs, &vec![Lanes::from(0.0); flat_inputs.len()]);
+        let mut u_t = vec![Lanes::from(0.0); u.len()];
         let (jacobians, _) = block_jacobians(&blocks, rows, |args, y| {
             refill_inputs(&mut u, args[1]);
-            let time = Dual64::from(t);
+            let time = Lanes::from(t);
             u.eval(time, &mut u_t);
             scheme.outputs(sys, time, w_dual.with(args[0]), &u_t, args[2], d, y);
         });

@@ -11,10 +11,9 @@
 use crate::integrators::tape::RecordedEvent;
 use crate::integrators::DifferentiableScheme;
 use crate::ode::Args;
-use crate::scalar::Dual64;
 use crate::system::{StepInputs, System};
 
-use super::blocks::block_jacobians;
+use super::blocks::{block_jacobians, Lanes};
 use super::error::AdjointError;
 use super::inputs::{flatten_inputs, inputs_like};
 use super::matrix::Matrix;
@@ -60,17 +59,17 @@ impl ResetLinearization {
         let (jacobians, _) = block_jacobians(&blocks, nt, |args, out| {
             let (t, x, p) = (args[0][0], args[1], args[3]);
             let u = inputs_like(point.inputs, args[2]);
-            let mut u_t = vec![Dual64::from(0.0); u.len()];
+            let mut u_t = vec![Lanes::from(0.0); u.len()];
             u.eval(t, &mut u_t);
             let (mut x_new, mut d_new) = (x.to_vec(), point.d.to_vec());
             let args = Args { t, x, u: &u_t, p, d: point.d };
             sys.reset(&args, point.event.as_event(), &mut x_new, &mut d_new);
-            let mut w = vec![Dual64::from(0.0); scheme.state_len()];
+            let mut w = vec![Lanes::from(0.0); scheme.state_len()];
             match scheme.start(sys, t, &x_new, &u, p, &d_new, &mut w) {
                 Ok(()) => out.copy_from_slice(&w[..nt]),
                 Err(error) => {
                     failure = Some(error);
-                    out.iter_mut().for_each(|o| *o = Dual64::from(f64::NAN));
+                    out.iter_mut().for_each(|o| *o = Lanes::from(f64::NAN));
                 }
             }
         });

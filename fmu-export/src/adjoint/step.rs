@@ -23,10 +23,9 @@ use crate::integrators::tape::StepEnd;
 use crate::integrators::DifferentiableScheme;
 use crate::linear::Lu;
 use crate::ode::Args;
-use crate::scalar::Dual64;
 use crate::system::{StepInputs, System};
 
-use super::blocks::{block_jacobians, Leading};
+use super::blocks::{block_jacobians, Lanes, Leading};
 use super::error::AdjointError;
 use super::inputs::{flatten_inputs, inputs_like, refill_inputs};
 use super::matrix::{dot, Matrix};
@@ -116,7 +115,7 @@ impl StepLinearization {
         let blocks: [&[f64]; 6] =
             [&w_next[..nt], &w_prev[..carried], &[t], &[h], &flat_inputs, params];
         let (mut wn, mut wp) = (Leading::new(w_next), Leading::new(w_prev));
-        let mut u = inputs_like(inputs, &vec![Dual64::from(0.0); flat_inputs.len()]);
+        let mut u = inputs_like(inputs, &vec![Lanes::from(0.0); flat_inputs.len()]);
         let (jacobians, _) = block_jacobians(&blocks, nt, |args, r| {
             refill_inputs(&mut u, args[4]);
             let (wn, wp) = (wn.with(args[0]), wp.with(args[1]));
@@ -278,9 +277,9 @@ impl EventCondition {
         let (jacobians, _) = block_jacobians(&blocks, 1, |args, out| {
             let t = args[0][0];
             let u = inputs_like(point.inputs, args[2]);
-            let mut u_t = vec![Dual64::from(0.0); u.len()];
+            let mut u_t = vec![Lanes::from(0.0); u.len()];
             u.eval(t, &mut u_t);
-            let mut z = vec![Dual64::from(0.0); count];
+            let mut z = vec![Lanes::from(0.0); count];
             sys.event_indicators(&Args { t, x: args[1], u: &u_t, p: args[3], d: point.d }, &mut z);
             out[0] = z[indicator];
         });
