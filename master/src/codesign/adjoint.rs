@@ -34,7 +34,7 @@ pub fn gradient(plant: &mut dyn Plant, problem: &Problem, analysis: &Analysis) -
 
 /// Algorithm 2; `with_gbar_w = false` drops the W(G_tgt) term, as the paper's appendices do
 /// (only for the test that shows the gradient is then wrong).
-fn gradient_with(plant: &mut dyn Plant, problem: &Problem, analysis: &Analysis, with_gbar_w: bool) -> Result<Gradient, CodesignError> {
+pub(super) fn gradient_with(plant: &mut dyn Plant, problem: &Problem, analysis: &Analysis, with_gbar_w: bool) -> Result<Gradient, CodesignError> {
     let dims = plant.dims();
     let (dt, d) = (problem.dt, analysis.d.as_slice());
     let (p, w, g_tgt) = (&analysis.care.p, &analysis.care.w, &analysis.g);
@@ -114,12 +114,13 @@ fn gradient_with(plant: &mut dyn Plant, problem: &Problem, analysis: &Analysis, 
     Ok(Gradient { df_dd, closed_loop, seeds: contraction.d, steady_state, seed_method: plant.seed_method() })
 }
 
-/// Central differences of f: (f(d + h e_i) − f(d − h e_i)) / 2h with h = step·max(1, |d_i|).
+/// Central differences of f: (f(d + h e_i) − f(d − h e_i)) / 2h with h = step·|d_i| (step
+/// when d_i = 0), relative so that small parameters keep their sign.
 pub fn central_differences(plant: &mut dyn Plant, problem: &Problem, d: &[f64], step: f64) -> Result<DVector<f64>, CodesignError> {
     let mut gradient = DVector::zeros(d.len());
     let mut shifted = d.to_vec();
     for i in 0..d.len() {
-        let h = step * d[i].abs().max(1.0);
+        let h = if d[i] == 0.0 { step } else { step * d[i].abs() };
         shifted[i] = d[i] + h;
         let plus = super::analysis::analyze(plant, problem, &shifted)?.f;
         shifted[i] = d[i] - h;

@@ -16,6 +16,8 @@ pub mod plant;
 pub mod problem;
 #[cfg(test)]
 mod test_util;
+#[cfg(test)]
+mod reference_tests;
 
 pub use adjoint::{central_differences, gradient, Gradient};
 pub use analysis::{analyze, Analysis};
