@@ -89,6 +89,9 @@ pub enum CodesignError {
     /// A setting out of its range.
     #[error("{0}")]
     Setting(String),
+    /// An FMU call failed.
+    #[error(transparent)]
+    Fmu(#[from] crate::Error),
     /// The plant could not be evaluated.
     #[error("plant: {0}")]
     Plant(String),

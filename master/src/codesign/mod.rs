@@ -11,9 +11,11 @@ pub mod analysis;
 pub mod care;
 pub mod direct;
 pub mod error;
+pub mod fmu_plant;
 pub mod lyapunov;
 pub mod plant;
 pub mod problem;
+pub mod problem_file;
 #[cfg(test)]
 mod test_util;
 #[cfg(test)]

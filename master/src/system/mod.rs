@@ -12,7 +12,7 @@ mod parameter_set;
 mod port;
 mod ssd;
 mod ssp;
-mod toml_file;
+pub(crate) mod toml_file;
 mod xml_file;
 
 pub(crate) use algebraic_loop::depends_directly;

@@ -5,10 +5,14 @@
 //! Each plant is `ẋ = r(x, u, p)` with all its real parameters in `p`, in the order of its
 //! `PARAMETERS` list; which of them are design parameters is the co-design problem's choice.
 
-use fmu_export::Scalar;
+use fmu_export::{Args, Declaration, Method, OdeModel, Scalar, Tunability, Var};
 
 /// A plant `ẋ = r(x, u, p)`.
-pub trait PlantEquations {
+pub trait PlantEquations: Default + Send + Sync + 'static {
+    /// The model name of its FMU.
+    const NAME: &'static str;
+    /// One line saying what it is.
+    const DESCRIPTION: &'static str;
     /// State names, in order.
     const STATES: &'static [&'static str];
     /// Input names, in order.
@@ -20,12 +24,46 @@ pub trait PlantEquations {
     fn rhs<T: Scalar>(&self, x: &[T], u: &[T], p: &[T], dx: &mut [T]);
 }
 
+/// A plant as an FMU model: its states (starting at zero) are also its outputs, every
+/// parameter is tunable, and Co-Simulation integrates it with the embedded SDIRK.
+#[derive(Debug, Default)]
+pub struct PlantModel<P>(P);
+
+impl<P: PlantEquations> OdeModel for PlantModel<P> {
+    fn declaration(&self) -> Declaration {
+        let mut declaration = Declaration::new(P::NAME, P::DESCRIPTION);
+        for name in P::STATES {
+            declaration = declaration.state(Var::new(name, 0.0));
+        }
+        for name in P::INPUTS {
+            declaration = declaration.input(Var::new(name, 0.0));
+        }
+        for &(name, value) in P::PARAMETERS {
+            declaration = declaration.parameter(Var::new(name, value), Tunability::Tunable);
+        }
+        for name in P::STATES {
+            declaration = declaration.output(Var::new(&format!("{name}_out"), 0.0).description("the state"));
+        }
+        declaration.cosimulation(Method::Sdirk { rtol: 1e-8, atol: 1e-10 }, 1e-2).experiment(0.0, 10.0, 1e-8, 1e-2)
+    }
+
+    fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
+        self.0.rhs(a.x, a.u, a.p, dx);
+    }
+
+    fn outputs<T: Scalar>(&self, a: &Args<T>, y: &mut [T]) {
+        y.copy_from_slice(a.x);
+    }
+}
+
 /// The cart-pole of the paper's eqs. 30–31: cart position and velocity, pole angle (θ = π is
 /// up when g < 0, the sign the paper's results need) and rate; a force on the cart.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CartPole;
 
 impl PlantEquations for CartPole {
+    const NAME: &'static str = "cart_pole";
+    const DESCRIPTION: &'static str = "Cart-pole (He et al. eqs. 30-31), a force on the cart";
     const STATES: &'static [&'static str] = &["x", "v", "theta", "omega"];
     const INPUTS: &'static [&'static str] = &["force"];
     const PARAMETERS: &'static [(&'static str, f64)] =
@@ -52,6 +90,8 @@ impl PlantEquations for CartPole {
 pub struct Quadrotor;
 
 impl PlantEquations for Quadrotor {
+    const NAME: &'static str = "quadrotor";
+    const DESCRIPTION: &'static str = "Longitudinal quadrotor with thrust c_T Omega^2 per rotor";
     const STATES: &'static [&'static str] = &["x", "y", "theta", "vx", "vy", "omega"];
     const INPUTS: &'static [&'static str] = &["rotor_speed_right", "rotor_speed_left"];
     const PARAMETERS: &'static [(&'static str, f64)] = &[
@@ -85,6 +125,8 @@ impl PlantEquations for Quadrotor {
 pub struct Duffing;
 
 impl PlantEquations for Duffing {
+    const NAME: &'static str = "duffing";
+    const DESCRIPTION: &'static str = "Forced Duffing oscillator with a force input";
     const STATES: &'static [&'static str] = &["x", "v"];
     const INPUTS: &'static [&'static str] = &["force"];
     const PARAMETERS: &'static [(&'static str, f64)] = &[("k", 1.0), ("c", 0.5), ("b", 0.3), ("F", 0.8)];
@@ -101,6 +143,8 @@ impl PlantEquations for Duffing {
 pub struct MassSpringDamper;
 
 impl PlantEquations for MassSpringDamper {
+    const NAME: &'static str = "mass_spring_damper";
+    const DESCRIPTION: &'static str = "Linear mass-spring-damper with a force input";
     const STATES: &'static [&'static str] = &["x", "v"];
     const INPUTS: &'static [&'static str] = &["force"];
     const PARAMETERS: &'static [(&'static str, f64)] = &[("m", 1.0), ("k", 2.0), ("c", 0.5)];

@@ -1,0 +1,102 @@
+//! `tandem codesign problem.toml`: control co-design of one plant FMU. Prints the cost f of
+//! the baseline design under its LQR, the gain, the closed-loop eigenvalues and df/dd by the
+//! coupled adjoint; `--check` compares df/dd with central differences.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::print_table;
+use crate::codesign::fmu_plant::FmuPlant;
+use crate::codesign::problem_file::{self, CodesignFile};
+use crate::codesign::{analyze, central_differences, gradient, Analysis, CodesignError, Gradient};
+use crate::error::{Error, Result};
+use crate::output::csv::format_float;
+use crate::Fmu;
+
+/// Arguments of `tandem codesign`.
+#[derive(Args, Debug)]
+pub struct CodesignArgs {
+    /// The co-design problem file (master/docs/codesign-file.md).
+    pub problem: PathBuf,
+    /// Also compute df/dd by central differences and print the relative differences.
+    #[arg(long)]
+    pub check: bool,
+    /// Relative step of the central differences of --check.
+    #[arg(long, default_value_t = 1e-4)]
+    pub step: f64,
+}
+
+/// Runs the analysis and the adjoint at the baseline design and prints them.
+pub fn run(args: &CodesignArgs) -> Result<ExitCode> {
+    let file = problem_file::read(&args.problem)?;
+    let fmu = Fmu::open(&file.fmu)?;
+    let in_file = |source: CodesignError| in_problem(&args.problem, source);
+    let mut plant = FmuPlant::new(&fmu, &file.plant).map_err(in_file)?;
+    let d = file.start();
+    let analysis = analyze(&mut plant, &file.problem, &d).map_err(in_file)?;
+    print_analysis(&file, &analysis);
+    let gradient = gradient(&mut plant, &file.problem, &analysis).map_err(in_file)?;
+    print_gradient(&file, &gradient);
+    if args.check {
+        let differences = central_differences(&mut plant, &file.problem, &d, args.step).map_err(in_file)?;
+        println!("\nCheck against central differences (relative step {}):", args.step);
+        let rows = file
+            .design
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let (a, f) = (gradient.df_dd[i], differences[i]);
+                vec![p.name.clone(), format_float(a), format_float(f), format!("{:.2e}", (a - f).abs() / f.abs().max(f64::MIN_POSITIVE))]
+            })
+            .collect::<Vec<_>>();
+        print_table(&["parameter", "adjoint", "differences", "relative difference"], &rows);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A co-design error, attributed to the problem file.
+fn in_problem(path: &Path, source: CodesignError) -> Error {
+    Error::Codesign { path: path.to_path_buf(), source: Box::new(source) }
+}
+
+/// f, the target, W and the closed-loop eigenvalues.
+fn print_analysis(file: &CodesignFile, a: &Analysis) {
+    let join = |v: &mut dyn Iterator<Item = f64>| v.map(format_float).collect::<Vec<_>>().join(", ");
+    println!("f = {}", format_float(a.f));
+    println!("target x = [{}]", join(&mut a.x_target.iter().copied()));
+    println!("target u = [{}]", join(&mut a.u_target.iter().copied()));
+    if a.newton_iterations > 0 {
+        println!("steady state: {} Newton iterations", a.newton_iterations);
+    }
+    println!("Riccati relative residual {:.2e}", a.care.relative_residual);
+    println!("W (rows: inputs {}; columns: states {}):", file.plant.inputs.join(", "), file.plant.states.join(", "));
+    for row in a.care.w.row_iter() {
+        println!("  [{}]", join(&mut row.iter().copied()));
+    }
+    let eigenvalues: Vec<String> = a.care.closed_loop_eigenvalues.iter().map(|l| format!("{:.6} {:+.6}i", l.re, l.im)).collect();
+    println!("closed-loop eigenvalues of J + G W: {}", eigenvalues.join(", "));
+}
+
+/// df/dd with its terms and how each was computed.
+fn print_gradient(file: &CodesignFile, g: &Gradient) {
+    println!("\ndf/dd by the coupled adjoint:");
+    let rows = file
+        .design
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            vec![
+                p.name.clone(),
+                format_float(p.start),
+                format_float(g.df_dd[i]),
+                format_float(g.closed_loop[i]),
+                format_float(g.seeds[i]),
+                format_float(g.steady_state[i]),
+            ]
+        })
+        .collect::<Vec<_>>();
+    print_table(&["parameter", "value", "df/dd", "closed loop", "ARE seeds", "steady state"], &rows);
+    println!("closed loop and steady state: the FMU's adjoint/directional derivatives; ARE seeds: {}", g.seed_method);
+}
