@@ -23,6 +23,9 @@ pub struct CodesignArgs {
     /// Also compute df/dd by central differences and print the relative differences.
     #[arg(long)]
     pub check: bool,
+    /// Folder the plant FMU is taken from (its file name as the problem file gives it).
+    #[arg(long)]
+    pub fmu_dir: Option<PathBuf>,
     /// Relative step of the central differences of --check.
     #[arg(long, default_value_t = 1e-4)]
     pub step: f64,
@@ -31,7 +34,11 @@ pub struct CodesignArgs {
 /// Runs the analysis and the adjoint at the baseline design and prints them.
 pub fn run(args: &CodesignArgs) -> Result<ExitCode> {
     let file = problem_file::read(&args.problem)?;
-    let fmu = Fmu::open(&file.fmu)?;
+    let fmu_path = match (&args.fmu_dir, file.fmu.file_name()) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => file.fmu.clone(),
+    };
+    let fmu = Fmu::open(&fmu_path)?;
     let in_file = |source: CodesignError| in_problem(&args.problem, source);
     let mut plant = FmuPlant::new(&fmu, &file.plant).map_err(in_file)?;
     let d = file.start();

@@ -13,6 +13,7 @@ pub mod direct;
 pub mod error;
 pub mod fmu_plant;
 pub mod lyapunov;
+pub mod optimize;
 pub mod plant;
 pub mod problem;
 pub mod problem_file;

@@ -215,3 +215,18 @@ fn bad_problems_get_clear_errors() {
     let error = analyze(&mut plant, &problem, &[0.0, 0.0, 0.3, 0.8]).unwrap_err();
     assert!(matches!(error, CodesignError::SingularSteadyState), "{error}");
 }
+
+#[test]
+fn cart_pole_optimum_is_the_papers_with_a_77_percent_reduction() {
+    use super::optimize::optimize;
+    use super::problem_file::{DesignEntry, LinearConstraint, OptimizeSettings};
+    let entry = |name: &str, start, min, max| DesignEntry { name: name.into(), start, min, max };
+    let design = [entry("m", 1.0, 0.5, 2.0), entry("M", 5.0, 2.5, 7.5), entry("L", 2.0, 1.0, 2.0)];
+    let total_mass = LinearConstraint { coefficients: vec![1.0, 1.0, 0.0], min: Some(3.5), max: None, text: "m + M".into() };
+    let optimum = optimize(&mut cart_pole(), &cart_pole_problem(), &design, &[total_mass], &OptimizeSettings::default()).unwrap();
+    for (d, expected) in optimum.d.iter().zip([1.0, 2.5, 1.0]) {
+        assert!((d - expected).abs() < 1e-4, "optimum {:?} ({})", optimum.d, optimum.status);
+    }
+    let reduction = 1.0 - optimum.f / optimum.history[0].f;
+    assert!((0.76..=0.78).contains(&reduction), "reduction {reduction}");
+}
