@@ -1,6 +1,7 @@
 //! `tandem codesign problem.toml`: control co-design of one plant FMU. Prints the cost f of
 //! the baseline design under its LQR, the gain, the closed-loop eigenvalues and df/dd by the
-//! coupled adjoint; `--check` compares df/dd with central differences.
+//! coupled adjoint; `--check` compares df/dd with central differences; `--optimize` runs
+//! SLSQP and writes the optimum, the history and plots.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,7 +11,9 @@ use clap::Args;
 use super::print_table;
 use crate::codesign::fmu_plant::FmuPlant;
 use crate::codesign::problem_file::{self, CodesignFile};
+use crate::codesign::optimize::{optimize, Optimum};
 use crate::codesign::{analyze, central_differences, gradient, Analysis, CodesignError, Gradient};
+use crate::output::plot::{grouped_time_series, time_series, PlotOptions, TimeSeries};
 use crate::error::{Error, Result};
 use crate::output::csv::format_float;
 use crate::Fmu;
@@ -26,6 +29,10 @@ pub struct CodesignArgs {
     /// Folder the plant FMU is taken from (its file name as the problem file gives it).
     #[arg(long)]
     pub fmu_dir: Option<PathBuf>,
+    /// Optimize the design (SLSQP within the bounds and constraints) and write the optimum,
+    /// the history and the plots next to the problem file.
+    #[arg(long)]
+    pub optimize: bool,
     /// Relative step of the central differences of --check.
     #[arg(long, default_value_t = 1e-4)]
     pub step: f64,
@@ -60,7 +67,67 @@ pub fn run(args: &CodesignArgs) -> Result<ExitCode> {
             .collect::<Vec<_>>();
         print_table(&["parameter", "adjoint", "differences", "relative difference"], &rows);
     }
+    if args.optimize {
+        let optimum = optimize(&mut plant, &file.problem, &file.design, &file.constraints, &file.optimize).map_err(in_file)?;
+        let best = analyze(&mut plant, &file.problem, &optimum.d).map_err(in_file)?;
+        report_optimum(&args.problem, &file, &optimum, &analysis, &best)?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the optimum and writes `<problem>_optimum.toml`, `<problem>_history.csv`,
+/// `<problem>_cost.png` and `<problem>_trajectories.png`.
+fn report_optimum(problem: &Path, file: &CodesignFile, optimum: &Optimum, baseline: &Analysis, best: &Analysis) -> Result<()> {
+    let reduction = 100.0 * (1.0 - optimum.f / baseline.f);
+    println!("\nOptimum ({}, {} evaluations): f = {} ({reduction:.2} % below the baseline)", optimum.status, optimum.history.len(), format_float(optimum.f));
+    let rows: Vec<Vec<String>> = file
+        .design
+        .iter()
+        .zip(&optimum.d)
+        .map(|(e, d)| vec![e.name.clone(), format_float(e.start), format_float(*d), format!("[{}, {}]", e.min, e.max)])
+        .collect();
+    print_table(&["parameter", "baseline", "optimum", "bounds"], &rows);
+    let stem = problem.with_extension("");
+    let named = |suffix: &str| PathBuf::from(format!("{}_{suffix}", stem.display()));
+    let mut text = format!("# Optimum of {}: f = {} ({reduction:.2} % below the baseline f = {})\n", problem.display(), optimum.f, baseline.f);
+    for (e, d) in file.design.iter().zip(&optimum.d) {
+        text += &format!("{} = {d}\n", e.name);
+    }
+    let write = |path: PathBuf, text: String| std::fs::write(&path, text).map_err(|e| Error::io(&path, e));
+    write(named("optimum.toml"), text)?;
+    let mut csv = format!("evaluation,f,{},{}\n", names(file, ""), names(file, "df/d"));
+    for (i, e) in optimum.history.iter().enumerate() {
+        let values: Vec<String> = e.d.iter().chain(&e.gradient).map(|v| format!("{v}")).collect();
+        csv += &format!("{i},{},{}\n", e.f, values.join(","));
+    }
+    write(named("history.csv"), csv)?;
+    let index: Vec<f64> = (0..optimum.history.len()).map(|i| i as f64).collect();
+    let costs: Vec<f64> = optimum.history.iter().map(|e| e.f).collect();
+    let options = |title: String| PlotOptions { title: Some(title), ..PlotOptions::default() };
+    time_series(
+        &named("cost.png"),
+        &TimeSeries { time: &index, columns: vec![("f (horizontal axis: evaluation)", &costs)] },
+        &options(format!("Co-design cost history: {}", problem.display())),
+    )?;
+    let time: Vec<f64> = (0..baseline.trajectory.len()).map(|k| k as f64 * file.problem.dt).collect();
+    let column = |a: &Analysis, i: usize| a.trajectory.iter().map(|dx| dx[i]).collect::<Vec<f64>>();
+    let signals: Vec<[(String, Vec<f64>); 2]> = file
+        .plant
+        .states
+        .iter()
+        .enumerate()
+        .map(|(i, name)| [(format!("δ{name} baseline"), column(baseline, i)), (format!("δ{name} optimum"), column(best, i))])
+        .collect();
+    let pairs: Vec<Vec<(&str, &[f64])>> = signals.iter().map(|g| g.iter().map(|(n, v)| (n.as_str(), v.as_slice())).collect()).collect();
+    let groups: Vec<&[(&str, &[f64])]> = pairs.iter().map(Vec::as_slice).collect();
+    grouped_time_series(&named("trajectories.png"), &time, &groups, &options("Closed-loop deviations from the target".into()))?;
+    println!("wrote {}, {}, {}, {}", named("optimum.toml").display(), named("history.csv").display(), named("cost.png").display(), named("trajectories.png").display());
+    Ok(())
+}
+
+/// The design parameter names with `prefix`, comma-separated.
+fn names(file: &CodesignFile, prefix: &str) -> String {
+    file.design.iter().map(|e| format!("{prefix}{}", e.name)).collect::<Vec<_>>().join(",")
 }
 
 /// A co-design error, attributed to the problem file.
