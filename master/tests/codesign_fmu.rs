@@ -42,7 +42,7 @@ fn variant(dir: &Path, replace: (&str, &str)) -> PathBuf {
 }
 
 fn fmu_dir() -> String {
-    let fmu = fmus::find("cart_pole", FmiVersion::Fmi3).path;
+    let fmu = &fmus::find("cart_pole", FmiVersion::Fmi3).path;
     fmu.parent().expect("the FMU's folder").display().to_string()
 }
 
