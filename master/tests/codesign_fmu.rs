@@ -24,10 +24,18 @@ fn cart_pole_fmu_reproduces_the_reference_cost_and_gradient() {
         let fmu = Fmu::open(&fmus::find("cart_pole", version).path).expect("open the FMU");
         let mut plant = FmuPlant::new(&fmu, &file.plant).expect("instantiate the plant");
         let a = analyze(&mut plant, &file.problem, &file.start()).expect("analysis");
-        assert!((a.f / 20598.28538 - 1.0).abs() < 1e-7, "{version:?}: f = {}", a.f);
+        assert!(
+            (a.f / 20598.28538 - 1.0).abs() < 1e-7,
+            "{version:?}: f = {}",
+            a.f
+        );
         let g = gradient(&mut plant, &file.problem, &a).expect("gradient");
         for (value, reference) in g.df_dd.iter().zip([4700.90306, 6741.01294, 6255.47446]) {
-            assert!((value / reference - 1.0).abs() < 1e-6, "{version:?}: df/dd = {}", g.df_dd);
+            assert!(
+                (value / reference - 1.0).abs() < 1e-6,
+                "{version:?}: df/dd = {}",
+                g.df_dd
+            );
         }
     }
 }
@@ -43,17 +51,36 @@ fn variant(dir: &Path, replace: (&str, &str)) -> PathBuf {
 
 fn fmu_dir() -> String {
     let fmu = &fmus::find("cart_pole", FmiVersion::Fmi3).path;
-    fmu.parent().expect("the FMU's folder").display().to_string()
+    fmu.parent()
+        .expect("the FMU's folder")
+        .display()
+        .to_string()
 }
 
 #[test]
 fn check_prints_adjoint_and_differences() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let problem = variant(dir.path(), ("steps = 1000", "steps = 200"));
-    let run = common::tandem(&["codesign", &problem.display().to_string(), "--check", "--fmu-dir", &fmu_dir()]);
+    let run = common::tandem(&[
+        "codesign",
+        &problem.display().to_string(),
+        "--check",
+        "--fmu-dir",
+        &fmu_dir(),
+    ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    for needle in ["f = ", "closed-loop eigenvalues", "df/dd by the coupled adjoint", "central differences of J and G", "relative difference"] {
-        assert!(run.stdout.contains(needle), "{needle} missing from:\n{}", run.stdout);
+    for needle in [
+        "f = ",
+        "closed-loop eigenvalues",
+        "df/dd by the coupled adjoint",
+        "central differences of J and G",
+        "relative difference",
+    ] {
+        assert!(
+            run.stdout.contains(needle),
+            "{needle} missing from:\n{}",
+            run.stdout
+        );
     }
 }
 
@@ -61,14 +88,32 @@ fn check_prints_adjoint_and_differences() {
 fn bad_problems_fail_with_the_file_and_the_problem() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     for (replace, needle) in [
-        (("S = 1.0", "S = -1.0"), "S is not symmetric positive definite"),
+        (
+            ("S = 1.0", "S = -1.0"),
+            "S is not symmetric positive definite",
+        ),
         (("dt = 0.01", "dt = 1.0"), "diverges under explicit Euler"),
-        (("inputs = [\"force\"]", "inputs = [\"push\"]"), "input push: no such variable"),
-        (("Q = 0.1", "Q = [0.1, 0.1]"), "[lqr] Q: expected a number, a diagonal of 4 entries"),
+        (
+            ("inputs = [\"force\"]", "inputs = [\"push\"]"),
+            "input push: no such variable",
+        ),
+        (
+            ("Q = 0.1", "Q = [0.1, 0.1]"),
+            "[lqr] Q: expected a number, a diagonal of 4 entries",
+        ),
     ] {
         let problem = variant(dir.path(), replace);
-        let run = common::tandem(&["codesign", &problem.display().to_string(), "--fmu-dir", &fmu_dir()]);
+        let run = common::tandem(&[
+            "codesign",
+            &problem.display().to_string(),
+            "--fmu-dir",
+            &fmu_dir(),
+        ]);
         run.assert_fails_with(needle);
-        assert!(run.stderr.contains("problem.toml"), "the file is named: {}", run.stderr);
+        assert!(
+            run.stderr.contains("problem.toml"),
+            "the file is named: {}",
+            run.stderr
+        );
     }
 }

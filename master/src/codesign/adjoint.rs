@@ -28,17 +28,30 @@ pub struct Gradient {
 }
 
 /// Runs Algorithm 2 on a finished [`analyze`](super::analysis::analyze).
-pub fn gradient(plant: &mut dyn Plant, problem: &Problem, analysis: &Analysis) -> Result<Gradient, CodesignError> {
+pub fn gradient(
+    plant: &mut dyn Plant,
+    problem: &Problem,
+    analysis: &Analysis,
+) -> Result<Gradient, CodesignError> {
     gradient_with(plant, problem, analysis, true)
 }
 
 /// Algorithm 2; `with_gbar_w = false` drops the W(G_tgt) term, as the paper's appendices do
 /// (only for the test that shows the gradient is then wrong).
-pub(super) fn gradient_with(plant: &mut dyn Plant, problem: &Problem, analysis: &Analysis, with_gbar_w: bool) -> Result<Gradient, CodesignError> {
+pub(super) fn gradient_with(
+    plant: &mut dyn Plant,
+    problem: &Problem,
+    analysis: &Analysis,
+    with_gbar_w: bool,
+) -> Result<Gradient, CodesignError> {
     let dims = plant.dims();
     let (dt, d) = (problem.dt, analysis.d.as_slice());
     let (p, w, g_tgt) = (&analysis.care.p, &analysis.care.w, &analysis.g);
-    let s_chol = problem.s.clone().cholesky().ok_or(CodesignError::NotPositiveDefinite { name: "S" })?;
+    let s_chol = problem
+        .s
+        .clone()
+        .cholesky()
+        .ok_or(CodesignError::NotPositiveDefinite { name: "S" })?;
     let s_inv = s_chol.inverse();
     let cost = cost_matrix(problem, w);
     let traj = &analysis.trajectory;
@@ -56,8 +69,14 @@ pub(super) fn gradient_with(plant: &mut dyn Plant, problem: &Problem, analysis: 
     for k in (1..=n_t).rev() {
         let dx = &traj[k - 1];
         let du = w * dx;
-        x.iter_mut().zip(&analysis.x_target).zip(dx.iter()).for_each(|((x, t), e)| *x = t + e);
-        u.iter_mut().zip(&analysis.u_target).zip(du.iter()).for_each(|((u, t), e)| *u = t + e);
+        x.iter_mut()
+            .zip(&analysis.x_target)
+            .zip(dx.iter())
+            .for_each(|((x, t), e)| *x = t + e);
+        u.iter_mut()
+            .zip(&analysis.u_target)
+            .zip(du.iter())
+            .for_each(|((u, t), e)| *u = t + e);
         let adj = plant.adjoints(&x, &u, d, psi.as_slice())?;
         f_cl += (&g_s_inv_t * &adj.u) * dx.transpose() * dt;
         if with_gbar_w {
@@ -90,7 +109,8 @@ pub(super) fn gradient_with(plant: &mut dyn Plant, problem: &Problem, analysis: 
     let gbar = -(p.transpose() * &big_psi * p.transpose() * g_tgt * s_inv.transpose())
         - p * big_psi.transpose() * p * g_tgt * &s_inv;
     let g_star = gbar + df_dg + gbar_w;
-    let contraction = plant.seed_gradient(&analysis.x_target, &analysis.u_target, d, &jbar, &g_star)?;
+    let contraction =
+        plant.seed_gradient(&analysis.x_target, &analysis.u_target, d, &jbar, &g_star)?;
     g_x += &contraction.x;
     g_u += &contraction.u;
 
@@ -100,23 +120,44 @@ pub(super) fn gradient_with(plant: &mut dyn Plant, problem: &Problem, analysis: 
     if unknowns > 0 {
         let g_theta = DVector::from_iterator(
             unknowns,
-            problem.unknown_x.iter().map(|&i| g_x[i]).chain(problem.unknown_u.iter().map(|&i| g_u[i])),
+            problem
+                .unknown_x
+                .iter()
+                .map(|&i| g_x[i])
+                .chain(problem.unknown_u.iter().map(|&i| g_u[i])),
         );
         let jacobian = steady_state_jacobian(problem, &analysis.j, g_tgt);
-        let psi_nl = jacobian.transpose().lu().solve(&(-g_theta)).ok_or(CodesignError::SingularSteadyState)?;
+        let psi_nl = jacobian
+            .transpose()
+            .lu()
+            .solve(&(-g_theta))
+            .ok_or(CodesignError::SingularSteadyState)?;
         let mut psi_full = vec![0.0; dims.x];
         for (&row, value) in problem.residual_rows.iter().zip(psi_nl.iter()) {
             psi_full[row] += value;
         }
-        steady_state = plant.adjoints(&analysis.x_target, &analysis.u_target, d, &psi_full)?.d;
+        steady_state = plant
+            .adjoints(&analysis.x_target, &analysis.u_target, d, &psi_full)?
+            .d;
     }
     let df_dd = &closed_loop + &contraction.d + &steady_state;
-    Ok(Gradient { df_dd, closed_loop, seeds: contraction.d, steady_state, seed_method: plant.seed_method() })
+    Ok(Gradient {
+        df_dd,
+        closed_loop,
+        seeds: contraction.d,
+        steady_state,
+        seed_method: plant.seed_method(),
+    })
 }
 
 /// Central differences of f: (f(d + h e_i) − f(d − h e_i)) / 2h with h = step·|d_i| (step
 /// when d_i = 0), relative so that small parameters keep their sign.
-pub fn central_differences(plant: &mut dyn Plant, problem: &Problem, d: &[f64], step: f64) -> Result<DVector<f64>, CodesignError> {
+pub fn central_differences(
+    plant: &mut dyn Plant,
+    problem: &Problem,
+    d: &[f64],
+    step: f64,
+) -> Result<DVector<f64>, CodesignError> {
     let mut gradient = DVector::zeros(d.len());
     let mut shifted = d.to_vec();
     for i in 0..d.len() {

@@ -38,19 +38,41 @@ const NEWTON_ITERATIONS: usize = 50;
 const DIVERGENCE_FACTOR: f64 = 1e6;
 
 /// Runs Algorithm 1 at design `d`.
-pub fn analyze(plant: &mut dyn Plant, problem: &Problem, d: &[f64]) -> Result<Analysis, CodesignError> {
+pub fn analyze(
+    plant: &mut dyn Plant,
+    problem: &Problem,
+    d: &[f64],
+) -> Result<Analysis, CodesignError> {
     let dims = plant.dims();
     problem.validate(dims)?;
     if d.len() != dims.d {
-        return Err(CodesignError::Dimension { item: "design parameters".into(), expected: dims.d, got: d.len() });
+        return Err(CodesignError::Dimension {
+            item: "design parameters".into(),
+            expected: dims.d,
+            got: d.len(),
+        });
     }
     let (x_target, u_target, newton_iterations) = steady_state(plant, problem, d)?;
     let (j, g) = plant.jacobians(&x_target, &u_target, d)?;
     let care = solve_care(&j, &g, &problem.q, &problem.s)?;
     let trajectory = closed_loop(plant, problem, d, &x_target, &u_target, &care)?;
     let cost = cost_matrix(problem, &care.w);
-    let f = trajectory[1..].iter().map(|dx| dx.dot(&(&cost * dx))).sum::<f64>() * problem.dt;
-    Ok(Analysis { d: d.to_vec(), x_target, u_target, newton_iterations, j, g, care, trajectory, f })
+    let f = trajectory[1..]
+        .iter()
+        .map(|dx| dx.dot(&(&cost * dx)))
+        .sum::<f64>()
+        * problem.dt;
+    Ok(Analysis {
+        d: d.to_vec(),
+        x_target,
+        u_target,
+        newton_iterations,
+        j,
+        g,
+        care,
+        trajectory,
+        f,
+    })
 }
 
 /// Q + WᵀSW, the weight of δx in the cost.
@@ -59,7 +81,11 @@ pub(crate) fn cost_matrix(problem: &Problem, w: &DMatrix<f64>) -> DMatrix<f64> {
 }
 
 /// Solves r̃(θ) = 0 for the unknown target entries θ by Newton's method.
-fn steady_state(plant: &mut dyn Plant, problem: &Problem, d: &[f64]) -> Result<(Vec<f64>, Vec<f64>, usize), CodesignError> {
+fn steady_state(
+    plant: &mut dyn Plant,
+    problem: &Problem,
+    d: &[f64],
+) -> Result<(Vec<f64>, Vec<f64>, usize), CodesignError> {
     let (mut x, mut u) = (problem.x_target.clone(), problem.u_target.clone());
     let unknowns = problem.unknown_x.len() + problem.unknown_u.len();
     if unknowns == 0 {
@@ -76,21 +102,31 @@ fn steady_state(plant: &mut dyn Plant, problem: &Problem, d: &[f64]) -> Result<(
         }
         let (j, g) = plant.jacobians(&x, &u, d)?;
         let jacobian = steady_state_jacobian(problem, &j, &g);
-        let step = jacobian.lu().solve(&rows).ok_or(CodesignError::SingularSteadyState)?;
+        let step = jacobian
+            .lu()
+            .solve(&rows)
+            .ok_or(CodesignError::SingularSteadyState)?;
         let theta_scale = theta(problem, &x, &u).amax().max(1.0);
         apply_step(problem, &mut x, &mut u, &(-&step));
         if residual == 0.0 || step.amax() <= 1e-14 * theta_scale {
             return Ok((x, u, iteration + 1));
         }
     }
-    Err(CodesignError::SteadyState { iterations: NEWTON_ITERATIONS, residual })
+    Err(CodesignError::SteadyState {
+        iterations: NEWTON_ITERATIONS,
+        residual,
+    })
 }
 
 /// θ = [x_tgt(unknown_x); u_tgt(unknown_u)].
 fn theta(problem: &Problem, x: &[f64], u: &[f64]) -> DVector<f64> {
     DVector::from_iterator(
         problem.unknown_x.len() + problem.unknown_u.len(),
-        problem.unknown_x.iter().map(|&i| x[i]).chain(problem.unknown_u.iter().map(|&i| u[i])),
+        problem
+            .unknown_x
+            .iter()
+            .map(|&i| x[i])
+            .chain(problem.unknown_u.iter().map(|&i| u[i])),
     )
 }
 
@@ -106,7 +142,11 @@ fn apply_step(problem: &Problem, x: &mut [f64], u: &mut [f64], step: &DVector<f6
 }
 
 /// ∂r̃/∂θ: the residual rows of the columns of J and G that belong to unknown entries.
-pub(crate) fn steady_state_jacobian(problem: &Problem, j: &DMatrix<f64>, g: &DMatrix<f64>) -> DMatrix<f64> {
+pub(crate) fn steady_state_jacobian(
+    problem: &Problem,
+    j: &DMatrix<f64>,
+    g: &DMatrix<f64>,
+) -> DMatrix<f64> {
     let n = problem.residual_rows.len();
     let nx = problem.unknown_x.len();
     DMatrix::from_fn(n, n, |row, col| {
@@ -136,13 +176,27 @@ fn closed_loop(
     for step in 1..=problem.steps {
         let dx = &trajectory[step - 1];
         let du = &care.w * dx;
-        x.iter_mut().zip(x_target).zip(dx.iter()).for_each(|((x, t), e)| *x = t + e);
-        u.iter_mut().zip(u_target).zip(du.iter()).for_each(|((u, t), e)| *u = t + e);
+        x.iter_mut()
+            .zip(x_target)
+            .zip(dx.iter())
+            .for_each(|((x, t), e)| *x = t + e);
+        u.iter_mut()
+            .zip(u_target)
+            .zip(du.iter())
+            .for_each(|((u, t), e)| *u = t + e);
         plant.rhs(&x, &u, d, &mut r)?;
         let next = dx + DVector::from_column_slice(&r) * problem.dt;
         if !next.iter().all(|v| v.is_finite()) || next.amax() > bound {
-            let fastest = care.closed_loop_eigenvalues.iter().map(|l| l.norm()).fold(0.0, f64::max);
-            return Err(CodesignError::Diverged { step, time: step as f64 * problem.dt, stiffness: problem.dt * fastest });
+            let fastest = care
+                .closed_loop_eigenvalues
+                .iter()
+                .map(|l| l.norm())
+                .fold(0.0, f64::max);
+            return Err(CodesignError::Diverged {
+                step,
+                time: step as f64 * problem.dt,
+                stiffness: problem.dt * fastest,
+            });
         }
         trajectory.push(next);
     }

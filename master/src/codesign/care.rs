@@ -30,7 +30,10 @@ pub fn solve_care(
     q: &DMatrix<f64>,
     s: &DMatrix<f64>,
 ) -> Result<CareSolution, CodesignError> {
-    let s_chol = s.clone().cholesky().ok_or(CodesignError::NotPositiveDefinite { name: "S" })?;
+    let s_chol = s
+        .clone()
+        .cholesky()
+        .ok_or(CodesignError::NotPositiveDefinite { name: "S" })?;
     let s_inv_bt = s_chol.solve(&b.transpose());
     let g = b * &s_inv_bt;
     let mut p = sign_function_solution(a, &g, q)?;
@@ -54,21 +57,31 @@ pub fn solve_care(
         }
     }
     let (relative_residual, p) = best;
-    if !(relative_residual <= RESIDUAL_TOLERANCE) {
+    if relative_residual.is_nan() || relative_residual > RESIDUAL_TOLERANCE {
         return Err(CodesignError::CareResidual { relative_residual });
     }
     let w = -(&s_inv_bt * &p);
     let closed_loop = a + b * &w;
-    let closed_loop_eigenvalues: Vec<Complex<f64>> = closed_loop.complex_eigenvalues().iter().copied().collect();
+    let closed_loop_eigenvalues: Vec<Complex<f64>> =
+        closed_loop.complex_eigenvalues().iter().copied().collect();
     if let Some(bad) = closed_loop_eigenvalues.iter().find(|l| l.re >= 0.0) {
         return Err(CodesignError::NotStabilizing { eigenvalue: *bad });
     }
-    Ok(CareSolution { p, w, relative_residual, closed_loop_eigenvalues })
+    Ok(CareSolution {
+        p,
+        w,
+        relative_residual,
+        closed_loop_eigenvalues,
+    })
 }
 
 /// P from the stable invariant subspace [I; P] of H = [[A, −G], [−Q, −Aᵀ]], read off
 /// `sign(H) + I`, whose kernel it is.
-fn sign_function_solution(a: &DMatrix<f64>, g: &DMatrix<f64>, q: &DMatrix<f64>) -> Result<DMatrix<f64>, CodesignError> {
+fn sign_function_solution(
+    a: &DMatrix<f64>,
+    g: &DMatrix<f64>,
+    q: &DMatrix<f64>,
+) -> Result<DMatrix<f64>, CodesignError> {
     let n = a.nrows();
     let mut z = DMatrix::<f64>::zeros(2 * n, 2 * n);
     z.view_mut((0, 0), (n, n)).copy_from(a);
@@ -98,18 +111,24 @@ fn sign_function_solution(a: &DMatrix<f64>, g: &DMatrix<f64>, q: &DMatrix<f64>) 
     }
     let identity = DMatrix::<f64>::identity(n, n);
     let mut lhs = DMatrix::<f64>::zeros(2 * n, n);
-    lhs.view_mut((0, 0), (n, n)).copy_from(&z.view((0, n), (n, n)));
-    lhs.view_mut((n, 0), (n, n)).copy_from(&(z.view((n, n), (n, n)) + &identity));
+    lhs.view_mut((0, 0), (n, n))
+        .copy_from(&z.view((0, n), (n, n)));
+    lhs.view_mut((n, 0), (n, n))
+        .copy_from(&(z.view((n, n), (n, n)) + &identity));
     let mut rhs = DMatrix::<f64>::zeros(2 * n, n);
-    rhs.view_mut((0, 0), (n, n)).copy_from(&-(z.view((0, 0), (n, n)) + &identity));
-    rhs.view_mut((n, 0), (n, n)).copy_from(&-z.view((n, 0), (n, n)));
+    rhs.view_mut((0, 0), (n, n))
+        .copy_from(&-(z.view((0, 0), (n, n)) + &identity));
+    rhs.view_mut((n, 0), (n, n))
+        .copy_from(&-z.view((n, 0), (n, n)));
     // The stable subspace has the form [I; P] only when this block has full column rank; it
     // loses rank when an unstable mode is out of the input's reach.
     let svd = lhs.svd(true, true);
     if svd.singular_values.min() <= 1e-10 * svd.singular_values.max() {
         return Err(CodesignError::NotStabilizable);
     }
-    let p = svd.solve(&rhs, 0.0).map_err(|_| CodesignError::NotStabilizable)?;
+    let p = svd
+        .solve(&rhs, 0.0)
+        .map_err(|_| CodesignError::NotStabilizable)?;
     if !p.iter().all(|v| v.is_finite()) {
         return Err(CodesignError::NotStabilizable);
     }
@@ -168,9 +187,16 @@ mod tests {
             let r = random_matrix(m, m, seed + 30);
             let s = &r * r.transpose() + DMatrix::identity(m, m);
             let sol = solve_care(&a, &b, &q, &s).unwrap();
-            assert!(sol.relative_residual < 1e-12, "n = {n}: residual {}", sol.relative_residual);
+            assert!(
+                sol.relative_residual < 1e-12,
+                "n = {n}: residual {}",
+                sol.relative_residual
+            );
             assert!((&sol.p - sol.p.transpose()).norm() <= 1e-12 * sol.p.norm());
-            assert!(sol.p.clone().cholesky().is_some(), "P is positive definite when Q is");
+            assert!(
+                sol.p.clone().cholesky().is_some(),
+                "P is positive definite when Q is"
+            );
             assert!(is_hurwitz(&(&a + &b * &sol.w)));
         }
     }
@@ -181,13 +207,19 @@ mod tests {
         let a = DMatrix::from_row_slice(2, 2, &[-1.0, 0.0, 0.0, 1.0]);
         let b = DMatrix::from_row_slice(2, 1, &[1.0, 0.0]);
         let result = solve_care(&a, &b, &DMatrix::identity(2, 2), &DMatrix::identity(1, 1));
-        assert!(matches!(result, Err(CodesignError::NotStabilizable)), "{result:?}");
+        assert!(
+            matches!(result, Err(CodesignError::NotStabilizable)),
+            "{result:?}"
+        );
     }
 
     #[test]
     fn an_indefinite_control_weight_is_reported() {
         let a = DMatrix::from_element(1, 1, 1.0);
         let result = solve_care(&a, &a, &a, &DMatrix::from_element(1, 1, -1.0));
-        assert!(matches!(result, Err(CodesignError::NotPositiveDefinite { name: "S" })));
+        assert!(matches!(
+            result,
+            Err(CodesignError::NotPositiveDefinite { name: "S" })
+        ));
     }
 }

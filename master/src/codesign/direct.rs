@@ -13,7 +13,13 @@ pub trait Equations {
     fn dims(&self) -> Dims;
 
     /// Writes r(x, u, d) into `out`.
-    fn rhs<T: DualNumCopy + DualNum<Primitive = f64>>(&self, x: &[T], u: &[T], d: &[T], out: &mut [T]);
+    fn rhs<T: DualNumCopy + DualNum<Primitive = f64>>(
+        &self,
+        x: &[T],
+        u: &[T],
+        d: &[T],
+        out: &mut [T],
+    );
 }
 
 /// A [`Plant`] evaluating linked-in [`Equations`].
@@ -55,20 +61,43 @@ impl<E: Equations> Plant for DirectPlant<E> {
         self.0.dims()
     }
 
-    fn rhs(&mut self, x: &[f64], u: &[f64], d: &[f64], out: &mut [f64]) -> Result<(), CodesignError> {
+    fn rhs(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), CodesignError> {
         self.0.rhs(x, u, d, out);
         Ok(())
     }
 
-    fn jacobians(&mut self, x: &[f64], u: &[f64], d: &[f64]) -> Result<(DMatrix<f64>, DMatrix<f64>), CodesignError> {
+    fn jacobians(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+    ) -> Result<(DMatrix<f64>, DMatrix<f64>), CodesignError> {
         let dims = self.0.dims();
         let jac = self.full_jacobian(x, u, d);
-        Ok((jac.columns(0, dims.x).into_owned(), jac.columns(dims.x, dims.u).into_owned()))
+        Ok((
+            jac.columns(0, dims.x).into_owned(),
+            jac.columns(dims.x, dims.u).into_owned(),
+        ))
     }
 
-    fn adjoints(&mut self, x: &[f64], u: &[f64], d: &[f64], psi: &[f64]) -> Result<Adjoints, CodesignError> {
+    fn adjoints(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+        psi: &[f64],
+    ) -> Result<Adjoints, CodesignError> {
         let jac = self.full_jacobian(x, u, d);
-        Ok(split(self.0.dims(), jac.tr_mul(&DVector::from_column_slice(psi))))
+        Ok(split(
+            self.0.dims(),
+            jac.tr_mul(&DVector::from_column_slice(psi)),
+        ))
     }
 
     fn seed_gradient(
@@ -82,7 +111,13 @@ impl<E: Equations> Plant for DirectPlant<E> {
         let dims = self.0.dims();
         let w: Vec<f64> = x.iter().chain(u).chain(d).copied().collect();
         let n_w = dims.x + dims.u;
-        let seed = |i: usize, j: usize| if j < dims.x { jbar[(i, j)] } else { gbar[(i, j - dims.x)] };
+        let seed = |i: usize, j: usize| {
+            if j < dims.x {
+                jbar[(i, j)]
+            } else {
+                gbar[(i, j - dims.x)]
+            }
+        };
         let mut wd: Vec<HyperDual64> = w.iter().map(|&v| HyperDual64::from(v)).collect();
         let mut out = vec![HyperDual64::from(0.0); dims.x];
         let mut gradient = DVector::zeros(w.len());
@@ -97,7 +132,9 @@ impl<E: Equations> Plant for DirectPlant<E> {
                 let (xd, rest) = wd.split_at(dims.x);
                 let (ud, dd) = rest.split_at(dims.u);
                 self.0.rhs(xd, ud, dd, &mut out);
-                gradient[k] += (0..dims.x).map(|i| seed(i, j) * out[i].eps1eps2).sum::<f64>();
+                gradient[k] += (0..dims.x)
+                    .map(|i| seed(i, j) * out[i].eps1eps2)
+                    .sum::<f64>();
                 wd[k].eps2 = 0.0;
             }
             wd[j].eps1 = 0.0;

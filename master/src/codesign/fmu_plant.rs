@@ -48,17 +48,31 @@ impl FmuPlant {
     /// Instantiates the Model Exchange interface of `fmu` for the variables of `spec`.
     pub fn new(fmu: &Fmu, spec: &FmuPlantSpec) -> Result<Self, CodesignError> {
         let md = fmu.model_description();
-        let plant_error = |message: String| CodesignError::Plant(format!("{}: {message}", fmu.path().display()));
-        let me = md.model_exchange.as_ref().ok_or_else(|| plant_error("the FMU has no Model Exchange interface".into()))?;
+        let plant_error =
+            |message: String| CodesignError::Plant(format!("{}: {message}", fmu.path().display()));
+        let me = md
+            .model_exchange
+            .as_ref()
+            .ok_or_else(|| plant_error("the FMU has no Model Exchange interface".into()))?;
         if !me.capabilities.provides_directional_derivatives {
-            return Err(plant_error("the FMU provides no directional derivatives (J, G and their products need them)".into()));
+            return Err(plant_error(
+                "the FMU provides no directional derivatives (J, G and their products need them)"
+                    .into(),
+            ));
         }
         let state_indices: Vec<usize> = md
             .states()
             .into_iter()
-            .map(|s| s.ok_or_else(|| plant_error("a continuous state does not resolve to a variable".into())))
+            .map(|s| {
+                s.ok_or_else(|| {
+                    plant_error("a continuous state does not resolve to a variable".into())
+                })
+            })
             .collect::<Result<_, _>>()?;
-        let state_names: Vec<&str> = state_indices.iter().map(|&i| md.variables[i].name.as_str()).collect();
+        let state_names: Vec<&str> = state_indices
+            .iter()
+            .map(|&i| md.variables[i].name.as_str())
+            .collect();
         if state_names != spec.states.iter().map(String::as_str).collect::<Vec<_>>() {
             return Err(plant_error(format!(
                 "states: the problem lists [{}] but the FMU's continuous states are [{}], in this order",
@@ -66,27 +80,63 @@ impl FmuPlant {
                 state_names.join(", ")
             )));
         }
-        let states: Vec<u32> = state_indices.iter().map(|&i| md.variables[i].value_reference).collect();
+        let states: Vec<u32> = state_indices
+            .iter()
+            .map(|&i| md.variables[i].value_reference)
+            .collect();
         let derivatives: Vec<u32> = md
             .model_structure
             .derivatives
             .iter()
-            .map(|u| md.resolve(u.reference).map(|i| md.variables[i].value_reference))
+            .map(|u| {
+                md.resolve(u.reference)
+                    .map(|i| md.variables[i].value_reference)
+            })
             .collect::<Option<_>>()
-            .ok_or_else(|| plant_error("a state derivative does not resolve to a variable".into()))?;
-        let inputs = references(md, &spec.inputs, Causality::Input, "input").map_err(plant_error)?;
-        let design = references(md, &spec.design, Causality::Parameter, "design parameter").map_err(plant_error)?;
+            .ok_or_else(|| {
+                plant_error("a state derivative does not resolve to a variable".into())
+            })?;
+        let inputs =
+            references(md, &spec.inputs, Causality::Input, "input").map_err(plant_error)?;
+        let design = references(md, &spec.design, Causality::Parameter, "design parameter")
+            .map_err(plant_error)?;
         let fixed_names: Vec<String> = spec.fixed.iter().map(|(n, _)| n.clone()).collect();
         let fixed = references(md, &fixed_names, Causality::Parameter, "parameter")
             .map_err(plant_error)?
             .into_iter()
             .zip(spec.fixed.iter().map(|(_, v)| *v))
             .collect();
-        let knowns = states.iter().chain(&inputs).chain(&design).copied().collect();
-        let partials = Partials::new(derivatives, Vec::new(), knowns, me.capabilities.provides_adjoint_derivatives);
-        let instance = fmu.instantiate(InterfaceType::ModelExchange, "plant", LogSettings::default())?;
-        let dims = Dims { x: states.len(), u: inputs.len(), d: design.len() };
-        Ok(FmuPlant { instance, dims, inputs, design, fixed, partials, current: None })
+        let knowns = states
+            .iter()
+            .chain(&inputs)
+            .chain(&design)
+            .copied()
+            .collect();
+        let partials = Partials::new(
+            derivatives,
+            Vec::new(),
+            knowns,
+            me.capabilities.provides_adjoint_derivatives,
+        );
+        let instance = fmu.instantiate(
+            InterfaceType::ModelExchange,
+            "plant",
+            LogSettings::default(),
+        )?;
+        let dims = Dims {
+            x: states.len(),
+            u: inputs.len(),
+            d: design.len(),
+        };
+        Ok(FmuPlant {
+            instance,
+            dims,
+            inputs,
+            design,
+            fixed,
+            partials,
+            current: None,
+        })
     }
 
     /// Initializes the instance with design `d` unless it already is, and puts it at (x, u).
@@ -111,7 +161,10 @@ impl FmuPlant {
         instance.set_real(&self.design, d)?;
         instance.enter_initialization_mode(None, 0.0, None)?;
         instance.exit_initialization_mode()?;
-        let mut update = EventUpdate { discrete_states_need_update: true, ..Default::default() };
+        let mut update = EventUpdate {
+            discrete_states_need_update: true,
+            ..Default::default()
+        };
         let mut passes = 0;
         while update.discrete_states_need_update && passes < MAX_EVENT_PASSES {
             update = instance.update_discrete_states()?;
@@ -121,7 +174,12 @@ impl FmuPlant {
     }
 
     /// ∂r/∂(x, u) at (x, u, d), n_x × (n_x + n_u), from one directional derivative per column.
-    fn state_input_jacobian(&mut self, x: &[f64], u: &[f64], d: &[f64]) -> Result<DMatrix<f64>, CodesignError> {
+    fn state_input_jacobian(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+    ) -> Result<DMatrix<f64>, CodesignError> {
         self.put(x, u, d)?;
         let (n, columns) = (self.dims.x, self.dims.x + self.dims.u);
         let mut seed = vec![0.0; self.partials.known_count()];
@@ -129,9 +187,12 @@ impl FmuPlant {
         let mut jac = DMatrix::zeros(n, columns);
         for j in 0..columns {
             seed[j] = 1.0;
-            self.partials
-                .jvp(self.instance.as_mut(), Equation::Derivatives, &seed, &mut column)
-    ?;
+            self.partials.jvp(
+                self.instance.as_mut(),
+                Equation::Derivatives,
+                &seed,
+                &mut column,
+            )?;
             seed[j] = 0.0;
             jac.column_mut(j).copy_from_slice(&column);
         }
@@ -140,12 +201,20 @@ impl FmuPlant {
 }
 
 /// Value references of `names`, each a Float64 variable of `causality`.
-fn references(md: &ModelDescription, names: &[String], causality: Causality, what: &str) -> Result<Vec<u32>, String> {
+fn references(
+    md: &ModelDescription,
+    names: &[String],
+    causality: Causality,
+    what: &str,
+) -> Result<Vec<u32>, String> {
     names
         .iter()
         .map(|name| match md.variable(name) {
             Some(v) if v.causality == causality => Ok(v.value_reference),
-            Some(v) => Err(format!("{what} {name} has causality {:?}, not {causality:?}", v.causality)),
+            Some(v) => Err(format!(
+                "{what} {name} has causality {:?}, not {causality:?}",
+                v.causality
+            )),
             None => Err(format!("{what} {name}: no such variable in the FMU")),
         })
         .collect()
@@ -156,17 +225,37 @@ impl Plant for FmuPlant {
         self.dims
     }
 
-    fn rhs(&mut self, x: &[f64], u: &[f64], d: &[f64], out: &mut [f64]) -> Result<(), CodesignError> {
+    fn rhs(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), CodesignError> {
         self.put(x, u, d)?;
         Ok(self.instance.get_derivatives(out)?)
     }
 
-    fn jacobians(&mut self, x: &[f64], u: &[f64], d: &[f64]) -> Result<(DMatrix<f64>, DMatrix<f64>), CodesignError> {
+    fn jacobians(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+    ) -> Result<(DMatrix<f64>, DMatrix<f64>), CodesignError> {
         let jac = self.state_input_jacobian(x, u, d)?;
-        Ok((jac.columns(0, self.dims.x).into_owned(), jac.columns(self.dims.x, self.dims.u).into_owned()))
+        Ok((
+            jac.columns(0, self.dims.x).into_owned(),
+            jac.columns(self.dims.x, self.dims.u).into_owned(),
+        ))
     }
 
-    fn adjoints(&mut self, x: &[f64], u: &[f64], d: &[f64], psi: &[f64]) -> Result<Adjoints, CodesignError> {
+    fn adjoints(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+        psi: &[f64],
+    ) -> Result<Adjoints, CodesignError> {
         self.put(x, u, d)?;
         let mut out = vec![0.0; self.partials.known_count()];
         self.partials

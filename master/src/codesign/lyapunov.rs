@@ -16,7 +16,11 @@ pub fn solve_lyapunov(a: &DMatrix<f64>, c: &DMatrix<f64>) -> Result<DMatrix<f64>
     let mut y = DMatrix::<f64>::zeros(n, n);
     let mut end = n;
     while end > 0 {
-        let size = if end >= 2 && t[(end - 1, end - 2)] != 0.0 { 2 } else { 1 };
+        let size = if end >= 2 && t[(end - 1, end - 2)] != 0.0 {
+            2
+        } else {
+            1
+        };
         let start = end - size;
         let mut rhs = DVector::<f64>::zeros(n * size);
         for (b, col) in (start..end).enumerate() {
@@ -63,8 +67,11 @@ mod tests {
     #[test]
     fn scalar_equation_has_the_closed_form() {
         // 2 a x + c = 0.
-        let x = solve_lyapunov(&DMatrix::from_element(1, 1, -3.0), &DMatrix::from_element(1, 1, 4.0))
-            .unwrap();
+        let x = solve_lyapunov(
+            &DMatrix::from_element(1, 1, -3.0),
+            &DMatrix::from_element(1, 1, 4.0),
+        )
+        .unwrap();
         assert!(relative(x[(0, 0)], 4.0 / 6.0) < 1e-15);
     }
 
@@ -76,7 +83,8 @@ mod tests {
         let a = DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -k, -b]);
         let c = DMatrix::from_row_slice(2, 2, &[0.0, 0.0, 0.0, 1.0]);
         let x = solve_lyapunov(&a, &c).unwrap();
-        let expected = DMatrix::from_row_slice(2, 2, &[1.0 / (2.0 * b * k), 0.0, 0.0, 1.0 / (2.0 * b)]);
+        let expected =
+            DMatrix::from_row_slice(2, 2, &[1.0 / (2.0 * b * k), 0.0, 0.0, 1.0 / (2.0 * b)]);
         assert!((x - expected).norm() < 1e-14);
     }
 
@@ -85,11 +93,20 @@ mod tests {
         for (seed, n) in [(1, 3), (2, 6), (3, 11), (4, 24)] {
             // Shift a random matrix so that it is Hurwitz; mixed real and complex eigenvalues.
             let m = random_matrix(n, n, seed);
-            let shift = m.clone().complex_eigenvalues().iter().map(|l| l.re).fold(f64::MIN, f64::max);
+            let shift = m
+                .clone()
+                .complex_eigenvalues()
+                .iter()
+                .map(|l| l.re)
+                .fold(f64::MIN, f64::max);
             let a = m - DMatrix::identity(n, n) * (shift + 0.5);
             let c = random_matrix(n, n, seed + 100);
             let x = solve_lyapunov(&a, &c).unwrap();
-            assert!(residual(&a, &x, &c) < 1e-12, "n = {n}: residual {}", residual(&a, &x, &c));
+            assert!(
+                residual(&a, &x, &c) < 1e-12,
+                "n = {n}: residual {}",
+                residual(&a, &x, &c)
+            );
         }
     }
 
@@ -98,6 +115,9 @@ mod tests {
         // Eigenvalues ±1: λ1 + λ2 = 0 makes the equation singular.
         let a = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.0, -1.0]);
         let c = DMatrix::identity(2, 2);
-        assert!(matches!(solve_lyapunov(&a, &c), Err(CodesignError::SingularLyapunov)));
+        assert!(matches!(
+            solve_lyapunov(&a, &c),
+            Err(CodesignError::SingularLyapunov)
+        ));
     }
 }

@@ -18,9 +18,9 @@ pub mod plant;
 pub mod problem;
 pub mod problem_file;
 #[cfg(test)]
-mod test_util;
-#[cfg(test)]
 mod reference_tests;
+#[cfg(test)]
+mod test_util;
 
 pub use adjoint::{central_differences, gradient, Gradient};
 pub use analysis::{analyze, Analysis};

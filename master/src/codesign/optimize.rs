@@ -43,11 +43,25 @@ struct Scaling<'a>(&'a [DesignEntry]);
 
 impl Scaling<'_> {
     fn design(&self, z: &[f64]) -> Vec<f64> {
-        self.0.iter().zip(z).map(|(e, z)| e.min + z * (e.max - e.min)).collect()
+        self.0
+            .iter()
+            .zip(z)
+            .map(|(e, z)| e.min + z * (e.max - e.min))
+            .collect()
     }
 
     fn unit(&self, d: &[f64]) -> Vec<f64> {
-        self.0.iter().zip(d).map(|(e, d)| if e.max > e.min { (d - e.min) / (e.max - e.min) } else { 0.0 }).collect()
+        self.0
+            .iter()
+            .zip(d)
+            .map(|(e, d)| {
+                if e.max > e.min {
+                    (d - e.min) / (e.max - e.min)
+                } else {
+                    0.0
+                }
+            })
+            .collect()
     }
 
     fn range(&self, i: usize) -> f64 {
@@ -75,7 +89,8 @@ pub fn optimize(
             return f64::NAN;
         }
         let d = scaling.design(z);
-        let result = analyze(&mut **plant, problem, &d).and_then(|a| Ok((a.f, gradient(&mut **plant, problem, &a)?.df_dd)));
+        let result = analyze(&mut **plant, problem, &d)
+            .and_then(|a| Ok((a.f, gradient(&mut **plant, problem, &a)?.df_dd)));
         match result {
             Ok((f, df_dd)) => {
                 if let Some(grad) = grad {
@@ -83,7 +98,11 @@ pub fn optimize(
                         *g = df_dd[i] * scaling.range(i) / scale;
                     }
                 }
-                history.push(Evaluation { d, f, gradient: df_dd.iter().copied().collect() });
+                history.push(Evaluation {
+                    d,
+                    f,
+                    gradient: df_dd.iter().copied().collect(),
+                });
                 f / scale
             }
             Err(error) => {
@@ -96,9 +115,17 @@ pub fn optimize(
     let limits: Vec<(Vec<f64>, f64)> = constraints
         .iter()
         .flat_map(|c| {
-            let row: Vec<f64> = (0..design.len()).map(|i| c.coefficients[i] * scaling.range(i)).collect();
-            let offset: f64 = design.iter().zip(&c.coefficients).map(|(e, a)| a * e.min).sum();
-            let lower = c.min.map(|lo| (row.iter().map(|a| -a).collect(), lo - offset));
+            let row: Vec<f64> = (0..design.len())
+                .map(|i| c.coefficients[i] * scaling.range(i))
+                .collect();
+            let offset: f64 = design
+                .iter()
+                .zip(&c.coefficients)
+                .map(|(e, a)| a * e.min)
+                .sum();
+            let lower = c
+                .min
+                .map(|lo| (row.iter().map(|a| -a).collect(), lo - offset));
             let upper = c.max.map(|hi| (row.clone(), offset - hi));
             lower.into_iter().chain(upper)
         })
@@ -115,8 +142,19 @@ pub fn optimize(
         })
         .collect();
     let bounds = vec![(0.0, 1.0); design.len()];
-    let tolerances = StopTols { ftol_rel: settings.tolerance, ..StopTols::default() };
-    let outcome = minimize(objective, &scaling.unit(&start), &bounds, &functions, (), settings.max_iterations, Some(tolerances));
+    let tolerances = StopTols {
+        ftol_rel: settings.tolerance,
+        ..StopTols::default()
+    };
+    let outcome = minimize(
+        objective,
+        &scaling.unit(&start),
+        &bounds,
+        &functions,
+        (),
+        settings.max_iterations,
+        Some(tolerances),
+    );
     let (plant, history, failure) = state.into_inner();
     if let Some(error) = failure {
         return Err(error);
@@ -130,5 +168,10 @@ pub fn optimize(
         Some(evaluation) => evaluation.f,
         None => analyze(plant, problem, &d)?.f,
     };
-    Ok(Optimum { d, f, history, status })
+    Ok(Optimum {
+        d,
+        f,
+        history,
+        status,
+    })
 }

@@ -34,13 +34,30 @@ pub trait Plant {
     fn dims(&self) -> Dims;
 
     /// Writes r(x, u, d) into `out`.
-    fn rhs(&mut self, x: &[f64], u: &[f64], d: &[f64], out: &mut [f64]) -> Result<(), CodesignError>;
+    fn rhs(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), CodesignError>;
 
     /// J = ∂r/∂x (n_x × n_x) and G = ∂r/∂u (n_x × n_u).
-    fn jacobians(&mut self, x: &[f64], u: &[f64], d: &[f64]) -> Result<(DMatrix<f64>, DMatrix<f64>), CodesignError>;
+    fn jacobians(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+    ) -> Result<(DMatrix<f64>, DMatrix<f64>), CodesignError>;
 
     /// Jᵀψ, Gᵀψ and (∂r/∂d)ᵀψ.
-    fn adjoints(&mut self, x: &[f64], u: &[f64], d: &[f64], psi: &[f64]) -> Result<Adjoints, CodesignError>;
+    fn adjoints(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+        psi: &[f64],
+    ) -> Result<Adjoints, CodesignError>;
 
     /// The gradient with respect to (x, u, d) of Σ Jbar_ij J_ij + Σ Gbar_ij G_ij with the seeds
     /// held fixed: a second-derivative contraction.

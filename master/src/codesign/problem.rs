@@ -38,21 +38,42 @@ impl Problem {
             if expected == got {
                 Ok(())
             } else {
-                Err(CodesignError::Dimension { item: item.to_string(), expected, got })
+                Err(CodesignError::Dimension {
+                    item: item.to_string(),
+                    expected,
+                    got,
+                })
             }
         };
-        size("x_target entries (plant states)", dims.x, self.x_target.len())?;
-        size("u_target entries (plant inputs)", dims.u, self.u_target.len())?;
+        size(
+            "x_target entries (plant states)",
+            dims.x,
+            self.x_target.len(),
+        )?;
+        size(
+            "u_target entries (plant inputs)",
+            dims.u,
+            self.u_target.len(),
+        )?;
         size("initial deviation entries", dims.x, self.dx0.len())?;
         size("Q rows", dims.x, self.q.nrows())?;
         size("Q columns", dims.x, self.q.ncols())?;
         size("S rows", dims.u, self.s.nrows())?;
         size("S columns", dims.u, self.s.ncols())?;
-        size("residual rows (one per unknown target entry)", self.unknown_x.len() + self.unknown_u.len(), self.residual_rows.len())?;
-        let index = |item: &str, list: &[usize], bound: usize| match list.iter().find(|&&i| i >= bound) {
-            Some(&i) => Err(CodesignError::Dimension { item: format!("{item} index {i} (0-based) out of range"), expected: bound, got: i + 1 }),
-            None => Ok(()),
-        };
+        size(
+            "residual rows (one per unknown target entry)",
+            self.unknown_x.len() + self.unknown_u.len(),
+            self.residual_rows.len(),
+        )?;
+        let index =
+            |item: &str, list: &[usize], bound: usize| match list.iter().find(|&&i| i >= bound) {
+                Some(&i) => Err(CodesignError::Dimension {
+                    item: format!("{item} index {i} (0-based) out of range"),
+                    expected: bound,
+                    got: i + 1,
+                }),
+                None => Ok(()),
+            };
         index("unknown x_target", &self.unknown_x, dims.x)?;
         index("unknown u_target", &self.unknown_u, dims.u)?;
         index("residual row", &self.residual_rows, dims.x)?;
@@ -66,7 +87,10 @@ impl Problem {
         }
         let q_min = self.q.clone().symmetric_eigenvalues().min();
         if q_min < -1e-12 * self.q.norm() {
-            return Err(CodesignError::NotPositiveSemiDefinite { name: "Q", eigenvalue: q_min });
+            return Err(CodesignError::NotPositiveSemiDefinite {
+                name: "Q",
+                eigenvalue: q_min,
+            });
         }
         if !(self.dt > 0.0 && self.dt.is_finite()) || self.steps == 0 {
             return Err(CodesignError::Setting(format!(

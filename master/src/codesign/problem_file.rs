@@ -126,7 +126,10 @@ fn default_tolerance() -> f64 {
 
 impl Default for OptimizeSettings {
     fn default() -> Self {
-        OptimizeSettings { max_iterations: default_iterations(), tolerance: default_tolerance() }
+        OptimizeSettings {
+            max_iterations: default_iterations(),
+            tolerance: default_tolerance(),
+        }
     }
 }
 
@@ -157,7 +160,10 @@ impl CodesignFile {
 /// Reads and checks the problem file `path`; every error names the file and the item.
 pub fn read(path: &Path) -> Result<CodesignFile> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let invalid = |message: String| Error::InputFile { path: path.to_path_buf(), message };
+    let invalid = |message: String| Error::InputFile {
+        path: path.to_path_buf(),
+        message,
+    };
     let file: File = toml::from_str(&text).map_err(|e| {
         let message = e.message().trim_end();
         invalid(match e.span() {
@@ -173,12 +179,18 @@ pub fn read(path: &Path) -> Result<CodesignFile> {
         if expected == got {
             Ok(())
         } else {
-            Err(invalid(format!("{item} has {got} entries, but there are {expected}")))
+            Err(invalid(format!(
+                "{item} has {got} entries, but there are {expected}"
+            )))
         }
     };
     size("[target] x", nx, file.target.x.len())?;
     size("[target] u", nu, file.target.u.len())?;
-    size("[simulation] initial_deviation", nx, file.simulation.initial_deviation.len())?;
+    size(
+        "[simulation] initial_deviation",
+        nx,
+        file.simulation.initial_deviation.len(),
+    )?;
     let q = weight(&file.lqr.q, nx).map_err(|m| invalid(format!("[lqr] Q: {m}")))?;
     let s = weight(&file.lqr.s, nu).map_err(|m| invalid(format!("[lqr] S: {m}")))?;
     let (mut unknown_x, mut unknown_u) = (Vec::new(), Vec::new());
@@ -186,14 +198,24 @@ pub fn read(path: &Path) -> Result<CodesignFile> {
         match (position(&file.states, name), position(&file.inputs, name)) {
             (Some(i), _) => unknown_x.push(i),
             (None, Some(i)) => unknown_u.push(i),
-            (None, None) => return Err(invalid(format!("[target] unknown: {name} is neither a listed state nor a listed input"))),
+            (None, None) => {
+                return Err(invalid(format!(
+                    "[target] unknown: {name} is neither a listed state nor a listed input"
+                )))
+            }
         }
     }
     let residual_rows = file
         .target
         .residual_rows
         .iter()
-        .map(|name| position(&file.states, name).ok_or_else(|| invalid(format!("[target] residual_rows: {name} is not a listed state"))))
+        .map(|name| {
+            position(&file.states, name).ok_or_else(|| {
+                invalid(format!(
+                    "[target] residual_rows: {name} is not a listed state"
+                ))
+            })
+        })
         .collect::<Result<Vec<_>>>()?;
     if residual_rows.len() != file.target.unknown.len() {
         return Err(invalid(format!(
@@ -207,7 +229,10 @@ pub fn read(path: &Path) -> Result<CodesignFile> {
     }
     for d in &file.design {
         if !(d.min <= d.start && d.start <= d.max) {
-            return Err(invalid(format!("[[design]] {}: start {} is not within [{}, {}]", d.name, d.start, d.min, d.max)));
+            return Err(invalid(format!(
+                "[[design]] {}: start {} is not within [{}, {}]",
+                d.name, d.start, d.min, d.max
+            )));
         }
     }
     let names: Vec<String> = file.design.iter().map(|d| d.name.clone()).collect();
@@ -251,24 +276,39 @@ fn position(names: &[String], name: &str) -> Option<usize> {
 fn weight(w: &Weight, n: usize) -> Result<DMatrix<f64>, String> {
     match w {
         Weight::Scalar(v) => Ok(DMatrix::identity(n, n) * *v),
-        Weight::Diagonal(d) if d.len() == n => Ok(DMatrix::from_diagonal(&DVector::from_column_slice(d))),
+        Weight::Diagonal(d) if d.len() == n => {
+            Ok(DMatrix::from_diagonal(&DVector::from_column_slice(d)))
+        }
         Weight::Rows(rows) if rows.len() == n && rows.iter().all(|r| r.len() == n) => {
             Ok(DMatrix::from_fn(n, n, |i, j| rows[i][j]))
         }
-        _ => Err(format!("expected a number, a diagonal of {n} entries or {n} rows of {n}")),
+        _ => Err(format!(
+            "expected a number, a diagonal of {n} entries or {n} rows of {n}"
+        )),
     }
 }
 
 /// A constraint over the design parameters `names`.
 fn constraint(c: &ConstraintEntry, names: &[String]) -> Result<LinearConstraint, String> {
-    let text = c.terms.iter().map(|(n, a)| format!("{a}·{n}")).collect::<Vec<_>>().join(" + ");
+    let text = c
+        .terms
+        .iter()
+        .map(|(n, a)| format!("{a}·{n}"))
+        .collect::<Vec<_>>()
+        .join(" + ");
     let mut coefficients = vec![0.0; names.len()];
     for (name, a) in &c.terms {
-        let i = position(names, name).ok_or_else(|| format!("{text}: {name} is not a design parameter"))?;
+        let i = position(names, name)
+            .ok_or_else(|| format!("{text}: {name} is not a design parameter"))?;
         coefficients[i] = *a;
     }
     if c.min.is_none() && c.max.is_none() {
         return Err(format!("{text}: give min, max or both"));
     }
-    Ok(LinearConstraint { coefficients, min: c.min, max: c.max, text })
+    Ok(LinearConstraint {
+        coefficients,
+        min: c.min,
+        max: c.max,
+        text,
+    })
 }

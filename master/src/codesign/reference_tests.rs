@@ -40,7 +40,10 @@ const BASELINE: [f64; 3] = [1.0, 5.0, 2.0];
 
 /// Largest |a_i − b_i| / |b_i|.
 fn max_relative(a: &DVector<f64>, b: &DVector<f64>) -> f64 {
-    a.iter().zip(b.iter()).map(|(a, b)| relative(*a, *b)).fold(0.0, f64::max)
+    a.iter()
+        .zip(b.iter())
+        .map(|(a, b)| relative(*a, *b))
+        .fold(0.0, f64::max)
 }
 
 #[test]
@@ -51,7 +54,12 @@ fn cart_pole_reproduces_the_reference_cost_gain_and_eigenvalues() {
     for (w, r) in a.care.w.iter().zip(w_ref) {
         assert!(relative(*w, r) < 1e-5, "W = {}", a.care.w);
     }
-    let mut re: Vec<f64> = a.care.closed_loop_eigenvalues.iter().map(|l| l.re).collect();
+    let mut re: Vec<f64> = a
+        .care
+        .closed_loop_eigenvalues
+        .iter()
+        .map(|l| l.re)
+        .collect();
     re.sort_by(f64::total_cmp);
     for (l, r) in re.iter().zip([-2.4646, -2.4342, -0.19543, -0.19543]) {
         assert!((l - r).abs() < 1e-4, "eigenvalues {re:?}");
@@ -64,19 +72,32 @@ fn cart_pole_adjoint_reproduces_the_reference_and_central_differences() {
     let a = analyze(&mut plant, &problem, &BASELINE).unwrap();
     let g = gradient(&mut plant, &problem, &a).unwrap();
     let reference = DVector::from_vec(vec![4700.90306, 6741.01294, 6255.47446]);
-    assert!(max_relative(&g.df_dd, &reference) < 1e-6, "df/dd = {}", g.df_dd);
+    assert!(
+        max_relative(&g.df_dd, &reference) < 1e-6,
+        "df/dd = {}",
+        g.df_dd
+    );
     let fd = central_differences(&mut plant, &problem, &BASELINE, 1e-4).unwrap();
-    assert!(max_relative(&g.df_dd, &fd) < 1e-6, "adjoint {} vs differences {fd}", g.df_dd);
+    assert!(
+        max_relative(&g.df_dd, &fd) < 1e-6,
+        "adjoint {} vs differences {fd}",
+        g.df_dd
+    );
 }
 
 #[test]
 fn dropping_the_gbar_w_term_gives_a_wrong_gradient() {
     let (mut plant, problem) = (cart_pole(), cart_pole_problem());
     let a = analyze(&mut plant, &problem, &BASELINE).unwrap();
-    let without = gradient_with(&mut plant, &problem, &a, false).unwrap().df_dd;
+    let without = gradient_with(&mut plant, &problem, &a, false)
+        .unwrap()
+        .df_dd;
     let fd = central_differences(&mut plant, &problem, &BASELINE, 1e-4).unwrap();
     // The digest: df/dM ≈ −6340 and df/dL ≈ −28949 instead of +6741 and +6255.
-    assert!(max_relative(&without, &fd) > 0.5, "without GbarW {without} vs differences {fd}");
+    assert!(
+        max_relative(&without, &fd) > 0.5,
+        "without GbarW {without} vs differences {fd}"
+    );
     assert!(without[1] < 0.0 && without[2] < 0.0, "{without}");
 }
 
@@ -106,9 +127,16 @@ fn quadrotor_hover_speed_cost_and_steady_state_adjoint() {
     }
     assert!(relative(a.f, 7.944627) < 1e-7, "f = {}", a.f);
     let g = gradient(&mut plant, &problem, &a).unwrap();
-    assert!(g.steady_state.amax() > 0.0, "the steady-state adjoint contributes");
+    assert!(
+        g.steady_state.amax() > 0.0,
+        "the steady-state adjoint contributes"
+    );
     let fd = central_differences(&mut plant, &problem, &d, 1e-4).unwrap();
-    assert!(max_relative(&g.df_dd, &fd) < 1e-6, "adjoint {} vs differences {fd}", g.df_dd);
+    assert!(
+        max_relative(&g.df_dd, &fd) < 1e-6,
+        "adjoint {} vs differences {fd}",
+        g.df_dd
+    );
 }
 
 #[test]
@@ -129,10 +157,17 @@ fn duffing_with_an_unknown_target_state_matches_central_differences() {
     let d = [1.0, 0.5, 0.3, 0.8];
     let a = analyze(&mut plant, &problem, &d).unwrap();
     let x1 = a.x_target[0];
-    assert!((x1 + 0.5 * x1.powi(3) - 0.8).abs() < 1e-14, "equilibrium {x1}");
+    assert!(
+        (x1 + 0.5 * x1.powi(3) - 0.8).abs() < 1e-14,
+        "equilibrium {x1}"
+    );
     let g = gradient(&mut plant, &problem, &a).unwrap();
     let fd = central_differences(&mut plant, &problem, &d, 1e-4).unwrap();
-    assert!(max_relative(&g.df_dd, &fd) < 1e-6, "adjoint {} vs differences {fd}", g.df_dd);
+    assert!(
+        max_relative(&g.df_dd, &fd) < 1e-6,
+        "adjoint {} vs differences {fd}",
+        g.df_dd
+    );
 }
 
 /// The mass-spring-damper with horizon 20 s at step `dt`.
@@ -162,24 +197,36 @@ fn linear_plant_cost_and_gradient_tend_to_the_riccati_value_at_first_order() {
     };
     let limit = riccati(&mut plant, &d);
     // d(δx0ᵀPδx0)/dd by central differences of the CARE alone (no time stepping).
-    let limit_gradient = DVector::from_iterator(3, (0..3).map(|i| {
-        let h = 1e-5;
-        let (mut plus, mut minus) = (d, d);
-        plus[i] += h;
-        minus[i] -= h;
-        (riccati(&mut plant, &plus) - riccati(&mut plant, &minus)) / (2.0 * h)
-    }));
+    let limit_gradient = DVector::from_iterator(
+        3,
+        (0..3).map(|i| {
+            let h = 1e-5;
+            let (mut plus, mut minus) = (d, d);
+            plus[i] += h;
+            minus[i] -= h;
+            (riccati(&mut plant, &plus) - riccati(&mut plant, &minus)) / (2.0 * h)
+        }),
+    );
     let mut errors = vec![];
     for dt in [1e-2, 1e-3] {
         let problem = mass_spring_damper_problem(dt);
         let a = analyze(&mut plant, &problem, &d).unwrap();
         let g = gradient(&mut plant, &problem, &a).unwrap();
-        errors.push((relative(a.f, limit), max_relative(&g.df_dd, &limit_gradient)));
+        errors.push((
+            relative(a.f, limit),
+            max_relative(&g.df_dd, &limit_gradient),
+        ));
     }
     // First order: ten times smaller Δt, about ten times smaller error.
     let (coarse, fine) = (errors[0], errors[1]);
-    assert!(coarse.0 < 2e-2 && fine.0 < coarse.0 / 7.0 && fine.0 > coarse.0 / 13.0, "{errors:?}");
-    assert!(coarse.1 < 6e-2 && fine.1 < coarse.1 / 7.0 && fine.1 > coarse.1 / 13.0, "{errors:?}");
+    assert!(
+        coarse.0 < 2e-2 && fine.0 < coarse.0 / 7.0 && fine.0 > coarse.0 / 13.0,
+        "{errors:?}"
+    );
+    assert!(
+        coarse.1 < 6e-2 && fine.1 < coarse.1 / 7.0 && fine.1 > coarse.1 / 13.0,
+        "{errors:?}"
+    );
 }
 
 #[test]
@@ -188,7 +235,10 @@ fn bad_problems_get_clear_errors() {
     let mut problem = cart_pole_problem();
     problem.s = DMatrix::from_element(1, 1, -1.0);
     let error = analyze(&mut plant, &problem, &BASELINE).unwrap_err();
-    assert!(matches!(error, CodesignError::NotPositiveDefinite { name: "S" }), "{error}");
+    assert!(
+        matches!(error, CodesignError::NotPositiveDefinite { name: "S" }),
+        "{error}"
+    );
 
     // A large start with a high-gain LQR and a coarse step: explicit Euler diverges.
     let mut problem = cart_pole_problem();
@@ -208,24 +258,59 @@ fn bad_problems_get_clear_errors() {
     problem.q = DMatrix::identity(2, 2);
     problem.dx0 = DVector::from_vec(vec![0.5, -0.3]);
     let error = analyze(&mut plant, &problem, &[2.0, -1.0, 0.3, 2.0]).unwrap_err();
-    assert!(matches!(error, CodesignError::SteadyState { .. }), "{error}");
-    assert!(error.to_string().contains("better initial guess"), "{error}");
+    assert!(
+        matches!(error, CodesignError::SteadyState { .. }),
+        "{error}"
+    );
+    assert!(
+        error.to_string().contains("better initial guess"),
+        "{error}"
+    );
 
     // k = c = 0: the position does not enter r, so no row can determine it.
     let error = analyze(&mut plant, &problem, &[0.0, 0.0, 0.3, 0.8]).unwrap_err();
-    assert!(matches!(error, CodesignError::SingularSteadyState), "{error}");
+    assert!(
+        matches!(error, CodesignError::SingularSteadyState),
+        "{error}"
+    );
 }
 
 #[test]
 fn cart_pole_optimum_is_the_papers_with_a_77_percent_reduction() {
     use super::optimize::optimize;
     use super::problem_file::{DesignEntry, LinearConstraint, OptimizeSettings};
-    let entry = |name: &str, start, min, max| DesignEntry { name: name.into(), start, min, max };
-    let design = [entry("m", 1.0, 0.5, 2.0), entry("M", 5.0, 2.5, 7.5), entry("L", 2.0, 1.0, 2.0)];
-    let total_mass = LinearConstraint { coefficients: vec![1.0, 1.0, 0.0], min: Some(3.5), max: None, text: "m + M".into() };
-    let optimum = optimize(&mut cart_pole(), &cart_pole_problem(), &design, &[total_mass], &OptimizeSettings::default()).unwrap();
+    let entry = |name: &str, start, min, max| DesignEntry {
+        name: name.into(),
+        start,
+        min,
+        max,
+    };
+    let design = [
+        entry("m", 1.0, 0.5, 2.0),
+        entry("M", 5.0, 2.5, 7.5),
+        entry("L", 2.0, 1.0, 2.0),
+    ];
+    let total_mass = LinearConstraint {
+        coefficients: vec![1.0, 1.0, 0.0],
+        min: Some(3.5),
+        max: None,
+        text: "m + M".into(),
+    };
+    let optimum = optimize(
+        &mut cart_pole(),
+        &cart_pole_problem(),
+        &design,
+        &[total_mass],
+        &OptimizeSettings::default(),
+    )
+    .unwrap();
     for (d, expected) in optimum.d.iter().zip([1.0, 2.5, 1.0]) {
-        assert!((d - expected).abs() < 1e-4, "optimum {:?} ({})", optimum.d, optimum.status);
+        assert!(
+            (d - expected).abs() < 1e-4,
+            "optimum {:?} ({})",
+            optimum.d,
+            optimum.status
+        );
     }
     let reduction = 1.0 - optimum.f / optimum.history[0].f;
     assert!((0.76..=0.78).contains(&reduction), "reduction {reduction}");

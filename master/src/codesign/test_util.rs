@@ -10,9 +10,13 @@ use super::plant::Dims;
 /// A reproducible matrix with entries in [-1, 1) (a linear congruential generator, so that
 /// the tests need no random-number crate).
 pub fn random_matrix(rows: usize, cols: usize, seed: u64) -> DMatrix<f64> {
-    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     DMatrix::from_fn(rows, cols, |_, _| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
     })
 }
@@ -35,7 +39,12 @@ pub struct Linked<P> {
 impl<P: PlantEquations> Linked<P> {
     /// The plant with its default parameters and the named design parameters.
     pub fn new(plant: P, design: &[&str]) -> Self {
-        let index = |name: &&str| P::PARAMETERS.iter().position(|(n, _)| n == name).expect("known parameter");
+        let index = |name: &&str| {
+            P::PARAMETERS
+                .iter()
+                .position(|(n, _)| n == name)
+                .expect("known parameter")
+        };
         Linked {
             plant,
             parameters: P::PARAMETERS.iter().map(|&(_, v)| v).collect(),
@@ -46,10 +55,20 @@ impl<P: PlantEquations> Linked<P> {
 
 impl<P: PlantEquations> Equations for Linked<P> {
     fn dims(&self) -> Dims {
-        Dims { x: P::STATES.len(), u: P::INPUTS.len(), d: self.design.len() }
+        Dims {
+            x: P::STATES.len(),
+            u: P::INPUTS.len(),
+            d: self.design.len(),
+        }
     }
 
-    fn rhs<T: DualNumCopy + DualNum<Primitive = f64>>(&self, x: &[T], u: &[T], d: &[T], out: &mut [T]) {
+    fn rhs<T: DualNumCopy + DualNum<Primitive = f64>>(
+        &self,
+        x: &[T],
+        u: &[T],
+        d: &[T],
+        out: &mut [T],
+    ) {
         let mut p: Vec<T> = self.parameters.iter().map(|&v| T::from(v)).collect();
         for (&i, &value) in self.design.iter().zip(d) {
             p[i] = value;

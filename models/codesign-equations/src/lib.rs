@@ -42,9 +42,18 @@ impl<P: PlantEquations> OdeModel for PlantModel<P> {
             declaration = declaration.parameter(Var::new(name, value), Tunability::Tunable);
         }
         for name in P::STATES {
-            declaration = declaration.output(Var::new(&format!("{name}_out"), 0.0).description("the state"));
+            declaration =
+                declaration.output(Var::new(&format!("{name}_out"), 0.0).description("the state"));
         }
-        declaration.cosimulation(Method::Sdirk { rtol: 1e-8, atol: 1e-10 }, 1e-2).experiment(0.0, 10.0, 1e-8, 1e-2)
+        declaration
+            .cosimulation(
+                Method::Sdirk {
+                    rtol: 1e-8,
+                    atol: 1e-10,
+                },
+                1e-2,
+            )
+            .experiment(0.0, 10.0, 1e-8, 1e-2)
     }
 
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
@@ -66,8 +75,13 @@ impl PlantEquations for CartPole {
     const DESCRIPTION: &'static str = "Cart-pole (He et al. eqs. 30-31), a force on the cart";
     const STATES: &'static [&'static str] = &["x", "v", "theta", "omega"];
     const INPUTS: &'static [&'static str] = &["force"];
-    const PARAMETERS: &'static [(&'static str, f64)] =
-        &[("g", -10.0), ("delta", 0.0), ("m", 1.0), ("M", 5.0), ("L", 2.0)];
+    const PARAMETERS: &'static [(&'static str, f64)] = &[
+        ("g", -10.0),
+        ("delta", 0.0),
+        ("m", 1.0),
+        ("M", 5.0),
+        ("L", 2.0),
+    ];
 
     fn rhs<T: Scalar>(&self, x: &[T], u: &[T], p: &[T], dx: &mut [T]) {
         let (g, delta, m, big_m, l) = (p[0], p[1], p[2], p[3], p[4]);
@@ -79,7 +93,8 @@ impl PlantEquations for CartPole {
         dx[0] = v;
         dx[1] = (-m * m * l * l * g * cos * sin + m * l * l * swing) / d0 + u[0] / inertia;
         dx[2] = omega;
-        dx[3] = ((m + big_m) * m * g * l * sin - m * l * cos * swing) / d0 + cos * u[0] / (l * inertia);
+        dx[3] =
+            ((m + big_m) * m * g * l * sin - m * l * cos * swing) / d0 + cos * u[0] / (l * inertia);
     }
 }
 
@@ -129,7 +144,8 @@ impl PlantEquations for Duffing {
     const DESCRIPTION: &'static str = "Forced Duffing oscillator with a force input";
     const STATES: &'static [&'static str] = &["x", "v"];
     const INPUTS: &'static [&'static str] = &["force"];
-    const PARAMETERS: &'static [(&'static str, f64)] = &[("k", 1.0), ("c", 0.5), ("b", 0.3), ("F", 0.8)];
+    const PARAMETERS: &'static [(&'static str, f64)] =
+        &[("k", 1.0), ("c", 0.5), ("b", 0.3), ("F", 0.8)];
 
     fn rhs<T: Scalar>(&self, x: &[T], u: &[T], p: &[T], dx: &mut [T]) {
         let (k, c, b, force) = (p[0], p[1], p[2], p[3]);
@@ -171,7 +187,10 @@ mod tests {
         let w: Vec<f64> = x.iter().chain(u).copied().collect();
         let (n, m) = (x.len(), u.len());
         jacobian(&w, n, |w, dx| {
-            let lifted: Vec<_> = p.iter().map(|&v| fmu_export::scalar::Dual64::from(v)).collect();
+            let lifted: Vec<_> = p
+                .iter()
+                .map(|&v| fmu_export::scalar::Dual64::from(v))
+                .collect();
             plant.rhs(&w[..n], &w[n..n + m], &lifted, dx)
         })
         .0
