@@ -147,6 +147,14 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A co-design problem cannot be analyzed.
+    #[error("{}: {source}", path.display())]
+    Codesign {
+        /// The problem file.
+        path: PathBuf,
+        /// What went wrong.
+        source: Box<crate::codesign::CodesignError>,
+    },
     /// An input file is malformed.
     #[error("{}: {message}", path.display())]
     InputFile {

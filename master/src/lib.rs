@@ -5,6 +5,7 @@
 
 pub mod binding;
 pub mod cli;
+pub mod codesign;
 pub mod coupling;
 pub mod energy;
 pub mod error;

@@ -1,5 +1,6 @@
 //! The `tandem` command line (conventions of fmusim and FMPy).
 
+mod codesign;
 mod gradient;
 mod identify;
 mod info;
@@ -39,6 +40,10 @@ pub enum Command {
     /// co-simulation, or finite differences), with an optional finite-difference check.
     #[command(allow_negative_numbers = true)]
     Gradient(gradient::GradientArgs),
+    /// Control co-design of one plant FMU: LQR cost of a design and its gradient by the
+    /// coupled adjoint.
+    #[command(allow_negative_numbers = true)]
+    Codesign(codesign::CodesignArgs),
     /// Fit bounded component parameters to measurements (L-BFGS on the gradient).
     #[command(allow_negative_numbers = true)]
     Identify(identify::IdentifyArgs),
@@ -54,6 +59,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(&args),
         Command::Gradient(args) => gradient::run(&args),
         Command::Identify(args) => identify::run(&args),
+        Command::Codesign(args) => codesign::run(&args),
     };
     match result {
         Ok(code) => code,

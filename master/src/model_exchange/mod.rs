@@ -7,7 +7,7 @@
 
 mod equations;
 mod held_step;
-mod partials;
+pub(crate) mod partials;
 mod stepper;
 
 pub use equations::NonFinite;

@@ -15,7 +15,7 @@ mod port;
 mod ssd;
 mod ssp;
 mod system_connectors;
-mod toml_file;
+pub(crate) mod toml_file;
 mod xml_file;
 
 pub(crate) use algebraic_loop::depends_directly;

@@ -316,11 +316,11 @@ fn bond(
 }
 
 /// The text of the file, to turn byte positions into lines.
-struct Lines<'a>(&'a str);
+pub(crate) struct Lines<'a>(pub(crate) &'a str);
 
 impl Lines<'_> {
     /// The 1-based line and column of byte `offset`.
-    fn position(&self, offset: usize) -> (usize, usize) {
+    pub(crate) fn position(&self, offset: usize) -> (usize, usize) {
         let before = &self.0[..offset.min(self.0.len())];
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
