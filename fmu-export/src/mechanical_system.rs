@@ -10,7 +10,7 @@ use crate::linear::{self, Singular};
 use crate::mechanics::{MechArgs, MechanicalModel};
 use crate::ode::{Args, Event};
 use crate::scalar::Scalar;
-use crate::small::{zeros, Small};
+use crate::small::{matrix_zeros, zeros, Small, SmallMatrix};
 use crate::system::System;
 
 /// A mechanical model seen as a first-order [`System`] with state `x = [q; v]`.
@@ -62,8 +62,8 @@ impl<M: MechanicalModel> MechanicalSystem<M> {
     }
 
     /// The mass matrix `M(q, p)`, row-major.
-    pub fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>) -> Small<T> {
-        let mut m = zeros(self.dofs * self.dofs);
+    pub fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>) -> SmallMatrix<T> {
+        let mut m = matrix_zeros(self.dofs * self.dofs);
         self.mass_matrix_into(a, &mut m);
         m
     }
@@ -95,8 +95,8 @@ impl<M: MechanicalModel> MechanicalSystem<M> {
     }
 
     /// The constraint Jacobian `C_q` (`m x n`, row-major), exact by dual numbers.
-    pub fn constraint_jacobian<T: Scalar>(&self, t: T, q: &[T], p: &[T]) -> Small<T> {
-        let mut jac = zeros(self.constraints * self.dofs);
+    pub fn constraint_jacobian<T: Scalar>(&self, t: T, q: &[T], p: &[T]) -> SmallMatrix<T> {
+        let mut jac = matrix_zeros(self.constraints * self.dofs);
         self.constraint_jacobian_into(t, q, p, &mut jac);
         jac
     }
@@ -155,7 +155,7 @@ impl<M: MechanicalModel> MechanicalSystem<M> {
         let size = n + m;
         let mass = self.mass_matrix(a);
         let cq = self.constraint_jacobian(a.t, a.q, a.p);
-        let mut matrix = zeros(size * size);
+        let mut matrix = matrix_zeros(size * size);
         for i in 0..n {
             matrix[i * size..i * size + n].copy_from_slice(&mass[i * n..(i + 1) * n]);
         }

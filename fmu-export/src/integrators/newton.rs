@@ -3,7 +3,7 @@
 use crate::jacobian::jacobian_into;
 use crate::linear::Lu;
 use crate::scalar::Dual64;
-use crate::small::Small;
+use crate::small::{Small, SmallMatrix};
 use crate::system::StepError;
 
 /// Settings of Newton's method.
@@ -41,7 +41,7 @@ impl Newton {
         let mut residual_norm = f64::INFINITY;
         let mut r: Small<f64> = Small::from_elem(0.0, n);
         for _ in 0..self.max_iterations {
-            let mut jac: Small<f64> = Small::from_elem(0.0, n * n);
+            let mut jac: SmallMatrix<f64> = SmallMatrix::from_elem(0.0, n * n);
             jacobian_into(w, &mut residual, &mut jac, &mut r);
             if !r.iter().all(|v| v.is_finite()) {
                 return Err(StepError::NonFinite { t });
