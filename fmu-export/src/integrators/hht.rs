@@ -116,12 +116,15 @@ impl Hht {
         out: &mut [T],
     ) {
         let n = self.dofs;
-        let mut jacobian: SmallMatrix<T> = matrix_zeros(self.constraints * n);
-        sys.constraint_jacobian_into(args.t, args.q, args.p, &mut jacobian);
         sys.forces_into(args, out);
         out.iter_mut().for_each(|o| *o = -*o);
-        for (row, &l) in jacobian.chunks(n.max(1)).zip(lambda) {
-            out.iter_mut().zip(row).for_each(|(o, &c)| *o += c * l);
+        // Skipped without constraints: even an empty stack matrix costs a copy when it moves.
+        if self.constraints > 0 {
+            let mut jacobian: SmallMatrix<T> = matrix_zeros(self.constraints * n);
+            sys.constraint_jacobian_into(args.t, args.q, args.p, &mut jacobian);
+            for (row, &l) in jacobian.chunks(n.max(1)).zip(lambda) {
+                out.iter_mut().zip(row).for_each(|(o, &c)| *o += c * l);
+            }
         }
     }
 
