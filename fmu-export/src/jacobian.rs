@@ -1,20 +1,33 @@
 //! Exact Jacobians of vector functions by forward-mode dual numbers.
 
 use crate::scalar::Dual64;
+use crate::small::Small;
 
 /// Evaluates `f` at `x` with one dual direction per column and returns the `m x n` Jacobian
 /// (row-major) together with the value `f(x)`.
 ///
 /// `f(x, out)` must write all `m` entries of `out`.
-pub fn jacobian<F>(x: &[f64], m: usize, mut f: F) -> (Vec<f64>, Vec<f64>)
+pub fn jacobian<F>(x: &[f64], m: usize, f: F) -> (Vec<f64>, Vec<f64>)
 where
     F: FnMut(&[Dual64], &mut [Dual64]),
 {
-    let n = x.len();
-    let mut jac = vec![0.0; m * n];
+    let mut jac = vec![0.0; m * x.len()];
     let mut value = vec![0.0; m];
-    let mut xd: Vec<Dual64> = x.iter().map(|&v| Dual64::from(v)).collect();
-    let mut out = vec![Dual64::from(0.0); m];
+    jacobian_into(x, f, &mut jac, &mut value);
+    (jac, value)
+}
+
+/// [`jacobian`] into caller-provided buffers: `jac` (`m x n`, row-major) and `value` (`m`
+/// entries, which fixes `m`). Allocates nothing for up to
+/// [`INLINE`](crate::small::INLINE) unknowns and rows.
+pub fn jacobian_into<F>(x: &[f64], mut f: F, jac: &mut [f64], value: &mut [f64])
+where
+    F: FnMut(&[Dual64], &mut [Dual64]),
+{
+    let (n, m) = (x.len(), value.len());
+    debug_assert_eq!(jac.len(), m * n, "the Jacobian buffer must hold m*n entries");
+    let mut xd: Small<Dual64> = x.iter().map(|&v| Dual64::from(v)).collect();
+    let mut out: Small<Dual64> = Small::from_elem(Dual64::from(0.0), m);
     for j in 0..n {
         xd[j].eps = 1.0;
         out.iter_mut().for_each(|o| *o = Dual64::from(0.0));
@@ -31,7 +44,6 @@ where
         f(&xd, &mut out);
         value.iter_mut().zip(&out).for_each(|(v, o)| *v = o.re);
     }
-    (jac, value)
 }
 
 /// The directional derivative `J w` of `f` at `x` (one dual evaluation).

@@ -30,6 +30,7 @@ pub mod mechanics;
 pub mod ode;
 pub mod ode_system;
 pub mod scalar;
+pub mod small;
 pub mod system;
 pub mod token;
 pub mod variables;

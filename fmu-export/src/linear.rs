@@ -2,6 +2,7 @@
 //! same solver runs inside dual-number evaluations (exact derivatives through linear solves).
 
 use crate::scalar::Scalar;
+use crate::small::{Small, SmallMatrix};
 
 /// The matrix was singular to working precision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,16 +15,18 @@ pub struct Singular {
 #[derive(Clone, Debug)]
 pub struct Lu<T> {
     n: usize,
-    lu: Vec<T>,
-    pivots: Vec<usize>,
+    lu: SmallMatrix<T>,
+    pivots: Small<usize>,
 }
 
 impl<T: Scalar> Lu<T> {
-    /// Factors the `n x n` row-major matrix `a`.
-    pub fn factor(mut a: Vec<T>, n: usize) -> Result<Self, Singular> {
+    /// Factors the `n x n` row-major matrix `a` (a [`SmallMatrix`] one is factored in place,
+    /// without allocating when it is small).
+    pub fn factor(a: impl Into<SmallMatrix<T>>, n: usize) -> Result<Self, Singular> {
+        let mut a = a.into();
         assert_eq!(a.len(), n * n, "matrix buffer must hold n*n entries");
         let scale = a.iter().fold(0.0f64, |m, v| m.max(v.real().abs())).max(f64::MIN_POSITIVE);
-        let mut pivots = Vec::with_capacity(n);
+        let mut pivots = Small::with_capacity(n);
         for k in 0..n {
             let (p, best) = (k..n)
                 .map(|i| (i, a[i * n + k].real().abs()))
@@ -93,7 +96,11 @@ impl<T: Scalar> Lu<T> {
 }
 
 /// Solves `A x = b` for one right-hand side, consuming `a`.
-pub fn solve<T: Scalar>(a: Vec<T>, b: &mut [T], n: usize) -> Result<(), Singular> {
+pub fn solve<T: Scalar>(
+    a: impl Into<SmallMatrix<T>>,
+    b: &mut [T],
+    n: usize,
+) -> Result<(), Singular> {
     Lu::factor(a, n)?.solve(b);
     Ok(())
 }

@@ -10,6 +10,7 @@ use crate::linear::{self, Singular};
 use crate::mechanics::{MechArgs, MechanicalModel};
 use crate::ode::{Args, Event};
 use crate::scalar::Scalar;
+use crate::small::{matrix_zeros, zeros, Small, SmallMatrix};
 use crate::system::System;
 
 /// A mechanical model seen as a first-order [`System`] with state `x = [q; v]`.
@@ -61,37 +62,55 @@ impl<M: MechanicalModel> MechanicalSystem<M> {
     }
 
     /// The mass matrix `M(q, p)`, row-major.
-    pub fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>) -> Vec<T> {
-        let mut m = vec![T::cst(0.0); self.dofs * self.dofs];
-        self.model.mass_matrix(a, &mut m);
+    pub fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>) -> SmallMatrix<T> {
+        let mut m = matrix_zeros(self.dofs * self.dofs);
+        self.mass_matrix_into(a, &mut m);
         m
     }
 
+    /// [`MechanicalSystem::mass_matrix`] into `m` (`n * n` entries).
+    pub fn mass_matrix_into<T: Scalar>(&self, a: &MechArgs<T>, m: &mut [T]) {
+        m.fill(T::cst(0.0));
+        self.model.mass_matrix(a, m);
+    }
+
     /// The applied forces `Q(t, q, v, u, p)`.
-    pub fn forces<T: Scalar>(&self, a: &MechArgs<T>) -> Vec<T> {
-        let mut f = vec![T::cst(0.0); self.dofs];
-        self.model.forces(a, &mut f);
+    pub fn forces<T: Scalar>(&self, a: &MechArgs<T>) -> Small<T> {
+        let mut f = zeros(self.dofs);
+        self.forces_into(a, &mut f);
         f
     }
 
+    /// [`MechanicalSystem::forces`] into `f` (`n` entries).
+    pub fn forces_into<T: Scalar>(&self, a: &MechArgs<T>, f: &mut [T]) {
+        f.fill(T::cst(0.0));
+        self.model.forces(a, f);
+    }
+
     /// The constraint residuals `C(q, t)`.
-    pub fn constraints<T: Scalar>(&self, t: T, q: &[T], p: &[T]) -> Vec<T> {
-        let mut c = vec![T::cst(0.0); self.constraints];
+    pub fn constraints<T: Scalar>(&self, t: T, q: &[T], p: &[T]) -> Small<T> {
+        let mut c = zeros(self.constraints);
         self.model.constraints(t, q, p, &mut c);
         c
     }
 
     /// The constraint Jacobian `C_q` (`m x n`, row-major), exact by dual numbers.
-    pub fn constraint_jacobian<T: Scalar>(&self, t: T, q: &[T], p: &[T]) -> Vec<T> {
+    pub fn constraint_jacobian<T: Scalar>(&self, t: T, q: &[T], p: &[T]) -> SmallMatrix<T> {
+        let mut jac = matrix_zeros(self.constraints * self.dofs);
+        self.constraint_jacobian_into(t, q, p, &mut jac);
+        jac
+    }
+
+    /// [`MechanicalSystem::constraint_jacobian`] into `jac` (`m * n` entries).
+    pub fn constraint_jacobian_into<T: Scalar>(&self, t: T, q: &[T], p: &[T], jac: &mut [T]) {
         let (n, m) = (self.dofs, self.constraints);
-        let mut jac = vec![T::cst(0.0); m * n];
         if m == 0 {
-            return jac;
+            return;
         }
         let td = Dual::from_re(t);
-        let pd: Vec<Dual<T>> = p.iter().map(|&v| Dual::from_re(v)).collect();
-        let mut qd: Vec<Dual<T>> = q.iter().map(|&v| Dual::from_re(v)).collect();
-        let mut c = vec![Dual::from_re(T::cst(0.0)); m];
+        let pd: Small<Dual<T>> = p.iter().map(|&v| Dual::from_re(v)).collect();
+        let mut qd: Small<Dual<T>> = q.iter().map(|&v| Dual::from_re(v)).collect();
+        let mut c: Small<Dual<T>> = Small::from_elem(Dual::from_re(T::cst(0.0)), m);
         for j in 0..n {
             qd[j].eps = T::cst(1.0);
             self.model.constraints(td, &qd, &pd, &mut c);
@@ -100,40 +119,43 @@ impl<M: MechanicalModel> MechanicalSystem<M> {
             }
             qd[j].eps = T::cst(0.0);
         }
-        jac
     }
 
     /// The acceleration-level right-hand side
     /// `gamma = -(C_q v)_q v - 2 C_qt v - C_tt = -d^2/ds^2 C(q + s v, t + s) |_{s=0}`.
-    pub fn constraint_curvature<T: Scalar>(&self, t: T, q: &[T], v: &[T], p: &[T]) -> Vec<T> {
+    pub fn constraint_curvature<T: Scalar>(&self, t: T, q: &[T], v: &[T], p: &[T]) -> Small<T> {
         let m = self.constraints;
         if m == 0 {
-            return Vec::new();
+            return Small::new();
         }
         let zero = T::cst(0.0);
         let td = Dual2::new(t, T::cst(1.0), zero);
-        let qd: Vec<Dual2<T>> = q.iter().zip(v).map(|(&qi, &vi)| Dual2::new(qi, vi, zero)).collect();
-        let pd: Vec<Dual2<T>> = p.iter().map(|&v| Dual2::from_re(v)).collect();
-        let mut c = vec![Dual2::from_re(zero); m];
+        let qd: Small<Dual2<T>> =
+            q.iter().zip(v).map(|(&qi, &vi)| Dual2::new(qi, vi, zero)).collect();
+        let pd: Small<Dual2<T>> = p.iter().map(|&v| Dual2::from_re(v)).collect();
+        let mut c: Small<Dual2<T>> = Small::from_elem(Dual2::from_re(zero), m);
         self.model.constraints(td, &qd, &pd, &mut c);
         c.iter().map(|ci| -ci.v2).collect()
     }
 
     /// Consistent accelerations and multipliers from
     /// `[M C_q^T; C_q 0] [a; lambda] = [Q; gamma]`.
-    pub fn accelerations<T: Scalar>(&self, a: &MechArgs<T>) -> Result<(Vec<T>, Vec<T>), Singular> {
+    pub fn accelerations<T: Scalar>(
+        &self,
+        a: &MechArgs<T>,
+    ) -> Result<(Small<T>, Small<T>), Singular> {
         let (n, m) = (self.dofs, self.constraints);
         if m == 0 {
             // The augmented matrix is the mass matrix itself: no copy into a larger one (this
             // runs once per step and per column of every step Jacobian).
             let mut accelerations = self.forces(a);
             linear::solve(self.mass_matrix(a), &mut accelerations, n)?;
-            return Ok((accelerations, Vec::new()));
+            return Ok((accelerations, Small::new()));
         }
         let size = n + m;
         let mass = self.mass_matrix(a);
         let cq = self.constraint_jacobian(a.t, a.q, a.p);
-        let mut matrix = vec![T::cst(0.0); size * size];
+        let mut matrix = matrix_zeros(size * size);
         for i in 0..n {
             matrix[i * size..i * size + n].copy_from_slice(&mass[i * n..(i + 1) * n]);
         }
@@ -146,7 +168,7 @@ impl<M: MechanicalModel> MechanicalSystem<M> {
         let mut rhs = self.forces(a);
         rhs.extend(self.constraint_curvature(a.t, a.q, a.v, a.p));
         linear::solve(matrix, &mut rhs, size)?;
-        let lambda = rhs.split_off(n);
+        let lambda = rhs.drain(n..).collect();
         Ok((rhs, lambda))
     }
 

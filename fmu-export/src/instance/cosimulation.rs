@@ -20,7 +20,7 @@ impl<S: System> Instance<S> {
         self.expect_mode(&[Mode::Step])?;
         self.check_step(current, h)?;
         let (t, t_end) = (self.state.t, current + h);
-        let backup = (self.state.clone(), self.integrator.clone());
+        self.rollback.save(&self.state, self.integrator.state());
         match self.advance(t, h) {
             Ok(events) => {
                 if events > 0 {
@@ -35,7 +35,7 @@ impl<S: System> Instance<S> {
                 Ok(())
             }
             Err(reason) => {
-                (self.state, self.integrator) = backup;
+                self.rollback.restore(&mut self.state, &mut self.integrator);
                 self.touch();
                 Err(Problem::discard(format!(
                     "the step from t = {t} to t = {t_end} failed: {reason}; the instance stays at t = {t}"
@@ -71,35 +71,55 @@ impl<S: System> Instance<S> {
 
     /// Integrates over `[t, t + h]` and moves the inputs and states to the end of the step;
     /// returns the number of events handled, or why the step failed.
+    ///
+    /// The step's own checks stand for the finiteness of its result: every integrator rejects
+    /// a non-finite state, and the mechanical and SDIRK ones non-finite forces or derivatives
+    /// along the step (no extra evaluation here just to check them).
     fn advance(&mut self, t: f64, h: f64) -> Result<usize, String> {
-        let inputs = self.step_inputs();
+        // Taken out of the instance (to lend it alongside `self`), put back after the step.
+        let empty = StepInputs { t0: t, coefficients: Vec::new() };
+        let mut inputs = std::mem::replace(&mut self.inputs, empty);
+        self.fill_step_inputs(&mut inputs);
         let report = if self.propagates_sensitivities() {
-            self.step_with_sensitivities(t, h, &inputs)?
+            self.step_with_sensitivities(t, h, &inputs)
         } else {
             self.integrator
                 .do_step(&self.sys, t, h, &inputs, &self.state.p, &mut self.state.d)
-                .map_err(|e| e.to_string())?
+                .map_err(|e| e.to_string())
         };
-        self.sync_states_from_integrator();
-        self.state.t = t + h;
-        self.shift_inputs(&inputs, h);
+        if report.is_ok() {
+            self.sync_states_from_integrator();
+            self.state.t = t + h;
+            self.shift_inputs(&inputs, h);
+        }
+        self.inputs = inputs;
+        let report = report?;
         self.check_state_finite().map_err(|p| format!("non-finite state: {p}"))?;
-        self.derivatives().map_err(|p| format!("non-finite state derivative: {p}"))?;
         Ok(report.events)
     }
 
     /// The inputs over the next step: held values plus the derivatives set since, up to the
     /// highest order with a non-zero entry.
     pub(super) fn step_inputs(&self) -> StepInputs<f64> {
+        let mut inputs = StepInputs { t0: 0.0, coefficients: Vec::new() };
+        self.fill_step_inputs(&mut inputs);
+        inputs
+    }
+
+    /// [`Instance::step_inputs`] written into `inputs`, reusing its allocations.
+    fn fill_step_inputs(&self, inputs: &mut StepInputs<f64>) {
         let s = &self.state;
         let order = s
             .input_derivatives
             .iter()
             .rposition(|d| d.iter().any(|&v| v != 0.0))
             .map_or(0, |k| k + 1);
-        let mut coefficients = vec![s.u.clone()];
-        coefficients.extend(s.input_derivatives[..order].iter().cloned());
-        StepInputs { t0: s.t, coefficients }
+        inputs.t0 = s.t;
+        inputs.coefficients.resize_with(order + 1, Vec::new);
+        let sources = std::iter::once(&s.u).chain(&s.input_derivatives[..order]);
+        for (coefficient, source) in inputs.coefficients.iter_mut().zip(sources) {
+            coefficient.clone_from(source);
+        }
     }
 
     /// Re-expands the input polynomial around the end of the step, so that inputs and their

@@ -10,6 +10,7 @@ pub mod logging;
 pub mod model_exchange;
 pub mod outcome;
 pub mod partials;
+mod rollback;
 pub mod serialization;
 pub mod sensitivity;
 pub mod snapshot;
@@ -17,13 +18,14 @@ pub mod values;
 
 use crate::declaration::Declaration;
 use crate::ode::Args;
-use crate::system::{Integrator, System};
+use crate::system::{Integrator, StepInputs, System};
 use crate::token::instantiation_token;
 use crate::variables::{Role, VariableTable};
 use dynamic::DynamicState;
 use lifecycle::{Kind, Mode};
 use logging::{Category, LogFilter, Logger};
 use outcome::{Outcome, Problem, Status};
+use rollback::Rollback;
 use snapshot::SnapshotStore;
 
 /// One FMU instance of the model `S`.
@@ -39,15 +41,34 @@ pub struct Instance<S: System> {
     integrator: S::Integrator,
     cache: Cache,
     snapshots: SnapshotStore,
+    rollback: Rollback,
+    /// The input polynomial of the step in progress (kept to reuse its allocation).
+    inputs: StepInputs<f64>,
 }
 
 /// Values computed from the current point, dropped whenever an input to them changes.
 #[derive(Default)]
 struct Cache {
-    dx: Option<Vec<f64>>,
-    y: Option<Vec<f64>>,
+    dx: Cached,
+    y: Cached,
     /// `d(y[i])/d(p)` of the `k`-th listed parameter at `k * ny + i`.
     dy_dp: Option<Vec<f64>>,
+}
+
+/// A cached vector whose allocation outlives its value: every doStep invalidates the cache,
+/// and refilling it must not allocate.
+#[derive(Default)]
+struct Cached {
+    values: Vec<f64>,
+    valid: bool,
+}
+
+impl Cache {
+    fn invalidate(&mut self) {
+        self.dx.valid = false;
+        self.y.valid = false;
+        self.dy_dp = None;
+    }
 }
 
 impl<S: System> Instance<S> {
@@ -70,6 +91,8 @@ impl<S: System> Instance<S> {
             integrator,
             cache: Cache::default(),
             snapshots: SnapshotStore::default(),
+            rollback: Rollback::default(),
+            inputs: StepInputs { t0: 0.0, coefficients: Vec::new() },
         }
     }
 
@@ -152,7 +175,7 @@ impl<S: System> Instance<S> {
 
     /// Drops cached derived values after anything they depend on changed.
     fn touch(&mut self) {
-        self.cache = Cache::default();
+        self.cache.invalidate();
     }
 
     /// The model arguments at the current point, in plain reals.
@@ -171,31 +194,37 @@ impl<S: System> Instance<S> {
 
     /// The state derivatives at the current point (cached); non-finite values are an Error.
     pub(crate) fn derivatives(&mut self) -> Outcome<&[f64]> {
-        if self.cache.dx.is_none() {
-            let mut dx = vec![0.0; self.state.x.len()];
+        if !self.cache.dx.valid {
+            let mut dx = std::mem::take(&mut self.cache.dx.values);
+            dx.clear();
+            dx.resize(self.state.x.len(), 0.0);
             self.sys.derivatives(&self.args(), &mut dx);
-            self.check_finite(&dx, Role::Derivative)?;
-            self.cache.dx = Some(dx);
+            let finite = self.check_finite(&dx, Role::Derivative);
+            self.cache.dx = Cached { values: dx, valid: finite.is_ok() };
+            finite?;
         }
-        Ok(self.cache.dx.as_deref().expect("filled above"))
+        Ok(&self.cache.dx.values)
     }
 
     /// The continuous outputs at the current point (cached); in Co-Simulation after
     /// initialization they come from the integrator (whose mechanical accelerations are the
     /// algorithmic ones). Non-finite values are an Error.
     pub(crate) fn outputs(&mut self) -> Outcome<&[f64]> {
-        if self.cache.y.is_none() {
-            let mut y = vec![0.0; self.declaration().outputs.len()];
+        if !self.cache.y.valid {
+            let mut y = std::mem::take(&mut self.cache.y.values);
+            y.clear();
+            y.resize(self.declaration().outputs.len(), 0.0);
             if self.state.integrator_ready {
                 let s = &self.state;
                 self.integrator.outputs(&self.sys, s.t, &s.u, &s.p, &s.d, &mut y);
             } else {
                 self.sys.outputs(&self.args(), &mut y);
             }
-            self.check_finite(&y, Role::Output)?;
-            self.cache.y = Some(y);
+            let finite = self.check_finite(&y, Role::Output);
+            self.cache.y = Cached { values: y, valid: finite.is_ok() };
+            finite?;
         }
-        Ok(self.cache.y.as_deref().expect("filled above"))
+        Ok(&self.cache.y.values)
     }
 
     /// An Error naming the first non-finite entry of `values` (entries play `role(i)`).

@@ -4,6 +4,7 @@
 use crate::instance::lifecycle::Mode;
 use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::Instance;
+use crate::small::Small;
 use crate::system::System;
 use crate::variables::{Causality, ModelVariable, Role, ValueReference, VarType, Variability};
 
@@ -79,7 +80,7 @@ impl<S: System> Instance<S> {
     /// value of `vrs[k]`. Nothing is written unless every reference is valid.
     pub fn get_values<V: FmiValue>(&mut self, vrs: &[ValueReference], out: &mut [V]) -> Outcome {
         check_lengths(vrs.len(), out.len())?;
-        let mut roles = Vec::with_capacity(vrs.len());
+        let mut roles: Small<Role> = Small::with_capacity(vrs.len());
         for &vr in vrs {
             roles.push(self.variable(vr, V::TYPE)?.role);
         }
@@ -93,7 +94,7 @@ impl<S: System> Instance<S> {
     /// nothing: every reference, mode rule and bound is checked before anything changes.
     pub fn set_values<V: FmiValue>(&mut self, vrs: &[ValueReference], values: &[V]) -> Outcome {
         check_lengths(vrs.len(), values.len())?;
-        let mut writes = Vec::with_capacity(vrs.len());
+        let mut writes: Small<(Role, f64)> = Small::with_capacity(vrs.len());
         for (&vr, &value) in vrs.iter().zip(values) {
             let var = self.variable(vr, V::TYPE)?;
             let value = value.to_store();

@@ -26,13 +26,40 @@ const NEGLIGIBLE: f64 = 4.0 * f64::EPSILON;
 pub struct SchemeIntegrator<M> {
     scheme: M,
     state: Vec<f64>,
+    /// The working copy of the step in progress, kept between steps so that a step allocates
+    /// nothing; holds no information between steps.
+    buffers: StepBuffers,
+}
+
+/// The working copy of a communication step: the method state, event signs and discrete
+/// variables as the step advances, and the next internal step's state.
+#[derive(Clone, Debug, Default)]
+struct StepBuffers {
+    w: Vec<f64>,
+    references: Vec<f64>,
+    d: Vec<f64>,
+    next: Vec<f64>,
+}
+
+impl StepBuffers {
+    /// Loads the committed integrator state `[w, s]` (method state of `ns` entries) and `d`.
+    /// (`next` is sized where it is used.)
+    fn load(&mut self, state: &[f64], ns: usize, d: &[f64]) {
+        let (w, references) = state.split_at(ns);
+        for (buffer, values) in
+            [(&mut self.w, w), (&mut self.references, references), (&mut self.d, d)]
+        {
+            buffer.clear();
+            buffer.extend_from_slice(values);
+        }
+    }
 }
 
 impl<M> SchemeIntegrator<M> {
     /// An integrator for `scheme`, whose state vector has `len` entries (method state plus
     /// one per event indicator), all zero until [`Integrator::initialize`].
     pub fn with_state_len(scheme: M, len: usize) -> Self {
-        SchemeIntegrator { scheme, state: vec![0.0; len] }
+        SchemeIntegrator { scheme, state: vec![0.0; len], buffers: StepBuffers::default() }
     }
 
     /// The one-step method (for residual evaluations by the adjoint layer).
@@ -89,14 +116,20 @@ impl<M> SchemeIntegrator<M> {
     where
         M: DifferentiableScheme<S>,
     {
-        let mut step = CommunicationStep::new(&self.scheme, sys, &self.state, u, p, d, tape);
-        let report = step.run(t, t + h)?;
-        // Commit only a completed step, so a failed one leaves state and `d` untouched.
         let ns = self.scheme.state_len();
-        self.state[..ns].copy_from_slice(&step.w);
-        self.state[ns..].copy_from_slice(&step.references);
-        d.copy_from_slice(&step.d);
-        Ok(report)
+        let mut buffers = std::mem::take(&mut self.buffers);
+        buffers.load(&self.state, ns, d);
+        let mut step = CommunicationStep { scheme: &self.scheme, sys, u, p, buffers, tape };
+        let result = step.run(t, t + h);
+        let buffers = step.buffers;
+        // Commit only a completed step, so a failed one leaves state and `d` untouched.
+        if result.is_ok() {
+            self.state[..ns].copy_from_slice(&buffers.w);
+            self.state[ns..].copy_from_slice(&buffers.references);
+            d.copy_from_slice(&buffers.d);
+        }
+        self.buffers = buffers;
+        result
     }
 }
 
@@ -172,40 +205,17 @@ struct CommunicationStep<'a, S, M> {
     sys: &'a S,
     u: &'a StepInputs<f64>,
     p: &'a [f64],
-    w: Vec<f64>,
-    references: Vec<f64>,
-    d: Vec<f64>,
+    buffers: StepBuffers,
     /// Where accepted steps and resets are recorded, if anywhere.
     tape: Option<&'a mut Vec<Segment>>,
 }
 
 impl<'a, S: System, M: DifferentiableScheme<S>> CommunicationStep<'a, S, M> {
-    fn new(
-        scheme: &'a M,
-        sys: &'a S,
-        state: &[f64],
-        u: &'a StepInputs<f64>,
-        p: &'a [f64],
-        d: &[f64],
-        tape: Option<&'a mut Vec<Segment>>,
-    ) -> Self {
-        let (w, references) = state.split_at(scheme.state_len());
-        CommunicationStep {
-            scheme,
-            sys,
-            u,
-            p,
-            w: w.to_vec(),
-            references: references.to_vec(),
-            d: d.to_vec(),
-            tape,
-        }
-    }
-
-    /// Records an accepted step from `(t, self.w)` to `w_next`, when recording.
+    /// Records an accepted step from `(t, self.buffers.w)` to `w_next`, when recording.
     fn record_step(&mut self, t: f64, h: f64, w_next: &[f64], end: StepEnd) {
         if let Some(tape) = self.tape.as_deref_mut() {
-            let (w_prev, w_next, d) = (self.w.clone(), w_next.to_vec(), self.d.clone());
+            let (w_prev, w_next, d) =
+                (self.buffers.w.clone(), w_next.to_vec(), self.buffers.d.clone());
             tape.push(Segment::Step { t, h, w_prev, w_next, d, end });
         }
     }
@@ -214,8 +224,10 @@ impl<'a, S: System, M: DifferentiableScheme<S>> CommunicationStep<'a, S, M> {
     fn run(&mut self, mut t: f64, t_end: f64) -> Result<StepReport, StepError> {
         let mut report = StepReport::default();
         while t < t_end {
-            let time_event =
-                self.sys.next_time_event(t, self.p, &self.d).filter(|&te| te > t && te <= t_end);
+            let time_event = self
+                .sys
+                .next_time_event(t, self.p, &self.buffers.d)
+                .filter(|&te| te > t && te <= t_end);
             let stop = time_event.unwrap_or(t_end);
             let (reached, state_event) = self.integrate_until(t, stop, &mut report)?;
             t = reached;
@@ -239,30 +251,44 @@ impl<'a, S: System, M: DifferentiableScheme<S>> CommunicationStep<'a, S, M> {
         stop: f64,
         report: &mut StepReport,
     ) -> Result<(f64, Option<Vec<Crossing>>), StepError> {
-        let mut next = vec![0.0; self.w.len()];
+        // Taken out for the loop (the buffers are borrowed by the method call); a step that
+        // ends early, at an event or failure, leaves it empty to be allocated again here.
+        let mut next = std::mem::take(&mut self.buffers.next);
+        next.resize(self.buffers.w.len(), 0.0);
         while stop - t > NEGLIGIBLE * t.abs().max(1.0) {
             let (scheme, sys, u, p) = (self.scheme, self.sys, self.u, self.p);
-            let t_next = scheme.advance(sys, t, stop, &self.w, u, p, &self.d, &mut next)?;
+            let t_next =
+                scheme.advance(sys, t, stop, &self.buffers.w, u, p, &self.buffers.d, &mut next)?;
             report.internal_steps += 1;
-            if !self.references.is_empty() {
-                let z = indicators(sys, t_next, scheme.continuous_state(&next), u, p, &self.d);
-                if any_crossing(&self.references, &z) {
+            if !self.buffers.references.is_empty() {
+                let z =
+                    indicators(sys, t_next, scheme.continuous_state(&next), u, p, &self.buffers.d);
+                if any_crossing(&self.buffers.references, &z) {
                     let h = t_next - t;
-                    let shortened = ShortenedStep { scheme, sys, t, w: &self.w, u, p, d: &self.d };
-                    let located = shortened.locate(h, next, z, &self.references)?;
+                    let shortened = ShortenedStep {
+                        scheme,
+                        sys,
+                        t,
+                        w: &self.buffers.w,
+                        u,
+                        p,
+                        d: &self.buffers.d,
+                    };
+                    let located = shortened.locate(h, next, z, &self.buffers.references)?;
                     let end = StepEnd::Event(located.crossings.clone());
                     self.record_step(t, located.h, &located.w, end);
-                    self.w = located.w;
+                    self.buffers.w = located.w;
                     let t_event = if located.h == h { t_next } else { t + located.h };
                     return Ok((t_event, Some(located.crossings)));
                 }
-                advance_signs(&mut self.references, &z);
+                advance_signs(&mut self.buffers.references, &z);
             }
             let end = if t_next == stop { StepEnd::Stop } else { StepEnd::Free };
             self.record_step(t, t_next - t, &next, end);
-            std::mem::swap(&mut self.w, &mut next);
+            std::mem::swap(&mut self.buffers.w, &mut next);
             t = t_next;
         }
+        self.buffers.next = next;
         Ok((stop, None))
     }
 
@@ -270,29 +296,34 @@ impl<'a, S: System, M: DifferentiableScheme<S>> CommunicationStep<'a, S, M> {
     /// re-references the indicators.
     fn reset(&mut self, t: f64, event: Event) -> Result<(), StepError> {
         let (scheme, sys, u, p) = (self.scheme, self.sys, self.u, self.p);
-        let x = scheme.continuous_state(&self.w).to_vec();
+        let x = scheme.continuous_state(&self.buffers.w).to_vec();
         let mut x_new = x.clone();
-        let d_old = self.d.clone();
+        let d_old = self.buffers.d.clone();
         let mut u_t = vec![0.0; u.len()];
         u.eval(t, &mut u_t);
-        sys.reset(&Args { t, x: &x, u: &u_t, p, d: &d_old }, event, &mut x_new, &mut self.d);
+        sys.reset(
+            &Args { t, x: &x, u: &u_t, p, d: &d_old },
+            event,
+            &mut x_new,
+            &mut self.buffers.d,
+        );
         if !x_new.iter().all(|v| v.is_finite()) {
             return Err(StepError::NonFinite { t });
         }
-        let w_prev = self.tape.is_some().then(|| self.w.clone());
-        scheme.start(sys, t, &x_new, u, p, &self.d, &mut self.w)?;
+        let w_prev = self.tape.is_some().then(|| self.buffers.w.clone());
+        scheme.start(sys, t, &x_new, u, p, &self.buffers.d, &mut self.buffers.w)?;
         if let (Some(tape), Some(w_prev)) = (self.tape.as_deref_mut(), w_prev) {
             let event = match event {
                 Event::State(crossings) => RecordedEvent::State(crossings.to_vec()),
                 Event::Time => RecordedEvent::Time,
             };
-            let (w_next, d_next) = (self.w.clone(), self.d.clone());
+            let (w_next, d_next) = (self.buffers.w.clone(), self.buffers.d.clone());
             tape.push(Segment::Reset { t, event, w_prev, d_prev: d_old, w_next, d_next });
         }
-        if !self.references.is_empty() {
-            let z = indicators(sys, t, &x_new, u, p, &self.d);
-            let rates = indicator_rates(sys, t, &x_new, u, p, &self.d);
-            post_event_signs(t, &z, &rates, &mut self.references);
+        if !self.buffers.references.is_empty() {
+            let z = indicators(sys, t, &x_new, u, p, &self.buffers.d);
+            let rates = indicator_rates(sys, t, &x_new, u, p, &self.buffers.d);
+            post_event_signs(t, &z, &rates, &mut self.buffers.references);
         }
         Ok(())
     }

@@ -22,12 +22,13 @@
 
 use crate::mechanical_system::MechanicalSystem;
 use crate::mechanics::{MechArgs, MechanicalModel};
-use crate::scalar::{lift, Dual64, Scalar};
+use crate::scalar::{Dual64, Scalar};
+use crate::small::{matrix_zeros, zeros, Small, SmallMatrix};
 use crate::system::{StepError, StepInputs};
 
 use super::differentiable::{require_finite, DifferentiableScheme};
 use super::newton::Newton;
-use super::scheme::{lift_inputs, Scheme};
+use super::scheme::Scheme;
 
 /// HHT-alpha for `n` coordinates and `m` constraints.
 #[derive(Clone, Debug, PartialEq)]
@@ -106,38 +107,92 @@ impl Hht {
         DifferentiableScheme::residual_at(self, sys, t_prev, h, w_next, w_prev, u, p, d, r)
     }
 
-    /// `C_q^T lambda - Q` at the point `args`.
+    /// Writes `C_q^T lambda - Q` at the point `args` into `out` (`n` entries).
     fn imbalance<M: MechanicalModel, T: Scalar>(
         &self,
         sys: &MechanicalSystem<M>,
         args: &MechArgs<T>,
         lambda: &[T],
-    ) -> Vec<T> {
+        out: &mut [T],
+    ) {
         let n = self.dofs;
-        let jacobian = sys.constraint_jacobian(args.t, args.q, args.p);
-        let mut out: Vec<T> = sys.forces(args).iter().map(|&f| -f).collect();
-        for (row, &l) in jacobian.chunks(n.max(1)).zip(lambda) {
-            out.iter_mut().zip(row).for_each(|(o, &c)| *o += c * l);
+        sys.forces_into(args, out);
+        out.iter_mut().for_each(|o| *o = -*o);
+        // Skipped without constraints: even an empty stack matrix costs a copy when it moves.
+        if self.constraints > 0 {
+            let mut jacobian: SmallMatrix<T> = matrix_zeros(self.constraints * n);
+            sys.constraint_jacobian_into(args.t, args.q, args.p, &mut jacobian);
+            for (row, &l) in jacobian.chunks(n.max(1)).zip(lambda) {
+                out.iter_mut().zip(row).for_each(|(o, &c)| *o += c * l);
+            }
         }
-        out
     }
 
-    /// `C_q^T lambda - Q` at time `t` with the step's inputs evaluated there.
+    /// Writes `C_q^T lambda - Q` at time `t`, with the step's inputs evaluated there, into
+    /// `out`.
     #[allow(clippy::too_many_arguments)]
-    fn imbalance_at<M: MechanicalModel, T: Scalar>(
+    fn imbalance_at<M: MechanicalModel, T: Scalar + From<U>, U: Scalar>(
         &self,
         sys: &MechanicalSystem<M>,
         t: T,
         q: &[T],
         v: &[T],
         lambda: &[T],
-        u: &StepInputs<T>,
+        u: &StepInputs<U>,
         p: &[T],
         d: &[f64],
-    ) -> Vec<T> {
-        let mut u_t = vec![T::cst(0.0); u.len()];
+        out: &mut [T],
+    ) {
+        let mut u_t: Small<T> = zeros(u.len());
         u.eval(t, &mut u_t);
-        self.imbalance(sys, &MechArgs { t, q, v, u: &u_t, p, d }, lambda)
+        self.imbalance(sys, &MechArgs { t, q, v, u: &u_t, p, d }, lambda, out)
+    }
+
+    /// [`DifferentiableScheme::residual_at`] with the inputs in any scalar type that lifts
+    /// into `T`: the forward step evaluates its dual-number residual on the plain inputs,
+    /// without a lifted copy of them per step.
+    #[allow(clippy::too_many_arguments)]
+    fn residual_with<M: MechanicalModel, T: Scalar + From<U>, U: Scalar>(
+        &self,
+        sys: &MechanicalSystem<M>,
+        t_prev: T,
+        h: T,
+        w_next: &[T],
+        w_prev: &[T],
+        u: &StepInputs<U>,
+        p: &[T],
+        d: &[f64],
+        r: &mut [T],
+    ) {
+        let n = self.dofs;
+        let (alpha, beta, gamma) = (self.alpha, self.beta, self.gamma);
+        let (q, v, a, lambda) = self.split(w_next);
+        let (q0, v0, a0, lambda0) = self.split(w_prev);
+        let t = t_prev + h;
+        let old_q = T::cst(0.5) * h * h * T::cst(1.0 - 2.0 * beta);
+        let new_q = h * h * T::cst(beta);
+        let (old_v, new_v) = (h * T::cst(1.0 - gamma), h * T::cst(gamma));
+        for i in 0..n {
+            r[i] = q[i] - q0[i] - h * v0[i] - old_q * a0[i] - new_q * a[i];
+            r[n + i] = v[i] - v0[i] - old_v * a0[i] - new_v * a[i];
+        }
+        let mut u_t: Small<T> = zeros(u.len());
+        u.eval(t, &mut u_t);
+        let args = MechArgs { t, q, v, u: &u_t, p, d };
+        let mut mass: SmallMatrix<T> = matrix_zeros(n * n);
+        sys.mass_matrix_into(&args, &mut mass);
+        let (mut imbalance, mut imbalance_prev): (Small<T>, Small<T>) = (zeros(n), zeros(n));
+        self.imbalance(sys, &args, lambda, &mut imbalance);
+        self.imbalance_at(sys, t_prev, q0, v0, lambda0, u, p, d, &mut imbalance_prev);
+        let (inertia, blend) = (T::cst(1.0 / (1.0 + alpha)), T::cst(alpha / (1.0 + alpha)));
+        for i in 0..n {
+            let ma = (0..n).fold(T::cst(0.0), |s, j| s + mass[i * n + j] * a[j]);
+            r[2 * n + i] = inertia * ma + imbalance[i] - blend * imbalance_prev[i];
+        }
+        let scale = T::cst(1.0) / (T::cst(beta) * h * h);
+        for (ri, ci) in r[3 * n..].iter_mut().zip(sys.constraints(t, q, p)) {
+            *ri = ci * scale;
+        }
     }
 
     /// The Newton scale of each unknown: per block, the largest magnitude in `w_prev` and the
@@ -155,7 +210,7 @@ impl Hht {
         u: &StepInputs<f64>,
         p: &[f64],
         d: &[f64],
-    ) -> Vec<f64> {
+    ) -> Small<f64> {
         let n = self.dofs;
         let start = self.magnitudes(sys, t, w_prev, u, p, d);
         let end = self.magnitudes(sys, t + h, guess, u, p, d);
@@ -175,7 +230,7 @@ impl Hht {
         let q_scale = block(0..n).max(self.beta * h * h * a_scale);
         let lambda_floor = floor(start.constraint_jacobian.max(end.constraint_jacobian));
         let lambda_scale = block(3 * n..3 * n + self.constraints).max(lambda_floor);
-        let mut scale = vec![q_scale; n];
+        let mut scale: Small<f64> = Small::from_elem(q_scale, n);
         scale.extend(std::iter::repeat_n(v_scale, n));
         scale.extend(std::iter::repeat_n(a_scale, n));
         scale.extend(std::iter::repeat_n(lambda_scale, self.constraints));
@@ -194,20 +249,21 @@ impl Hht {
     ) -> Magnitudes {
         let n = self.dofs;
         let (q, v, a, lambda) = self.split(w);
-        let mut u_t = vec![0.0; u.len()];
+        let mut u_t: Small<f64> = zeros(u.len());
         u.eval(t, &mut u_t);
         let args = MechArgs { t, q, v, u: &u_t, p, d };
-        let mass = sys.mass_matrix(&args);
-        let inertia: Vec<f64> =
+        let mut mass: SmallMatrix<f64> = matrix_zeros(n * n);
+        sys.mass_matrix_into(&args, &mut mass);
+        let inertia: Small<f64> =
             (0..n).map(|i| (0..n).map(|j| mass[i * n + j] * a[j]).sum()).collect();
-        let force = largest(&inertia)
-            .max(largest(&sys.forces(&args)))
-            .max(largest(&self.imbalance(sys, &args, lambda)));
-        Magnitudes {
-            force,
-            mass: largest(&mass),
-            constraint_jacobian: largest(&sys.constraint_jacobian(t, q, p)),
-        }
+        let (mut forces, mut imbalance): (Small<f64>, Small<f64>) = (zeros(n), zeros(n));
+        sys.forces_into(&args, &mut forces);
+        self.imbalance(sys, &args, lambda, &mut imbalance);
+        let force = largest(&inertia).max(largest(&forces)).max(largest(&imbalance));
+        let mut constraint_jacobian: SmallMatrix<f64> = matrix_zeros(self.constraints * n);
+        sys.constraint_jacobian_into(t, q, p, &mut constraint_jacobian);
+        let constraint_jacobian = largest(&constraint_jacobian);
+        Magnitudes { force, mass: largest(&mass), constraint_jacobian }
     }
 }
 
@@ -255,9 +311,11 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for Hht {
             w_next[n + i] += h * a;
         }
         let scale = self.newton_scale(sys, t, h, w, w_next, u, p, d);
-        let (w_dual, u_dual, p_dual) = (lift::<Dual64>(w), lift_inputs(u), lift::<Dual64>(p));
+        let w_dual: Small<Dual64> = w.iter().map(|&v| Dual64::from(v)).collect();
+        let p_dual: Small<Dual64> = p.iter().map(|&v| Dual64::from(v)).collect();
+        let (t_dual, h_dual) = (Dual64::from(t), Dual64::from(h));
         self.newton.solve(t, w_next, &scale, |wn, r| {
-            self.residual(sys, t, h, wn, &w_dual, &u_dual, &p_dual, d, r)
+            self.residual_with(sys, t_dual, h_dual, wn, &w_dual, u, &p_dual, d, r)
         })?;
         Ok(())
     }
@@ -289,33 +347,7 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Hht {
         d: &[f64],
         r: &mut [T],
     ) {
-        let n = self.dofs;
-        let (alpha, beta, gamma) = (self.alpha, self.beta, self.gamma);
-        let (q, v, a, lambda) = self.split(w_next);
-        let (q0, v0, a0, lambda0) = self.split(w_prev);
-        let t = t_prev + h;
-        let old_q = T::cst(0.5) * h * h * T::cst(1.0 - 2.0 * beta);
-        let new_q = h * h * T::cst(beta);
-        let (old_v, new_v) = (h * T::cst(1.0 - gamma), h * T::cst(gamma));
-        for i in 0..n {
-            r[i] = q[i] - q0[i] - h * v0[i] - old_q * a0[i] - new_q * a[i];
-            r[n + i] = v[i] - v0[i] - old_v * a0[i] - new_v * a[i];
-        }
-        let mut u_t = vec![T::cst(0.0); u.len()];
-        u.eval(t, &mut u_t);
-        let args = MechArgs { t, q, v, u: &u_t, p, d };
-        let mass = sys.mass_matrix(&args);
-        let imbalance = self.imbalance(sys, &args, lambda);
-        let imbalance_prev = self.imbalance_at(sys, t_prev, q0, v0, lambda0, u, p, d);
-        let (inertia, blend) = (T::cst(1.0 / (1.0 + alpha)), T::cst(alpha / (1.0 + alpha)));
-        for i in 0..n {
-            let ma = (0..n).fold(T::cst(0.0), |s, j| s + mass[i * n + j] * a[j]);
-            r[2 * n + i] = inertia * ma + imbalance[i] - blend * imbalance_prev[i];
-        }
-        let scale = T::cst(1.0) / (T::cst(beta) * h * h);
-        for (ri, ci) in r[3 * n..].iter_mut().zip(sys.constraints(t, q, p)) {
-            *ri = ci * scale;
-        }
+        self.residual_with::<M, T, T>(sys, t_prev, h, w_next, w_prev, u, p, d, r)
     }
 
     /// `q, v` from `x`; `a, lambda` from the augmented index-1 system.

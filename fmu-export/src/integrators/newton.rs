@@ -1,8 +1,9 @@
 //! Newton's method on a step residual `F(w) = 0`, with the exact Jacobian from dual numbers.
 
-use crate::jacobian::jacobian;
+use crate::jacobian::jacobian_into;
 use crate::linear::Lu;
 use crate::scalar::Dual64;
+use crate::small::{Small, SmallMatrix};
 use crate::system::StepError;
 
 /// Settings of Newton's method.
@@ -38,14 +39,16 @@ impl Newton {
         let n = w.len();
         let mut previous_norm = f64::INFINITY;
         let mut residual_norm = f64::INFINITY;
+        let mut r: Small<f64> = Small::from_elem(0.0, n);
         for _ in 0..self.max_iterations {
-            let (jac, r) = jacobian(w, n, &mut residual);
+            let mut jac: SmallMatrix<f64> = SmallMatrix::from_elem(0.0, n * n);
+            jacobian_into(w, &mut residual, &mut jac, &mut r);
             if !r.iter().all(|v| v.is_finite()) {
                 return Err(StepError::NonFinite { t });
             }
             residual_norm = r.iter().fold(0.0, |m: f64, v| m.max(v.abs()));
             let lu = Lu::factor(jac, n).map_err(|_| StepError::Singular { t })?;
-            let mut update: Vec<f64> = r.iter().map(|v| -v).collect();
+            let mut update: Small<f64> = r.iter().map(|v| -v).collect();
             lu.solve(&mut update);
             let mut norm = 0.0f64;
             for ((wi, &di), &si) in w.iter_mut().zip(&update).zip(scale) {

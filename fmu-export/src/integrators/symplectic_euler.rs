@@ -21,6 +21,7 @@ use crate::mechanical_system::MechanicalSystem;
 use crate::mechanics::{MechArgs, MechanicalModel};
 use crate::ode::Args;
 use crate::scalar::Scalar;
+use crate::small::{zeros, Small};
 use crate::system::{StepError, StepInputs, System};
 
 use super::differentiable::{require_finite, DifferentiableScheme};
@@ -73,8 +74,8 @@ impl SymplecticEuler {
         u: &StepInputs<T>,
         p: &[T],
         d: &[f64],
-    ) -> Result<Vec<T>, Singular> {
-        let mut u_t = vec![T::cst(0.0); u.len()];
+    ) -> Result<Small<T>, Singular> {
+        let mut u_t: Small<T> = zeros(u.len());
         u.eval(t, &mut u_t);
         let (q, v) = sys.split(w);
         let args = MechArgs { t, q, v, u: &u_t, p, d };
@@ -144,7 +145,7 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Symplecti
         let n = self.dofs;
         let acceleration = self
             .acceleration(sys, t_prev, w_prev, u, p, d)
-            .unwrap_or_else(|_| vec![T::cst(f64::NAN); n]);
+            .unwrap_or_else(|_| Small::from_elem(T::cst(f64::NAN), n));
         for i in 0..n {
             r[i] = w_next[i] - w_prev[i] - h * w_next[n + i];
             r[n + i] = w_next[n + i] - w_prev[n + i] - h * acceleration[i];

@@ -218,7 +218,7 @@ mod tests {
         let t = 0.42;
         assert_close(sys.constraints(t, &q, &p)[0], 0.0, 1e-16, "position constraint");
         let cq = sys.constraint_jacobian(t, &q, &p);
-        assert_eq!(cq, [0.0, p[A] + p[B], -p[B], -p[A]]);
+        assert_eq!(cq[..], [0.0, p[A] + p[B], -p[B], -p[A]]);
         let (acc, lambda) = sys.accelerations(&args(t, &q, &v, &p)).unwrap();
         // The terms of C_q a are large (about 3e5 here); compare the sum with their magnitude.
         let cq_a: f64 = cq.iter().zip(&acc).map(|(c, a)| c * a).sum();
