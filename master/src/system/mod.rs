@@ -460,8 +460,13 @@ fn recorded(system: &SystemDescription, components: &[Component]) -> Result<Vec<
                 )));
             }
             let text = name.value.trim();
-            let (_, variable_name) = text.split_once('.').expect("a resolved port has a dot");
-            let md = components[port.component].fmu.model_description();
+            // Component names may hold dots (flattened SSP systems): strip the resolved one.
+            let component = &components[port.component];
+            let variable_name = text
+                .strip_prefix(component.name.as_str())
+                .and_then(|rest| rest.strip_prefix('.'))
+                .expect("a resolved port begins with its component's name");
+            let md = component.fmu.model_description();
             let (_, mut column) =
                 Column::named(md, variable_name).expect("a resolved port names a variable");
             column.name = text.to_string();
