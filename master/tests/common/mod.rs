@@ -39,32 +39,16 @@ pub fn write_zip(path: &Path, files: &[(&str, &[u8])]) -> PathBuf {
 /// The FMI 3.0 test FMU `model` with its modelDescription.xml edited: each `(from, to)`
 /// replaces the first `from`, which must occur.
 pub fn fmu_with_model_description(model: &str, edits: &[(&str, &str)]) -> Vec<u8> {
-    use std::io::Read;
-    let path = &tandem_tests::fmus::find(model, tandem_tests::fmus::FmiVersion::Fmi3).path;
-    let mut archive = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for i in 0..archive.len() {
-        let mut entry = archive.by_index(i).unwrap();
-        let name = entry.name().unwrap().to_string();
-        let mut content = Vec::new();
-        entry.read_to_end(&mut content).unwrap();
-        if name == "modelDescription.xml" {
-            let mut text = String::from_utf8(content).unwrap();
-            for (from, to) in edits {
-                assert!(
-                    text.contains(from),
-                    "{from:?} is not in {model}'s model description"
-                );
-                text = text.replacen(from, to, 1);
-            }
-            content = text.into_bytes();
+    let source = &tandem_tests::fmus::find(model, tandem_tests::fmus::FmiVersion::Fmi3).path;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let edited = edit_model_description(source, &dir.path().join("edited.fmu"), |mut text| {
+        for (from, to) in edits {
+            assert!(text.contains(from), "{from:?} is not in {model}'s model description");
+            text = text.replacen(from, to, 1);
         }
-        writer
-            .start_file(name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        writer.write_all(&content).unwrap();
-    }
-    writer.finish().unwrap().into_inner()
+        text
+    });
+    std::fs::read(edited).expect("read the edited FMU")
 }
 
 /// Copies the FMU `source` to `target` with its modelDescription.xml changed by `edit`.
