@@ -74,17 +74,7 @@ impl Host {
 /// Builds `tandem`, finds or installs the other hosts, and times `repetitions` runs of each.
 pub fn run(repetitions: usize) -> Result<()> {
     let metadata = cargo::metadata()?;
-    let package = metadata
-        .packages
-        .iter()
-        .find(|p| p.name == "tandem")
-        .context("no package `tandem` in the workspace")?;
-    let outputs = cargo::build_release_targets(&[package], &["--bin", "tandem"])?;
-    let tandem = outputs
-        .get(&package.id)
-        .and_then(|o| o.executables.get("tandem"))
-        .context("the build produced no `tandem` binary")?
-        .clone();
+    let tandem = cargo::build_tandem(&metadata)?;
     let fmu = metadata.workspace_root.join(FMU);
     let out = metadata.target_directory.join("bench-simulate");
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;

@@ -114,6 +114,21 @@ pub fn build_release_targets(
     build(&args, packages)
 }
 
+/// Builds the `tandem` binary of the workspace in release mode and returns its path.
+pub fn build_tandem(metadata: &Metadata) -> Result<PathBuf> {
+    let package = metadata
+        .packages
+        .iter()
+        .find(|p| p.name == "tandem")
+        .context("no package `tandem` in the workspace")?;
+    let outputs = build_release_targets(&[package], &["--bin", "tandem"])?;
+    outputs
+        .get(&package.id)
+        .and_then(|o| o.executables.get("tandem"))
+        .cloned()
+        .context("the build produced no `tandem` binary")
+}
+
 /// Builds the bench target `bench` of `packages` (bench profile, which is optimized) without
 /// running it, and returns what was built, keyed by package id: the bench programs and the
 /// shared libraries they depend on.

@@ -34,17 +34,7 @@ struct Demo {
 pub fn run() -> Result<()> {
     let metadata = cargo::metadata()?;
     let fmus = fmus::package_all(None)?;
-    let package = metadata
-        .packages
-        .iter()
-        .find(|p| p.name == "tandem")
-        .context("no package `tandem` in the workspace")?;
-    let outputs = cargo::build_release_targets(&[package], &["--bin", "tandem"])?;
-    let tandem = outputs
-        .get(&package.id)
-        .and_then(|o| o.executables.get("tandem"))
-        .context("the build produced no `tandem` binary")?
-        .clone();
+    let tandem = cargo::build_tandem(&metadata)?;
     let out = metadata.target_directory.join("demo");
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let demo = Demo {
