@@ -438,6 +438,40 @@ fn a_broken_fmu_inside_a_package_is_named_by_the_package_and_its_entry() {
 }
 
 #[test]
+fn an_fmu_whose_binary_fails_to_load_is_named_by_the_package_and_its_entry() {
+    let setup = Setup {
+        stop: 0.01,
+        ..Setup::jacobi("zoh", 1e-3)
+    };
+    let text = edit(
+        &ssp::ssd(&setup, &Sources::packaged()),
+        "source=\"resources/spring_damper.fmu\"",
+        "source=\"resources/renamed.fmu\"",
+    );
+    // The description names a binary the archive does not hold: the archive and its
+    // description read fine, and the failure comes only when the binary is loaded.
+    let renamed = common::fmu_with_model_description(
+        "spring_damper",
+        &[(
+            "CoSimulation modelIdentifier=\"spring_damper\"",
+            "CoSimulation modelIdentifier=\"renamed\"",
+        )],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let package = ssp::write_package_with(
+        dir.path(),
+        "broken",
+        &setup,
+        &text,
+        &[("resources/renamed.fmu", &renamed)],
+    );
+    let (result, _) = run(&package, &[]);
+    result.assert_fails_with("broken.ssp/resources/renamed.fmu");
+    assert!(result.stderr.contains("binaries/"), "{}", result.stderr);
+    assert!(!result.stderr.contains("tandem-ssp-"), "{}", result.stderr);
+}
+
+#[test]
 fn malformed_xml_names_the_line_and_column() {
     assert_edit_fails(
         "<ssd:Connections>",

@@ -24,7 +24,6 @@ pub use archive::MODEL_DESCRIPTION;
 /// The unpacked files of an FMU and its parsed model description; the folder is removed when
 /// the last owner (the [`Fmu`] or one of its instances) is dropped.
 pub struct Extracted {
-    fmu_path: PathBuf,
     directory: TempDir,
     model_description: ModelDescription,
     adjoint_manifest: Option<AdjointManifest>,
@@ -81,6 +80,8 @@ enum LoadedBinary {
 
 /// An imported FMU.
 pub struct Fmu {
+    /// How messages name the FMU: its file, or what [`Fmu::shown_as`] set.
+    path: PathBuf,
     files: Arc<Extracted>,
     binaries: Mutex<HashMap<InterfaceType, LoadedBinary>>,
 }
@@ -110,8 +111,8 @@ impl Fmu {
         })?;
         let adjoint_manifest = read_adjoint_manifest(path, directory.path(), &model_description)?;
         Ok(Fmu {
+            path: path.to_path_buf(),
             files: Arc::new(Extracted {
-                fmu_path: path.to_path_buf(),
                 directory,
                 model_description,
                 adjoint_manifest,
@@ -120,9 +121,18 @@ impl Fmu {
         })
     }
 
-    /// The .fmu file.
+    /// The .fmu file, as messages name it.
     pub fn path(&self) -> &Path {
-        &self.files.fmu_path
+        &self.path
+    }
+
+    /// Names the FMU `shown` in every later message instead of the file it was opened from:
+    /// an FMU unpacked from an SSP package lives in a temporary folder the user never sees.
+    pub fn shown_as(self, shown: impl Into<PathBuf>) -> Self {
+        Fmu {
+            path: shown.into(),
+            ..self
+        }
     }
 
     /// The parsed model description.

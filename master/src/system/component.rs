@@ -125,7 +125,8 @@ pub(super) fn open<'a>(
             .to_string()
             .replace(&path.display().to_string(), &fmu_label);
         error(&entry.fmu.at, message)
-    })?;
+    })?
+    .shown_as(&fmu_label);
     let md = fmu.model_description();
     let (has_cs, has_me) = (md.co_simulation.is_some(), md.model_exchange.is_some());
     let interface = match &entry.interface {

@@ -25,6 +25,7 @@ use super::xml_file::{children, local_name, XmlFile};
 use crate::error::Result;
 use crate::model_description::xml::Element;
 use crate::model_description::InterfaceType;
+use crate::suggest::did_you_mean;
 
 /// The `type` of `ssc:Annotation` elements that hold Tandem settings.
 pub const ANNOTATION_TYPE: &str = "tandem";
@@ -347,10 +348,19 @@ impl Reader<'_> {
                 ),
             };
             if !flat.connectors.contains(&name) {
+                // The system's own connectors: same scope, no further dot.
+                let scope = &name[..name.len() - connector.len()];
+                let siblings = flat
+                    .connectors
+                    .iter()
+                    .filter_map(|c| c.strip_prefix(scope))
+                    .filter(|c| !c.contains('.'));
                 return Err(xml.error(
                     element,
                     format!(
-                        "{system} has no connector \"{connector}\" (no ssd:Connector of that name)"
+                        "{system} has no connector \"{connector}\" (no ssd:Connector of that \
+                         name){}",
+                        did_you_mean(connector, siblings)
                     ),
                 ));
             }
@@ -807,6 +817,15 @@ mod tests {
         let text = text.replace(
             r#"endElement="deep" endConnector="missing""#,
             r#"endElement="deep.c" endConnector="u""#,
+        );
+        let misspelt = text.replace(
+            r#"endElement="sub" endConnector="in""#,
+            r#"endElement="sub" endConnector="inp""#,
+        );
+        let error = read_text(&misspelt).unwrap_err().to_string();
+        assert!(
+            error.contains("system sub has no connector \"inp\" (no ssd:Connector of that name); did you mean \"in\"?"),
+            "{error}"
         );
         let description = read_text(&text).unwrap();
         let names: Vec<&str> = description
