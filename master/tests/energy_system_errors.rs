@@ -127,6 +127,21 @@ fn a_bond_needs_the_connections_that_carry_its_power() {
         &run(&[("    \"m2.velocity -> m1.v2\",\n", "")], &[]),
         &["bond 1: the flow m2.velocity feeds no input of the effort side m1"],
     );
+    // A connection that scales the flow would make the two sides disagree on the power.
+    assert_fails(
+        &run(
+            &[
+                ("    \"m2.velocity -> m1.v2\",\n", ""),
+                (
+                    "[[bond]]",
+                    "[[connection]]\nfrom = \"m2.velocity\"\nto = \"m1.v2\"\nfactor = 2.0\n\n[[bond]]",
+                ),
+            ],
+            &[],
+        ),
+        &["bond 1: m1.v2 receives 2 * m2.velocity (a unit conversion or transformation on the \
+           connection); a bond's connections must pass values unchanged"],
+    );
 }
 
 #[test]

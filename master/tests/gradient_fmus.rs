@@ -312,6 +312,41 @@ fn the_double_oscillator_adjoint_agrees_with_finite_differences_single_rate() {
 }
 
 #[test]
+fn a_connection_that_scales_and_shifts_has_the_gradient_of_finite_differences() {
+    let setup = Setup {
+        stop: 0.5,
+        ..Setup::jacobi("foh", 1e-3)
+    };
+    let toml = setup
+        .toml()
+        .replacen("    \"spring.f_a -> mass1.F\",\n", "", 1)
+        + "\n[[connection]]\nfrom = \"spring.f_a\"\nto = \"mass1.F\"\nfactor = 0.8\noffset = 0.05\n";
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("scaled.toml");
+    std::fs::write(&path, toml).expect("write the system file");
+    let system = System::load(&path, LoadOptions::default()).expect("the system loads");
+    let scaled: Vec<(f64, f64)> = system
+        .connections
+        .iter()
+        .map(|c| (c.transform.factor, c.transform.offset))
+        .filter(|&t| t != (1.0, 0.0))
+        .collect();
+    assert_eq!(scaled, [(0.8, 0.05)]);
+    let names: Vec<String> = PARAMETERS.iter().map(|s| s.to_string()).collect();
+    let cost = CostSpec::Integral {
+        output: "mass2.position".into(),
+    };
+    let mut problem =
+        Problem::new(system, &names, &cost, "--parameters").expect("the problem resolves");
+    for (name, error) in names
+        .iter()
+        .zip(adjoint_and_differences(&mut problem, "scaled"))
+    {
+        assert!(error < 1e-6, "{name}: error {error:.1e}");
+    }
+}
+
+#[test]
 fn a_final_value_cost_has_the_gradient_of_finite_differences() {
     // The stop time's value alone, then weighted with an integral: the terms reach the last
     // macro step's outputs, which the integral never reads.

@@ -502,10 +502,10 @@ fn elements_outside_the_subset_are_rejected_by_name() {
     );
     assert_edit_fails(
         "<ssd:ConnectionGeometry pointsX=\"0.5\" pointsY=\"0.5\"/>",
-        "<ssc:LinearTransformation factor=\"2\"/>",
+        "<ssc:BooleanMappingTransformation><ssc:MapEntry source=\"true\" target=\"false\"/></ssc:BooleanMappingTransformation>",
         &[
-            "<ssc:LinearTransformation>",
-            "connection spring.f_b -> mass2.F: a transformation is not supported",
+            "<ssc:BooleanMappingTransformation>",
+            "connection spring.f_b -> mass2.F: a mapping transformation is not supported",
         ],
     );
     assert_edit_fails(
@@ -703,13 +703,6 @@ fn units_declared_through_types_are_checked_on_connections() {
     let dir = tempfile::tempdir().unwrap();
     for (name, unit, base, needle) in [
         (
-            "furlong",
-            "furlong",
-            r#"m="1" factor="201.168""#,
-            "mass1.position is in furlong but spring.x_a is in m; connections pass values \
-             unchanged, and this one would need m = 201.168 * furlong + 0",
-        ),
-        (
             "force",
             "kN",
             r#"kg="1" m="1" s="-2" factor="1000""#,
@@ -752,4 +745,104 @@ fn units_declared_through_types_are_checked_on_connections() {
     );
     let (result, _) = run(&package, &[]);
     result.assert_success();
+}
+
+/// The columns `names` of the CSV `text`, one vector per row.
+fn columns(text: &str, names: &[&str]) -> Vec<Vec<f64>> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let indices: Vec<usize> = names
+        .iter()
+        .map(|name| {
+            header
+                .iter()
+                .position(|h| h.trim_matches('"') == *name)
+                .unwrap_or_else(|| panic!("no column {name} in {header:?}"))
+        })
+        .collect();
+    lines
+        .map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            indices.iter().map(|&i| cells[i].parse().unwrap()).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn transformations_and_unit_conversions_map_the_values_connections_carry() {
+    // Gauss-Seidel with mass1 first: the spring's x_a at each point is mass1's position there.
+    let setup = Setup {
+        stop: 0.01,
+        ..Setup::gauss_seidel(["mass1", "spring", "mass2"], "zoh", 1e-3)
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let outputs = "variables=\"mass1.position mass2.position mass1.velocity mass2.velocity spring.f_a\"";
+    let x_a = r#"startConnector="position" endElement="spring" endConnector="x_a"/>"#;
+    let transformed = |attributes: &str, factor: &str| {
+        format!(
+            r#"startConnector="position" endElement="spring" endConnector="x_a"{attributes}><ssc:LinearTransformation factor="{factor}" offset="0.5"/></ssd:Connection>"#
+        )
+    };
+    // mass1's position in mm, as a type with its base unit declares it.
+    let millimetres = mass_with_length_unit("mm", r#"m="1" factor="0.001""#);
+    let cases: [(&str, String, bool, fn(f64) -> f64); 3] = [
+        ("linear", transformed("", "1000"), false, |x| 1000.0 * x + 0.5),
+        ("units", x_a.to_string(), true, |x| 0.001 * x),
+        (
+            "suppressed",
+            transformed(r#" suppressUnitConversion="true""#, "0.002"),
+            true,
+            |x| 0.002 * x + 0.5,
+        ),
+    ];
+    for (name, connection, typed, expected) in cases {
+        let mut text = edit(&ssp::ssd(&setup, &Sources::packaged()), x_a, &connection);
+        text = edit(&text, outputs, "variables=\"mass1.position spring.x_a\"");
+        if typed {
+            text = edit(
+                &text,
+                r#"name="mass1" type="application/x-fmu-sharedlibrary" source="resources/mass.fmu""#,
+                r#"name="mass1" type="application/x-fmu-sharedlibrary" source="resources/typed.fmu""#,
+            );
+        }
+        let package = ssp::write_package_with(
+            dir.path(),
+            name,
+            &setup,
+            &text,
+            &[("resources/typed.fmu", &millimetres)],
+        );
+        let (result, output) = run(&package, &[]);
+        result.assert_success();
+        let rows = columns(
+            &std::fs::read_to_string(output).unwrap(),
+            &["mass1.position", "spring.x_a"],
+        );
+        assert_eq!(rows.len(), 11, "{name}");
+        assert!(rows.iter().any(|row| row[0] != 0.0), "{name}: mass1 moves");
+        for row in rows {
+            assert_eq!(row[1], expected(row[0]), "{name}: {row:?}");
+        }
+    }
+    // A transformation between different units: which applies first is not defined.
+    let text = edit(
+        &edit(&ssp::ssd(&setup, &Sources::packaged()), x_a, &transformed("", "1000")),
+        r#"source="resources/mass.fmu""#,
+        r#"source="resources/typed.fmu""#,
+    );
+    let package = ssp::write_package_with(
+        dir.path(),
+        "both",
+        &setup,
+        &text,
+        &[("resources/typed.fmu", &millimetres)],
+    );
+    let (result, _) = run(&package, &[]);
+    result.assert_fails_with("both.ssp: SystemStructure.ssd, line 50, <ssd:Connection>");
+    assert!(
+        result.stderr.contains("(converting them needs 0.001 * mass1.position)")
+            && result.stderr.contains("suppressUnitConversion"),
+        "{}",
+        result.stderr
+    );
 }

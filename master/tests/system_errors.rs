@@ -122,6 +122,17 @@ fn a_connection_to_an_unknown_component_or_variable() {
 }
 
 #[test]
+fn a_transformation_must_be_finite_and_on_floats() {
+    let text = edit(&valid(), "\"mass1.position -> spring.x_a\",\n", "")
+        + "\n[[connection]]\nfrom = \"mass1.position\"\nto = \"spring.x_a\"\nfactor = inf\n";
+    assert_fails(
+        &run(&text, &[]),
+        &["connection \"mass1.position -> spring.x_a\": the transformation inf * mass1.position \
+           is not finite"],
+    );
+}
+
+#[test]
 fn names_that_are_almost_right_get_suggestions() {
     for (from, to, needle) in [
         (

@@ -135,6 +135,21 @@ fn resolve_one(
             ));
         }
     }
+    // The bond's power is effort times flow as each side sees them: a connection that scales
+    // or shifts either would make the two sides disagree on it.
+    let carried = effort.iter().chain(&flow);
+    if let Some(c) = context.connections.iter().find(|c| {
+        carried.clone().any(|&p| c.from == p) && (c.to.component == a || c.to.component == b)
+            && !c.transform.is_identity()
+    }) {
+        return Err(format!(
+            "{} receives {} (a unit conversion or transformation on the connection); a bond's \
+             connections must pass values unchanged",
+            c.to.display(components),
+            c.transform
+                .describe(&c.from.display(components).to_string())
+        ));
+    }
     let feedthrough = match (
         feeds_through(&effort, b, context),
         feeds_through(&flow, a, context),

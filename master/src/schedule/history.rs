@@ -23,6 +23,14 @@ impl Hold {
     pub fn terms(&self) -> &[(usize, f64)] {
         &self.terms[..self.len]
     }
+
+    /// The hold of `factor` times the value: every weight scaled.
+    pub fn scaled(mut self, factor: f64) -> Hold {
+        for (_, weight) in &mut self.terms[..self.len] {
+            *weight *= factor;
+        }
+        self
+    }
 }
 
 /// The latest communicated values of one variable, oldest first.

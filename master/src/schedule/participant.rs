@@ -14,7 +14,7 @@ use crate::instance::FmuInstance;
 use crate::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
 use crate::model_exchange::{MeStepper, Reached};
 use crate::solver::DormandPrince;
-use crate::system::{Connection, Port, System};
+use crate::system::{Connection, Port, System, Transform};
 
 /// A connected input.
 struct Input {
@@ -23,8 +23,36 @@ struct Input {
     variable: usize,
     /// Continuous floats follow the extrapolation polynomial; other inputs hold the latest value.
     continuous: bool,
+    /// What the connection does to the source's value on the way.
+    transform: Transform,
     /// Added to the value sent (the energy correction of the effort a power bond carries).
     offset: f64,
+}
+
+impl Input {
+    /// The value sent at `time` (hold of `degree`).
+    fn value(&self, histories: &Histories, time: f64, degree: usize) -> f64 {
+        self.transform
+            .apply(histories.value_at(self.source, time, self.degree(degree)))
+            + self.offset
+    }
+
+    /// How [`Input::value`] combines the source's samples (the transformation's factor
+    /// included; its offset and the correction do not depend on the samples).
+    fn hold(&self, histories: &Histories, time: f64, degree: usize) -> Hold {
+        histories
+            .hold_at(self.source, time, self.degree(degree))
+            .scaled(self.transform.factor)
+    }
+
+    /// Continuous floats follow the extrapolation polynomial; other inputs hold the latest value.
+    fn degree(&self, degree: usize) -> usize {
+        if self.continuous {
+            degree
+        } else {
+            0
+        }
+    }
 }
 
 /// A variable read at every communication point.
@@ -119,6 +147,7 @@ impl Participant {
                     variable: c.to.variable,
                     continuous: variable.ty.is_float()
                         && variable.variability == Variability::Continuous,
+                    transform: c.transform,
                     offset: 0.0,
                 }
             })
@@ -399,18 +428,17 @@ impl Ports {
         time: f64,
         degree: usize,
     ) -> Result<()> {
-        let degree_of = |input: &Input| if input.continuous { degree } else { 0 };
         let values: Vec<f64> = self
             .inputs
             .iter()
-            .map(|input| histories.value_at(input.source, time, degree_of(input)) + input.offset)
+            .map(|input| input.value(histories, time, degree))
             .collect();
         self.write_inputs(instance, time, &values)?;
         if self.recorder.is_some() {
             let holds: Vec<Hold> = self
                 .inputs
                 .iter()
-                .map(|input| histories.hold_at(input.source, time, degree_of(input)))
+                .map(|input| input.hold(histories, time, degree))
                 .collect();
             let event = Event::Inputs {
                 time,

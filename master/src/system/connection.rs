@@ -6,17 +6,21 @@ use std::collections::HashMap;
 use super::connection_units;
 use super::description::{Location, SystemDescription};
 use super::port::{self, Port};
+use super::transform::Transform;
 use super::Component;
 use crate::error::Result;
 use crate::model_description::{Causality, VariableType};
 
 /// An output of one component feeding an input of another (or the same) component.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Connection {
     /// The output.
     pub from: Port,
     /// The input.
     pub to: Port,
+    /// What the input receives from the output's value: the transformation written on the
+    /// connection or the conversion between the ends' units (the identity when neither).
+    pub transform: Transform,
 }
 
 /// Resolves and checks every connection of `system`, in the order written, then the nets
@@ -45,9 +49,20 @@ pub(super) fn resolve(
         let reversed = from.variable(components).causality == Causality::Input
             && to.variable(components).causality == Causality::Output;
         if !connection.directed && reversed {
+            if connection.transform.is_some() {
+                return Err(error(
+                    "the transformation maps the start connector's value to the end's, but \
+                     the start is the input: write the output as startElement/startConnector"
+                        .to_string(),
+                ));
+            }
             std::mem::swap(&mut from, &mut to);
         }
-        connections.add(from, to, &connection.at).map_err(error)?;
+        let ends = Ends {
+            written: connection.transform,
+            convert_units: connection.convert_units,
+        };
+        connections.add(from, to, ends, &connection.at).map_err(error)?;
     }
     for net in &system.nets {
         let error = |message: String| {
@@ -76,7 +91,7 @@ pub(super) fn resolve(
             [] => {}
             [from] => {
                 for &to in ports.iter().filter(|&&p| p != from) {
-                    connections.add(from, to, &net.at).map_err(error)?;
+                    connections.add(from, to, Ends::default(), &net.at).map_err(error)?;
                 }
             }
             _ => {
@@ -103,9 +118,16 @@ struct Connections<'a> {
 
 impl<'a> Connections<'a> {
     /// Checks the connection `from` -> `to` written at `at` and adds it.
-    fn add(&mut self, from: Port, to: Port, at: &'a Location) -> std::result::Result<(), String> {
+    fn add(
+        &mut self,
+        from: Port,
+        to: Port,
+        ends: Ends,
+        at: &'a Location,
+    ) -> std::result::Result<(), String> {
         let components = self.components;
         check(from, to, components)?;
+        let transform = ends.transform(from, to, components)?;
         if let Some((first_from, first)) = self.sources.insert(to, (from, at)) {
             return Err(format!(
                 "{} is already connected from {} ({first}); an input takes one connection",
@@ -113,7 +135,11 @@ impl<'a> Connections<'a> {
                 first_from.display(components),
             ));
         }
-        self.list.push(Connection { from, to });
+        self.list.push(Connection {
+            from,
+            to,
+            transform,
+        });
         Ok(())
     }
 }
@@ -159,7 +185,73 @@ fn check(from: Port, to: Port, components: &[Component]) -> std::result::Result<
             target.ty
         ));
     }
-    connection_units::check(from, to, components)
+    Ok(())
+}
+
+/// What a connection says about the values it carries, as written.
+#[derive(Clone, Copy, Debug)]
+struct Ends {
+    /// The transformation written on it.
+    written: Option<Transform>,
+    /// Whether values are converted between the ends' units.
+    convert_units: bool,
+}
+
+impl Default for Ends {
+    fn default() -> Self {
+        Ends {
+            written: None,
+            convert_units: true,
+        }
+    }
+}
+
+impl Ends {
+    /// The map from `from`'s value to `to`'s: the written transformation or the unit
+    /// conversion. Both at once are refused: tools differ on which applies first.
+    fn transform(
+        self,
+        from: Port,
+        to: Port,
+        components: &[Component],
+    ) -> std::result::Result<Transform, String> {
+        let conversion = if self.convert_units {
+            connection_units::conversion(from, to, components)?
+        } else {
+            Transform::IDENTITY
+        };
+        let Some(written) = self.written else {
+            return Ok(conversion);
+        };
+        if !(written.factor.is_finite() && written.offset.is_finite()) {
+            return Err(format!(
+                "the transformation {} is not finite",
+                written.describe(&from.display(components).to_string())
+            ));
+        }
+        if from.variable(components).ty.is_float() && to.variable(components).ty.is_float() {
+            if conversion.is_identity() {
+                Ok(written)
+            } else {
+                Err(format!(
+                    "the connection has a transformation and its ends are in different units \
+                     (converting them needs {}); whether the conversion applies before or after \
+                     the transformation is not defined: suppress the unit conversion \
+                     (SSP suppressUnitConversion=\"true\") and write the whole map as the \
+                     transformation",
+                    conversion.describe(&from.display(components).to_string())
+                ))
+            }
+        } else {
+            Err(format!(
+                "a linear transformation applies to floats, and {} -> {} are {} and {}",
+                from.display(components),
+                to.display(components),
+                from.variable(components).ty,
+                to.variable(components).ty
+            ))
+        }
+    }
 }
 
 /// The classes of types that may be connected to each other: floats of either precision,

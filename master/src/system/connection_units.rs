@@ -1,15 +1,20 @@
 //! The units at the two ends of a connection, each resolved through its variable's declared
 //! type: the same unit, or units the FMUs define with the same SI base-unit exponents, factor
-//! and offset, pass; anything else would pass a value on in the wrong unit and is refused with
-//! both ends and both units named. Connections carry values unchanged, so units that differ
-//! only by a factor or an offset are refused too, with the conversion they would need.
+//! and offset, pass unchanged; units of one quantity with another factor or offset (`mm` and
+//! `m`, `degC` and `K`) are converted, as SSP asks of connections; anything else would pass a
+//! value on in the wrong unit and is refused with both ends and both units named.
 
 use super::port::Port;
+use super::transform::Transform;
 use super::Component;
 use crate::model_description::{BaseUnit, BASE_UNIT_NAMES};
 
-/// Checks that `from` and `to` are in the same unit (when both declare one).
-pub(super) fn check(from: Port, to: Port, components: &[Component]) -> Result<(), String> {
+/// The conversion from `from`'s unit to `to`'s (the identity when either declares none).
+pub(super) fn conversion(
+    from: Port,
+    to: Port,
+    components: &[Component],
+) -> Result<Transform, String> {
     let unit = |port: Port| {
         let md = components[port.component].fmu.model_description();
         let name = md.unit_of(port.variable(components))?;
@@ -21,10 +26,10 @@ pub(super) fn check(from: Port, to: Port, components: &[Component]) -> Result<()
         Some((name.to_string(), base))
     };
     let (Some((source, source_base)), Some((target, target_base))) = (unit(from), unit(to)) else {
-        return Ok(());
+        return Ok(Transform::IDENTITY);
     };
     if source == target {
-        return Ok(());
+        return Ok(Transform::IDENTITY);
     }
     let ends = format!(
         "{} is in {source} but {} is in {target}",
@@ -37,15 +42,26 @@ pub(super) fn check(from: Port, to: Port, components: &[Component]) -> Result<()
             dimension(&a),
             dimension(&b)
         )),
-        (Some(a), Some(b)) if a.factor == b.factor && a.offset == b.offset => Ok(()),
+        (Some(a), Some(b)) if a.factor == b.factor && a.offset == b.offset => {
+            Ok(Transform::IDENTITY)
+        }
         (Some(a), Some(b)) => {
-            // value_target = (factor_a * value + offset_a - offset_b) / factor_b
-            let factor = a.factor / b.factor;
-            let offset = (a.offset - b.offset) / b.factor;
-            Err(format!(
-                "{ends}; connections pass values unchanged, and this one would need \
-                 {target} = {factor} * {source} + {offset}"
-            ))
+            // value_SI = factor * value + offset at both ends.
+            let conversion = Transform {
+                factor: a.factor / b.factor,
+                offset: (a.offset - b.offset) / b.factor,
+            };
+            let floats = [from, to]
+                .iter()
+                .all(|port| port.variable(components).ty.is_float());
+            if floats {
+                Ok(conversion)
+            } else {
+                Err(format!(
+                    "{ends}; converting them needs {}, which applies to floats only",
+                    conversion.describe(&from.display(components).to_string())
+                ))
+            }
         }
         _ => Err(format!(
             "{ends}, and the FMUs define no base units that relate them"

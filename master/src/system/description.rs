@@ -10,6 +10,8 @@ use crate::energy::EnergySettings;
 use crate::error::Error;
 use crate::model_description::InterfaceType;
 
+use super::transform::Transform;
+
 /// Where an item was written: the line and, in XML files, the element (and the file inside a
 /// package or a referenced parameter file, when it is not the system file itself).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -173,6 +175,12 @@ pub struct ConnectionDescription {
     /// Whether `from` must be the output; otherwise the causalities decide the direction
     /// (SSP: start and end do not imply the direction of the data flow).
     pub directed: bool,
+    /// The map written on the connection (SSP `ssc:LinearTransformation`, TOML
+    /// `factor`/`offset`), from the output's value to the input's.
+    pub transform: Option<Transform>,
+    /// Whether values are converted between the ends' units (SSP `suppressUnitConversion`
+    /// turns it off).
+    pub convert_units: bool,
     /// Where it was written.
     pub at: Location,
 }

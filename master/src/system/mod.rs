@@ -15,6 +15,7 @@ mod port;
 mod ssd;
 mod ssp;
 mod system_connectors;
+mod transform;
 pub(crate) mod toml_file;
 mod xml_file;
 
@@ -24,6 +25,7 @@ pub use connection::Connection;
 pub use description::SystemDescription;
 pub use port::resolve as resolve_port;
 pub use port::Port;
+pub use transform::Transform;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -8,7 +8,7 @@ use super::description::Location;
 use super::parameter_set::Parameter;
 use super::xml_file::{children, local_name, XmlFile};
 use crate::error::Result;
-use crate::model_description::xml::Element;
+use crate::model_description::xml::{parse_bool, Element};
 
 /// The parameter mapping of one parameter binding.
 #[derive(Debug, Clone, Default)]
@@ -56,7 +56,7 @@ impl Transformation {
                 offset: file.number(element, "offset")?.unwrap_or(0.0),
             },
             "BooleanMappingTransformation" => {
-                Transformation::Boolean(map_entries(file, element, boolean)?)
+                Transformation::Boolean(map_entries(file, element, parse_bool)?)
             }
             "IntegerMappingTransformation" => {
                 Transformation::Integer(map_entries(file, element, |t| t.parse().ok())?)
@@ -88,7 +88,7 @@ impl Transformation {
                 })
             }
             Transformation::Boolean(pairs) => {
-                let value = boolean(text).ok_or_else(|| format!("\"{text}\" is not a boolean"))?;
+                let value = parse_bool(text).ok_or_else(|| format!("\"{text}\" is not a boolean"))?;
                 let mapped = pairs
                     .iter()
                     .find(|(s, _)| *s == value)
@@ -127,14 +127,6 @@ fn map_entries<T>(
         .collect()
 }
 
-/// An `xs:boolean`.
-fn boolean(text: &str) -> Option<bool> {
-    match text {
-        "true" | "1" => Some(true),
-        "false" | "0" => Some(false),
-        _ => None,
-    }
-}
 
 impl Mapping {
     /// The mapping of the `ssm:ParameterMapping` element `mapping` of `file`.
@@ -149,17 +141,11 @@ impl Mapping {
                     None => return Err(file.unsupported(child, "this element")),
                 }
             }
-            let suppress = entry.attr("suppressUnitConversion").unwrap_or("false");
             entries.push(Entry {
                 source: file.required(entry, "source")?.to_string(),
                 target: file.required(entry, "target")?.to_string(),
                 transformation,
-                suppress_units: boolean(suppress.trim()).ok_or_else(|| {
-                    file.error(
-                        entry,
-                        format!("suppressUnitConversion=\"{suppress}\" is not a boolean"),
-                    )
-                })?,
+                suppress_units: file.flag(entry, "suppressUnitConversion", false)?,
                 at: file.at(entry),
             });
         }

@@ -18,7 +18,8 @@ use super::description::{
     ComponentDescription, ConnectionDescription, Located, Location, ScheduleDescription,
     SystemDescription, ValueDescription, ValueKind,
 };
-use super::parameter_mapping::Mapping;
+use super::parameter_mapping::{Mapping, Transformation};
+use super::transform::Transform;
 use super::parameter_set::{self, Parameter};
 use super::system_connectors::{self, End, Link};
 use super::xml_file::{children, local_name, XmlFile};
@@ -374,17 +375,23 @@ impl Reader<'_> {
             End::Component(component, connector) => format!("{component}.{connector}"),
             End::System(name) => name.clone(),
         });
+        let mut transform = None;
         for child in &element.children {
-            match local_name(&child.name) {
-                "ConnectionGeometry" | "Annotations" => {}
-                _ => {
-                    return Err(xml.unsupported(
-                        child,
-                        format!("connection {} -> {}: a transformation", shown[0], shown[1]),
-                    ))
+            let unsupported = |what: &str| {
+                xml.unsupported(child, format!("connection {} -> {}: {what}", shown[0], shown[1]))
+            };
+            match Transformation::read(xml, child)? {
+                Some(Transformation::Linear { factor, offset }) => {
+                    transform = Some(Transform { factor, offset })
                 }
+                Some(_) => return Err(unsupported("a mapping transformation")),
+                None => match local_name(&child.name) {
+                    "ConnectionGeometry" | "Annotations" => {}
+                    _ => return Err(unsupported("this element")),
+                },
             }
         }
+        let convert_units = !xml.flag(element, "suppressUnitConversion", false)?;
         let at = xml.at(element);
         match ends {
             [End::Component(..), End::Component(..)] => {
@@ -393,8 +400,20 @@ impl Reader<'_> {
                     from,
                     to,
                     directed: false,
+                    transform,
+                    convert_units,
                     at,
                 });
+            }
+            _ if transform.is_some() => {
+                return Err(xml.unsupported(
+                    element,
+                    format!(
+                        "connection {} -> {}: a transformation on a connection to a system \
+                         connector",
+                        shown[0], shown[1]
+                    ),
+                ))
             }
             ends => flat.links.push(Link { ends, at }),
         }

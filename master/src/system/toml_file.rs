@@ -12,6 +12,7 @@ use super::description::{
     BondDescription, ComponentDescription, ConnectionDescription, Located, Location,
     ScheduleDescription, SystemDescription, ValueDescription, ValueKind,
 };
+use super::transform::Transform;
 use crate::coupling::{Extrapolation, ScheduleKind, Threads};
 use crate::energy::{EnergyEntry, EnergySettings};
 use crate::error::{Error, Result};
@@ -78,6 +79,8 @@ struct ComponentEntry {
 struct ConnectionEntry {
     from: Spanned<String>,
     to: Spanned<String>,
+    factor: Option<f64>,
+    offset: Option<f64>,
 }
 
 /// One `[[bond]]`: `effort` and `flow` are `"component.output"` or arrays of them.
@@ -133,6 +136,11 @@ pub fn read(path: &Path) -> Result<SystemDescription> {
             from: c.from.get_ref().clone(),
             to: c.to.get_ref().clone(),
             directed: true,
+            transform: (c.factor.is_some() || c.offset.is_some()).then(|| Transform {
+                factor: c.factor.unwrap_or(1.0),
+                offset: c.offset.unwrap_or(0.0),
+            }),
+            convert_units: true,
             at: lines.at(c.from.span()),
         })
         .collect();
@@ -151,6 +159,8 @@ pub fn read(path: &Path) -> Result<SystemDescription> {
             from: from.trim().to_string(),
             to: to.trim().to_string(),
             directed: true,
+            transform: None,
+            convert_units: true,
             at,
         });
     }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::description::Location;
 use crate::error::{Error, Result};
-use crate::model_description::xml::{parse_document, Element};
+use crate::model_description::xml::{parse_bool, parse_document, Element};
 
 /// A parsed XML file of the system `system_path`.
 pub struct XmlFile {
@@ -103,6 +103,15 @@ impl XmlFile {
                 })
             })
             .transpose()
+    }
+
+    /// Attribute `key` of `element` as an `xs:boolean`, `default` when absent.
+    pub fn flag(&self, element: &Element, key: &str, default: bool) -> Result<bool> {
+        match element.attr(key) {
+            None => Ok(default),
+            Some(text) => parse_bool(text)
+                .ok_or_else(|| self.error(element, format!("{key}=\"{text}\" is not a boolean"))),
+        }
     }
 }
 
