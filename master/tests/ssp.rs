@@ -846,3 +846,67 @@ fn transformations_and_unit_conversions_map_the_values_connections_carry() {
         result.stderr
     );
 }
+
+/// A bare description of two Reference-FMU Feedthrough components, `a`'s integer and boolean
+/// outputs feeding `b`'s inputs through the connections `integer` and `boolean`.
+fn feedthrough_ssd(integer: &str, boolean: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<ssd:SystemStructureDescription xmlns:ssc="http://ssp-standard.org/SSP1/SystemStructureCommon"
+    xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription" version="1.0" name="Mapped">
+  <ssd:System name="Mapped">
+    <ssd:Elements>
+      <ssd:Component name="a" source="Feedthrough.fmu"/>
+      <ssd:Component name="b" source="Feedthrough.fmu"/>
+    </ssd:Elements>
+    <ssd:Connections>
+      <ssd:Connection startElement="a" startConnector="Int32_output" endElement="b" endConnector="Int32_input">{integer}</ssd:Connection>
+      <ssd:Connection startElement="a" startConnector="Boolean_output" endElement="b" endConnector="Boolean_input">{boolean}</ssd:Connection>
+    </ssd:Connections>
+    <ssd:Annotations>
+      <ssc:Annotation type="tandem"><Experiment step="0.1"/></ssc:Annotation>
+      <ssc:Annotation type="tandem"><Output variables="a.Int32_output b.Int32_output a.Boolean_output b.Boolean_output"/></ssc:Annotation>
+    </ssd:Annotations>
+  </ssd:System>
+  <ssd:DefaultExperiment startTime="0.0" stopTime="0.3"/>
+</ssd:SystemStructureDescription>
+"#
+    )
+}
+
+#[test]
+fn mapping_transformations_map_the_booleans_and_integers_connections_carry() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/fmus/fmi3/Feedthrough.fmu"),
+        dir.path().join("Feedthrough.fmu"),
+    )
+    .unwrap();
+    let integer = r#"<ssc:IntegerMappingTransformation><ssc:MapEntry source="0" target="7"/><ssc:MapEntry source="1" target="0"/></ssc:IntegerMappingTransformation>"#;
+    let boolean = r#"<ssc:BooleanMappingTransformation><ssc:MapEntry source="false" target="true"/></ssc:BooleanMappingTransformation>"#;
+    let path = dir.path().join("mapped.ssd");
+    std::fs::write(&path, feedthrough_ssd(integer, boolean)).unwrap();
+    let (result, output) = run(&path, &[]);
+    result.assert_success();
+    let rows = columns(
+        &std::fs::read_to_string(output).unwrap(),
+        &["a.Int32_output", "b.Int32_output", "a.Boolean_output", "b.Boolean_output"],
+    );
+    assert_eq!(rows.len(), 4);
+    for row in rows {
+        // a holds its start values, 0 and false; b receives them mapped.
+        assert_eq!(row, [0.0, 7.0, 0.0, 1.0]);
+    }
+    // A mapping of the other type is refused, naming the end that does not fit.
+    std::fs::write(&path, feedthrough_ssd(boolean, "")).unwrap();
+    let (result, _) = run(&path, &[]);
+    result.assert_fails_with("mapped.ssd: line 10, <ssd:Connection>");
+    assert!(
+        result.stderr.contains(
+            "the boolean mapping transformation applies to boolean variables, and \
+             a.Int32_output is Int32"
+        ),
+        "{}",
+        result.stderr
+    );
+}

@@ -14,7 +14,7 @@ use crate::instance::FmuInstance;
 use crate::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
 use crate::model_exchange::{MeStepper, Reached};
 use crate::solver::DormandPrince;
-use crate::system::{Connection, Port, System, Transform};
+use crate::system::{Connection, Port, System, Transform, ValueMap};
 
 /// A connected input.
 struct Input {
@@ -25,6 +25,8 @@ struct Input {
     continuous: bool,
     /// What the connection does to the source's value on the way.
     transform: Transform,
+    /// The value map of a connection of booleans or integers.
+    mapping: Option<ValueMap>,
     /// Added to the value sent (the energy correction of the effort a power bond carries).
     offset: f64,
 }
@@ -32,9 +34,13 @@ struct Input {
 impl Input {
     /// The value sent at `time` (hold of `degree`).
     fn value(&self, histories: &Histories, time: f64, degree: usize) -> f64 {
-        self.transform
-            .apply(histories.value_at(self.source, time, self.degree(degree)))
-            + self.offset
+        let sent = self
+            .transform
+            .apply(histories.value_at(self.source, time, self.degree(degree)));
+        match &self.mapping {
+            Some(mapping) => mapping.apply(sent) + self.offset,
+            None => sent + self.offset,
+        }
     }
 
     /// How [`Input::value`] combines the source's samples (the transformation's factor
@@ -148,6 +154,7 @@ impl Participant {
                     continuous: variable.ty.is_float()
                         && variable.variability == Variability::Continuous,
                     transform: c.transform,
+                    mapping: c.mapping.clone(),
                     offset: 0.0,
                 }
             })

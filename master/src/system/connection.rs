@@ -6,13 +6,13 @@ use std::collections::HashMap;
 use super::connection_units;
 use super::description::{Location, SystemDescription};
 use super::port::{self, Port};
-use super::transform::Transform;
+use super::transform::{Transform, ValueMap};
 use super::Component;
 use crate::error::Result;
 use crate::model_description::{Causality, VariableType};
 
 /// An output of one component feeding an input of another (or the same) component.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Connection {
     /// The output.
     pub from: Port,
@@ -21,6 +21,8 @@ pub struct Connection {
     /// What the input receives from the output's value: the transformation written on the
     /// connection or the conversion between the ends' units (the identity when neither).
     pub transform: Transform,
+    /// The value map written on a connection of booleans or integers.
+    pub mapping: Option<ValueMap>,
 }
 
 /// Resolves and checks every connection of `system`, in the order written, then the nets
@@ -49,7 +51,7 @@ pub(super) fn resolve(
         let reversed = from.variable(components).causality == Causality::Input
             && to.variable(components).causality == Causality::Output;
         if !connection.directed && reversed {
-            if connection.transform.is_some() {
+            if connection.transform.is_some() || connection.mapping.is_some() {
                 return Err(error(
                     "the transformation maps the start connector's value to the end's, but \
                      the start is the input: write the output as startElement/startConnector"
@@ -60,6 +62,7 @@ pub(super) fn resolve(
         }
         let ends = Ends {
             written: connection.transform,
+            mapping: connection.mapping.clone(),
             convert_units: connection.convert_units,
         };
         connections.add(from, to, ends, &connection.at).map_err(error)?;
@@ -128,6 +131,7 @@ impl<'a> Connections<'a> {
         let components = self.components;
         check(from, to, components)?;
         let transform = ends.transform(from, to, components)?;
+        let mapping = ends.mapping(from, to, components)?;
         if let Some((first_from, first)) = self.sources.insert(to, (from, at)) {
             return Err(format!(
                 "{} is already connected from {} ({first}); an input takes one connection",
@@ -139,6 +143,7 @@ impl<'a> Connections<'a> {
             from,
             to,
             transform,
+            mapping,
         });
         Ok(())
     }
@@ -189,10 +194,12 @@ fn check(from: Port, to: Port, components: &[Component]) -> std::result::Result<
 }
 
 /// What a connection says about the values it carries, as written.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Ends {
     /// The transformation written on it.
     written: Option<Transform>,
+    /// The value map written on it.
+    mapping: Option<ValueMap>,
     /// Whether values are converted between the ends' units.
     convert_units: bool,
 }
@@ -201,16 +208,46 @@ impl Default for Ends {
     fn default() -> Self {
         Ends {
             written: None,
+            mapping: None,
             convert_units: true,
         }
     }
 }
 
 impl Ends {
+    /// The value map, checked against the ends' types: booleans for a boolean mapping,
+    /// integers for an integer one.
+    fn mapping(
+        &self,
+        from: Port,
+        to: Port,
+        components: &[Component],
+    ) -> std::result::Result<Option<ValueMap>, String> {
+        let Some(mapping) = &self.mapping else {
+            return Ok(None);
+        };
+        let (kind, fits): (&str, fn(VariableType) -> bool) = if mapping.is_boolean() {
+            ("boolean", |ty| ty == VariableType::Boolean)
+        } else {
+            ("integer", VariableType::is_integer)
+        };
+        for port in [from, to] {
+            let ty = port.variable(components).ty;
+            if !fits(ty) {
+                return Err(format!(
+                    "the {kind} mapping transformation applies to {kind} variables, and {} is \
+                     {ty}",
+                    port.display(components)
+                ));
+            }
+        }
+        Ok(Some(mapping.clone()))
+    }
+
     /// The map from `from`'s value to `to`'s: the written transformation or the unit
     /// conversion. Both at once are refused: tools differ on which applies first.
     fn transform(
-        self,
+        &self,
         from: Port,
         to: Port,
         components: &[Component],

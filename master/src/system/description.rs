@@ -10,7 +10,7 @@ use crate::energy::EnergySettings;
 use crate::error::Error;
 use crate::model_description::InterfaceType;
 
-use super::transform::Transform;
+use super::transform::{Transform, ValueMap};
 
 /// Where an item was written: the line and, in XML files, the element (and the file inside a
 /// package or a referenced parameter file, when it is not the system file itself).
@@ -178,6 +178,8 @@ pub struct ConnectionDescription {
     /// The map written on the connection (SSP `ssc:LinearTransformation`, TOML
     /// `factor`/`offset`), from the output's value to the input's.
     pub transform: Option<Transform>,
+    /// The value map written on the connection (SSP boolean and integer mappings).
+    pub mapping: Option<ValueMap>,
     /// Whether values are converted between the ends' units (SSP `suppressUnitConversion`
     /// turns it off).
     pub convert_units: bool,

@@ -25,7 +25,7 @@ pub use connection::Connection;
 pub use description::SystemDescription;
 pub use port::resolve as resolve_port;
 pub use port::Port;
-pub use transform::Transform;
+pub use transform::{Transform, ValueMap};
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -19,7 +19,7 @@ use super::description::{
     SystemDescription, ValueDescription, ValueKind,
 };
 use super::parameter_mapping::{Mapping, Transformation};
-use super::transform::Transform;
+use super::transform::{Transform, ValueMap};
 use super::parameter_set::{self, Parameter};
 use super::system_connectors::{self, End, Link};
 use super::xml_file::{children, local_name, XmlFile};
@@ -375,19 +375,22 @@ impl Reader<'_> {
             End::Component(component, connector) => format!("{component}.{connector}"),
             End::System(name) => name.clone(),
         });
-        let mut transform = None;
+        let (mut transform, mut mapping) = (None, None);
         for child in &element.children {
-            let unsupported = |what: &str| {
-                xml.unsupported(child, format!("connection {} -> {}: {what}", shown[0], shown[1]))
-            };
             match Transformation::read(xml, child)? {
                 Some(Transformation::Linear { factor, offset }) => {
                     transform = Some(Transform { factor, offset })
                 }
-                Some(_) => return Err(unsupported("a mapping transformation")),
+                Some(Transformation::Boolean(pairs)) => mapping = Some(ValueMap::booleans(&pairs)),
+                Some(Transformation::Integer(pairs)) => mapping = Some(ValueMap::integers(&pairs)),
                 None => match local_name(&child.name) {
                     "ConnectionGeometry" | "Annotations" => {}
-                    _ => return Err(unsupported("this element")),
+                    _ => {
+                        return Err(xml.unsupported(
+                            child,
+                            format!("connection {} -> {}: this element", shown[0], shown[1]),
+                        ))
+                    }
                 },
             }
         }
@@ -401,11 +404,12 @@ impl Reader<'_> {
                     to,
                     directed: false,
                     transform,
+                    mapping,
                     convert_units,
                     at,
                 });
             }
-            _ if transform.is_some() => {
+            _ if transform.is_some() || mapping.is_some() => {
                 return Err(xml.unsupported(
                     element,
                     format!(

@@ -140,6 +140,7 @@ pub fn read(path: &Path) -> Result<SystemDescription> {
                 factor: c.factor.unwrap_or(1.0),
                 offset: c.offset.unwrap_or(0.0),
             }),
+            mapping: None,
             convert_units: true,
             at: lines.at(c.from.span()),
         })
@@ -160,6 +161,7 @@ pub fn read(path: &Path) -> Result<SystemDescription> {
             to: to.trim().to_string(),
             directed: true,
             transform: None,
+            mapping: None,
             convert_units: true,
             at,
         });

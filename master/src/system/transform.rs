@@ -1,6 +1,9 @@
-//! The linear map a connection applies to the values it carries: the input receives
-//! `factor * output + offset`. It comes from an SSP `ssc:LinearTransformation`, a TOML
-//! `[[connection]]`'s `factor`/`offset`, or the conversion between the two ends' units.
+//! What a connection does to the values it carries: a linear map for floats (the input
+//! receives `factor * output + offset`, from an SSP `ssc:LinearTransformation`, a TOML
+//! `[[connection]]`'s `factor`/`offset`, or the conversion between the two ends' units), and a
+//! value map for booleans and integers (SSP's mapping transformations).
+
+use std::sync::Arc;
 
 /// `value -> factor * value + offset`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,6 +53,53 @@ impl Default for Transform {
     }
 }
 
+/// An SSP `ssc:BooleanMappingTransformation` or `ssc:IntegerMappingTransformation` on a
+/// connection: each listed value becomes its target, other values pass unchanged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueMap {
+    /// `(source, target)` as the numbers the master carries (booleans as 0 and 1).
+    pairs: Arc<[(f64, f64)]>,
+    /// Whether the values are booleans (any non-zero number is true).
+    boolean: bool,
+}
+
+impl ValueMap {
+    /// A map of booleans.
+    pub fn booleans(pairs: &[(bool, bool)]) -> ValueMap {
+        let number = |b: bool| f64::from(u8::from(b));
+        ValueMap {
+            pairs: pairs.iter().map(|&(s, t)| (number(s), number(t))).collect(),
+            boolean: true,
+        }
+    }
+
+    /// A map of integers.
+    pub fn integers(pairs: &[(i64, i64)]) -> ValueMap {
+        ValueMap {
+            pairs: pairs.iter().map(|&(s, t)| (s as f64, t as f64)).collect(),
+            boolean: false,
+        }
+    }
+
+    /// Whether it maps booleans (else integers).
+    pub fn is_boolean(&self) -> bool {
+        self.boolean
+    }
+
+    /// The value an input receives from an output of `value`.
+    pub fn apply(&self, value: f64) -> f64 {
+        let key = if self.boolean {
+            f64::from(u8::from(value != 0.0))
+        } else {
+            value.round()
+        };
+        self.pairs
+            .iter()
+            .find(|(source, _)| *source == key)
+            .map_or(value, |&(_, target)| target)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +119,14 @@ mod tests {
         assert_eq!(millimetres.apply(0.25), 250.0);
         assert_eq!(millimetres.describe("a.x"), "1000 * a.x");
         assert_eq!(to_celsius.describe("a.T"), "a.T + -273.15");
+    }
+
+    #[test]
+    fn value_maps_replace_listed_values_and_pass_others() {
+        let negate = ValueMap::booleans(&[(true, false), (false, true)]);
+        assert_eq!(negate.apply(1.0), 0.0);
+        assert_eq!(negate.apply(0.0), 1.0);
+        let gears = ValueMap::integers(&[(1, 3), (2, 1)]);
+        assert_eq!([1.0, 2.0, 5.0].map(|x| gears.apply(x)), [3.0, 1.0, 5.0]);
     }
 }
