@@ -504,8 +504,9 @@ fn elements_outside_the_subset_are_rejected_by_name() {
         "<ssd:ConnectionGeometry pointsX=\"0.5\" pointsY=\"0.5\"/>",
         "<ssc:BooleanMappingTransformation><ssc:MapEntry source=\"true\" target=\"false\"/></ssc:BooleanMappingTransformation>",
         &[
-            "<ssc:BooleanMappingTransformation>",
-            "connection spring.f_b -> mass2.F: a mapping transformation is not supported",
+            "line 55, <ssd:Connection>",
+            "the boolean mapping transformation applies to boolean variables, and spring.f_b is \
+             Float64",
         ],
     );
     assert_edit_fails(
