@@ -662,6 +662,13 @@ fn the_descriptions_shipped_and_written_by_the_tests_are_valid_ssp() {
         ("mapped.ssd", mapped),
         ("mass2-grams.ssv", ssv),
         ("mass2.ssm", ssm),
+        (
+            "feedthrough-mapped.ssd",
+            feedthrough_ssd(
+                r#"<ssc:IntegerMappingTransformation><ssc:MapEntry source="0" target="7"/></ssc:IntegerMappingTransformation>"#,
+                r#"<ssc:LinearTransformation factor="2" offset="1"/>"#,
+            ),
+        ),
     ];
     let names: Vec<String> = (0..examples.len())
         .map(|i| format!("system-file-md-{i}.ssd"))
