@@ -1,6 +1,7 @@
-//! `tandem codesign` on the cart-pole FMU: the reference values of the seed digest through
-//! the FMU's derivatives (FMI 3.0 with adjoint derivatives, FMI 2.0 with directional ones
-//! only), the command's check, and its errors.
+//! `tandem codesign` on the plant FMUs: the reference values of the seed digest through the
+//! FMU's derivatives (FMI 3.0 with adjoint derivatives, FMI 2.0 with directional ones only)
+//! for the cart-pole and the quadrotor, the adjoint against central differences for every
+//! example problem, the command's check, and its errors.
 
 mod common;
 
@@ -8,13 +9,54 @@ use std::path::{Path, PathBuf};
 
 use tandem::codesign::fmu_plant::FmuPlant;
 use tandem::codesign::problem_file;
-use tandem::codesign::{analyze, gradient};
+use tandem::codesign::{analyze, central_differences, gradient};
 use tandem::Fmu;
 use tandem_tests::fmus::{self, FmiVersion};
 
 /// The example problem of the repository.
 fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/codesign/cart-pole.toml")
+    example_named("cart-pole")
+}
+
+/// The example problem `name` of the repository.
+fn example_named(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("examples/codesign/{name}.toml"))
+}
+
+#[test]
+fn every_example_plant_fmu_has_the_adjoint_of_central_differences() {
+    // (problem, FMU, f at the start design if the digest gives it)
+    let examples = [
+        ("quadrotor", "quadrotor", Some(7.944627)),
+        ("duffing", "duffing", None),
+        ("mass-spring-damper", "mass_spring_damper", None),
+    ];
+    for (name, model, reference) in examples {
+        let file = problem_file::read(&example_named(name)).expect("read the example");
+        for version in FmiVersion::ALL {
+            let fmu = Fmu::open(&fmus::find(model, version).path).expect("open the FMU");
+            let mut plant = FmuPlant::new(&fmu, &file.plant).expect("instantiate the plant");
+            let d = file.start();
+            let a = analyze(&mut plant, &file.problem, &d).expect("analysis");
+            if let Some(f) = reference {
+                assert!((a.f / f - 1.0).abs() < 1e-7, "{name} {version:?}: f = {}", a.f);
+            }
+            if name == "quadrotor" {
+                for speed in &a.u_target {
+                    assert!((speed - 585.9607).abs() < 1e-4, "hover {:?}", a.u_target);
+                }
+            }
+            let g = gradient(&mut plant, &file.problem, &a).expect("gradient");
+            let fd = central_differences(&mut plant, &file.problem, &d, 1e-4).expect("check");
+            for (i, (adjoint, difference)) in g.df_dd.iter().zip(fd.iter()).enumerate() {
+                let scale = g.df_dd.amax();
+                assert!(
+                    (adjoint - difference).abs() < 1e-6 * scale,
+                    "{name} {version:?} d{i}: adjoint {adjoint} vs differences {difference}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
