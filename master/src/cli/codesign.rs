@@ -15,6 +15,10 @@ use crate::codesign::problem_file::{self, CodesignFile};
 use crate::codesign::{analyze, central_differences, gradient, Analysis, CodesignError, Gradient};
 use crate::error::{Error, Result};
 use crate::output::csv::format_float;
+
+/// The KKT residual (relative to the baseline's gradient) below which the optimum is reported
+/// as one: the adjoint gradient is accurate to about 1e-8 relative.
+const FIRST_ORDER_TOLERANCE: f64 = 1e-4;
 use crate::output::plot::{grouped_time_series, time_series, PlotOptions, TimeSeries};
 use crate::Fmu;
 
@@ -124,6 +128,22 @@ fn report_optimum(
         })
         .collect();
     print_table(&["parameter", "baseline", "optimum", "bounds"], &rows);
+    let check = &optimum.first_order;
+    let active = if check.active.is_empty() {
+        "no bound or constraint active".to_string()
+    } else {
+        format!("active: {}", check.active.join(", "))
+    };
+    println!(
+        "first-order check ({active}): KKT residual {:.1e} of the baseline's |df/dd|: {}",
+        check.residual,
+        if check.holds(FIRST_ORDER_TOLERANCE) {
+            "an optimum"
+        } else {
+            "not an optimum to this tolerance (more iterations, a tighter tolerance or another \
+             start may help)"
+        }
+    );
     let stem = problem.with_extension("");
     let named = |suffix: &str| PathBuf::from(format!("{}_{suffix}", stem.display()));
     let mut text = format!(

@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod care;
 pub mod direct;
 pub mod error;
+pub mod first_order;
 pub mod fmu_plant;
 pub mod lyapunov;
 pub mod optimize;

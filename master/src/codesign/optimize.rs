@@ -4,11 +4,12 @@
 
 use std::cell::RefCell;
 
-use slsqp::{minimize, StopTols};
+use slsqp::{minimize, FailStatus, StopTols};
 
 use super::adjoint::gradient;
 use super::analysis::analyze;
 use super::error::CodesignError;
+use super::first_order::{self, FirstOrder};
 use super::plant::Plant;
 use super::problem::Problem;
 use super::problem_file::{DesignEntry, LinearConstraint, OptimizeSettings};
@@ -33,8 +34,10 @@ pub struct Optimum {
     pub f: f64,
     /// Every evaluation, in order (the first is the baseline).
     pub history: Vec<Evaluation>,
-    /// The optimizer's termination status.
+    /// The optimizer's termination status, in words.
     pub status: String,
+    /// The first-order optimality check at `d`.
+    pub first_order: FirstOrder,
 }
 
 /// The design scaled to the unit box: d = min + z (max − min), so that SLSQP sees variables
@@ -161,17 +164,32 @@ pub fn optimize(
     }
     let (status, z) = match outcome {
         Ok((status, z, _)) => (format!("{status:?}"), z),
+        // NLopt's ROUNDOFF_LIMITED: no further step improves f at this precision, which is
+        // often the optimum itself; the first-order check below says whether it is.
+        Err((FailStatus::RoundoffLimited, z, _)) => (
+            "no step improves f further at this precision (SLSQP: RoundoffLimited)".to_string(),
+            z,
+        ),
         Err((status, z, _)) => (format!("stopped: {status:?}"), z),
     };
     let d = scaling.design(&z);
-    let f = match history.iter().rev().find(|e| e.d == d) {
-        Some(evaluation) => evaluation.f,
-        None => analyze(plant, problem, &d)?.f,
+    let (f, df_dd) = match history.iter().rev().find(|e| e.d == d) {
+        Some(evaluation) => (evaluation.f, evaluation.gradient.clone()),
+        None => {
+            let a = analyze(plant, problem, &d)?;
+            let df_dd = gradient(plant, problem, &a)?.df_dd;
+            (a.f, df_dd.iter().copied().collect())
+        }
     };
+    let baseline = history.first().map_or(0.0, |e| {
+        e.gradient.iter().map(|g| g * g).sum::<f64>().sqrt()
+    });
+    let first_order = first_order::check(&d, &df_dd, baseline, design, constraints);
     Ok(Optimum {
         d,
         f,
         history,
         status,
+        first_order,
     })
 }
