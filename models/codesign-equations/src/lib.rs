@@ -172,6 +172,67 @@ impl PlantEquations for MassSpringDamper {
     }
 }
 
+/// Masses in [`MassChain`].
+pub const CHAIN_MASSES: usize = 10;
+
+/// A chain of [`CHAIN_MASSES`] unit masses, the first tied to a wall, each link a spring `k_i`
+/// and a damper `c_i` (2 × 10 design parameters), pushed by a force on the last mass: the
+/// co-design plant whose gradient cost is measured against the number of design parameters.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MassChain;
+
+impl PlantEquations for MassChain {
+    const NAME: &'static str = "mass_chain";
+    const DESCRIPTION: &'static str =
+        "Chain of 10 unit masses with a spring and a damper per link and a force on the last";
+    const STATES: &'static [&'static str] = &[
+        "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10",
+    ];
+    const INPUTS: &'static [&'static str] = &["force"];
+    const PARAMETERS: &'static [(&'static str, f64)] = &[
+        ("k1", 1.0),
+        ("k2", 1.0),
+        ("k3", 1.0),
+        ("k4", 1.0),
+        ("k5", 1.0),
+        ("k6", 1.0),
+        ("k7", 1.0),
+        ("k8", 1.0),
+        ("k9", 1.0),
+        ("k10", 1.0),
+        ("c1", 0.1),
+        ("c2", 0.1),
+        ("c3", 0.1),
+        ("c4", 0.1),
+        ("c5", 0.1),
+        ("c6", 0.1),
+        ("c7", 0.1),
+        ("c8", 0.1),
+        ("c9", 0.1),
+        ("c10", 0.1),
+    ];
+
+    fn rhs<T: Scalar>(&self, x: &[T], u: &[T], p: &[T], dx: &mut [T]) {
+        let n = CHAIN_MASSES;
+        let (position, velocity) = x.split_at(n);
+        let (k, c) = p.split_at(n);
+        // Link i joins mass i − 1 (the wall for i = 0) to mass i.
+        let link = |i: usize| {
+            let (x0, v0) = if i == 0 {
+                (T::cst(0.0), T::cst(0.0))
+            } else {
+                (position[i - 1], velocity[i - 1])
+            };
+            k[i] * (position[i] - x0) + c[i] * (velocity[i] - v0)
+        };
+        for i in 0..n {
+            dx[i] = velocity[i];
+            let pull = if i + 1 < n { link(i + 1) } else { u[0] };
+            dx[n + i] = pull - link(i);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
