@@ -30,6 +30,7 @@ fn every_example_plant_fmu_has_the_adjoint_of_central_differences() {
         ("quadrotor", "quadrotor", Some(7.944627)),
         ("duffing", "duffing", None),
         ("mass-spring-damper", "mass_spring_damper", None),
+        ("mass-chain", "mass_chain", None),
     ];
     for (name, model, reference) in examples {
         let file = problem_file::read(&example_named(name)).expect("read the example");
