@@ -100,7 +100,8 @@ fn dense_output_is_accurate_inside_the_step() {
         .attempt(&mut f, 0.0, &[0.0, 1.0], 0.2, &tolerances(1e-6, 2))
         .unwrap();
     assert!(attempt.accepted);
-    let dense = stepper.dense_output();
+    let mut dense = Default::default();
+    stepper.dense_output(&mut dense);
     let mut x = [0.0; 2];
     for i in 0..=10 {
         let t = 0.02 * i as f64;

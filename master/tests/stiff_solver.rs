@@ -65,8 +65,9 @@ fn the_hermite_dense_output_interpolates_with_fourth_order_local_error() {
         stepper
             .attempt(&mut ode, 0.0, &[1.0], h, &tolerances(1e3, 1))
             .unwrap();
-        let mut x = [0.0];
-        stepper.dense_output().evaluate(h / 2.0, &mut x);
+        let (mut x, mut dense) = ([0.0], Default::default());
+        stepper.dense_output(&mut dense);
+        dense.evaluate(h / 2.0, &mut x);
         (x[0] - (h / 2.0).exp()).abs()
     };
     let (coarse, fine) = (mid_error(0.1), mid_error(0.05));

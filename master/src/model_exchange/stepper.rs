@@ -68,7 +68,7 @@ pub struct StepperSnapshot {
 
 /// A Model Exchange instance (owned, `Box<dyn FmuInstance>`, or borrowed) and the solver
 /// `S` that advances it.
-pub struct MeStepper<I = Box<dyn FmuInstance>, S = DormandPrince> {
+pub struct MeStepper<I = Box<dyn FmuInstance>, S: Stepper = DormandPrince> {
     instance: I,
     variables: StateVariables,
     time: f64,
@@ -89,6 +89,8 @@ pub struct MeStepper<I = Box<dyn FmuInstance>, S = DormandPrince> {
     /// that a step allocates nothing.
     scratch_states: Vec<f64>,
     scratch_indicators: Vec<f64>,
+    /// The last step's dense output, refilled in place.
+    dense: S::Dense,
 }
 
 impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
@@ -114,6 +116,7 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
             statistics: Statistics::default(),
             scratch_states: vec![0.0; n],
             scratch_indicators: vec![0.0; m],
+            dense: S::Dense::default(),
         }
     }
 
@@ -284,12 +287,12 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
         inputs: &mut Inputs<'_>,
         mut visit: impl FnMut(&mut dyn FmuInstance, f64) -> Result<()>,
     ) -> Result<()> {
-        let dense = self.solver.dense_output();
+        self.solver.dense_output(&mut self.dense);
         let x = &mut self.scratch_states;
         x.resize(self.states.len(), 0.0);
         let mut moved = false;
         for time in times.into_iter().take_while(|&t| t < self.time) {
-            dense.evaluate(time, x);
+            self.dense.evaluate(time, x);
             let instance = self.instance.borrow_mut();
             put(instance, &mut self.statistics.calls, time, x, inputs)?;
             visit(instance, time)?;
@@ -393,7 +396,11 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
             self.scratch_indicators = after;
             return Ok(false);
         }
-        let dense = (!self.states.is_empty()).then(|| self.solver.dense_output());
+        let has_states = !self.states.is_empty();
+        if has_states {
+            self.solver.dense_output(&mut self.dense);
+        }
+        let dense = has_states.then_some(&self.dense);
         let mut x = self.states.clone();
         let (instance, calls) = (self.instance.borrow_mut(), &mut self.statistics.calls);
         let mut evaluate = |t: f64, z: &mut [f64]| -> Result<()> {

@@ -63,7 +63,7 @@ const ESTIMATE_ORDER: u32 = 5;
 const MAX_FACTOR: f64 = 10.0;
 
 /// The continuous extension over one accepted step.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct DenseOutput {
     t0: f64,
     h: f64,
@@ -186,24 +186,24 @@ impl Stepper for DormandPrince {
         Ok(Attempt::controlled(h, error, ESTIMATE_ORDER, MAX_FACTOR))
     }
 
-    fn dense_output(&self) -> DenseOutput {
+    fn dense_output(&self, dense: &mut DenseOutput) {
         let n = self.x_new.len();
         let (h, k) = (self.h, &self.stages.k);
-        let mut coefficients: [Vec<f64>; 5] = std::array::from_fn(|_| vec![0.0; n]);
+        for coefficient in &mut dense.coefficients {
+            coefficient.resize(n, 0.0);
+        }
+        let [r1, r2, r3, r4, r5] = &mut dense.coefficients;
         for (i, (&new, &old)) in self.x_new.iter().zip(&self.x_old).enumerate() {
             let difference = new - old;
             let spline = h * k[0][i] - difference;
-            coefficients[0][i] = old;
-            coefficients[1][i] = difference;
-            coefficients[2][i] = spline;
-            coefficients[3][i] = difference - h * k[6][i] - spline;
-            coefficients[4][i] = h * (0..7).map(|j| D[j] * k[j][i]).sum::<f64>();
+            r1[i] = old;
+            r2[i] = difference;
+            r3[i] = spline;
+            r4[i] = difference - h * k[6][i] - spline;
+            r5[i] = h * (0..7).map(|j| D[j] * k[j][i]).sum::<f64>();
         }
-        DenseOutput {
-            t0: self.t,
-            h,
-            coefficients,
-        }
+        dense.t0 = self.t;
+        dense.h = h;
     }
 
     /// The last stage becomes the first stage of the next step (first same as last).

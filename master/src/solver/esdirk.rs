@@ -283,15 +283,13 @@ impl Stepper for Esdirk {
         &self.x_new
     }
 
-    fn dense_output(&self) -> HermiteOutput {
-        HermiteOutput {
-            t0: self.t,
-            h: self.h,
-            x0: self.x_old.clone(),
-            f0: self.stages.k[0].clone(),
-            x1: self.x_new.clone(),
-            f1: self.stages.k[STAGES - 1].clone(),
-        }
+    fn dense_output(&self, dense: &mut HermiteOutput) {
+        dense.t0 = self.t;
+        dense.h = self.h;
+        dense.x0.clone_from(&self.x_old);
+        dense.f0.clone_from(&self.stages.k[0]);
+        dense.x1.clone_from(&self.x_new);
+        dense.f1.clone_from(&self.stages.k[STAGES - 1]);
     }
 
     /// The last stage derivative is `f` at the new state (first same as last); the Jacobian
@@ -312,7 +310,7 @@ impl Stepper for Esdirk {
 }
 
 /// The cubic Hermite interpolant of a step from its end values and derivatives.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct HermiteOutput {
     t0: f64,
     h: f64,

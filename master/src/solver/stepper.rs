@@ -7,8 +7,9 @@ use super::{Ode, Tolerances};
 /// either accepts it ([`Stepper::accept`]) and continues from [`Stepper::x_new`], or retries
 /// with [`Attempt::next_step`].
 pub trait Stepper {
-    /// The continuous extension over the last attempted step.
-    type Dense: Interpolant;
+    /// The continuous extension over the last attempted step (empty by default, filled by
+    /// [`Stepper::dense_output`]).
+    type Dense: Interpolant + Default;
 
     /// The method's short name, as `--solver` spells it.
     fn name(&self) -> &'static str;
@@ -36,9 +37,9 @@ pub trait Stepper {
     /// The state at the end of the last attempted step.
     fn x_new(&self) -> &[f64];
 
-    /// The dense output of the last attempted step (valid until the next attempt, also after
-    /// [`Stepper::accept`]).
-    fn dense_output(&self) -> Self::Dense;
+    /// Writes the dense output of the last attempted step into `dense`, reusing its buffers
+    /// (valid until the next attempt, also after [`Stepper::accept`]).
+    fn dense_output(&self, dense: &mut Self::Dense);
 
     /// Makes the end of the last attempted step the start of the next one.
     fn accept(&mut self);
