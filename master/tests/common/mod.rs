@@ -5,6 +5,7 @@
 
 pub mod double_oscillator;
 pub mod energy;
+pub mod faulty;
 pub mod gradient;
 pub mod pythonfmu;
 pub mod ssp;
