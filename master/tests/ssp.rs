@@ -410,46 +410,8 @@ fn a_broken_fmu_inside_a_package_is_named_by_the_package_and_its_entry() {
         stop: 0.01,
         ..Setup::jacobi("zoh", 1e-3)
     };
-    let text = edit(
-        &ssp::ssd(&setup, &Sources::packaged()),
-        "source=\"resources/spring_damper.fmu\"",
-        "source=\"resources/broken.fmu\"",
-    );
-    let dir = tempfile::tempdir().unwrap();
-    let package = ssp::write_package_with(
-        dir.path(),
-        "broken",
-        &setup,
-        &text,
-        &[("resources/broken.fmu", b"not a zip")],
-    );
-    let (result, _) = run(&package, &[]);
-    result.assert_fails_with(
-        "broken.ssp: SystemStructure.ssd, line 40, <ssd:Component>: component spring: ",
-    );
-    assert!(
-        result
-            .stderr
-            .contains("broken.ssp/resources/broken.fmu: not a valid FMU archive"),
-        "{}",
-        result.stderr
-    );
-    assert!(!result.stderr.contains("tandem-ssp-"), "{}", result.stderr);
-}
-
-#[test]
-fn an_fmu_whose_binary_fails_to_load_is_named_by_the_package_and_its_entry() {
-    let setup = Setup {
-        stop: 0.01,
-        ..Setup::jacobi("zoh", 1e-3)
-    };
-    let text = edit(
-        &ssp::ssd(&setup, &Sources::packaged()),
-        "source=\"resources/spring_damper.fmu\"",
-        "source=\"resources/renamed.fmu\"",
-    );
-    // The description names a binary the archive does not hold: the archive and its
-    // description read fine, and the failure comes only when the binary is loaded.
+    // A description naming a binary the archive does not hold reads fine: that failure comes
+    // only when the binary is loaded, after the FMU was opened.
     let renamed = common::fmu_with_model_description(
         "spring_damper",
         &[(
@@ -457,18 +419,28 @@ fn an_fmu_whose_binary_fails_to_load_is_named_by_the_package_and_its_entry() {
             "CoSimulation modelIdentifier=\"renamed\"",
         )],
     );
-    let dir = tempfile::tempdir().unwrap();
-    let package = ssp::write_package_with(
-        dir.path(),
-        "broken",
-        &setup,
-        &text,
-        &[("resources/renamed.fmu", &renamed)],
-    );
-    let (result, _) = run(&package, &[]);
-    result.assert_fails_with("broken.ssp/resources/renamed.fmu");
-    assert!(result.stderr.contains("binaries/"), "{}", result.stderr);
-    assert!(!result.stderr.contains("tandem-ssp-"), "{}", result.stderr);
+    let cases: [(&str, &[u8], &str); 2] = [
+        ("broken", b"not a zip", "broken.ssp/resources/broken.fmu: not a valid FMU archive"),
+        (
+            "renamed",
+            &renamed,
+            "broken.ssp/resources/renamed.fmu: no binary for this platform: expected \
+             binaries/x86_64-linux/renamed.so",
+        ),
+    ];
+    for (name, fmu, needle) in cases {
+        let entry = format!("resources/{name}.fmu");
+        let text = edit(
+            &ssp::ssd(&setup, &Sources::packaged()),
+            "source=\"resources/spring_damper.fmu\"",
+            &format!("source=\"{entry}\""),
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let package = ssp::write_package_with(dir.path(), "broken", &setup, &text, &[(&entry, fmu)]);
+        let (result, _) = run(&package, &[]);
+        result.assert_fails_with(needle);
+        assert!(!result.stderr.contains("tandem-ssp-"), "{}", result.stderr);
+    }
 }
 
 #[test]
@@ -719,18 +691,8 @@ fn units_declared_through_types_are_checked_on_connections() {
         ),
     ] {
         let fmu = mass_with_length_unit(unit, base);
-        let text = edit(
-            &ssp::ssd(&setup, &Sources::packaged()),
-            r#"<ssd:Component name="mass1" type="application/x-fmu-sharedlibrary" source="resources/mass.fmu""#,
-            r#"<ssd:Component name="mass1" type="application/x-fmu-sharedlibrary" source="resources/typed.fmu""#,
-        );
-        let package = ssp::write_package_with(
-            dir.path(),
-            name,
-            &setup,
-            &text,
-            &[("resources/typed.fmu", &fmu)],
-        );
+        let ssd = ssp::ssd(&setup, &Sources::packaged());
+        let package = package_with_mass1(dir.path(), name, &setup, &ssd, Some(&fmu));
         let (result, _) = run(&package, &[]);
         result.assert_fails_with(&format!(
             "{name}.ssp: SystemStructure.ssd, line 50, <ssd:Connection>"
@@ -739,20 +701,28 @@ fn units_declared_through_types_are_checked_on_connections() {
     }
     // The same unit under the same name through a declared type connects.
     let fmu = mass_with_length_unit("metre", r#"m="1""#);
-    let text = edit(
-        &ssp::ssd(&setup, &Sources::packaged()),
-        r#"source="resources/mass.fmu""#,
-        r#"source="resources/typed.fmu""#,
-    );
-    let package = ssp::write_package_with(
-        dir.path(),
-        "metre",
-        &setup,
-        &text,
-        &[("resources/typed.fmu", &fmu)],
-    );
+    let ssd = ssp::ssd(&setup, &Sources::packaged());
+    let package = package_with_mass1(dir.path(), "metre", &setup, &ssd, Some(&fmu));
     let (result, _) = run(&package, &[]);
     result.assert_success();
+}
+
+/// Writes `ssd` as the package `dir/name.ssp`, with mass1 from the FMU `typed` (a mass whose
+/// position has another unit) when given.
+fn package_with_mass1(
+    dir: &Path,
+    name: &str,
+    setup: &Setup,
+    ssd: &str,
+    typed: Option<&[u8]>,
+) -> PathBuf {
+    let ssd = match typed {
+        // mass1 is the first component taken from the mass FMU.
+        Some(_) => edit(ssd, r#"source="resources/mass.fmu""#, r#"source="resources/typed.fmu""#),
+        None => ssd.to_string(),
+    };
+    let typed = [("resources/typed.fmu", typed.unwrap_or_default())];
+    ssp::write_package_with(dir, name, setup, &ssd, &typed)
 }
 
 /// The columns `names` of the CSV `text`, one vector per row.
@@ -804,22 +774,10 @@ fn transformations_and_unit_conversions_map_the_values_connections_carry() {
         ),
     ];
     for (name, connection, typed, expected) in cases {
-        let mut text = edit(&ssp::ssd(&setup, &Sources::packaged()), x_a, &connection);
-        text = edit(&text, outputs, "variables=\"mass1.position spring.x_a\"");
-        if typed {
-            text = edit(
-                &text,
-                r#"name="mass1" type="application/x-fmu-sharedlibrary" source="resources/mass.fmu""#,
-                r#"name="mass1" type="application/x-fmu-sharedlibrary" source="resources/typed.fmu""#,
-            );
-        }
-        let package = ssp::write_package_with(
-            dir.path(),
-            name,
-            &setup,
-            &text,
-            &[("resources/typed.fmu", &millimetres)],
-        );
+        let text = edit(&ssp::ssd(&setup, &Sources::packaged()), x_a, &connection);
+        let text = edit(&text, outputs, "variables=\"mass1.position spring.x_a\"");
+        let typed = typed.then_some(millimetres.as_slice());
+        let package = package_with_mass1(dir.path(), name, &setup, &text, typed);
         let (result, output) = run(&package, &[]);
         result.assert_success();
         let rows = columns(
@@ -833,18 +791,8 @@ fn transformations_and_unit_conversions_map_the_values_connections_carry() {
         }
     }
     // A transformation between different units: which applies first is not defined.
-    let text = edit(
-        &edit(&ssp::ssd(&setup, &Sources::packaged()), x_a, &transformed("", "1000")),
-        r#"source="resources/mass.fmu""#,
-        r#"source="resources/typed.fmu""#,
-    );
-    let package = ssp::write_package_with(
-        dir.path(),
-        "both",
-        &setup,
-        &text,
-        &[("resources/typed.fmu", &millimetres)],
-    );
+    let text = edit(&ssp::ssd(&setup, &Sources::packaged()), x_a, &transformed("", "1000"));
+    let package = package_with_mass1(dir.path(), "both", &setup, &text, Some(&millimetres));
     let (result, _) = run(&package, &[]);
     result.assert_fails_with("both.ssp: SystemStructure.ssd, line 50, <ssd:Connection>");
     assert!(

@@ -6,10 +6,12 @@
 //!
 //! Usage: `codesign --fmus <folder with fmi3/> [--repetitions R]`.
 
+#[path = "../arguments.rs"]
+mod arguments;
 #[path = "../machine.rs"]
 mod machine;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use tandem::codesign::fmu_plant::FmuPlant;
@@ -21,25 +23,7 @@ use tandem::Fmu;
 const PROBLEMS: [(&str, &str); 2] = [("cart-pole", "cart_pole"), ("mass-chain", "mass_chain")];
 
 fn main() {
-    const USAGE: &str = "usage: codesign --fmus <folder> [--repetitions R]";
-    let mut fmus = None;
-    let mut repetitions = 5;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--fmus" => fmus = args.next().map(PathBuf::from),
-            "--repetitions" => {
-                repetitions = args
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .filter(|&n| n > 0)
-                    .expect(USAGE)
-            }
-            "--bench" => {}
-            other => panic!("unknown argument {other}; {USAGE}"),
-        }
-    }
-    let fmus = fmus.expect(USAGE);
+    let (fmus, repetitions) = arguments::fmus_and_repetitions("codesign", 5);
     machine::print_machine();
     println!(
         "| problem | n_x | n_d | f | df/dd adjoint | adjoint / f | central differences / f |"

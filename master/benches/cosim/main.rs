@@ -9,6 +9,8 @@
 mod chain;
 mod fmpy;
 mod layouts;
+#[path = "../arguments.rs"]
+mod arguments;
 #[path = "../machine.rs"]
 mod machine;
 mod master;
@@ -40,31 +42,10 @@ fn main() {
     chain::compare(settings.repetitions.min(5));
 }
 
-/// Reads `--fmus` and `--repetitions` (cargo's own `--bench` flag is ignored).
+/// Reads `--fmus` and `--repetitions`.
 fn parse_arguments() -> Settings {
-    let mut fmus = None;
-    let mut repetitions = 11;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--fmus" => fmus = args.next().map(PathBuf::from),
-            "--repetitions" => {
-                repetitions = args
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .filter(|&n| n > 0)
-                    .expect("--repetitions takes a positive integer")
-            }
-            "--bench" => {}
-            other => {
-                panic!("unknown argument {other}; usage: cosim --fmus <folder> [--repetitions N]")
-            }
-        }
-    }
-    Settings {
-        fmus: fmus.expect("usage: cosim --fmus <folder> [--repetitions N]"),
-        repetitions,
-    }
+    let (fmus, repetitions) = arguments::fmus_and_repetitions("cosim", 11);
+    Settings { fmus, repetitions }
 }
 
 /// Part 1: the double oscillator through the master (FMI 3.0 FMUs) against the native loop of
