@@ -22,6 +22,7 @@ pub mod schedule;
 pub mod simulate;
 pub mod solver;
 pub mod suggest;
+pub mod sweep;
 pub mod system;
 
 pub use error::{Error, Result};

@@ -32,8 +32,8 @@ use crate::coupling::{Schedule, ScheduleKind, Threads};
 use crate::energy::EnergySetup;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, Variable, VariableType};
-use crate::suggest::did_you_mean;
 use crate::output::column::Column;
+use crate::suggest::did_you_mean;
 use component::FmuLocation;
 use description::Located;
 
@@ -117,7 +117,7 @@ impl System {
     }
 
     /// [`System::load`] without showing the notes.
-    fn read(path: &Path, options: LoadOptions<'_>) -> Result<System> {
+    pub fn read(path: &Path, options: LoadOptions<'_>) -> Result<System> {
         match path.extension().and_then(|e| e.to_str()) {
             Some("ssp") => {
                 let package = ssp::Package::unpack(path)?;

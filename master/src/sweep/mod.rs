@@ -1,0 +1,160 @@
+//! `tandem sweep`: a system run once per parameter set (a grid, Monte Carlo samples or a CSV of
+//! sets), each run exactly a `tandem run` of that set (the same [`run_loaded`]), on a pool of
+//! threads with each run single-threaded. The result is a table with a row per run, in run
+//! order whatever the number of threads; a failing run is recorded with its message and the
+//! others go on.
+
+pub mod grid;
+pub mod metrics;
+pub mod progress;
+pub mod sampling;
+pub mod sets_file;
+pub mod table;
+
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::coupling::Threads;
+use crate::energy;
+use crate::error::{Error, Result};
+use crate::gradient::parameters::{resolve_all, write_all};
+use crate::interrupt;
+use crate::run::{run_loaded, RunOptions};
+use crate::system::System;
+use metrics::Metric;
+use progress::SweepProgress;
+use table::{RunRow, SweepTable};
+
+/// Parameter sets: the parameters' names and one row of values per run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sets {
+    /// `component.parameter`, one per column.
+    pub names: Vec<String>,
+    /// One set per run, a value per name.
+    pub values: Vec<Vec<f64>>,
+}
+
+/// What a sweep does besides the sets.
+#[derive(Clone, Default)]
+pub struct SweepOptions {
+    /// The options of every run (their output file and progress are the sweep's to set).
+    pub run: RunOptions,
+    /// The metrics of each run.
+    pub metrics: Vec<Metric>,
+    /// Keep each run's result file in this folder, as `run_<index>.csv`.
+    pub keep_results: Option<PathBuf>,
+    /// Runs at the same time (default: one per core).
+    pub threads: Option<NonZeroUsize>,
+    /// Whether to show a progress bar (on standard error, when it is a terminal).
+    pub progress: bool,
+}
+
+/// Runs `system_file` once per set of `sets`. Errors before any run (the system, a parameter
+/// or a metric is wrong) end the sweep; a run's failure is its row's.
+pub fn sweep(system_file: &Path, sets: &Sets, options: &SweepOptions) -> Result<SweepTable> {
+    let run_options = RunOptions {
+        // Parallel over runs, so each run steps its components on its own thread.
+        threads: Some(Threads::Count(NonZeroUsize::MIN)),
+        progress: false,
+        keep_trace: !options.metrics.is_empty(),
+        plots: Vec::new(),
+        ..options.run.clone()
+    };
+    let mut first = System::load(system_file, run_options.load_options())?;
+    let parameters = resolve_all(&sets.names, &first, "sweep parameter")?;
+    let header = result_columns(&mut first, run_options.correction)?;
+    let system_name = first.path.display().to_string();
+    for metric in &options.metrics {
+        metric.check(&header, &system_name)?;
+    }
+    let scratch = match &options.keep_results {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            None
+        }
+        None => Some(tempfile::tempdir().map_err(|e| Error::io(Path::new("temporary folder"), e))?),
+    };
+    let folder = options
+        .keep_results
+        .as_deref()
+        .or(scratch.as_ref().map(tempfile::TempDir::path))
+        .expect("one of the two")
+        .to_path_buf();
+    let digits = sets.values.len().saturating_sub(1).to_string().len();
+    // Loaded systems not in use: a run takes one (or loads one) and gives it back when it
+    // succeeded; at most one per thread is ever loaded.
+    let idle = Mutex::new(vec![first]);
+    let bar = SweepProgress::new(sets.values.len(), options.progress);
+    let one_run = |index: usize, values: &Vec<f64>| -> RunRow {
+        let started = Instant::now();
+        let output_file = folder.join(format!("run_{index:0digits$}.csv"));
+        let outcome = (|| {
+            interrupt::check(0.0).map_err(|e| format!("not run: {e}"))?;
+            let taken = idle.lock().expect("no run panics holding the lock").pop();
+            let mut system = match taken {
+                Some(system) => system,
+                None => System::read(system_file, run_options.load_options())
+                    .map_err(|e| e.to_string())?,
+            };
+            write_all(&mut system, &parameters, values);
+            let this_run = RunOptions {
+                output_file: Some(output_file.clone()),
+                ..run_options.clone()
+            };
+            let summary = run_loaded(&mut system, &this_run, started).map_err(|e| e.to_string())?;
+            idle.lock()
+                .expect("no run panics holding the lock")
+                .push(system);
+            let trace = summary.trace.unwrap_or_default();
+            Ok(options.metrics.iter().map(|m| m.of(&trace)).collect())
+        })();
+        if options.keep_results.is_none() {
+            let _ = std::fs::remove_file(&output_file);
+        }
+        bar.finished(outcome.is_ok());
+        RunRow {
+            parameters: values.clone(),
+            outcome,
+            wall_time: started.elapsed(),
+        }
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads.map_or(0, NonZeroUsize::get))
+        .build()
+        .map_err(|e| Error::InvalidValue {
+            item: "--threads".into(),
+            message: format!("cannot start the threads: {e}"),
+        })?;
+    let rows = pool.install(|| {
+        sets.values
+            .par_iter()
+            .enumerate()
+            .map(|(index, values)| one_run(index, values))
+            .collect()
+    });
+    bar.finish();
+    Ok(SweepTable {
+        parameters: sets.names.clone(),
+        metrics: options.metrics.iter().map(Metric::name).collect(),
+        rows,
+    })
+}
+
+/// The result columns of `system` (without time), as [`run_loaded`] writes them.
+fn result_columns(system: &mut System, correction: Option<bool>) -> Result<Vec<String>> {
+    let correct = system.set_energy_correction(correction)?;
+    let energy = system
+        .energy
+        .as_ref()
+        .map_or_else(Vec::new, |setup| energy::setup_columns(setup, correct));
+    Ok(system
+        .recorded_columns
+        .iter()
+        .map(|column| column.name.clone())
+        .chain(energy.into_iter().map(|column| column.name))
+        .collect())
+}
