@@ -299,3 +299,61 @@ fn bad_sweeps_name_the_option_and_the_problem() {
         tandem(&all).assert_fails_with(needle);
     }
 }
+
+#[test]
+fn the_cost_and_gradient_columns_equal_tandem_gradient_of_each_set() {
+    let section = "\n[gradient]\nparameters = [\"mass1.k\", \"spring.k\"]\ncost = \"integral:mass2.position\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let system = dir.path().join("system.toml");
+    std::fs::write(&system, base().toml() + section).unwrap();
+    let output = dir.path().join("sweep.csv");
+    tandem(&[
+        "sweep",
+        system.to_str().unwrap(),
+        "--grid",
+        "spring.k=50:150:2",
+        "--gradient",
+        "--threads",
+        "2",
+        "--output",
+        output.to_str().unwrap(),
+    ])
+    .assert_success();
+    let table = Table::read(&output);
+    assert_eq!(table.rows.len(), 2);
+    for row in 0..2 {
+        let setup = Setup {
+            system: DoubleOscillator {
+                kc: table.number(row, "spring.k"),
+                ..DoubleOscillator::UNDAMPED
+            },
+            ..base()
+        };
+        let single = dir.path().join(format!("single_{row}.toml"));
+        std::fs::write(&single, setup.toml() + section).unwrap();
+        let run = tandem(&["gradient", single.to_str().unwrap()]);
+        run.assert_success();
+        let cost = run
+            .stdout
+            .lines()
+            .next()
+            .unwrap()
+            .strip_prefix("J = ")
+            .unwrap();
+        assert_eq!(table.rows[row][table.column("cost")], cost, "row {row}");
+        for parameter in ["mass1.k", "spring.k"] {
+            let line = run
+                .stdout
+                .lines()
+                .find(|l| l.starts_with(parameter))
+                .unwrap_or_else(|| panic!("no {parameter} in {}", run.stdout));
+            let derivative = line.split_whitespace().nth(2).unwrap();
+            let column = format!("dJ/d{parameter}");
+            assert_eq!(
+                table.rows[row][table.column(&column)],
+                derivative,
+                "row {row}"
+            );
+        }
+    }
+}

@@ -46,6 +46,13 @@ pub struct SweepArgs {
     /// column (repeatable).
     #[arg(long)]
     pub metric: Vec<String>,
+    /// Also the system file's [gradient] cost of each run, in column cost.
+    #[arg(long)]
+    pub cost: bool,
+    /// Also the [gradient] cost's gradient with respect to the [gradient] parameters, in columns
+    /// dJ/d<parameter> (implies --cost).
+    #[arg(long)]
+    pub gradient: bool,
     /// The table, .csv (default: <system>_sweep.csv).
     #[arg(long)]
     pub output: Option<PathBuf>,
@@ -107,6 +114,7 @@ pub fn run(args: &SweepArgs) -> Result<ExitCode> {
             .iter()
             .map(|m| Metric::parse(m))
             .collect::<Result<_>>()?,
+        cost: (args.cost || args.gradient).then_some(args.gradient),
         keep_results: args.keep_results.clone(),
         threads: args.threads,
         progress: true,

@@ -272,6 +272,11 @@ impl Problem {
         self.peak_steps
     }
 
+    /// The system back, for another problem (its recorded variables are the cost's outputs).
+    pub fn into_system(self) -> System {
+        self.system
+    }
+
     /// The parameters' values as the system gives them.
     pub fn start_values(&self) -> Vec<f64> {
         self.parameters.iter().map(|p| p.value).collect()

@@ -4,6 +4,7 @@
 //! order whatever the number of threads; a failing run is recorded with its message and the
 //! others go on.
 
+pub mod cost;
 pub mod grid;
 pub mod metrics;
 pub mod progress;
@@ -24,7 +25,8 @@ use crate::error::{Error, Result};
 use crate::gradient::parameters::{resolve_all, write_all};
 use crate::interrupt;
 use crate::run::{run_loaded, RunOptions};
-use crate::system::System;
+use crate::system::{LoadOptions, System};
+use cost::CostColumns;
 use metrics::Metric;
 use progress::SweepProgress;
 use table::{RunRow, SweepTable};
@@ -45,12 +47,43 @@ pub struct SweepOptions {
     pub run: RunOptions,
     /// The metrics of each run.
     pub metrics: Vec<Metric>,
+    /// Also the `[gradient]` cost of each run (`Some(true)`: and its gradient).
+    pub cost: Option<bool>,
     /// Keep each run's result file in this folder, as `run_<index>.csv`.
     pub keep_results: Option<PathBuf>,
     /// Runs at the same time (default: one per core).
     pub threads: Option<NonZeroUsize>,
     /// Whether to show a progress bar (on standard error, when it is a terminal).
     pub progress: bool,
+}
+
+/// Loaded systems not in use: a run takes one (or loads one) and gives it back when it
+/// succeeded, so at most one per thread is ever loaded and a failed run leaves nothing behind.
+struct Idle<'a> {
+    systems: Mutex<Vec<System>>,
+    file: &'a Path,
+    options: LoadOptions<'a>,
+}
+
+impl Idle<'_> {
+    fn take(&self) -> std::result::Result<System, String> {
+        let taken = self
+            .systems
+            .lock()
+            .expect("no run panics holding the lock")
+            .pop();
+        match taken {
+            Some(system) => Ok(system),
+            None => System::read(self.file, self.options).map_err(|e| e.to_string()),
+        }
+    }
+
+    fn give(&self, system: System) {
+        self.systems
+            .lock()
+            .expect("no run panics holding the lock")
+            .push(system);
+    }
 }
 
 /// Runs `system_file` once per set of `sets`. Errors before any run (the system, a parameter
@@ -64,13 +97,26 @@ pub fn sweep(system_file: &Path, sets: &Sets, options: &SweepOptions) -> Result<
         plots: Vec::new(),
         ..options.run.clone()
     };
-    let mut first = System::load(system_file, run_options.load_options())?;
+    let load = run_options.load_options();
+    let mut first = System::load(system_file, load)?;
     let parameters = resolve_all(&sets.names, &first, "sweep parameter")?;
     let header = result_columns(&mut first, run_options.correction)?;
     let system_name = first.path.display().to_string();
     for metric in &options.metrics {
         metric.check(&header, &system_name)?;
     }
+    let cost = options
+        .cost
+        .map(|gradient| CostColumns::read(system_file, gradient))
+        .transpose()?;
+    let cost_systems = match &cost {
+        Some(cost) => {
+            let mut system = System::read(system_file, load)?;
+            system.set_energy_correction(run_options.correction)?;
+            vec![cost.check(system)?]
+        }
+        None => Vec::new(),
+    };
     let scratch = match &options.keep_results {
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -85,32 +131,43 @@ pub fn sweep(system_file: &Path, sets: &Sets, options: &SweepOptions) -> Result<
         .expect("one of the two")
         .to_path_buf();
     let digits = sets.values.len().saturating_sub(1).to_string().len();
-    // Loaded systems not in use: a run takes one (or loads one) and gives it back when it
-    // succeeded; at most one per thread is ever loaded.
-    let idle = Mutex::new(vec![first]);
+    let idle = Idle {
+        systems: Mutex::new(vec![first]),
+        file: system_file,
+        options: load,
+    };
+    let idle_for_cost = Idle {
+        systems: Mutex::new(cost_systems),
+        file: system_file,
+        options: load,
+    };
     let bar = SweepProgress::new(sets.values.len(), options.progress);
     let one_run = |index: usize, values: &Vec<f64>| -> RunRow {
         let started = Instant::now();
         let output_file = folder.join(format!("run_{index:0digits$}.csv"));
         let outcome = (|| {
             interrupt::check(0.0).map_err(|e| format!("not run: {e}"))?;
-            let taken = idle.lock().expect("no run panics holding the lock").pop();
-            let mut system = match taken {
-                Some(system) => system,
-                None => System::read(system_file, run_options.load_options())
-                    .map_err(|e| e.to_string())?,
-            };
+            let mut system = idle.take()?;
             write_all(&mut system, &parameters, values);
             let this_run = RunOptions {
                 output_file: Some(output_file.clone()),
                 ..run_options.clone()
             };
             let summary = run_loaded(&mut system, &this_run, started).map_err(|e| e.to_string())?;
-            idle.lock()
-                .expect("no run panics holding the lock")
-                .push(system);
+            idle.give(system);
             let trace = summary.trace.unwrap_or_default();
-            Ok(options.metrics.iter().map(|m| m.of(&trace)).collect())
+            let mut row: Vec<f64> = options.metrics.iter().map(|m| m.of(&trace)).collect();
+            if let Some(cost) = &cost {
+                let mut system = idle_for_cost.take()?;
+                system
+                    .set_energy_correction(run_options.correction)
+                    .map_err(|e| e.to_string())?;
+                write_all(&mut system, &parameters, values);
+                let (result, system) = cost.evaluate(system, &run_options.log);
+                row.extend(result.map_err(|e| format!("[gradient] cost: {e}"))?);
+                idle_for_cost.give(system.expect("a successful evaluation gives it back"));
+            }
+            Ok(row)
         })();
         if options.keep_results.is_none() {
             let _ = std::fs::remove_file(&output_file);
@@ -139,7 +196,12 @@ pub fn sweep(system_file: &Path, sets: &Sets, options: &SweepOptions) -> Result<
     bar.finish();
     Ok(SweepTable {
         parameters: sets.names.clone(),
-        metrics: options.metrics.iter().map(Metric::name).collect(),
+        metrics: options
+            .metrics
+            .iter()
+            .map(Metric::name)
+            .chain(cost.iter().flat_map(CostColumns::names))
+            .collect(),
         rows,
     })
 }
