@@ -164,6 +164,7 @@ fn sets(args: &SweepArgs) -> Result<Sets> {
         return Ok(Sets {
             names: grids.iter().map(|g| g.name.clone()).collect(),
             values: factorial(&grids),
+            source: "--grid".into(),
         });
     }
     if let Some(path) = &args.sets {
@@ -197,5 +198,6 @@ fn sets(args: &SweepArgs) -> Result<Sets> {
     Ok(Sets {
         names: sampled.iter().map(|s| s.name.clone()).collect(),
         values: sample(&sampled, count, design, args.seed),
+        source: "--sample".into(),
     })
 }

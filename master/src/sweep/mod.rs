@@ -38,6 +38,8 @@ pub struct Sets {
     pub names: Vec<String>,
     /// One set per run, a value per name.
     pub values: Vec<Vec<f64>>,
+    /// Where the sets came from (`--grid`, `--sample`, `--sets file.csv`), for messages.
+    pub source: String,
 }
 
 /// What a sweep does besides the sets.
@@ -99,7 +101,7 @@ pub fn sweep(system_file: &Path, sets: &Sets, options: &SweepOptions) -> Result<
     };
     let load = run_options.load_options();
     let mut first = System::load(system_file, load)?;
-    let parameters = resolve_all(&sets.names, &first, "sweep parameter")?;
+    let parameters = resolve_all(&sets.names, &first, &sets.source)?;
     let header = result_columns(&mut first, run_options.correction)?;
     let system_name = first.path.display().to_string();
     for metric in &options.metrics {

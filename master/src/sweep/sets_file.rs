@@ -49,7 +49,11 @@ pub fn read(path: &Path) -> Result<Sets> {
     if values.is_empty() {
         return Err(invalid("no sets below the header".into()));
     }
-    Ok(Sets { names, values })
+    Ok(Sets {
+        names,
+        values,
+        source: format!("--sets {}", path.display()),
+    })
 }
 
 #[cfg(test)]
