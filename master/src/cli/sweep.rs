@@ -15,7 +15,7 @@ use crate::run::RunOptions;
 use crate::sweep::grid::{factorial, Grid};
 use crate::sweep::metrics::Metric;
 use crate::sweep::sampling::{sample, Design, Sampled};
-use crate::sweep::{sets_file, sweep, Sets, SweepOptions};
+use crate::sweep::{parquet_table, sets_file, sweep, Sets, SweepOptions};
 
 /// Arguments of `tandem sweep`.
 #[derive(Args, Debug)]
@@ -53,9 +53,10 @@ pub struct SweepArgs {
     /// dJ/d<parameter> (implies --cost).
     #[arg(long)]
     pub gradient: bool,
-    /// The table, .csv (default: <system>_sweep.csv).
+    /// The table, .csv or .parquet by extension (default: <system>_sweep.csv); repeatable, to
+    /// write both.
     #[arg(long)]
-    pub output: Option<PathBuf>,
+    pub output: Vec<PathBuf>,
     /// Keep each run's result file in this folder, as run_<index>.csv.
     #[arg(long)]
     pub keep_results: Option<PathBuf>,
@@ -79,23 +80,40 @@ pub struct SweepArgs {
     pub energy_correction: Option<Switch>,
 }
 
+/// The formats of the table.
+enum Format {
+    Csv,
+    Parquet,
+}
+
 /// Runs the sweep and writes its table; failed runs are rows of the table, not an error.
 pub fn run(args: &SweepArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let sets = sets(args)?;
-    let output = args.output.clone().unwrap_or_else(|| {
+    let outputs = if args.output.is_empty() {
         let stem = args
             .system
             .file_stem()
             .unwrap_or_default()
             .to_string_lossy();
-        PathBuf::from(format!("{stem}_sweep.csv"))
-    });
-    if output.extension().and_then(|e| e.to_str()) != Some("csv") {
-        return Err(Error::InvalidValue {
-            item: format!("--output {}", output.display()),
-            message: "the table is written as .csv".into(),
-        });
+        vec![PathBuf::from(format!("{stem}_sweep.csv"))]
+    } else {
+        args.output.clone()
+    };
+    let formats = outputs
+        .iter()
+        .map(|path| match path.extension().and_then(|e| e.to_str()) {
+            Some("csv") => Ok(Format::Csv),
+            Some("parquet") => Ok(Format::Parquet),
+            _ => Err(Error::InvalidValue {
+                item: format!("--output {}", path.display()),
+                message: "the table is written as .csv or .parquet, by extension".into(),
+            }),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    // Found unwritable now rather than after the runs.
+    for path in &outputs {
+        std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
     }
     let options = SweepOptions {
         run: RunOptions {
@@ -121,19 +139,25 @@ pub fn run(args: &SweepArgs) -> Result<ExitCode> {
     };
     interrupt::install();
     let table = sweep(&args.system, &sets, &options)?;
-    table.write_csv(&output)?;
+    for (path, format) in outputs.iter().zip(formats) {
+        match format {
+            Format::Csv => table.write_csv(path)?,
+            Format::Parquet => parquet_table::write(&table, path)?,
+        }
+    }
+    let written: Vec<String> = outputs.iter().map(|p| p.display().to_string()).collect();
     eprintln!(
         "{}: {} runs, {} failed, table written to {}, wall time {:.3} s",
         args.system.display(),
         table.rows.len(),
         table.failed(),
-        output.display(),
+        written.join(" and "),
         started.elapsed().as_secs_f64()
     );
     if interrupt::check(table.rows.len() as f64).is_err() {
         // The table is written, but the runs after the signal are rows that say "not run".
         return Err(Error::InvalidValue {
-            item: output.display().to_string(),
+            item: written.join(", "),
             message: "the sweep was interrupted; the runs not started are marked \"not run\""
                 .into(),
         });

@@ -7,6 +7,7 @@
 pub mod cost;
 pub mod grid;
 pub mod metrics;
+pub mod parquet_table;
 pub mod progress;
 pub mod sampling;
 pub mod sets_file;
