@@ -9,6 +9,7 @@ pub mod codesign;
 pub mod coupling;
 pub mod energy;
 pub mod error;
+pub mod experiments;
 pub mod gradient;
 pub mod identify;
 pub mod import;

@@ -26,7 +26,8 @@ use crate::simulate::{grid_intervals, grid_point};
 use crate::system::{Component, Port, System};
 
 /// Creates a component's instance in place of its FMU's (an in-process stand-in).
-pub type Instantiator = Box<dyn Fn(&Component, &LogSettings) -> Result<Box<dyn FmuInstance>>>;
+pub type Instantiator =
+    Box<dyn Fn(&Component, &LogSettings) -> Result<Box<dyn FmuInstance>> + Send + Sync>;
 
 /// Which FMU states the adjoint's forward run keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
