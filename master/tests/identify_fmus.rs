@@ -186,13 +186,14 @@ fn identify_recovers_the_engine_mount_parameters() {
 
 /// The three experiments of the multi-experiment tests: force amplitude (N), initial load
 /// displacement (m) and weight.
-const EXPERIMENTS: [(f64, f64, f64); 3] = [(50.0, 0.0, 1.0), (100.0, 1e-3, 2.0), (200.0, -1e-3, 0.5)];
+const EXPERIMENTS: [(f64, f64, f64); 3] =
+    [(50.0, 0.0, 1.0), (100.0, 1e-3, 2.0), (200.0, -1e-3, 0.5)];
 
 /// Writes each experiment's measurements, made at `optimum` of `names`, and a system file with
 /// their `[[experiments]]` entries; returns it and each experiment's own system file (its
 /// settings as parameters and start values of the component).
 fn three_experiments(dir: &Path, names: &[&str], optimum: &[f64]) -> (PathBuf, Vec<PathBuf>) {
-    let (stop, step) = (0.3, 1e-3);
+    let (stop, step) = (0.15, 1e-3);
     let mut entries = String::new();
     let mut singles = Vec::new();
     for (k, (amplitude, x1, weight)) in EXPERIMENTS.into_iter().enumerate() {
@@ -224,7 +225,12 @@ fn the_gradient_of_several_experiments_is_the_weighted_sum_of_theirs() {
     let (system, singles) = three_experiments(dir.path(), &names, &optimum);
     let parameters = names.join(",");
     let gradient = |system: &Path, data: Option<&Path>| {
-        let mut args = vec!["gradient", system.to_str().unwrap(), "--parameters", &parameters];
+        let mut args = vec![
+            "gradient",
+            system.to_str().unwrap(),
+            "--parameters",
+            &parameters,
+        ];
         if let Some(data) = data {
             args.extend(["--data", data.to_str().unwrap()]);
         }
@@ -283,14 +289,49 @@ fn identify_recovers_the_engine_mount_from_three_experiments_on_one_thread_and_o
         );
         run.assert_success();
         for k in 1..=3 {
-            assert!(dir.path().join(format!("fit_{k}.png")).is_file(), "plot {k}");
+            assert!(
+                dir.path().join(format!("fit_{k}.png")).is_file(),
+                "plot {k}"
+            );
         }
         for ((name, value), expected) in fitted(&output).iter().zip(optimum) {
             let error = (value - expected).abs() / expected;
-            assert!(error < 1e-6, "{name}: fitted {value} for {expected} ({error:.1e})");
+            assert!(
+                error < 1e-6,
+                "{name}: fitted {value} for {expected} ({error:.1e})"
+            );
         }
         stdouts.push(run.stdout);
     }
     // The same iterates: the experiments are summed in file order whatever the threads.
     assert_eq!(stdouts[0], stdouts[1]);
+}
+
+#[test]
+fn bad_experiments_name_the_entry_and_the_problem() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let entry = |body: &str| format!("\n[[experiments]]\ndata = \"m.csv\"\n{body}\n");
+    for (after, args, needle) in [
+        (
+            entry("weight = 0.0"),
+            vec![],
+            "[[experiments]] entry 1: weight = 0 must be a positive number",
+        ),
+        (
+            entry("start = { \"mount.AA\" = 1.0 }"),
+            vec![],
+            "[[experiments]] entry 1: start mount.AA: component mount",
+        ),
+        (entry(""), vec!["--data", "other.csv"], "--data other.csv: "),
+    ] {
+        let system = engine_mount_file(dir.path(), "bad.toml", 0.01, 1e-3, "", &after);
+        let mut all = vec![
+            "gradient",
+            system.to_str().unwrap(),
+            "--parameters",
+            "mount.c_E1",
+        ];
+        all.extend(args);
+        common::tandem(&all).assert_fails_with(needle);
+    }
 }

@@ -12,8 +12,8 @@ use super::print_table;
 use super::run::Switch;
 use crate::coupling::Threads;
 use crate::error::{Error, Result};
-use crate::gradient::section::{self, GradientSection};
 use crate::experiments::{self, Experiments};
+use crate::gradient::section::{self, GradientSection};
 use crate::gradient::{Checkpointing, CostSpec, Differences, Method, Outputs, Problem};
 use crate::identify::Fittable;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
@@ -250,8 +250,14 @@ pub fn run(args: &GradientArgs) -> Result<ExitCode> {
     } else {
         None
     };
-    let problem = problem.first();
     println!("J = {}", format_float(evaluation.cost));
+    if let Fit::Several(experiments) = &problem {
+        println!(
+            "J and dJ/dp are the weighted sums over the {} [[experiments]] of the system file",
+            experiments.count()
+        );
+    }
+    let problem = problem.first();
     if problem.corrects_energy() {
         println!(
             "energy correction on: every run corrects the power bonds, and dJ/dp includes the \

@@ -85,6 +85,12 @@ impl Experiments {
     /// One problem per entry: the system loaded, the entry's start values written, its data
     /// the cost's measurements.
     pub fn new(entries: &[ExperimentEntry], setup: &Setup<'_>) -> Result<Experiments> {
+        if entries.is_empty() {
+            return Err(Error::InputFile {
+                path: setup.system.to_path_buf(),
+                message: "no [[experiments]] entries".into(),
+            });
+        }
         let problems = entries
             .iter()
             .enumerate()
@@ -128,6 +134,11 @@ impl Experiments {
     /// The parameters' values as the system gives them.
     pub fn start_values(&self) -> Vec<f64> {
         self.problems[0].0.start_values()
+    }
+
+    /// How many experiments there are (at least one).
+    pub fn count(&self) -> usize {
+        self.problems.len()
     }
 
     /// The first experiment's problem (for the parameters' names and methods).
@@ -207,7 +218,10 @@ fn write_start(system: &mut System, name: &str, value: f64) -> std::result::Resu
     let port = resolve_port(name, &system.components)?;
     let variable = port.variable(&system.components);
     if !variable.ty.is_float() {
-        return Err(format!("{} is a {} variable, not a float", variable.name, variable.ty));
+        return Err(format!(
+            "{} is a {} variable, not a float",
+            variable.name, variable.ty
+        ));
     }
     check_settable(variable)?;
     system.set_start_value(port, value);
