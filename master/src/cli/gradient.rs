@@ -86,8 +86,9 @@ pub(super) struct SectionDefaults {
 
 /// The problem of one experiment, or the sum over the system file's `[[experiments]]`.
 pub(super) enum Fit {
-    /// The system as the file gives it, with `--data` or the section's data.
-    One(Problem),
+    /// The system as the file gives it, with `--data` or the section's data (boxed: a problem
+    /// is large beside the experiments' list).
+    One(Box<Problem>),
     /// One problem per `[[experiments]]` entry.
     Several(Experiments),
 }
@@ -104,7 +105,7 @@ impl Fit {
     /// What the optimizer and the gradient evaluate.
     pub fn fittable(&mut self) -> &mut dyn Fittable {
         match self {
-            Fit::One(problem) => problem,
+            Fit::One(problem) => problem.as_mut(),
             Fit::Several(experiments) => experiments,
         }
     }
@@ -192,11 +193,11 @@ pub(super) fn load_problem(
             .map(|d| section::resolve(&args.system, d))
     });
     let cost = CostSpec::new(cost.or(defaults.cost.as_deref()), data, weights)?;
-    Ok(Fit::One(
+    Ok(Fit::One(Box::new(
         Problem::new(system, parameters, &cost, option)?
             .with_checkpointing(checkpointing)
             .with_log(log),
-    ))
+    )))
 }
 
 /// `component.output=weight`.
