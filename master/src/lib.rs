@@ -9,6 +9,7 @@ pub mod codesign;
 pub mod coupling;
 pub mod energy;
 pub mod error;
+pub mod experiments;
 pub mod gradient;
 pub mod identify;
 pub mod import;
@@ -22,6 +23,7 @@ pub mod schedule;
 pub mod simulate;
 pub mod solver;
 pub mod suggest;
+pub mod sweep;
 pub mod system;
 
 pub use error::{Error, Result};

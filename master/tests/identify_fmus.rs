@@ -112,6 +112,19 @@ fn identify_recovers_the_coupling_spring_by_finite_differences() {
 
 /// The engine mount alone, at u_init, with its load acceleration recorded.
 fn engine_mount(dir: &Path, stop: f64, step: f64) -> PathBuf {
+    engine_mount_file(dir, "engine-mount.toml", stop, step, "", "")
+}
+
+/// [`engine_mount`] into `file`, with `parameters` more (`, A = 50.0`) and `after` written after
+/// the component's parameters (its start table, or tables of the system file).
+fn engine_mount_file(
+    dir: &Path,
+    file: &str,
+    stop: f64,
+    step: f64,
+    parameters: &str,
+    after: &str,
+) -> PathBuf {
     let fmu = fmus::find("engine_mount", FmiVersion::Fmi3)
         .path
         .display()
@@ -124,13 +137,13 @@ step = {step:?}
 [[component]]
 name = "mount"
 fmu = '{fmu}'
-parameters = {{ c_E1 = 1.5e5, c_E2 = 8.0e9, d_E = 300.0, d_H2 = 5.0 }}
-
+parameters = {{ c_E1 = 1.5e5, c_E2 = 8.0e9, d_E = 300.0, d_H2 = 5.0{parameters} }}
+{after}
 [output]
 variables = ["mount.load_acceleration"]
 "#
     );
-    let path = dir.join("engine-mount.toml");
+    let path = dir.join(file);
     std::fs::write(&path, text).expect("write the system file");
     path
 }
@@ -168,5 +181,157 @@ fn identify_recovers_the_engine_mount_parameters() {
             error < 1e-6,
             "{name}: fitted {value} for {expected} ({error:.1e})"
         );
+    }
+}
+
+/// The three experiments of the multi-experiment tests: force amplitude (N), initial load
+/// displacement (m) and weight.
+const EXPERIMENTS: [(f64, f64, f64); 3] =
+    [(50.0, 0.0, 1.0), (100.0, 1e-3, 2.0), (200.0, -1e-3, 0.5)];
+
+/// Writes each experiment's measurements, made at `optimum` of `names`, and a system file with
+/// their `[[experiments]]` entries; returns it and each experiment's own system file (its
+/// settings as parameters and start values of the component).
+fn three_experiments(dir: &Path, names: &[&str], optimum: &[f64]) -> (PathBuf, Vec<PathBuf>) {
+    let (stop, step) = (0.15, 1e-3);
+    let mut entries = String::new();
+    let mut singles = Vec::new();
+    for (k, (amplitude, x1, weight)) in EXPERIMENTS.into_iter().enumerate() {
+        // Each experiment's own system: its amplitude and initial displacement in the file.
+        let single = engine_mount_file(
+            dir,
+            &format!("experiment-{k}.toml"),
+            stop,
+            step,
+            &format!(", A = {amplitude:?}"),
+            &format!("start = {{ x1 = {x1:?} }}\n"),
+        );
+        let data = dir.join(format!("measured-{k}.csv"));
+        measure(&single, names, optimum, "mount.load_acceleration", &data);
+        entries += &format!(
+            "\n[[experiments]]\ndata = \"measured-{k}.csv\"\nweight = {weight:?}\nstart = {{ \"mount.A\" = {amplitude:?}, \"mount.x1\" = {x1:?} }}\n"
+        );
+        singles.push(single);
+    }
+    let system = engine_mount_file(dir, "engine-mount.toml", stop, step, "", &entries);
+    (system, singles)
+}
+
+#[test]
+fn the_gradient_of_several_experiments_is_the_weighted_sum_of_theirs() {
+    let names = ["mount.c_E1", "mount.c_E2", "mount.d_E", "mount.d_H2"];
+    let optimum = [2.0e5, 5.0e9, 200.0, 10.0];
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (system, singles) = three_experiments(dir.path(), &names, &optimum);
+    let parameters = names.join(",");
+    let gradient = |system: &Path, data: Option<&Path>| {
+        let mut args = vec![
+            "gradient",
+            system.to_str().unwrap(),
+            "--parameters",
+            &parameters,
+        ];
+        if let Some(data) = data {
+            args.extend(["--data", data.to_str().unwrap()]);
+        }
+        let run = common::tandem(&args);
+        run.assert_success();
+        let cost: f64 = run.stdout.lines().next().unwrap()[4..].parse().unwrap();
+        let derivatives: Vec<f64> = names
+            .iter()
+            .map(|name| {
+                let line = run.stdout.lines().find(|l| l.starts_with(name)).unwrap();
+                line.split_whitespace().nth(2).unwrap().parse().unwrap()
+            })
+            .collect();
+        (cost, derivatives)
+    };
+    let (cost, derivatives) = gradient(&system, None);
+    let mut expected = (0.0, vec![0.0; names.len()]);
+    for (k, single) in singles.iter().enumerate() {
+        let data = dir.path().join(format!("measured-{k}.csv"));
+        let (c, d) = gradient(single, Some(&data));
+        let weight = EXPERIMENTS[k].2;
+        assert!(c > 0.0, "experiment {k} has a cost at the start values");
+        expected.0 += weight * c;
+        for (total, part) in expected.1.iter_mut().zip(d) {
+            *total += weight * part;
+        }
+    }
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
+    assert!(close(cost, expected.0), "J {cost} vs {}", expected.0);
+    for (name, (a, b)) in names.iter().zip(derivatives.iter().zip(&expected.1)) {
+        assert!(close(*a, *b), "{name}: {a} vs {b}");
+    }
+}
+
+#[test]
+fn identify_recovers_the_engine_mount_from_three_experiments_on_one_thread_and_on_three() {
+    let names = ["mount.c_E1", "mount.c_E2", "mount.d_E", "mount.d_H2"];
+    let optimum = [2.0e5, 5.0e9, 200.0, 10.0];
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (system, _) = three_experiments(dir.path(), &names, &optimum);
+    let mut stdouts = Vec::new();
+    for threads in ["1", "3"] {
+        let output = dir.path().join(format!("fitted-{threads}.csv"));
+        let run = common::tandem_with_env(
+            &[
+                "identify",
+                system.to_str().expect("UTF-8"),
+                "--parameters",
+                "mount.c_E1=5e4:1e6,mount.c_E2=1e8:1e11,mount.d_E=10:2000,mount.d_H2=0.5:100",
+                "--output",
+                output.to_str().expect("UTF-8"),
+                "--plot",
+                dir.path().join("fit.png").to_str().expect("UTF-8"),
+            ],
+            &[("RAYON_NUM_THREADS", threads)],
+        );
+        run.assert_success();
+        for k in 1..=3 {
+            assert!(
+                dir.path().join(format!("fit_{k}.png")).is_file(),
+                "plot {k}"
+            );
+        }
+        for ((name, value), expected) in fitted(&output).iter().zip(optimum) {
+            let error = (value - expected).abs() / expected;
+            assert!(
+                error < 1e-6,
+                "{name}: fitted {value} for {expected} ({error:.1e})"
+            );
+        }
+        stdouts.push(run.stdout);
+    }
+    // The same iterates: the experiments are summed in file order whatever the threads.
+    assert_eq!(stdouts[0], stdouts[1]);
+}
+
+#[test]
+fn bad_experiments_name_the_entry_and_the_problem() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let entry = |body: &str| format!("\n[[experiments]]\ndata = \"m.csv\"\n{body}\n");
+    for (after, args, needle) in [
+        (
+            entry("weight = 0.0"),
+            vec![],
+            "[[experiments]] entry 1: weight = 0 must be a positive number",
+        ),
+        (
+            entry("start = { \"mount.AA\" = 1.0 }"),
+            vec![],
+            "[[experiments]] entry 1: start mount.AA: component mount",
+        ),
+        (entry(""), vec!["--data", "other.csv"], "--data other.csv: "),
+    ] {
+        let system = engine_mount_file(dir.path(), "bad.toml", 0.01, 1e-3, "", &after);
+        let mut all = vec![
+            "gradient",
+            system.to_str().unwrap(),
+            "--parameters",
+            "mount.c_E1",
+        ];
+        all.extend(args);
+        common::tandem(&all).assert_fails_with(needle);
     }
 }

@@ -12,8 +12,10 @@ use super::print_table;
 use super::run::Switch;
 use crate::coupling::Threads;
 use crate::error::{Error, Result};
+use crate::experiments::{self, Experiments};
 use crate::gradient::section::{self, GradientSection};
-use crate::gradient::{Checkpointing, CostSpec, Differences, Method, Problem};
+use crate::gradient::{Checkpointing, CostSpec, Differences, Method, Outputs, Problem};
+use crate::identify::Fittable;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::output::csv::format_float;
 use crate::system::{LoadOptions, System};
@@ -82,31 +84,68 @@ pub(super) struct SectionDefaults {
     pub checkpoint_interval: Option<usize>,
 }
 
+/// The problem of one experiment, or the sum over the system file's `[[experiments]]`.
+pub(super) enum Fit {
+    /// The system as the file gives it, with `--data` or the section's data (boxed: a problem
+    /// is large beside the experiments' list).
+    One(Box<Problem>),
+    /// One problem per `[[experiments]]` entry.
+    Several(Experiments),
+}
+
+impl Fit {
+    /// The (first) problem, for the parameters and how their derivatives are taken.
+    pub fn first(&self) -> &Problem {
+        match self {
+            Fit::One(problem) => problem,
+            Fit::Several(experiments) => experiments.first(),
+        }
+    }
+
+    /// What the optimizer and the gradient evaluate.
+    pub fn fittable(&mut self) -> &mut dyn Fittable {
+        match self {
+            Fit::One(problem) => problem.as_mut(),
+            Fit::Several(experiments) => experiments,
+        }
+    }
+
+    /// Central finite differences of whole runs (summed over the experiments).
+    pub fn finite_differences(&mut self, values: &[f64], which: &[usize]) -> Result<Vec<f64>> {
+        match self {
+            Fit::One(problem) => problem.finite_differences(values, which, Differences::CHECK),
+            Fit::Several(experiments) => {
+                experiments.finite_differences(values, which, Differences::CHECK)
+            }
+        }
+    }
+
+    /// The cost's outputs at `values`, one per experiment.
+    pub fn outputs(&mut self, values: &[f64]) -> Result<Vec<Outputs>> {
+        match self {
+            Fit::One(problem) => Ok(vec![problem.outputs(values)?]),
+            Fit::Several(experiments) => experiments.outputs(values),
+        }
+    }
+}
+
 /// Loads the system of `args` and sets up the problem, the command line overriding `defaults`;
-/// `parameters` are the names to differentiate by, `option` where they came from.
+/// `parameters` are the names to differentiate by, `option` where they came from. With
+/// `[[experiments]]` in the system file, one problem per experiment.
 pub(super) fn load_problem(
     args: &ProblemArgs,
     defaults: SectionDefaults,
     parameters: &[String],
     cost: Option<&str>,
     option: &str,
-) -> Result<Problem> {
-    let mut system = System::load(
-        &args.system,
-        LoadOptions {
-            stop_time: args.stop_time,
-            step_size: None,
-            fmu_dir: args.fmu_dir.as_deref(),
-            threads: args.threads,
-        },
-    )?;
-    system.set_energy_correction(args.energy_correction.map(Switch::is_on))?;
-    let data = args.data.clone().or_else(|| {
-        defaults
-            .data
-            .as_ref()
-            .map(|d| section::resolve(&args.system, d))
-    });
+) -> Result<Fit> {
+    let load = LoadOptions {
+        stop_time: args.stop_time,
+        step_size: None,
+        fmu_dir: args.fmu_dir.as_deref(),
+        threads: args.threads,
+    };
+    let correction = args.energy_correction.map(Switch::is_on);
     let weights = if args.weights.is_empty() {
         defaults.weights.into_iter().collect()
     } else {
@@ -115,16 +154,50 @@ pub(super) fn load_problem(
             .map(|text| parse_weight(text))
             .collect::<Result<Vec<_>>>()?
     };
-    let cost = CostSpec::new(cost.or(defaults.cost.as_deref()), data, weights)?;
     let checkpointing =
         Checkpointing::every(args.checkpoint_interval.or(defaults.checkpoint_interval));
     let log = LogSettings {
         level: args.log_level,
         logger: stderr_logger(),
     };
-    Ok(Problem::new(system, parameters, &cost, option)?
-        .with_checkpointing(checkpointing)
-        .with_log(log))
+    let entries = experiments::read(&args.system)?;
+    if !entries.is_empty() {
+        if let Some(data) = &args.data {
+            return Err(Error::InvalidValue {
+                item: format!("--data {}", data.display()),
+                message: format!(
+                    "{} has [[experiments]], each with its own data",
+                    args.system.display()
+                ),
+            });
+        }
+        let setup = experiments::Setup {
+            system: &args.system,
+            load,
+            correction,
+            parameters,
+            cost: cost.or(defaults.cost.as_deref()),
+            weights,
+            checkpointing,
+            log,
+            option,
+        };
+        return Ok(Fit::Several(Experiments::new(&entries, &setup)?));
+    }
+    let mut system = System::load(&args.system, load)?;
+    system.set_energy_correction(correction)?;
+    let data = args.data.clone().or_else(|| {
+        defaults
+            .data
+            .as_ref()
+            .map(|d| section::resolve(&args.system, d))
+    });
+    let cost = CostSpec::new(cost.or(defaults.cost.as_deref()), data, weights)?;
+    Ok(Fit::One(Box::new(
+        Problem::new(system, parameters, &cost, option)?
+            .with_checkpointing(checkpointing)
+            .with_log(log),
+    )))
 }
 
 /// `component.output=weight`.
@@ -170,15 +243,22 @@ pub fn run(args: &GradientArgs) -> Result<ExitCode> {
         args.cost.as_deref(),
         option,
     )?;
-    let values = problem.start_values();
-    let evaluation = problem.gradient(&values)?;
+    let values = problem.fittable().start_values();
+    let evaluation = problem.fittable().gradient(&values)?;
     let check = if args.check {
         let all: Vec<usize> = (0..values.len()).collect();
-        Some(problem.finite_differences(&values, &all, Differences::CHECK)?)
+        Some(problem.finite_differences(&values, &all)?)
     } else {
         None
     };
     println!("J = {}", format_float(evaluation.cost));
+    if let Fit::Several(experiments) = &problem {
+        println!(
+            "J and dJ/dp are the weighted sums over the {} [[experiments]] of the system file",
+            experiments.count()
+        );
+    }
+    let problem = problem.first();
     if problem.corrects_energy() {
         println!(
             "energy correction on: every run corrects the power bonds, and dJ/dp includes the \

@@ -1,7 +1,7 @@
 //! `tandem identify system.toml --data measured.csv --parameters comp.p=lo:hi,...`: fits
 //! bounded parameters to measurements by L-BFGS and writes the fitted values and a plot.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
@@ -9,6 +9,7 @@ use clap::Args;
 use super::gradient::{load_problem, ProblemArgs, SectionDefaults};
 use super::print_table;
 use crate::error::{Error, Result};
+use crate::experiments;
 use crate::gradient::section;
 use crate::gradient::Method;
 use crate::identify::bounds::Bounded;
@@ -53,11 +54,14 @@ pub fn run(args: &IdentifyArgs) -> Result<ExitCode> {
         .iter()
         .map(|text| Bounded::parse(text, option))
         .collect::<Result<Vec<_>>>()?;
-    if args.problem.data.is_none() && section.data.is_none() {
+    if args.problem.data.is_none()
+        && section.data.is_none()
+        && experiments::read(system_file)?.is_empty()
+    {
         return Err(Error::InvalidValue {
             item: "--data".into(),
-            message: "identification needs measurements: give --data measured.csv, or data = \
-                      \"...\" in the [identify] section"
+            message: "identification needs measurements: give --data measured.csv, data = \
+                      \"...\" in the [identify] section, or [[experiments]] entries"
                 .into(),
         });
     }
@@ -110,7 +114,7 @@ pub fn run(args: &IdentifyArgs) -> Result<ExitCode> {
             format_float(iteration.gradient_norm)
         );
     });
-    let fit = identify(&mut problem, &bounds, &settings, report)?;
+    let fit = identify(problem.fittable(), &bounds, &settings, report)?;
     println!(
         "J from {} to {} ({} cost and gradient evaluations); {}",
         format_float(fit.start_cost),
@@ -141,11 +145,28 @@ pub fn run(args: &IdentifyArgs) -> Result<ExitCode> {
     write_parameters(&output, &fit)?;
     let fitted = problem.outputs(&fit.fitted)?;
     let start = problem.outputs(&fit.start)?;
-    plot(&plot_file, &fitted, &start)?;
+    let plots = plot_files(&plot_file, fitted.len());
+    for ((path, fitted), start) in plots.iter().zip(&fitted).zip(&start) {
+        plot(path, fitted, start)?;
+    }
+    let plots: Vec<String> = plots.iter().map(|p| p.display().to_string()).collect();
     eprintln!(
         "fitted parameters written to {}, plot to {}",
         output.display(),
-        plot_file.display()
+        plots.join(", ")
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The plot files of `experiments` experiments: `plot` itself for one, else `plot` with the
+/// experiment's number (from 1) after its stem.
+fn plot_files(plot: &Path, experiments: usize) -> Vec<PathBuf> {
+    if experiments == 1 {
+        return vec![plot.to_path_buf()];
+    }
+    let stem = plot.file_stem().unwrap_or_default().to_string_lossy();
+    let extension = plot.extension().unwrap_or_default().to_string_lossy();
+    (1..=experiments)
+        .map(|k| plot.with_file_name(format!("{stem}_{k}.{extension}")))
+        .collect()
 }

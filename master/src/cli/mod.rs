@@ -6,6 +6,7 @@ mod identify;
 mod info;
 mod run;
 mod simulate;
+mod sweep;
 mod validate;
 
 use std::process::ExitCode;
@@ -47,6 +48,10 @@ pub enum Command {
     /// Fit bounded component parameters to measurements (L-BFGS on the gradient).
     #[command(allow_negative_numbers = true)]
     Identify(identify::IdentifyArgs),
+    /// Run a system once per parameter set (grid, Monte Carlo samples or a CSV of sets) and
+    /// write a table with a row per run: the parameters, status, wall time and metrics.
+    #[command(allow_negative_numbers = true)]
+    Sweep(sweep::SweepArgs),
 }
 
 /// Parses the command line, runs the command and turns errors into a message and exit code 1.
@@ -60,6 +65,7 @@ pub fn main() -> ExitCode {
         Command::Gradient(args) => gradient::run(&args),
         Command::Identify(args) => identify::run(&args),
         Command::Codesign(args) => codesign::run(&args),
+        Command::Sweep(args) => sweep::run(&args),
     };
     match result {
         Ok(code) => code,

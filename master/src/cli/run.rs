@@ -104,6 +104,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             .collect(),
         plot_variables: args.plot_variables.clone(),
         progress: true,
+        keep_trace: false,
     };
     interrupt::install();
     let summary = run_system(&args.system, &options)?;

@@ -3,9 +3,8 @@
 //! before a run.
 
 use crate::error::{Error, Result};
-use crate::model_description::{Causality, Values};
+use crate::model_description::Causality;
 use crate::simulate::start_values::check_settable;
-use crate::simulate::StartValue;
 use crate::system::{resolve_port, Port, System};
 
 /// A float parameter of one component.
@@ -72,21 +71,7 @@ impl Parameter {
 
     /// Makes `value` the parameter's value in `system` (set before initialization).
     pub fn write(&self, system: &mut System, value: f64) {
-        let variable = self.port.variable(&system.components).clone();
-        let values = Values::from_numbers(variable.ty, &[value]);
-        let starts = &mut system.components[self.port.component].start_values;
-        match starts
-            .iter_mut()
-            .find(|s| s.value_reference == self.value_reference)
-        {
-            Some(start) => start.value = values,
-            None => starts.push(StartValue {
-                name: variable.name,
-                value_reference: self.value_reference,
-                ty: variable.ty,
-                value: values,
-            }),
-        }
+        system.set_start_value(self.port, value);
     }
 }
 

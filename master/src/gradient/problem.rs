@@ -26,7 +26,8 @@ use crate::simulate::{grid_intervals, grid_point};
 use crate::system::{Component, Port, System};
 
 /// Creates a component's instance in place of its FMU's (an in-process stand-in).
-pub type Instantiator = Box<dyn Fn(&Component, &LogSettings) -> Result<Box<dyn FmuInstance>>>;
+pub type Instantiator =
+    Box<dyn Fn(&Component, &LogSettings) -> Result<Box<dyn FmuInstance>> + Send + Sync>;
 
 /// Which FMU states the adjoint's forward run keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -270,6 +271,11 @@ impl Problem {
     /// none when only the cost was evaluated.
     pub fn peak_steps_recorded(&self) -> usize {
         self.peak_steps
+    }
+
+    /// The system back, for another problem (its recorded variables are the cost's outputs).
+    pub fn into_system(self) -> System {
+        self.system
     }
 
     /// The parameters' values as the system gives them.

@@ -17,7 +17,7 @@ use argmin::solver::linesearch::MoreThuenteLineSearch;
 use argmin::solver::quasinewton::LBFGS;
 
 use crate::error::{Error, Result};
-use crate::gradient::{Method, Problem};
+use crate::gradient::{Evaluation, Method, Problem};
 use bounds::{Bounded, Transform};
 
 pub use section::IdentifySection;
@@ -74,10 +74,29 @@ pub struct Fit {
     pub methods: Vec<Method>,
 }
 
+/// What identification fits: parameters with start values, and a cost with its gradient (one
+/// [`Problem`], or the sum over several experiments).
+pub trait Fittable {
+    /// The parameters' start values.
+    fn start_values(&self) -> Vec<f64>;
+    /// `J` and `dJ/dp` at `values`.
+    fn gradient(&mut self, values: &[f64]) -> Result<Evaluation>;
+}
+
+impl Fittable for Problem {
+    fn start_values(&self) -> Vec<f64> {
+        Problem::start_values(self)
+    }
+
+    fn gradient(&mut self, values: &[f64]) -> Result<Evaluation> {
+        Problem::gradient(self, values)
+    }
+}
+
 /// Fits the parameters of `problem` (bounded by `bounds`, in the problem's parameter order),
 /// calling `report` at every iteration.
 pub fn identify(
-    problem: &mut Problem,
+    problem: &mut dyn Fittable,
     bounds: &[Bounded],
     settings: &Settings,
     report: Box<dyn FnMut(&Iteration) + Send>,
@@ -174,7 +193,7 @@ struct Objective<'a> {
 }
 
 struct ObjectiveState<'a> {
-    problem: &'a mut Problem,
+    problem: &'a mut dyn Fittable,
     transforms: Vec<Transform>,
     scale: f64,
     /// The latest point, its `J` and `dJ/dx`.

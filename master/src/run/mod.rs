@@ -65,6 +65,9 @@ pub struct RunOptions {
     /// Whether to show a progress bar on standard error (only when it is a terminal, and only
     /// once the run has taken a second).
     pub progress: bool,
+    /// Whether to return the result rows in [`RunSummary::trace`] (for `tandem sweep`'s
+    /// metrics).
+    pub keep_trace: bool,
 }
 
 /// What a finished run reports.
@@ -94,20 +97,37 @@ pub struct RunSummary {
     pub energy: Option<EnergyReport>,
     /// The plot files drawn.
     pub plots: Vec<PathBuf>,
+    /// The result rows, when [`RunOptions::keep_trace`] asked for them.
+    pub trace: Option<Trace>,
 }
 
 /// Loads `system_file`, co-simulates it and writes the result file.
 pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
     let started = Instant::now();
-    let mut system = System::load(
-        system_file,
+    let mut system = System::load(system_file, options.load_options())?;
+    run_loaded(&mut system, options, started)
+}
+
+impl RunOptions {
+    /// What these options change in the system file.
+    pub fn load_options(&self) -> LoadOptions<'_> {
         LoadOptions {
-            stop_time: options.stop_time,
-            step_size: options.step_size,
-            fmu_dir: options.fmu_dir.as_deref(),
-            threads: options.threads,
-        },
-    )?;
+            stop_time: self.stop_time,
+            step_size: self.step_size,
+            fmu_dir: self.fmu_dir.as_deref(),
+            threads: self.threads,
+        }
+    }
+}
+
+/// Co-simulates `system`, loaded with `options`' load options at `started` (its wall time counts
+/// from there), and writes the result file: the one path of every run, `tandem run`'s and each
+/// of `tandem sweep`'s.
+pub fn run_loaded(
+    system: &mut System,
+    options: &RunOptions,
+    started: Instant,
+) -> Result<RunSummary> {
     let output_file = options
         .output_file
         .clone()
@@ -144,21 +164,21 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
             ),
         });
     }
-    let plotted = plotted_variables(&system, &header, &options.plot_variables)?;
+    let plotted = plotted_variables(system, &header, &options.plot_variables)?;
     let mut writer = CsvWriter::create(&output_file, &header)?;
-    let mut trace = (!options.plots.is_empty()).then(|| Trace {
+    let mut trace = (!options.plots.is_empty() || options.keep_trace).then(|| Trace {
         names: header.clone(),
         time: Vec::new(),
         columns: vec![Vec::new(); header.len()],
     });
-    let mut cosimulation = CoSimulation::initialize(&system, &options.log)?;
+    let mut cosimulation = CoSimulation::initialize(system, &options.log)?;
     let mut energy = setup
-        .map(|s| EnergyManager::start(s, &system, &mut cosimulation, correct))
+        .map(|s| EnergyManager::start(s, system, &mut cosimulation, correct))
         .transpose()?;
     let mut row = Row {
         writer: &mut writer,
         trace: trace.as_mut(),
-        system: &system,
+        system,
         recorded: Vec::with_capacity(system.recorded.len()),
     };
     row.write(&cosimulation, energy.as_ref())?;
@@ -174,7 +194,7 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
         match cosimulation.step(to)? {
             Progress::Reached => {
                 if let Some(energy) = &mut energy {
-                    energy.after_step(&system, &mut cosimulation)?;
+                    energy.after_step(system, &mut cosimulation)?;
                 }
                 row.write(&cosimulation, energy.as_ref())?;
                 bar.update(to);
@@ -212,8 +232,9 @@ pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
         output_file,
         terminated_by,
         wall_time: started.elapsed(),
-        energy: energy.map(|e| e.finish(&system)),
+        energy: energy.map(|e| e.finish(system)),
         plots,
+        trace: trace.filter(|_| options.keep_trace),
     })
 }
 

@@ -33,7 +33,8 @@ use std::path::{Path, PathBuf};
 use crate::coupling::{Schedule, ScheduleKind, Threads};
 use crate::energy::EnergySetup;
 use crate::error::{Error, Result};
-use crate::model_description::{Causality, Variable, VariableType};
+use crate::model_description::{Causality, Values, Variable, VariableType};
+use crate::simulate::StartValue;
 use crate::suggest::did_you_mean;
 use crate::output::column::Column;
 use component::FmuLocation;
@@ -119,7 +120,7 @@ impl System {
     }
 
     /// [`System::load`] without showing the notes.
-    fn read(path: &Path, options: LoadOptions<'_>) -> Result<System> {
+    pub fn read(path: &Path, options: LoadOptions<'_>) -> Result<System> {
         match path.extension().and_then(|e| e.to_str()) {
             Some("ssp") => {
                 let package = ssp::Package::unpack(path)?;
@@ -190,6 +191,27 @@ impl System {
             energy,
             notes,
         })
+    }
+
+    /// Makes `value` the start value of the float variable at `port` (set before
+    /// initialization), replacing the file's.
+    pub fn set_start_value(&mut self, port: Port, value: f64) {
+        let variable = port.variable(&self.components);
+        let values = Values::from_numbers(variable.ty, &[value]);
+        let start = StartValue {
+            name: variable.name.clone(),
+            value_reference: variable.value_reference,
+            ty: variable.ty,
+            value: values,
+        };
+        let starts = &mut self.components[port.component].start_values;
+        match starts
+            .iter_mut()
+            .find(|s| s.value_reference == start.value_reference)
+        {
+            Some(given) => given.value = start.value,
+            None => starts.push(start),
+        }
     }
 
     /// Records `ports` instead of the file's choice, each under its variable's own name.

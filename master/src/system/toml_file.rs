@@ -45,6 +45,10 @@ struct SystemFile {
     /// `[identify]`: read by `tandem identify` (see the identify module), not by the system.
     #[allow(dead_code)]
     identify: Option<toml::Value>,
+    /// `[[experiments]]`: read by `tandem identify` and `tandem gradient` (see the experiments
+    /// module), not by the system.
+    #[allow(dead_code)]
+    experiments: Option<toml::Value>,
 }
 
 /// `[experiment]`: the simulated interval and the macro (communication) step.

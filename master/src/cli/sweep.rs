@@ -1,0 +1,227 @@
+//! `tandem sweep system.toml`: the system run once per parameter set, one table row per run.
+
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::run::Switch;
+use crate::error::{Error, Result};
+use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
+use crate::interrupt;
+use crate::run::RunOptions;
+use crate::sweep::grid::{factorial, Grid};
+use crate::sweep::metrics::Metric;
+use crate::sweep::sampling::{sample, Design, Sampled};
+use crate::sweep::{parquet_table, sets_file, sweep, Sets, SweepOptions};
+
+/// Arguments of `tandem sweep`.
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// The system: a TOML system file, an SSP package (.ssp) or a system structure description (.ssd).
+    pub system: PathBuf,
+    /// A grid of one parameter, component.parameter=low:high:count or =log:low:high:count
+    /// (repeatable: several grids make a full factorial, the first varying slowest).
+    #[arg(long)]
+    pub grid: Vec<String>,
+    /// A sampled parameter, component.parameter=uniform(low,high), normal(mu,sigma) or
+    /// lognormal(mu,sigma) (repeatable; with --samples).
+    #[arg(long)]
+    pub sample: Vec<String>,
+    /// How many Monte Carlo sets to draw from the --sample distributions.
+    #[arg(long)]
+    pub samples: Option<usize>,
+    /// Draw the samples by Latin hypercube instead of independently.
+    #[arg(long)]
+    pub latin_hypercube: bool,
+    /// Seed of the samples (the same seed gives the same sets on every platform).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// A CSV file of sets: a header of component.parameter names, a row of values per run.
+    #[arg(long)]
+    pub sets: Option<PathBuf>,
+    /// A metric of each run, kind:column with kind final, min, max, mean or rms of a result
+    /// column (repeatable).
+    #[arg(long)]
+    pub metric: Vec<String>,
+    /// Also the system file's [gradient] cost of each run, in column cost.
+    #[arg(long)]
+    pub cost: bool,
+    /// Also the [gradient] cost's gradient with respect to the [gradient] parameters, in columns
+    /// dJ/d<parameter> (implies --cost).
+    #[arg(long)]
+    pub gradient: bool,
+    /// The table, .csv or .parquet by extension (default: <system>_sweep.csv); repeatable, to
+    /// write both.
+    #[arg(long)]
+    pub output: Vec<PathBuf>,
+    /// Keep each run's result file in this folder, as run_<index>.csv.
+    #[arg(long)]
+    pub keep_results: Option<PathBuf>,
+    /// Runs at the same time, each on one thread (default: one per core).
+    #[arg(long)]
+    pub threads: Option<NonZeroUsize>,
+    /// Stop time (default: the system's).
+    #[arg(long)]
+    pub stop_time: Option<f64>,
+    /// Macro step (default: the system's).
+    #[arg(long)]
+    pub step_size: Option<f64>,
+    /// Take every FMU from this folder, by the file name given in the system file.
+    #[arg(long)]
+    pub fmu_dir: Option<PathBuf>,
+    /// Which FMU log messages to show: off, error, warning, info.
+    #[arg(long, default_value = "warning")]
+    pub log_level: LogLevel,
+    /// Turn the energy correction on or off (default: the system's [energy] correction).
+    #[arg(long, value_enum)]
+    pub energy_correction: Option<Switch>,
+}
+
+/// The formats of the table.
+enum Format {
+    Csv,
+    Parquet,
+}
+
+/// Runs the sweep and writes its table; failed runs are rows of the table, not an error.
+pub fn run(args: &SweepArgs) -> Result<ExitCode> {
+    let started = Instant::now();
+    let sets = sets(args)?;
+    let outputs = if args.output.is_empty() {
+        let stem = args
+            .system
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy();
+        vec![PathBuf::from(format!("{stem}_sweep.csv"))]
+    } else {
+        args.output.clone()
+    };
+    let formats = outputs
+        .iter()
+        .map(|path| match path.extension().and_then(|e| e.to_str()) {
+            Some("csv") => Ok(Format::Csv),
+            Some("parquet") => Ok(Format::Parquet),
+            _ => Err(Error::InvalidValue {
+                item: format!("--output {}", path.display()),
+                message: "the table is written as .csv or .parquet, by extension".into(),
+            }),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    // Found unwritable now rather than after the runs.
+    for path in &outputs {
+        std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+    }
+    let options = SweepOptions {
+        run: RunOptions {
+            stop_time: args.stop_time,
+            step_size: args.step_size,
+            fmu_dir: args.fmu_dir.clone(),
+            log: LogSettings {
+                level: args.log_level,
+                logger: stderr_logger(),
+            },
+            correction: args.energy_correction.map(Switch::is_on),
+            ..RunOptions::default()
+        },
+        metrics: args
+            .metric
+            .iter()
+            .map(|m| Metric::parse(m))
+            .collect::<Result<_>>()?,
+        cost: (args.cost || args.gradient).then_some(args.gradient),
+        keep_results: args.keep_results.clone(),
+        threads: args.threads,
+        progress: true,
+    };
+    interrupt::install();
+    let table = sweep(&args.system, &sets, &options)?;
+    for (path, format) in outputs.iter().zip(formats) {
+        match format {
+            Format::Csv => table.write_csv(path)?,
+            Format::Parquet => parquet_table::write(&table, path)?,
+        }
+    }
+    let written: Vec<String> = outputs.iter().map(|p| p.display().to_string()).collect();
+    eprintln!(
+        "{}: {} runs, {} failed, table written to {}, wall time {:.3} s",
+        args.system.display(),
+        table.rows.len(),
+        table.failed(),
+        written.join(" and "),
+        started.elapsed().as_secs_f64()
+    );
+    if interrupt::check(table.rows.len() as f64).is_err() {
+        // The table is written, but the runs after the signal are rows that say "not run".
+        return Err(Error::InvalidValue {
+            item: written.join(", "),
+            message: "the sweep was interrupted; the runs not started are marked \"not run\""
+                .into(),
+        });
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The sets of the one source the arguments give: grids, samples or a file.
+fn sets(args: &SweepArgs) -> Result<Sets> {
+    let sources = [
+        !args.grid.is_empty(),
+        args.samples.is_some() || !args.sample.is_empty(),
+        args.sets.is_some(),
+    ];
+    if sources.iter().filter(|&&given| given).count() != 1 {
+        return Err(Error::InvalidValue {
+            item: "tandem sweep".into(),
+            message: "give the parameter sets one way: --grid, --samples with --sample, or --sets"
+                .into(),
+        });
+    }
+    if !args.grid.is_empty() {
+        let grids = args
+            .grid
+            .iter()
+            .map(|g| Grid::parse(g))
+            .collect::<Result<Vec<_>>>()?;
+        return Ok(Sets {
+            names: grids.iter().map(|g| g.name.clone()).collect(),
+            values: factorial(&grids),
+            source: "--grid".into(),
+        });
+    }
+    if let Some(path) = &args.sets {
+        return sets_file::read(path);
+    }
+    let count = args
+        .samples
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| Error::InvalidValue {
+            item: "--samples".into(),
+            message: "Monte Carlo needs the number of sets, a whole number from 1".into(),
+        })?;
+    if args.sample.is_empty() {
+        return Err(Error::InvalidValue {
+            item: "--samples".into(),
+            message: "no sampled parameter: give --sample component.parameter=normal(mu,sigma) \
+                      (or uniform, lognormal)"
+                .into(),
+        });
+    }
+    let sampled = args
+        .sample
+        .iter()
+        .map(|s| Sampled::parse(s))
+        .collect::<Result<Vec<_>>>()?;
+    let design = if args.latin_hypercube {
+        Design::LatinHypercube
+    } else {
+        Design::Plain
+    };
+    Ok(Sets {
+        names: sampled.iter().map(|s| s.name.clone()).collect(),
+        values: sample(&sampled, count, design, args.seed),
+        source: "--sample".into(),
+    })
+}
