@@ -32,8 +32,8 @@ use crate::coupling::{Schedule, ScheduleKind, Threads};
 use crate::energy::EnergySetup;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, Variable, VariableType};
-use crate::output::column::Column;
 use crate::suggest::did_you_mean;
+use crate::output::column::Column;
 use component::FmuLocation;
 use description::Located;
 
