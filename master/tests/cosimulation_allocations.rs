@@ -3,74 +3,24 @@
 //! in turn makes (almost) no heap allocation over a thousand macro steps, counted by a global
 //! allocator. (The FMUs' own code allocates nothing per step either.)
 
-use std::alloc::{GlobalAlloc, Layout, System as SystemAllocator};
-use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+#[path = "common/counting_allocator.rs"]
+mod counting_allocator;
 
+use std::path::Path;
+
+use counting_allocator::{allocations, Counting};
 use tandem::coupling::Threads;
 use tandem::instance::LogSettings;
 use tandem::schedule::{CoSimulation, Progress};
 use tandem::system::{LoadOptions, System};
 
-/// The system allocator, counting allocations.
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: forwards to the system allocator; the counter is an atomic.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: the caller's layout promise is passed on.
-        unsafe { SystemAllocator.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `alloc` above with this layout.
-        unsafe { SystemAllocator.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: as for `alloc` and `dealloc`.
-        unsafe { SystemAllocator.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// The chain under schedule `kind`, the FMUs by file name.
+/// The chain's system file (the co-simulation bench's), under schedule `kind`.
 fn system_file(kind: &str) -> String {
-    format!(
-        r#"connections = [
-    "dahlquist.x -> ft1.Float64_continuous_input",
-    "ft1.Float64_continuous_output -> ft2.Float64_continuous_input",
-]
-
-[experiment]
-stop = 10.0
-step = 1e-3
-
-[[component]]
-name = "dahlquist"
-fmu = "Dahlquist.fmu"
-
-[[component]]
-name = "ft1"
-fmu = "Feedthrough.fmu"
-
-[[component]]
-name = "ft2"
-fmu = "Feedthrough.fmu"
-
-[schedule]
-kind = "{kind}"
-
-[output]
-variables = ["ft2.Float64_continuous_output"]
-"#
-    )
+    include_str!("../benches/cosim/chain.toml")
+        .replace(r#"kind = "gauss-seidel""#, &format!(r#"kind = "{kind}""#))
 }
 
 /// Allocations made by macro steps 1001 to 2000 of the chain under `kind` (the first thousand
@@ -92,9 +42,9 @@ fn allocations_of_steps(kind: &str) -> u64 {
         assert!(progress == Progress::Reached, "{kind}: step {k} ended the run");
     };
     (1..=1000).for_each(&mut step);
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     (1001..=2000).for_each(&mut step);
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    allocations() - before
 }
 
 // One test for both schedules: tests of one program run on parallel threads, whose
