@@ -140,8 +140,9 @@ impl Archive {
             #[cfg(unix)]
             if let Some(mode) = entry.unix_mode() {
                 use std::os::unix::fs::PermissionsExt;
-                // Kept readable and writable by the owner, so that the folder can be removed.
-                let permissions = std::fs::Permissions::from_mode(mode & 0o7777 | 0o600);
+                // Without set-id bits, and readable and writable by the owner, so that the
+                // folder can be removed.
+                let permissions = std::fs::Permissions::from_mode(mode & 0o777 | 0o600);
                 std::fs::set_permissions(&target, permissions)
                     .map_err(|e| Error::io(&target, e))?;
             }
