@@ -47,8 +47,6 @@ fn allocations_of_steps(kind: &str) -> u64 {
     allocations() - before
 }
 
-// One test for both schedules: tests of one program run on parallel threads, whose
-// allocations the global counter would mix.
 #[test]
 fn a_macro_step_allocates_nothing_under_gauss_seidel_and_jacobi_in_turn() {
     for kind in ["gauss-seidel", "jacobi"] {
