@@ -3,38 +3,15 @@
 //! the Reference-FMUs' van der Pol oscillator (`benches/fmus`), in Co-Simulation (a row per
 //! step) and in Model Exchange (a row per output point, from the integrator's dense output).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+#[path = "common/counting_allocator.rs"]
+mod counting_allocator;
 
+use std::path::Path;
+
+use counting_allocator::{allocations as allocated, Counting};
 use tandem::model_description::InterfaceType;
 use tandem::simulate::{simulate, SimulationOptions};
 use tandem::Fmu;
-
-/// The system allocator, counting allocations.
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: forwards to the system allocator; the counter is an atomic.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: the caller's layout promise is passed on.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `alloc` above with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: as for `alloc` and `dealloc`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -42,7 +19,7 @@ static ALLOCATOR: Counting = Counting;
 /// Allocations of one run to `stop` (grid 1 ms), from opening the FMU to the summary.
 fn allocations(interface: InterfaceType, stop: f64, output: &Path) -> u64 {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/fmus/fmi3/VanDerPol.fmu");
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocated();
     let fmu = Fmu::open(&path).unwrap();
     let options = SimulationOptions {
         interface: Some(interface),
@@ -55,7 +32,7 @@ fn allocations(interface: InterfaceType, stop: f64, output: &Path) -> u64 {
     let summary = simulate(&fmu, &options).unwrap();
     assert_eq!(summary.rows, (stop * 1e3).round() as usize + 1);
     drop(fmu);
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    allocated() - before
 }
 
 #[test]

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use fmu_export::fmi3::types::*;
+use fmu_export::instance::sensitivity::{step_sensitivities, StepArguments};
 use fmu_export::token::instantiation_token;
 use fmu_export::variables::{Role, VariableTable};
 use fmu_export::{Integrator, StepInputs, System};
@@ -82,16 +83,26 @@ pub struct Measurement {
     pub repetitions: usize,
     /// Median time of a run through the C ABI.
     pub c_abi: f64,
-    /// Median time of a run calling the integrator directly.
+    /// Median time of a run calling the integrator directly, doing what the FMU does (the
+    /// sensitivities included).
     pub direct: f64,
+    /// Median time of a run of the integrator's steps alone (no sensitivities); the same as
+    /// `direct` for a model without sensitivity outputs.
+    pub integrator: f64,
 }
 
 impl Measurement {
     /// The measurement as one JSON object on one line, which `cargo xtask bench` reads.
     pub fn to_json(&self) -> String {
         format!(
-            "{{\"model\":\"{}\",\"steps\":{},\"step_size\":{:e},\"repetitions\":{},\"c_abi\":{:e},\"direct\":{:e}}}",
-            self.model, self.steps, self.step_size, self.repetitions, self.c_abi, self.direct
+            "{{\"model\":\"{}\",\"steps\":{},\"step_size\":{:e},\"repetitions\":{},\"c_abi\":{:e},\"direct\":{:e},\"integrator\":{:e}}}",
+            self.model,
+            self.steps,
+            self.step_size,
+            self.repetitions,
+            self.c_abi,
+            self.direct,
+            self.integrator
         )
     }
 }
@@ -121,17 +132,24 @@ pub fn measure<S: System>(settings: &Settings) -> Measurement {
         decl.cosimulation.max_step.min(span / settings.steps as f64)
     };
     let fmu = CoSimulation::load(&settings.library, &sys);
-    let (mut c_abi, mut direct) = (Vec::new(), Vec::new());
+    let (mut c_abi, mut direct, mut integrator) = (Vec::new(), Vec::new(), Vec::new());
+    let has_sensitivities = !decl.sensitivities.is_empty();
     for _ in 0..settings.repetitions {
         let (seconds, through_c) = fmu.run(&sys, settings.steps, step_size);
         c_abi.push(seconds);
-        let (seconds, in_rust) = run_direct(&sys, settings.steps, step_size);
+        let (seconds, in_rust) = run_direct(&sys, settings.steps, step_size, has_sensitivities);
         direct.push(seconds);
+        if has_sensitivities {
+            integrator.push(run_direct(&sys, settings.steps, step_size, false).0);
+        }
         assert!(
             bits(&through_c) == bits(&in_rust),
             "{}: the C ABI ends on outputs {through_c:?}, the direct integrator on {in_rust:?}",
             decl.model_name
         );
+    }
+    if !has_sensitivities {
+        integrator.clone_from(&direct);
     }
     Measurement {
         model: decl.model_name.clone(),
@@ -140,6 +158,7 @@ pub fn measure<S: System>(settings: &Settings) -> Measurement {
         repetitions: settings.repetitions,
         c_abi: median(c_abi),
         direct: median(direct),
+        integrator: median(integrator),
     }
 }
 
@@ -172,8 +191,10 @@ fn median(mut values: Vec<f64>) -> f64 {
 
 /// The model's integrator called directly: `initialize` at the start values, then per step
 /// `do_step` with the inputs held and `outputs`. Returns the time of the steps and the last
-/// outputs.
-fn run_direct<S: System>(sys: &S, steps: usize, h: f64) -> (f64, Vec<f64>) {
+/// outputs. With `sensitivities` (for a model that declares sensitivity outputs) each step is
+/// linearized and the sensitivities are propagated through it, as the model's FMU does at
+/// every step, so that both sides do the same work.
+fn run_direct<S: System>(sys: &S, steps: usize, h: f64, sensitivities: bool) -> (f64, Vec<f64>) {
     let decl = sys.declaration();
     let (p, mut d) = (decl.parameter_starts(), decl.discrete_starts());
     let (n_u, n_y) = (decl.inputs.len(), decl.outputs.len());
@@ -191,14 +212,36 @@ fn run_direct<S: System>(sys: &S, steps: usize, h: f64) -> (f64, Vec<f64>) {
         .unwrap_or_else(|e| panic!("{}: initialization failed: {e}", decl.model_name));
     let mut y = vec![0.0; n_y];
     let mut inputs = StepInputs::held(0.0, &u0);
+    let columns: &[usize] = if sensitivities {
+        &decl.sensitivities
+    } else {
+        &[]
+    };
+    // The values of the sensitivities do not change the cost of propagating them.
+    let state_len = integrator
+        .discrete_adjoint()
+        .map_or(0, |adjoint| adjoint.adjoint_state().len());
+    let mut s = vec![0.0; columns.len() * state_len];
     let start = Instant::now();
     let mut t = 0.0;
     for _ in 0..steps {
         inputs.t0 = t;
         write_inputs(t, &mut inputs.coefficients[0]);
-        integrator
-            .do_step(sys, t, h, &inputs, &p, &mut d)
-            .unwrap_or_else(|e| panic!("{}: step at t = {t} failed: {e}", decl.model_name));
+        let step = match integrator.discrete_adjoint_mut() {
+            Some(adjoint) if !columns.is_empty() => {
+                let arguments = StepArguments {
+                    t,
+                    h,
+                    inputs: &inputs,
+                    p: &p,
+                };
+                step_sensitivities(adjoint, sys, arguments, &mut d, columns, &mut s)
+            }
+            _ => integrator
+                .do_step(sys, t, h, &inputs, &p, &mut d)
+                .map_err(|e| e.to_string()),
+        };
+        step.unwrap_or_else(|e| panic!("{}: step at t = {t} failed: {e}", decl.model_name));
         t += h;
         integrator.outputs(sys, t, &inputs.coefficients[0], &p, &d, &mut y);
     }

@@ -10,7 +10,7 @@
 //! discarded step and the FMU state functions roll it back with everything else. Models
 //! without sensitivities pay nothing.
 
-use crate::adjoint::AdjointError;
+use crate::adjoint::{AdjointError, DiscreteAdjoint};
 use crate::instance::dynamic::DynamicState;
 use crate::instance::lifecycle::Kind;
 use crate::instance::outcome::{Outcome, Problem};
@@ -64,21 +64,22 @@ impl<S: System> Instance<S> {
             .integrator
             .discrete_adjoint_mut()
             .ok_or_else(|| no_discrete_adjoint().message)?;
-        let (report, step) = adjoint
-            .step_linearized(&self.sys, t, h, inputs, &self.state.p, &mut self.state.d)
-            .map_err(|e| match e {
-                AdjointError::Step(failure) => failure.to_string(),
-                e => format!("the step cannot be linearized for the sensitivities: {e}"),
-            })?;
-        let np = self.declaration().parameters.len();
-        let nw = step.state_len;
-        let du = vec![0.0; step.step.inputs_len()];
-        let columns = self.declaration().sensitivities.clone();
-        for (k, &j) in columns.iter().enumerate() {
-            let column = &mut self.state.sensitivities[k * nw..(k + 1) * nw];
-            let (next, _) = step.jvp(column, &du, &unit(np, j));
-            column.copy_from_slice(&next);
-        }
+        let state = &mut self.state;
+        let step = StepArguments {
+            t,
+            h,
+            inputs,
+            p: &state.p,
+        };
+        let columns = &self.sys.declaration().sensitivities;
+        let report = step_sensitivities(
+            adjoint,
+            &self.sys,
+            step,
+            &mut state.d,
+            columns,
+            &mut state.sensitivities,
+        )?;
         self.touch();
         Ok(report)
     }
@@ -146,6 +147,49 @@ impl<S: System> Instance<S> {
             )))
         }
     }
+}
+
+/// One step's arguments: from `t` over `h` with `inputs` and parameters `p`.
+#[derive(Clone, Copy)]
+pub struct StepArguments<'a> {
+    /// The step's start time.
+    pub t: f64,
+    /// The step size.
+    pub h: f64,
+    /// The inputs over the step.
+    pub inputs: &'a StepInputs<f64>,
+    /// The parameter values.
+    pub p: &'a [f64],
+}
+
+/// Takes `step` once through `adjoint`, linearized on the way, and maps the sensitivities `s`
+/// of the discrete state (one block per listed parameter index in `columns`) through it:
+/// `S <- dw_next/dw S + dw_next/dp`. What a Co-Simulation instance with sensitivity outputs
+/// does at every step (public for benchmarks that compare the C ABI with the same work done
+/// directly).
+pub fn step_sensitivities<S: System>(
+    adjoint: &mut dyn DiscreteAdjoint<S>,
+    sys: &S,
+    step: StepArguments<'_>,
+    d: &mut [f64],
+    columns: &[usize],
+    s: &mut [f64],
+) -> Result<StepReport, String> {
+    let (report, linearized) = adjoint
+        .step_linearized(sys, step.t, step.h, step.inputs, step.p, d)
+        .map_err(|e| match e {
+            AdjointError::Step(failure) => failure.to_string(),
+            e => format!("the step cannot be linearized for the sensitivities: {e}"),
+        })?;
+    let np = step.p.len();
+    let nw = linearized.state_len;
+    let du = vec![0.0; linearized.step.inputs_len()];
+    for (k, &j) in columns.iter().enumerate() {
+        let column = &mut s[k * nw..(k + 1) * nw];
+        let (next, _) = linearized.jvp(column, &du, &unit(np, j));
+        column.copy_from_slice(&next);
+    }
+    Ok(report)
 }
 
 /// The Error of a model that declares sensitivities but whose integrator cannot linearize.

@@ -12,38 +12,9 @@ use crate::layouts::{compare as compare_layouts, Variant};
 use crate::statistics::seconds;
 
 /// The system file of the chain under `kind`, FMUs by file name (`Dahlquist.fmu`,
-/// `Feedthrough.fmu`).
+/// `Feedthrough.fmu`): `chain.toml` (Gauss-Seidel) with its schedule replaced.
 fn system_file(kind: &str) -> String {
-    format!(
-        r#"connections = [
-    "dahlquist.x -> ft1.Float64_continuous_input",
-    "ft1.Float64_continuous_output -> ft2.Float64_continuous_input",
-]
-
-[experiment]
-start = 0.0
-stop = 100.0
-step = 1e-3
-
-[[component]]
-name = "dahlquist"
-fmu = "Dahlquist.fmu"
-
-[[component]]
-name = "ft1"
-fmu = "Feedthrough.fmu"
-
-[[component]]
-name = "ft2"
-fmu = "Feedthrough.fmu"
-
-[schedule]
-kind = "{kind}"
-
-[output]
-variables = ["ft2.Float64_continuous_output"]
-"#
-    )
+    include_str!("chain.toml").replace(r#"kind = "gauss-seidel""#, &format!(r#"kind = "{kind}""#))
 }
 
 /// Times the chain, `repetitions` runs of each variant.

@@ -153,7 +153,9 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
     interrupt::install();
     install_crash_report();
     let summary = simulate(&fmu, &options)?;
-    eprintln!("{}", summary.summary(model, &output_file));
+    // One write: stderr is unbuffered, and the line has a dozen pieces.
+    let line = summary.summary(model, &output_file).to_string();
+    eprintln!("{line}");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,34 +1,313 @@
-//! Unpacking an .fmu (a zip archive) into a temporary folder that is removed on drop.
+//! Reading an .fmu (a zip archive): single entries straight from the archive, and the entries
+//! a run needs unpacked into a temporary folder that is removed on drop.
 
 use std::fs::File;
-use std::path::Path;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Component, Path, PathBuf};
 
 use tempfile::TempDir;
+use zip::ZipArchive;
 
 use crate::error::{Error, Result};
 
 /// The name of the model description at the root of every FMU.
 pub const MODEL_DESCRIPTION: &str = "modelDescription.xml";
 
-/// Extracts `path` into a new temporary folder after checking that it is a zip archive with a
-/// modelDescription.xml at its root.
-pub fn extract(path: &Path) -> Result<TempDir> {
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let corrupt = |e: zip::result::ZipError| Error::CorruptArchive {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
-    let mut archive = zip::ZipArchive::new(file).map_err(corrupt)?;
-    if archive.index_for_name(MODEL_DESCRIPTION).is_none() {
-        return Err(Error::MissingModelDescription {
+/// An open .fmu whose entry names have all been checked to stay inside the archive's folder.
+pub struct Archive {
+    path: PathBuf,
+    zip: ZipArchive<File>,
+}
+
+impl Archive {
+    /// Opens `path` after checking that it is a zip archive with a modelDescription.xml at its
+    /// root and that no entry's name leads out of the folder it is unpacked into.
+    pub fn open(path: &Path) -> Result<Self> {
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let zip = ZipArchive::new(file).map_err(|e| corrupt(path, e.to_string()))?;
+        // Every entry is checked, not only those unpacked: an archive with an escaping entry
+        // is malformed whatever the run reads of it.
+        for index in 0..zip.len() {
+            let entry = zip
+                .by_index_data(index)
+                .map_err(|e| corrupt(path, e.to_string()))?;
+            if entry.enclosed_name().is_none() {
+                let name = entry.name().map(|n| n.into_owned()).unwrap_or_default();
+                return Err(corrupt(path, format!("Invalid file path {name:?}")));
+            }
+        }
+        if zip.index_for_name(MODEL_DESCRIPTION).is_none() {
+            return Err(Error::MissingModelDescription {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(Archive {
             path: path.to_path_buf(),
-        });
+            zip,
+        })
     }
-    let directory = tempfile::Builder::new()
-        .prefix("tandem-fmu-")
-        .tempdir()
-        .map_err(|e| Error::io(std::env::temp_dir(), e))?;
-    // zip's extract refuses entries whose names escape the target folder.
-    archive.extract(directory.path()).map_err(corrupt)?;
-    Ok(directory)
+
+    /// The content of the entry `name`, `None` if the archive has none of that name.
+    pub fn read(&mut self, name: &str) -> Result<Option<Vec<u8>>> {
+        let Some(index) = self.zip.index_for_name(name) else {
+            return Ok(None);
+        };
+        let path = &self.path;
+        let mut entry = self
+            .zip
+            .by_index(index)
+            .map_err(|e| corrupt(path, e.to_string()))?;
+        let mut bytes = Vec::with_capacity(entry.size().min(1 << 24) as usize);
+        entry
+            .read_to_end(&mut bytes)
+            .map_err(|e| corrupt(path, format!("{name}: {e}")))?;
+        Ok(Some(bytes))
+    }
+
+    /// The folders under `binaries/`: the platforms the FMU has binaries for, sorted.
+    pub fn platforms(&self) -> Vec<String> {
+        let mut platforms: Vec<String> = (0..self.zip.len())
+            .filter_map(|index| {
+                let entry = self.zip.by_index_data(index).ok()?;
+                let name = entry.enclosed_name()?;
+                let mut parts = name.components();
+                if parts.next()? != Component::Normal("binaries".as_ref()) {
+                    return None;
+                }
+                let platform = parts.next()?;
+                // A file directly under binaries/ is no platform.
+                (entry.is_dir() || parts.next().is_some())
+                    .then(|| platform.as_os_str().to_string_lossy().into_owned())
+            })
+            .collect();
+        platforms.sort();
+        platforms.dedup();
+        platforms
+    }
+
+    /// Unpacks what a run reads into a new temporary folder: modelDescription.xml (some FMUs
+    /// read it through their resources), the binaries of `platform` and `resources/`. The
+    /// sources, documentation and other extras stay in the archive.
+    pub fn unpack(&mut self, platform: &str) -> Result<TempDir> {
+        let directory = tempfile::Builder::new()
+            .prefix("tandem-fmu-")
+            .tempdir()
+            .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+        let binaries = Path::new("binaries").join(platform);
+        for index in 0..self.zip.len() {
+            let mut entry = self
+                .zip
+                .by_index(index)
+                .map_err(|e| corrupt(&self.path, e.to_string()))?;
+            let Some(name) = entry.enclosed_name() else {
+                continue; // unreachable: `open` checked every name
+            };
+            let wanted = name == Path::new(MODEL_DESCRIPTION)
+                || name.starts_with(&binaries)
+                || name.starts_with("resources");
+            if !wanted {
+                continue;
+            }
+            let target = directory.path().join(&name);
+            if entry.is_dir() {
+                std::fs::create_dir_all(&target).map_err(|e| Error::io(&target, e))?;
+                continue;
+            }
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+            }
+            if entry.is_symlink() {
+                let mut link = String::new();
+                entry
+                    .read_to_string(&mut link)
+                    .map_err(|e| corrupt(&self.path, format!("{}: {e}", name.display())))?;
+                symlink(&self.path, &name, &link, &target)?;
+                continue;
+            }
+            let file = File::create(&target).map_err(|e| Error::io(&target, e))?;
+            // A buffer the size of the entry (within bounds) writes it in one call or few.
+            let capacity = entry.size().clamp(1 << 13, 1 << 20) as usize;
+            let mut file = BufWriter::with_capacity(capacity, file);
+            std::io::copy(&mut entry, &mut file)
+                .and_then(|_| file.flush())
+                .map_err(|e| match e.kind() {
+                    // Decompression and CRC errors surface as invalid data.
+                    std::io::ErrorKind::InvalidData => {
+                        corrupt(&self.path, format!("{}: {e}", name.display()))
+                    }
+                    _ => Error::io(&target, e),
+                })?;
+            #[cfg(unix)]
+            if let Some(mode) = entry.unix_mode() {
+                use std::os::unix::fs::PermissionsExt;
+                // Without set-id bits, and readable and writable by the owner, so that the
+                // folder can be removed.
+                let permissions = std::fs::Permissions::from_mode(mode & 0o777 | 0o600);
+                std::fs::set_permissions(&target, permissions)
+                    .map_err(|e| Error::io(&target, e))?;
+            }
+        }
+        Ok(directory)
+    }
+}
+
+/// Creates `target`, the archive entry `name`, as a symbolic link to `link` if that stays
+/// in the entry's folder or below (a versioned library name, say); refuses anything else.
+fn symlink(archive: &Path, name: &Path, link: &str, target: &Path) -> Result<()> {
+    let descends = !link.is_empty()
+        && Path::new(link)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if !descends {
+        return Err(corrupt(
+            archive,
+            format!(
+                "Invalid file path: {} links to {link:?}, outside its folder",
+                name.display()
+            ),
+        ));
+    }
+    #[cfg(unix)]
+    return std::os::unix::fs::symlink(link, target).map_err(|e| Error::io(target, e));
+    #[cfg(not(unix))]
+    return Err(corrupt(
+        archive,
+        format!(
+            "{}: symbolic links are not supported on this platform",
+            name.display()
+        ),
+    ));
+}
+
+fn corrupt(path: &Path, message: String) -> Error {
+    Error::CorruptArchive {
+        path: path.to_path_buf(),
+        message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An archive at `dir/name` holding `files` (a name ending in `/` is a folder) and
+    /// `links` (name, target) as symbolic links.
+    fn archive(dir: &Path, files: &[&str], links: &[(&str, &str)]) -> PathBuf {
+        let path = dir.join("test.fmu");
+        let mut writer = zip::ZipWriter::new(File::create(&path).unwrap());
+        let options = zip::write::SimpleFileOptions::default();
+        for name in files {
+            match name.strip_suffix('/') {
+                Some(folder) => writer.add_directory(folder, options).unwrap(),
+                None => {
+                    writer.start_file(*name, options).unwrap();
+                    writer.write_all(name.as_bytes()).unwrap();
+                }
+            }
+        }
+        for (name, target) in links {
+            writer.add_symlink(*name, *target, options).unwrap();
+        }
+        writer.finish().unwrap();
+        path
+    }
+
+    /// Every file under `dir`, relative, sorted.
+    fn files_under(dir: &Path) -> Vec<String> {
+        let mut found = Vec::new();
+        let mut pending = vec![dir.to_path_buf()];
+        while let Some(folder) = pending.pop() {
+            for entry in std::fs::read_dir(folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() && !path.is_symlink() {
+                    pending.push(path);
+                } else {
+                    let relative = path.strip_prefix(dir).unwrap();
+                    found.push(relative.to_string_lossy().replace('\\', "/"));
+                }
+            }
+        }
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn unpacks_the_description_this_platforms_binaries_and_resources_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = archive(
+            dir.path(),
+            &[
+                "modelDescription.xml",
+                "binaries/",
+                "binaries/here/",
+                "binaries/here/m.so",
+                "binaries/here/helper.so",
+                "binaries/there/m.dll",
+                "resources/",
+                "resources/table/data.txt",
+                "sources/m.c",
+                "documentation/index.html",
+                "extra/org.tandem.adjoint/manifest.xml",
+                "extra/reference.csv",
+            ],
+            &[],
+        );
+        let mut archive = Archive::open(&path).unwrap();
+        let unpacked = archive.unpack("here").unwrap();
+        assert_eq!(
+            files_under(unpacked.path()),
+            [
+                "binaries/here/helper.so",
+                "binaries/here/m.so",
+                "modelDescription.xml",
+                "resources/table/data.txt",
+            ]
+        );
+        let content = std::fs::read(unpacked.path().join("resources/table/data.txt")).unwrap();
+        assert_eq!(content, b"resources/table/data.txt");
+        assert_eq!(archive.platforms(), ["here", "there"]);
+        let manifest = archive
+            .read("extra/org.tandem.adjoint/manifest.xml")
+            .unwrap();
+        assert_eq!(manifest.unwrap(), b"extra/org.tandem.adjoint/manifest.xml");
+        assert!(archive.read("no/such/entry").unwrap().is_none());
+    }
+
+    #[test]
+    fn an_entry_escaping_the_folder_is_refused_even_when_not_unpacked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = archive(dir.path(), &["modelDescription.xml", "../out.txt"], &[]);
+        let message = Archive::open(&path).err().unwrap().to_string();
+        assert!(message.contains("Invalid file path"), "{message}");
+        assert!(message.contains("../out.txt"), "{message}");
+    }
+
+    #[test]
+    fn an_archive_without_a_model_description_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = archive(dir.path(), &["binaries/here/m.so"], &[]);
+        let error = Archive::open(&path).err().unwrap();
+        assert!(
+            matches!(error, Error::MissingModelDescription { .. }),
+            "{error}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_within_its_folder_is_kept_and_one_leading_out_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = ["modelDescription.xml", "binaries/here/m.so.1"];
+        let path = archive(dir.path(), &files, &[("binaries/here/m.so", "m.so.1")]);
+        let unpacked = Archive::open(&path).unwrap().unpack("here").unwrap();
+        let link = unpacked.path().join("binaries/here/m.so");
+        assert_eq!(std::fs::read(link).unwrap(), b"binaries/here/m.so.1");
+
+        let path = archive(dir.path(), &files, &[("binaries/here/m.so", "../../../x")]);
+        let message = Archive::open(&path).unwrap().unpack("here").err().unwrap();
+        assert!(
+            message.to_string().contains("outside its folder"),
+            "{message}"
+        );
+    }
 }

@@ -19,12 +19,16 @@ pub use adjoint_manifest::{
     AdjointManifest, ManifestVariable, ADJOINT_EXTENSION, ADJOINT_EXTENSION_VERSION,
     ADJOINT_MANIFEST,
 };
+use archive::Archive;
 pub use archive::MODEL_DESCRIPTION;
 
 /// The unpacked files of an FMU and its parsed model description; the folder is removed when
 /// the last owner (the [`Fmu`] or one of its instances) is dropped.
 pub struct Extracted {
     directory: TempDir,
+    /// The folders under `binaries/` in the archive, for the error when this platform's is
+    /// missing.
+    platforms: Vec<String>,
     model_description: ModelDescription,
     adjoint_manifest: Option<AdjointManifest>,
 }
@@ -35,7 +39,8 @@ impl Extracted {
         &self.model_description
     }
 
-    /// The folder the FMU was unpacked into.
+    /// The folder the FMU was unpacked into: modelDescription.xml, this platform's binaries
+    /// and `resources/`.
     pub fn directory(&self) -> &Path {
         self.directory.path()
     }
@@ -87,14 +92,14 @@ pub struct Fmu {
 }
 
 impl Fmu {
-    /// Unpacks `path` into a temporary folder and parses its modelDescription.xml and, if
-    /// present, the adjoint extension's manifest (checked against the description).
-    /// The binary is loaded later, by [`Fmu::load`] or the first instantiation.
+    /// Parses `path`'s modelDescription.xml and, if present, the adjoint extension's manifest
+    /// (checked against the description), straight from the archive, and unpacks what a run
+    /// reads (the description, this platform's binaries, `resources/`) into a temporary
+    /// folder. The binary is loaded later, by [`Fmu::load`] or the first instantiation.
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
-        let directory = archive::extract(path)?;
-        let md_path = directory.path().join(MODEL_DESCRIPTION);
-        let bytes = std::fs::read(&md_path).map_err(|e| Error::io(&md_path, e))?;
+        let mut archive = Archive::open(path)?;
+        let bytes = archive.read(MODEL_DESCRIPTION)?.unwrap_or_default();
         let text = String::from_utf8_lossy(&bytes);
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
         let model_description = ModelDescription::parse(text).map_err(|source| {
@@ -109,11 +114,13 @@ impl Fmu {
                 },
             }
         })?;
-        let adjoint_manifest = read_adjoint_manifest(path, directory.path(), &model_description)?;
+        let adjoint_manifest = read_adjoint_manifest(path, &mut archive, &model_description)?;
+        let directory = archive.unpack(platform(model_description.fmi_version))?;
         Ok(Fmu {
             path: path.to_path_buf(),
             files: Arc::new(Extracted {
                 directory,
+                platforms: archive.platforms(),
                 model_description,
                 adjoint_manifest,
             }),
@@ -170,28 +177,16 @@ impl Fmu {
                         .collect::<Vec<_>>()
                         .join(", "),
                 })?;
-        let platform = match md.fmi_version {
-            FmiVersion::V2 => binding::FMI2_PLATFORM,
-            FmiVersion::V3 => binding::FMI3_PLATFORM,
-        };
         let relative = format!(
-            "binaries/{platform}/{identifier}.{}",
+            "binaries/{}/{identifier}.{}",
+            platform(md.fmi_version),
             binding::LIBRARY_EXTENSION
         );
         let full = self.directory().join(&relative);
         if full.is_file() {
             return Ok((full, relative));
         }
-        let mut available: Vec<String> = std::fs::read_dir(self.directory().join("binaries"))
-            .map(|entries| {
-                entries
-                    .filter_map(|e| e.ok())
-                    .filter(|e| e.path().is_dir())
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
-        available.sort();
+        let available = &self.files.platforms;
         Err(Error::NoBinary {
             path: self.path().to_path_buf(),
             expected: relative,
@@ -274,18 +269,28 @@ impl Fmu {
     }
 }
 
-/// The manifest at [`ADJOINT_MANIFEST`] in the FMU `path` unpacked into `directory`, parsed
-/// and checked against `md`; `None` if the FMU has none.
+/// This platform's folder under `binaries/` for FMI `version`.
+fn platform(version: FmiVersion) -> &'static str {
+    match version {
+        FmiVersion::V2 => binding::FMI2_PLATFORM,
+        FmiVersion::V3 => binding::FMI3_PLATFORM,
+    }
+}
+
+/// The manifest at [`ADJOINT_MANIFEST`] in the FMU `path`, read from its `archive`, parsed and
+/// checked against `md`; `None` if the FMU has none.
 fn read_adjoint_manifest(
     path: &Path,
-    directory: &Path,
+    archive: &mut Archive,
     md: &ModelDescription,
 ) -> Result<Option<AdjointManifest>> {
-    let file = directory.join(ADJOINT_MANIFEST);
-    if !file.is_file() {
+    let Some(bytes) = archive.read(ADJOINT_MANIFEST)? else {
         return Ok(None);
-    }
-    let text = std::fs::read_to_string(&file).map_err(|e| Error::io(&file, e))?;
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let invalid = std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+        Error::io(path.join(ADJOINT_MANIFEST), invalid)
+    })?;
     AdjointManifest::parse(&text, md)
         .map(Some)
         .map_err(|source| Error::AdjointManifest {

@@ -5,11 +5,10 @@ use super::{settle, Histories, Participant, Progress};
 use crate::error::Result;
 
 /// Advances the participants from `from` to `to` in `order`, adding each one's values at
-/// `to` to the histories before the next one starts; `names` are the participants' names.
+/// `to` to the histories before the next one starts.
 pub(super) fn step(
     participants: &mut [Participant],
     histories: &mut Histories,
-    names: &[String],
     order: &[usize],
     from: f64,
     to: f64,
@@ -17,7 +16,7 @@ pub(super) fn step(
 ) -> Result<Progress> {
     for &index in order {
         let advance = participants[index].advance(histories, from, to, degree)?;
-        let progress = settle(histories, &names[index], index, to, advance);
+        let progress = settle(histories, &participants[index], index, to, advance);
         if progress != Progress::Reached {
             return Ok(progress);
         }

@@ -59,7 +59,7 @@ pub(super) fn run(
         for &i in order {
             participants[i].set_inputs(&histories, start, 0)?;
             let values = participants[i].observe(start)?;
-            histories.reset(i, start, &values);
+            histories.reset(i, start, values);
         }
     }
     for participant in &mut participants {
@@ -78,7 +78,7 @@ fn observe_all(
 ) -> Result<()> {
     for &i in order {
         let values = participants[i].observe(start)?;
-        histories.reset(i, start, &values);
+        histories.reset(i, start, values);
     }
     Ok(())
 }

@@ -21,6 +21,8 @@ pub(super) struct Jacobi {
     /// The pool of the parallel steps; none when every step runs in turn.
     pool: Option<ThreadPool>,
     chooser: Chooser,
+    /// How each participant's last step ended, in component order (kept between steps).
+    advances: Vec<Result<Advance>>,
 }
 
 impl Jacobi {
@@ -41,6 +43,7 @@ impl Jacobi {
             return Ok(Jacobi {
                 pool: None,
                 chooser: Chooser::fixed(Layout::InTurn),
+                advances: Vec::with_capacity(participants),
             });
         }
         let pool = ThreadPoolBuilder::new()
@@ -54,16 +57,16 @@ impl Jacobi {
         Ok(Jacobi {
             pool: Some(pool),
             chooser,
+            advances: Vec::with_capacity(participants),
         })
     }
 
     /// Advances every participant from `from` to `to` and adds their values at `to` to the
-    /// histories; `names` are the participants' names, for a termination request.
+    /// histories.
     pub fn step(
         &mut self,
         participants: &mut [Participant],
         histories: &mut Histories,
-        names: &[String],
         from: f64,
         to: f64,
         degree: usize,
@@ -72,37 +75,44 @@ impl Jacobi {
         let started = timed.then(Instant::now);
         let shared = &*histories;
         let advance = |p: &mut Participant| p.advance(shared, from, to, degree);
-        let advances = match (&self.pool, layout) {
+        let advances = &mut self.advances;
+        match (&self.pool, layout) {
             // One participant per task, so that an idle thread can take any of them.
             (Some(pool), Layout::Parallel) => pool.install(|| {
                 participants
                     .par_iter_mut()
                     .with_max_len(1)
                     .map(advance)
-                    .collect()
+                    .collect_into_vec(advances)
             }),
-            _ => participants.iter_mut().map(advance).collect(),
-        };
+            _ => {
+                advances.clear();
+                advances.extend(participants.iter_mut().map(advance));
+            }
+        }
         if let Some(started) = started {
             self.chooser.record(layout, started.elapsed());
         }
-        settle_all(histories, names, to, advances)
+        settle_all(histories, participants, to, advances)
     }
 }
 
-/// Once every participant has finished its step (`advances`, in component order), reports the
-/// first failure, else adds all values at `to` to the histories; the first termination request
-/// in component order ends the run.
+/// Once every participant has finished its step (`advances`, in component order, emptied
+/// here), reports the first failure, else adds all values at `to` to the histories; the first
+/// termination request in component order ends the run.
 fn settle_all(
     histories: &mut Histories,
-    names: &[String],
+    participants: &[Participant],
     to: f64,
-    advances: Vec<Result<Advance>>,
+    advances: &mut Vec<Result<Advance>>,
 ) -> Result<Progress> {
-    let advances = advances.into_iter().collect::<Result<Vec<_>>>()?;
+    if let Some(failed) = advances.iter().position(Result::is_err) {
+        return advances.swap_remove(failed).map(|_| Progress::Reached);
+    }
     let mut progress = Progress::Reached;
-    for (index, advance) in advances.into_iter().enumerate() {
-        let settled = settle(histories, &names[index], index, to, advance);
+    // Every entry is `Ok` now, so flattening keeps the component order.
+    for (index, advance) in advances.drain(..).flatten().enumerate() {
+        let settled = settle(histories, &participants[index], index, to, advance);
         if progress == Progress::Reached {
             progress = settled;
         }

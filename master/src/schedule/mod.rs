@@ -78,7 +78,6 @@ pub struct CoSimulation {
     histories: Histories,
     /// Per component, the ports it observes, in the order of its history slots.
     observed: Vec<Vec<Port>>,
-    names: Vec<String>,
     schedule: Schedule,
     time: f64,
     macro_steps: usize,
@@ -94,7 +93,6 @@ impl CoSimulation {
     /// [`CoSimulation::initialize`] with the caller's `hooks`.
     pub fn initialize_with(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Result<Self> {
         let (participants, histories, observed) = initialization::run(system, log, hooks)?;
-        let names = participants.iter().map(|p| p.name().to_string()).collect();
         let jacobi = match system.schedule.kind {
             ScheduleKind::Jacobi => Some(jacobi::Jacobi::new(
                 system.schedule.threads,
@@ -108,7 +106,6 @@ impl CoSimulation {
             jacobi,
             histories,
             observed,
-            names,
             schedule: system.schedule.clone(),
             time: system.start,
             macro_steps: 0,
@@ -120,11 +117,10 @@ impl CoSimulation {
         let (from, degree) = (self.time, self.schedule.extrapolation.degree());
         let (participants, histories) = (&mut self.participants, &mut self.histories);
         let progress = match &mut self.jacobi {
-            Some(jacobi) => jacobi.step(participants, histories, &self.names, from, to, degree)?,
+            Some(jacobi) => jacobi.step(participants, histories, from, to, degree)?,
             None => gauss_seidel::step(
                 participants,
                 histories,
-                &self.names,
                 &self.schedule.order,
                 from,
                 to,
@@ -226,21 +222,22 @@ impl CoSimulation {
     }
 }
 
-/// Records a participant's advance: its values join the histories, or it ended the run.
+/// Records the advance of `participant`, component `index`: its values join the histories,
+/// or it ended the run.
 fn settle(
     histories: &mut Histories,
-    name: &str,
+    participant: &Participant,
     index: usize,
     to: f64,
     advance: Advance,
 ) -> Progress {
     match advance {
-        Advance::Reached(values) => {
-            histories.push(index, to, &values);
+        Advance::Reached => {
+            histories.push(index, to, participant.observed());
             Progress::Reached
         }
         Advance::Terminated(time) => Progress::Terminated {
-            component: name.to_string(),
+            component: participant.name().to_string(),
             time,
         },
     }

@@ -76,8 +76,9 @@ struct Batch {
 
 /// How a participant's macro step ended.
 pub enum Advance {
-    /// The participant reached the end of the macro step; its observed values there.
-    Reached(Vec<f64>),
+    /// The participant reached the end of the macro step; its observed values there are
+    /// [`Participant::observed`].
+    Reached,
     /// The FMU asked to end the simulation at this time.
     Terminated(f64),
 }
@@ -115,6 +116,11 @@ struct Ports {
     observed_batches: Vec<Batch>,
     calls: usize,
     recorder: Option<Box<dyn Recorder>>,
+    /// The values last written to the inputs, in connection order (kept, so that a step
+    /// allocates nothing).
+    input_values: Vec<f64>,
+    /// The values last read of the observed variables.
+    observed_values: Vec<f64>,
 }
 
 /// One component's instance and ports.
@@ -184,6 +190,8 @@ impl Participant {
             observed_batches: batches(observed_variables.iter().map(|v| (v.ty, v.value_reference))),
             calls: 0,
             recorder,
+            input_values: Vec::with_capacity(connected.len()),
+            observed_values: vec![0.0; observed_ports.len()],
         };
         for start in &component.start_values {
             ports.calls += 1;
@@ -299,8 +307,14 @@ impl Participant {
     }
 
     /// Reads the observed variables at `time`; a non-finite float is an error.
-    pub fn observe(&mut self, time: f64) -> Result<Vec<f64>> {
-        self.ports.observe(self.engine.instance(), time)
+    pub fn observe(&mut self, time: f64) -> Result<&[f64]> {
+        self.ports.observe(self.engine.instance(), time)?;
+        Ok(self.observed())
+    }
+
+    /// The observed variables' values as last read.
+    pub fn observed(&self) -> &[f64] {
+        &self.ports.observed_values
     }
 
     /// Adds `offset` to every value sent to the connected input variable `variable` from now
@@ -422,7 +436,8 @@ impl Participant {
         }
         let instance = self.engine.instance();
         self.ports.set_inputs(instance, histories, to, degree)?;
-        self.ports.observe(instance, to).map(Advance::Reached)
+        self.ports.observe(instance, to)?;
+        Ok(Advance::Reached)
     }
 }
 
@@ -435,13 +450,18 @@ impl Ports {
         time: f64,
         degree: usize,
     ) -> Result<()> {
-        let values: Vec<f64> = self
-            .inputs
-            .iter()
-            .map(|input| input.value(histories, time, degree))
-            .collect();
-        self.write_inputs(instance, time, &values)?;
+        let mut values = std::mem::take(&mut self.input_values);
+        values.clear();
+        values.extend(
+            self.inputs
+                .iter()
+                .map(|input| input.value(histories, time, degree)),
+        );
+        let written = self.write_inputs(instance, time, &values);
+        self.input_values = values;
+        written?;
         if self.recorder.is_some() {
+            let values = &self.input_values;
             let holds: Vec<Hold> = self
                 .inputs
                 .iter()
@@ -449,10 +469,10 @@ impl Ports {
                 .collect();
             let event = Event::Inputs {
                 time,
-                values: &values,
+                values,
                 holds: &holds,
             };
-            self.record(instance, time, event)?;
+            record(&mut self.recorder, instance, time, event)?;
         }
         Ok(())
     }
@@ -466,30 +486,42 @@ impl Ports {
     ) -> Result<()> {
         for batch in &self.input_batches {
             self.calls += 1;
-            let batch_values = Values::from_numbers(batch.ty, &values[batch.range.clone()]);
-            instance
-                .set_values(batch.ty, &batch.references, &batch_values)
-                .map_err(|e| at(time, e))?;
+            let values = &values[batch.range.clone()];
+            // Floats, nearly every connection, go straight from the slice.
+            let written = match batch.ty {
+                VariableType::Float64 => instance.set_real(&batch.references, values),
+                ty => instance.set_values(ty, &batch.references, &Values::from_numbers(ty, values)),
+            };
+            written.map_err(|e| at(time, e))?;
         }
         Ok(())
     }
 
-    /// Reads the observed variables of `instance` at `time`; a non-finite float is an error.
-    fn observe(&mut self, instance: &mut dyn FmuInstance, time: f64) -> Result<Vec<f64>> {
-        let mut values = vec![0.0; self.observed.len()];
+    /// Reads the observed variables of `instance` at `time` into `observed_values`; a
+    /// non-finite float is an error.
+    fn observe(&mut self, instance: &mut dyn FmuInstance, time: f64) -> Result<()> {
+        let values = &mut self.observed_values;
         for batch in &self.observed_batches {
             self.calls += 1;
+            let values = &mut values[batch.range.clone()];
+            // Floats, nearly every observed variable, are read straight into place.
+            if batch.ty == VariableType::Float64 {
+                instance
+                    .get_real(&batch.references, values)
+                    .map_err(|e| at(time, e))?;
+                continue;
+            }
             let read = instance
                 .get_values(batch.ty, &batch.references)
                 .map_err(|e| at(time, e))?;
-            for (i, slot) in batch.range.clone().enumerate() {
-                values[slot] = read.f64_at(i).unwrap_or(f64::NAN);
+            for (i, value) in values.iter_mut().enumerate() {
+                *value = read.f64_at(i).unwrap_or(f64::NAN);
             }
         }
         if let Some((observed, value)) = self
             .observed
             .iter()
-            .zip(&values)
+            .zip(values.iter())
             .find(|(o, v)| o.ty.is_float() && !v.is_finite())
         {
             return Err(Error::Simulation {
@@ -504,10 +536,9 @@ impl Ports {
         }
         let event = Event::Observed {
             time,
-            values: &values,
+            values: values.as_slice(),
         };
-        self.record(instance, time, event)?;
-        Ok(values)
+        record(&mut self.recorder, instance, time, event)
     }
 
     /// Reports `event` at `time`, with `instance`, to the recorder, if there is one.
@@ -517,10 +548,21 @@ impl Ports {
         time: f64,
         event: Event<'_>,
     ) -> Result<()> {
-        match &mut self.recorder {
-            Some(recorder) => recorder.record(instance, event).map_err(|e| at(time, e)),
-            None => Ok(()),
-        }
+        record(&mut self.recorder, instance, time, event)
+    }
+}
+
+/// Reports `event` at `time`, with `instance`, to `recorder`, if there is one (a function of
+/// the recorder alone, so that the event may borrow the other ports' buffers).
+fn record(
+    recorder: &mut Option<Box<dyn Recorder>>,
+    instance: &mut dyn FmuInstance,
+    time: f64,
+    event: Event<'_>,
+) -> Result<()> {
+    match recorder {
+        Some(recorder) => recorder.record(instance, event).map_err(|e| at(time, e)),
+        None => Ok(()),
     }
 }
 
