@@ -7,6 +7,7 @@ use fmu_export::OdeSystem;
 use tandem::import::AdjointManifest;
 use tandem::model_description::validate::validate;
 use tandem::model_description::ModelDescription;
+use tandem::system::{LoadOptions, System};
 
 /// A reader under test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,17 +20,21 @@ pub enum Target {
     SystemToml,
     /// The SSP system structure description (`.ssd`) reader.
     Ssd,
+    /// SSP packages (`.ssp`): zip extraction, then the `.ssd` reader and the checks against
+    /// the components (whose FMUs the seeds do not contain).
+    Ssp,
     /// The adjoint extension's manifest reader, against a valid FMI 3.0 description.
     AdjointManifest,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 5] = [
+    pub const ALL: [Target; 6] = [
         Target::Fmi2ModelDescription,
         Target::Fmi3ModelDescription,
         Target::SystemToml,
         Target::Ssd,
+        Target::Ssp,
         Target::AdjointManifest,
     ];
 
@@ -40,6 +45,7 @@ impl Target {
             Target::Fmi3ModelDescription => "fmi3-model-description",
             Target::SystemToml => "system-toml",
             Target::Ssd => "ssd",
+            Target::Ssp => "ssp",
             Target::AdjointManifest => "adjoint-manifest",
         }
     }
@@ -49,9 +55,21 @@ impl Target {
         Target::ALL.into_iter().find(|t| t.name() == name)
     }
 
+    /// Whether the reader accepts the seeds: an SSP package's seeds name component FMUs they
+    /// do not contain, so every load ends in an error, and what is fuzzed is that it is clean.
+    pub fn accepts_seeds(self) -> bool {
+        self != Target::Ssp
+    }
+
     /// The valid inputs mutations start from.
     pub fn seeds(self) -> Vec<Vec<u8>> {
         let ball = OdeSystem::<bouncing_ball::BouncingBall>::default();
+        if self == Target::Ssp {
+            return [zip::CompressionMethod::Stored, zip::CompressionMethod::Deflated]
+                .into_iter()
+                .map(ssp_package)
+                .collect();
+        }
         let texts: Vec<String> = match self {
             Target::Fmi2ModelDescription => vec![
                 fmi2(&ball, "bouncing_ball"),
@@ -67,6 +85,7 @@ impl Target {
                 include_str!("../seeds/energy-pendula.toml").into(),
             ],
             Target::Ssd => vec![include_str!("../seeds/documented.ssd").into()],
+            Target::Ssp => unreachable!("packages are built above"),
             Target::AdjointManifest => {
                 vec![adjoint_manifest(&ball).expect("the bouncing ball has an adjoint extension")]
             }
@@ -116,6 +135,11 @@ impl Harness {
             }
             Target::SystemToml => self.read_system("system.toml", input),
             Target::Ssd => self.read_system("system.ssd", input),
+            Target::Ssp => {
+                let path = self.scratch.path().join("system.ssp");
+                std::fs::write(&path, input).expect("write into the scratch folder");
+                System::load(&path, LoadOptions::default()).is_ok()
+            }
             Target::AdjointManifest => {
                 let Ok(text) = std::str::from_utf8(input) else { return false };
                 let md = self.manifest_md.as_ref().expect("made for this target");
@@ -130,4 +154,20 @@ impl Harness {
         std::fs::write(&path, input).expect("write into the scratch folder");
         tandem::system::read_description(&path).is_ok()
     }
+}
+
+/// An SSP package of the documented description and its parameter set, its entries stored
+/// with `method`.
+fn ssp_package(method: zip::CompressionMethod) -> Vec<u8> {
+    use std::io::Write;
+    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(method);
+    for (name, content) in [
+        ("SystemStructure.ssd", include_str!("../seeds/documented.ssd")),
+        ("resources/mass2.ssv", include_str!("../seeds/mass2.ssv")),
+    ] {
+        writer.start_file(name, options).expect("zip into memory");
+        writer.write_all(content.as_bytes()).expect("zip into memory");
+    }
+    writer.finish().expect("zip into memory").into_inner()
 }

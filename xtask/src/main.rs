@@ -68,7 +68,9 @@ enum Command {
     /// Fuzz a reader on stable Rust (built in release): mutants of the repository's own valid
     /// files, each of which must be accepted or rejected with an error, never panic, hang or
     /// abort. Inputs that fail are saved with their reproduce command. Targets:
-    /// fmi2-model-description, fmi3-model-description, system-toml, ssd, adjoint-manifest, all.
+    /// fmi2-model-description, fmi3-model-description, system-toml, ssd, adjoint-manifest, all;
+    /// or fmi-calls: --runs random FMI call sequences per model, version and interface on
+    /// the exported FMUs (tests/tests/call_sequences.rs in release).
     Fuzz {
         /// What to fuzz.
         target: String,
