@@ -1,6 +1,7 @@
 //! String variables of an FMU through the command line: `tandem info` lists them with their
 //! start values, `--start-value` sets a String parameter, and `--output-variable` records a
-//! String output as a quoted CSV column (the bouncing ball's `surface` and `status`).
+//! String output as a quoted CSV column (the bouncing ball's `surface` and `status`); by
+//! default, as FMPy, only numeric and Boolean outputs are recorded.
 
 mod common;
 
@@ -17,6 +18,10 @@ fn string_parameters_are_set_and_string_outputs_recorded_as_quoted_text() {
             assert!(info.stdout.contains(needle), "{version:?}: no {needle} in\n{}", info.stdout);
         }
         let dir = tempfile::tempdir().unwrap();
+        let default = dir.path().join("default.csv");
+        tandem(&["simulate", &fmu, "--output-file", default.to_str().unwrap()]).assert_success();
+        let header = std::fs::read_to_string(&default).unwrap().lines().next().unwrap().to_owned();
+        assert_eq!(header, r#""time","height","velocity","bounces""#, "{version:?}");
         let output = dir.path().join("out.csv");
         let run = tandem(&[
             "simulate",
