@@ -563,3 +563,15 @@ fn string_parameters_are_part_of_the_fmu_state_and_its_serialization() {
     let message = serialization::decode(&serialization::encode(&broken, &layout), &layout).unwrap_err().message;
     assert!(message.contains("String parameter"), "{message}");
 }
+
+#[test]
+fn a_communication_step_of_too_many_internal_steps_is_an_error_not_a_hang() {
+    // Found by the FMI call-sequence fuzzing: h = 1e308 made the fixed-step grid count
+    // infinitely many steps of length 0, so doStep never returned.
+    let (mut inst, log) = initialized(Kind::CoSimulation);
+    let error = inst.do_step(0.0, 1e308).unwrap_err();
+    assert_eq!(error.status, Status::Error);
+    assert!(error.message.contains("would take more than 1e7 internal steps"), "{}", error.message);
+    assert!(inst.do_step(0.0, 1e-3).is_ok(), "the instance is unchanged and usable");
+    drop(log);
+}
