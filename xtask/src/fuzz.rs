@@ -1,7 +1,7 @@
 //! `cargo xtask fuzz`: builds the `tandem-fuzz` program in release mode (fuzzing unoptimized
 //! parsers would waste most of the time) and runs it with the task's arguments; the target
 //! `fmi-calls` runs the random FMI call sequences of `tests/tests/call_sequences.rs` instead,
-//! in release mode, `runs` sequences per model, FMI version and interface.
+//! in release mode, `runs` sequences per model and FMI version (the interfaces taking turns).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -45,7 +45,7 @@ pub fn run(
     Ok(())
 }
 
-/// `runs` random call sequences per model, FMI version and interface on the exported FMUs.
+/// `runs` random call sequences per model and FMI version on the exported FMUs.
 fn call_sequences(runs: u64) -> Result<()> {
     let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .args(["test", "--release", "-p", "tandem-tests", "--test", "call_sequences"])

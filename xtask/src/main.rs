@@ -69,7 +69,7 @@ enum Command {
     /// files, each of which must be accepted or rejected with an error, never panic, hang or
     /// abort. Inputs that fail are saved with their reproduce command. Targets:
     /// fmi2-model-description, fmi3-model-description, system-toml, ssd, adjoint-manifest, all;
-    /// or fmi-calls: --runs random FMI call sequences per model, version and interface on
+    /// or fmi-calls: --runs random FMI call sequences per model and version (interfaces taking turns) on
     /// the exported FMUs (tests/tests/call_sequences.rs in release).
     Fuzz {
         /// What to fuzz.
