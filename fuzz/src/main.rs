@@ -11,7 +11,7 @@ use tandem_fuzz::{engine, Harness, Options, Target};
 /// Mutation fuzzing of Tandem's readers.
 #[derive(Parser)]
 struct Args {
-    /// fmi2-model-description, fmi3-model-description, system-toml, ssd, adjoint-manifest or all.
+    /// fmi2-model-description, fmi3-model-description, system-toml, ssd, ssp, adjoint-manifest or all.
     target: String,
     /// Number of cases.
     #[arg(long, default_value_t = 1_000_000)]

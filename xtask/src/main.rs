@@ -68,9 +68,9 @@ enum Command {
     /// Fuzz a reader on stable Rust (built in release): mutants of the repository's own valid
     /// files, each of which must be accepted or rejected with an error, never panic, hang or
     /// abort. Inputs that fail are saved with their reproduce command. Targets:
-    /// fmi2-model-description, fmi3-model-description, system-toml, ssd, adjoint-manifest, all;
-    /// or fmi-calls: --runs random FMI call sequences per model and version (interfaces taking turns) on
-    /// the exported FMUs (tests/tests/call_sequences.rs in release).
+    /// fmi2-model-description, fmi3-model-description, system-toml, ssd, ssp, adjoint-manifest,
+    /// all; or fmi-calls: --runs random FMI call sequences per model and version (the
+    /// interfaces taking turns) on the exported FMUs (tests/tests/call_sequences.rs, release).
     Fuzz {
         /// What to fuzz.
         target: String,
