@@ -73,16 +73,16 @@ impl Target {
         let texts: Vec<String> = match self {
             Target::Fmi2ModelDescription => vec![
                 fmi2(&ball, "bouncing_ball"),
-                include_str!("../seeds/fmi2_bouncing_ball.xml").into(),
-                include_str!("../seeds/fmi2_state_selection.xml").into(),
+                include_str!("../../master/tests/fixtures/fmi2_bouncing_ball.xml").into(),
+                include_str!("../../master/tests/fixtures/fmi2_state_selection.xml").into(),
             ],
             Target::Fmi3ModelDescription => {
-                vec![fmi3(&ball, "bouncing_ball"), include_str!("../seeds/fmi3_feature_tour.xml").into()]
+                vec![fmi3(&ball, "bouncing_ball"), include_str!("../../master/tests/fixtures/fmi3_feature_tour.xml").into()]
             }
             Target::SystemToml => vec![
-                include_str!("../seeds/double-oscillator-multirate.toml").into(),
-                include_str!("../seeds/energy-crane-multirate.toml").into(),
-                include_str!("../seeds/energy-pendula.toml").into(),
+                include_str!("../../master/systems/double-oscillator-multirate.toml").into(),
+                include_str!("../../master/systems/energy-crane-multirate.toml").into(),
+                include_str!("../../master/systems/energy-pendula.toml").into(),
             ],
             Target::Ssd => vec![include_str!("../seeds/documented.ssd").into()],
             Target::Ssp => unreachable!("packages are built above"),
