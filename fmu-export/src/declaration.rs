@@ -111,6 +111,30 @@ pub struct Discrete {
     pub role: DiscreteRole,
 }
 
+/// What a String variable is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StringRole {
+    /// A text setting, fixed after initialization (e.g. the name of something the model
+    /// reports).
+    Parameter,
+    /// A label the model computes from its discrete state and String parameters (see
+    /// [`crate::OdeModel::string_outputs`]); it changes only at events.
+    Output,
+}
+
+/// A String variable `s[i]` (parameters) or label output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StringVariable {
+    /// Name as it appears in modelDescription.xml.
+    pub name: String,
+    /// One-line human description.
+    pub description: String,
+    /// Start value of a parameter (outputs are calculated and have none).
+    pub start: String,
+    /// Parameter or output.
+    pub role: StringRole,
+}
+
 /// The co-simulation integrator a model's FMUs embed in `doStep`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Method {
@@ -172,6 +196,8 @@ pub struct Declaration {
     pub discrete: Vec<Discrete>,
     /// Number of event indicators `z`.
     pub event_indicators: usize,
+    /// String parameters and outputs, in declaration order.
+    pub strings: Vec<StringVariable>,
     /// Indices into `parameters` whose forward sensitivities the co-simulation integrator
     /// propagates (exported as the outputs `d(y)/d(p)`, see [`Declaration::sensitivities`]).
     pub sensitivities: Vec<usize>,
@@ -193,6 +219,7 @@ impl Declaration {
             outputs: Vec::new(),
             discrete: Vec::new(),
             event_indicators: 0,
+            strings: Vec::new(),
             sensitivities: Vec::new(),
             cosimulation: CoSimulation {
                 method: Method::Sdirk { rtol: 1e-6, atol: 1e-9 },
@@ -229,6 +256,28 @@ impl Declaration {
     /// Adds a discrete variable.
     pub fn discrete(mut self, var: Var, ty: DiscreteType, role: DiscreteRole) -> Self {
         self.discrete.push(Discrete { var, ty, role });
+        self
+    }
+
+    /// Adds a String parameter (fixed: set before initialization ends).
+    pub fn string_parameter(mut self, name: &str, start: &str, description: &str) -> Self {
+        self.strings.push(StringVariable {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            start: start.to_owned(),
+            role: StringRole::Parameter,
+        });
+        self
+    }
+
+    /// Adds a String output, which the model writes in its `string_outputs`.
+    pub fn string_output(mut self, name: &str, description: &str) -> Self {
+        self.strings.push(StringVariable {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            start: String::new(),
+            role: StringRole::Output,
+        });
         self
     }
 
@@ -293,6 +342,21 @@ impl Declaration {
     /// Start values of the parameters.
     pub fn parameter_starts(&self) -> Vec<f64> {
         self.parameters.iter().map(|p| p.var.start).collect()
+    }
+
+    /// Start values of the String parameters.
+    pub fn string_parameter_starts(&self) -> Vec<String> {
+        self.string_parameters().map(|s| s.start.clone()).collect()
+    }
+
+    /// The String parameters, in declaration order (their index is their position here).
+    pub fn string_parameters(&self) -> impl Iterator<Item = &StringVariable> {
+        self.strings.iter().filter(|s| s.role == StringRole::Parameter)
+    }
+
+    /// The String outputs, in declaration order (their index is their position here).
+    pub fn string_outputs(&self) -> impl Iterator<Item = &StringVariable> {
+        self.strings.iter().filter(|s| s.role == StringRole::Output)
     }
 
     /// Start values of the discrete variables.

@@ -37,7 +37,7 @@ pub mod variables;
 
 pub use declaration::{
     CoSimulation, Declaration, Discrete, DiscreteRole, DiscreteType, Experiment, Method,
-    Parameter, Tunability, Var,
+    Parameter, StringRole, StringVariable, Tunability, Var,
 };
 pub use mechanical_system::MechanicalSystem;
 pub use mechanics::{MechArgs, MechanicalModel};

@@ -214,6 +214,10 @@ impl<M: MechanicalModel> System for MechanicalSystem<M> {
     fn integrator(&self) -> MechanicalIntegrator {
         MechanicalIntegrator::new(&self.declaration, self.dofs, self.constraints)
     }
+
+    fn string_outputs(&self, a: &Args<f64>, s: &[String], out: &mut [String]) {
+        self.model.string_outputs(&self.mech_args(a), s, out)
+    }
 }
 
 #[cfg(test)]

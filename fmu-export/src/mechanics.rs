@@ -46,4 +46,10 @@ pub trait MechanicalModel: Default + Send + Sync + 'static {
 
     /// Writes the continuous outputs, which may use accelerations and multipliers.
     fn outputs<T: Scalar>(&self, a: &MechArgs<T>, acc: &[T], lambda: &[T], y: &mut [T]);
+
+    /// Writes the String outputs (declared with [`crate::Declaration::string_output`], in that order)
+    /// from the current point and the String parameters `s`. Called only when a host reads
+    /// a String output, never in the integration loop. The default writes nothing (for models
+    /// without String outputs).
+    fn string_outputs(&self, _a: &MechArgs<f64>, _s: &[String], _out: &mut [String]) {}
 }

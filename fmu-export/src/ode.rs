@@ -61,4 +61,10 @@ pub trait OdeModel: Default + Send + Sync + 'static {
     fn next_time_event(&self, _t: f64, _p: &[f64], _d: &[f64]) -> Option<f64> {
         None
     }
+
+    /// Writes the String outputs (declared with [`crate::Declaration::string_output`], in that order)
+    /// from the current point and the String parameters `s`. Called only when a host reads
+    /// a String output, never in the integration loop. The default writes nothing (for models
+    /// without String outputs).
+    fn string_outputs(&self, _a: &Args<f64>, _s: &[String], _out: &mut [String]) {}
 }

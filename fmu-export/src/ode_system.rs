@@ -58,4 +58,8 @@ impl<M: OdeModel> System for OdeSystem<M> {
     fn integrator(&self) -> Sdirk {
         Sdirk::new(&self.declaration)
     }
+
+    fn string_outputs(&self, a: &Args<f64>, s: &[String], out: &mut [String]) {
+        self.model.string_outputs(a, s, out)
+    }
 }

@@ -33,6 +33,10 @@ pub trait System: Default + Send + Sync + Sized + 'static {
 
     /// A fresh integrator for one instance.
     fn integrator(&self) -> Self::Integrator;
+
+    /// Writes the String outputs from the current point and the String parameters `s` (see
+    /// [`crate::OdeModel::string_outputs`]).
+    fn string_outputs(&self, _a: &Args<f64>, _s: &[String], _out: &mut [String]) {}
 }
 
 /// The inputs over one communication step, as a Taylor polynomial around `t0`:

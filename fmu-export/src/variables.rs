@@ -2,7 +2,7 @@
 //! causality, variability and initial attributes, shared by the runtime (get/set by value
 //! reference) and by both model-description generators.
 
-use crate::declaration::{Declaration, DiscreteRole, DiscreteType, Tunability, Var};
+use crate::declaration::{Declaration, DiscreteRole, DiscreteType, StringRole, Tunability, Var};
 
 /// Value reference type (the same numbering is used in FMI 2.0 and FMI 3.0).
 pub type ValueReference = u32;
@@ -16,6 +16,8 @@ pub enum VarType {
     Integer,
     /// fmi2Boolean / fmi3Boolean.
     Boolean,
+    /// fmi2String / fmi3String.
+    String,
 }
 
 /// FMI causality.
@@ -76,6 +78,10 @@ pub enum Role {
     Discrete(usize),
     /// Event indicator `z[i]` (FMI 3.0 lists event indicators by value reference).
     EventIndicator(usize),
+    /// String parameter `s[i]`.
+    StringParameter(usize),
+    /// String output (label) `i`, computed by the model.
+    StringOutput(usize),
     /// The forward sensitivity `d(y[output])/d(p)` of an output to the `sensitivity`-th
     /// parameter listed in [`Declaration::sensitivities`].
     Sensitivity {
@@ -105,6 +111,8 @@ pub struct ModelVariable {
     pub role: Role,
     /// For a derivative: the value reference of its state.
     pub derivative_of: Option<ValueReference>,
+    /// For a String parameter: its start value (`var.start` holds numbers only).
+    pub text_start: Option<String>,
 }
 
 impl ModelVariable {
@@ -122,13 +130,15 @@ pub struct VariableTable {
 
 impl VariableTable {
     /// Builds the table: time, states, derivatives, inputs, parameters, outputs, discrete,
-    /// event indicators, then the sensitivity outputs `d(y)/d(p)` (per listed parameter, every
+    /// event indicators, String variables, then the sensitivity outputs `d(y)/d(p)` (per listed parameter, every
     /// output; last, so that declaring sensitivities keeps all other value references).
     pub fn new(decl: &Declaration) -> Self {
         let mut variables = Vec::new();
         let mut push = |var: Var, ty, causality, variability, initial, role, derivative_of| {
             let vr = variables.len() as ValueReference;
-            variables.push(ModelVariable { vr, var, ty, causality, variability, initial, role, derivative_of });
+            variables.push(ModelVariable {
+                vr, var, ty, causality, variability, initial, role, derivative_of, text_start: None,
+            });
         };
         let time = Var::new("time", 0.0).unit("s").description("simulation time");
         push(time, VarType::Real, Causality::Independent, Variability::Continuous, None, Role::Time, None);
@@ -184,11 +194,33 @@ impl VariableTable {
             push(z, VarType::Real, Causality::Local, Variability::Continuous,
                 Some(Initial::Calculated), Role::EventIndicator(i), None);
         }
+        let (mut parameters, mut outputs) = (0, 0);
+        for s in &decl.strings {
+            let var = Var::new(&s.name, 0.0).description(&s.description);
+            match s.role {
+                StringRole::Parameter => {
+                    push(var, VarType::String, Causality::Parameter, Variability::Fixed,
+                        Some(Initial::Exact), Role::StringParameter(parameters), None);
+                    parameters += 1;
+                }
+                StringRole::Output => {
+                    push(var, VarType::String, Causality::Output, Variability::Discrete,
+                        Some(Initial::Calculated), Role::StringOutput(outputs), None);
+                    outputs += 1;
+                }
+            }
+        }
         for (k, &j) in decl.sensitivities.iter().enumerate() {
             let p = &decl.parameters[j].var;
             for (i, y) in decl.outputs.iter().enumerate() {
                 push(sensitivity_var(y, p), VarType::Real, Causality::Local, Variability::Continuous,
                     Some(Initial::Calculated), Role::Sensitivity { output: i, sensitivity: k }, None);
+            }
+        }
+        let starts: Vec<&str> = decl.string_parameters().map(|s| s.start.as_str()).collect();
+        for v in &mut variables {
+            if let Role::StringParameter(i) = v.role {
+                v.text_start = Some(starts[i].to_owned());
             }
         }
         VariableTable { variables }

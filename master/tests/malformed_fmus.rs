@@ -1,10 +1,9 @@
 //! A corpus of malformed FMUs built from Tandem's bouncing ball (FMI 2.0 and 3.0): broken
-//! archives, an entry escaping the folder, a missing or foreign binary, truncated and
-//! malformed XML, duplicate value references, mistyped start values. Every case goes through
-//! `info`, `validate`, `simulate` and `run`: a command that reads the broken part fails with
-//! exit code 1 and a message naming the file and the problem; none dies by a signal or panics,
-//! and none writes outside its output file. (A truncated binary still kills the process when
-//! it is loaded: the check of the binary before loading is another branch's work.)
+//! archives, an entry escaping the folder, a missing, foreign or truncated binary, a binary
+//! without the FMI functions, truncated and malformed XML, duplicate value references,
+//! mistyped start values. Every case goes through `info`, `validate`, `simulate` and `run`: a
+//! command that reads the broken part fails with exit code 1 and a message naming the file and
+//! the problem; none dies by a signal or panics, and none writes outside its output file.
 
 mod common;
 
@@ -84,6 +83,27 @@ fn is_binary(name: &str) -> bool {
     name.starts_with("binaries/")
 }
 
+/// A shared library that exports only `fmi2GetVersion` or `fmi3GetVersion` (compiled here
+/// with `cc`): a well-formed binary without the functions an instance needs.
+fn library_without_fmi_functions(dir: &Path, version: FmiVersion) -> Vec<u8> {
+    let prefix = if version == FmiVersion::Fmi3 { "fmi3" } else { "fmi2" };
+    let source = dir.join(format!("{prefix}_version_only.c"));
+    let library = dir.join(format!("{prefix}_version_only.so"));
+    std::fs::write(
+        &source,
+        format!("const char *{prefix}GetVersion(void) {{ return \"{}\"; }}\n", &prefix[3..]),
+    )
+    .unwrap();
+    let status = std::process::Command::new("cc")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&library)
+        .arg(&source)
+        .status()
+        .expect("run cc");
+    assert!(status.success(), "cc failed");
+    std::fs::read(&library).unwrap()
+}
+
 /// The corpus for one FMI version.
 fn corpus(dir: &Path, version: FmiVersion) -> Vec<Case> {
     let good = entries(version);
@@ -108,6 +128,7 @@ fn corpus(dir: &Path, version: FmiVersion) -> Vec<Case> {
             b"MZ".to_vec(),
         )])
         .collect::<Vec<_>>();
+    let without_functions = library_without_fmi_functions(dir, version);
     let duplicate = |t: &str| t.replace(r#"valueReference="2""#, r#"valueReference="1""#);
     vec![
         case(
@@ -139,6 +160,18 @@ fn corpus(dir: &Path, version: FmiVersion) -> Vec<Case> {
             zipped(dir, &foreign),
             LOADING,
             "no binary for this platform",
+        ),
+        case(
+            "truncated_binary",
+            zipped(dir, &edited(&good, is_binary, |b| Some(b[..1000].to_vec()))),
+            LOADING,
+            "damaged ELF file",
+        ),
+        case(
+            "missing_function",
+            zipped(dir, &edited(&good, is_binary, |_| Some(without_functions.clone()))),
+            LOADING,
+            "does not export the required function",
         ),
         case(
             "truncated_xml",
@@ -257,6 +290,6 @@ fn every_malformed_fmu_fails_cleanly_in_every_command() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    // 9 cases of each version, four commands each.
-    assert_eq!(count, 2 * 9 * 4);
+    // 11 cases of each version, four commands each.
+    assert_eq!(count, 2 * 11 * 4);
 }

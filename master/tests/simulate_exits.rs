@@ -1,6 +1,6 @@
 //! Every way a `tandem simulate` run can end early leaves a well-formed result file whose rows
 //! end at the last completed step: an FMU call returning Error, an FMU that crashes inside a
-//! call, SIGTERM (also for `tandem run`). A damaged FMU binary is refused before it is loaded,
+//! call (also for `tandem run`), SIGTERM (also for `tandem run`). A damaged FMU binary is refused before it is loaded,
 //! and the default result file is named after the FMU file.
 //!
 //! The FMU is `tests/fixtures/faulty_fmu` (C, compiled here with `cc`): its output y follows
@@ -73,6 +73,39 @@ fn a_crash_inside_a_call_is_named_and_keeps_the_rows_before() {
         run.stderr
     );
     assert_rows_up_to(&output, 0.1, 0.5);
+}
+
+#[test]
+fn a_crash_inside_a_system_run_names_the_component_and_keeps_the_rows_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let fmu = faulty_fmu(dir.path(), None);
+    let system = dir.path().join("system.toml");
+    std::fs::write(
+        &system,
+        format!(
+            "[experiment]\nstop = 1.0\nstep = 0.1\n\n[[component]]\nname = \"f\"\n\
+             fmu = '{}'\nparameters = {{ crash_at = 0.45 }}\n",
+            fmu.display()
+        ),
+    )
+    .unwrap();
+    let output = dir.path().join("out.csv");
+    let run = tandem(&["run", system.to_str().unwrap(), "--output-file", output.to_str().unwrap()]);
+    // The macro step from 0.5 crashes: the rows up to its start stay.
+    assert_eq!(run.code, None, "killed by the signal: {}", run.stderr);
+    assert!(
+        run.stderr.contains("error: instance f crashed with SIGSEGV in DoStep at t = 0.5"),
+        "{}",
+        run.stderr
+    );
+    let text = std::fs::read_to_string(&output).unwrap();
+    assert!(text.ends_with('\n'), "the last row is whole: {text:?}");
+    let (header, rows) = read_csv(&output);
+    assert_eq!(header, ["time", "f.y"]);
+    assert_eq!(rows.len(), 6, "rows 0, 0.1, ..., 0.5: {rows:?}");
+    for (k, row) in rows.iter().enumerate() {
+        assert!((row[0] - k as f64 * 0.1).abs() < 1e-9 && (row[1] - row[0]).abs() < 1e-9, "row {k}: {row:?}");
+    }
 }
 
 #[test]

@@ -331,3 +331,23 @@ fn fmpy_records_the_bouncing_ball_sensitivities_across_impacts() {
         recorded_sensitivity_matches_differences("bouncing_ball", version, ("e", 0.7), "velocity", 1.3);
     }
 }
+
+#[test]
+fn string_variables_are_set_read_saved_and_reset_through_fmpy() {
+    for version in FmiVersion::ALL {
+        let fmu = fmus::find("bouncing_ball", version);
+        let r = fmpy::strings(&fmu.path, "surface", "trampoline \u{e9}", "status", 3.0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let context = format!("{}: {r}", fmu.path.display());
+        assert_eq!(r["start"], "ground", "{context}");
+        assert_eq!(r["initial"], serde_json::json!(["trampoline \u{e9}", "bouncing on the trampoline \u{e9} after 0 impacts"]), "{context}");
+        let impacts = r["integers"]["bounces"].as_i64().expect("bounces is an Integer");
+        let phase = if r["booleans"]["resting"] == true { "resting" } else { "bouncing" };
+        assert!(impacts > 3, "{context}");
+        let status = format!("{phase} on the trampoline \u{e9} after {impacts} impacts");
+        assert_eq!(r["final"], serde_json::json!([status, "trampoline \u{e9}"]), "{context}");
+        assert_eq!(r["late_set_refused"], true, "{context}");
+        assert_eq!(r["after_reset"], "ground", "{context}");
+        assert_eq!(r["after_restore"], serde_json::json!(["trampoline \u{e9}", status]), "{context}");
+    }
+}

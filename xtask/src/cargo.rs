@@ -116,17 +116,23 @@ pub fn build_release_targets(
 
 /// Builds the `tandem` binary of the workspace in release mode and returns its path.
 pub fn build_tandem(metadata: &Metadata) -> Result<PathBuf> {
-    let package = metadata
+    build_release_binary(metadata, "tandem", "tandem")
+}
+
+/// Builds the binary `bin` of the workspace package `package` in release mode and returns its
+/// path.
+pub fn build_release_binary(metadata: &Metadata, package: &str, bin: &str) -> Result<PathBuf> {
+    let found = metadata
         .packages
         .iter()
-        .find(|p| p.name == "tandem")
-        .context("no package `tandem` in the workspace")?;
-    let outputs = build_release_targets(&[package], &["--bin", "tandem"])?;
+        .find(|p| p.name == package)
+        .with_context(|| format!("no package `{package}` in the workspace"))?;
+    let outputs = build_release_targets(&[found], &["--bin", bin])?;
     outputs
-        .get(&package.id)
-        .and_then(|o| o.executables.get("tandem"))
+        .get(&found.id)
+        .and_then(|o| o.executables.get(bin))
         .cloned()
-        .context("the build produced no `tandem` binary")
+        .with_context(|| format!("the build produced no `{bin}` binary"))
 }
 
 /// Builds the bench target `bench` of `packages` (bench profile, which is optimized) without

@@ -9,6 +9,7 @@ mod cargo;
 mod demo;
 mod energy_bench;
 mod fmus;
+mod fuzz;
 mod platform;
 
 use std::path::PathBuf;
@@ -64,6 +65,31 @@ enum Command {
         #[arg(long, default_value_t = 11)]
         repetitions: usize,
     },
+    /// Fuzz a reader on stable Rust (built in release): mutants of the repository's own valid
+    /// files, each of which must be accepted or rejected with an error, never panic, hang or
+    /// abort. Inputs that fail are saved with their reproduce command. Targets:
+    /// fmi2-model-description, fmi3-model-description, system-toml, ssd, ssp, adjoint-manifest,
+    /// all; or fmi-calls: --runs random FMI call sequences per model and version (the
+    /// interfaces taking turns) on the exported FMUs (tests/tests/call_sequences.rs, release).
+    Fuzz {
+        /// What to fuzz.
+        target: String,
+        /// Number of cases.
+        #[arg(long, default_value_t = 1_000_000)]
+        runs: u64,
+        /// Seed the cases are derived from.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Run only this case (of --seed), printing its input and outcome.
+        #[arg(long, conflicts_with = "input")]
+        case: Option<u64>,
+        /// Run only this saved input.
+        #[arg(long, value_name = "FILE")]
+        input: Option<PathBuf>,
+        /// Where inputs that fail are saved [default: <target dir>/fuzz-crashes].
+        #[arg(long, value_name = "DIR")]
+        crashes: Option<PathBuf>,
+    },
     /// Build the FMUs and `tandem`, run the double oscillator (two FMUs) uncorrected and with
     /// the energy correction, write results and plots into <target dir>/demo/ and print a
     /// summary.
@@ -94,6 +120,9 @@ fn main() -> ExitCode {
         Command::BenchCosim { repetitions } => bench_cosim::run(repetitions),
         Command::BenchSimulate { repetitions } => bench_simulate::run(repetitions),
         Command::Demo => demo::run(),
+        Command::Fuzz { target, runs, seed, case, input, crashes } => {
+            fuzz::run(&target, runs, seed, case, input, crashes)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

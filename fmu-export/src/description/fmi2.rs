@@ -62,6 +62,7 @@ impl Schema for Fmi2 {
             VarType::Real => "Real",
             VarType::Integer => "Integer",
             VarType::Boolean => "Boolean",
+            VarType::String => "String",
         };
         let value = value_attributes::<Self>(Element::new(type_name), v, reinit);
         variable_attributes(Element::new("ScalarVariable"), v).with_children(w, |w| value.empty(w))
@@ -137,6 +138,8 @@ mod tests {
                     DiscreteRole::Local,
                 )
                 .event_indicators(1)
+                .string_parameter("label", "a <b>", "a text setting")
+                .string_output("status", "")
         }
         fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
             dx[0] = -a.p[0] * a.x[0] + a.u[0];
@@ -201,20 +204,29 @@ mod tests {
              <Integer min=\"0\" max=\"100\"/>"
         ));
         assert!(xml.contains("<Boolean start=\"true\"/>"));
+        assert!(xml.contains(
+            "<ScalarVariable name=\"label\" valueReference=\"9\" description=\"a text setting\" \
+             causality=\"parameter\" variability=\"fixed\" initial=\"exact\">\n      <String start=\"a &lt;b&gt;\"/>"
+        ));
+        assert!(xml.contains(
+            "<ScalarVariable name=\"status\" valueReference=\"10\" causality=\"output\" \
+             variability=\"discrete\" initial=\"calculated\">\n      <String/>"
+        ));
         assert!(xml.contains("<Unit name=\"1/s\">\n      <BaseUnit s=\"-1\"/>"));
     }
 
     #[test]
     fn model_structure_uses_one_based_indices() {
         let xml = xml();
-        // Variables: 1 time, 2 x, 3 der(x), 4 u, 5 k, 6 y, 7 n, 8 on, 9 eventIndicator[1].
+        // Variables: 1 time, 2 x, 3 der(x), 4 u, 5 k, 6 y, 7 n, 8 on, 9 eventIndicator[1],
+        // 10 label, 11 status (a String output: no dependency information).
         let structure = &xml[xml.find("<ModelStructure>").unwrap()..];
         assert_eq!(
             structure,
             "<ModelStructure>\n    <Outputs>\n      <Unknown index=\"6\" dependencies=\"2\"/>\n      \
-             <Unknown index=\"7\"/>\n    </Outputs>\n    <Derivatives>\n      \
+             <Unknown index=\"7\"/>\n      <Unknown index=\"11\"/>\n    </Outputs>\n    <Derivatives>\n      \
              <Unknown index=\"3\" dependencies=\"2 4\"/>\n    </Derivatives>\n    <InitialUnknowns>\n      \
-             <Unknown index=\"3\"/>\n      <Unknown index=\"6\"/>\n      <Unknown index=\"7\"/>\n    \
+             <Unknown index=\"3\"/>\n      <Unknown index=\"6\"/>\n      <Unknown index=\"7\"/>\n      <Unknown index=\"11\"/>\n    \
              </InitialUnknowns>\n  </ModelStructure>\n</fmiModelDescription>\n"
         );
     }

@@ -3,7 +3,7 @@
 use std::io;
 
 use super::structure::{ModelStructure, Version};
-use super::{describe, unknown, value_attributes, variable_attributes, Element, Schema, Xml};
+use super::{describe, start, unknown, value_attributes, variable_attributes, Element, Schema, Xml};
 use crate::capabilities as cap;
 use crate::declaration::Declaration;
 use crate::system::System;
@@ -51,12 +51,20 @@ impl Schema for Fmi3 {
             .empty(w)
     }
 
-    /// One `<Float64>`, `<Int32>` or `<Boolean>` variable.
+    /// One `<Float64>`, `<Int32>`, `<Boolean>` or `<String>` variable; a String's start value
+    /// is a `<Start value>` child (FMI 3.0 section 2.4.7.5), not an attribute.
     fn variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<()> {
         let name = match v.ty {
             VarType::Real => "Float64",
             VarType::Integer => "Int32",
             VarType::Boolean => "Boolean",
+            VarType::String => {
+                let element = variable_attributes(Element::new("String"), v);
+                return match start(v) {
+                    Some(text) => element.with_children(w, |w| Element::new("Start").attr("value", text).empty(w)),
+                    None => element.empty(w),
+                };
+            }
         };
         value_attributes::<Self>(variable_attributes(Element::new(name), v), v, reinit).empty(w)
     }
@@ -113,6 +121,8 @@ mod tests {
                 .parameter(Var::new("x0", 1.0).unit("m"), Tunability::Fixed)
                 .output(Var::new("y", 0.0).unit("m"))
                 .event_indicators(1)
+                .string_parameter("label", "a <b>", "a text setting")
+                .string_output("status", "")
         }
         fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
             dx[0] = -a.p[0] * (a.x[0] - a.p[1]) + a.u[0];
@@ -167,16 +177,32 @@ mod tests {
     }
 
     #[test]
+    fn string_variables_carry_their_start_as_a_child_element() {
+        let xml = xml();
+        assert!(xml.contains(
+            "<String name=\"label\" valueReference=\"8\" description=\"a text setting\" causality=\"parameter\" \
+             variability=\"fixed\" initial=\"exact\">\n      <Start value=\"a &lt;b&gt;\"/>\n    </String>"
+        ), "{xml}");
+        assert!(xml.contains(
+            "<String name=\"status\" valueReference=\"9\" causality=\"output\" variability=\"discrete\" \
+             initial=\"calculated\"/>"
+        ));
+    }
+
+    #[test]
     fn model_structure_lists_tunable_parameters_as_knowns() {
         let xml = xml();
-        // Value references: 0 time, 1 x, 2 der(x), 3 u, 4 k (tunable), 5 x0 (fixed), 6 y, 7 z.
+        // Value references: 0 time, 1 x, 2 der(x), 3 u, 4 k (tunable), 5 x0 (fixed), 6 y, 7 z,
+        // 8 label, 9 status (a String output: no dependency information).
         let structure = &xml[xml.find("<ModelStructure>").unwrap()..];
         assert_eq!(
             structure,
             "<ModelStructure>\n    <Output valueReference=\"6\" dependencies=\"1\"/>\n    \
+             <Output valueReference=\"9\"/>\n    \
              <ContinuousStateDerivative valueReference=\"2\" dependencies=\"1 3 4\"/>\n    \
              <InitialUnknown valueReference=\"2\" dependencies=\"1 3 4 5\"/>\n    \
              <InitialUnknown valueReference=\"6\" dependencies=\"1\"/>\n    \
+             <InitialUnknown valueReference=\"9\"/>\n    \
              <EventIndicator valueReference=\"7\" dependencies=\"1\"/>\n  </ModelStructure>\n\
              </fmiModelDescription>\n"
         );

@@ -239,15 +239,26 @@ fn bounds_and_start(element: Element, v: &ModelVariable) -> Element {
         VarType::Real => element
             .opt_attr("unit", v.var.unit.clone())
             .opt_attr("nominal", v.var.nominal.map(real)),
-        VarType::Integer | VarType::Boolean => element,
+        VarType::Integer | VarType::Boolean | VarType::String => element,
     };
     let element = match v.ty {
         VarType::Real | VarType::Integer => element
             .opt_attr("min", v.var.min.map(format))
             .opt_attr("max", v.var.max.map(format)),
-        VarType::Boolean => element,
+        VarType::Boolean | VarType::String => element,
     };
-    element.opt_attr("start", v.has_start().then(|| format(v.var.start)))
+    element.opt_attr("start", start(v))
+}
+
+/// The start value of `v` as written in the model description, if it has one.
+fn start(v: &ModelVariable) -> Option<String> {
+    if !v.has_start() {
+        None
+    } else if v.ty == VarType::String {
+        v.text_start.clone()
+    } else {
+        Some(value(v, v.var.start))
+    }
 }
 
 /// `x` written as a value of `v`'s type.
@@ -263,6 +274,7 @@ fn value(v: &ModelVariable, x: f64) -> String {
             format!("{}", x as i32)
         }
         VarType::Boolean => (x != 0.0).to_string(),
+        VarType::String => unreachable!("String variables have no numeric values"),
     }
 }
 

@@ -1,6 +1,6 @@
 //! Get/set of variable values through C arrays, shared by FMI 2.0 and FMI 3.0.
 
-use std::ffi::c_void;
+use std::ffi::{c_char, c_void};
 
 use crate::ffi::{arrays, with_instance, Access, Standard};
 use crate::instance::outcome::{Outcome, Problem};
@@ -99,7 +99,65 @@ pub unsafe fn set<S: System, F: Standard, V: CValue<F>>(
     unsafe { with_value_references::<S, F>(handle, function, vr, nvr, body) }
 }
 
-/// Get or set of a type the model has no variables of (strings, FMI 3.0 Float32, Int8 ...
+/// fmiGetString: pointers to the values of `vr` into the host's array `values` of `n_values`
+/// elements; the texts belong to the instance (see [`crate::instance::strings`]).
+///
+/// # Safety
+/// As for [`get`].
+pub unsafe fn get_strings<S: System, F: Standard>(
+    handle: *mut c_void,
+    function: &str,
+    vr: *const u32,
+    nvr: usize,
+    values: *mut *const c_char,
+    n_values: usize,
+) -> F::Status {
+    let body = |inst: &mut Instance<S>, vrs: &[u32]| {
+        if vrs.len() != n_values {
+            return Err(Problem::error(format!(
+                "{n_values} values for {} value references (only scalar variables exist)",
+                vrs.len()
+            )));
+        }
+        // SAFETY: `values` is an array of `n_values` elements (caller).
+        let out = unsafe { arrays::output(values, n_values, "values")? };
+        for (slot, text) in out.iter_mut().zip(inst.get_strings(vrs)?) {
+            *slot = text.as_ptr();
+        }
+        Ok(())
+    };
+    // SAFETY: the caller's contract on `handle` and `vr`.
+    unsafe { with_value_references::<S, F>(handle, function, vr, nvr, body) }
+}
+
+/// fmiSetString: the host's `n_values` NUL-terminated UTF-8 texts for `vr` (copied).
+///
+/// # Safety
+/// As for [`set`]; every element of `values` NULL or a NUL-terminated string.
+pub unsafe fn set_strings<S: System, F: Standard>(
+    handle: *mut c_void,
+    function: &str,
+    vr: *const u32,
+    nvr: usize,
+    values: *const *const c_char,
+    n_values: usize,
+) -> F::Status {
+    let body = |inst: &mut Instance<S>, vrs: &[u32]| {
+        // SAFETY: `values` is an array of `n_values` elements (caller).
+        let given = unsafe { arrays::input(values, n_values, "values")? };
+        let texts = given
+            .iter()
+            .enumerate()
+            // SAFETY: each element is NULL (rejected) or a NUL-terminated string (caller).
+            .map(|(k, &ptr)| unsafe { arrays::string(ptr, &format!("values[{k}]")) })
+            .collect::<Outcome<Vec<&str>>>()?;
+        inst.set_strings(vrs, &texts)
+    };
+    // SAFETY: the caller's contract on `handle` and `vr`.
+    unsafe { with_value_references::<S, F>(handle, function, vr, nvr, body) }
+}
+
+/// Get or set of a type the model has no variables of (FMI 3.0 Float32, Int8 ...
 /// Binary, Clock): OK for no value references, else Error naming the first one.
 ///
 /// # Safety

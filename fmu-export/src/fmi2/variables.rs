@@ -46,30 +46,30 @@ with_variables! {
     "Boolean": get_boolean, set_boolean, bool as Fmi2Boolean;
 }
 
-/// fmi2GetString: the model has no String variables.
+/// fmi2GetString.
 ///
 /// # Safety
-/// FMI 2.0 contract: `c` from fmi2Instantiate; `vr` an array of `nvr` elements.
+/// FMI 2.0 contract: `c` from fmi2Instantiate; `vr` and `value` arrays of `nvr` elements.
 pub unsafe fn get_string<S: System>(
     c: Fmi2Component,
     vr: *const Fmi2ValueReference,
     nvr: usize,
-    _value: *mut Fmi2String,
+    value: *mut Fmi2String,
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { values::none_of_type::<S, Fmi2>(c, "fmi2GetString", vr, nvr, "String") }
+    unsafe { values::get_strings::<S, Fmi2>(c, "fmi2GetString", vr, nvr, value, nvr) }
 }
 
-/// fmi2SetString: the model has no String variables.
+/// fmi2SetString.
 ///
 /// # Safety
-/// As for [`get_string`].
+/// As for [`get_string`], with `value` readable and each element a NUL-terminated string.
 pub unsafe fn set_string<S: System>(
     c: Fmi2Component,
     vr: *const Fmi2ValueReference,
     nvr: usize,
-    _value: *const Fmi2String,
+    value: *const Fmi2String,
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { values::none_of_type::<S, Fmi2>(c, "fmi2SetString", vr, nvr, "String") }
+    unsafe { values::set_strings::<S, Fmi2>(c, "fmi2SetString", vr, nvr, value, nvr) }
 }

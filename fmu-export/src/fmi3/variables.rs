@@ -1,6 +1,6 @@
-//! FMI 3.0 get/set of variables. The model has Float64, Int32 and Boolean variables only
-//! (scalars: `nValues` must equal `nValueReferences`); the getters and setters of every other
-//! type accept no value references and reject any.
+//! FMI 3.0 get/set of variables. The model has Float64, Int32, Boolean and String variables
+//! only (scalars: `nValues` must equal `nValueReferences`); the getters and setters of every
+//! other type accept no value references and reject any.
 
 use crate::ffi::values;
 use crate::fmi3::types::*;
@@ -49,6 +49,37 @@ with_variables! {
     "Float64": get_float64, set_float64, f64 as Fmi3Float64;
     "Int32": get_int32, set_int32, i32 as Fmi3Int32;
     "Boolean": get_boolean, set_boolean, bool as Fmi3Boolean;
+}
+
+/// fmi3GetString.
+///
+/// # Safety
+/// FMI 3.0 contract: `instance` from an fmi3Instantiate function; `vr` an array of `nvr`
+/// elements, `values` of `n_values`.
+pub unsafe fn get_string<S: System>(
+    instance: Fmi3Instance,
+    vr: *const Fmi3ValueReference,
+    nvr: usize,
+    values: *mut Fmi3String,
+    n_values: usize,
+) -> Fmi3Status {
+    // SAFETY: the FMI 3.0 contract.
+    unsafe { values::get_strings::<S, Fmi3>(instance, "fmi3GetString", vr, nvr, values, n_values) }
+}
+
+/// fmi3SetString.
+///
+/// # Safety
+/// As for [`get_string`], with `values` readable and each element a NUL-terminated string.
+pub unsafe fn set_string<S: System>(
+    instance: Fmi3Instance,
+    vr: *const Fmi3ValueReference,
+    nvr: usize,
+    values: *const Fmi3String,
+    n_values: usize,
+) -> Fmi3Status {
+    // SAFETY: the FMI 3.0 contract.
+    unsafe { values::set_strings::<S, Fmi3>(instance, "fmi3SetString", vr, nvr, values, n_values) }
 }
 
 /// Defines fmi3Get<Type> and fmi3Set<Type> of a type the model has no variables of, whose
@@ -100,7 +131,6 @@ without_variables! {
     "UInt32": get_uint32, set_uint32, (_values: Fmi3UInt32; _n_values);
     "Int64": get_int64, set_int64, (_values: Fmi3Int64; _n_values);
     "UInt64": get_uint64, set_uint64, (_values: Fmi3UInt64; _n_values);
-    "String": get_string, set_string, (_values: Fmi3String; _n_values);
     "Binary": get_binary, set_binary, (_value_sizes: usize, _values: Fmi3Binary; _n_values);
     "Clock": get_clock, set_clock, (_values: Fmi3Clock);
 }

@@ -9,6 +9,9 @@ use crate::instance::{time_tolerance, Instance};
 use crate::system::{Integrator, StepInputs, System};
 use crate::variables::{Role, ValueReference, VarType};
 
+/// The most internal steps of the declared largest length one communication step may take.
+const MAX_INTERNAL_STEPS: f64 = 1e7;
+
 impl<S: System> Instance<S> {
     /// fmiDoStep from `current` (which must be the instance's time) to `current + h`.
     ///
@@ -56,6 +59,15 @@ impl<S: System> Instance<S> {
         if !current.is_finite() || (current - t).abs() > time_tolerance(t) {
             return Err(Problem::error(format!(
                 "currentCommunicationPoint = {current} but the instance is at t = {t}"
+            )));
+        }
+        let max_step = self.declaration().cosimulation.max_step;
+        if h / max_step > MAX_INTERNAL_STEPS {
+            // Beyond this the step could not end in any reasonable time (and the fixed-step
+            // grid's step count overflows to infinity, giving steps of length 0).
+            return Err(Problem::error(format!(
+                "communication step size {h} would take more than {MAX_INTERNAL_STEPS:e} internal \
+                 steps of at most {max_step} s"
             )));
         }
         let t_end = current + h;

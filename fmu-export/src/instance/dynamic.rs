@@ -23,6 +23,8 @@ pub struct DynamicState {
     pub p: Vec<f64>,
     /// Discrete variables.
     pub d: Vec<f64>,
+    /// String parameters.
+    pub s: Vec<String>,
     /// Model Exchange: the side of zero (+1, -1, 0) each event indicator was on at the end of
     /// the last event mode or the last completed integrator step without a crossing; a change
     /// of side against these is a state event.
@@ -55,6 +57,7 @@ impl DynamicState {
             ],
             p: decl.parameter_starts(),
             d: decl.discrete_starts(),
+            s: decl.string_parameter_starts(),
             z_ref: vec![0.0; decl.event_indicators],
             next_time_event: None,
             experiment: ExperimentSetup { start, stop: None, tolerance: None },
@@ -77,6 +80,7 @@ impl Clone for DynamicState {
             input_derivatives: self.input_derivatives.clone(),
             p: self.p.clone(),
             d: self.d.clone(),
+            s: self.s.clone(),
             z_ref: self.z_ref.clone(),
             next_time_event: self.next_time_event,
             experiment: self.experiment,
@@ -96,6 +100,7 @@ impl Clone for DynamicState {
             input_derivatives,
             p,
             d,
+            s,
             z_ref,
             next_time_event,
             experiment,
@@ -110,6 +115,7 @@ impl Clone for DynamicState {
         self.input_derivatives.clone_from(input_derivatives);
         self.p.clone_from(p);
         self.d.clone_from(d);
+        self.s.clone_from(s);
         self.z_ref.clone_from(z_ref);
         self.next_time_event = *next_time_event;
         self.experiment = *experiment;

@@ -14,6 +14,7 @@ mod rollback;
 pub mod serialization;
 pub mod sensitivity;
 pub mod snapshot;
+pub mod strings;
 pub mod values;
 
 use crate::declaration::Declaration;
@@ -44,6 +45,8 @@ pub struct Instance<S: System> {
     rollback: Rollback,
     /// The input polynomial of the step in progress (kept to reuse its allocation).
     inputs: StepInputs<f64>,
+    /// The texts the last String getter returned (the host may read them until the next).
+    returned: strings::ReturnedStrings,
 }
 
 /// Values computed from the current point, dropped whenever an input to them changes.
@@ -93,6 +96,7 @@ impl<S: System> Instance<S> {
             snapshots: SnapshotStore::default(),
             rollback: Rollback::default(),
             inputs: StepInputs { t0: 0.0, coefficients: Vec::new() },
+            returned: strings::ReturnedStrings::default(),
         }
     }
 

@@ -1,16 +1,18 @@
-//! The byte format of serialized FMU states, version 2 (all numbers little-endian):
+//! The byte format of serialized FMU states, version 3 (all numbers little-endian):
 //!
 //! ```text
 //! magic "TANDEMFS" | u32 format version | u32 token length, token bytes (the model's
 //! instantiation token) | u8 kind | u8 mode | u8 flags (bit 0 integrator ready, bit 1 next
 //! time event, bit 2 stop time, bit 3 tolerance) | f64 t, start, stop, tolerance,
 //! last successful time, next time event | vectors x, u, p, d, z_ref (u64 length + f64s) |
+//! String parameters (u64 count, each u64 length + UTF-8 bytes) |
 //! u64 number of input-derivative orders, each a vector | integrator state vector |
 //! sensitivity vector (`dw/dp`, empty without declared sensitivities) |
 //! u64 FNV-1a checksum of everything before it
 //! ```
 //!
-//! Version 2 added the sensitivity vector; version 1 states are rejected with their version.
+//! Version 2 added the sensitivity vector, version 3 the String parameters; older states are
+//! rejected with their version.
 //!
 //! Decoding checks every field against the model (token, kind, dimensions, finiteness) and
 //! rejects anything else with an Error: foreign or corrupted bytes never reach the instance.
@@ -21,7 +23,7 @@ use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::snapshot::Snapshot;
 
 const MAGIC: &[u8; 8] = b"TANDEMFS";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 const INTEGRATOR_READY: u8 = 1;
 const HAS_NEXT_EVENT: u8 = 2;
 const HAS_STOP: u8 = 4;
@@ -36,6 +38,7 @@ pub struct Layout {
     inputs: usize,
     parameters: usize,
     discrete: usize,
+    strings: usize,
     indicators: usize,
     input_orders: usize,
 }
@@ -51,6 +54,7 @@ impl Layout {
             inputs: template.u.len(),
             parameters: template.p.len(),
             discrete: template.d.len(),
+            strings: template.s.len(),
             indicators: template.z_ref.len(),
             input_orders: template.input_derivatives.len(),
         }
@@ -89,6 +93,11 @@ pub fn encode(snapshot: &Snapshot, layout: &Layout) -> Vec<u8> {
     }
     for v in [&s.x, &s.u, &s.p, &s.d, &s.z_ref] {
         put_vec(&mut out, v);
+    }
+    out.extend_from_slice(&(s.s.len() as u64).to_le_bytes());
+    for text in &s.s {
+        out.extend_from_slice(&(text.len() as u64).to_le_bytes());
+        out.extend_from_slice(text.as_bytes());
     }
     out.extend_from_slice(&(s.input_derivatives.len() as u64).to_le_bytes());
     for v in &s.input_derivatives {
@@ -157,6 +166,11 @@ pub fn decode(bytes: &[u8], layout: &Layout) -> Outcome<Snapshot> {
     let p = r.finite_vec(Some(layout.parameters), "parameters")?;
     let d = r.finite_vec(Some(layout.discrete), "discrete variables")?;
     let z_ref = r.finite_vec(Some(layout.indicators), "event indicators")?;
+    let strings = r.u64()?;
+    if strings != layout.strings as u64 {
+        return Err(reject(&format!("{strings} String parameters, expected {}", layout.strings)));
+    }
+    let s = (0..layout.strings).map(|_| r.text()).collect::<Outcome<Vec<_>>>()?;
     let orders = r.u64()?;
     if orders != layout.input_orders as u64 {
         return Err(reject(&format!(
@@ -188,6 +202,7 @@ pub fn decode(bytes: &[u8], layout: &Layout) -> Outcome<Snapshot> {
         input_derivatives,
         p,
         d,
+        s,
         z_ref,
         next_time_event,
         experiment: ExperimentSetup { start, stop, tolerance },
@@ -255,6 +270,18 @@ impl<'a> Reader<'a> {
 
     fn f64(&mut self) -> Outcome<f64> {
         Ok(f64::from_le_bytes(self.array()?))
+    }
+
+    /// A length-prefixed UTF-8 text without NUL bytes (a String parameter's value).
+    fn text(&mut self) -> Outcome<String> {
+        let len = self.u64()?;
+        let bytes = self.take(usize::try_from(len).unwrap_or(usize::MAX))?;
+        match std::str::from_utf8(bytes) {
+            Ok(text) if !text.contains('\0') => Ok(text.to_owned()),
+            _ => Err(Problem::error(
+                "not a serialized FMU state of this model: a String parameter is not UTF-8 text without NUL bytes",
+            )),
+        }
     }
 
     /// A length-prefixed vector of finite entries (exactly `expected` of them, if given).

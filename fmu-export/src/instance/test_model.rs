@@ -25,7 +25,9 @@ impl Default for Ball {
             .discrete(Var::new("bounces", 0.0), DiscreteType::Integer, DiscreteRole::Output)
             .discrete(Var::new("ticks", 0.0), DiscreteType::Real, DiscreteRole::Local)
             .discrete(Var::new("enabled", 1.0), DiscreteType::Boolean, DiscreteRole::Parameter)
-            .event_indicators(1);
+            .event_indicators(1)
+            .string_parameter("surface", "floor", "what the ball bounces on")
+            .string_output("status", "the bounce count and the surface");
         Ball { declaration }
     }
 }
@@ -70,6 +72,10 @@ impl System for Ball {
 
     fn integrator(&self) -> Rk4 {
         Rk4 { x: Vec::new() }
+    }
+
+    fn string_outputs(&self, a: &Args<f64>, s: &[String], out: &mut [String]) {
+        out[0] = format!("{} bounces on the {}", a.d[0], s[0]);
     }
 }
 

@@ -26,7 +26,8 @@ impl Collect {
 }
 
 // Value references of the test model: time 0, h 1, v 2, der(h) 3, der(v) 4, F 5, g 6, e 7,
-// k 8, y0 9, y1 10, bounces 11, ticks 12, enabled 13.
+// k 8, y0 9, y1 10, bounces 11, ticks 12, enabled 13, eventIndicator[1] 14, surface 15,
+// status 16.
 const H: u32 = 1;
 const V: u32 = 2;
 const DER_H: u32 = 3;
@@ -40,6 +41,8 @@ const Y1: u32 = 10;
 const BOUNCES: u32 = 11;
 const TICKS: u32 = 12;
 const ENABLED: u32 = 13;
+const SURFACE: u32 = 15;
+const STATUS: u32 = 16;
 
 fn instance(kind: Kind) -> (Instance<Ball>, Collect) {
     let log = Collect::default();
@@ -504,4 +507,71 @@ fn cosimulation_with_event_mode_starts_in_event_mode() {
     inst.enter_step_mode().unwrap();
     let (mut plain, _) = initialized(Kind::CoSimulation);
     assert!(plain.enter_event_mode().is_err(), "no event mode without eventModeUsed");
+}
+
+fn texts(inst: &mut Instance<Ball>, vrs: &[u32]) -> Vec<String> {
+    let texts = inst.get_strings(vrs).unwrap();
+    texts.iter().map(|t| t.to_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn string_parameters_are_set_before_initialization_and_outputs_computed_from_them() {
+    let (mut inst, _) = instance(Kind::ModelExchange);
+    assert_eq!(texts(&mut inst, &[SURFACE, STATUS]), ["floor", "0 bounces on the floor"]);
+    inst.set_strings(&[SURFACE], &["ice"]).unwrap();
+    inst.setup_experiment(None, 0.0, None).unwrap();
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+    assert_eq!(texts(&mut inst, &[STATUS, SURFACE, STATUS]), ["0 bounces on the ice", "ice", "0 bounces on the ice"]);
+
+    let error = inst.set_strings(&[SURFACE], &["sand"]).unwrap_err().message;
+    assert!(error.contains("surface is a String parameter and cannot be set in"), "{error}");
+    let error = inst.set_strings(&[STATUS], &["x"]).unwrap_err().message;
+    assert!(error.contains("status is calculated by the model"), "{error}");
+    let error = inst.get_strings(&[SURFACE, 99]).unwrap_err().message;
+    assert!(error.contains("unknown value reference 99"), "{error}");
+    assert!(inst.get_strings(&[H]).unwrap_err().message.contains("not String"));
+    assert!(inst.get_values(&[SURFACE], &mut [0.0]).unwrap_err().message.contains("not Real"));
+    assert!(inst.set_strings(&[SURFACE], &[]).is_err(), "one value per reference");
+    assert_eq!(texts(&mut inst, &[SURFACE]), ["ice"], "failed calls change nothing");
+
+    inst.reset();
+    assert_eq!(texts(&mut inst, &[SURFACE]), ["floor"], "reset restores the start value");
+}
+
+#[test]
+fn string_parameters_are_part_of_the_fmu_state_and_its_serialization() {
+    let (mut inst, _) = instance(Kind::CoSimulation);
+    inst.set_strings(&[SURFACE], &["wet grass \u{e9}"]).unwrap();
+    let handle = inst.get_fmu_state(std::ptr::null_mut()).unwrap();
+    inst.set_strings(&[SURFACE], &["concrete"]).unwrap();
+    inst.set_fmu_state(handle).unwrap();
+    assert_eq!(texts(&mut inst, &[SURFACE]), ["wet grass \u{e9}"]);
+
+    let mut bytes = vec![0u8; inst.serialized_fmu_state_size(handle).unwrap()];
+    inst.serialize_fmu_state(handle, &mut bytes).unwrap();
+    let (mut fresh, _) = instance(Kind::CoSimulation);
+    let copy = fresh.deserialize_fmu_state(&bytes).unwrap();
+    fresh.set_fmu_state(copy).unwrap();
+    assert_eq!(texts(&mut fresh, &[SURFACE, STATUS]), ["wet grass \u{e9}", "0 bounces on the wet grass \u{e9}"]);
+
+    // A text C cannot carry (a NUL byte), even under a valid checksum, is rejected.
+    let snapshot = inst.capture().unwrap();
+    let layout = inst.layout();
+    let mut broken = snapshot.clone();
+    broken.dynamic.s[0] = "\0".to_owned();
+    let message = serialization::decode(&serialization::encode(&broken, &layout), &layout).unwrap_err().message;
+    assert!(message.contains("String parameter"), "{message}");
+}
+
+#[test]
+fn a_communication_step_of_too_many_internal_steps_is_an_error_not_a_hang() {
+    // Found by the FMI call-sequence fuzzing: h = 1e308 made the fixed-step grid count
+    // infinitely many steps of length 0, so doStep never returned.
+    let (mut inst, log) = initialized(Kind::CoSimulation);
+    let error = inst.do_step(0.0, 1e308).unwrap_err();
+    assert_eq!(error.status, Status::Error);
+    assert!(error.message.contains("would take more than 1e7 internal steps"), "{}", error.message);
+    assert!(inst.do_step(0.0, 1e-3).is_ok(), "the instance is unchanged and usable");
+    drop(log);
 }

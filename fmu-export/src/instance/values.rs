@@ -116,6 +116,9 @@ impl<S: System> Instance<S> {
                 | Role::Sensitivity { .. } => {
                     unreachable!("check_settable rejects calculated variables")
                 }
+                Role::StringParameter(_) | Role::StringOutput(_) => {
+                    unreachable!("`variable` rejects String variables for numeric types")
+                }
             }
         }
         self.touch();
@@ -134,6 +137,9 @@ impl<S: System> Instance<S> {
             Role::Derivative(i) => self.derivatives()?[i],
             Role::Output(i) => self.outputs()?[i],
             Role::EventIndicator(i) => self.indicators()?[i],
+            Role::StringParameter(_) | Role::StringOutput(_) => {
+                unreachable!("`variable` rejects String variables for numeric types")
+            }
             Role::Sensitivity { output, sensitivity } => {
                 let ny = self.declaration().outputs.len();
                 let name = self.name_of(role).to_owned();
@@ -148,7 +154,7 @@ impl<S: System> Instance<S> {
 
     /// Whether `var` may be set in the current mode (FMI 2.0 section 3.2.3 / FMI 3.0
     /// section 2.2.4, for the kinds of variables Tandem declares).
-    fn check_settable(&self, var: &ModelVariable) -> Outcome {
+    pub(crate) fn check_settable(&self, var: &ModelVariable) -> Outcome {
         let name = &var.var.name;
         let (allowed, what) = match (var.role, var.causality, var.variability) {
             (Role::Time, ..) => {
@@ -160,7 +166,8 @@ impl<S: System> Instance<S> {
                 Role::Derivative(_)
                 | Role::Output(_)
                 | Role::EventIndicator(_)
-                | Role::Sensitivity { .. },
+                | Role::Sensitivity { .. }
+                | Role::StringOutput(_),
                 ..,
             )
             | (_, Causality::Output, _) => {
@@ -170,6 +177,7 @@ impl<S: System> Instance<S> {
             }
             (Role::Input(_), ..) => (INPUT, "input"),
             (Role::Parameter(_), _, Variability::Tunable) => (TUNABLE, "tunable parameter"),
+            (Role::StringParameter(_), ..) => (BEFORE_INITIALIZATION_ENDS, "String parameter"),
             (Role::Parameter(_), ..) | (_, Causality::Parameter, _) => {
                 (BEFORE_INITIALIZATION_ENDS, "fixed parameter")
             }

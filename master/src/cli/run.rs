@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 
 use crate::coupling::Threads;
 use crate::error::{Error, Result};
+use crate::instance::install_crash_report;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::interrupt;
 use crate::run::{run as run_system, PlotKind, RunOptions};
@@ -107,6 +108,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         keep_trace: false,
     };
     interrupt::install();
+    install_crash_report();
     let summary = run_system(&args.system, &options)?;
     let mut line = format!(
         "{}: {} with {} to t = {} in {} macro steps, {} FMU calls, {} rows written to {}, wall time {:.3} s",

@@ -6,7 +6,7 @@
 
 use super::{Histories, Hooks, Participant, Source};
 use crate::error::{Error, Result};
-use crate::instance::LogSettings;
+use crate::instance::{CountingInstance, LogSettings};
 use crate::system::{Port, System};
 
 /// The initialized participants, the histories holding their values at the start time, and
@@ -36,9 +36,12 @@ pub(super) fn run(
     for (i, component) in system.components.iter().enumerate() {
         let instance = match hooks.instantiate {
             Some(instantiate) => instantiate(component, log)?,
-            None => component
-                .fmu
-                .instantiate(component.interface, &component.name, log.clone())?,
+            // Through the counting layer, which notes each call for the crash report.
+            None => Box::new(CountingInstance::new(component.fmu.instantiate(
+                component.interface,
+                &component.name,
+                log.clone(),
+            )?)),
         };
         participants.push(Participant::instantiate(
             system,

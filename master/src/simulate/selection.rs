@@ -1,6 +1,7 @@
 //! Which variables `tandem simulate` records: the names, aliases, glob patterns (`mass.*`) and
-//! `all` given on the command line, else what FMPy records by default: the outputs; for an
-//! FMU without outputs the first continuous states, else the first local variables.
+//! `all` given on the command line, else what FMPy records by default: the numeric and
+//! Boolean outputs (String outputs only when named); for an FMU without such outputs the first
+//! continuous states, else the first local variables.
 
 use glob::Pattern;
 
@@ -60,7 +61,7 @@ pub fn default_variables(md: &ModelDescription) -> (Vec<&Variable>, DefaultChoic
     let outputs: Vec<&Variable> = md
         .variables
         .iter()
-        .filter(|v| v.causality == Causality::Output)
+        .filter(|v| v.causality == Causality::Output && recordable(v))
         .collect();
     if !outputs.is_empty() {
         let count = outputs.len();
@@ -176,6 +177,26 @@ mod tests {
     fn expanded(md: &ModelDescription, requests: &[&str]) -> Result<Vec<String>, String> {
         let requests: Vec<String> = requests.iter().map(|r| r.to_string()).collect();
         expand(md, &requests).map(|list| list.into_iter().map(|(_, c)| c.name).collect())
+    }
+
+    #[test]
+    fn string_outputs_are_recorded_only_when_named() {
+        let md = ModelDescription::parse(
+            r#"<?xml version="1.0" encoding="UTF-8"?>
+<fmiModelDescription fmiVersion="3.0" modelName="m" instantiationToken="{x}">
+  <CoSimulation modelIdentifier="m"/>
+  <ModelVariables>
+    <Float64 name="time" valueReference="0" causality="independent" variability="continuous"/>
+    <Float64 name="y" valueReference="1" causality="output" variability="continuous"/>
+    <String name="label" valueReference="2" causality="output" variability="discrete"/>
+  </ModelVariables>
+  <ModelStructure><Output valueReference="1"/><Output valueReference="2"/></ModelStructure>
+</fmiModelDescription>"#,
+        )
+        .unwrap();
+        let (chosen, choice, _) = default_variables(&md);
+        assert_eq!((names(&chosen), choice), (vec!["y".to_string()], DefaultChoice::Outputs));
+        assert_eq!(expanded(&md, &["label", "y"]).unwrap(), ["label", "y"]);
     }
 
     #[test]

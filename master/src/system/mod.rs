@@ -20,6 +20,7 @@ pub(crate) mod toml_file;
 mod xml_file;
 
 pub(crate) use algebraic_loop::depends_directly;
+
 pub use component::Component;
 pub use connection::Connection;
 pub use description::SystemDescription;
@@ -39,6 +40,18 @@ use crate::suggest::did_you_mean;
 use crate::output::column::Column;
 use component::FmuLocation;
 use description::Located;
+
+/// Reads a TOML system file or a bare `.ssd` (by extension) into its description, without
+/// opening any FMU: the readers of [`System::load`] (except the unpacking of an `.ssp`).
+pub fn read_description(path: &Path) -> Result<SystemDescription> {
+    if path.extension().and_then(|e| e.to_str()) == Some("ssd") {
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let file = path.file_name().map(Path::new).unwrap_or(path);
+        ssd::read(path, folder, file, false)
+    } else {
+        toml_file::read(path)
+    }
+}
 
 /// Macro steps per run when neither the system, the command line nor any component's FMU
 /// suggests a macro step.
@@ -128,13 +141,7 @@ impl System {
                     ssd::read(path, package.folder(), Path::new(ssp::DESCRIPTION), true)?;
                 System::check(&description, options)
             }
-            Some("ssd") => {
-                let folder = path.parent().unwrap_or(Path::new(""));
-                let file = path.file_name().map(Path::new).unwrap_or(path);
-                let description = ssd::read(path, folder, file, false)?;
-                System::check(&description, options)
-            }
-            _ => System::check(&toml_file::read(path)?, options),
+            _ => System::check(&read_description(path)?, options),
         }
     }
 

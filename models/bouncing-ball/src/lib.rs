@@ -5,6 +5,9 @@
 //! event-locating solver stalls there. As in the Modelica Association's Reference FMUs, a bounce
 //! that leaves the ball slower than [`REST_SPEED`] puts it at rest: `v` is set to 0 and the
 //! Boolean mode `resting` makes the derivatives vanish for the rest of the simulation.
+//!
+//! The String output `status` reports, in words, the phase and the impacts so far on the
+//! surface that the String parameter `surface` names (for logs and result browsers).
 
 use fmu_export::{
     Args, Crossing, Declaration, DiscreteRole, DiscreteType, Event, Method, OdeModel, Scalar,
@@ -20,6 +23,8 @@ const E: usize = 1;
 /// Discrete-variable indices.
 const BOUNCES: usize = 0;
 const RESTING: usize = 1;
+/// String-parameter index.
+const SURFACE: usize = 0;
 
 /// Rebound speed (m/s) below which a bounce leaves the ball at rest.
 pub const REST_SPEED: f64 = 0.1;
@@ -58,6 +63,8 @@ impl OdeModel for BouncingBall {
             DiscreteRole::Local,
         )
         .event_indicators(1)
+        .string_parameter("surface", "ground", "name of the surface the ball bounces on, used in status")
+        .string_output("status", "the phase (bouncing or resting) and the impacts so far, in words")
         .sensitivities(&["g", "e"])
         .cosimulation(Method::Sdirk { rtol: 1e-8, atol: 1e-10 }, 1e-2)
         .experiment(0.0, 3.0, 1e-8, 1e-2)
@@ -97,6 +104,11 @@ impl OdeModel for BouncingBall {
             d_new[RESTING] = 1.0;
         }
     }
+
+    fn string_outputs(&self, a: &Args<f64>, s: &[String], out: &mut [String]) {
+        let phase = if is_resting(a.d) { "resting" } else { "bouncing" };
+        out[0] = format!("{phase} on the {} after {} impacts", s[SURFACE], a.d[BOUNCES]);
+    }
 }
 
 fn is_resting(d: &[f64]) -> bool {
@@ -121,6 +133,19 @@ mod tests {
         let mut x_new = x;
         sys.reset(&args(&x, &P, &pre_d), Event::State(&[Crossing::Falling]), &mut x_new, d);
         x_new
+    }
+
+    #[test]
+    fn status_names_the_phase_the_surface_and_the_impacts() {
+        let sys = OdeSystem::<BouncingBall>::default();
+        let mut d = sys.declaration().discrete_starts();
+        let surface = ["trampoline".to_owned()];
+        let mut status = [String::new()];
+        sys.string_outputs(&args(&[0.0, -3.0], &P, &d), &surface, &mut status);
+        assert_eq!(status[0], "bouncing on the trampoline after 0 impacts");
+        let x = bounce(&sys, [0.0, -0.05], &mut d);
+        sys.string_outputs(&args(&x, &P, &d), &surface, &mut status);
+        assert_eq!(status[0], "resting on the trampoline after 1 impacts");
     }
 
     #[test]
