@@ -5,6 +5,7 @@
 pub mod adjoint;
 pub mod cosimulation;
 pub mod dynamic;
+mod kept_linearizations;
 pub mod lifecycle;
 pub mod logging;
 pub mod model_exchange;
@@ -22,6 +23,7 @@ use crate::system::{Integrator, StepInputs, System};
 use crate::token::instantiation_token;
 use crate::variables::{Role, VariableTable};
 use dynamic::DynamicState;
+use kept_linearizations::KeptLinearizations;
 use lifecycle::{Kind, Mode};
 use logging::{Category, LogFilter, Logger};
 use outcome::{Outcome, Problem, Status};
@@ -44,6 +46,8 @@ pub struct Instance<S: System> {
     rollback: Rollback,
     /// The input polynomial of the step in progress (kept to reuse its allocation).
     inputs: StepInputs<f64>,
+    /// Linearizations of the latest steps, when the host asked for them.
+    kept: KeptLinearizations,
 }
 
 /// Values computed from the current point, dropped whenever an input to them changes.
@@ -93,6 +97,7 @@ impl<S: System> Instance<S> {
             snapshots: SnapshotStore::default(),
             rollback: Rollback::default(),
             inputs: StepInputs { t0: 0.0, coefficients: Vec::new() },
+            kept: KeptLinearizations::default(),
         }
     }
 

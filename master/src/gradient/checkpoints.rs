@@ -39,6 +39,8 @@ pub struct Checkpoints {
     times: Vec<f64>,
     /// By segment.
     kept: Vec<Option<Checkpoint>>,
+    /// Per component, whether it keeps the linearizations of the steps a re-run takes.
+    linearizing: Vec<bool>,
 }
 
 impl Checkpoints {
@@ -50,7 +52,14 @@ impl Checkpoints {
             steps: times.len().saturating_sub(1),
             times: times.to_vec(),
             kept: Vec::new(),
+            linearizing: Vec::new(),
         }
+    }
+
+    /// Whether component `i` keeps the linearizations of the steps the last re-run took, so
+    /// that its step VJPs there cost no integration.
+    pub fn linearizing(&self, i: usize) -> bool {
+        self.linearizing.get(i).copied().unwrap_or(false)
     }
 
     /// The number of macro steps of the run.
@@ -121,9 +130,18 @@ impl Checkpoints {
         for (stage, state) in stages.iter_mut().zip(checkpoint.stages) {
             stage.rewind(first, state);
         }
+        self.linearizing.clear();
         for (i, (tape, (state, values))) in tapes.iter_mut().zip(checkpoint.components).enumerate()
         {
-            cosimulation.instance_mut(i)?.set_fmu_state(&state)?;
+            let instance = cosimulation.instance_mut(i)?;
+            instance.set_fmu_state(&state)?;
+            // The sweep asks for every step of the segment (one per macro step, more where a
+            // component runs multi-rate: those it recomputes).
+            let linearizing = match instance.step_derivatives() {
+                Some(derivatives) => derivatives.keep_step_linearizations(end - first)?,
+                None => false,
+            };
+            self.linearizing.push(linearizing);
             let old = tape.begin_window(first, end, state, values);
             free(cosimulation, i, old)?;
         }
@@ -136,15 +154,28 @@ impl Checkpoints {
         rerun
     }
 
-    /// Frees every checkpoint still kept.
+    /// Frees every checkpoint still kept, and the components' kept linearizations.
     pub fn free_all(&mut self, cosimulation: &mut CoSimulation) -> Result<()> {
         let mut result = Ok(());
+        for (i, linearizing) in std::mem::take(&mut self.linearizing).into_iter().enumerate() {
+            if linearizing {
+                result = result.and(stop_linearizing(cosimulation, i));
+            }
+        }
         for checkpoint in self.kept.drain(..).flatten() {
             for (i, (state, _)) in checkpoint.components.into_iter().enumerate() {
                 result = result.and(free(cosimulation, i, vec![state]));
             }
         }
         result
+    }
+}
+
+/// Makes component `i` stop linearizing its steps and drop those it kept.
+fn stop_linearizing(cosimulation: &mut CoSimulation, i: usize) -> Result<()> {
+    match cosimulation.instance_mut(i)?.step_derivatives() {
+        Some(derivatives) => derivatives.keep_step_linearizations(0).map(drop),
+        None => Ok(()),
     }
 }
 
