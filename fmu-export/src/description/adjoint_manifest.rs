@@ -116,7 +116,8 @@ mod tests {
         let manifest = adjoint_manifest(&sys).unwrap();
         let description = super::super::fmi3(&sys, "spring");
         // HHT: q, v, a for one coordinate, no constraint.
-        assert!(manifest.contains(r#"<TandemAdjoint version="1" nState="3">"#), "{manifest}");
+        let root = r#"<TandemAdjoint version="1" nState="3" capabilities="keepStepLinearizations">"#;
+        assert!(manifest.contains(root), "{manifest}");
         let table = VariableTable::new(sys.declaration());
         let listed: Vec<(u32, &str)> = manifest
             .match_indices("<Variable valueReference=\"")

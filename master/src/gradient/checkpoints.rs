@@ -99,7 +99,10 @@ impl Checkpoints {
 
     /// Makes every tape's window hold macro step `k`, re-running its segment of the run of
     /// `system` (with its coupling `stages`, which keep that segment's records too) from the
-    /// checkpoint before it if it does not.
+    /// checkpoint before it if it does not. Components for which `linearize` says so keep the
+    /// linearizations of the steps the re-run takes (those whose FMUs can): worth it for the
+    /// steps the sweep will differentiate, a waste for those it skips.
+    #[allow(clippy::too_many_arguments)]
     pub fn ensure_step(
         &mut self,
         cosimulation: &mut CoSimulation,
@@ -108,6 +111,7 @@ impl Checkpoints {
         shared: &SharedTapes,
         tapes: &mut [Tape],
         k: usize,
+        linearize: &dyn Fn(usize) -> bool,
     ) -> Result<()> {
         if tapes.iter().all(|tape| tape.holds_step(k)) {
             return Ok(());
@@ -130,18 +134,21 @@ impl Checkpoints {
         for (stage, state) in stages.iter_mut().zip(checkpoint.stages) {
             stage.rewind(first, state);
         }
-        self.linearizing.clear();
+        self.linearizing.resize(tapes.len(), false);
         for (i, (tape, (state, values))) in tapes.iter_mut().zip(checkpoint.components).enumerate()
         {
             let instance = cosimulation.instance_mut(i)?;
             instance.set_fmu_state(&state)?;
-            // The sweep asks for every step of the segment (one per macro step, more where a
-            // component runs multi-rate: those it recomputes).
-            let linearizing = match instance.step_derivatives() {
-                Some(derivatives) => derivatives.keep_step_linearizations(end - first)?,
-                None => false,
-            };
-            self.linearizing.push(linearizing);
+            let wanted = linearize(i);
+            if wanted || self.linearizing[i] {
+                // One per macro step of the segment (a component running multi-rate takes
+                // more: the sweep linearizes its earlier ones again).
+                let steps = if wanted { end - first } else { 0 };
+                self.linearizing[i] = match instance.step_derivatives() {
+                    Some(derivatives) => derivatives.keep_step_linearizations(steps)? && wanted,
+                    None => false,
+                };
+            }
             let old = tape.begin_window(first, end, state, values);
             free(cosimulation, i, old)?;
         }
@@ -157,7 +164,10 @@ impl Checkpoints {
     /// Frees every checkpoint still kept, and the components' kept linearizations.
     pub fn free_all(&mut self, cosimulation: &mut CoSimulation) -> Result<()> {
         let mut result = Ok(());
-        for (i, linearizing) in std::mem::take(&mut self.linearizing).into_iter().enumerate() {
+        for (i, linearizing) in std::mem::take(&mut self.linearizing)
+            .into_iter()
+            .enumerate()
+        {
             if linearizing {
                 result = result.and(stop_linearizing(cosimulation, i));
             }

@@ -122,8 +122,23 @@ pub fn sweep(recording: Recording<'_>, cost: CostAdjoints<'_>) -> Result<Vec<Vec
         no_outputs: seeds.iter().map(|s| vec![0.0; s.output_count]).collect(),
         adjoints: &mut adjoints,
     };
+    let mut reached = vec![false; tapes.len()];
     for k in (0..checkpoints.steps()).rev() {
-        checkpoints.ensure_step(pass.cosimulation, system, stages, shared, tapes, k)?;
+        // Only components the adjoint has reached keep their steps' linearizations from a
+        // re-run: the pass skips the steps of the others while their adjoints are zero.
+        for (reached, state) in reached.iter_mut().zip(&pass.adjoints.states) {
+            *reached = nonzero(state);
+        }
+        let linearize = |i: usize| reached[i];
+        checkpoints.ensure_step(
+            pass.cosimulation,
+            system,
+            stages,
+            shared,
+            tapes,
+            k,
+            &linearize,
+        )?;
         if differentiate_stages {
             pass.stages_reverse(stages, tapes, k + 1)?;
         }

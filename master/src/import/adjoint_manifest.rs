@@ -234,6 +234,21 @@ mod tests {
     }
 
     #[test]
+    fn capabilities_are_listed_and_optional() {
+        assert!(AdjointManifest::parse(&manifest(""), &description())
+            .unwrap()
+            .capabilities
+            .is_empty());
+        let text = manifest("").replace(
+            "nState=\"3\">",
+            "nState=\"3\" capabilities=\" keepStepLinearizations  future \">",
+        );
+        let parsed = AdjointManifest::parse(&text, &description()).unwrap();
+        assert_eq!(parsed.capabilities, ["keepStepLinearizations", "future"]);
+        assert!(parsed.has(KEEP_STEP_LINEARIZATIONS) && !parsed.has("keepStep"));
+    }
+
+    #[test]
     fn missing_lists_are_empty() {
         let parsed = AdjointManifest::parse(&manifest(""), &description()).unwrap();
         assert!(
