@@ -56,12 +56,6 @@ impl Checkpoints {
         }
     }
 
-    /// Whether component `i` keeps the linearizations of the steps the last re-run took, so
-    /// that its step VJPs there cost no integration.
-    pub fn linearizing(&self, i: usize) -> bool {
-        self.linearizing.get(i).copied().unwrap_or(false)
-    }
-
     /// The number of macro steps of the run.
     pub fn steps(&self) -> usize {
         self.steps
@@ -100,8 +94,8 @@ impl Checkpoints {
     /// Makes every tape's window hold macro step `k`, re-running its segment of the run of
     /// `system` (with its coupling `stages`, which keep that segment's records too) from the
     /// checkpoint before it if it does not. Components for which `linearize` says so keep the
-    /// linearizations of the steps the re-run takes (those whose FMUs can): worth it for the
-    /// steps the sweep will differentiate, a waste for those it skips.
+    /// linearizations of the steps the re-run takes (those whose FMUs can): worth it where the
+    /// sweep differentiates each step more than once (a forward sweep: one JVP per parameter).
     #[allow(clippy::too_many_arguments)]
     pub fn ensure_step(
         &mut self,

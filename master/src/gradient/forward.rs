@@ -70,7 +70,8 @@ pub fn sweep(
             .collect(),
     };
     let steps = checkpoints.steps();
-    // Every step with a state gets its JVP: all keep the linearizations of a re-run.
+    // Each step takes one JVP per direction: one linearization kept from the re-run serves
+    // them all (components without a state take none).
     let linearize = |i: usize| seeds[i].state_size > 0;
     if steps > 0 {
         // The start state comes with the first segment.

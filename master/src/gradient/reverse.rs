@@ -122,28 +122,17 @@ pub fn sweep(recording: Recording<'_>, cost: CostAdjoints<'_>) -> Result<Vec<Vec
         no_outputs: seeds.iter().map(|s| vec![0.0; s.output_count]).collect(),
         adjoints: &mut adjoints,
     };
-    let mut reached = vec![false; tapes.len()];
     for k in (0..checkpoints.steps()).rev() {
-        // Only components the adjoint has reached keep their steps' linearizations from a
-        // re-run: the pass skips the steps of the others while their adjoints are zero.
-        for (reached, state) in reached.iter_mut().zip(&pass.adjoints.states) {
-            *reached = nonzero(state);
-        }
-        let linearize = |i: usize| reached[i];
-        checkpoints.ensure_step(
-            pass.cosimulation,
-            system,
-            stages,
-            shared,
-            tapes,
-            k,
-            &linearize,
-        )?;
+        // No component keeps its steps' linearizations from a re-run: measured, linearizing
+        // every step of a segment (its outputs included) costs as much as the step VJPs save
+        // (docs/benchmarks.md, "Gradients").
+        let linearize = |_: usize| false;
+        checkpoints.ensure_step(pass.cosimulation, system, stages, shared, tapes, k, &linearize)?;
         if differentiate_stages {
             pass.stages_reverse(stages, tapes, k + 1)?;
         }
         for &i in order.iter().rev() {
-            pass.macro_step(i, tapes, k, checkpoints.linearizing(i))?;
+            pass.macro_step(i, tapes, k)?;
             let done = tapes[i].take_step_states(k);
             checkpoints::free(pass.cosimulation, i, done)?;
         }
@@ -203,16 +192,15 @@ impl Pass<'_> {
         Ok(())
     }
 
-    /// Reverses component `i`'s macro step `k` (from point `k` to `k + 1`); `linearized`: the
-    /// component kept the step's linearization, so its VJP costs no more than an output VJP.
-    fn macro_step(&mut self, i: usize, tapes: &[Tape], k: usize, linearized: bool) -> Result<()> {
+    /// Reverses component `i`'s macro step `k` (from point `k` to `k + 1`).
+    fn macro_step(&mut self, i: usize, tapes: &[Tape], k: usize) -> Result<()> {
         let tape = &tapes[i];
         let step = tape.step(k);
         let output_seeds = self.output_seeds(i, tape, step.tag);
         if let [only] = step.sub_steps.as_slice() {
-            // Folded where the step VJP is due anyway or cheap: where the state's adjoint is
-            // zero, an output VJP alone may be all the macro step needs.
-            let due = linearized || nonzero(&self.adjoints.states[i]);
+            // Folded only where the step VJP is due anyway: where the state's adjoint is zero,
+            // an output VJP alone may be all the macro step needs.
+            let due = nonzero(&self.adjoints.states[i]);
             if due && only.inputs.values == step.end.values && only.inputs.holds == step.end.holds {
                 return self.whole_step(i, tapes, k, only, &output_seeds);
             }
@@ -274,9 +262,6 @@ impl Pass<'_> {
         sub_step: &SubStep,
         output_seeds: &[f64],
     ) -> Result<()> {
-        if !nonzero(&self.adjoints.states[i]) && !nonzero(output_seeds) {
-            return Ok(());
-        }
         self.restore(i, &tapes[i], Place::point(k), &sub_step.inputs)?;
         let state_seeds = std::mem::take(&mut self.adjoints.states[i]);
         let mut returned = self.call(i, sub_step.inputs.time, |d, r| {
