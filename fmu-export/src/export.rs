@@ -152,6 +152,7 @@ macro_rules! export_fmu {
                 tandemStepVjp(i: Fmi3Instance, h: Fmi3Float64, bar_state_next: *const Fmi3Float64, n_state: usize, bar_outputs_next: *const Fmi3Float64, n_outputs: usize, bar_state: *mut Fmi3Float64, bar_inputs: *mut Fmi3Float64, n_inputs: usize, bar_params: *mut Fmi3Float64, n_params: usize) -> Fmi3Status = tandem_step_vjp @ i;
                 tandemInitializationVjp(i: Fmi3Instance, bar_state: *const Fmi3Float64, n_state: usize, bar_outputs: *const Fmi3Float64, n_outputs: usize, bar_inputs: *mut Fmi3Float64, n_inputs: usize, bar_params: *mut Fmi3Float64, n_params: usize) -> Fmi3Status = tandem_initialization_vjp @ i;
                 tandemOutputVjp(i: Fmi3Instance, bar_outputs: *const Fmi3Float64, n_outputs: usize, bar_state: *mut Fmi3Float64, n_state: usize, bar_inputs: *mut Fmi3Float64, n_inputs: usize, bar_params: *mut Fmi3Float64, n_params: usize) -> Fmi3Status = tandem_output_vjp @ i;
+                tandemKeepStepLinearizations(i: Fmi3Instance, n_steps: usize) -> Fmi3Status = tandem_keep_step_linearizations @ i;
             }
         };
     };

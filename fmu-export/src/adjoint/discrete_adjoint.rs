@@ -12,6 +12,7 @@
 //! [`DiscreteAdjoint`] is object safe so that [`Integrator::discrete_adjoint`] can offer it
 //! without the instance knowing the integrator's scheme.
 
+use crate::integrators::tape::Tape;
 use crate::integrators::{DifferentiableScheme, SchemeIntegrator};
 use crate::system::{Integrator, StepInputs, StepReport, System};
 
@@ -60,6 +61,21 @@ pub trait DiscreteAdjoint<S: System> {
         p: &[f64],
         d: &mut [f64],
     ) -> Result<(StepReport, LinearizedStep), AdjointError>;
+
+    /// Takes the communication step on this integrator, as [`Integrator::do_step`] does, and
+    /// linearizes it with the outputs at its end. A linearization that fails (a grazing event, a
+    /// singular Jacobian) is `None` and leaves the step standing: only a failed step is an
+    /// error.
+    #[allow(clippy::too_many_arguments)]
+    fn step_and_linearize(
+        &mut self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &mut [f64],
+    ) -> Result<(StepReport, Option<LinearizedStep>), AdjointError>;
 
     /// The consistent start `w = W(t, x, u, p)` from the continuous state `x` of the current
     /// discrete state, with the outputs at `w`.
@@ -217,6 +233,21 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         self.record_and_linearize(sys, t, h, u, p, d, EndOutputs::Linearized)
     }
 
+    fn step_and_linearize(
+        &mut self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &mut [f64],
+    ) -> Result<(StepReport, Option<LinearizedStep>), AdjointError> {
+        let (report, tape) =
+            self.do_step_recorded(sys, t, h, u, p, d).map_err(AdjointError::Step)?;
+        let step = self.linearize_tape(sys, t, h, &tape, p, EndOutputs::Linearized).ok();
+        Ok((report, step))
+    }
+
     fn linearize_start(
         &self,
         sys: &S,
@@ -267,13 +298,30 @@ impl<M> SchemeIntegrator<M> {
     {
         let (report, tape) =
             self.do_step_recorded(sys, t, h, u, p, d).map_err(AdjointError::Step)?;
+        Ok((report, self.linearize_tape(sys, t, h, &tape, p, outputs)?))
+    }
+
+    /// Linearizes the communication step from `t` of length `h` recorded in `tape` (with the
+    /// outputs at its end if `outputs` asks for them).
+    fn linearize_tape<S: System>(
+        &self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        tape: &Tape,
+        p: &[f64],
+        outputs: EndOutputs,
+    ) -> Result<LinearizedStep, AdjointError>
+    where
+        M: DifferentiableScheme<S>,
+    {
         let scheme = self.scheme();
         let step =
-            CommunicationLinearization::new(sys, scheme, &tape, EventTimeSensitivity::Included)?;
+            CommunicationLinearization::new(sys, scheme, tape, EventTimeSensitivity::Included)?;
         let outputs = (outputs == EndOutputs::Linearized).then(|| {
             OutputLinearization::new(sys, scheme, t + h, tape.w_end(), &tape.inputs, p, tape.d_end())
         });
-        Ok((report, LinearizedStep { step, outputs, state_len: scheme.carried_len() }))
+        Ok(LinearizedStep { step, outputs, state_len: scheme.carried_len() })
     }
 }
 

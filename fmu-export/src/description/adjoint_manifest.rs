@@ -11,6 +11,10 @@ use crate::variables::{Role, VariableTable};
 /// The version of the extension the manifest declares.
 pub const ADJOINT_EXTENSION_VERSION: u32 = 1;
 
+/// The optional functions of the extension this FMU implements, as the manifest's
+/// `capabilities` attribute lists them (hosts that do not know the attribute ignore it).
+pub const ADJOINT_CAPABILITIES: &str = "keepStepLinearizations";
+
 /// The adjoint-extension manifest of `sys`: the discrete state's length, taken from a fresh
 /// integrator initialized at the start values, and the inputs, real parameters and continuous
 /// outputs in the order of the seed arrays (declaration order, which is `Role` index order).
@@ -41,7 +45,8 @@ pub fn adjoint_manifest<S: System>(sys: &S) -> Result<String, String> {
     let table = VariableTable::new(decl);
     let root = Element::new("TandemAdjoint")
         .attr("version", ADJOINT_EXTENSION_VERSION.to_string())
-        .attr("nState", n_state.to_string());
+        .attr("nState", n_state.to_string())
+        .attr("capabilities", ADJOINT_CAPABILITIES);
     Ok(document(root, |w| {
         variables(w, "Inputs", &table, decl.inputs.len(), Role::Input)?;
         variables(w, "Parameters", &table, decl.parameters.len(), Role::Parameter)?;
@@ -111,7 +116,8 @@ mod tests {
         let manifest = adjoint_manifest(&sys).unwrap();
         let description = super::super::fmi3(&sys, "spring");
         // HHT: q, v, a for one coordinate, no constraint.
-        assert!(manifest.contains(r#"<TandemAdjoint version="1" nState="3">"#), "{manifest}");
+        let root = r#"<TandemAdjoint version="1" nState="3" capabilities="keepStepLinearizations">"#;
+        assert!(manifest.contains(root), "{manifest}");
         let table = VariableTable::new(sys.declaration());
         let listed: Vec<(u32, &str)> = manifest
             .match_indices("<Variable valueReference=\"")

@@ -248,3 +248,20 @@ pub unsafe fn tandem_output_vjp<S: System>(
     // SAFETY: the extension's contract on `instance`.
     unsafe { with_instance::<S, Fmi3>(instance, "tandemOutputVjp", Access::Normal, args, body) }
 }
+
+/// tandemKeepStepLinearizations: doStep linearizes its steps and keeps the latest `n_steps`
+/// for the step VJPs and JVPs (0: none).
+///
+/// # Safety
+/// `instance` from fmi3InstantiateCoSimulation.
+pub unsafe fn tandem_keep_step_linearizations<S: System>(
+    instance: Fmi3Instance,
+    n_steps: usize,
+) -> Fmi3Status {
+    let body = |inst: &mut Instance<S>| inst.keep_step_linearizations(n_steps);
+    let args = format_args!("nSteps = {n_steps}");
+    // SAFETY: the extension's contract on `instance`.
+    unsafe {
+        with_instance::<S, Fmi3>(instance, "tandemKeepStepLinearizations", Access::Normal, args, body)
+    }
+}

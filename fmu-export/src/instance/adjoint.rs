@@ -8,6 +8,8 @@
 //! their seeds are the polynomial's zeroth-order coefficients, the higher ones (FMI 2.0 input
 //! derivatives) held fixed. Everything is computed on copies, so the instance is unchanged.
 
+use std::borrow::Cow;
+
 use crate::adjoint::{AdjointError, Cotangents, DiscreteAdjoint, EndOutputs, LinearizedStep};
 use crate::instance::lifecycle::{Kind, Mode};
 use crate::instance::outcome::{Outcome, Problem};
@@ -166,18 +168,23 @@ impl<S: System> Instance<S> {
     }
 
     /// The step of size `h` from the current point with `inputs`, linearized (its end outputs
-    /// as `outputs` says); an Error where doStep would not take it.
+    /// as `outputs` says, or kept from doStep with them); an Error where doStep would not take
+    /// it.
     fn linearize_step(
         &self,
         adjoint: &dyn DiscreteAdjoint<S>,
         h: f64,
         inputs: &StepInputs<f64>,
         outputs: EndOutputs,
-    ) -> Outcome<LinearizedStep> {
+    ) -> Outcome<Cow<'_, LinearizedStep>> {
         let s = &self.state;
         self.check_step(s.t, h)?;
+        if let Some(kept) = self.kept_step(h, inputs) {
+            return Ok(Cow::Borrowed(kept));
+        }
         adjoint
             .linearize_step(&self.sys, s.t, h, inputs, &s.p, &s.d, outputs)
+            .map(Cow::Owned)
             .map_err(|e| problem(format!("the step from t = {} over {h}", s.t), e))
     }
 }

@@ -94,6 +94,8 @@ impl<S: System> Instance<S> {
         self.fill_step_inputs(&mut inputs);
         let report = if self.propagates_sensitivities() {
             self.step_with_sensitivities(t, h, &inputs)
+        } else if self.keeps_linearizations() {
+            self.step_keeping_linearization(t, h, &inputs)
         } else {
             self.integrator
                 .do_step(&self.sys, t, h, &inputs, &self.state.p, &mut self.state.d)

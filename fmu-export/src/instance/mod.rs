@@ -5,6 +5,7 @@
 pub mod adjoint;
 pub mod cosimulation;
 pub mod dynamic;
+mod kept_linearizations;
 pub mod lifecycle;
 pub mod logging;
 pub mod model_exchange;
@@ -23,6 +24,7 @@ use crate::system::{Integrator, StepInputs, System};
 use crate::token::instantiation_token;
 use crate::variables::{Role, VariableTable};
 use dynamic::DynamicState;
+use kept_linearizations::KeptLinearizations;
 use lifecycle::{Kind, Mode};
 use logging::{Category, LogFilter, Logger};
 use outcome::{Outcome, Problem, Status};
@@ -47,6 +49,8 @@ pub struct Instance<S: System> {
     inputs: StepInputs<f64>,
     /// The texts the last String getter returned (the host may read them until the next).
     returned: strings::ReturnedStrings,
+    /// Linearizations of the latest steps, when the host asked for them.
+    kept: KeptLinearizations,
 }
 
 /// Values computed from the current point, dropped whenever an input to them changes.
@@ -97,6 +101,7 @@ impl<S: System> Instance<S> {
             rollback: Rollback::default(),
             inputs: StepInputs { t0: 0.0, coefficients: Vec::new() },
             returned: strings::ReturnedStrings::default(),
+            kept: KeptLinearizations::default(),
         }
     }
 

@@ -355,6 +355,8 @@ pub struct AdjointFunctions {
     pub initialization_vjp: Option<InitializationVjp>,
     /// `tandemOutputVjp`.
     pub output_vjp: Option<OutputVjp>,
+    /// `tandemKeepStepLinearizations` (capability `keepStepLinearizations`).
+    pub keep_step_linearizations: Option<unsafe extern "C" fn(Instance, usize) -> Status>,
 }
 
 /// An FMI 3.0 binary with its functions for one interface.
@@ -503,6 +505,7 @@ impl Binding {
                     step_vjp: lib.optional("tandemStepVjp"),
                     initialization_vjp: lib.optional("tandemInitializationVjp"),
                     output_vjp: lib.optional("tandemOutputVjp"),
+                    keep_step_linearizations: lib.optional("tandemKeepStepLinearizations"),
                 },
                 library,
             })

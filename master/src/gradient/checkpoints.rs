@@ -39,6 +39,8 @@ pub struct Checkpoints {
     times: Vec<f64>,
     /// By segment.
     kept: Vec<Option<Checkpoint>>,
+    /// Per component, whether it keeps the linearizations of the steps a re-run takes.
+    linearizing: Vec<bool>,
 }
 
 impl Checkpoints {
@@ -50,6 +52,7 @@ impl Checkpoints {
             steps: times.len().saturating_sub(1),
             times: times.to_vec(),
             kept: Vec::new(),
+            linearizing: Vec::new(),
         }
     }
 
@@ -90,7 +93,10 @@ impl Checkpoints {
 
     /// Makes every tape's window hold macro step `k`, re-running its segment of the run of
     /// `system` (with its coupling `stages`, which keep that segment's records too) from the
-    /// checkpoint before it if it does not.
+    /// checkpoint before it if it does not. Components for which `linearize` says so keep the
+    /// linearizations of the steps the re-run takes (those whose FMUs can): worth it where the
+    /// sweep differentiates each step more than once (a forward sweep: one JVP per parameter).
+    #[allow(clippy::too_many_arguments)]
     pub fn ensure_step(
         &mut self,
         cosimulation: &mut CoSimulation,
@@ -99,6 +105,7 @@ impl Checkpoints {
         shared: &SharedTapes,
         tapes: &mut [Tape],
         k: usize,
+        linearize: &dyn Fn(usize) -> bool,
     ) -> Result<()> {
         if tapes.iter().all(|tape| tape.holds_step(k)) {
             return Ok(());
@@ -121,9 +128,21 @@ impl Checkpoints {
         for (stage, state) in stages.iter_mut().zip(checkpoint.stages) {
             stage.rewind(first, state);
         }
+        self.linearizing.resize(tapes.len(), false);
         for (i, (tape, (state, values))) in tapes.iter_mut().zip(checkpoint.components).enumerate()
         {
-            cosimulation.instance_mut(i)?.set_fmu_state(&state)?;
+            let instance = cosimulation.instance_mut(i)?;
+            instance.set_fmu_state(&state)?;
+            let wanted = linearize(i);
+            if wanted || self.linearizing[i] {
+                // One per macro step of the segment (a component running multi-rate takes
+                // more: the sweep linearizes its earlier ones again).
+                let steps = if wanted { end - first } else { 0 };
+                self.linearizing[i] = match instance.step_derivatives() {
+                    Some(derivatives) => derivatives.keep_step_linearizations(steps)? && wanted,
+                    None => false,
+                };
+            }
             let old = tape.begin_window(first, end, state, values);
             free(cosimulation, i, old)?;
         }
@@ -136,15 +155,31 @@ impl Checkpoints {
         rerun
     }
 
-    /// Frees every checkpoint still kept.
+    /// Frees every checkpoint still kept, and the components' kept linearizations.
     pub fn free_all(&mut self, cosimulation: &mut CoSimulation) -> Result<()> {
         let mut result = Ok(());
+        for (i, linearizing) in std::mem::take(&mut self.linearizing)
+            .into_iter()
+            .enumerate()
+        {
+            if linearizing {
+                result = result.and(stop_linearizing(cosimulation, i));
+            }
+        }
         for checkpoint in self.kept.drain(..).flatten() {
             for (i, (state, _)) in checkpoint.components.into_iter().enumerate() {
                 result = result.and(free(cosimulation, i, vec![state]));
             }
         }
         result
+    }
+}
+
+/// Makes component `i` stop linearizing its steps and drop those it kept.
+fn stop_linearizing(cosimulation: &mut CoSimulation, i: usize) -> Result<()> {
+    match cosimulation.instance_mut(i)?.step_derivatives() {
+        Some(derivatives) => derivatives.keep_step_linearizations(0).map(drop),
+        None => Ok(()),
     }
 }
 

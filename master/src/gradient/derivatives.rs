@@ -67,6 +67,14 @@ pub trait StepDerivatives {
         bar_parameters: &mut [f64],
     ) -> Result<()>;
 
+    /// Asks the component to linearize the steps it takes from now on and keep the latest
+    /// `steps` of them, so that the step VJPs and JVPs at those points need not integrate the
+    /// steps again (0: none). Returns whether it does; by default it does not. The derivatives
+    /// are the same either way.
+    fn keep_step_linearizations(&mut self, _steps: usize) -> Result<bool> {
+        Ok(false)
+    }
+
     /// Reverse mode of the initialization map at the start time, evaluated at the inputs
     /// currently set: adjoints of `(w_0, y_0)` in, adjoints of `(u_0, p)` out.
     fn initialization_vjp(

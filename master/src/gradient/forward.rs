@@ -70,16 +70,35 @@ pub fn sweep(
             .collect(),
     };
     let steps = checkpoints.steps();
+    // Each step takes one JVP per direction: one linearization kept from the re-run serves
+    // them all (components without a state take none).
+    let linearize = |i: usize| seeds[i].state_size > 0;
     if steps > 0 {
         // The start state comes with the first segment.
-        checkpoints.ensure_step(sweep.cosimulation, system, stages, shared, tapes, 0)?;
+        checkpoints.ensure_step(
+            sweep.cosimulation,
+            system,
+            stages,
+            shared,
+            tapes,
+            0,
+            &linearize,
+        )?;
     }
     sweep.initialization(tapes, order)?;
     if differentiate_stages {
         sweep.stages(stages, tapes, 0)?;
     }
     for k in 0..steps {
-        checkpoints.ensure_step(sweep.cosimulation, system, stages, shared, tapes, k)?;
+        checkpoints.ensure_step(
+            sweep.cosimulation,
+            system,
+            stages,
+            shared,
+            tapes,
+            k,
+            &linearize,
+        )?;
         for (i, tape) in tapes.iter().enumerate() {
             let oldest = tape.point_tag(k).saturating_sub(HELD_SAMPLES);
             sweep.samples.forget_before(i, oldest);

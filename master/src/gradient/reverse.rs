@@ -17,6 +17,9 @@
 //! 2. its steps, last first, each restored with the inputs it used: the step VJP maps the state
 //!    adjoint back one step and sends the input adjoints to their samples.
 //!
+//! A macro step of one step whose end inputs are those it stepped with (Jacobi with zero-order
+//! hold) takes both at once: one step VJP seeded on the state and on the outputs at its end.
+//!
 //! With checkpoints, the macro steps of one segment are re-run from the checkpoint before it
 //! when the pass reaches them ([`checkpoints`]). A sample's adjoint starts as the cost's
 //! `dJ/dy` when the pass first touches it and is dropped once its output map is reversed, so
@@ -34,7 +37,7 @@ use super::checkpoints::{self, Checkpoints, Stages};
 use super::replay;
 use super::samples::Samples;
 use super::stage::{Communicated, SampleAdjoints};
-use super::tape::{InputRecord, Place, SharedTapes, Tape};
+use super::tape::{InputRecord, Place, SharedTapes, SubStep, Tape};
 use super::wiring::{SeedMap, Wiring};
 use crate::error::Result;
 use crate::gradient::StepDerivatives;
@@ -120,7 +123,11 @@ pub fn sweep(recording: Recording<'_>, cost: CostAdjoints<'_>) -> Result<Vec<Vec
         adjoints: &mut adjoints,
     };
     for k in (0..checkpoints.steps()).rev() {
-        checkpoints.ensure_step(pass.cosimulation, system, stages, shared, tapes, k)?;
+        // No component keeps its steps' linearizations from a re-run: measured, linearizing
+        // every step of a segment (its outputs included) costs as much as the step VJPs save
+        // (docs/benchmarks.md, "Gradients").
+        let linearize = |_: usize| false;
+        checkpoints.ensure_step(pass.cosimulation, system, stages, shared, tapes, k, &linearize)?;
         if differentiate_stages {
             pass.stages_reverse(stages, tapes, k + 1)?;
         }
@@ -190,6 +197,14 @@ impl Pass<'_> {
         let tape = &tapes[i];
         let step = tape.step(k);
         let output_seeds = self.output_seeds(i, tape, step.tag);
+        if let [only] = step.sub_steps.as_slice() {
+            // Folded only where the step VJP is due anyway: where the state's adjoint is zero,
+            // an output VJP alone may be all the macro step needs.
+            let due = nonzero(&self.adjoints.states[i]);
+            if due && only.inputs.values == step.end.values && only.inputs.holds == step.end.holds {
+                return self.whole_step(i, tapes, k, only, &output_seeds);
+            }
+        }
         if nonzero(&output_seeds) {
             self.restore(i, tape, Place::point(k + 1), &step.end)?;
             let returned = self.call(i, step.end.time, |d, r| {
@@ -230,6 +245,37 @@ impl Pass<'_> {
             self.adjoints.states[i] = std::mem::take(&mut returned.state);
             self.finish(i, tapes, &returned, &sub_step.inputs);
         }
+        Ok(())
+    }
+
+    /// Reverses component `i`'s macro step `k`, one step `sub_step` whose end inputs are the
+    /// ones it stepped with (Jacobi with zero-order hold): the outputs read at its end are the
+    /// step map's own `y_{k+1}`, so one step VJP seeded with `output_seeds` and the state's
+    /// adjoint does what the output VJP at `t_{k+1}` and the step VJP do in turn (the same
+    /// derivative; the input and parameter adjoints are summed in the FMU before they are
+    /// added here, a different rounding order).
+    fn whole_step(
+        &mut self,
+        i: usize,
+        tapes: &[Tape],
+        k: usize,
+        sub_step: &SubStep,
+        output_seeds: &[f64],
+    ) -> Result<()> {
+        self.restore(i, &tapes[i], Place::point(k), &sub_step.inputs)?;
+        let state_seeds = std::mem::take(&mut self.adjoints.states[i]);
+        let mut returned = self.call(i, sub_step.inputs.time, |d, r| {
+            d.step_vjp(
+                sub_step.step,
+                &state_seeds,
+                output_seeds,
+                &mut r.state,
+                &mut r.inputs,
+                &mut r.parameters,
+            )
+        })?;
+        self.adjoints.states[i] = std::mem::take(&mut returned.state);
+        self.finish(i, tapes, &returned, &sub_step.inputs);
         Ok(())
     }
 

@@ -28,7 +28,13 @@ pub struct AdjointManifest {
     pub parameters: Vec<ManifestVariable>,
     /// The outputs `y`.
     pub outputs: Vec<ManifestVariable>,
+    /// The optional functions the FMU implements (the root's `capabilities` attribute, names
+    /// separated by white space; unknown names are kept and ignored).
+    pub capabilities: Vec<String>,
 }
+
+/// The capability of `tandemKeepStepLinearizations`.
+pub const KEEP_STEP_LINEARIZATIONS: &str = "keepStepLinearizations";
 
 /// One variable of a manifest list.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,7 +95,18 @@ impl AdjointManifest {
             inputs: inputs?,
             parameters: parameters?,
             outputs: outputs?,
+            capabilities: root
+                .attr("capabilities")
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect(),
         })
+    }
+
+    /// Whether the FMU declares the optional function of `capability`.
+    pub fn has(&self, capability: &str) -> bool {
+        self.capabilities.iter().any(|c| c == capability)
     }
 
     /// The value references of the inputs, in seed order.
@@ -214,6 +231,21 @@ mod tests {
         assert_eq!(parsed.parameter_references(), [7, 6]);
         assert_eq!(parsed.output_references(), [9]);
         assert_eq!(parsed.parameters[1].name, "m");
+    }
+
+    #[test]
+    fn capabilities_are_listed_and_optional() {
+        assert!(AdjointManifest::parse(&manifest(""), &description())
+            .unwrap()
+            .capabilities
+            .is_empty());
+        let text = manifest("").replace(
+            "nState=\"3\">",
+            "nState=\"3\" capabilities=\" keepStepLinearizations  future \">",
+        );
+        let parsed = AdjointManifest::parse(&text, &description()).unwrap();
+        assert_eq!(parsed.capabilities, ["keepStepLinearizations", "future"]);
+        assert!(parsed.has(KEEP_STEP_LINEARIZATIONS) && !parsed.has("keepStep"));
     }
 
     #[test]

@@ -56,6 +56,8 @@ pub type OutputVjp = unsafe extern "C" fn(
     usize,
 ) -> Fmi3Status;
 
+pub type KeepStepLinearizations = unsafe extern "C" fn(Fmi3Instance, usize) -> Fmi3Status;
+
 /// Adjoints of `(w, u, p)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cotangents {
@@ -82,6 +84,15 @@ impl Fmi3<'_> {
         // SAFETY: a writable size_t.
         let status = unsafe { self.fmu.func::<GetStateSize>("tandemGetStateSize")(self.i, &mut n) };
         (status, n)
+    }
+
+    /// tandemKeepStepLinearizations.
+    pub fn keep_step_linearizations(&self, steps: usize) -> Fmi3Status {
+        // SAFETY: the function takes the instance and a count.
+        unsafe {
+            self.fmu
+                .func::<KeepStepLinearizations>("tandemKeepStepLinearizations")(self.i, steps)
+        }
     }
 
     /// tandemGetState into `n` entries.

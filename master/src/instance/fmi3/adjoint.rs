@@ -5,7 +5,7 @@
 use super::Fmu3Instance;
 use crate::binding::fmi3::AdjointFunctions;
 use crate::error::Result;
-use crate::import::{AdjointManifest, ADJOINT_MANIFEST};
+use crate::import::{AdjointManifest, ADJOINT_MANIFEST, KEEP_STEP_LINEARIZATIONS};
 
 /// Tangents of the results `(w_k+1, y_k+1)` of a step.
 #[derive(Debug, Clone, PartialEq)]
@@ -186,6 +186,21 @@ impl Fmu3Instance {
         };
         self.core.check(FUNCTION, status)?;
         Ok(out)
+    }
+
+    /// tandemKeepStepLinearizations: the FMU linearizes the steps it takes from now on and
+    /// keeps the latest `steps` for the step VJPs and JVPs (0: none). Returns whether it does:
+    /// false, without a call, for an FMU whose manifest does not declare the capability.
+    pub fn keep_step_linearizations(&mut self, steps: usize) -> Result<bool> {
+        const FUNCTION: &str = "tandemKeepStepLinearizations";
+        if !self.manifest()?.has(KEEP_STEP_LINEARIZATIONS) {
+            return Ok(false);
+        }
+        let f = self.adjoint_function(FUNCTION, |a| a.keep_step_linearizations)?;
+        // SAFETY: the instance is live; the function takes no array.
+        let status = unsafe { f(self.instance, steps) };
+        self.core.check(FUNCTION, status)?;
+        Ok(true)
     }
 
     /// The manifest, or an error naming the instance when the FMU has none.

@@ -64,6 +64,10 @@ impl StepDerivatives for Fmu3Instance {
         Fmu3Instance::state_size(self)
     }
 
+    fn keep_step_linearizations(&mut self, steps: usize) -> Result<bool> {
+        Fmu3Instance::keep_step_linearizations(self, steps)
+    }
+
     fn step_jvp(
         &mut self,
         step: f64,
