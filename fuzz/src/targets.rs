@@ -25,17 +25,21 @@ pub enum Target {
     Ssp,
     /// The adjoint extension's manifest reader, against a valid FMI 3.0 description.
     AdjointManifest,
+    /// FMU archives (`.fmu`): opening one reads its model description and manifest from the
+    /// zip and unpacks this platform's binaries and `resources/`.
+    FmuArchive,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 6] = [
+    pub const ALL: [Target; 7] = [
         Target::Fmi2ModelDescription,
         Target::Fmi3ModelDescription,
         Target::SystemToml,
         Target::Ssd,
         Target::Ssp,
         Target::AdjointManifest,
+        Target::FmuArchive,
     ];
 
     /// The name on the command line.
@@ -47,6 +51,7 @@ impl Target {
             Target::Ssd => "ssd",
             Target::Ssp => "ssp",
             Target::AdjointManifest => "adjoint-manifest",
+            Target::FmuArchive => "fmu-archive",
         }
     }
 
@@ -64,11 +69,12 @@ impl Target {
     /// The valid inputs mutations start from.
     pub fn seeds(self) -> Vec<Vec<u8>> {
         let ball = OdeSystem::<bouncing_ball::BouncingBall>::default();
+        let methods = [zip::CompressionMethod::Stored, zip::CompressionMethod::Deflated];
         if self == Target::Ssp {
-            return [zip::CompressionMethod::Stored, zip::CompressionMethod::Deflated]
-                .into_iter()
-                .map(ssp_package)
-                .collect();
+            return methods.into_iter().map(ssp_package).collect();
+        }
+        if self == Target::FmuArchive {
+            return methods.into_iter().map(fmu_archive).collect();
         }
         let texts: Vec<String> = match self {
             Target::Fmi2ModelDescription => vec![
@@ -85,7 +91,7 @@ impl Target {
                 include_str!("../../master/systems/energy-pendula.toml").into(),
             ],
             Target::Ssd => vec![include_str!("../seeds/documented.ssd").into()],
-            Target::Ssp => unreachable!("packages are built above"),
+            Target::Ssp | Target::FmuArchive => unreachable!("archives are built above"),
             Target::AdjointManifest => {
                 vec![adjoint_manifest(&ball).expect("the bouncing ball has an adjoint extension")]
             }
@@ -145,6 +151,11 @@ impl Harness {
                 let md = self.manifest_md.as_ref().expect("made for this target");
                 AdjointManifest::parse(text, md).is_ok()
             }
+            Target::FmuArchive => {
+                let path = self.scratch.path().join("model.fmu");
+                std::fs::write(&path, input).expect("write into the scratch folder");
+                tandem::Fmu::open(&path).is_ok()
+            }
         }
     }
 
@@ -159,15 +170,42 @@ impl Harness {
 /// An SSP package of the documented description and its parameter set, its entries stored
 /// with `method`.
 fn ssp_package(method: zip::CompressionMethod) -> Vec<u8> {
+    zip_of(
+        &[
+            ("SystemStructure.ssd", include_bytes!("../seeds/documented.ssd")),
+            ("resources/mass2.ssv", include_bytes!("../seeds/mass2.ssv")),
+        ],
+        method,
+    )
+}
+
+/// An FMU archive of the bouncing ball's FMI 3.0 description and adjoint manifest, a stand-in
+/// binary for this platform (opening an FMU does not load it), a resource and documentation,
+/// its entries stored with `method`.
+fn fmu_archive(method: zip::CompressionMethod) -> Vec<u8> {
+    let ball = OdeSystem::<bouncing_ball::BouncingBall>::default();
+    let description = fmi3(&ball, "bouncing_ball");
+    let manifest = adjoint_manifest(&ball).expect("the bouncing ball has an adjoint extension");
+    zip_of(
+        &[
+            ("modelDescription.xml", description.as_bytes()),
+            (tandem::import::ADJOINT_MANIFEST, manifest.as_bytes()),
+            ("binaries/x86_64-linux/bouncing_ball.so", b"\x7fELF stand-in"),
+            ("resources/table.csv", b"t,y\n0,1\n"),
+            ("documentation/index.html", b"<html></html>"),
+        ],
+        method,
+    )
+}
+
+/// A zip archive in memory of `entries` (name, content), stored with `method`.
+fn zip_of(entries: &[(&str, &[u8])], method: zip::CompressionMethod) -> Vec<u8> {
     use std::io::Write;
     let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default().compression_method(method);
-    for (name, content) in [
-        ("SystemStructure.ssd", include_str!("../seeds/documented.ssd")),
-        ("resources/mass2.ssv", include_str!("../seeds/mass2.ssv")),
-    ] {
-        writer.start_file(name, options).expect("zip into memory");
-        writer.write_all(content.as_bytes()).expect("zip into memory");
+    for (name, content) in entries {
+        writer.start_file(*name, options).expect("zip into memory");
+        writer.write_all(content).expect("zip into memory");
     }
     writer.finish().expect("zip into memory").into_inner()
 }
