@@ -38,14 +38,9 @@ pub enum PlotArg {
     Variables,
 }
 
-/// Arguments of `tandem run`.
+/// What `tandem run` and `tandem sweep` may change of the system as its file gives it.
 #[derive(Args, Debug)]
-pub struct RunArgs {
-    /// The system: a TOML system file, an SSP package (.ssp) or a system structure description (.ssd).
-    pub system: PathBuf,
-    /// Result CSV file (default: the system's [output] file, else <system>_out.csv).
-    #[arg(long)]
-    pub output_file: Option<PathBuf>,
+pub struct SystemOverrides {
     /// Stop time (default: the system's [experiment] stop, or the SSD's DefaultExperiment stopTime).
     #[arg(long)]
     pub stop_time: Option<f64>,
@@ -56,16 +51,45 @@ pub struct RunArgs {
     /// Take every FMU from this folder, by the file name given in the system file.
     #[arg(long)]
     pub fmu_dir: Option<PathBuf>,
-    /// Threads of a Jacobi macro step: auto or a number (default: the system's [schedule]
-    /// threads).
-    #[arg(long)]
-    pub threads: Option<Threads>,
     /// Which FMU log messages to show: off, error, warning, info.
     #[arg(long, default_value = "warning")]
     pub log_level: LogLevel,
     /// Turn the energy correction on or off (default: the system's [energy] correction).
     #[arg(long, value_enum)]
     pub energy_correction: Option<Switch>,
+}
+
+impl SystemOverrides {
+    /// Run options with these overrides, logging to standard error, the rest default.
+    pub fn run_options(&self) -> RunOptions {
+        RunOptions {
+            stop_time: self.stop_time,
+            step_size: self.step_size,
+            fmu_dir: self.fmu_dir.clone(),
+            log: LogSettings {
+                level: self.log_level,
+                logger: stderr_logger(),
+            },
+            correction: self.energy_correction.map(Switch::is_on),
+            ..RunOptions::default()
+        }
+    }
+}
+
+/// Arguments of `tandem run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The system: a TOML system file, an SSP package (.ssp) or a system structure description (.ssd).
+    pub system: PathBuf,
+    /// Result CSV file (default: the system's [output] file, else <system>_out.csv).
+    #[arg(long)]
+    pub output_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub overrides: SystemOverrides,
+    /// Threads of a Jacobi macro step: auto or a number (default: the system's [schedule]
+    /// threads).
+    #[arg(long)]
+    pub threads: Option<Threads>,
     /// Draw a plot beside the result file (repeatable).
     #[arg(long, value_enum)]
     pub plot: Vec<PlotArg>,
@@ -86,15 +110,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     }
     let options = RunOptions {
         output_file: args.output_file.clone(),
-        stop_time: args.stop_time,
-        step_size: args.step_size,
-        fmu_dir: args.fmu_dir.clone(),
         threads: args.threads,
-        log: LogSettings {
-            level: args.log_level,
-            logger: stderr_logger(),
-        },
-        correction: args.energy_correction.map(Switch::is_on),
         plots: args
             .plot
             .iter()
@@ -106,6 +122,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         plot_variables: args.plot_variables.clone(),
         progress: true,
         keep_trace: false,
+        ..args.overrides.run_options()
     };
     interrupt::install();
     install_crash_report();

@@ -7,11 +7,9 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::run::Switch;
+use super::run::SystemOverrides;
 use crate::error::{Error, Result};
-use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::interrupt;
-use crate::run::RunOptions;
 use crate::sweep::grid::{factorial, Grid};
 use crate::sweep::metrics::Metric;
 use crate::sweep::sampling::{sample, Design, Sampled};
@@ -63,21 +61,8 @@ pub struct SweepArgs {
     /// Runs at the same time, each on one thread (default: one per core).
     #[arg(long)]
     pub threads: Option<NonZeroUsize>,
-    /// Stop time (default: the system's).
-    #[arg(long)]
-    pub stop_time: Option<f64>,
-    /// Macro step (default: the system's).
-    #[arg(long)]
-    pub step_size: Option<f64>,
-    /// Take every FMU from this folder, by the file name given in the system file.
-    #[arg(long)]
-    pub fmu_dir: Option<PathBuf>,
-    /// Which FMU log messages to show: off, error, warning, info.
-    #[arg(long, default_value = "warning")]
-    pub log_level: LogLevel,
-    /// Turn the energy correction on or off (default: the system's [energy] correction).
-    #[arg(long, value_enum)]
-    pub energy_correction: Option<Switch>,
+    #[command(flatten)]
+    pub overrides: SystemOverrides,
 }
 
 /// The formats of the table.
@@ -116,17 +101,7 @@ pub fn run(args: &SweepArgs) -> Result<ExitCode> {
         std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
     }
     let options = SweepOptions {
-        run: RunOptions {
-            stop_time: args.stop_time,
-            step_size: args.step_size,
-            fmu_dir: args.fmu_dir.clone(),
-            log: LogSettings {
-                level: args.log_level,
-                logger: stderr_logger(),
-            },
-            correction: args.energy_correction.map(Switch::is_on),
-            ..RunOptions::default()
-        },
+        run: args.overrides.run_options(),
         metrics: args
             .metric
             .iter()
