@@ -11,7 +11,7 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -31,16 +31,38 @@ fn simulate_args(fmu: &Path, output: &Path, extra: &[&str]) -> Vec<String> {
 /// Asserts that `output` holds the header and whole rows at 0, step, 2 step, ... up to
 /// `last` (y = time on every row).
 fn assert_rows_up_to(output: &Path, step: f64, last: f64) {
+    assert_rows_of_up_to(output, "y", step, last);
+}
+
+/// [`assert_rows_up_to`] with the output's column named `y` (`f.y` in a system's result).
+fn assert_rows_of_up_to(output: &Path, y: &str, step: f64, last: f64) {
     let text = std::fs::read_to_string(output).unwrap();
     assert!(text.ends_with('\n'), "the last row is whole: {text:?}");
     let (header, rows) = read_csv(output);
-    assert_eq!(header, ["time", "y"]);
+    assert_eq!(header, ["time", y]);
     let expected = (last / step).round() as usize + 1;
     assert_eq!(rows.len(), expected, "rows 0, {step}, ..., {last}");
     for (k, row) in rows.iter().enumerate() {
         assert!((row[0] - k as f64 * step).abs() < 1e-9, "row {k}: {row:?}");
         assert!((row[1] - row[0]).abs() < 1e-9, "row {k}: {row:?}");
     }
+}
+
+/// A system file `dir/system.toml` of one faulty component `f` with `parameters` (TOML inline
+/// table entries), to `stop` in macro steps `step`.
+fn faulty_system(dir: &Path, stop: f64, step: f64, parameters: &str) -> PathBuf {
+    let fmu = faulty_fmu(dir, None);
+    let system = dir.join("system.toml");
+    std::fs::write(
+        &system,
+        format!(
+            "[experiment]\nstop = {stop:?}\nstep = {step:?}\n\n[[component]]\nname = \"f\"\n\
+             fmu = '{}'\nparameters = {{ {parameters} }}\n",
+            fmu.display()
+        ),
+    )
+    .unwrap();
+    system
 }
 
 #[test]
@@ -78,17 +100,7 @@ fn a_crash_inside_a_call_is_named_and_keeps_the_rows_before() {
 #[test]
 fn a_crash_inside_a_system_run_names_the_component_and_keeps_the_rows_before() {
     let dir = tempfile::tempdir().unwrap();
-    let fmu = faulty_fmu(dir.path(), None);
-    let system = dir.path().join("system.toml");
-    std::fs::write(
-        &system,
-        format!(
-            "[experiment]\nstop = 1.0\nstep = 0.1\n\n[[component]]\nname = \"f\"\n\
-             fmu = '{}'\nparameters = {{ crash_at = 0.45 }}\n",
-            fmu.display()
-        ),
-    )
-    .unwrap();
+    let system = faulty_system(dir.path(), 1.0, 0.1, "crash_at = 0.45");
     let output = dir.path().join("out.csv");
     let run = tandem(&["run", system.to_str().unwrap(), "--output-file", output.to_str().unwrap()]);
     // The macro step from 0.5 crashes: the rows up to its start stay.
@@ -98,14 +110,7 @@ fn a_crash_inside_a_system_run_names_the_component_and_keeps_the_rows_before() {
         "{}",
         run.stderr
     );
-    let text = std::fs::read_to_string(&output).unwrap();
-    assert!(text.ends_with('\n'), "the last row is whole: {text:?}");
-    let (header, rows) = read_csv(&output);
-    assert_eq!(header, ["time", "f.y"]);
-    assert_eq!(rows.len(), 6, "rows 0, 0.1, ..., 0.5: {rows:?}");
-    for (k, row) in rows.iter().enumerate() {
-        assert!((row[0] - k as f64 * 0.1).abs() < 1e-9 && (row[1] - row[0]).abs() < 1e-9, "row {k}: {row:?}");
-    }
+    assert_rows_of_up_to(&output, "f.y", 0.1, 0.5);
 }
 
 #[test]
@@ -133,17 +138,7 @@ fn sigterm_ends_the_run_after_a_whole_row() {
 #[test]
 fn sigterm_ends_a_system_run_after_a_whole_row() {
     let dir = tempfile::tempdir().unwrap();
-    let fmu = faulty_fmu(dir.path(), None);
-    let system = dir.path().join("system.toml");
-    std::fs::write(
-        &system,
-        format!(
-            "[experiment]\nstop = 100.0\nstep = 0.01\n\n[[component]]\nname = \"f\"\n\
-             fmu = '{}'\nparameters = {{ delay = 0.001 }}\n",
-            fmu.display()
-        ),
-    )
-    .unwrap();
+    let system = faulty_system(dir.path(), 100.0, 0.01, "delay = 0.001");
     let output = dir.path().join("out.csv");
     let args = [
         "run".to_string(),
@@ -152,14 +147,7 @@ fn sigterm_ends_a_system_run_after_a_whole_row() {
         output.display().to_string(),
     ];
     let time = terminate_after_some_rows(&args, &output);
-    let text = std::fs::read_to_string(&output).unwrap();
-    assert!(text.ends_with('\n'), "the last row is whole");
-    let (header, rows) = read_csv(&output);
-    assert_eq!(header, ["time", "f.y"]);
-    assert!((rows.last().unwrap()[0] - time).abs() < 1e-9, "{rows:?}");
-    for (k, row) in rows.iter().enumerate() {
-        assert!((row[0] - k as f64 * 0.01).abs() < 1e-9, "row {k}: {row:?}");
-    }
+    assert_rows_of_up_to(&output, "f.y", 0.01, time);
 }
 
 /// Starts `tandem args`, sends SIGTERM once `output` has a few rows, and returns the time
