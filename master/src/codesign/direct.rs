@@ -47,15 +47,6 @@ impl<E: Equations> DirectPlant<E> {
     }
 }
 
-/// Splits a vector over the stacked (x, u, d) into its three parts.
-fn split(dims: Dims, v: DVector<f64>) -> Adjoints {
-    Adjoints {
-        x: v.rows(0, dims.x).into_owned(),
-        u: v.rows(dims.x, dims.u).into_owned(),
-        d: v.rows(dims.x + dims.u, dims.d).into_owned(),
-    }
-}
-
 impl<E: Equations> Plant for DirectPlant<E> {
     fn dims(&self) -> Dims {
         self.0.dims()
@@ -94,10 +85,8 @@ impl<E: Equations> Plant for DirectPlant<E> {
         psi: &[f64],
     ) -> Result<Adjoints, CodesignError> {
         let jac = self.full_jacobian(x, u, d);
-        Ok(split(
-            self.0.dims(),
-            jac.tr_mul(&DVector::from_column_slice(psi)),
-        ))
+        let products = jac.tr_mul(&DVector::from_column_slice(psi));
+        Ok(Adjoints::split(self.0.dims(), products.as_slice()))
     }
 
     fn seed_gradient(
@@ -139,7 +128,7 @@ impl<E: Equations> Plant for DirectPlant<E> {
             }
             wd[j].eps1 = 0.0;
         }
-        Ok(split(dims, gradient))
+        Ok(Adjoints::split(dims, gradient.as_slice()))
     }
 
     fn seed_method(&self) -> &'static str {

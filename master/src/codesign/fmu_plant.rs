@@ -4,7 +4,7 @@
 //! to (states, inputs, design parameters). FMI has no second derivatives, so the seed
 //! contraction is a central difference of J and G.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 
 use super::error::CodesignError;
 use super::plant::{Adjoints, Dims, Plant};
@@ -260,12 +260,7 @@ impl Plant for FmuPlant {
         let mut out = vec![0.0; self.partials.known_count()];
         self.partials
             .vjp(self.instance.as_mut(), Equation::Derivatives, psi, &mut out)?;
-        let (nx, nu) = (self.dims.x, self.dims.u);
-        Ok(Adjoints {
-            x: DVector::from_column_slice(&out[..nx]),
-            u: DVector::from_column_slice(&out[nx..nx + nu]),
-            d: DVector::from_column_slice(&out[nx + nu..]),
-        })
+        Ok(Adjoints::split(self.dims, &out))
     }
 
     fn seed_gradient(
@@ -299,11 +294,7 @@ impl Plant for FmuPlant {
             w[k] = original;
             gradient[k] = (plus - minus) / (2.0 * h);
         }
-        Ok(Adjoints {
-            x: DVector::from_column_slice(&gradient[..nx]),
-            u: DVector::from_column_slice(&gradient[nx..nx + nu]),
-            d: DVector::from_column_slice(&gradient[nx + nu..]),
-        })
+        Ok(Adjoints::split(self.dims, &gradient))
     }
 
     fn seed_method(&self) -> &'static str {

@@ -27,6 +27,19 @@ pub struct Adjoints {
     pub d: DVector<f64>,
 }
 
+impl Adjoints {
+    /// The parts of `v`, a vector over the stacked (x, u, d) of a plant of sizes `dims`.
+    pub fn split(dims: Dims, v: &[f64]) -> Adjoints {
+        let (x, rest) = v.split_at(dims.x);
+        let (u, d) = rest.split_at(dims.u);
+        Adjoints {
+            x: DVector::from_column_slice(x),
+            u: DVector::from_column_slice(u),
+            d: DVector::from_column_slice(d),
+        }
+    }
+}
+
 /// An ODE right-hand side `ẋ = r(x, u, d)` with first derivatives and the second-order seed
 /// contraction the coupled adjoint needs.
 pub trait Plant {
