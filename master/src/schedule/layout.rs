@@ -3,10 +3,16 @@
 //! the last one, some microseconds, more on a loaded machine) that only pays for itself when
 //! the participants' work per step is larger; how large is known only by trying. So with
 //! `threads = "auto"` the [`Chooser`] times a few steps in each layout, runs the faster one for
-//! a stretch of steps, and compares again after it: a stretch twice as long while the winner
-//! stays the same, a short one after a change (the work per step may change during a run, and
-//! so may the load of the machine). Timing whole steps of both layouts, rather than each
-//! participant's step alone, measures the hand-off itself instead of assuming its cost.
+//! a stretch of steps, and compares again after it: a longer stretch while the winner stays the
+//! same, a short one after a change (the work per step may change during a run, and so may the
+//! load of the machine). Timing whole steps of both layouts, rather than each participant's step
+//! alone, measures the hand-off itself instead of assuming its cost.
+//!
+//! The losing layout's trial steps are the price of adapting. When the layouts are close that
+//! price is small whatever the stretch; when one is many times slower (cheap FMUs, where a
+//! parallel step is mostly hand-off) each trial step costs many steps' time, so the stretch
+//! grows with the measured ratio, up to a length at which the trials cost at most
+//! [`TRIAL_BUDGET`] of the run.
 
 use std::time::Duration;
 
@@ -23,9 +29,14 @@ pub enum Layout {
 const TRIAL_STEPS: usize = 8;
 /// Steps run in the chosen layout after a comparison that changed it.
 const FIRST_STRETCH: usize = 64;
-/// The longest stretch between comparisons: the losing layout's trial steps then cost at most
-/// 8 / 8192 of the run's steps.
+/// The longest stretch between comparisons of close layouts: the losing layout's trial steps
+/// then cost at most 8 / 8192 of the run's steps.
 const LONGEST_STRETCH: usize = 8192;
+/// The share of a stretch's time that the next comparison's losing trial steps may cost; sets
+/// the longest stretch when one layout is many times slower than the other.
+const TRIAL_BUDGET: f64 = 0.005;
+/// The most a stretch grows at one comparison, however lopsided the layouts.
+const LARGEST_GROWTH: f64 = 16.0;
 
 /// Chooses the layout of every macro step.
 #[derive(Debug)]
@@ -101,13 +112,14 @@ impl Chooser {
         if parallel.len() < TRIAL_STEPS {
             return;
         }
-        let winner = if median(parallel) < median(in_turn) {
-            Layout::Parallel
+        let (in_turn_time, parallel_time) = (median(in_turn), median(parallel));
+        let (winner, ratio) = if parallel_time < in_turn_time {
+            (Layout::Parallel, slowdown(in_turn_time, parallel_time))
         } else {
-            Layout::InTurn
+            (Layout::InTurn, slowdown(parallel_time, in_turn_time))
         };
         trials.stretch = if winner == self.chosen {
-            (trials.stretch * 2).min(LONGEST_STRETCH)
+            next_stretch(trials.stretch, ratio)
         } else {
             FIRST_STRETCH
         };
@@ -116,6 +128,26 @@ impl Chooser {
         parallel.clear();
         self.chosen = winner;
     }
+}
+
+/// How many times slower the losing layout's step is than the winner's (at least 1).
+fn slowdown(loser: Duration, winner: Duration) -> f64 {
+    if winner.is_zero() {
+        return LARGEST_GROWTH;
+    }
+    (loser.as_secs_f64() / winner.as_secs_f64()).max(1.0)
+}
+
+/// The stretch after a comparison that confirmed the chosen layout, the loser `ratio` times
+/// slower: it grows by the ratio (at least doubling, at most [`LARGEST_GROWTH`] times), up to
+/// the length at which the next comparison's losing steps cost [`TRIAL_BUDGET`] of it, and at
+/// least up to [`LONGEST_STRETCH`].
+fn next_stretch(stretch: usize, ratio: f64) -> usize {
+    let growth = ratio.clamp(2.0, LARGEST_GROWTH);
+    // Trial steps of the loser cost `(ratio - 1)` winner steps each beyond a winner's step.
+    let affordable = TRIAL_STEPS as f64 * (ratio - 1.0) / TRIAL_BUDGET;
+    let longest = affordable.max(LONGEST_STRETCH as f64);
+    (stretch as f64 * growth).min(longest).round() as usize
 }
 
 /// The median of `times` (sorts them).
@@ -171,10 +203,24 @@ mod tests {
         });
         assert_eq!(&taken[..8], &[Layout::InTurn; 8]);
         assert_eq!(&taken[8..16], &[Layout::Parallel; 8]);
-        // Comparisons after stretches of 64, 128, ... 8192 steps, then every 8192.
+        // Parallel is 16.7 times slower: stretches of 512, 8192, then 25 067 steps follow.
         let parallel = count(&taken, Layout::Parallel);
-        assert!(parallel <= 8 * 20, "{parallel} parallel steps");
+        assert!(parallel <= 8 * 6, "{parallel} parallel steps");
         assert!(taken[16..16 + 64].iter().all(|&l| l == Layout::InTurn));
+        // The losing trials cost at most 2 % of the whole run.
+        let time_of = |l: &Layout| if *l == Layout::InTurn { 3.0 } else { 50.0 };
+        let run: f64 = taken.iter().map(time_of).sum();
+        assert!(run <= 1.02 * 3.0 * 100_000.0, "run {run} us");
+    }
+
+    #[test]
+    fn close_layouts_are_compared_at_least_every_8192_steps() {
+        assert_eq!(next_stretch(64, 1.1), 128);
+        assert_eq!(next_stretch(8192, 1.1), 8192);
+        assert_eq!(next_stretch(64, 3.0), 192);
+        assert_eq!(next_stretch(8192, 3.0), 8192);
+        assert_eq!(next_stretch(32, 100.0), 32 * 16);
+        assert_eq!(next_stretch(1 << 20, 100.0), 158_400);
     }
 
     #[test]
