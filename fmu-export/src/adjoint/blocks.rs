@@ -115,8 +115,11 @@ fn evaluate<F>(
                 offset += len;
             }
         }
-        for j in seeded {
-            x[j] = Lanes::from(point[j]);
+        // Unseeded for the next evaluation only: the next call lifts the point afresh.
+        if seeded.end < cols {
+            for j in seeded {
+                x[j] = Lanes::from(point[j]);
+            }
         }
     }
     if let Some(value) = value {

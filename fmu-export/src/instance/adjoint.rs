@@ -6,7 +6,9 @@
 //! (entry `i` of a seed array is input `u[i]`, parameter `p[i]`, output `y[i]`); the discrete
 //! state is the integrator's [`DiscreteAdjoint::adjoint_state`]. Inputs are held over a step:
 //! their seeds are the polynomial's zeroth-order coefficients, the higher ones (FMI 2.0 input
-//! derivatives) held fixed. Everything is computed on copies, so the instance is unchanged.
+//! derivatives) held fixed. A step VJP takes its step on the instance's own integrator and puts
+//! the integrator's state back bit for bit; everything else is computed on copies, so the
+//! instance is unchanged.
 
 use std::borrow::Cow;
 
