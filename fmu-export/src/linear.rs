@@ -24,8 +24,35 @@ impl<T: Scalar> Lu<T> {
     /// without allocating when it is small).
     pub fn factor(a: impl Into<SmallMatrix<T>>, n: usize) -> Result<Self, Singular> {
         let mut a = a.into();
+        assert_eq!(a.len(), n * n, "matrix buffer must hold n*n entries");
+        let scale = a.iter().fold(0.0f64, |m, v| m.max(v.real().abs())).max(f64::MIN_POSITIVE);
         let mut pivots = Small::with_capacity(n);
-        factor_in_place(&mut a, n, &mut pivots)?;
+        for k in 0..n {
+            let (p, best) = (k..n)
+                .map(|i| (i, a[i * n + k].real().abs()))
+                .fold((k, -1.0), |acc, cur| if cur.1 > acc.1 { cur } else { acc });
+            // The negated comparison also rejects a NaN pivot.
+            #[allow(clippy::neg_cmp_op_on_partial_ord)]
+            let negligible = !(best > scale * 1e-300);
+            if negligible || !best.is_finite() {
+                return Err(Singular { column: k });
+            }
+            pivots.push(p);
+            if p != k {
+                for j in 0..n {
+                    a.swap(k * n + j, p * n + j);
+                }
+            }
+            let pivot = a[k * n + k];
+            for i in (k + 1)..n {
+                let factor = a[i * n + k] / pivot;
+                a[i * n + k] = factor;
+                for j in (k + 1)..n {
+                    let akj = a[k * n + j];
+                    a[i * n + j] -= factor * akj;
+                }
+            }
+        }
         Ok(Lu { n, lu: a, pivots })
     }
 
@@ -36,7 +63,19 @@ impl<T: Scalar> Lu<T> {
 
     /// Solves `A x = b` in place.
     pub fn solve(&self, b: &mut [T]) {
-        solve_factored(&self.lu, &self.pivots, b);
+        let n = self.n;
+        for (k, &p) in self.pivots.iter().enumerate() {
+            b.swap(k, p);
+        }
+        for i in 0..n {
+            let row = &self.lu[i * n..i * n + i];
+            b[i] = row.iter().zip(&b[..i]).fold(b[i], |s, (&l, &x)| s - l * x);
+        }
+        for i in (0..n).rev() {
+            let row = &self.lu[i * n + i + 1..(i + 1) * n];
+            let s = row.iter().zip(&b[i + 1..]).fold(b[i], |s, (&u, &x)| s - u * x);
+            b[i] = s / self.lu[i * n + i];
+        }
     }
 
     /// Solves `A^T x = b` in place (adjoint solves reuse the forward factorization).
@@ -62,72 +101,8 @@ pub fn solve<T: Scalar>(
     b: &mut [T],
     n: usize,
 ) -> Result<(), Singular> {
-    solve_in_place(&mut a.into(), b, n)
-}
-
-/// Solves `A x = b` for one right-hand side, factoring `a` in place: what [`solve`] does,
-/// without moving the matrix into an [`Lu`] (for dual numbers with many tangents a small
-/// matrix is kilobytes, and copying it cost more than the elimination).
-pub fn solve_in_place<T: Scalar>(a: &mut [T], b: &mut [T], n: usize) -> Result<(), Singular> {
-    let mut pivots = Small::with_capacity(n);
-    factor_in_place(a, n, &mut pivots)?;
-    solve_factored(a, &pivots, b);
+    Lu::factor(a, n)?.solve(b);
     Ok(())
-}
-
-/// `P A = L U` of the `n x n` row-major matrix `a`, overwritten by `L` (below the diagonal,
-/// unit diagonal implied) and `U`, with the row exchanges in `pivots`.
-fn factor_in_place<T: Scalar>(
-    a: &mut [T],
-    n: usize,
-    pivots: &mut Small<usize>,
-) -> Result<(), Singular> {
-    assert_eq!(a.len(), n * n, "matrix buffer must hold n*n entries");
-    let scale = a.iter().fold(0.0f64, |m, v| m.max(v.real().abs())).max(f64::MIN_POSITIVE);
-    for k in 0..n {
-        let (p, best) = (k..n)
-            .map(|i| (i, a[i * n + k].real().abs()))
-            .fold((k, -1.0), |acc, cur| if cur.1 > acc.1 { cur } else { acc });
-        // The negated comparison also rejects a NaN pivot.
-        #[allow(clippy::neg_cmp_op_on_partial_ord)]
-        let negligible = !(best > scale * 1e-300);
-        if negligible || !best.is_finite() {
-            return Err(Singular { column: k });
-        }
-        pivots.push(p);
-        if p != k {
-            for j in 0..n {
-                a.swap(k * n + j, p * n + j);
-            }
-        }
-        let pivot = a[k * n + k];
-        for i in (k + 1)..n {
-            let factor = a[i * n + k] / pivot;
-            a[i * n + k] = factor;
-            for j in (k + 1)..n {
-                let akj = a[k * n + j];
-                a[i * n + j] -= factor * akj;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Solves `A x = b` in place from the factors `lu` and `pivots` of [`factor_in_place`].
-fn solve_factored<T: Scalar>(lu: &[T], pivots: &[usize], b: &mut [T]) {
-    let n = pivots.len();
-    for (k, &p) in pivots.iter().enumerate() {
-        b.swap(k, p);
-    }
-    for i in 0..n {
-        let row = &lu[i * n..i * n + i];
-        b[i] = row.iter().zip(&b[..i]).fold(b[i], |s, (&l, &x)| s - l * x);
-    }
-    for i in (0..n).rev() {
-        let row = &lu[i * n + i + 1..(i + 1) * n];
-        let s = row.iter().zip(&b[i + 1..]).fold(b[i], |s, (&u, &x)| s - u * x);
-        b[i] = s / lu[i * n + i];
-    }
 }
 
 #[cfg(test)]
@@ -153,12 +128,6 @@ mod tests {
             assert!((b[i] - x[i]).abs() < 1e-14, "{b:?}");
             assert!((bt[i] - x[i]).abs() < 1e-14, "{bt:?}");
         }
-        // Factored in place, the same elimination: the same bits.
-        let (mut factored, mut c) = (a.clone(), matvec(&a, &x, 3, false));
-        solve_in_place(&mut factored, &mut c, 3).unwrap();
-        assert_eq!(c, b);
-        let mut singular = [1.0, 2.0, 2.0, 4.0];
-        assert_eq!(solve_in_place(&mut singular, &mut [1.0, 1.0], 2), Err(Singular { column: 1 }));
     }
 
     #[test]

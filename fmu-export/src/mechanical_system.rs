@@ -149,9 +149,7 @@ impl<M: MechanicalModel> MechanicalSystem<M> {
             // The augmented matrix is the mass matrix itself: no copy into a larger one (this
             // runs once per step and per column of every step Jacobian).
             let mut accelerations = self.forces(a);
-            let mut mass = matrix_zeros(n * n);
-            self.mass_matrix_into(a, &mut mass);
-            linear::solve_in_place(&mut mass, &mut accelerations, n)?;
+            linear::solve(self.mass_matrix(a), &mut accelerations, n)?;
             return Ok((accelerations, Small::new()));
         }
         let size = n + m;
