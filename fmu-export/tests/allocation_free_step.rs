@@ -1,6 +1,8 @@
 //! Once an instance runs, a communication step of a small mechanical model allocates nothing:
 //! neither the integrator's step nor the instance's doStep with the inputs set before it and
-//! the outputs read after it (the calls a master makes at every step).
+//! the outputs read after it (the calls a master makes at every step). Its step VJP allocates
+//! only the record of the step it takes, and its output VJP nothing (the calls a gradient's
+//! reverse sweep makes at every step).
 
 mod common;
 
@@ -8,6 +10,7 @@ use std::alloc::{GlobalAlloc, Layout, System as Heap};
 use std::cell::Cell;
 
 use common::Oscillator;
+use fmu_export::instance::adjoint::{StepArguments, StepResults};
 use fmu_export::instance::lifecycle::Kind;
 use fmu_export::instance::logging::Silent;
 use fmu_export::instance::Instance;
@@ -120,4 +123,88 @@ fn a_cosimulation_do_step_allocates_nothing() {
     let count = allocations(|| (1..100).for_each(|k| step(k as f64 * 1e-3)));
     assert_eq!(count, 0, "99 doStep calls with set and get allocated {count} times");
     assert!(y[0].is_finite() && y[0] != 0.0, "the steps ran: acceleration {}", y[0]);
+}
+
+/// An initialized Co-Simulation instance of the HHT oscillator.
+fn started() -> Instance<MechanicalSystem<HhtOscillator>> {
+    let mut inst = Instance::new(Kind::CoSimulation, Box::new(Silent), false);
+    inst.setup_experiment(None, 0.0, None).unwrap();
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+    inst
+}
+
+/// The adjoints `(state, inputs, parameters)` a step VJP returns.
+type Adjoints = (Vec<f64>, Vec<f64>, Vec<f64>);
+
+/// Zeroed adjoint arrays for `inst` and seeds on its state and outputs.
+fn arrays(inst: &Instance<MechanicalSystem<HhtOscillator>>) -> (Adjoints, Vec<f64>, Vec<f64>) {
+    let ns = inst.adjoint_state_size().unwrap();
+    let decl = inst.declaration();
+    let (nu, np, ny) = (decl.inputs.len(), decl.parameters.len(), decl.outputs.len());
+    let seeds_state = (0..ns).map(|i| 1.0 + i as f64).collect();
+    ((vec![0.0; ns], vec![0.0; nu], vec![0.0; np]), seeds_state, vec![0.5; ny])
+}
+
+/// One step VJP of `inst` over 1 ms into `out`.
+fn step_vjp(
+    inst: &mut Instance<MechanicalSystem<HhtOscillator>>,
+    seeds: (&[f64], &[f64]),
+    out: &mut Adjoints,
+) {
+    let results = StepResults { state: seeds.0, outputs: seeds.1 };
+    let (state, inputs, params) = (&mut out.0[..], &mut out.1[..], &mut out.2[..]);
+    inst.step_vjp(1e-3, results, StepArguments { state, inputs, params }).unwrap();
+}
+
+/// The allocations a step VJP may make: the record of the step it takes (the driver's tape:
+/// the input polynomial, the parameters, the start state, the list of internal steps and the
+/// states of its one internal step). Everything else is reused from the previous call.
+const STEP_RECORD_ALLOCATIONS: usize = 8;
+
+#[test]
+fn a_step_vjp_allocates_only_the_record_of_its_step_and_leaves_the_instance_as_it_was() {
+    let (mut inst, mut twin) = (started(), started());
+    let force = inst.table().vr_of(Role::Input(0)).unwrap();
+    let (mut out, w_bar, y_bar) = arrays(&inst);
+    let mut fresh = out.clone();
+    for inst in [&mut inst, &mut twin] {
+        inst.set_values(&[force], &[0.75]).unwrap();
+    }
+    step_vjp(&mut inst, (&w_bar, &y_bar), &mut out);
+    let calls = 10;
+    let count = allocations(|| (0..calls).for_each(|_| step_vjp(&mut inst, (&w_bar, &y_bar), &mut out)));
+    assert!(
+        count <= calls * STEP_RECORD_ALLOCATIONS,
+        "{calls} step VJPs allocated {count} times, more than their steps' records"
+    );
+    // Taken on the instance's own integrator for the linearization, the step is undone: the
+    // next doStep is bit for bit the twin's, which computed no VJP.
+    let acceleration = inst.table().vr_of(Role::Output(0)).unwrap();
+    let (mut y, mut y_twin) = ([0.0], [0.0]);
+    for (inst, y) in [(&mut inst, &mut y), (&mut twin, &mut y_twin)] {
+        inst.do_step(0.0, 1e-3).unwrap();
+        inst.get_values(&[acceleration], y).unwrap();
+    }
+    assert_eq!(y[0].to_bits(), y_twin[0].to_bits(), "doStep after the VJPs");
+    // From the reused linearization at another point: bit for bit the VJP of an instance that
+    // linearizes its first step there.
+    step_vjp(&mut inst, (&w_bar, &y_bar), &mut out);
+    step_vjp(&mut twin, (&w_bar, &y_bar), &mut fresh);
+    assert_eq!(out, fresh, "the VJP from reused buffers");
+    assert!(out.2.iter().any(|&v| v != 0.0), "the VJP ran: {out:?}");
+}
+
+#[test]
+fn an_output_vjp_allocates_nothing() {
+    let mut inst = started();
+    let ((mut state, mut inputs, mut params), _, y_bar) = arrays(&inst);
+    let mut output_vjp = |inst: &mut Instance<MechanicalSystem<HhtOscillator>>| {
+        let (state, inputs, params) = (&mut state[..], &mut inputs[..], &mut params[..]);
+        let out = StepArguments { state, inputs, params };
+        inst.output_vjp(&y_bar, out).unwrap();
+    };
+    output_vjp(&mut inst);
+    let count = allocations(|| (0..10).for_each(|_| output_vjp(&mut inst)));
+    assert_eq!(count, 0, "10 output VJPs allocated {count} times");
 }

@@ -4,6 +4,8 @@
 //! column (the work outside the tangents' arithmetic, the model's own bookkeeping and
 //! allocations, is paid once).
 
+use std::cell::RefCell;
+
 use num_dual::DualSVec64;
 
 use super::matrix::Matrix;
@@ -19,19 +21,73 @@ pub type Lanes = DualSVec64<LANES>;
 ///
 /// `f(args, out)` receives the blocks as dual slices, in order, and writes all `rows` outputs.
 /// It runs once per [`LANES`] columns, each run seeding the next columns' unit tangents.
-pub fn block_jacobians<F>(blocks: &[&[f64]], rows: usize, mut f: F) -> (Vec<Matrix>, Vec<f64>)
+pub fn block_jacobians<F>(blocks: &[&[f64]], rows: usize, f: F) -> (Vec<Matrix>, Vec<f64>)
 where
     F: FnMut(&[&[Lanes]], &mut [Lanes]),
 {
-    assert!(blocks.len() <= MAX_BLOCKS, "at most {MAX_BLOCKS} argument blocks");
-    let point = blocks.concat();
-    let lengths: Vec<usize> = blocks.iter().map(|b| b.len()).collect();
-    let cols = point.len();
-    let mut x: Vec<Lanes> = point.iter().map(|&v| Lanes::from(v)).collect();
-    let mut out = vec![Lanes::from(0.0); rows];
-    // Row-major over all blocks' columns.
-    let mut jac = vec![0.0; rows * cols];
+    let mut matrices: Vec<Matrix> = blocks.iter().map(|b| Matrix::zeros(rows, b.len())).collect();
+    let mut targets: Vec<&mut Matrix> = matrices.iter_mut().collect();
     let mut value = vec![0.0; rows];
+    block_jacobians_into(blocks, rows, &mut targets, Some(&mut value), f);
+    (matrices, value)
+}
+
+/// [`block_jacobians`] into `jacobians` (one per block, reshaped here, keeping their
+/// allocations), and the value of `f` into `value` if given: allocates nothing once the
+/// matrices and this thread's evaluation buffers have their sizes.
+pub fn block_jacobians_into<F>(
+    blocks: &[&[f64]],
+    rows: usize,
+    jacobians: &mut [&mut Matrix],
+    value: Option<&mut [f64]>,
+    f: F,
+) where
+    F: FnMut(&[&[Lanes]], &mut [Lanes]),
+{
+    assert!(blocks.len() <= MAX_BLOCKS, "at most {MAX_BLOCKS} argument blocks");
+    assert_eq!(blocks.len(), jacobians.len(), "one Jacobian per argument block");
+    BUFFERS.with(|buffers| match buffers.try_borrow_mut() {
+        Ok(mut buffers) => evaluate(blocks, rows, jacobians, value, f, &mut buffers),
+        // `f` itself linearizes something: it gets buffers of its own.
+        Err(_) => evaluate(blocks, rows, jacobians, value, f, &mut Buffers::default()),
+    })
+}
+
+/// The dual point and outputs of [`block_jacobians_into`], kept per thread: a linearization
+/// runs for every step VJP, and allocating these each time cost more than the arithmetic.
+#[derive(Default)]
+struct Buffers {
+    point: Vec<f64>,
+    x: Vec<Lanes>,
+    out: Vec<Lanes>,
+}
+
+thread_local! {
+    static BUFFERS: RefCell<Buffers> = RefCell::default();
+}
+
+/// The work of [`block_jacobians_into`] with `buffers`.
+fn evaluate<F>(
+    blocks: &[&[f64]],
+    rows: usize,
+    jacobians: &mut [&mut Matrix],
+    value: Option<&mut [f64]>,
+    mut f: F,
+    buffers: &mut Buffers,
+) where
+    F: FnMut(&[&[Lanes]], &mut [Lanes]),
+{
+    let Buffers { point, x, out } = buffers;
+    point.clear();
+    blocks.iter().for_each(|b| point.extend_from_slice(b));
+    let cols = point.len();
+    x.clear();
+    x.extend(point.iter().map(|&v| Lanes::from(v)));
+    out.clear();
+    out.resize(rows, Lanes::from(0.0));
+    for (jacobian, block) in jacobians.iter_mut().zip(blocks) {
+        jacobian.reset(rows, block.len());
+    }
     for first in (0..cols.max(1)).step_by(LANES) {
         let seeded = first..(first + LANES).min(cols);
         for j in seeded.clone() {
@@ -40,39 +96,35 @@ where
         out.iter_mut().for_each(|o| *o = Lanes::from(0.0));
         let mut parts: [&[Lanes]; MAX_BLOCKS] = [&[]; MAX_BLOCKS];
         let mut rest = x.as_slice();
-        for (part, &len) in parts.iter_mut().zip(&lengths) {
-            let (head, tail) = rest.split_at(len);
+        for (part, block) in parts.iter_mut().zip(blocks) {
+            let (head, tail) = rest.split_at(block.len());
             *part = head;
             rest = tail;
         }
-        f(&parts[..lengths.len()], &mut out);
+        f(&parts[..blocks.len()], out);
         for (i, o) in out.iter().enumerate() {
             // No tangent at all: the output does not depend on these columns.
-            if let Some(eps) = &o.eps.0 {
-                for j in seeded.clone() {
-                    jac[i * cols + j] = eps[j - first];
+            let Some(eps) = &o.eps.0 else { continue };
+            let mut offset = 0;
+            for jacobian in jacobians.iter_mut() {
+                let len = jacobian.cols();
+                let columns = seeded.start.max(offset)..seeded.end.min(offset + len);
+                for j in columns {
+                    jacobian.set(i, j - offset, eps[j - first]);
                 }
+                offset += len;
             }
         }
-        if first == 0 {
-            value.iter_mut().zip(&out).for_each(|(v, o)| *v = o.re);
-        }
-        for j in seeded {
-            x[j] = Lanes::from(point[j]);
+        // Unseeded for the next evaluation only: the next call lifts the point afresh.
+        if seeded.end < cols {
+            for j in seeded {
+                x[j] = Lanes::from(point[j]);
+            }
         }
     }
-    let mut offset = 0;
-    let matrices = lengths
-        .iter()
-        .map(|&len| {
-            let data = (0..rows)
-                .flat_map(|i| jac[i * cols + offset..i * cols + offset + len].iter().copied())
-                .collect();
-            offset += len;
-            Matrix::from_row_major(rows, len, data)
-        })
-        .collect();
-    (matrices, value)
+    if let Some(value) = value {
+        value.iter_mut().zip(out.iter()).for_each(|(v, o)| *v = o.re);
+    }
 }
 
 /// The most argument blocks [`block_jacobians`] splits a point into.
@@ -80,14 +132,16 @@ const MAX_BLOCKS: usize = 8;
 
 /// A vector lifted into dual numbers once, whose leading entries each evaluation replaces
 /// (the differentiated part of a longer vector): no allocation per Jacobian column.
+#[derive(Default)]
 pub struct Leading {
     values: Vec<Lanes>,
 }
 
 impl Leading {
-    /// `values` lifted, with zero tangents.
-    pub fn new(values: &[f64]) -> Self {
-        Leading { values: values.iter().map(|&v| Lanes::from(v)).collect() }
+    /// Lifts `values` in place of the previous ones, keeping the allocation.
+    pub fn lift(&mut self, values: &[f64]) {
+        self.values.clear();
+        self.values.extend(values.iter().map(|&v| Lanes::from(v)));
     }
 
     /// The lifted values with `leading` replacing the first entries.

@@ -7,16 +7,17 @@ use crate::integrators::DifferentiableScheme;
 use crate::system::System;
 
 use super::error::AdjointError;
-use super::inputs::flatten_inputs;
+use super::inputs::flat_len;
 use super::reset::{ResetLinearization, ResetPoint};
 use super::step::{EventTimeSensitivity, StepLinearization, StepPoint};
+use super::vjp_buffers::VjpBuffers;
 use super::Cotangents;
 
 /// The linearized communication step.
 ///
 /// Tangents and adjoints of the discrete state have the residual's `nt` entries (the leading
 /// entries of the method state); inputs are the flat coefficients of the step's input
-/// polynomial (see [`flatten_inputs`]).
+/// polynomial (see [`flatten_inputs`](super::flatten_inputs)).
 #[derive(Clone, Debug)]
 pub struct CommunicationLinearization {
     state_len: usize,
@@ -40,29 +41,51 @@ impl CommunicationLinearization {
         tape: &Tape,
         event_time: EventTimeSensitivity,
     ) -> Result<Self, AdjointError> {
+        let mut linearization =
+            CommunicationLinearization { state_len: 0, inputs_len: 0, params_len: 0, segments: Vec::new() };
+        linearization.relinearize(sys, scheme, tape, event_time)?;
+        Ok(linearization)
+    }
+
+    /// Makes this the linearization of `tape` (as [`new`](Self::new) does), reusing the
+    /// allocations of its segments where the tape's have the same kind. After an error it holds
+    /// no linearization until the next call.
+    pub fn relinearize<S: System, M: DifferentiableScheme<S>>(
+        &mut self,
+        sys: &S,
+        scheme: &M,
+        tape: &Tape,
+        event_time: EventTimeSensitivity,
+    ) -> Result<(), AdjointError> {
         let (inputs, params) = (&tape.inputs, tape.params.as_slice());
-        let segments = tape
-            .segments
-            .iter()
-            .map(|segment| match segment {
+        self.segments.truncate(tape.segments.len());
+        for (i, segment) in tape.segments.iter().enumerate() {
+            let linearized = match segment {
                 Segment::Step { t, h, w_prev, w_next, d, end } => {
                     let point = StepPoint { t: *t, h: *h, w_prev, w_next, inputs, params, d };
-                    StepLinearization::new(sys, scheme, &point, end, event_time)
-                        .map(|step| Linearized::Step(Box::new(step)))
+                    if let Some(Linearized::Step(step)) = self.segments.get_mut(i) {
+                        step.relinearize(sys, scheme, &point, end, event_time)?;
+                        continue;
+                    }
+                    let step = StepLinearization::new(sys, scheme, &point, end, event_time)?;
+                    Linearized::Step(Box::new(step))
                 }
                 Segment::Reset { t, event, w_prev, d_prev, .. } => {
                     let x = scheme.continuous_state(w_prev);
                     let point = ResetPoint { t: *t, event, x, d: d_prev, inputs, params };
-                    ResetLinearization::new(sys, scheme, &point).map(Linearized::Reset)
+                    Linearized::Reset(ResetLinearization::new(sys, scheme, &point)?)
                 }
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(CommunicationLinearization {
-            state_len: scheme.residual_len(),
-            inputs_len: flatten_inputs(inputs).len(),
-            params_len: params.len(),
-            segments,
-        })
+            };
+            if i < self.segments.len() {
+                self.segments[i] = linearized;
+            } else {
+                self.segments.push(linearized);
+            }
+        }
+        self.state_len = scheme.residual_len();
+        self.inputs_len = flat_len(inputs);
+        self.params_len = params.len();
+        Ok(())
     }
 
     /// Entries of the discrete-state tangent `nt`.
@@ -97,21 +120,34 @@ impl CommunicationLinearization {
     /// Reverse mode: the adjoints of the state at `t_k`, of the input coefficients and of the
     /// parameters from the adjoint seed on the state at `t_k+1`.
     pub fn vjp(&self, seed: &[f64]) -> Cotangents {
+        let mut acc = Cotangents::default();
+        self.vjp_into(seed, &mut acc, &mut VjpBuffers::default());
+        acc
+    }
+
+    /// [`vjp`](Self::vjp) into `acc`, with `buffers` as working space (both keep their
+    /// allocations).
+    pub fn vjp_into(&self, seed: &[f64], acc: &mut Cotangents, buffers: &mut VjpBuffers) {
         self.check(seed.len(), self.inputs_len, self.params_len);
-        let mut acc = Cotangents::zeros(0, self.inputs_len, self.params_len);
-        let (mut w_bar, mut t_bar) = (seed.to_vec(), 0.0);
+        acc.reset(0, self.inputs_len, self.params_len);
+        let VjpBuffers { current: w_bar, next, lambda, .. } = buffers;
+        w_bar.clear();
+        w_bar.extend_from_slice(seed);
+        let mut t_bar = 0.0;
         for segment in self.segments.iter().rev() {
             match segment {
-                Linearized::Step(step) => (w_bar, t_bar) = step.pull_back(&w_bar, t_bar, &mut acc),
+                Linearized::Step(step) => {
+                    t_bar = step.pull_back_into(w_bar, t_bar, acc, lambda, next);
+                    std::mem::swap(w_bar, next);
+                }
                 Linearized::Reset(reset) => {
-                    let (before, event_time_bar) = reset.pull_back(&w_bar, &mut acc);
-                    w_bar = before;
+                    let (before, event_time_bar) = reset.pull_back(w_bar, acc);
+                    *w_bar = before;
                     t_bar += event_time_bar;
                 }
             }
         }
-        acc.state = w_bar;
-        acc
+        acc.state.extend_from_slice(w_bar);
     }
 
     fn check(&self, state: usize, inputs: usize, params: usize) {

@@ -21,6 +21,7 @@ use super::error::AdjointError;
 use super::initial::InitialLinearization;
 use super::outputs::OutputLinearization;
 use super::step::EventTimeSensitivity;
+use super::vjp_buffers::VjpBuffers;
 use super::Cotangents;
 
 /// An integrator's linearizations at its current discrete state.
@@ -47,6 +48,23 @@ pub trait DiscreteAdjoint<S: System> {
         d: &[f64],
         outputs: EndOutputs,
     ) -> Result<LinearizedStep, AdjointError>;
+
+    /// [`linearize_step`](Self::linearize_step) into `target`, reusing its allocations (and
+    /// this integrator's step buffers instead of a copy's: the step is taken on this
+    /// integrator, whose state is then put back bit for bit). `scratch` keeps that state and
+    /// the discrete variables meanwhile. After an error `target` holds no linearization.
+    #[allow(clippy::too_many_arguments)]
+    fn relinearize_step(
+        &mut self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+        outputs: EndOutputs,
+        scratch: &mut StepScratch,
+    ) -> Result<(), AdjointError>;
 
     /// Takes the communication step on this integrator, as [`Integrator::do_step`] does
     /// (committing it and `d`), and returns its linearization too: one integration serves
@@ -97,6 +115,30 @@ pub trait DiscreteAdjoint<S: System> {
         p: &[f64],
         d: &[f64],
     ) -> LinearizedOutputs;
+
+    /// [`linearize_outputs`](Self::linearize_outputs) into `target`, reusing its allocations.
+    fn relinearize_outputs(
+        &self,
+        sys: &S,
+        t: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+        target: &mut Option<LinearizedOutputs>,
+    );
+}
+
+/// What [`DiscreteAdjoint::relinearize_step`] reuses from one call to the next: the latest
+/// linearization, and the integrator's state and discrete variables set aside while the step
+/// is taken.
+#[derive(Default)]
+pub struct StepScratch {
+    /// The latest step linearized.
+    pub step: Option<LinearizedStep>,
+    /// The integrator's state while the step is taken.
+    pub saved: Vec<f64>,
+    /// The discrete variables the step changes.
+    pub d: Vec<f64>,
 }
 
 /// Whether a step's linearization covers the outputs at its end.
@@ -134,8 +176,17 @@ impl LinearizedStep {
     /// Reverse mode: the adjoints of `(w_k, u, p)` from the seeds on `w_k+1` and `y_k+1`
     /// (all zero unless the step covers its outputs).
     pub fn vjp(&self, w_bar: &[f64], y_bar: &[f64]) -> Cotangents {
-        let direct = match &self.outputs {
-            Some(outputs) => outputs.vjp(y_bar),
+        let mut cotangents = Cotangents::default();
+        self.vjp_into(w_bar, y_bar, &mut cotangents, &mut VjpBuffers::default());
+        cotangents
+    }
+
+    /// [`vjp`](Self::vjp) into `out`, with `buffers` as working space (both keep their
+    /// allocations).
+    pub fn vjp_into(&self, w_bar: &[f64], y_bar: &[f64], out: &mut Cotangents, buffers: &mut VjpBuffers) {
+        let mut direct = std::mem::take(&mut buffers.direct);
+        match &self.outputs {
+            Some(outputs) => outputs.vjp_into(y_bar, &mut direct),
             None => {
                 assert!(
                     y_bar.iter().all(|&v| v == 0.0),
@@ -144,16 +195,20 @@ impl LinearizedStep {
                 // What the outputs' VJP gives for zero seeds; adding it below keeps the
                 // result bit for bit (it turns -0.0 into +0.0).
                 let step = &self.step;
-                Cotangents::zeros(step.state_len(), step.inputs_len(), step.params_len())
+                direct.reset(step.state_len(), step.inputs_len(), step.params_len());
             }
-        };
-        let mut seed = padded(w_bar, self.step.state_len());
+        }
+        let mut seed = std::mem::take(&mut buffers.seed);
+        seed.clear();
+        seed.extend_from_slice(w_bar);
+        seed.resize(self.step.state_len(), 0.0);
         accumulate(&mut seed, &direct.state);
-        let mut cotangents = self.step.vjp(&seed);
-        cotangents.state.truncate(self.state_len);
-        accumulate(&mut cotangents.inputs, &direct.inputs);
-        accumulate(&mut cotangents.params, &direct.params);
-        cotangents
+        self.step.vjp_into(&seed, out, buffers);
+        out.state.truncate(self.state_len);
+        accumulate(&mut out.inputs, &direct.inputs);
+        accumulate(&mut out.params, &direct.params);
+        buffers.seed = seed;
+        buffers.direct = direct;
     }
 }
 
@@ -169,9 +224,15 @@ pub struct LinearizedOutputs {
 impl LinearizedOutputs {
     /// Reverse mode: the adjoints of `(w, u, p)` from the seed on `y`.
     pub fn vjp(&self, y_bar: &[f64]) -> Cotangents {
-        let mut cotangents = self.outputs.vjp(y_bar);
-        cotangents.state.truncate(self.state_len);
+        let mut cotangents = Cotangents::default();
+        self.vjp_into(y_bar, &mut cotangents);
         cotangents
+    }
+
+    /// [`vjp`](Self::vjp) into `out`, keeping its allocations.
+    pub fn vjp_into(&self, y_bar: &[f64], out: &mut Cotangents) {
+        self.outputs.vjp_into(y_bar, out);
+        out.state.truncate(self.state_len);
     }
 }
 
@@ -219,6 +280,46 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
     ) -> Result<LinearizedStep, AdjointError> {
         let mut copy = self.clone();
         copy.record_and_linearize(sys, t, h, u, p, &mut d.to_vec(), outputs).map(|(_, step)| step)
+    }
+
+    fn relinearize_step(
+        &mut self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+        outputs: EndOutputs,
+        scratch: &mut StepScratch,
+    ) -> Result<(), AdjointError> {
+        scratch.saved.clear();
+        scratch.saved.extend_from_slice(<Self as Integrator<S>>::state(self));
+        scratch.d.clear();
+        scratch.d.extend_from_slice(d);
+        let taken = self.do_step_recorded(sys, t, h, u, p, &mut scratch.d);
+        <Self as Integrator<S>>::set_state(self, &scratch.saved);
+        let (_, tape) = taken.map_err(AdjointError::Step)?;
+        let scheme = self.scheme();
+        if scratch.step.is_none() {
+            scratch.step = Some(self.linearize_tape(sys, t, h, &tape, p, outputs)?);
+            return Ok(());
+        }
+        let step = scratch.step.as_mut().expect("linearized before");
+        step.step.relinearize(sys, scheme, &tape, EventTimeSensitivity::Included)?;
+        step.state_len = scheme.carried_len();
+        if outputs == EndOutputs::Skipped {
+            step.outputs = None;
+            return Ok(());
+        }
+        let (w, inputs, d) = (tape.w_end(), &tape.inputs, tape.d_end());
+        match step.outputs.as_mut() {
+            Some(linearized) => linearized.relinearize(sys, scheme, t + h, w, inputs, p, d),
+            None => {
+                step.outputs = Some(OutputLinearization::new(sys, scheme, t + h, w, inputs, p, d));
+            }
+        }
+        Ok(())
     }
 
     fn step_linearized(
@@ -276,6 +377,26 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         let w = &Integrator::state(self)[..scheme.state_len()];
         let outputs = OutputLinearization::new(sys, scheme, t, w, u, p, d);
         LinearizedOutputs { outputs, state_len: scheme.carried_len() }
+    }
+
+    fn relinearize_outputs(
+        &self,
+        sys: &S,
+        t: f64,
+        u: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+        target: &mut Option<LinearizedOutputs>,
+    ) {
+        if target.is_none() {
+            *target = Some(self.linearize_outputs(sys, t, u, p, d));
+            return;
+        }
+        let linearized = target.as_mut().expect("linearized before");
+        let scheme = self.scheme();
+        let w = &Integrator::state(self)[..scheme.state_len()];
+        linearized.outputs.relinearize(sys, scheme, t, w, u, p, d);
+        linearized.state_len = scheme.carried_len();
     }
 }
 

@@ -10,6 +10,29 @@ pub fn flatten_inputs(u: &StepInputs<f64>) -> Vec<f64> {
     u.coefficients.concat()
 }
 
+/// [`flatten_inputs`] into `flat`, keeping its allocation.
+pub fn flatten_inputs_into(u: &StepInputs<f64>, flat: &mut Vec<f64>) {
+    flat.clear();
+    u.coefficients.iter().for_each(|c| flat.extend_from_slice(c));
+}
+
+/// The number of flat coefficients of `u`.
+pub fn flat_len<T>(u: &StepInputs<T>) -> usize {
+    u.coefficients.iter().map(Vec::len).sum()
+}
+
+/// Gives `target` the layout of `like` (expansion point, inputs, orders) as [`inputs_like`]
+/// does, keeping its allocations; [`refill_inputs`] then writes the coefficients.
+pub fn shape_inputs<T: Scalar>(target: &mut StepInputs<T>, like: &StepInputs<f64>) {
+    let n = like.len();
+    target.t0 = like.t0;
+    target.coefficients.resize_with(like.coefficients.len(), Vec::new);
+    for row in &mut target.coefficients {
+        row.clear();
+        row.resize(n, T::cst(0.0));
+    }
+}
+
 /// The polynomial with the layout of `like` (expansion point, inputs, orders) and the flat
 /// coefficients `flat`.
 pub fn inputs_like<T: Scalar>(like: &StepInputs<f64>, flat: &[T]) -> StepInputs<T> {
@@ -49,5 +72,12 @@ mod tests {
         let mut refilled = inputs_like(&u, &[0.0; 4]);
         refill_inputs(&mut refilled, &flat);
         assert_eq!(refilled, u);
+        let mut shaped = StepInputs::held(3.0, &[9.0; 5]);
+        shape_inputs(&mut shaped, &u);
+        refill_inputs(&mut shaped, &flat);
+        assert_eq!(shaped, u);
+        let mut again = vec![7.0];
+        flatten_inputs_into(&u, &mut again);
+        assert_eq!((again, flat_len(&u)), (flat, 4));
     }
 }

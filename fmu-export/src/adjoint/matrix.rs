@@ -25,6 +25,15 @@ impl Matrix {
         Matrix { rows, cols, data }
     }
 
+    /// Makes this the `rows x cols` zero matrix, keeping its allocation (a linearization
+    /// refilled for every step VJP allocates nothing once its matrices have their size).
+    pub fn reset(&mut self, rows: usize, cols: usize) {
+        self.rows = rows;
+        self.cols = cols;
+        self.data.clear();
+        self.data.resize(rows * cols, 0.0);
+    }
+
     /// Number of rows.
     pub fn rows(&self) -> usize {
         self.rows
@@ -91,6 +100,9 @@ mod tests {
         a.transpose_mul_add(&[1.0, -1.0], &mut z);
         assert_eq!(z, [-3.0, -3.0, -3.0]);
         assert_eq!(a.column(1), [2.0, 5.0]);
+        let mut b = a.clone();
+        b.reset(3, 1);
+        assert_eq!((b.rows(), b.cols(), b.data()), (3, 1, [0.0; 3].as_slice()));
         assert_eq!(dot(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
     }
 }

@@ -26,6 +26,7 @@ mod blocks;
 pub mod check;
 mod communication;
 mod discrete_adjoint;
+mod dual_arguments;
 mod error;
 mod initial;
 mod inputs;
@@ -35,10 +36,11 @@ mod replay;
 mod reset;
 mod step;
 mod trajectory;
+mod vjp_buffers;
 
 pub use communication::CommunicationLinearization;
 pub use discrete_adjoint::{
-    DiscreteAdjoint, EndOutputs, LinearizedOutputs, LinearizedStart, LinearizedStep,
+    DiscreteAdjoint, EndOutputs, LinearizedOutputs, LinearizedStart, LinearizedStep, StepScratch,
 };
 pub use error::AdjointError;
 pub use initial::InitialLinearization;
@@ -48,13 +50,14 @@ pub use outputs::OutputLinearization;
 pub use replay::{replay, replay_trajectory};
 pub use reset::{ResetLinearization, ResetPoint};
 pub use step::{EventTimeSensitivity, StepLinearization, StepPoint};
+pub use vjp_buffers::VjpBuffers;
 pub use trajectory::{
     discrete_adjoint_gradient, parameter_sensitivities, record_trajectory, Cost, Gradient,
     ScheduledStep, Trajectory,
 };
 
 /// Adjoints of a step's (or trajectory's) arguments.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Cotangents {
     /// Of the discrete state at the start (`nt` entries).
     pub state: Vec<f64>,
@@ -68,5 +71,15 @@ impl Cotangents {
     /// All zero.
     pub fn zeros(state: usize, inputs: usize, params: usize) -> Self {
         Cotangents { state: vec![0.0; state], inputs: vec![0.0; inputs], params: vec![0.0; params] }
+    }
+
+    /// Makes these all zero with the given lengths, keeping the allocations.
+    pub fn reset(&mut self, state: usize, inputs: usize, params: usize) {
+        for (values, len) in
+            [(&mut self.state, state), (&mut self.inputs, inputs), (&mut self.params, params)]
+        {
+            values.clear();
+            values.resize(len, 0.0);
+        }
     }
 }

@@ -4,8 +4,9 @@
 use crate::integrators::DifferentiableScheme;
 use crate::system::{StepInputs, System};
 
-use super::blocks::{block_jacobians, Lanes, Leading};
-use super::inputs::{flatten_inputs, inputs_like, refill_inputs};
+use super::blocks::{block_jacobians_into, Lanes};
+use super::dual_arguments::with_dual_arguments;
+use super::inputs::{flatten_inputs_into, refill_inputs, shape_inputs};
 use super::matrix::Matrix;
 use super::Cotangents;
 
@@ -32,21 +33,46 @@ impl OutputLinearization {
         params: &[f64],
         d: &[f64],
     ) -> Self {
+        let mut outputs = OutputLinearization {
+            state: Matrix::zeros(0, 0),
+            inputs: Matrix::zeros(0, 0),
+            params: Matrix::zeros(0, 0),
+        };
+        outputs.relinearize(sys, scheme, t, w, inputs, params, d);
+        outputs
+    }
+
+    /// Makes this the linearization of the outputs at time `t` and method state `w` (as
+    /// [`new`](Self::new) does), reusing its allocations.
+    #[allow(clippy::too_many_arguments)]
+    pub fn relinearize<S: System, M: DifferentiableScheme<S>>(
+        &mut self,
+        sys: &S,
+        scheme: &M,
+        t: f64,
+        w: &[f64],
+        inputs: &StepInputs<f64>,
+        params: &[f64],
+        d: &[f64],
+    ) {
         let nt = scheme.residual_len();
         let rows = sys.declaration().outputs.len();
-        let flat_inputs = flatten_inputs(inputs);
-        let blocks: [&[f64]; 3] = [&w[..nt], &flat_inputs, params];
-        let mut w_dual = Leading::new(w);
-        let mut u = inputs_like(inputs, &vec![Lanes::from(0.0); flat_inputs.len()]);
-        let mut u_t = vec![Lanes::from(0.0); u.len()];
-        let (jacobians, _) = block_jacobians(&blocks, rows, |args, y| {
-            refill_inputs(&mut u, args[1]);
-            let time = Lanes::from(t);
-            u.eval(time, &mut u_t);
-            scheme.outputs(sys, time, w_dual.with(args[0]), &u_t, args[2], d, y);
+        with_dual_arguments(|a| {
+            flatten_inputs_into(inputs, &mut a.flat_inputs);
+            a.next.lift(w);
+            shape_inputs(&mut a.inputs, inputs);
+            a.at_time.clear();
+            a.at_time.resize(inputs.len(), Lanes::from(0.0));
+            let blocks: [&[f64]; 3] = [&w[..nt], &a.flat_inputs, params];
+            let mut jacobians = [&mut self.state, &mut self.inputs, &mut self.params];
+            let (w_dual, u, u_t) = (&mut a.next, &mut a.inputs, &mut a.at_time);
+            block_jacobians_into(&blocks, rows, &mut jacobians, None, |args, y| {
+                refill_inputs(u, args[1]);
+                let time = Lanes::from(t);
+                u.eval(time, u_t);
+                scheme.outputs(sys, time, w_dual.with(args[0]), u_t, args[2], d, y);
+            });
         });
-        let [state, inputs, params] = <[Matrix; 3]>::try_from(jacobians).expect("three blocks");
-        OutputLinearization { state, inputs, params }
     }
 
     /// Forward mode: `dy = Y_w dw + Y_u du + Y_p dp` for tangents of the state's `nt`
@@ -61,11 +87,16 @@ impl OutputLinearization {
 
     /// Reverse mode: the adjoints `Y_w^T bar`, `Y_u^T bar`, `Y_p^T bar` of the output seed.
     pub fn vjp(&self, bar: &[f64]) -> Cotangents {
-        let mut cotangents =
-            Cotangents::zeros(self.state.cols(), self.inputs.cols(), self.params.cols());
-        self.state.transpose_mul_add(bar, &mut cotangents.state);
-        self.inputs.transpose_mul_add(bar, &mut cotangents.inputs);
-        self.params.transpose_mul_add(bar, &mut cotangents.params);
+        let mut cotangents = Cotangents::default();
+        self.vjp_into(bar, &mut cotangents);
         cotangents
+    }
+
+    /// [`vjp`](Self::vjp) into `out`, keeping its allocations.
+    pub fn vjp_into(&self, bar: &[f64], out: &mut Cotangents) {
+        out.reset(self.state.cols(), self.inputs.cols(), self.params.cols());
+        self.state.transpose_mul_add(bar, &mut out.state);
+        self.inputs.transpose_mul_add(bar, &mut out.inputs);
+        self.params.transpose_mul_add(bar, &mut out.params);
     }
 }

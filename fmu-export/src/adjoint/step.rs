@@ -25,9 +25,10 @@ use crate::linear::Lu;
 use crate::ode::Args;
 use crate::system::{StepInputs, System};
 
-use super::blocks::{block_jacobians, Lanes, Leading};
+use super::blocks::{block_jacobians, block_jacobians_into, Lanes};
+use super::dual_arguments::with_dual_arguments;
 use super::error::AdjointError;
-use super::inputs::{flatten_inputs, inputs_like, refill_inputs};
+use super::inputs::{flatten_inputs, flatten_inputs_into, inputs_like, refill_inputs, shape_inputs};
 use super::matrix::{dot, Matrix};
 use super::Cotangents;
 
@@ -68,8 +69,10 @@ pub struct StepLinearization {
     next: Matrix,
     lu: Lu<f64>,
     prev: Matrix,
-    start_time: Vec<f64>,
-    length: Vec<f64>,
+    /// `dF/dt_prev` (`nt x 1`).
+    start_time: Matrix,
+    /// `dF/dh` (`nt x 1`).
+    length: Matrix,
     inputs: Matrix,
     params: Matrix,
     /// `dw_next/dh = -F_wn^-1 F_h`.
@@ -109,24 +112,63 @@ impl StepLinearization {
         end: &StepEnd,
         event_time: EventTimeSensitivity,
     ) -> Result<Self, AdjointError> {
+        let empty = Matrix::zeros(0, 0);
+        let mut step = StepLinearization {
+            t: point.t,
+            next: empty.clone(),
+            lu: Lu::factor(&[1.0][..], 1).expect("1 is regular"),
+            prev: empty.clone(),
+            start_time: empty.clone(),
+            length: empty.clone(),
+            inputs: empty.clone(),
+            params: empty,
+            rate: Vec::new(),
+            rule: LengthRule::Fixed,
+        };
+        step.relinearize(sys, scheme, point, end, event_time)?;
+        Ok(step)
+    }
+
+    /// Makes this the linearization of the solved step `point` (as [`new`](Self::new) does),
+    /// reusing its allocations. After an error it holds no linearization until the next call.
+    pub fn relinearize<S: System, M: DifferentiableScheme<S>>(
+        &mut self,
+        sys: &S,
+        scheme: &M,
+        point: &StepPoint,
+        end: &StepEnd,
+        event_time: EventTimeSensitivity,
+    ) -> Result<(), AdjointError> {
         let (nt, carried) = (scheme.residual_len(), scheme.carried_len());
         let StepPoint { t, h, w_prev, w_next, inputs, params, d } = *point;
-        let flat_inputs = flatten_inputs(inputs);
-        let blocks: [&[f64]; 6] =
-            [&w_next[..nt], &w_prev[..carried], &[t], &[h], &flat_inputs, params];
-        let (mut wn, mut wp) = (Leading::new(w_next), Leading::new(w_prev));
-        let mut u = inputs_like(inputs, &vec![Lanes::from(0.0); flat_inputs.len()]);
-        let (jacobians, _) = block_jacobians(&blocks, nt, |args, r| {
-            refill_inputs(&mut u, args[4]);
-            let (wn, wp) = (wn.with(args[0]), wp.with(args[1]));
-            scheme.residual_at(sys, args[2][0], args[3][0], wn, wp, &u, args[5], d, r);
+        with_dual_arguments(|a| {
+            flatten_inputs_into(inputs, &mut a.flat_inputs);
+            a.next.lift(w_next);
+            a.prev.lift(w_prev);
+            shape_inputs(&mut a.inputs, inputs);
+            let blocks: [&[f64]; 6] =
+                [&w_next[..nt], &w_prev[..carried], &[t], &[h], &a.flat_inputs, params];
+            let mut jacobians = [
+                &mut self.next,
+                &mut self.prev,
+                &mut self.start_time,
+                &mut self.length,
+                &mut self.inputs,
+                &mut self.params,
+            ];
+            let (wn, wp, u) = (&mut a.next, &mut a.prev, &mut a.inputs);
+            block_jacobians_into(&blocks, nt, &mut jacobians, None, |args, r| {
+                refill_inputs(u, args[4]);
+                let (wn, wp) = (wn.with(args[0]), wp.with(args[1]));
+                scheme.residual_at(sys, args[2][0], args[3][0], wn, wp, u, args[5], d, r);
+            });
         });
-        let [next, prev, start_time, length, d_inputs, d_params] =
-            <[Matrix; 6]>::try_from(jacobians).expect("six blocks");
-        let lu = Lu::factor(next.data().to_vec(), nt).map_err(|_| AdjointError::Singular { t })?;
-        let mut rate: Vec<f64> = length.column(0).iter().map(|v| -v).collect();
-        lu.solve(&mut rate);
-        let rule = match (end, event_time) {
+        self.t = t;
+        self.lu = Lu::factor(self.next.data(), nt).map_err(|_| AdjointError::Singular { t })?;
+        self.rate.clear();
+        self.rate.extend(self.length.data().iter().map(|v| -v));
+        self.lu.solve(&mut self.rate);
+        self.rule = match (end, event_time) {
             (StepEnd::Free, _) | (StepEnd::Event(_), EventTimeSensitivity::Ignored) => {
                 LengthRule::Fixed
             }
@@ -134,22 +176,11 @@ impl StepLinearization {
             (StepEnd::Event(_), EventTimeSensitivity::Included) => {
                 let indicator = end.crossing_indicator().expect("a located event crossed");
                 let x_next = scheme.continuous_state(w_next);
-                let condition = EventCondition::new(sys, point, x_next, indicator, &rate)?;
+                let condition = EventCondition::new(sys, point, x_next, indicator, &self.rate)?;
                 LengthRule::EndsAtEvent(condition)
             }
         };
-        Ok(StepLinearization {
-            t,
-            next,
-            lu,
-            prev,
-            start_time: start_time.column(0),
-            length: length.column(0),
-            inputs: d_inputs,
-            params: d_params,
-            rate,
-            rule,
-        })
+        Ok(())
     }
 
     /// `dF/dw_next` (`nt x nt`).
@@ -174,12 +205,12 @@ impl StepLinearization {
 
     /// `dF/dt_prev` (the step's start time).
     pub fn jacobian_start_time(&self) -> &[f64] {
-        &self.start_time
+        self.start_time.data()
     }
 
     /// `dF/dh` (the step's length).
     pub fn jacobian_length(&self) -> &[f64] {
-        &self.length
+        self.length.data()
     }
 
     /// Step JVP: `dw_next = -F_wn^-1 (F_wp dw_prev + F_u du + F_p dp)` (plus the response of
@@ -200,7 +231,7 @@ impl StepLinearization {
     /// The tangent `(dw_next, dt_next)` from `(dw_prev, dt_prev)` and the input and parameter
     /// tangents.
     pub(crate) fn propagate(&self, dw: &[f64], dt: f64, du: &[f64], dp: &[f64]) -> (Vec<f64>, f64) {
-        let mut g: Vec<f64> = self.start_time.iter().map(|f| f * dt).collect();
+        let mut g: Vec<f64> = self.start_time.data().iter().map(|f| f * dt).collect();
         self.prev.mul_add(&dw[..self.prev.cols()], &mut g);
         self.inputs.mul_add(du, &mut g);
         self.params.mul_add(dp, &mut g);
@@ -229,29 +260,46 @@ impl StepLinearization {
         t_bar: f64,
         acc: &mut Cotangents,
     ) -> (Vec<f64>, f64) {
+        let (mut lambda, mut w_prev_bar) = (Vec::new(), Vec::new());
+        let t_prev_bar = self.pull_back_into(w_bar, t_bar, acc, &mut lambda, &mut w_prev_bar);
+        (w_prev_bar, t_prev_bar)
+    }
+
+    /// [`pull_back`](Self::pull_back) writing `w_prev_bar` into `w_prev_bar`, with `lambda` as
+    /// working space (both keep their allocations); returns `t_prev_bar`.
+    pub(crate) fn pull_back_into(
+        &self,
+        w_bar: &[f64],
+        t_bar: f64,
+        acc: &mut Cotangents,
+        lambda: &mut Vec<f64>,
+        w_prev_bar: &mut Vec<f64>,
+    ) -> f64 {
         // Adjoint of the length change dh.
         let length_bar = dot(w_bar, &self.rate) + t_bar;
-        let mut seed = w_bar.to_vec();
+        lambda.clear();
+        lambda.extend_from_slice(w_bar);
         let mut t_prev_bar = t_bar;
         match &self.rule {
             LengthRule::Fixed => {}
             LengthRule::EndsAtStop => t_prev_bar -= length_bar,
             LengthRule::EndsAtEvent(c) => {
                 let mu = length_bar / c.rate;
-                seed.iter_mut().zip(&c.state).for_each(|(s, z)| *s -= mu * z);
+                lambda.iter_mut().zip(&c.state).for_each(|(s, z)| *s -= mu * z);
                 t_prev_bar -= mu * c.time;
                 acc.inputs.iter_mut().zip(&c.inputs).for_each(|(u, z)| *u -= mu * z);
                 acc.params.iter_mut().zip(&c.params).for_each(|(p, z)| *p -= mu * z);
             }
         }
-        self.lu.solve_transposed(&mut seed);
-        let lambda: Vec<f64> = seed.iter().map(|v| -v).collect();
-        let mut w_prev_bar = vec![0.0; w_bar.len()];
-        self.prev.transpose_mul_add(&lambda, &mut w_prev_bar[..self.prev.cols()]);
-        t_prev_bar += dot(&self.start_time, &lambda);
-        self.inputs.transpose_mul_add(&lambda, &mut acc.inputs);
-        self.params.transpose_mul_add(&lambda, &mut acc.params);
-        (w_prev_bar, t_prev_bar)
+        self.lu.solve_transposed(lambda);
+        lambda.iter_mut().for_each(|v| *v = -*v);
+        w_prev_bar.clear();
+        w_prev_bar.resize(w_bar.len(), 0.0);
+        self.prev.transpose_mul_add(lambda, &mut w_prev_bar[..self.prev.cols()]);
+        t_prev_bar += dot(self.start_time.data(), lambda);
+        self.inputs.transpose_mul_add(lambda, &mut acc.inputs);
+        self.params.transpose_mul_add(lambda, &mut acc.params);
+        t_prev_bar
     }
 
     /// Start time of the step.

@@ -6,11 +6,16 @@
 //! (entry `i` of a seed array is input `u[i]`, parameter `p[i]`, output `y[i]`); the discrete
 //! state is the integrator's [`DiscreteAdjoint::adjoint_state`]. Inputs are held over a step:
 //! their seeds are the polynomial's zeroth-order coefficients, the higher ones (FMI 2.0 input
-//! derivatives) held fixed. Everything is computed on copies, so the instance is unchanged.
+//! derivatives) held fixed. A step VJP takes its step on the instance's own integrator and puts
+//! the integrator's state back bit for bit; everything else is computed on copies, so the
+//! instance is unchanged.
 
 use std::borrow::Cow;
 
-use crate::adjoint::{AdjointError, Cotangents, DiscreteAdjoint, EndOutputs, LinearizedStep};
+use crate::adjoint::{
+    AdjointError, Cotangents, DiscreteAdjoint, EndOutputs, LinearizedOutputs, LinearizedStep,
+    StepScratch, VjpBuffers,
+};
 use crate::instance::lifecycle::{Kind, Mode};
 use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::{time_tolerance, Instance};
@@ -34,6 +39,16 @@ pub struct StepResults<T> {
     pub state: T,
     /// Of the outputs (nOutputs entries).
     pub outputs: T,
+}
+
+/// What an instance's step and output VJPs reuse from one call to the next (linearizations,
+/// working space, results), so that they allocate nothing once each has run.
+#[derive(Default)]
+pub struct AdjointScratch {
+    step: StepScratch,
+    outputs: Option<LinearizedOutputs>,
+    buffers: VjpBuffers,
+    cotangents: Cotangents,
 }
 
 /// The lengths of the extension's arrays for this model.
@@ -80,9 +95,10 @@ impl<S: System> Instance<S> {
     }
 
     /// tandemStepVjp: the adjoints of `(w_k, u_k, p)` of a step of size `h` from the current
-    /// point, for adjoint seeds on `(w_k+1, y_k+1)`.
+    /// point, for adjoint seeds on `(w_k+1, y_k+1)`. Linearized into the instance's scratch
+    /// (or taken from the kept linearizations), so that it allocates nothing once it has run.
     pub fn step_vjp(
-        &self,
+        &mut self,
         h: f64,
         seeds: StepResults<&[f64]>,
         out: StepArguments<&mut [f64]>,
@@ -91,7 +107,7 @@ impl<S: System> Instance<S> {
         let sizes = self.sizes(adjoint);
         sizes.check_results(&seeds)?;
         sizes.check_arguments(&out)?;
-        let inputs = self.step_inputs();
+        self.check_step(self.state.t, h)?;
         // A host that seeds only the state (the outputs' adjoints going through the output
         // map instead) spares the linearization of the outputs at the step's end.
         let outputs = if seeds.outputs.iter().any(|&v| v != 0.0) {
@@ -99,8 +115,38 @@ impl<S: System> Instance<S> {
         } else {
             EndOutputs::Skipped
         };
-        let step = self.linearize_step(adjoint, h, &inputs, outputs)?;
-        deliver_arguments(&step.vjp(seeds.state, seeds.outputs), out)
+        let inputs = self.take_step_inputs();
+        let result = self.step_vjp_with(h, &inputs, outputs, &seeds);
+        self.inputs = inputs;
+        result?;
+        deliver_arguments(&self.adjoint_scratch.cotangents, out)
+    }
+
+    /// The step VJP of [`Instance::step_vjp`] with the step's `inputs`, into the scratch's
+    /// cotangents.
+    fn step_vjp_with(
+        &mut self,
+        h: f64,
+        inputs: &StepInputs<f64>,
+        outputs: EndOutputs,
+        seeds: &StepResults<&[f64]>,
+    ) -> Outcome {
+        let Instance { sys, state: s, integrator, kept, adjoint_scratch: scratch, .. } = self;
+        let (cotangents, buffers) = (&mut scratch.cotangents, &mut scratch.buffers);
+        if let Some(step) = kept.find(s.t, h, integrator.state(), inputs, &s.p, &s.d) {
+            step.vjp_into(seeds.state, seeds.outputs, cotangents, buffers);
+            return Ok(());
+        }
+        let adjoint = integrator.discrete_adjoint_mut().ok_or_else(|| {
+            Problem::error("the model's co-simulation integrator has no discrete adjoint")
+        })?;
+        let linearized = &mut scratch.step;
+        adjoint
+            .relinearize_step(sys, s.t, h, inputs, &s.p, &s.d, outputs, linearized)
+            .map_err(|e| problem(format!("the step from t = {} over {h}", s.t), e))?;
+        let step = linearized.step.as_ref().expect("linearized just now");
+        step.vjp_into(seeds.state, seeds.outputs, cotangents, buffers);
+        Ok(())
     }
 
     /// tandemInitializationVjp: at the start time, the adjoints of the inputs and parameters
@@ -136,15 +182,29 @@ impl<S: System> Instance<S> {
     }
 
     /// tandemOutputVjp: the adjoints of `(w, u, p)` of the outputs at the current point,
-    /// `y = g(w, u, p)`, for the adjoint seed on `y`.
-    pub fn output_vjp(&self, outputs_bar: &[f64], out: StepArguments<&mut [f64]>) -> Outcome {
+    /// `y = g(w, u, p)`, for the adjoint seed on `y` (linearized into the instance's scratch).
+    pub fn output_vjp(&mut self, outputs_bar: &[f64], out: StepArguments<&mut [f64]>) -> Outcome {
         let adjoint = self.discrete_adjoint()?;
         let sizes = self.sizes(adjoint);
         expect_len("nOutputs", outputs_bar.len(), sizes.outputs)?;
         sizes.check_arguments(&out)?;
-        let s = &self.state;
-        let outputs = adjoint.linearize_outputs(&self.sys, s.t, &self.step_inputs(), &s.p, &s.d);
-        deliver_arguments(&outputs.vjp(outputs_bar), out)
+        let inputs = self.take_step_inputs();
+        let Instance { sys, state: s, integrator, adjoint_scratch: scratch, .. } = self;
+        let adjoint = integrator.discrete_adjoint().expect("checked above");
+        adjoint.relinearize_outputs(sys, s.t, &inputs, &s.p, &s.d, &mut scratch.outputs);
+        let outputs = scratch.outputs.as_ref().expect("linearized just now");
+        outputs.vjp_into(outputs_bar, &mut scratch.cotangents);
+        self.inputs = inputs;
+        deliver_arguments(&self.adjoint_scratch.cotangents, out)
+    }
+
+    /// The input polynomial of a step from the current point, in the allocation the instance
+    /// keeps for it (to be put back into `self.inputs`).
+    fn take_step_inputs(&mut self) -> StepInputs<f64> {
+        let empty = StepInputs { t0: self.state.t, coefficients: Vec::new() };
+        let mut inputs = std::mem::replace(&mut self.inputs, empty);
+        self.fill_step_inputs(&mut inputs);
+        inputs
     }
 
     /// The integrator's discrete adjoint, or an Error outside Co-Simulation step mode or when

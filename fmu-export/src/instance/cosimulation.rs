@@ -121,7 +121,7 @@ impl<S: System> Instance<S> {
     }
 
     /// [`Instance::step_inputs`] written into `inputs`, reusing its allocations.
-    fn fill_step_inputs(&self, inputs: &mut StepInputs<f64>) {
+    pub(super) fn fill_step_inputs(&self, inputs: &mut StepInputs<f64>) {
         let s = &self.state;
         let order = s
             .input_derivatives

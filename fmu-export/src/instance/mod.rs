@@ -51,6 +51,8 @@ pub struct Instance<S: System> {
     returned: strings::ReturnedStrings,
     /// Linearizations of the latest steps, when the host asked for them.
     kept: KeptLinearizations,
+    /// What the step and output VJPs reuse from one call to the next.
+    adjoint_scratch: adjoint::AdjointScratch,
 }
 
 /// Values computed from the current point, dropped whenever an input to them changes.
@@ -102,6 +104,7 @@ impl<S: System> Instance<S> {
             inputs: StepInputs { t0: 0.0, coefficients: Vec::new() },
             returned: strings::ReturnedStrings::default(),
             kept: KeptLinearizations::default(),
+            adjoint_scratch: adjoint::AdjointScratch::default(),
         }
     }
 

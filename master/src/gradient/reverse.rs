@@ -121,6 +121,8 @@ pub fn sweep(recording: Recording<'_>, cost: CostAdjoints<'_>) -> Result<Vec<Vec
         cost,
         no_outputs: seeds.iter().map(|s| vec![0.0; s.output_count]).collect(),
         adjoints: &mut adjoints,
+        spare: Returned::default(),
+        spare_seeds: Vec::new(),
     };
     for k in (0..checkpoints.steps()).rev() {
         // No component keeps its steps' linearizations from a re-run: measured, linearizing
@@ -158,9 +160,15 @@ struct Pass<'a> {
     /// Per component, zero output adjoints (a step's outputs get theirs from the output map).
     no_outputs: Vec<Vec<f64>>,
     adjoints: &'a mut Adjoints,
+    /// The arrays of the latest VJP's result, for the next one (a sweep makes one or two VJP
+    /// calls per component and macro step; allocating their arrays each time showed up).
+    spare: Returned,
+    /// The array of the latest output seeds, for the next ones.
+    spare_seeds: Vec<f64>,
 }
 
 /// The adjoints one VJP returns.
+#[derive(Default)]
 struct Returned {
     state: Vec<f64>,
     inputs: Vec<f64>,
@@ -202,7 +210,9 @@ impl Pass<'_> {
             // an output VJP alone may be all the macro step needs.
             let due = nonzero(&self.adjoints.states[i]);
             if due && only.inputs.values == step.end.values && only.inputs.holds == step.end.holds {
-                return self.whole_step(i, tapes, k, only, &output_seeds);
+                let done = self.whole_step(i, tapes, k, only, &output_seeds);
+                self.spare_seeds = output_seeds;
+                return done;
             }
         }
         if nonzero(&output_seeds) {
@@ -217,6 +227,7 @@ impl Pass<'_> {
             })?;
             add(&mut self.adjoints.states[i], &returned.state);
             self.finish(i, tapes, &returned, &step.end);
+            self.spare = returned;
         }
         for (j, sub_step) in step.sub_steps.iter().enumerate().rev() {
             if !nonzero(&self.adjoints.states[i]) {
@@ -242,9 +253,11 @@ impl Pass<'_> {
             });
             self.no_outputs[i] = no_outputs;
             let mut returned = result?;
-            self.adjoints.states[i] = std::mem::take(&mut returned.state);
+            self.adjoints.states[i] = std::mem::replace(&mut returned.state, state_seeds);
             self.finish(i, tapes, &returned, &sub_step.inputs);
+            self.spare = returned;
         }
+        self.spare_seeds = output_seeds;
         Ok(())
     }
 
@@ -274,8 +287,9 @@ impl Pass<'_> {
                 &mut r.parameters,
             )
         })?;
-        self.adjoints.states[i] = std::mem::take(&mut returned.state);
+        self.adjoints.states[i] = std::mem::replace(&mut returned.state, state_seeds);
         self.finish(i, tapes, &returned, &sub_step.inputs);
+        self.spare = returned;
         Ok(())
     }
 
@@ -342,7 +356,9 @@ impl Pass<'_> {
             .remove(i, tag)
             .unwrap_or_else(|| fresh(self.wiring, self.cost, tape, i, tag));
         let map = &self.seeds[i];
-        let mut seeds = vec![0.0; map.output_count];
+        let mut seeds = std::mem::take(&mut self.spare_seeds);
+        seeds.clear();
+        seeds.resize(map.output_count, 0.0);
         for (slot, &adjoint) in adjoints.iter().enumerate() {
             if let Some(index) = map.outputs[slot] {
                 seeds[index] += adjoint;
@@ -364,11 +380,15 @@ impl Pass<'_> {
         vjp: impl FnOnce(&mut dyn StepDerivatives, &mut Returned) -> Result<()>,
     ) -> Result<Returned> {
         let map = &self.seeds[i];
-        let mut returned = Returned {
-            state: vec![0.0; map.state_size],
-            inputs: vec![0.0; map.input_count],
-            parameters: vec![0.0; map.parameter_count],
-        };
+        let mut returned = std::mem::take(&mut self.spare);
+        for (values, len) in [
+            (&mut returned.state, map.state_size),
+            (&mut returned.inputs, map.input_count),
+            (&mut returned.parameters, map.parameter_count),
+        ] {
+            values.clear();
+            values.resize(len, 0.0);
+        }
         let name = &self.names[i];
         let derivatives = replay::derivatives(self.cosimulation, i, name, time)?;
         vjp(derivatives, &mut returned).map_err(|e| replay::failed(name, time, e))?;

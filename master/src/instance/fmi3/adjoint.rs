@@ -4,7 +4,7 @@
 
 use super::Fmu3Instance;
 use crate::binding::fmi3::AdjointFunctions;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::import::{AdjointManifest, ADJOINT_MANIFEST, KEEP_STEP_LINEARIZATIONS};
 
 /// Tangents of the results `(w_k+1, y_k+1)` of a step.
@@ -108,11 +108,32 @@ impl Fmu3Instance {
         bar_state_next: &[f64],
         bar_outputs_next: &[f64],
     ) -> Result<StepCotangents> {
+        let mut out = self.cotangents(bar_state_next.len())?;
+        let StepCotangents {
+            state,
+            inputs,
+            parameters,
+        } = &mut out;
+        let seeds = (bar_state_next, bar_outputs_next);
+        self.step_vjp_into(step_size, seeds, (state, inputs, parameters))?;
+        Ok(out)
+    }
+
+    /// [`Fmu3Instance::step_vjp`] written into `out` (state, inputs, parameters), which must
+    /// have the lengths of the seed on the state and of the manifest's lists: a reverse sweep
+    /// calls it for every step, with arrays it keeps.
+    pub fn step_vjp_into(
+        &mut self,
+        step_size: f64,
+        (bar_state_next, bar_outputs_next): (&[f64], &[f64]),
+        (bar_state, bar_inputs, bar_parameters): (&mut [f64], &mut [f64], &mut [f64]),
+    ) -> Result<()> {
         const FUNCTION: &str = "tandemStepVjp";
         let f = self.adjoint_function(FUNCTION, |a| a.step_vjp)?;
-        let mut out = self.cotangents(bar_state_next.len())?;
-        // SAFETY: every array is passed with its length; `out.state` has
-        // `bar_state_next.len()` entries, the length passed as nState.
+        self.check_cotangents(bar_state_next.len(), bar_state, bar_inputs, bar_parameters)?;
+        // SAFETY: every array is passed with its length; `bar_state` has
+        // `bar_state_next.len()` entries (checked), the length passed as nState, and the
+        // inputs' and parameters' arrays the manifest's lengths (checked).
         let status = unsafe {
             f(
                 self.instance,
@@ -121,15 +142,14 @@ impl Fmu3Instance {
                 bar_state_next.len(),
                 bar_outputs_next.as_ptr(),
                 bar_outputs_next.len(),
-                out.state.as_mut_ptr(),
-                out.inputs.as_mut_ptr(),
-                out.inputs.len(),
-                out.parameters.as_mut_ptr(),
-                out.parameters.len(),
+                bar_state.as_mut_ptr(),
+                bar_inputs.as_mut_ptr(),
+                bar_inputs.len(),
+                bar_parameters.as_mut_ptr(),
+                bar_parameters.len(),
             )
         };
-        self.core.check(FUNCTION, status)?;
-        Ok(out)
+        self.core.check(FUNCTION, status)
     }
 
     /// tandemInitializationVjp: at the start time, the adjoints of the inputs and parameters
@@ -167,25 +187,42 @@ impl Fmu3Instance {
     /// tandemOutputVjp: the adjoints of `(w, u, p)` of the outputs at the current point, for
     /// an adjoint seed on the outputs.
     pub fn output_vjp(&mut self, bar_outputs: &[f64]) -> Result<StepCotangents> {
+        let mut out = self.cotangents(self.manifest()?.n_state)?;
+        let StepCotangents {
+            state,
+            inputs,
+            parameters,
+        } = &mut out;
+        self.output_vjp_into(bar_outputs, (state, inputs, parameters))?;
+        Ok(out)
+    }
+
+    /// [`Fmu3Instance::output_vjp`] written into `out` (state, inputs, parameters), which must
+    /// have the manifest's lengths.
+    pub fn output_vjp_into(
+        &mut self,
+        bar_outputs: &[f64],
+        (bar_state, bar_inputs, bar_parameters): (&mut [f64], &mut [f64], &mut [f64]),
+    ) -> Result<()> {
         const FUNCTION: &str = "tandemOutputVjp";
         let f = self.adjoint_function(FUNCTION, |a| a.output_vjp)?;
-        let mut out = self.cotangents(self.manifest()?.n_state)?;
+        let n_state = self.manifest()?.n_state;
+        self.check_cotangents(n_state, bar_state, bar_inputs, bar_parameters)?;
         // SAFETY: every array is passed with its length.
         let status = unsafe {
             f(
                 self.instance,
                 bar_outputs.as_ptr(),
                 bar_outputs.len(),
-                out.state.as_mut_ptr(),
-                out.state.len(),
-                out.inputs.as_mut_ptr(),
-                out.inputs.len(),
-                out.parameters.as_mut_ptr(),
-                out.parameters.len(),
+                bar_state.as_mut_ptr(),
+                bar_state.len(),
+                bar_inputs.as_mut_ptr(),
+                bar_inputs.len(),
+                bar_parameters.as_mut_ptr(),
+                bar_parameters.len(),
             )
         };
-        self.core.check(FUNCTION, status)?;
-        Ok(out)
+        self.core.check(FUNCTION, status)
     }
 
     /// tandemKeepStepLinearizations: the FMU linearizes the steps it takes from now on and
@@ -216,6 +253,42 @@ impl Fmu3Instance {
         pick: impl FnOnce(&AdjointFunctions) -> Option<F>,
     ) -> Result<F> {
         pick(&self.binding.adjoint).ok_or_else(|| self.core.unsupported(function))
+    }
+
+    /// An error unless the adjoint arrays have `n_state` state entries and the manifest's
+    /// inputs and parameters (the lengths the extension is called with).
+    fn check_cotangents(
+        &self,
+        n_state: usize,
+        state: &[f64],
+        inputs: &[f64],
+        parameters: &[f64],
+    ) -> Result<()> {
+        let manifest = self.manifest()?;
+        let expected = [n_state, manifest.inputs.len(), manifest.parameters.len()];
+        let given = [state.len(), inputs.len(), parameters.len()];
+        for ((what, expected), given) in ["state", "inputs", "parameters"]
+            .into_iter()
+            .zip(expected)
+            .zip(given)
+        {
+            if expected != given {
+                return Err(self.length_mismatch(what, expected, given));
+            }
+        }
+        Ok(())
+    }
+
+    /// The error of `expected` derivatives of `what` (the manifest's count, or the seed's
+    /// length) for an array of `given` entries.
+    pub(super) fn length_mismatch(&self, what: &str, expected: usize, given: usize) -> Error {
+        Error::InvalidValue {
+            item: format!("instance {}: adjoint extension", self.core.name),
+            message: format!(
+                "{expected} {what} derivatives for {given} entries (does tandemGetStateSize \
+                 agree with the manifest's nState?)"
+            ),
+        }
     }
 
     /// Zero cotangents with `n_state` state entries and the manifest's inputs and parameters.

@@ -3,7 +3,7 @@
 //! `tandem*` function of the same name.
 
 use super::Fmu3Instance;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::gradient::{DerivativeLayout, StepDerivatives};
 use crate::import::ManifestVariable;
 use crate::model_description::InterfaceType;
@@ -28,15 +28,7 @@ impl Fmu3Instance {
     /// differ).
     fn copy_result(&self, into: &mut [f64], result: &[f64], what: &str) -> Result<()> {
         if into.len() != result.len() {
-            return Err(Error::InvalidValue {
-                item: format!("instance {}: adjoint extension", self.core.name),
-                message: format!(
-                    "{} {what} derivatives for {} entries (does tandemGetStateSize agree with \
-                     the manifest's nState?)",
-                    result.len(),
-                    into.len()
-                ),
-            });
+            return Err(self.length_mismatch(what, result.len(), into.len()));
         }
         into.copy_from_slice(result);
         Ok(())
@@ -92,11 +84,9 @@ impl StepDerivatives for Fmu3Instance {
         bar_inputs: &mut [f64],
         bar_parameters: &mut [f64],
     ) -> Result<()> {
-        let out = Fmu3Instance::step_vjp(self, step, bar_state_next, bar_outputs_next)?;
-        self.copy_result(bar_state, &out.state, "state")?;
-        self.copy_result(bar_inputs, &out.inputs, "inputs")?;
-        self.copy_result(bar_parameters, &out.parameters, "parameters")?;
-        Ok(())
+        let seeds = (bar_state_next, bar_outputs_next);
+        let out = (bar_state, bar_inputs, bar_parameters);
+        Fmu3Instance::step_vjp_into(self, step, seeds, out)
     }
 
     fn output_vjp(
@@ -106,11 +96,8 @@ impl StepDerivatives for Fmu3Instance {
         bar_inputs: &mut [f64],
         bar_parameters: &mut [f64],
     ) -> Result<()> {
-        let out = Fmu3Instance::output_vjp(self, bar_outputs)?;
-        self.copy_result(bar_state, &out.state, "state")?;
-        self.copy_result(bar_inputs, &out.inputs, "inputs")?;
-        self.copy_result(bar_parameters, &out.parameters, "parameters")?;
-        Ok(())
+        let out = (bar_state, bar_inputs, bar_parameters);
+        Fmu3Instance::output_vjp_into(self, bar_outputs, out)
     }
 
     fn initialization_vjp(
