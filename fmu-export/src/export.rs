@@ -153,6 +153,7 @@ macro_rules! export_fmu {
                 tandemInitializationVjp(i: Fmi3Instance, bar_state: *const Fmi3Float64, n_state: usize, bar_outputs: *const Fmi3Float64, n_outputs: usize, bar_inputs: *mut Fmi3Float64, n_inputs: usize, bar_params: *mut Fmi3Float64, n_params: usize) -> Fmi3Status = tandem_initialization_vjp @ i;
                 tandemOutputVjp(i: Fmi3Instance, bar_outputs: *const Fmi3Float64, n_outputs: usize, bar_state: *mut Fmi3Float64, n_state: usize, bar_inputs: *mut Fmi3Float64, n_inputs: usize, bar_params: *mut Fmi3Float64, n_params: usize) -> Fmi3Status = tandem_output_vjp @ i;
                 tandemKeepStepLinearizations(i: Fmi3Instance, n_steps: usize) -> Fmi3Status = tandem_keep_step_linearizations @ i;
+                tandemGetJacobianAdjointDerivative(i: Fmi3Instance, unknowns: *const Fmi3ValueReference, n_unknowns: usize, knowns: *const Fmi3ValueReference, n_knowns: usize, seed: *const Fmi3Float64, n_seed: usize, sensitivity: *mut Fmi3Float64, n_sensitivity: usize) -> Fmi3Status = tandem_get_jacobian_adjoint_derivative @ i;
             }
         };
     };

@@ -29,6 +29,7 @@ pub mod mechanical_system;
 pub mod mechanics;
 pub mod ode;
 pub mod ode_system;
+pub mod reverse;
 pub mod scalar;
 pub mod small;
 pub mod system;

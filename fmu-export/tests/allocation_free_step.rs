@@ -2,14 +2,15 @@
 //! neither the integrator's step nor the instance's doStep with the inputs set before it and
 //! the outputs read after it (the calls a master makes at every step). Its step VJP allocates
 //! only the record of the step it takes, and its output VJP nothing (the calls a gradient's
-//! reverse sweep makes at every step).
+//! reverse sweep makes at every step); nor does a Model Exchange adjoint derivative once the
+//! thread's tape has grown (a co-design sweep makes one per step).
 
 mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System as Heap};
 use std::cell::Cell;
 
-use common::Oscillator;
+use common::{Oscillator, MASS, STIFFNESS};
 use fmu_export::instance::adjoint::{StepArguments, StepResults};
 use fmu_export::instance::lifecycle::Kind;
 use fmu_export::instance::logging::Silent;
@@ -207,4 +208,46 @@ fn an_output_vjp_allocates_nothing() {
     output_vjp(&mut inst);
     let count = allocations(|| (0..10).for_each(|_| output_vjp(&mut inst)));
     assert_eq!(count, 0, "10 output VJPs allocated {count} times");
+}
+
+#[test]
+fn a_model_exchange_adjoint_derivative_allocates_nothing() {
+    let mut inst = Instance::<MechanicalSystem<HhtOscillator>>::new(
+        Kind::ModelExchange,
+        Box::new(Silent),
+        false,
+    );
+    let vr = |role| inst.table().vr_of(role).unwrap();
+    // Unknowns q' = v and v' = (F - c q - d v) / m; knowns q, v, F, m, c, d.
+    let unknowns = [vr(Role::Derivative(0)), vr(Role::Derivative(1))];
+    let knowns = [
+        vr(Role::State(0)),
+        vr(Role::State(1)),
+        vr(Role::Input(0)),
+        vr(Role::Parameter(0)),
+        vr(Role::Parameter(1)),
+        vr(Role::Parameter(2)),
+    ];
+    inst.setup_experiment(None, 0.0, None).unwrap();
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+    let (seed, mut out) = ([0.3, -1.5], [0.0; 6]);
+    inst.adjoint_derivative(&unknowns, &knowns, &seed, &mut out).unwrap();
+    let count = allocations(|| {
+        (0..100).for_each(|_| inst.adjoint_derivative(&unknowns, &knowns, &seed, &mut out).unwrap())
+    });
+    assert_eq!(count, 0, "100 adjoint derivatives allocated {count} times");
+    // At the start (q = 0.01, v = F = d = 0): seed_0 dq'/d. + seed_1 dv'/d. by hand.
+    let q = 0.01;
+    let expected = [
+        -seed[1] * STIFFNESS / MASS,
+        seed[0],
+        seed[1] / MASS,
+        seed[1] * STIFFNESS * q / (MASS * MASS),
+        -seed[1] * q / MASS,
+        0.0,
+    ];
+    for (k, (a, b)) in out.iter().zip(expected).enumerate() {
+        assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "known {k}: {a} vs {b}");
+    }
 }

@@ -93,7 +93,12 @@ fn variant(dir: &Path, replace: (&str, &str)) -> PathBuf {
 }
 
 fn fmu_dir() -> String {
-    let fmu = &fmus::find("cart_pole", FmiVersion::Fmi3).path;
+    fmu_dir_of(FmiVersion::Fmi3)
+}
+
+/// The folder of the cart-pole FMU of `version`.
+fn fmu_dir_of(version: FmiVersion) -> String {
+    let fmu = &fmus::find("cart_pole", version).path;
     fmu.parent()
         .expect("the FMU's folder")
         .display()
@@ -101,28 +106,76 @@ fn fmu_dir() -> String {
 }
 
 #[test]
-fn check_prints_adjoint_and_differences() {
+fn check_prints_adjoint_differences_and_the_method_of_the_seeds() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let problem = variant(dir.path(), ("steps = 1000", "steps = 200"));
-    let run = common::tandem(&[
-        "codesign",
-        &problem.display().to_string(),
-        "--check",
-        "--fmu-dir",
-        &fmu_dir(),
-    ]);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    for needle in [
-        "f = ",
-        "closed-loop eigenvalues",
-        "df/dd by the coupled adjoint",
-        "central differences of J and G",
-        "relative difference",
+    // FMI 3.0: the FMU's Jacobian adjoint derivative; FMI 2.0 has none.
+    for (version, method) in [
+        (
+            FmiVersion::Fmi3,
+            "ARE seeds: exact (the FMU's Jacobian adjoint derivative",
+        ),
+        (FmiVersion::Fmi2, "ARE seeds: central differences of J and G"),
     ] {
+        let run = common::tandem(&[
+            "codesign",
+            &problem.display().to_string(),
+            "--check",
+            "--fmu-dir",
+            &fmu_dir_of(version),
+        ]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        for needle in [
+            "f = ",
+            "closed-loop eigenvalues",
+            "df/dd by the coupled adjoint",
+            method,
+            "relative difference",
+        ] {
+            assert!(
+                run.stdout.contains(needle),
+                "{version:?}: {needle} missing from:\n{}",
+                run.stdout
+            );
+        }
+    }
+}
+
+/// Through the FMI 3.0 cart-pole FMU, the exact seed contraction (the FMU's Jacobian adjoint
+/// derivative) and central differences of J and G give the same seeds to 1e-6 of their size,
+/// and with the exact one the reference values hold.
+#[test]
+fn cart_pole_fmu_exact_seeds_match_the_differences_of_j_and_g() {
+    let file = problem_file::read(&example()).expect("read the example");
+    let fmu = Fmu::open(&fmus::find("cart_pole", FmiVersion::Fmi3).path).expect("open the FMU");
+    let mut plant = FmuPlant::new(&fmu, &file.plant).expect("instantiate the plant");
+    assert!(plant.exact_seeds(), "the FMU declares jacobianAdjointDerivative");
+    let a = analyze(&mut plant, &file.problem, &file.start()).expect("analysis");
+    assert!((a.f / 20598.28538 - 1.0).abs() < 1e-7, "f = {}", a.f);
+    let exact = gradient(&mut plant, &file.problem, &a).expect("gradient");
+    assert!(exact.seed_method.starts_with("exact"), "{}", exact.seed_method);
+    for (value, reference) in exact.df_dd.iter().zip([4700.90306, 6741.01294, 6255.47446]) {
         assert!(
-            run.stdout.contains(needle),
-            "{needle} missing from:\n{}",
-            run.stdout
+            (value / reference - 1.0).abs() < 1e-6,
+            "df/dd = {}",
+            exact.df_dd
+        );
+    }
+    plant.difference_seeds();
+    let differenced = gradient(&mut plant, &file.problem, &a).expect("gradient");
+    assert!(
+        differenced.seed_method.starts_with("central differences"),
+        "{}",
+        differenced.seed_method
+    );
+    let scale = exact.seeds.amax();
+    assert!(scale > 0.0, "the seeds contribute");
+    for (e, d) in exact.seeds.iter().zip(differenced.seeds.iter()) {
+        assert!(
+            (e - d).abs() < 1e-6 * scale,
+            "exact seeds {} vs differences {}",
+            exact.seeds,
+            differenced.seeds
         );
     }
 }

@@ -13,7 +13,7 @@ pub const ADJOINT_EXTENSION_VERSION: u32 = 1;
 
 /// The optional functions of the extension this FMU implements, as the manifest's
 /// `capabilities` attribute lists them (hosts that do not know the attribute ignore it).
-pub const ADJOINT_CAPABILITIES: &str = "keepStepLinearizations";
+pub const ADJOINT_CAPABILITIES: &str = "keepStepLinearizations jacobianAdjointDerivative";
 
 /// The adjoint-extension manifest of `sys`: the discrete state's length, taken from a fresh
 /// integrator initialized at the start values, and the inputs, real parameters and continuous
@@ -116,7 +116,7 @@ mod tests {
         let manifest = adjoint_manifest(&sys).unwrap();
         let description = super::super::fmi3(&sys, "spring");
         // HHT: q, v, a for one coordinate, no constraint.
-        let root = r#"<TandemAdjoint version="1" nState="3" capabilities="keepStepLinearizations">"#;
+        let root = r#"<TandemAdjoint version="1" nState="3" capabilities="keepStepLinearizations jacobianAdjointDerivative">"#;
         assert!(manifest.contains(root), "{manifest}");
         let table = VariableTable::new(sys.declaration());
         let listed: Vec<(u32, &str)> = manifest

@@ -3,7 +3,8 @@
 //! model does not have (clocks, Scheduled Execution, configuration mode, types other than
 //! Float64/Int32/Boolean) exist so that hosts can resolve them, and answer with an Error.
 //! [`crate::export_fmu!`] exports them under their C names, each inside the panic guard,
-//! together with the adjoint extension's `tandem*` functions ([`adjoint_extension`]).
+//! together with the adjoint extension's `tandem*` functions ([`adjoint_extension`],
+//! [`jacobian_adjoint`]).
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -12,6 +13,7 @@ pub mod common;
 pub mod cosimulation;
 pub mod derivatives;
 pub mod fmu_state;
+pub mod jacobian_adjoint;
 pub mod logger;
 pub mod model_exchange;
 pub mod types;
@@ -23,6 +25,7 @@ pub use common::*;
 pub use cosimulation::*;
 pub use derivatives::*;
 pub use fmu_state::*;
+pub use jacobian_adjoint::*;
 pub use model_exchange::*;
 pub use unsupported::*;
 pub use variables::*;

@@ -5,6 +5,7 @@
 pub mod adjoint;
 pub mod cosimulation;
 pub mod dynamic;
+mod jacobian_adjoint;
 mod kept_linearizations;
 pub mod lifecycle;
 pub mod logging;

@@ -1,18 +1,28 @@
-//! Exact partial derivatives by dual numbers: directional derivatives `J w`, adjoint
-//! derivatives `J^T v` (unknowns: state derivatives and outputs; knowns: states, inputs and
-//! parameters), and the time derivative of the outputs along the trajectory.
+//! Exact partial derivatives: directional derivatives `J w` by dual numbers, adjoint
+//! derivatives `J^T v` in reverse mode (unknowns: state derivatives and outputs; knowns:
+//! states, inputs and parameters), and the time derivative of the outputs along the
+//! trajectory.
+
+use std::cell::RefCell;
 
 use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::Instance;
 use crate::jacobian;
 use crate::ode::Args;
+use crate::reverse::{self, Recording, Rev};
 use crate::scalar::{lift, Dual64, Scalar};
 use crate::system::System;
 use crate::variables::{Role, ValueReference, VarType};
 
+thread_local! {
+    /// The places of the unknowns and knowns of the latest adjoint derivative (see
+    /// [`Instance::adjoint_derivative`]), kept for their capacity.
+    static PLACES: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
 /// A variable whose value is seeded.
 #[derive(Clone, Copy, Debug)]
-enum Known {
+pub(super) enum Known {
     State(usize),
     Input(usize),
     Parameter(usize),
@@ -20,7 +30,7 @@ enum Known {
 
 /// A variable whose sensitivity is computed.
 #[derive(Clone, Copy, Debug)]
-enum Unknown {
+pub(super) enum Unknown {
     Derivative(usize),
     Output(usize),
 }
@@ -41,7 +51,9 @@ impl<S: System> Instance<S> {
         write_finite("directional derivative", &jw, sensitivity)
     }
 
-    /// fmi3GetAdjointDerivative: `sensitivity = J^T seed`, `J = d unknowns / d knowns`.
+    /// fmi3GetAdjointDerivative: `sensitivity = J^T seed`, `J = d unknowns / d knowns`, in
+    /// reverse mode: one taped evaluation of the equations and one sweep back, whatever the
+    /// number of knowns, without allocating once the thread's tape has grown to the model.
     pub fn adjoint_derivative(
         &mut self,
         unknowns: &[ValueReference],
@@ -51,12 +63,60 @@ impl<S: System> Instance<S> {
     ) -> Outcome {
         check_len("seed", seed.len(), "unknowns", unknowns.len())?;
         check_len("sensitivity", sensitivity.len(), "knowns", knowns.len())?;
-        let vjp = self.product(unknowns, knowns, |base, m, f| {
-            let n = base.len();
-            let (jac, _) = jacobian::jacobian(base, m, f);
-            (0..n).map(|j| (0..m).map(|i| seed[i] * jac[i * n + j]).sum()).collect()
-        })?;
-        write_finite("adjoint derivative", &vjp, sensitivity)
+        let s = &self.state;
+        let (nx, nu, np) = (s.x.len(), s.u.len(), s.p.len());
+        let ny = self.declaration().outputs.len();
+        // Where each unknown sits among the taped results (dx, y) and each known among the
+        // taped arguments (x, u, p): resolved once, into an array kept for its capacity.
+        let mut places = PLACES.with_borrow_mut(std::mem::take);
+        places.clear();
+        let mut wants = (false, false);
+        for &vr in unknowns {
+            places.push(match self.resolve_unknown(vr)? {
+                Unknown::Derivative(i) => {
+                    wants.0 = true;
+                    i
+                }
+                Unknown::Output(i) => {
+                    wants.1 = true;
+                    nx + i
+                }
+            });
+        }
+        for &vr in knowns {
+            places.push(match self.resolve_known(vr)? {
+                Known::State(i) => i,
+                Known::Input(i) => nx + i,
+                Known::Parameter(i) => nx + nu + i,
+            });
+        }
+        let (result_places, argument_places) = places.split_at(unknowns.len());
+        reverse::with_scratch(2 * nx + nu + np + ny, |buffer| {
+            let (arguments, results) = buffer.split_at_mut(nx + nu + np);
+            let mut recording = Recording::new();
+            for (taped, &v) in arguments.iter_mut().zip(s.x.iter().chain(&s.u).chain(&s.p)) {
+                *taped = recording.input(v);
+            }
+            let (x, rest) = arguments.split_at(nx);
+            let (u, p) = rest.split_at(nu);
+            let args = Args { t: Rev::constant(s.t), x, u, p, d: &s.d };
+            let (dx, y) = results.split_at_mut(nx);
+            if wants.0 {
+                self.sys.derivatives(&args, dx);
+            }
+            if wants.1 {
+                self.sys.outputs(&args, y);
+            }
+            for (&place, &w) in result_places.iter().zip(seed) {
+                recording.seed(results[place], w);
+            }
+            recording.sweep();
+            for (o, &place) in sensitivity.iter_mut().zip(argument_places) {
+                *o = recording.adjoint(arguments[place]);
+            }
+        });
+        PLACES.with_borrow_mut(|kept| *kept = places);
+        finite("adjoint derivative", sensitivity)
     }
 
     /// `product(base, m, f)`, where `f` maps the knowns (whose values are `base`) to the `m`
@@ -91,34 +151,38 @@ impl<S: System> Instance<S> {
         Ok(rates)
     }
 
-    fn resolve_unknowns(&self, vrs: &[ValueReference]) -> Outcome<Vec<Unknown>> {
-        vrs.iter()
-            .map(|&vr| match self.variable(vr, VarType::Real)?.role {
-                Role::Derivative(i) => Ok(Unknown::Derivative(i)),
-                Role::Output(i) => Ok(Unknown::Output(i)),
-                _ => Err(Problem::error(format!(
-                    "unknown {vr} ({}) is neither a state derivative nor a continuous output",
-                    self.table.get(vr).map_or("?", |v| v.var.name.as_str())
-                ))),
-            })
-            .collect()
+    pub(super) fn resolve_unknowns(&self, vrs: &[ValueReference]) -> Outcome<Vec<Unknown>> {
+        vrs.iter().map(|&vr| self.resolve_unknown(vr)).collect()
     }
 
-    fn resolve_knowns(&self, vrs: &[ValueReference]) -> Outcome<Vec<Known>> {
-        vrs.iter()
-            .map(|&vr| match self.variable(vr, VarType::Real)?.role {
-                Role::State(i) => Ok(Known::State(i)),
-                Role::Input(i) => Ok(Known::Input(i)),
-                Role::Parameter(i) => Ok(Known::Parameter(i)),
-                _ => Err(Problem::error(format!(
-                    "known {vr} ({}) is not a state, an input or a real parameter",
-                    self.table.get(vr).map_or("?", |v| v.var.name.as_str())
-                ))),
-            })
-            .collect()
+    pub(super) fn resolve_knowns(&self, vrs: &[ValueReference]) -> Outcome<Vec<Known>> {
+        vrs.iter().map(|&vr| self.resolve_known(vr)).collect()
     }
 
-    fn known_values(&self, knowns: &[Known]) -> Vec<f64> {
+    fn resolve_unknown(&self, vr: ValueReference) -> Outcome<Unknown> {
+        match self.variable(vr, VarType::Real)?.role {
+            Role::Derivative(i) => Ok(Unknown::Derivative(i)),
+            Role::Output(i) => Ok(Unknown::Output(i)),
+            _ => Err(Problem::error(format!(
+                "unknown {vr} ({}) is neither a state derivative nor a continuous output",
+                self.table.get(vr).map_or("?", |v| v.var.name.as_str())
+            ))),
+        }
+    }
+
+    fn resolve_known(&self, vr: ValueReference) -> Outcome<Known> {
+        match self.variable(vr, VarType::Real)?.role {
+            Role::State(i) => Ok(Known::State(i)),
+            Role::Input(i) => Ok(Known::Input(i)),
+            Role::Parameter(i) => Ok(Known::Parameter(i)),
+            _ => Err(Problem::error(format!(
+                "known {vr} ({}) is not a state, an input or a real parameter",
+                self.table.get(vr).map_or("?", |v| v.var.name.as_str())
+            ))),
+        }
+    }
+
+    pub(super) fn known_values(&self, knowns: &[Known]) -> Vec<f64> {
         let s = &self.state;
         knowns
             .iter()
@@ -132,7 +196,7 @@ impl<S: System> Instance<S> {
 
     /// The unknowns with the knowns displaced to `values` (additively, so that a known listed
     /// twice contributes both of its seeds).
-    fn unknowns_at<T: Scalar>(
+    pub(super) fn unknowns_at<T: Scalar>(
         &self,
         knowns: &[Known],
         values: &[T],
@@ -167,7 +231,7 @@ impl<S: System> Instance<S> {
     }
 }
 
-fn check_len(array: &str, len: usize, of: &str, expected: usize) -> Outcome {
+pub(super) fn check_len(array: &str, len: usize, of: &str, expected: usize) -> Outcome {
     if len == expected {
         Ok(())
     } else {
@@ -182,7 +246,7 @@ fn write_finite(what: &str, values: &[f64], out: &mut [f64]) -> Outcome {
     Ok(())
 }
 
-fn finite(what: &str, values: &[f64]) -> Outcome {
+pub(super) fn finite(what: &str, values: &[f64]) -> Outcome {
     match values.iter().position(|v| !v.is_finite()) {
         None => Ok(()),
         Some(i) => Err(Problem::error(format!("{what} entry {i} is {}", values[i]))),

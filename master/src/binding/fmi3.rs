@@ -79,7 +79,8 @@ pub struct Accessors<T> {
 
 type InstanceCall = unsafe extern "C" fn(Instance) -> Status;
 type Float64Array = unsafe extern "C" fn(Instance, *mut f64, usize) -> Status;
-/// `fmi3GetDirectionalDerivative` and `fmi3GetAdjointDerivative` share this signature.
+/// `fmi3GetDirectionalDerivative` and `fmi3GetAdjointDerivative` (and the adjoint extension's
+/// `tandemGetJacobianAdjointDerivative`) share this signature.
 pub type DerivativeFunction = unsafe extern "C" fn(
     Instance,
     *const ValueReference,
@@ -357,6 +358,8 @@ pub struct AdjointFunctions {
     pub output_vjp: Option<OutputVjp>,
     /// `tandemKeepStepLinearizations` (capability `keepStepLinearizations`).
     pub keep_step_linearizations: Option<unsafe extern "C" fn(Instance, usize) -> Status>,
+    /// `tandemGetJacobianAdjointDerivative` (capability `jacobianAdjointDerivative`).
+    pub jacobian_adjoint_derivative: Option<DerivativeFunction>,
 }
 
 /// An FMI 3.0 binary with its functions for one interface.
@@ -506,6 +509,7 @@ impl Binding {
                     initialization_vjp: lib.optional("tandemInitializationVjp"),
                     output_vjp: lib.optional("tandemOutputVjp"),
                     keep_step_linearizations: lib.optional("tandemKeepStepLinearizations"),
+                    jacobian_adjoint_derivative: lib.optional("tandemGetJacobianAdjointDerivative"),
                 },
                 library,
             })

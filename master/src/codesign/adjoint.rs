@@ -6,10 +6,10 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::analysis::{cost_matrix, steady_state_jacobian, Analysis};
+use super::analysis::{steady_state_jacobian, Analysis};
 use super::error::CodesignError;
 use super::lyapunov::solve_lyapunov;
-use super::plant::Plant;
+use super::plant::{Adjoints, Plant};
 use super::problem::Problem;
 
 /// df/dd and the pieces that make it, for the report.
@@ -53,22 +53,26 @@ pub(super) fn gradient_with(
         .cholesky()
         .ok_or(CodesignError::NotPositiveDefinite { name: "S" })?;
     let s_inv = s_chol.inverse();
-    let cost = cost_matrix(problem, w);
     let traj = &analysis.trajectory;
     let n_t = traj.len() - 1;
 
     // (a) Reverse sweep, accumulating the P-, G- and (x, u, d)-terms of step k at state k−1.
-    let mut f_cl = DMatrix::<f64>::zeros(dims.x, dims.x);
-    let mut gbar_w = DMatrix::<f64>::zeros(dims.x, dims.u);
+    // Both closed-loop seeds are products with A_u = Σ Δt (Gᵀψ)⁽ᵏ⁾ δx⁽ᵏ⁻¹⁾ᵀ (n_u × n_x):
+    // F_cl = G_tgt S⁻ᵀ A_u and GbarW = P A_uᵀ S⁻¹, so a step adds one rank-one n_u × n_x update
+    // instead of two n_x × n_x ones, and nothing in the loop allocates.
+    let mut a_u = DMatrix::<f64>::zeros(dims.u, dims.x);
     let mut g_x = DVector::<f64>::zeros(dims.x);
     let mut g_u = DVector::<f64>::zeros(dims.u);
     let mut closed_loop = DVector::<f64>::zeros(dims.d);
-    let mut psi = -(&cost * &traj[n_t]) * (2.0 * dt);
+    // ∂f/∂δx⁽ⁱ⁾ = 2 Δt (Q + WᵀSW) δx⁽ⁱ⁾, with the products the forward pass kept.
+    let weighted = &analysis.weighted;
+    let mut psi = &weighted[n_t - 1] * (-2.0 * dt);
     let (mut x, mut u) = (vec![0.0; dims.x], vec![0.0; dims.u]);
-    let g_s_inv_t = g_tgt * s_inv.transpose();
+    let mut du = DVector::<f64>::zeros(dims.u);
+    let mut adj = Adjoints::zeros(dims);
     for k in (1..=n_t).rev() {
         let dx = &traj[k - 1];
-        let du = w * dx;
+        du.gemv(1.0, w, dx, 0.0);
         x.iter_mut()
             .zip(&analysis.x_target)
             .zip(dx.iter())
@@ -77,24 +81,30 @@ pub(super) fn gradient_with(
             .zip(&analysis.u_target)
             .zip(du.iter())
             .for_each(|((u, t), e)| *u = t + e);
-        let adj = plant.adjoints(&x, &u, d, psi.as_slice())?;
-        f_cl += (&g_s_inv_t * &adj.u) * dx.transpose() * dt;
-        if with_gbar_w {
-            gbar_w += (p * dx) * (adj.u.transpose() * &s_inv) * dt;
-        }
-        g_x -= &adj.x * dt;
-        g_u -= &adj.u * dt;
-        closed_loop -= &adj.d * dt;
+        plant.adjoints_into(&x, &u, d, psi.as_slice(), &mut adj)?;
+        a_u.ger(dt, &adj.u, dx, 1.0);
+        g_x.axpy(-dt, &adj.x, 1.0);
+        g_u.axpy(-dt, &adj.u, 1.0);
+        closed_loop.axpy(-dt, &adj.d, 1.0);
         if k > 1 {
             // ψ⁽ᵏ⁻¹⁾ = −∂f/∂δx⁽ᵏ⁻¹⁾ + (I + Δt (J + G W))ᵀ ψ⁽ᵏ⁾.
-            psi = -(&cost * dx) * (2.0 * dt) + &psi + (&adj.x + w.tr_mul(&adj.u)) * dt;
+            psi.axpy(dt, &adj.x, 1.0);
+            psi.gemv_tr(dt, w, &adj.u, 1.0);
+            psi.axpy(-2.0 * dt, &weighted[k - 2], 1.0);
         }
     }
+    let s_inv_t = s_inv.transpose();
+    let f_cl = g_tgt * &s_inv_t * &a_u;
+    let gbar_w = if with_gbar_w {
+        p * a_u.transpose() * &s_inv
+    } else {
+        DMatrix::<f64>::zeros(dims.x, dims.u)
+    };
 
     // (b) ARE adjoint: J̃Ψ + ΨJ̃ᵀ + sym(F) = 0 with F = ∂f/∂P + (∂r_cl/∂P)ᵀψ_cl.
     let mut outer = DMatrix::<f64>::zeros(dims.x, dims.x);
     for dx in &traj[1..] {
-        outer += dx * dx.transpose();
+        outer.ger(1.0, dx, dx, 1.0);
     }
     outer *= dt;
     let s_sum = &s_inv + s_inv.transpose();

@@ -27,6 +27,10 @@ pub struct Analysis {
     pub care: CareSolution,
     /// δx⁽⁰⁾ … δx⁽ⁿᵗ⁾.
     pub trajectory: Vec<DVector<f64>>,
+    /// (Q + WᵀSW) δx⁽ⁱ⁾ for i = 1 … n_t: computed for f anyway, and the adjoint's reverse
+    /// sweep needs each (∂f/∂δx⁽ⁱ⁾ = 2 Δt (Q + WᵀSW) δx⁽ⁱ⁾), so it is kept rather than
+    /// recomputed (an n_x × n_x product per step).
+    pub weighted: Vec<DVector<f64>>,
     /// The cost f = Σ_{i≥1} δx⁽ⁱ⁾ᵀ (Q + WᵀSW) δx⁽ⁱ⁾ Δt.
     pub f: f64,
 }
@@ -57,9 +61,11 @@ pub fn analyze(
     let care = solve_care(&j, &g, &problem.q, &problem.s)?;
     let trajectory = closed_loop(plant, problem, d, &x_target, &u_target, &care)?;
     let cost = cost_matrix(problem, &care.w);
+    let weighted: Vec<DVector<f64>> = trajectory[1..].iter().map(|dx| &cost * dx).collect();
     let f = trajectory[1..]
         .iter()
-        .map(|dx| dx.dot(&(&cost * dx)))
+        .zip(&weighted)
+        .map(|(dx, m)| dx.dot(m))
         .sum::<f64>()
         * problem.dt;
     Ok(Analysis {
@@ -71,6 +77,7 @@ pub fn analyze(
         g,
         care,
         trajectory,
+        weighted,
         f,
     })
 }

@@ -1,8 +1,10 @@
 //! A plant served by a Model Exchange FMU: r(x, u, d) is its state derivatives with the
 //! continuous states, the inputs and the design parameters set; J, G and the vector–Jacobian
 //! products come from its directional (and, where provided, adjoint) derivatives with respect
-//! to (states, inputs, design parameters). FMI has no second derivatives, so the seed
-//! contraction is a central difference of J and G.
+//! to (states, inputs, design parameters). FMI has no second derivatives: the seed
+//! contraction is exact where the FMU provides the adjoint extension's Jacobian adjoint
+//! derivative (every FMI 3.0 FMU Tandem exports) and a central difference of J and G
+//! otherwise.
 
 use nalgebra::DMatrix;
 
@@ -40,6 +42,15 @@ pub struct FmuPlant {
     design: Vec<u32>,
     fixed: Vec<(u32, f64)>,
     partials: Partials,
+    /// The state derivatives and the knowns (states, inputs, design parameters), for the
+    /// Jacobian adjoint derivative.
+    derivatives: Vec<u32>,
+    knowns: Vec<u32>,
+    /// Whether the FMU computes the seed contraction exactly (its Jacobian adjoint
+    /// derivative); otherwise it is a central difference of J and G.
+    exact_seeds: bool,
+    /// The latest vector–Jacobian product over the knowns, kept for its capacity.
+    vjp: Vec<f64>,
     /// The design the instance is initialized with.
     current: Option<Vec<f64>>,
 }
@@ -106,16 +117,16 @@ impl FmuPlant {
             .into_iter()
             .zip(spec.fixed.iter().map(|(_, v)| *v))
             .collect();
-        let knowns = states
+        let knowns: Vec<u32> = states
             .iter()
             .chain(&inputs)
             .chain(&design)
             .copied()
             .collect();
         let partials = Partials::new(
-            derivatives,
+            derivatives.clone(),
             Vec::new(),
-            knowns,
+            knowns.clone(),
             me.capabilities.provides_adjoint_derivatives,
         );
         let instance = fmu.instantiate(
@@ -128,6 +139,7 @@ impl FmuPlant {
             u: inputs.len(),
             d: design.len(),
         };
+        let exact_seeds = instance.provides_jacobian_adjoint_derivative();
         Ok(FmuPlant {
             instance,
             dims,
@@ -135,8 +147,23 @@ impl FmuPlant {
             design,
             fixed,
             partials,
+            derivatives,
+            knowns,
+            exact_seeds,
+            vjp: Vec::new(),
             current: None,
         })
+    }
+
+    /// Whether the seed contraction is exact (the FMU's Jacobian adjoint derivative).
+    pub fn exact_seeds(&self) -> bool {
+        self.exact_seeds
+    }
+
+    /// Computes the seed contraction by central differences of J and G even where the FMU
+    /// has the Jacobian adjoint derivative (to compare the two).
+    pub fn difference_seeds(&mut self) {
+        self.exact_seeds = false;
     }
 
     /// Initializes the instance with design `d` unless it already is, and puts it at (x, u).
@@ -197,6 +224,69 @@ impl FmuPlant {
             jac.column_mut(j).copy_from_slice(&column);
         }
         Ok(jac)
+    }
+
+    /// The seed contraction from the FMU's Jacobian adjoint derivative: one call, the seed on
+    /// ∂r/∂(x, u, d) being [Jbar | Gbar | 0].
+    fn exact_seed_gradient(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+        jbar: &DMatrix<f64>,
+        gbar: &DMatrix<f64>,
+    ) -> Result<Adjoints, CodesignError> {
+        self.put(x, u, d)?;
+        let (nx, n) = (self.dims.x, self.knowns.len());
+        let mut seed = DMatrix::zeros(nx, n);
+        seed.columns_mut(0, nx).copy_from(jbar);
+        seed.columns_mut(nx, self.dims.u).copy_from(gbar);
+        // The FMU takes the seed row-major: the transpose's column-major storage.
+        let seed = seed.transpose();
+        let mut gradient = vec![0.0; n];
+        self.instance.get_jacobian_adjoint_derivative(
+            &self.derivatives,
+            &self.knowns,
+            seed.as_slice(),
+            &mut gradient,
+        )?;
+        Ok(Adjoints::split(self.dims, &gradient))
+    }
+
+    /// The seed contraction by central differences of J and G in every entry of (x, u, d), for
+    /// an FMU without the Jacobian adjoint derivative.
+    fn differenced_seed_gradient(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+        jbar: &DMatrix<f64>,
+        gbar: &DMatrix<f64>,
+    ) -> Result<Adjoints, CodesignError> {
+        let seed = {
+            let mut s = DMatrix::zeros(self.dims.x, self.dims.x + self.dims.u);
+            s.columns_mut(0, self.dims.x).copy_from(jbar);
+            s.columns_mut(self.dims.x, self.dims.u).copy_from(gbar);
+            s
+        };
+        let mut w: Vec<f64> = x.iter().chain(u).chain(d).copied().collect();
+        let mut gradient = vec![0.0; w.len()];
+        let (nx, nu) = (self.dims.x, self.dims.u);
+        for k in 0..w.len() {
+            let h = SEED_STEP * w[k].abs().max(1.0);
+            let original = w[k];
+            let contraction = |w: &[f64], plant: &mut Self| -> Result<f64, CodesignError> {
+                let jac = plant.state_input_jacobian(&w[..nx], &w[nx..nx + nu], &w[nx + nu..])?;
+                Ok(jac.component_mul(&seed).sum())
+            };
+            w[k] = original + h;
+            let plus = contraction(&w, self)?;
+            w[k] = original - h;
+            let minus = contraction(&w, self)?;
+            w[k] = original;
+            gradient[k] = (plus - minus) / (2.0 * h);
+        }
+        Ok(Adjoints::split(self.dims, &gradient))
     }
 }
 
@@ -263,6 +353,26 @@ impl Plant for FmuPlant {
         Ok(Adjoints::split(self.dims, &out))
     }
 
+    fn adjoints_into(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+        psi: &[f64],
+        out: &mut Adjoints,
+    ) -> Result<(), CodesignError> {
+        self.put(x, u, d)?;
+        self.vjp.resize(self.partials.known_count(), 0.0);
+        self.partials.vjp(
+            self.instance.as_mut(),
+            Equation::Derivatives,
+            psi,
+            &mut self.vjp,
+        )?;
+        out.copy_from_stacked(&self.vjp);
+        Ok(())
+    }
+
     fn seed_gradient(
         &mut self,
         x: &[f64],
@@ -271,33 +381,18 @@ impl Plant for FmuPlant {
         jbar: &DMatrix<f64>,
         gbar: &DMatrix<f64>,
     ) -> Result<Adjoints, CodesignError> {
-        let seed = {
-            let mut s = DMatrix::zeros(self.dims.x, self.dims.x + self.dims.u);
-            s.columns_mut(0, self.dims.x).copy_from(jbar);
-            s.columns_mut(self.dims.x, self.dims.u).copy_from(gbar);
-            s
-        };
-        let mut w: Vec<f64> = x.iter().chain(u).chain(d).copied().collect();
-        let mut gradient = vec![0.0; w.len()];
-        let (nx, nu) = (self.dims.x, self.dims.u);
-        for k in 0..w.len() {
-            let h = SEED_STEP * w[k].abs().max(1.0);
-            let original = w[k];
-            let contraction = |w: &[f64], plant: &mut Self| -> Result<f64, CodesignError> {
-                let jac = plant.state_input_jacobian(&w[..nx], &w[nx..nx + nu], &w[nx + nu..])?;
-                Ok(jac.component_mul(&seed).sum())
-            };
-            w[k] = original + h;
-            let plus = contraction(&w, self)?;
-            w[k] = original - h;
-            let minus = contraction(&w, self)?;
-            w[k] = original;
-            gradient[k] = (plus - minus) / (2.0 * h);
+        if self.exact_seeds {
+            self.exact_seed_gradient(x, u, d, jbar, gbar)
+        } else {
+            self.differenced_seed_gradient(x, u, d, jbar, gbar)
         }
-        Ok(Adjoints::split(self.dims, &gradient))
     }
 
     fn seed_method(&self) -> &'static str {
-        "central differences of J and G (FMI has no second derivatives)"
+        if self.exact_seeds {
+            "exact (the FMU's Jacobian adjoint derivative, adjoint extension)"
+        } else {
+            "central differences of J and G (FMI has no second derivatives)"
+        }
     }
 }

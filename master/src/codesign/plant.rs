@@ -28,6 +28,25 @@ pub struct Adjoints {
 }
 
 impl Adjoints {
+    /// Zeros for a plant of sizes `dims`.
+    pub fn zeros(dims: Dims) -> Adjoints {
+        Adjoints {
+            x: DVector::zeros(dims.x),
+            u: DVector::zeros(dims.u),
+            d: DVector::zeros(dims.d),
+        }
+    }
+
+    /// Overwrites the parts with those of `v` (stacked (x, u, d), of the parts' sizes), without
+    /// allocating.
+    pub fn copy_from_stacked(&mut self, v: &[f64]) {
+        let (x, rest) = v.split_at(self.x.len());
+        let (u, d) = rest.split_at(self.u.len());
+        self.x.copy_from_slice(x);
+        self.u.copy_from_slice(u);
+        self.d.copy_from_slice(d);
+    }
+
     /// The parts of `v`, a vector over the stacked (x, u, d) of a plant of sizes `dims`.
     pub fn split(dims: Dims, v: &[f64]) -> Adjoints {
         let (x, rest) = v.split_at(dims.x);
@@ -71,6 +90,20 @@ pub trait Plant {
         d: &[f64],
         psi: &[f64],
     ) -> Result<Adjoints, CodesignError>;
+
+    /// [`Plant::adjoints`] into `out` (of the plant's sizes): the closed-loop sweep calls it at
+    /// every step, and a plant that can answer without allocating does.
+    fn adjoints_into(
+        &mut self,
+        x: &[f64],
+        u: &[f64],
+        d: &[f64],
+        psi: &[f64],
+        out: &mut Adjoints,
+    ) -> Result<(), CodesignError> {
+        *out = self.adjoints(x, u, d, psi)?;
+        Ok(())
+    }
 
     /// The gradient with respect to (x, u, d) of Σ Jbar_ij J_ij + Σ Gbar_ij G_ij with the seeds
     /// held fixed: a second-derivative contraction.

@@ -36,6 +36,9 @@ pub struct AdjointManifest {
 /// The capability of `tandemKeepStepLinearizations`.
 pub const KEEP_STEP_LINEARIZATIONS: &str = "keepStepLinearizations";
 
+/// The capability of `tandemGetJacobianAdjointDerivative`.
+pub const JACOBIAN_ADJOINT_DERIVATIVE: &str = "jacobianAdjointDerivative";
+
 /// One variable of a manifest list.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ManifestVariable {

@@ -17,7 +17,7 @@ use crate::model_description::{FmiVersion, InterfaceType, ModelDescription};
 
 pub use adjoint_manifest::{
     AdjointManifest, ManifestVariable, ADJOINT_EXTENSION, ADJOINT_EXTENSION_VERSION,
-    ADJOINT_MANIFEST, KEEP_STEP_LINEARIZATIONS,
+    ADJOINT_MANIFEST, JACOBIAN_ADJOINT_DERIVATIVE, KEEP_STEP_LINEARIZATIONS,
 };
 use archive::Archive;
 pub use archive::MODEL_DESCRIPTION;

@@ -2,6 +2,7 @@
 //! (Float32, Int8..UInt64, Binary, Clock) and the adjoint extension ([`adjoint`]).
 
 pub mod adjoint;
+mod jacobian_adjoint;
 mod step_derivatives;
 
 use std::ffi::{CStr, CString};
@@ -816,6 +817,20 @@ impl FmuInstance for Fmu3Instance {
         let status = unsafe { f(self.instance, bytes.as_ptr(), bytes.len(), &mut pointer) };
         self.core.check("fmi3DeserializeFMUState", status)?;
         Ok(self.core.wrap_state(pointer))
+    }
+
+    fn provides_jacobian_adjoint_derivative(&self) -> bool {
+        Fmu3Instance::provides_jacobian_adjoint_derivative(self)
+    }
+
+    fn get_jacobian_adjoint_derivative(
+        &mut self,
+        unknowns: &[u32],
+        knowns: &[u32],
+        seed: &[f64],
+        sensitivity: &mut [f64],
+    ) -> Result<()> {
+        Fmu3Instance::get_jacobian_adjoint_derivative(self, unknowns, knowns, seed, sensitivity)
     }
 
     fn step_derivatives(&mut self) -> Option<&mut dyn crate::gradient::StepDerivatives> {

@@ -187,6 +187,29 @@ pub trait FmuInstance: Send {
     /// Creates a state from bytes made by [`FmuInstance::serialize_fmu_state`].
     fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> Result<FmuState>;
 
+    /// Whether the FMU provides the adjoint extension's second-order product
+    /// [`FmuInstance::get_jacobian_adjoint_derivative`] (capability
+    /// `jacobianAdjointDerivative`).
+    fn provides_jacobian_adjoint_derivative(&self) -> bool {
+        false
+    }
+
+    /// The adjoint extension's tandemGetJacobianAdjointDerivative: for a seed `S` on the
+    /// Jacobian `J = d unknowns / d knowns` (row-major, `seed[i * knowns.len() + j]` weighs
+    /// `J_ij`), `sensitivity_k = Σ_ij S_ij ∂²unknown_i/∂known_j∂known_k` (FMI 3.0 only).
+    fn get_jacobian_adjoint_derivative(
+        &mut self,
+        _unknowns: &[u32],
+        _knowns: &[u32],
+        _seed: &[f64],
+        _sensitivity: &mut [f64],
+    ) -> Result<()> {
+        Err(Error::Unsupported {
+            instance: self.name().to_string(),
+            function: "tandemGetJacobianAdjointDerivative",
+        })
+    }
+
     /// The derivatives of the instance's co-simulation step (the adjoint extension), if the
     /// FMU provides them.
     fn step_derivatives(&mut self) -> Option<&mut dyn crate::gradient::StepDerivatives> {
