@@ -304,7 +304,8 @@ mod tests {
         // x^3 + x = 10 (root 2); the matrix is taken far from the root.
         let f = |x: &[Dual64], r: &mut [Dual64]| r[0] = x[0] * x[0] * x[0] + x[0] - 10.0;
         let (stale, _) = jacobian(&[3.5], 1, f);
-        let mut matrix = Some(IterationMatrix { lu: Lu::factor(stale, 1).unwrap(), current: false });
+        let lu = Lu::factor(stale, 1).unwrap();
+        let mut matrix = Some(IterationMatrix { lu, current: false });
         let mut k = [2.2];
         let mut problem = Counted::new(f, 1e-10);
         STAGE.solve(0.0, &mut k, &mut matrix, &mut problem).unwrap();
@@ -330,7 +331,8 @@ mod tests {
         // infinity within 20 iterations, so it gets 5).
         for newton in [Newton { max_iterations: 5, ..STEP }, STAGE] {
             let diverging = solve(newton, &mut [2.0], |x, r| r[0] = x[0].atan());
-            assert!(matches!(diverging.unwrap_err(), StepError::NoConvergence { t, .. } if t == 1.0));
+            let error = diverging.unwrap_err();
+            assert!(matches!(error, StepError::NoConvergence { t, .. } if t == 1.0), "{error}");
         }
     }
 }
