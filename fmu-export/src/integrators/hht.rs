@@ -210,12 +210,32 @@ impl Hht {
         let start = self.magnitudes(cx, t, w);
         let end = self.magnitudes(cx, t + h, w_next);
         let scale = self.newton_scale(h, w, w_next, &start, &end);
-        let p_dual = cx.p.iter().map(|&v| Dual64::from(v)).collect();
-        let imbalance_prev = &start.imbalance;
+        let p_dual: Small<Dual64> = cx.p.iter().map(|&v| Dual64::from(v)).collect();
+        let imbalance_prev = self.start_imbalance(cx, t, w, &p_dual);
+        let imbalance_prev = &imbalance_prev;
         let mut equation =
             StepEquation { hht: self, cx, t, h, w_prev: w, imbalance_prev, p_dual, scale };
         let mut matrix: Option<IterationMatrix> = None;
         newton.solve(t, w_next, &mut matrix, &mut equation)
+    }
+
+    /// `C_q^T lambda - Q` at the step start `(t, w)`, as the real part of a dual-number
+    /// evaluation (see [`StepEquation`] for why not in `f64`).
+    fn start_imbalance<M: MechanicalModel>(
+        &self,
+        cx: &StepContext<MechanicalSystem<M>>,
+        t: f64,
+        w: &[f64],
+        p: &[Dual64],
+    ) -> Small<f64> {
+        let w: Small<Dual64> = w.iter().map(|&v| Dual64::from(v)).collect();
+        let (q, v, _, lambda) = self.split(&w);
+        let t = Dual64::from(t);
+        let mut u_t: Small<Dual64> = zeros(cx.u.len());
+        cx.u.eval(t, &mut u_t);
+        let mut imbalance: Small<Dual64> = zeros(self.dofs);
+        self.imbalance(cx.sys, &MechArgs { t, q, v, u: &u_t, p, d: cx.d }, lambda, &mut imbalance);
+        imbalance.iter().map(|i| i.re).collect()
     }
 
     /// The Newton scale of each unknown: per block, the largest magnitude in `w_prev` and the
@@ -248,14 +268,17 @@ impl Hht {
         let q_scale = block(0..n).max(self.beta * h * h * a_scale);
         let lambda_floor = floor(start.constraint_jacobian.max(end.constraint_jacobian));
         let lambda_scale = block(3 * n..3 * n + self.constraints).max(lambda_floor);
-        let mut scale: Small<f64> = Small::from_elem(q_scale, n);
-        scale.extend(std::iter::repeat_n(v_scale, n));
-        scale.extend(std::iter::repeat_n(a_scale, n));
-        scale.extend(std::iter::repeat_n(lambda_scale, self.constraints));
+        let mut scale: Small<f64> = zeros(self.state_len());
+        let (q, rest) = scale.split_at_mut(n);
+        let (v, rest) = rest.split_at_mut(n);
+        let (a, lambda) = rest.split_at_mut(n);
+        for (block, value) in [(q, q_scale), (v, v_scale), (a, a_scale), (lambda, lambda_scale)] {
+            block.fill(value);
+        }
         scale
     }
 
-    /// Magnitudes of the terms of the force balance at `(t, w)`, and the imbalance itself.
+    /// Magnitudes of the terms of the force balance at `(t, w)`.
     fn magnitudes<M: MechanicalModel>(
         &self,
         cx: &StepContext<MechanicalSystem<M>>,
@@ -279,7 +302,7 @@ impl Hht {
         let mut constraint_jacobian: SmallMatrix<f64> = matrix_zeros(self.constraints * n);
         sys.constraint_jacobian_into(t, q, cx.p, &mut constraint_jacobian);
         let constraint_jacobian = largest(&constraint_jacobian);
-        Magnitudes { force, mass: largest(&mass), constraint_jacobian, imbalance }
+        Magnitudes { force, mass: largest(&mass), constraint_jacobian }
     }
 }
 
@@ -291,8 +314,6 @@ struct Magnitudes {
     mass: f64,
     /// Of `C_q`.
     constraint_jacobian: f64,
-    /// `C_q^T lambda - Q` itself.
-    imbalance: Small<f64>,
 }
 
 /// The largest absolute entry of `values` (0 if empty).
@@ -302,6 +323,12 @@ fn largest(values: &[f64]) -> f64 {
 
 /// The equation of one forward step: the residual in the unknowns `w_next`, everything at the
 /// step start fixed.
+///
+/// The residual is evaluated in dual numbers even where no tangent is needed: the real parts of
+/// dual arithmetic do not always round like the model's `f64` code (num-dual multiplies `powi`
+/// out, while LLVM lowers the `f64` `powi` differently from one compiled crate to the next), and
+/// the step's result must not depend on how the model was compiled in (an FMU's library and a
+/// program linking the model end on the same bits).
 struct StepEquation<'a, M> {
     hht: &'a Hht,
     cx: &'a StepContext<'a, MechanicalSystem<M>>,
@@ -319,8 +346,12 @@ struct StepEquation<'a, M> {
 impl<M: MechanicalModel> NewtonProblem for StepEquation<'_, M> {
     fn residual(&mut self, w: &[f64], r: &mut [f64]) {
         let (cx, hht) = (self.cx, self.hht);
-        let (t, h, w_prev, imbalance_prev) = (self.t, self.h, self.w_prev, self.imbalance_prev);
-        hht.residual_given(cx.sys, t, h, w, w_prev, imbalance_prev, cx.u, cx.p, cx.d, r);
+        let (t, h) = (Dual64::from(self.t), Dual64::from(self.h));
+        let (w_prev, imbalance_prev, p) = (self.w_prev, self.imbalance_prev, &self.p_dual);
+        let w: Small<Dual64> = w.iter().map(|&v| Dual64::from(v)).collect();
+        let mut rd: Small<Dual64> = zeros(r.len());
+        hht.residual_given(cx.sys, t, h, &w, w_prev, imbalance_prev, cx.u, p, cx.d, &mut rd);
+        r.iter_mut().zip(&rd).for_each(|(ri, rdi)| *ri = rdi.re);
     }
 
     fn linearize(
