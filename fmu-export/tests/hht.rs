@@ -3,7 +3,7 @@
 mod common;
 
 use common::{orders, oscillator_exact, simulate, Oscillator, MASS, STIFFNESS};
-use fmu_export::integrators::{DifferentiableScheme, Hht, MechanicalIntegrator, Scheme};
+use fmu_export::integrators::{DifferentiableScheme, Hht, MechanicalIntegrator, Scheme, StepContext};
 use fmu_export::jacobian::jacobian;
 use fmu_export::{
     Declaration, Integrator, MechArgs, MechanicalModel, MechanicalSystem, Method, Scalar,
@@ -249,7 +249,8 @@ fn the_consistent_start_and_the_step_residual_are_right() {
     let expected = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, G, 0.0, 0.0, 0.0, 0.0];
     assert!(w0.iter().zip(expected).all(|(a, b)| (a - b).abs() < 1e-12), "{w0:?}");
     let mut w1 = vec![0.0; 13];
-    hht.step(&sys, 0.0, 1e-4, &w0, &inputs, &[], &[], &mut w1).unwrap();
+    let cx = StepContext { sys: &sys, u: &inputs, p: &[], d: &[] };
+    hht.step(&cx, 0.0, 1e-4, &w0, &mut w1).unwrap();
     let mut r = vec![0.0; 13];
     hht.residual(&sys, 0.0, 1e-4, &w1, &w0, &inputs, &[], &[], &mut r);
     // Rows 1-2 are in m and m/s; 3 in N; 4 in m / (beta h^2).

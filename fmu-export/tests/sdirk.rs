@@ -4,7 +4,9 @@
 mod common;
 
 use common::{orders, oscillator_exact, simulate, Oscillator, MASS, STIFFNESS};
-use fmu_export::integrators::{DifferentiableScheme, MechanicalIntegrator, Scheme, Sdirk, SdirkScheme};
+use fmu_export::integrators::{
+    DifferentiableScheme, MechanicalIntegrator, Scheme, Sdirk, SdirkScheme, StepContext,
+};
 use fmu_export::jacobian::jacobian;
 use fmu_export::linear::Lu;
 use fmu_export::{
@@ -254,7 +256,8 @@ fn check_step_residual<S: System>(sys: &S, x: &[f64], t: f64, h: f64, tol: f64) 
     let mut w_prev = vec![0.0; len];
     scheme.start(sys, t, x, &inputs, &[], &[], &mut w_prev).unwrap();
     let mut w_next = vec![0.0; len];
-    scheme.step(sys, t, h, &w_prev, &inputs, &[], &[], &mut w_next).unwrap();
+    let cx = StepContext { sys, u: &inputs, p: &[], d: &[] };
+    scheme.step(&cx, t, h, &w_prev, &mut w_next).unwrap();
     let residual = |w_next: &[f64], w_prev: &[f64]| {
         let mut r = vec![0.0; rows];
         scheme.residual(sys, t, h, w_next, w_prev, &inputs, &[], &[], &mut r);

@@ -8,7 +8,7 @@
 
 use crate::integrators::events::indicators;
 use crate::integrators::tape::{Segment, StepEnd, Tape};
-use crate::integrators::DifferentiableScheme;
+use crate::integrators::{DifferentiableScheme, StepContext};
 use crate::ode::Args;
 use crate::system::{StepError, StepInputs, System};
 
@@ -101,7 +101,7 @@ struct Run<'a, S, M> {
 impl<S: System, M: DifferentiableScheme<S>> Run<'_, S, M> {
     fn step(&self, h: f64, w_next: &mut [f64]) -> Result<(), StepError> {
         let Run { sys, scheme, t, w, inputs, params, d } = *self;
-        scheme.step(sys, t, h, w, inputs, params, d, w_next)
+        scheme.step(&StepContext { sys, u: inputs, p: params, d }, t, h, w, w_next)
     }
 
     /// Indicator `indicator` at the end of a step of length `h` (leaving its state in `w_next`).

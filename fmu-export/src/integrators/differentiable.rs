@@ -40,6 +40,24 @@ pub trait DifferentiableScheme<S: System>: Scheme<S> {
         r: &mut [T],
     );
 
+    /// [`residual_at`](Self::residual_at) of a step with a given start `t_prev` and length `h`.
+    #[allow(clippy::too_many_arguments)]
+    fn residual<T: Scalar>(
+        &self,
+        sys: &S,
+        t_prev: f64,
+        h: f64,
+        w_next: &[T],
+        w_prev: &[T],
+        u: &StepInputs<T>,
+        p: &[T],
+        d: &[f64],
+        r: &mut [T],
+    ) {
+        let (t_prev, h) = (T::cst(t_prev), T::cst(h));
+        self.residual_at(sys, t_prev, h, w_next, w_prev, u, p, d, r)
+    }
+
     /// Writes the consistent discrete state `w` (all [`Scheme::state_len`] entries) for the
     /// continuous state `x` at time `t`.
     #[allow(clippy::too_many_arguments)]

@@ -10,6 +10,7 @@ use super::events::{
     advance_signs, any_crossing, indicator_rates, indicators, initial_signs, post_event_signs,
     ShortenedStep,
 };
+use super::scheme::StepContext;
 use super::tape::{RecordedEvent, Segment, StepEnd, Tape};
 
 /// Intervals shorter than this (relative to `max(1, |t|)`) are below time resolution and are
@@ -257,23 +258,15 @@ impl<'a, S: System, M: DifferentiableScheme<S>> CommunicationStep<'a, S, M> {
         next.resize(self.buffers.w.len(), 0.0);
         while stop - t > NEGLIGIBLE * t.abs().max(1.0) {
             let (scheme, sys, u, p) = (self.scheme, self.sys, self.u, self.p);
-            let t_next =
-                scheme.advance(sys, t, stop, &self.buffers.w, u, p, &self.buffers.d, &mut next)?;
+            let cx = StepContext { sys, u, p, d: &self.buffers.d };
+            let t_next = scheme.advance(&cx, t, stop, &self.buffers.w, &mut next)?;
             report.internal_steps += 1;
             if !self.buffers.references.is_empty() {
                 let z =
                     indicators(sys, t_next, scheme.continuous_state(&next), u, p, &self.buffers.d);
                 if any_crossing(&self.buffers.references, &z) {
                     let h = t_next - t;
-                    let shortened = ShortenedStep {
-                        scheme,
-                        sys,
-                        t,
-                        w: &self.buffers.w,
-                        u,
-                        p,
-                        d: &self.buffers.d,
-                    };
+                    let shortened = ShortenedStep { scheme, cx, t, w: &self.buffers.w };
                     let located = shortened.locate(h, next, z, &self.buffers.references)?;
                     let end = StepEnd::Event(located.crossings.clone());
                     self.record_step(t, located.h, &located.w, end);

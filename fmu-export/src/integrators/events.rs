@@ -13,7 +13,7 @@ use crate::ode::{Args, Crossing};
 use crate::scalar::{lift, Dual64};
 use crate::system::{StepError, StepInputs, System};
 
-use super::scheme::Scheme;
+use super::scheme::{Scheme, StepContext};
 
 /// Width (in time) to which a crossing is bracketed, relative to `max(1, |t|)`.
 const TIME_TOLERANCE: f64 = 1e-12;
@@ -144,26 +144,21 @@ pub struct Located {
 pub struct ShortenedStep<'a, S, M> {
     /// The one-step method.
     pub scheme: &'a M,
-    /// The system.
-    pub sys: &'a S,
+    /// The system, inputs, parameters and discrete variables.
+    pub cx: StepContext<'a, S>,
     /// Start time of the step.
     pub t: f64,
     /// Discrete state at the step start.
     pub w: &'a [f64],
-    /// Inputs over the step.
-    pub u: &'a StepInputs<f64>,
-    /// Parameters.
-    pub p: &'a [f64],
-    /// Discrete variables.
-    pub d: &'a [f64],
 }
 
 impl<S: System, M: Scheme<S>> ShortenedStep<'_, S, M> {
     fn solve(&self, h: f64) -> Result<(Vec<f64>, Vec<f64>), StepError> {
         let mut w = vec![0.0; self.w.len()];
-        self.scheme.step(self.sys, self.t, h, self.w, self.u, self.p, self.d, &mut w)?;
+        self.scheme.step(&self.cx, self.t, h, self.w, &mut w)?;
         let x = self.scheme.continuous_state(&w);
-        let z = indicators(self.sys, self.t + h, x, self.u, self.p, self.d);
+        let StepContext { sys, u, p, d } = self.cx;
+        let z = indicators(sys, self.t + h, x, u, p, d);
         Ok((w, z))
     }
 
@@ -178,7 +173,8 @@ impl<S: System, M: Scheme<S>> ShortenedStep<'_, S, M> {
         references: &[f64],
     ) -> Result<Located, StepError> {
         let start = self.scheme.continuous_state(self.w);
-        let z_start = indicators(self.sys, self.t, start, self.u, self.p, self.d);
+        let StepContext { sys, u, p, d } = self.cx;
+        let z_start = indicators(sys, self.t, start, u, p, d);
         // The start may sit inside the post-reset band on the "wrong" side of zero; regula
         // falsi needs the reference sign there.
         let mut z_lo: Vec<f64> = z_start

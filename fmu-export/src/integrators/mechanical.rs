@@ -10,7 +10,7 @@ use crate::system::{StepError, StepInputs};
 use super::differentiable::DifferentiableScheme;
 use super::driver::SchemeIntegrator;
 use super::hht::Hht;
-use super::scheme::Scheme;
+use super::scheme::{Scheme, StepContext};
 use super::sdirk::SdirkScheme;
 use super::symplectic_euler::SymplecticEuler;
 
@@ -76,16 +76,13 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for MechanicalMethod {
 
     fn step(
         &self,
-        sys: &MechanicalSystem<M>,
+        cx: &StepContext<MechanicalSystem<M>>,
         t: f64,
         h: f64,
         w: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
         w_next: &mut [f64],
     ) -> Result<(), StepError> {
-        dispatch!(self, s => s.step(sys, t, h, w, u, p, d, w_next))
+        dispatch!(self, s => s.step(cx, t, h, w, w_next))
     }
 
     fn max_step(&self) -> f64 {
@@ -94,18 +91,14 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for MechanicalMethod {
 
     fn advance(
         &self,
-        sys: &MechanicalSystem<M>,
+        cx: &StepContext<MechanicalSystem<M>>,
         t: f64,
         stop: f64,
         w: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
         w_next: &mut [f64],
     ) -> Result<f64, StepError> {
-        dispatch!(self, s => s.advance(sys, t, stop, w, u, p, d, w_next))
+        dispatch!(self, s => s.advance(cx, t, stop, w, w_next))
     }
-
 }
 
 impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for MechanicalMethod {

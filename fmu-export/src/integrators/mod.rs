@@ -17,6 +17,12 @@
 //! [`SchemeIntegrator::do_step_recorded`] records a communication step's accepted internal steps
 //! and resets on a [`tape::Tape`].
 //!
+//! A method writes only what is its own: its residual, its predictor and its consistent start
+//! ([`DifferentiableScheme`]) and how it takes a step ([`Scheme`]); what a step reads besides
+//! its states travels as one [`StepContext`]. The implicit equations (HHT's whole step, an
+//! ESDIRK stage) are solved by the one [`Newton`] loop, which keeps its factored iteration
+//! matrix while the iteration contracts fast.
+//!
 //! The integrators [`Sdirk`] and [`MechanicalIntegrator`] are a [`Scheme`] together with its
 //! state, driven over a communication step by [`SchemeIntegrator`]: fixed-step methods split
 //! the step into `ceil(H / max_step - 1e-9)` equal internal steps ([`fixed_step`]), SDIRK
@@ -40,7 +46,7 @@ pub use differentiable::DifferentiableScheme;
 pub use driver::SchemeIntegrator;
 pub use hht::Hht;
 pub use mechanical::{MechanicalIntegrator, MechanicalMethod};
-pub use newton::Newton;
-pub use scheme::{fixed_step, lift_inputs, Scheme};
+pub use newton::{Acceptance, IterationMatrix, Newton, NewtonProblem, Refresh};
+pub use scheme::{fixed_step, lift_inputs, Scheme, StepContext};
 pub use sdirk::{Sdirk, SdirkScheme, GAMMA as SDIRK_GAMMA};
 pub use symplectic_euler::SymplecticEuler;

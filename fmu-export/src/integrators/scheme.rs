@@ -3,6 +3,28 @@
 use crate::scalar::{lift, Scalar};
 use crate::system::{StepError, StepInputs, System};
 
+/// What a step reads besides its states and times: the system, the inputs over the
+/// communication step, the parameters and the discrete variables (fixed during a step).
+pub struct StepContext<'a, S> {
+    /// The system.
+    pub sys: &'a S,
+    /// The inputs over the communication step.
+    pub u: &'a StepInputs<f64>,
+    /// The parameters.
+    pub p: &'a [f64],
+    /// The discrete variables.
+    pub d: &'a [f64],
+}
+
+// Not derived: a derive would require `S: Copy`, while only references are copied.
+impl<S> Clone for StepContext<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for StepContext<'_, S> {}
+
 /// A one-step method advancing a discrete state `w` (layout documented by each method) over
 /// one internal step, in residual form `F(w_next, w_prev, u, p) = 0`.
 pub trait Scheme<S: System> {
@@ -13,16 +35,12 @@ pub trait Scheme<S: System> {
     fn continuous_state<'w>(&self, w: &'w [f64]) -> &'w [f64];
 
     /// Takes one step of exactly `h` from `(t, w)` (no step-size control), writing `w_next`.
-    #[allow(clippy::too_many_arguments)]
     fn step(
         &self,
-        sys: &S,
+        cx: &StepContext<S>,
         t: f64,
         h: f64,
         w: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
         w_next: &mut [f64],
     ) -> Result<(), StepError>;
 
@@ -31,20 +49,16 @@ pub trait Scheme<S: System> {
 
     /// Takes the next internal step from `t` towards `stop > t` and returns the time reached,
     /// which is exactly `stop` on the last step. Fixed-step methods use [`fixed_step`].
-    #[allow(clippy::too_many_arguments)]
     fn advance(
         &self,
-        sys: &S,
+        cx: &StepContext<S>,
         t: f64,
         stop: f64,
         w: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
         w_next: &mut [f64],
     ) -> Result<f64, StepError> {
         let (h, t_next) = fixed_step(t, stop, self.max_step());
-        self.step(sys, t, h, w, u, p, d, w_next)?;
+        self.step(cx, t, h, w, w_next)?;
         Ok(t_next)
     }
 }

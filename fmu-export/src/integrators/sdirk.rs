@@ -32,7 +32,6 @@
 //! (see `step_control`); a step size below `64 eps max(1, |t|)` is
 //! [`StepError::StepTooSmall`].
 
-mod simplified_newton;
 mod step_control;
 mod tableau;
 
@@ -45,8 +44,8 @@ use crate::system::{StepError, StepInputs, System};
 
 use super::differentiable::{require_finite, DifferentiableScheme};
 use super::driver::SchemeIntegrator;
-use super::scheme::Scheme;
-use simplified_newton::IterationMatrix;
+use super::newton::{scaled, Acceptance, IterationMatrix, Newton, NewtonProblem, Refresh};
+use super::scheme::{Scheme, StepContext};
 use tableau::{diagonal, A, B, B_HAT, C, STAGES};
 
 pub use tableau::GAMMA;
@@ -59,6 +58,16 @@ const NEWTON_RELATIVE: f64 = 1e-10;
 const ROUNDING: f64 = 1e-12;
 /// Smallest admissible step, relative to `max(1, |t|)`.
 const MIN_STEP: f64 = 64.0 * f64::EPSILON;
+
+/// Newton's method for a stage: the matrix of the step start (or of an earlier stage) is
+/// rebuilt at the stage iterate once, when the iteration contracts by less than half per update.
+const STAGE_NEWTON: Newton = Newton {
+    max_iterations: 12,
+    slow_rate: 0.5,
+    refresh: Refresh::Once,
+    acceptance: Acceptance::Estimate,
+    stall_level: None,
+};
 
 /// The ESDIRK method with its tolerances, for a system of `N` states.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,25 +126,6 @@ impl SdirkScheme {
         self.residual_len()
     }
 
-    /// The residual `F(w_next, w_prev, u, p)` of one step from `t_prev` of length `h`
-    /// ([`residual_len`](Self::residual_len) entries, layout in the module documentation).
-    #[allow(clippy::too_many_arguments)]
-    pub fn residual<S: System, T: Scalar>(
-        &self,
-        sys: &S,
-        t_prev: f64,
-        h: f64,
-        w_next: &[T],
-        w_prev: &[T],
-        u: &StepInputs<T>,
-        p: &[T],
-        d: &[f64],
-        r: &mut [T],
-    ) {
-        let (t_prev, h) = (T::cst(t_prev), T::cst(h));
-        DifferentiableScheme::residual_at(self, sys, t_prev, h, w_next, w_prev, u, p, d, r)
-    }
-
     /// The residual `k - f(t_i, Z_i, u(t_i))` of stage `i` with derivative `k`, given the
     /// derivatives of the earlier stages in `previous` (`i N` entries).
     #[allow(clippy::too_many_arguments)]
@@ -172,38 +162,21 @@ impl SdirkScheme {
         let (n, t, x_prev) = (self.states, start.t, start.x);
         let mut stages = vec![0.0; STAGES * n];
         stages[..n].copy_from_slice(&start.derivative);
-        let mut matrix =
-            IterationMatrix { lu: iteration_matrix(t, h, &start.jacobian, n)?, current: false };
+        let lu = iteration_matrix(t, h, &start.jacobian, n)?;
+        let mut matrix = Some(IterationMatrix { lu, current: false });
         let newton_weight = NEWTON_FRACTION.min(NEWTON_RELATIVE / self.rtol);
-        for (i, &c) in C.iter().enumerate().skip(1) {
+        for i in 1..STAGES {
             let (previous, rest) = stages.split_at_mut(i * n);
             let previous: &[f64] = previous;
             let k = &mut rest[..n];
             predict(i, n, previous, k);
-            // A matrix re-linearized for an earlier stage may be re-linearized for this one.
-            matrix.current = false;
-            let t_i = t + c * h;
-            simplified_newton::solve(
-                t,
-                k,
-                &mut matrix,
-                |k, r| {
-                    let (sys, u, p, d) = (start.sys, start.u, start.p, start.d);
-                    self.stage_residual(sys, t, h, i, x_prev, previous, k, u, p, d, r)
-                },
-                |update, k| {
-                    let scaled = update.iter().zip(k).zip(x_prev).map(|((&dk, &ki), &xi)| {
-                        let weight = newton_weight * (self.atol + self.rtol * xi.abs());
-                        let floor = ROUNDING * (xi.abs() + h * ki.abs());
-                        scaled(h * dk, weight.max(floor))
-                    });
-                    scaled.fold(0.0, f64::max)
-                },
-                |k| {
-                    let (jac, _) = start.linearize(t_i, &stage_state(h, i, x_prev, previous, k))?;
-                    iteration_matrix(t, h, &jac, n)
-                },
-            )?;
+            // A matrix rebuilt for an earlier stage may be rebuilt for this one.
+            if let Some(matrix) = &mut matrix {
+                matrix.current = false;
+            }
+            let mut equation =
+                StageEquation { scheme: self, start, h, stage: i, previous, newton_weight };
+            STAGE_NEWTON.solve(t, k, &mut matrix, &mut equation)?;
         }
         let (x_next, rest) = w_next[..self.residual_len()].split_at_mut(n);
         weighted_sum(x_prev, h, &B, &stages, x_next);
@@ -268,64 +241,95 @@ fn predict(i: usize, n: usize, previous: &[f64], k: &mut [f64]) {
     }
 }
 
-/// `|d| / scale`, where a zero update is converged whatever its scale.
-fn scaled(d: f64, scale: f64) -> f64 {
-    if d == 0.0 {
-        0.0
-    } else {
-        d.abs() / scale
-    }
-}
-
 /// The factored stage iteration matrix `I - h GAMMA J` for the `n x n` Jacobian `J`.
 fn iteration_matrix(t: f64, h: f64, jacobian: &[f64], n: usize) -> Result<Lu<f64>, StepError> {
-    let mut matrix: Vec<f64> = jacobian.iter().map(|&j| -h * GAMMA * j).collect();
-    (0..n).for_each(|i| matrix[i * n + i] += 1.0);
+    let mut matrix = vec![0.0; n * n];
+    fill_iteration_matrix(h, jacobian, n, &mut matrix);
     Lu::factor(matrix, n).map_err(|_| StepError::Singular { t })
+}
+
+/// Writes the stage iteration matrix `I - h GAMMA J` for the `n x n` Jacobian `J`.
+fn fill_iteration_matrix(h: f64, jacobian: &[f64], n: usize, matrix: &mut [f64]) {
+    matrix.iter_mut().zip(jacobian).for_each(|(m, &j)| *m = -h * GAMMA * j);
+    (0..n).for_each(|i| matrix[i * n + i] += 1.0);
 }
 
 /// What every attempt of a step from `(t, x)` shares: the problem data and the derivative and
 /// Jacobian of `f` at the step start.
 struct StepStart<'a, S> {
-    sys: &'a S,
+    cx: StepContext<'a, S>,
     t: f64,
     x: &'a [f64],
-    u: &'a StepInputs<f64>,
-    p: &'a [f64],
-    d: &'a [f64],
     p_dual: Vec<Dual64>,
     derivative: Vec<f64>,
     jacobian: Vec<f64>,
 }
 
 impl<'a, S: System> StepStart<'a, S> {
-    fn new(
-        sys: &'a S,
-        t: f64,
-        x: &'a [f64],
-        u: &'a StepInputs<f64>,
-        p: &'a [f64],
-        d: &'a [f64],
-    ) -> Result<Self, StepError> {
-        let p_dual = lift::<Dual64>(p);
+    fn new(cx: &StepContext<'a, S>, t: f64, x: &'a [f64]) -> Result<Self, StepError> {
+        let p_dual = lift::<Dual64>(cx.p);
         let mut start =
-            StepStart { sys, t, x, u, p, d, p_dual, derivative: Vec::new(), jacobian: Vec::new() };
+            StepStart { cx: *cx, t, x, p_dual, derivative: Vec::new(), jacobian: Vec::new() };
         (start.jacobian, start.derivative) = start.linearize(t, x)?;
         Ok(start)
     }
 
     /// The Jacobian `df/dx` and the value `f` at `(t, x)`.
     fn linearize(&self, t: f64, x: &[f64]) -> Result<(Vec<f64>, Vec<f64>), StepError> {
+        let cx = &self.cx;
         let (jac, f) = jacobian(x, x.len(), |x, out| {
             let t = Dual64::from(t);
-            let mut u_t = vec![Dual64::from(0.0); self.u.len()];
-            self.u.eval(t, &mut u_t);
-            self.sys.derivatives(&Args { t, x, u: &u_t, p: &self.p_dual, d: self.d }, out);
+            let mut u_t = vec![Dual64::from(0.0); cx.u.len()];
+            cx.u.eval(t, &mut u_t);
+            cx.sys.derivatives(&Args { t, x, u: &u_t, p: &self.p_dual, d: cx.d }, out);
         });
         if !f.iter().chain(&jac).all(|v| v.is_finite()) {
             return Err(StepError::NonFinite { t: self.t });
         }
         Ok((jac, f))
+    }
+}
+
+/// The equation of stage `stage` of an attempt of length `h`, in the stage derivative `k`.
+struct StageEquation<'a, S> {
+    scheme: &'a SdirkScheme,
+    start: &'a StepStart<'a, S>,
+    h: f64,
+    stage: usize,
+    /// The derivatives of the earlier stages.
+    previous: &'a [f64],
+    /// The fraction of the error weight the stage converges to.
+    newton_weight: f64,
+}
+
+impl<S: System> NewtonProblem for StageEquation<'_, S> {
+    fn residual(&mut self, k: &[f64], r: &mut [f64]) {
+        let (start, h, i, previous) = (self.start, self.h, self.stage, self.previous);
+        let StepContext { sys, u, p, d } = start.cx;
+        self.scheme.stage_residual(sys, start.t, h, i, start.x, previous, k, u, p, d, r);
+    }
+
+    fn linearize(
+        &mut self,
+        k: &[f64],
+        matrix: &mut [f64],
+        _r: &mut [f64],
+    ) -> Result<bool, StepError> {
+        let (start, h, i) = (self.start, self.h, self.stage);
+        let t_i = start.t + C[i] * h;
+        let (jac, _) = start.linearize(t_i, &stage_state(h, i, start.x, self.previous, k))?;
+        fill_iteration_matrix(h, &jac, k.len(), matrix);
+        Ok(false)
+    }
+
+    fn size(&self, update: &[f64], k: &[f64]) -> f64 {
+        let (scheme, h) = (self.scheme, self.h);
+        let scaled = update.iter().zip(k).zip(self.start.x).map(|((&dk, &ki), &xi)| {
+            let weight = self.newton_weight * (scheme.atol + scheme.rtol * xi.abs());
+            let floor = ROUNDING * (xi.abs() + h * ki.abs());
+            scaled(h * dk, weight.max(floor))
+        });
+        scaled.fold(0.0, f64::max)
     }
 }
 
@@ -341,16 +345,13 @@ impl<S: System> Scheme<S> for SdirkScheme {
     /// One step of exactly `h`; the control data are carried over unchanged.
     fn step(
         &self,
-        sys: &S,
+        cx: &StepContext<S>,
         t: f64,
         h: f64,
         w: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
         w_next: &mut [f64],
     ) -> Result<(), StepError> {
-        let start = StepStart::new(sys, t, &w[..self.states], u, p, d)?;
+        let start = StepStart::new(cx, t, &w[..self.states])?;
         self.attempt(&start, h, w_next)?;
         let control = self.step_index();
         w_next[control..].copy_from_slice(&w[control..]);
@@ -367,20 +368,17 @@ impl<S: System> Scheme<S> for SdirkScheme {
     /// sliver, and stores the next proposal and the error memory in `w_next`.
     fn advance(
         &self,
-        sys: &S,
+        cx: &StepContext<S>,
         t: f64,
         stop: f64,
         w: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
         w_next: &mut [f64],
     ) -> Result<f64, StepError> {
         let control = self.step_index();
         let (proposal, previous_error) = (w[control], w[control + 1]);
         let mut h = if proposal > 0.0 { proposal.min(self.max_step) } else { self.max_step };
         let min_step = MIN_STEP * t.abs().max(1.0);
-        let start = StepStart::new(sys, t, &w[..self.states], u, p, d)?;
+        let start = StepStart::new(cx, t, &w[..self.states])?;
         let mut rejected = false;
         loop {
             let remaining = stop - t;
@@ -426,7 +424,6 @@ impl<S: System> Scheme<S> for SdirkScheme {
             rejected = true;
         }
     }
-
 }
 
 impl<S: System> DifferentiableScheme<S> for SdirkScheme {

@@ -25,7 +25,7 @@ use crate::small::{zeros, Small};
 use crate::system::{StepError, StepInputs, System};
 
 use super::differentiable::{require_finite, DifferentiableScheme};
-use super::scheme::Scheme;
+use super::scheme::{Scheme, StepContext};
 
 /// Symplectic Euler for `n` coordinates.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,25 +44,6 @@ impl SymplecticEuler {
     /// Entries of the discrete state `w`.
     pub fn state_len(&self) -> usize {
         2 * self.dofs
-    }
-
-    /// The residual `F(w_next, w_prev, u, p)` of one step from `t_prev` of length `h`
-    /// (`2n` entries `[r_q, r_v]`; NaN if the augmented matrix at `w_prev` is singular).
-    #[allow(clippy::too_many_arguments)]
-    pub fn residual<M: MechanicalModel, T: Scalar>(
-        &self,
-        sys: &MechanicalSystem<M>,
-        t_prev: f64,
-        h: f64,
-        w_next: &[T],
-        w_prev: &[T],
-        u: &StepInputs<T>,
-        p: &[T],
-        d: &[f64],
-        r: &mut [T],
-    ) {
-        let (t_prev, h) = (T::cst(t_prev), T::cst(h));
-        DifferentiableScheme::residual_at(self, sys, t_prev, h, w_next, w_prev, u, p, d, r)
     }
 
     /// Consistent accelerations at `(t, w)` with the step's inputs evaluated at `t`.
@@ -92,19 +73,19 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for SymplecticEuler {
         w
     }
 
+    /// The residual's exact root: velocity first, then position.
     fn step(
         &self,
-        sys: &MechanicalSystem<M>,
+        cx: &StepContext<MechanicalSystem<M>>,
         t: f64,
         h: f64,
         w: &[f64],
-        u: &StepInputs<f64>,
-        p: &[f64],
-        d: &[f64],
         w_next: &mut [f64],
     ) -> Result<(), StepError> {
         let n = self.dofs;
-        let a = self.acceleration(sys, t, w, u, p, d).map_err(|_| StepError::Singular { t })?;
+        let a = self
+            .acceleration(cx.sys, t, w, cx.u, cx.p, cx.d)
+            .map_err(|_| StepError::Singular { t })?;
         for i in 0..n {
             w_next[n + i] = w[n + i] + h * a[i];
             w_next[i] = w[i] + h * w_next[n + i];
@@ -118,7 +99,6 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for SymplecticEuler {
     fn max_step(&self) -> f64 {
         self.max_step
     }
-
 }
 
 impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for SymplecticEuler {
