@@ -15,9 +15,7 @@ use crate::coupling::Threads;
 use crate::error::{Error, Result};
 use crate::experiments::{self, Experiments};
 use crate::gradient::section::{self, GradientSection};
-use crate::gradient::{
-    Checkpointing, CostSpec, Differences, Evaluation, Method, Outputs, Problem,
-};
+use crate::gradient::{Checkpointing, CostSpec, Differences, Evaluation, Method, Outputs, Problem};
 use crate::identify::Fittable;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::output::csv::format_float;

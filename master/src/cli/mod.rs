@@ -65,19 +65,28 @@ pub fn main() -> ExitCode {
         Command::Gradient(_) | Command::Identify(_) | Command::Sweep(_) => Cluster::join(),
         _ => Ok(Cluster::Alone),
     };
-    let result = cluster.as_ref().map_err(|e| e.to_string()).and_then(|cluster| {
-        let result = match cli.command {
-            Command::Info(args) => info::run(&args),
-            Command::Validate(args) => validate::run(&args),
-            Command::Simulate(args) => simulate::run(&args),
-            Command::Run(args) => run::run(&args),
-            Command::Gradient(args) => gradient::run(&args, cluster),
-            Command::Identify(args) => identify::run(&args, cluster),
-            Command::Codesign(args) => codesign::run(&args),
-            Command::Sweep(args) => sweep::run(&args, cluster),
-        };
-        result.map_err(|error| if cluster.is_root() { error.to_string() } else { String::new() })
-    });
+    let result = cluster
+        .as_ref()
+        .map_err(|e| e.to_string())
+        .and_then(|cluster| {
+            let result = match cli.command {
+                Command::Info(args) => info::run(&args),
+                Command::Validate(args) => validate::run(&args),
+                Command::Simulate(args) => simulate::run(&args),
+                Command::Run(args) => run::run(&args),
+                Command::Gradient(args) => gradient::run(&args, cluster),
+                Command::Identify(args) => identify::run(&args, cluster),
+                Command::Codesign(args) => codesign::run(&args),
+                Command::Sweep(args) => sweep::run(&args, cluster),
+            };
+            result.map_err(|error| {
+                if cluster.is_root() {
+                    error.to_string()
+                } else {
+                    String::new()
+                }
+            })
+        });
     match result {
         Ok(code) => code,
         Err(message) => {

@@ -13,8 +13,8 @@ use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::sweep::grid::{factorial, Grid};
 use crate::sweep::metrics::Metric;
-use crate::sweep::sampling::{sample, Design, Sampled};
 use crate::sweep::plot::{plot, Figure};
+use crate::sweep::sampling::{sample, Design, Sampled};
 use crate::sweep::{parquet_table, sets_file, sweep_on, Sets, SweepOptions};
 
 /// Arguments of `tandem sweep`.
@@ -104,7 +104,10 @@ pub fn run(args: &SweepArgs, cluster: &Cluster) -> Result<ExitCode> {
             Format::Parquet => parquet_table::write(&table, path)?,
         }
     }
-    let mut written: Vec<String> = outputs.iter().map(|(p, _)| p.display().to_string()).collect();
+    let mut written: Vec<String> = outputs
+        .iter()
+        .map(|(p, _)| p.display().to_string())
+        .collect();
     if let Some(path) = &args.plot {
         let figure = if args.samples.is_some() {
             Figure::Histogram
@@ -163,7 +166,10 @@ fn prepare(args: &SweepArgs, root: bool) -> Result<Prepared> {
         })
         .collect::<Result<Vec<_>>>()?;
     if let Some(path) = &args.plot {
-        if !matches!(path.extension().and_then(|e| e.to_str()), Some("png" | "svg")) {
+        if !matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("png" | "svg")
+        ) {
             return Err(Error::InvalidValue {
                 item: format!("--plot {}", path.display()),
                 message: "the plot is drawn as .png or .svg, by extension".into(),

@@ -235,7 +235,9 @@ impl<'a> Experiments<'a> {
             .enumerate()
             .filter(|(index, _)| owner(*index, size) == rank)
             .map(|(_, problem)| {
-                let problem = problem.as_mut().expect("a rank loads the experiments it owns");
+                let problem = problem
+                    .as_mut()
+                    .expect("a rank loads the experiments it owns");
                 evaluate(problem).map_err(|error| error.to_string())
             })
             .collect();
@@ -277,10 +279,12 @@ impl<'a> Experiments<'a> {
         }
         (0..self.count())
             .map(|index| {
-                by_rank[owner(index, size)].next().ok_or_else(|| Error::InvalidValue {
-                    item: format!("experiment {}", index + 1),
-                    message: malformed(owner(index, size)),
-                })
+                by_rank[owner(index, size)]
+                    .next()
+                    .ok_or_else(|| Error::InvalidValue {
+                        item: format!("experiment {}", index + 1),
+                        message: malformed(owner(index, size)),
+                    })
             })
             .collect()
     }

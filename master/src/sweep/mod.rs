@@ -96,9 +96,8 @@ impl Idle<'_> {
 /// Runs `system_file` once per set of `sets` on this process's threads. Errors before any run
 /// (the system, a parameter or a metric is wrong) end the sweep; a run's failure is its row's.
 pub fn sweep(system_file: &Path, sets: &Sets, options: &SweepOptions) -> Result<SweepTable> {
-    sweep_on(&Cluster::Alone, system_file, sets, options).map(|table| {
-        table.expect("a process alone is rank 0, which gets the table")
-    })
+    sweep_on(&Cluster::Alone, system_file, sets, options)
+        .map(|table| table.expect("a process alone is rank 0, which gets the table"))
 }
 
 /// [`sweep`] on `cluster`: on the threads of this process alone, or with the runs handed out
@@ -221,9 +220,9 @@ impl<'a> Runner<'a> {
                 std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
                 None
             }
-            None => Some(
-                tempfile::tempdir().map_err(|e| Error::io(Path::new("temporary folder"), e))?,
-            ),
+            None => {
+                Some(tempfile::tempdir().map_err(|e| Error::io(Path::new("temporary folder"), e))?)
+            }
         };
         let folder = options
             .keep_results
