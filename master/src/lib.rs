@@ -5,6 +5,7 @@
 
 pub mod binding;
 pub mod cli;
+pub mod cluster;
 pub mod codesign;
 pub mod coupling;
 pub mod energy;

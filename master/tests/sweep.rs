@@ -8,67 +8,9 @@ mod common;
 use std::path::Path;
 
 use common::double_oscillator::Setup;
+use common::sweep_table::{base, sweep_args, Table, METRICS};
 use common::{read_csv, tandem};
 use tandem_tests::double_oscillator::DoubleOscillator;
-
-/// The metrics every sweep here asks for, and how the test computes each from a result column.
-const METRICS: [(&str, &str); 5] = [
-    ("final", "mass1.position"),
-    ("min", "mass2.position"),
-    ("max", "spring.f_a"),
-    ("mean", "mass2.velocity"),
-    ("rms", "mass1.velocity"),
-];
-
-/// A sweep table: its header and its rows of text cells.
-struct Table {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
-}
-
-impl Table {
-    fn read(path: &Path) -> Table {
-        let mut reader =
-            csv::Reader::from_path(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
-        let header = reader
-            .headers()
-            .unwrap()
-            .iter()
-            .map(str::to_string)
-            .collect();
-        let rows = reader
-            .records()
-            .map(|r| r.unwrap().iter().map(str::to_string).collect())
-            .collect();
-        Table { header, rows }
-    }
-
-    fn column(&self, name: &str) -> usize {
-        self.header
-            .iter()
-            .position(|h| h == name)
-            .unwrap_or_else(|| panic!("no column {name} in {:?}", self.header))
-    }
-
-    fn number(&self, row: usize, name: &str) -> f64 {
-        let cell = &self.rows[row][self.column(name)];
-        cell.parse()
-            .unwrap_or_else(|_| panic!("row {row}, {name}: {cell:?} is no number"))
-    }
-
-    /// The rows without the wall time, which no two runs share.
-    fn without_wall_time(&self) -> Vec<Vec<String>> {
-        let wall = self.column("wall_time");
-        self.rows
-            .iter()
-            .map(|row| {
-                let mut row = row.clone();
-                row.remove(wall);
-                row
-            })
-            .collect()
-    }
-}
 
 /// A metric of a result column, as documented: over the rows of the result file.
 fn metric(kind: &str, values: &[f64]) -> f64 {
@@ -83,36 +25,19 @@ fn metric(kind: &str, values: &[f64]) -> f64 {
     }
 }
 
-/// The base setup: 0.2 s of Jacobi with ZOH at H = 1 ms.
-fn base() -> Setup {
-    Setup {
-        stop: 0.2,
-        ..Setup::jacobi("zoh", 1e-3)
-    }
-}
-
 /// Runs `tandem sweep` of `system` with `sets` arguments, the METRICS, `--threads threads` and
 /// `--keep-results dir/runs`, and reads the table.
 fn sweep(system: &Path, dir: &Path, threads: &str, sets: &[&str]) -> Table {
     let output = dir.join(format!("sweep_{threads}.csv"));
     let kept = dir.join(format!("runs_{threads}"));
-    let metrics: Vec<String> = METRICS.iter().map(|(k, c)| format!("{k}:{c}")).collect();
-    let mut args = vec![
-        "sweep",
-        system.to_str().unwrap(),
-        "--output",
-        output.to_str().unwrap(),
-        "--keep-results",
-        kept.to_str().unwrap(),
-        "--threads",
-        threads,
-        "--log-level",
-        "off",
-    ];
-    args.extend_from_slice(sets);
-    for m in &metrics {
-        args.extend(["--metric", m.as_str()]);
-    }
+    let mut args = sweep_args(system, &output, sets);
+    args.extend([
+        "--keep-results".to_string(),
+        kept.to_str().unwrap().to_string(),
+        "--threads".to_string(),
+        threads.to_string(),
+    ]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = tandem(&args);
     result.assert_success();
     Table::read(&output)

@@ -10,11 +10,12 @@ use clap::Args;
 
 use super::print_table;
 use super::run::Switch;
+use crate::cluster::Cluster;
 use crate::coupling::Threads;
 use crate::error::{Error, Result};
 use crate::experiments::{self, Experiments};
 use crate::gradient::section::{self, GradientSection};
-use crate::gradient::{Checkpointing, CostSpec, Differences, Method, Outputs, Problem};
+use crate::gradient::{Checkpointing, CostSpec, Differences, Evaluation, Method, Outputs, Problem};
 use crate::identify::Fittable;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::output::csv::format_float;
@@ -85,15 +86,15 @@ pub(super) struct SectionDefaults {
 }
 
 /// The problem of one experiment, or the sum over the system file's `[[experiments]]`.
-pub(super) enum Fit {
+pub(super) enum Fit<'a> {
     /// The system as the file gives it, with `--data` or the section's data (boxed: a problem
     /// is large beside the experiments' list).
     One(Box<Problem>),
-    /// One problem per `[[experiments]]` entry.
-    Several(Experiments),
+    /// One problem per `[[experiments]]` entry (those of this rank under MPI).
+    Several(Experiments<'a>),
 }
 
-impl Fit {
+impl Fit<'_> {
     /// The (first) problem, for the parameters and how their derivatives are taken.
     pub fn first(&self) -> &Problem {
         match self {
@@ -131,14 +132,16 @@ impl Fit {
 
 /// Loads the system of `args` and sets up the problem, the command line overriding `defaults`;
 /// `parameters` are the names to differentiate by, `option` where they came from. With
-/// `[[experiments]]` in the system file, one problem per experiment.
-pub(super) fn load_problem(
+/// `[[experiments]]` in the system file, one problem per experiment, shared by the ranks of
+/// `cluster` (not collective).
+pub(super) fn load_problem<'a>(
     args: &ProblemArgs,
     defaults: SectionDefaults,
     parameters: &[String],
     cost: Option<&str>,
     option: &str,
-) -> Result<Fit> {
+    cluster: &'a Cluster,
+) -> Result<Fit<'a>> {
     let load = LoadOptions {
         stop_time: args.stop_time,
         step_size: None,
@@ -182,7 +185,7 @@ pub(super) fn load_problem(
             log,
             option,
         };
-        return Ok(Fit::Several(Experiments::new(&entries, &setup)?));
+        return Ok(Fit::Several(Experiments::new(&entries, &setup, cluster)?));
     }
     let mut system = System::load(&args.system, load)?;
     system.set_energy_correction(correction)?;
@@ -216,8 +219,26 @@ fn parse_weight(text: &str) -> Result<(String, f64)> {
     Ok((name.trim().to_string(), weight))
 }
 
-/// Computes and prints the gradient (and, with `--check`, the finite differences).
-pub fn run(args: &GradientArgs) -> Result<ExitCode> {
+/// Computes and prints the gradient (and, with `--check`, the finite differences); under MPI
+/// the ranks share the experiments and rank 0 prints.
+pub fn run(args: &GradientArgs, cluster: &Cluster) -> Result<ExitCode> {
+    let mut problem = cluster.agree(setup(args, cluster))?;
+    let values = problem.fittable().start_values();
+    let evaluation = problem.fittable().gradient(&values)?;
+    let check = if args.check {
+        let all: Vec<usize> = (0..values.len()).collect();
+        Some(problem.finite_differences(&values, &all)?)
+    } else {
+        None
+    };
+    if cluster.is_root() {
+        print(&values, &evaluation, check.as_deref(), &problem);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The problem of `args`, with the `[gradient]` section's defaults (not collective).
+fn setup<'a>(args: &GradientArgs, cluster: &'a Cluster) -> Result<Fit<'a>> {
     let section: GradientSection =
         section::read(&args.problem.system, "gradient")?.unwrap_or_default();
     let parameters = if args.parameters.is_empty() {
@@ -236,23 +257,20 @@ pub fn run(args: &GradientArgs) -> Result<ExitCode> {
         weights: section.weights,
         checkpoint_interval: section.checkpoint_interval,
     };
-    let mut problem = load_problem(
+    load_problem(
         &args.problem,
         defaults,
         &parameters,
         args.cost.as_deref(),
         option,
-    )?;
-    let values = problem.fittable().start_values();
-    let evaluation = problem.fittable().gradient(&values)?;
-    let check = if args.check {
-        let all: Vec<usize> = (0..values.len()).collect();
-        Some(problem.finite_differences(&values, &all)?)
-    } else {
-        None
-    };
+        cluster,
+    )
+}
+
+/// Prints the gradient of `evaluation` at `values` (and the finite differences `check`).
+fn print(values: &[f64], evaluation: &Evaluation, check: Option<&[f64]>, problem: &Fit<'_>) {
     println!("J = {}", format_float(evaluation.cost));
-    if let Fit::Several(experiments) = &problem {
+    if let Fit::Several(experiments) = problem {
         println!(
             "J and dJ/dp are the weighted sums over the {} [[experiments]] of the system file",
             experiments.count()
@@ -296,7 +314,7 @@ pub fn run(args: &GradientArgs) -> Result<ExitCode> {
                 format_float(derivative),
                 method.label().to_string(),
             ];
-            if let Some(check) = &check {
+            if let Some(check) = check {
                 row.push(format_float(check[i]));
                 row.push(format!("{:.2e}", relative_error(derivative, check[i])));
             }
@@ -307,7 +325,6 @@ pub fn run(args: &GradientArgs) -> Result<ExitCode> {
     for reason in reasons {
         println!("finite differences because {reason}");
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// `|a - b|` relative to the larger magnitude (0 when both are 0).

@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::gradient::{load_problem, ProblemArgs, SectionDefaults};
+use super::gradient::{load_problem, Fit, ProblemArgs, SectionDefaults};
 use super::print_table;
+use crate::cluster::Cluster;
 use crate::error::{Error, Result};
 use crate::experiments;
 use crate::gradient::section;
@@ -41,8 +42,107 @@ pub struct IdentifyArgs {
     pub plot: Option<PathBuf>,
 }
 
-/// Fits the parameters, printing every iteration, and writes the results.
-pub fn run(args: &IdentifyArgs) -> Result<ExitCode> {
+/// What identification needs besides the problem: the bounds, the optimizer's settings and the
+/// files to write.
+struct Plan {
+    bounds: Vec<Bounded>,
+    settings: Settings,
+    output: PathBuf,
+    plot_file: PathBuf,
+}
+
+/// Fits the parameters, printing every iteration, and writes the results; under MPI the ranks
+/// share the experiments, each runs the same optimizer on the same sums, and rank 0 prints and
+/// writes.
+pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
+    let (mut problem, plan) = cluster.agree(setup(args, cluster))?;
+    let Plan {
+        bounds,
+        settings,
+        output,
+        plot_file,
+    } = plan;
+    let root = cluster.is_root();
+    if root {
+        println!("{:>9}  {:<24}  |grad|", "iteration", "J");
+    }
+    let report = Box::new(move |iteration: &Iteration| {
+        if root {
+            println!(
+                "{:>9}  {:<24}  {}",
+                iteration.number,
+                format_float(iteration.cost),
+                format_float(iteration.gradient_norm)
+            );
+        }
+    });
+    let fit = identify(problem.fittable(), &bounds, &settings, report)?;
+    if root {
+        print_fit(&fit, &bounds);
+    }
+    let written = if root {
+        write_parameters(&output, &fit)
+    } else {
+        Ok(())
+    };
+    // Collective under MPI: every rank goes on to the outputs, or none.
+    cluster.agree(written)?;
+    let fitted = problem.outputs(&fit.fitted)?;
+    let start = problem.outputs(&fit.start)?;
+    if !root {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let plots = plot_files(&plot_file, fitted.len());
+    for ((path, fitted), start) in plots.iter().zip(&fitted).zip(&start) {
+        plot(path, fitted, start)?;
+    }
+    let plots: Vec<String> = plots.iter().map(|p| p.display().to_string()).collect();
+    let ranks = match cluster.size() {
+        1 => String::new(),
+        size => format!(" (the experiments shared by {size} MPI ranks)"),
+    };
+    eprintln!(
+        "fitted parameters written to {}, plot to {}{ranks}",
+        output.display(),
+        plots.join(", ")
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints how far the cost came down and the fitted values.
+fn print_fit(fit: &crate::identify::Fit, bounds: &[Bounded]) {
+    println!(
+        "J from {} to {} ({} cost and gradient evaluations); {}",
+        format_float(fit.start_cost),
+        format_float(fit.cost),
+        fit.evaluations,
+        fit.stopped
+    );
+    let bound = |b: Option<f64>| b.map_or("-".to_string(), format_float);
+    let rows: Vec<Vec<String>> = (0..bounds.len())
+        .map(|i| {
+            vec![
+                bounds[i].name.clone(),
+                format_float(fit.start[i]),
+                format_float(fit.fitted[i]),
+                bound(bounds[i].lower),
+                bound(bounds[i].upper),
+                fit.methods[i].label().into(),
+            ]
+        })
+        .collect();
+    print_table(
+        &["parameter", "start", "fitted", "lower", "upper", "gradient"],
+        &rows,
+    );
+    if let Some(Method::FiniteDifferences { reason }) = fit.methods.first() {
+        println!("finite differences because {reason}");
+    }
+}
+
+/// The problem and the plan of `args`, with the `[identify]` section's defaults (not
+/// collective).
+fn setup<'a>(args: &IdentifyArgs, cluster: &'a Cluster) -> Result<(Fit<'a>, Plan)> {
     let system_file = &args.problem.system;
     let section: IdentifySection = section::read(system_file, "identify")?.unwrap_or_default();
     let (written, option) = if args.parameters.is_empty() {
@@ -72,12 +172,13 @@ pub fn run(args: &IdentifyArgs) -> Result<ExitCode> {
         weights: section.weights.clone(),
         checkpoint_interval: section.checkpoint_interval,
     };
-    let mut problem = load_problem(
+    let problem = load_problem(
         &args.problem,
         defaults,
         &names,
         Some("least-squares"),
         option,
+        cluster,
     )?;
     let defaults = Settings::default();
     let settings = Settings {
@@ -105,57 +206,15 @@ pub fn run(args: &IdentifyArgs) -> Result<ExitCode> {
         .clone()
         .or_else(|| in_system_folder(&section.plot))
         .unwrap_or_else(|| PathBuf::from(format!("{stem}_fit.png")));
-    println!("{:>9}  {:<24}  |grad|", "iteration", "J");
-    let report = Box::new(|iteration: &Iteration| {
-        println!(
-            "{:>9}  {:<24}  {}",
-            iteration.number,
-            format_float(iteration.cost),
-            format_float(iteration.gradient_norm)
-        );
-    });
-    let fit = identify(problem.fittable(), &bounds, &settings, report)?;
-    println!(
-        "J from {} to {} ({} cost and gradient evaluations); {}",
-        format_float(fit.start_cost),
-        format_float(fit.cost),
-        fit.evaluations,
-        fit.stopped
-    );
-    let bound = |b: Option<f64>| b.map_or("-".to_string(), format_float);
-    let rows: Vec<Vec<String>> = (0..bounds.len())
-        .map(|i| {
-            vec![
-                bounds[i].name.clone(),
-                format_float(fit.start[i]),
-                format_float(fit.fitted[i]),
-                bound(bounds[i].lower),
-                bound(bounds[i].upper),
-                fit.methods[i].label().into(),
-            ]
-        })
-        .collect();
-    print_table(
-        &["parameter", "start", "fitted", "lower", "upper", "gradient"],
-        &rows,
-    );
-    if let Some(Method::FiniteDifferences { reason }) = fit.methods.first() {
-        println!("finite differences because {reason}");
-    }
-    write_parameters(&output, &fit)?;
-    let fitted = problem.outputs(&fit.fitted)?;
-    let start = problem.outputs(&fit.start)?;
-    let plots = plot_files(&plot_file, fitted.len());
-    for ((path, fitted), start) in plots.iter().zip(&fitted).zip(&start) {
-        plot(path, fitted, start)?;
-    }
-    let plots: Vec<String> = plots.iter().map(|p| p.display().to_string()).collect();
-    eprintln!(
-        "fitted parameters written to {}, plot to {}",
-        output.display(),
-        plots.join(", ")
-    );
-    Ok(ExitCode::SUCCESS)
+    Ok((
+        problem,
+        Plan {
+            bounds,
+            settings,
+            output,
+            plot_file,
+        },
+    ))
 }
 
 /// The plot files of `experiments` experiments: `plot` itself for one, else `plot` with the

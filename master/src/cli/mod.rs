@@ -13,6 +13,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::cluster::Cluster;
+
 /// Tandem: co-simulation master for FMI 2.0 and 3.0 FMUs.
 #[derive(Parser, Debug)]
 #[command(name = "tandem", version, about)]
@@ -55,22 +57,42 @@ pub enum Command {
 }
 
 /// Parses the command line, runs the command and turns errors into a message and exit code 1.
+/// `sweep`, `identify` and `gradient` run on the MPI job that started them, if any: every rank
+/// gets the same error (see [`Cluster::agree`]), which rank 0 prints.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Info(args) => info::run(&args),
-        Command::Validate(args) => validate::run(&args),
-        Command::Simulate(args) => simulate::run(&args),
-        Command::Run(args) => run::run(&args),
-        Command::Gradient(args) => gradient::run(&args),
-        Command::Identify(args) => identify::run(&args),
-        Command::Codesign(args) => codesign::run(&args),
-        Command::Sweep(args) => sweep::run(&args),
+    let cluster = match cli.command {
+        Command::Gradient(_) | Command::Identify(_) | Command::Sweep(_) => Cluster::join(),
+        _ => Ok(Cluster::Alone),
     };
+    let result = cluster
+        .as_ref()
+        .map_err(|e| e.to_string())
+        .and_then(|cluster| {
+            let result = match cli.command {
+                Command::Info(args) => info::run(&args),
+                Command::Validate(args) => validate::run(&args),
+                Command::Simulate(args) => simulate::run(&args),
+                Command::Run(args) => run::run(&args),
+                Command::Gradient(args) => gradient::run(&args, cluster),
+                Command::Identify(args) => identify::run(&args, cluster),
+                Command::Codesign(args) => codesign::run(&args),
+                Command::Sweep(args) => sweep::run(&args, cluster),
+            };
+            result.map_err(|error| {
+                if cluster.is_root() {
+                    error.to_string()
+                } else {
+                    String::new()
+                }
+            })
+        });
     match result {
         Ok(code) => code,
-        Err(error) => {
-            eprintln!("error: {error}");
+        Err(message) => {
+            if !message.is_empty() {
+                eprintln!("error: {message}");
+            }
             ExitCode::FAILURE
         }
     }

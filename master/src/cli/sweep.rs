@@ -8,12 +8,14 @@ use std::time::Instant;
 use clap::Args;
 
 use super::run::SystemOverrides;
+use crate::cluster::Cluster;
 use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::sweep::grid::{factorial, Grid};
 use crate::sweep::metrics::Metric;
+use crate::sweep::plot::{plot, Figure};
 use crate::sweep::sampling::{sample, Design, Sampled};
-use crate::sweep::{parquet_table, sets_file, sweep, Sets, SweepOptions};
+use crate::sweep::{parquet_table, sets_file, sweep_on, Sets, SweepOptions};
 
 /// Arguments of `tandem sweep`.
 #[derive(Args, Debug)]
@@ -55,6 +57,10 @@ pub struct SweepArgs {
     /// write both.
     #[arg(long)]
     pub output: Vec<PathBuf>,
+    /// Plot the metrics, .png or .svg: against each parameter (a file per parameter), or for
+    /// --samples as a histogram (a file per metric).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
     /// Keep each run's result file in this folder, as run_<index>.csv.
     #[arg(long)]
     pub keep_results: Option<PathBuf>,
@@ -71,11 +77,74 @@ enum Format {
     Parquet,
 }
 
-/// Runs the sweep and writes its table; failed runs are rows of the table, not an error.
-pub fn run(args: &SweepArgs) -> Result<ExitCode> {
+/// What the arguments give before any run: the sets, the tables to write and the options.
+struct Prepared {
+    sets: Sets,
+    outputs: Vec<(PathBuf, Format)>,
+    options: SweepOptions,
+}
+
+/// Runs the sweep and writes its table; failed runs are rows of the table, not an error. Under
+/// MPI the ranks share the runs and rank 0 writes the table.
+pub fn run(args: &SweepArgs, cluster: &Cluster) -> Result<ExitCode> {
     let started = Instant::now();
+    // Every rank reads the arguments and files; all go on only if all could.
+    let Prepared {
+        sets,
+        outputs,
+        options,
+    } = cluster.agree(prepare(args, cluster.is_root()))?;
+    interrupt::install();
+    let Some(table) = sweep_on(cluster, &args.system, &sets, &options)? else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    for (path, format) in &outputs {
+        match format {
+            Format::Csv => table.write_csv(path)?,
+            Format::Parquet => parquet_table::write(&table, path)?,
+        }
+    }
+    let mut written: Vec<String> = outputs
+        .iter()
+        .map(|(p, _)| p.display().to_string())
+        .collect();
+    if let Some(path) = &args.plot {
+        let figure = if args.samples.is_some() {
+            Figure::Histogram
+        } else {
+            Figure::Scatter
+        };
+        let plots = plot(&table, figure, path)?;
+        written.extend(plots.iter().map(|p| p.display().to_string()));
+    }
+    let ranks = match cluster.size() {
+        1 => String::new(),
+        size => format!(" on {size} MPI ranks"),
+    };
+    eprintln!(
+        "{}: {} runs{ranks}, {} failed, written to {}, wall time {:.3} s",
+        args.system.display(),
+        table.rows.len(),
+        table.failed(),
+        written.join(", "),
+        started.elapsed().as_secs_f64()
+    );
+    if interrupt::check(table.rows.len() as f64).is_err() {
+        // The table is written, but the runs after the signal are rows that say "not run".
+        return Err(Error::InvalidValue {
+            item: written.join(", "),
+            message: "the sweep was interrupted; the runs not started are marked \"not run\""
+                .into(),
+        });
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The sets, the tables with their formats and the options of `args`; `root` (the rank that
+/// writes) also checks that the tables can be written, now rather than after the runs.
+fn prepare(args: &SweepArgs, root: bool) -> Result<Prepared> {
     let sets = sets(args)?;
-    let outputs = if args.output.is_empty() {
+    let paths = if args.output.is_empty() {
         let stem = args
             .system
             .file_stem()
@@ -85,20 +154,32 @@ pub fn run(args: &SweepArgs) -> Result<ExitCode> {
     } else {
         args.output.clone()
     };
-    let formats = outputs
-        .iter()
+    let outputs = paths
+        .into_iter()
         .map(|path| match path.extension().and_then(|e| e.to_str()) {
-            Some("csv") => Ok(Format::Csv),
-            Some("parquet") => Ok(Format::Parquet),
+            Some("csv") => Ok((path, Format::Csv)),
+            Some("parquet") => Ok((path, Format::Parquet)),
             _ => Err(Error::InvalidValue {
                 item: format!("--output {}", path.display()),
                 message: "the table is written as .csv or .parquet, by extension".into(),
             }),
         })
         .collect::<Result<Vec<_>>>()?;
-    // Found unwritable now rather than after the runs.
-    for path in &outputs {
-        std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+    if let Some(path) = &args.plot {
+        if !matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("png" | "svg")
+        ) {
+            return Err(Error::InvalidValue {
+                item: format!("--plot {}", path.display()),
+                message: "the plot is drawn as .png or .svg, by extension".into(),
+            });
+        }
+    }
+    if root {
+        for (path, _) in &outputs {
+            std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        }
     }
     let options = SweepOptions {
         run: args.overrides.run_options(),
@@ -112,32 +193,11 @@ pub fn run(args: &SweepArgs) -> Result<ExitCode> {
         threads: args.threads,
         progress: true,
     };
-    interrupt::install();
-    let table = sweep(&args.system, &sets, &options)?;
-    for (path, format) in outputs.iter().zip(formats) {
-        match format {
-            Format::Csv => table.write_csv(path)?,
-            Format::Parquet => parquet_table::write(&table, path)?,
-        }
-    }
-    let written: Vec<String> = outputs.iter().map(|p| p.display().to_string()).collect();
-    eprintln!(
-        "{}: {} runs, {} failed, table written to {}, wall time {:.3} s",
-        args.system.display(),
-        table.rows.len(),
-        table.failed(),
-        written.join(" and "),
-        started.elapsed().as_secs_f64()
-    );
-    if interrupt::check(table.rows.len() as f64).is_err() {
-        // The table is written, but the runs after the signal are rows that say "not run".
-        return Err(Error::InvalidValue {
-            item: written.join(", "),
-            message: "the sweep was interrupted; the runs not started are marked \"not run\""
-                .into(),
-        });
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(Prepared {
+        sets,
+        outputs,
+        options,
+    })
 }
 
 /// The sets of the one source the arguments give: grids, samples or a file.

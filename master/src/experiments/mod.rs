@@ -3,6 +3,16 @@
 //! cost of a parameter set is the weighted sum of the experiments' costs, its gradient the
 //! weighted sum of their gradients; the experiments are evaluated on threads, one problem
 //! each, and summed in file order, so the result does not depend on the number of threads.
+//!
+//! Under MPI the experiments are dealt out to the ranks (experiment k to rank k mod N); each
+//! rank evaluates its own, all ranks exchange every experiment's result (an all-gather of
+//! bytes), and every rank sums them in file order. The sum is then the same on every rank and
+//! for every number of ranks, which an all-reduce sum would not promise: its order of
+//! additions depends on the number of ranks and the library's algorithm, and floating-point
+//! addition is not associative, so the iterates of an identification would differ in the last
+//! bits and drift apart.
+
+mod wire;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,6 +20,8 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Deserialize;
 
+use crate::cluster::wire::{decode, encode, Wire};
+use crate::cluster::{malformed, Cluster};
 use crate::error::{Error, Result};
 use crate::gradient::section::{self, resolve};
 use crate::gradient::{Checkpointing, CostSpec, Differences, Evaluation, Outputs, Problem};
@@ -54,9 +66,13 @@ pub fn read(path: &Path) -> Result<Vec<ExperimentEntry>> {
     Ok(entries)
 }
 
-/// The problems of every experiment, with their weights.
-pub struct Experiments {
-    problems: Vec<(Problem, f64)>,
+/// The problems of the experiments this rank evaluates, and every experiment's weight.
+pub struct Experiments<'a> {
+    /// By experiment: the problem where this rank evaluates it, and the first experiment's on
+    /// a rank that evaluates none (for the parameters' names and start values).
+    problems: Vec<Option<Problem>>,
+    weights: Vec<f64>,
+    cluster: &'a Cluster,
 }
 
 /// What [`Experiments::new`] needs besides the entries.
@@ -81,20 +97,30 @@ pub struct Setup<'a> {
     pub option: &'a str,
 }
 
-impl Experiments {
-    /// One problem per entry: the system loaded, the entry's start values written, its data
-    /// the cost's measurements.
-    pub fn new(entries: &[ExperimentEntry], setup: &Setup<'_>) -> Result<Experiments> {
+impl<'a> Experiments<'a> {
+    /// One problem per entry that this rank of `cluster` evaluates: the system loaded, the
+    /// entry's start values written, its data the cost's measurements. Not collective: the
+    /// caller agrees.
+    pub fn new(
+        entries: &[ExperimentEntry],
+        setup: &Setup<'_>,
+        cluster: &'a Cluster,
+    ) -> Result<Experiments<'a>> {
         if entries.is_empty() {
             return Err(Error::InputFile {
                 path: setup.system.to_path_buf(),
                 message: "no [[experiments]] entries".into(),
             });
         }
+        let (rank, size) = (cluster.rank(), cluster.size());
         let problems = entries
             .iter()
             .enumerate()
             .map(|(index, entry)| {
+                let needed = owner(index, size) == rank || (index == 0 && rank >= entries.len());
+                if !needed {
+                    return Ok(None);
+                }
                 let mut system = System::read(setup.system, setup.load)?;
                 system.set_energy_correction(setup.correction)?;
                 for (name, &value) in &entry.start {
@@ -125,25 +151,34 @@ impl Experiments {
                         ),
                     });
                 }
-                Ok((problem, entry.weight))
+                Ok(Some(problem))
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(Experiments { problems })
+        Ok(Experiments {
+            problems,
+            weights: entries.iter().map(|entry| entry.weight).collect(),
+            cluster,
+        })
     }
 
     /// The parameters' values as the system gives them.
     pub fn start_values(&self) -> Vec<f64> {
-        self.problems[0].0.start_values()
+        self.first().start_values()
     }
 
     /// How many experiments there are (at least one).
     pub fn count(&self) -> usize {
-        self.problems.len()
+        self.weights.len()
     }
 
-    /// The first experiment's problem (for the parameters' names and methods).
+    /// The first experiment's problem on rank 0 (for the parameters' names and methods); on
+    /// another rank the first this rank loaded, whose parameters are the same.
     pub fn first(&self) -> &Problem {
-        &self.problems[0].0
+        self.problems
+            .iter()
+            .flatten()
+            .next()
+            .expect("every rank loads at least one experiment")
     }
 
     /// The weighted sum of the experiments' `J` and `dJ/dp` at `values`.
@@ -186,31 +221,78 @@ impl Experiments {
         Ok(outputs.into_iter().map(|(outputs, _)| outputs).collect())
     }
 
-    /// `evaluate` of every experiment on threads, with its weight, in experiment order; the
-    /// first failure by experiment order is the error, naming the experiment.
-    fn each<T: Send>(
+    /// `evaluate` of every experiment, with its weight, in experiment order: this rank's on
+    /// threads, the others' exchanged (collective); the first failure by experiment order is
+    /// the error, naming the experiment, on every rank.
+    fn each<T: Send + Wire>(
         &mut self,
         evaluate: impl Fn(&mut Problem) -> Result<T> + Sync,
     ) -> Result<Vec<(T, f64)>> {
-        let results: Vec<Result<T>> = self
+        let (rank, size) = (self.cluster.rank(), self.cluster.size());
+        let mine: Vec<std::result::Result<T, String>> = self
             .problems
             .par_iter_mut()
-            .map(|(problem, _)| evaluate(problem))
+            .enumerate()
+            .filter(|(index, _)| owner(*index, size) == rank)
+            .map(|(_, problem)| {
+                let problem = problem
+                    .as_mut()
+                    .expect("a rank loads the experiments it owns");
+                evaluate(problem).map_err(|error| error.to_string())
+            })
             .collect();
+        let results = if size == 1 {
+            mine
+        } else {
+            self.exchange(mine)?
+        };
         results
             .into_iter()
-            .zip(&self.problems)
+            .zip(&self.weights)
             .enumerate()
-            .map(|(index, (result, (_, weight)))| {
+            .map(|(index, (result, weight))| {
                 result
                     .map(|value| (value, *weight))
-                    .map_err(|error| Error::InvalidValue {
+                    .map_err(|message| Error::InvalidValue {
                         item: format!("experiment {}", index + 1),
-                        message: error.to_string(),
+                        message,
                     })
             })
             .collect()
     }
+
+    /// Every experiment's result in experiment order, from this rank's `mine` and the other
+    /// ranks' (collective).
+    fn exchange<T: Wire>(
+        &self,
+        mine: Vec<std::result::Result<T, String>>,
+    ) -> Result<Vec<std::result::Result<T, String>>> {
+        let size = self.cluster.size();
+        let mut by_rank = Vec::with_capacity(size);
+        for (rank, bytes) in self.cluster.all_gather(&encode(&mine)).iter().enumerate() {
+            let results: Vec<std::result::Result<T, String>> =
+                decode(bytes).ok_or_else(|| Error::InvalidValue {
+                    item: "tandem identify, gradient".into(),
+                    message: malformed(rank),
+                })?;
+            by_rank.push(results.into_iter());
+        }
+        (0..self.count())
+            .map(|index| {
+                by_rank[owner(index, size)]
+                    .next()
+                    .ok_or_else(|| Error::InvalidValue {
+                        item: format!("experiment {}", index + 1),
+                        message: malformed(owner(index, size)),
+                    })
+            })
+            .collect()
+    }
+}
+
+/// The rank that evaluates experiment `index` of ranks `size`.
+fn owner(index: usize, size: usize) -> usize {
+    index % size
 }
 
 /// Writes the start value `value` of the float variable `name` (`component.variable`).
@@ -228,7 +310,7 @@ fn write_start(system: &mut System, name: &str, value: f64) -> std::result::Resu
     Ok(())
 }
 
-impl Fittable for Experiments {
+impl Fittable for Experiments<'_> {
     fn start_values(&self) -> Vec<f64> {
         Experiments::start_values(self)
     }

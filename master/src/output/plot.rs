@@ -80,6 +80,8 @@ pub struct PlotOptions {
     pub width: u32,
     /// Height of one stacked panel in pixels (the overlay panel is twice as high).
     pub panel_height: u32,
+    /// The label of the shared x axis.
+    pub x_label: String,
 }
 
 impl Default for PlotOptions {
@@ -89,6 +91,7 @@ impl Default for PlotOptions {
             layout: Layout::Stacked,
             width: 1200,
             panel_height: 280,
+            x_label: "time".into(),
         }
     }
 }
@@ -250,7 +253,8 @@ fn draw<DB: DrawingBackend>(
     let areas = area.split_evenly((panels.len(), 1));
     let last = areas.len() - 1;
     for (index, (area, panel)) in areas.iter().zip(panels).enumerate() {
-        panel_chart(area, time, panel, time_range.clone(), index == last).map_err(problem)?;
+        let x_label = (index == last).then_some(options.x_label.as_str());
+        panel_chart(area, time, panel, time_range.clone(), x_label).map_err(problem)?;
     }
     root.present().map_err(problem)
 }
@@ -261,7 +265,7 @@ fn panel_chart<DB: DrawingBackend>(
     time: &[f64],
     panel: &Panel,
     time_range: Range<f64>,
-    time_label: bool,
+    x_label: Option<&str>,
 ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let signals = &panel.signals;
     let values = axis_range(signals.iter().flat_map(|s| s.values.iter().copied()));
@@ -269,7 +273,7 @@ fn panel_chart<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(area)
         .margin(12)
         .margin_right(28)
-        .x_label_area_size(if time_label { 48 } else { 28 })
+        .x_label_area_size(if x_label.is_some() { 48 } else { 28 })
         .y_label_area_size(90)
         .build_cartesian_2d(time_range, values)?;
     let tick = |y: &f64| format_tick(*y, span);
@@ -279,8 +283,8 @@ fn panel_chart<DB: DrawingBackend>(
         .light_line_style(WHITE.mix(0.0))
         .bold_line_style(BLACK.mix(0.12))
         .y_label_formatter(&tick);
-    if time_label {
-        mesh.x_desc("time");
+    if let Some(x_label) = x_label {
+        mesh.x_desc(x_label);
     }
     let label = match signals.as_slice() {
         [only] => panel.label.or(Some(only.name)),

@@ -5,10 +5,13 @@
 
 pub mod double_oscillator;
 pub mod energy;
+pub mod engine_mount;
 pub mod faulty;
 pub mod gradient;
+pub mod mpirun;
 pub mod pythonfmu;
 pub mod ssp;
+pub mod sweep_table;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -134,6 +137,11 @@ pub fn tandem_with_env(args: &[&str], env: &[(&str, &str)]) -> Run {
     for (key, value) in env {
         command.env(key, value);
     }
+    run(command)
+}
+
+/// Runs `command` to its end and keeps what it printed.
+pub fn run(mut command: Command) -> Run {
     let Output {
         status,
         stdout,
