@@ -237,12 +237,9 @@ impl FmuPlant {
         gbar: &DMatrix<f64>,
     ) -> Result<Adjoints, CodesignError> {
         self.put(x, u, d)?;
-        let (nx, n) = (self.dims.x, self.knowns.len());
-        let mut seed = DMatrix::zeros(nx, n);
-        seed.columns_mut(0, nx).copy_from(jbar);
-        seed.columns_mut(nx, self.dims.u).copy_from(gbar);
+        let n = self.knowns.len();
         // The FMU takes the seed row-major: the transpose's column-major storage.
-        let seed = seed.transpose();
+        let seed = seed_on(jbar, gbar, n).transpose();
         let mut gradient = vec![0.0; n];
         self.instance.get_jacobian_adjoint_derivative(
             &self.derivatives,
@@ -263,12 +260,7 @@ impl FmuPlant {
         jbar: &DMatrix<f64>,
         gbar: &DMatrix<f64>,
     ) -> Result<Adjoints, CodesignError> {
-        let seed = {
-            let mut s = DMatrix::zeros(self.dims.x, self.dims.x + self.dims.u);
-            s.columns_mut(0, self.dims.x).copy_from(jbar);
-            s.columns_mut(self.dims.x, self.dims.u).copy_from(gbar);
-            s
-        };
+        let seed = seed_on(jbar, gbar, self.dims.x + self.dims.u);
         let mut w: Vec<f64> = x.iter().chain(u).chain(d).copied().collect();
         let mut gradient = vec![0.0; w.len()];
         let (nx, nu) = (self.dims.x, self.dims.u);
@@ -288,6 +280,16 @@ impl FmuPlant {
         }
         Ok(Adjoints::split(self.dims, &gradient))
     }
+}
+
+/// The seed `[Jbar | Gbar | 0]` on a Jacobian of `columns` columns whose first columns are
+/// those of the states, then those of the inputs.
+fn seed_on(jbar: &DMatrix<f64>, gbar: &DMatrix<f64>, columns: usize) -> DMatrix<f64> {
+    let (nx, nu) = (jbar.ncols(), gbar.ncols());
+    let mut seed = DMatrix::zeros(jbar.nrows(), columns);
+    seed.columns_mut(0, nx).copy_from(jbar);
+    seed.columns_mut(nx, nu).copy_from(gbar);
+    seed
 }
 
 /// Value references of `names`, each a Float64 variable of `causality`.
