@@ -26,9 +26,13 @@ const REQUEST: Tag = 1;
 const ASSIGN: Tag = 2;
 /// No runs left: the worker stops.
 const DONE: u64 = u64::MAX;
-/// How long rank 0's main thread sleeps when no request is waiting: short beside a run, and
-/// long enough that polling takes no core away from the worker threads.
-const POLL: Duration = Duration::from_micros(50);
+/// Rank 0's main thread sleeps this long after a request when none is waiting, so that a burst
+/// of short runs is answered fast...
+const FIRST_POLL: Duration = Duration::from_micros(50);
+/// ... and twice as long after every empty look, up to this, which a worker may wait for its
+/// next index: looking every 50 us through runs of 0.2 s cost about a quarter of a core on two
+/// cores, taken from the worker threads (docs/benchmarks.md, "MPI on the idle machine").
+const LONGEST_POLL: Duration = Duration::from_millis(1);
 
 /// A row on the wire: the run's index, its metrics or error message, and its wall time.
 type WireRow = (usize, Result<Vec<f64>, String>, Duration);
@@ -64,14 +68,17 @@ fn hand_out(mpi: &Mpi, runner: &Runner<'_>, bar: &SweepProgress) -> Vec<RunRow> 
             store(index, runner.run(index));
         });
         let mut working = mpi.size() - 1;
+        let mut poll = FIRST_POLL;
         while working > 0 {
             let Some((message, status)) = world
                 .any_process()
                 .immediate_matched_probe_with_tag(REQUEST)
             else {
-                std::thread::sleep(POLL);
+                std::thread::sleep(poll);
+                poll = (poll * 2).min(LONGEST_POLL);
                 continue;
             };
+            poll = FIRST_POLL;
             let (bytes, _) = (message, status).matched_receive_vec::<u8>();
             let source = status.source_rank();
             let sender = usize::try_from(source).expect("ranks are not negative");
