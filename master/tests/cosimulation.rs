@@ -7,7 +7,6 @@
 mod common;
 
 use std::sync::{Arc, Mutex};
-use std::thread::ThreadId;
 
 use common::double_oscillator::{Setup, Trajectory};
 use tandem::instance::{LogLevel, LogMessage, LogSettings};
@@ -367,15 +366,19 @@ fn sub_steps_cost_two_fmu_calls_each() {
 }
 
 /// The threads that called `fmi3DoStep` of any instance in a run of `setup` with `threads`.
-fn do_step_threads(setup: &Setup, threads: &'static str) -> Vec<ThreadId> {
+/// The name of the thread of each `fmi3DoStep` call, `None` for the test's own thread.
+fn do_step_threads(setup: &Setup, threads: &'static str) -> Vec<Option<String>> {
     // The FMUs log every call when logging is on, from the thread that makes the call.
-    let calls: Arc<Mutex<Vec<ThreadId>>> = Arc::default();
+    let caller = std::thread::current().id();
+    let calls: Arc<Mutex<Vec<Option<String>>>> = Arc::default();
     let recorder = calls.clone();
     let log = LogSettings {
         level: LogLevel::Info,
         logger: Arc::new(move |message: &LogMessage| {
             if message.message.starts_with("fmi3DoStep(") {
-                recorder.lock().unwrap().push(std::thread::current().id());
+                let thread = std::thread::current();
+                let name = (thread.id() != caller).then(|| thread.name().unwrap_or("").to_owned());
+                recorder.lock().unwrap().push(name);
             }
         }),
     };
@@ -390,18 +393,22 @@ fn do_step_threads(setup: &Setup, threads: &'static str) -> Vec<ThreadId> {
 }
 
 #[test]
-fn jacobi_steps_on_the_pool_with_threads_and_on_the_calling_thread_with_one() {
+fn jacobi_steps_on_the_caller_and_the_pool_with_threads_and_on_the_caller_with_one() {
     let setup = Setup {
         stop: 0.01,
         ..Setup::jacobi("zoh", 1e-3)
     };
-    let caller = std::thread::current().id();
+    // Three threads: the caller and a pool of two.
     let pooled = do_step_threads(&setup, "3");
     assert_eq!(pooled.len(), 30, "three instances, ten macro steps");
-    assert!(pooled.iter().all(|&t| t != caller), "{pooled:?}");
+    let pool = [Some("tandem jacobi 0".to_owned()), Some("tandem jacobi 1".to_owned())];
+    assert!(
+        pooled.iter().all(|thread| thread.is_none() || pool.contains(thread)),
+        "{pooled:?}"
+    );
     let in_turn = do_step_threads(&setup, "1");
     assert_eq!(in_turn.len(), 30);
-    assert!(in_turn.iter().all(|&t| t == caller), "{in_turn:?}");
+    assert!(in_turn.iter().all(Option::is_none), "{in_turn:?}");
 }
 
 #[test]

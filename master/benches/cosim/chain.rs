@@ -32,21 +32,25 @@ pub fn compare(repetitions: usize) {
             label: "Jacobi, threads = \"auto\"",
             path: &jacobi,
             threads: Some(Threads::Auto),
+            copies: 1,
         },
         Variant {
             label: "Jacobi, threads = 1 (in turn)",
             path: &jacobi,
             threads: Some(Threads::Count(1.try_into().expect("1 > 0"))),
+            copies: 1,
         },
         Variant {
             label: "Jacobi, threads = 2 (parallel)",
             path: &jacobi,
             threads: Some(Threads::Count(2.try_into().expect("2 > 0"))),
+            copies: 1,
         },
         Variant {
             label: "Gauss-Seidel",
             path: &gauss_seidel,
             threads: None,
+            copies: 1,
         },
     ];
     let medians = compare_layouts(&variants, &fmu_dir, 3, repetitions);

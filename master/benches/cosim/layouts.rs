@@ -19,6 +19,10 @@ pub struct Variant<'a> {
     pub path: &'a Path,
     /// Replaces `[schedule] threads`.
     pub threads: Option<Threads>,
+    /// How many copies of the system run at once, each on a thread of its own; the time is
+    /// the slowest copy's. More than one measures what the threads give without any
+    /// synchronization between them.
+    pub copies: usize,
 }
 
 /// The medians of the stepping times of `variants` over `repetitions` alternating runs each,
@@ -35,16 +39,23 @@ pub fn compare(
     let mut steps = 0;
     for _ in 0..repetitions {
         for (i, variant) in variants.iter().enumerate() {
-            let options = LoadOptions {
-                fmu_dir: Some(fmu_dir),
-                threads: variant.threads,
-                ..LoadOptions::default()
+            let run = || {
+                let options = LoadOptions {
+                    fmu_dir: Some(fmu_dir),
+                    threads: variant.threads,
+                    ..LoadOptions::default()
+                };
+                master::run(variant.path, options)
+                    .unwrap_or_else(|e| panic!("{}: {e}", variant.path.display()))
             };
-            let run = master::run(variant.path, options)
-                .unwrap_or_else(|e| panic!("{}: {e}", variant.path.display()));
-            times[i].push(run.stepping);
-            steps = run.macro_steps;
-            finals[i] = run.final_values;
+            let runs: Vec<master::Run> = std::thread::scope(|scope| {
+                let copies: Vec<_> = (0..variant.copies).map(|_| scope.spawn(run)).collect();
+                copies.into_iter().map(|copy| copy.join().expect("a copy panicked")).collect()
+            });
+            let slowest = runs.iter().map(|run| run.stepping).max().expect("one copy or more");
+            times[i].push(slowest);
+            steps = runs[0].macro_steps;
+            finals[i] = runs.into_iter().next().expect("one copy or more").final_values;
         }
     }
     println!("| variant | macro steps | runs | stepping, each run (s) | median (s) | per macro step (us) | per component and macro step (us) |");

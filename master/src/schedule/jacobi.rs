@@ -1,14 +1,18 @@
 //! The Jacobi macro step: every participant advances from the values communicated up to the
 //! start of the step, so within a step the participants do not depend on each other and the
 //! numbers do not depend on where each one advances. A step runs either in turn on the calling
-//! thread or in parallel on a pool of threads that lives for the whole run; the [`Chooser`]
-//! picks the layout of every step. A participant is advanced by one thread at a time (the
-//! parallel step hands each one out once), and its results are settled in component order.
+//! thread or in parallel on the calling thread together with a pool of threads that lives for
+//! the whole run; the [`Chooser`] picks the layout of every step. A participant is advanced by
+//! one thread at a time (the parallel step hands each one out once), and its results are
+//! settled in component order. Between parallel steps no thread sleeps (for up to
+//! [`KEEP_WARM`]), because waking one costs more than most steps.
 
 use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 use std::time::Instant;
 
-use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use super::layout::{Chooser, Layout};
@@ -23,6 +27,8 @@ pub(super) struct Jacobi {
     chooser: Chooser,
     /// How each participant's last step ended, in component order (kept between steps).
     advances: Vec<Result<Advance>>,
+    /// The number of parallel steps started, which the pool's threads watch between steps.
+    generation: Arc<AtomicU64>,
 }
 
 impl Jacobi {
@@ -44,10 +50,12 @@ impl Jacobi {
                 pool: None,
                 chooser: Chooser::fixed(Layout::InTurn),
                 advances: Vec::with_capacity(participants),
+                generation: Arc::default(),
             });
         }
+        // The calling thread is one of the `size` threads of a parallel step.
         let pool = ThreadPoolBuilder::new()
-            .num_threads(size)
+            .num_threads(size - 1)
             .thread_name(|i| format!("tandem jacobi {i}"))
             .build()
             .map_err(|e| Error::Simulation {
@@ -58,6 +66,7 @@ impl Jacobi {
             pool: Some(pool),
             chooser,
             advances: Vec::with_capacity(participants),
+            generation: Arc::default(),
         })
     }
 
@@ -77,14 +86,9 @@ impl Jacobi {
         let advance = |p: &mut Participant| p.advance(shared, from, to, degree);
         let advances = &mut self.advances;
         match (&self.pool, layout) {
-            // One participant per task, so that an idle thread can take any of them.
-            (Some(pool), Layout::Parallel) => pool.install(|| {
-                participants
-                    .par_iter_mut()
-                    .with_max_len(1)
-                    .map(advance)
-                    .collect_into_vec(advances)
-            }),
+            (Some(pool), Layout::Parallel) => {
+                advance_in_parallel(pool, &self.generation, participants, advances, advance);
+            }
             _ => {
                 advances.clear();
                 advances.extend(participants.iter_mut().map(advance));
@@ -94,6 +98,95 @@ impl Jacobi {
             self.chooser.record(layout, started.elapsed());
         }
         settle_all(histories, participants, to, advances)
+    }
+}
+
+/// How long the pool's threads stay busy after a parallel step, waiting for the next one,
+/// before they go to sleep. A sleeping thread lets its processor halt, and on a virtual
+/// machine waking it again took hundreds of microseconds (2 engine mounts on 2 cores: 336 us
+/// per macro step of 770), so the pool keeps the processors warm through the master's work
+/// between steps, which is much shorter than this.
+const KEEP_WARM: Duration = Duration::from_millis(1);
+
+/// Advances every participant on the calling thread and the pool's threads together, each
+/// thread taking the next participant not yet taken, and leaves their results in `advances`
+/// in component order. No thread sleeps on the way: the caller works instead of handing the
+/// whole step over and waits for the last participant by spinning, and the pool's threads
+/// spin for the next step (see [`KEEP_WARM`]). `generation` counts the parallel steps.
+fn advance_in_parallel(
+    pool: &ThreadPool,
+    generation: &Arc<AtomicU64>,
+    participants: &mut [Participant],
+    advances: &mut Vec<Result<Advance>>,
+    advance: impl Fn(&mut Participant) -> Result<Advance> + Sync,
+) {
+    advances.clear();
+    advances.resize_with(participants.len(), || Ok(Advance::Reached));
+    let total = participants.len();
+    let finished = AtomicUsize::new(0);
+    let queue = Mutex::new(participants.iter_mut().zip(advances.iter_mut()));
+    let take_until_done = || loop {
+        // Only `next` runs under the lock, so a panicking participant cannot poison it.
+        let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
+        let Some((participant, result)) = next else {
+            break;
+        };
+        // Counted even when the participant panics, so that the caller's wait ends and the
+        // scope passes the panic on.
+        let _counted = Counted(&finished);
+        *result = advance(participant);
+    };
+    // Ends the pool's wait for this step (see `keep_warm`).
+    generation.fetch_add(1, Ordering::Release);
+    pool.in_place_scope(|scope| {
+        scope.spawn_broadcast(|_, _| take_until_done());
+        take_until_done();
+        spin_until(|| finished.load(Ordering::Acquire) == total, None);
+    });
+    keep_warm(pool, generation);
+}
+
+/// Keeps the pool's threads spinning until the next parallel step starts (the step count
+/// `generation` changes) or [`KEEP_WARM`] has passed.
+fn keep_warm(pool: &ThreadPool, generation: &Arc<AtomicU64>) {
+    let generation = Arc::clone(generation);
+    let current = generation.load(Ordering::Acquire);
+    pool.spawn_broadcast(move |_| {
+        spin_until(
+            || generation.load(Ordering::Acquire) != current,
+            Some(KEEP_WARM),
+        );
+    });
+}
+
+/// Spins until `done` holds or, with a `limit`, that long has passed; without a limit, lets
+/// other threads run now and then after a millisecond (the awaited thread may have been
+/// preempted).
+fn spin_until(done: impl Fn() -> bool, limit: Option<Duration>) {
+    // Reading the clock costs tens of nanoseconds: only every so many spins.
+    const SPINS_PER_LOOK: u32 = 256;
+    let started = Instant::now();
+    let mut spins = 0u32;
+    while !done() {
+        std::hint::spin_loop();
+        spins = spins.wrapping_add(1);
+        if spins % SPINS_PER_LOOK == 0 {
+            let waited = started.elapsed();
+            match limit {
+                Some(limit) if waited > limit => return,
+                None if waited > KEEP_WARM => std::thread::yield_now(),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Adds one to its counter when dropped, on unwinding too.
+struct Counted<'a>(&'a AtomicUsize);
+
+impl Drop for Counted<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Release);
     }
 }
 
