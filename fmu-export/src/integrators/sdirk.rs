@@ -40,6 +40,7 @@ use crate::jacobian::jacobian;
 use crate::linear::Lu;
 use crate::ode::Args;
 use crate::scalar::{lift, Dual64, Scalar};
+use crate::small::Small;
 use crate::system::{StepError, StepInputs, System};
 
 use super::differentiable::{require_finite, DifferentiableScheme};
@@ -145,7 +146,7 @@ impl SdirkScheme {
     ) {
         let t = t_prev + h * T::cst(C[i]);
         let x = stage_state(h, i, x_prev, previous, k);
-        let mut u_t = vec![T::cst(0.0); u.len()];
+        let mut u_t: Small<T> = smallvec::smallvec![T::cst(0.0); u.len()];
         u.eval(t, &mut u_t);
         sys.derivatives(&Args { t, x: &x, u: &u_t, p, d }, r);
         r.iter_mut().zip(k).for_each(|(ri, &ki)| *ri = ki - *ri);
@@ -206,8 +207,8 @@ impl SdirkScheme {
 
 /// The state `Z_i = x_prev + h (sum_{j<i} a_ij k_j + a_ii k)` of stage `i` with derivative
 /// `k`, given the earlier stages' derivatives in `previous`.
-fn stage_state<T: Scalar>(h: T, i: usize, x_prev: &[T], previous: &[T], k: &[T]) -> Vec<T> {
-    let mut z = vec![T::cst(0.0); x_prev.len()];
+fn stage_state<T: Scalar>(h: T, i: usize, x_prev: &[T], previous: &[T], k: &[T]) -> Small<T> {
+    let mut z: Small<T> = smallvec::smallvec![T::cst(0.0); x_prev.len()];
     weighted_sum(x_prev, h, A[i], previous, &mut z);
     let own = h * T::cst(diagonal(i));
     z.iter_mut().zip(k).for_each(|(zi, &ki)| *zi += own * ki);
