@@ -19,7 +19,6 @@ use crate::system::{Integrator, StepInputs, StepReport, System};
 use super::communication::CommunicationLinearization;
 use super::error::AdjointError;
 use super::initial::InitialLinearization;
-use super::output_vjp::output_vjp_into;
 use super::outputs::OutputLinearization;
 use super::step::EventTimeSensitivity;
 use super::vjp_buffers::VjpBuffers;
@@ -50,13 +49,10 @@ pub trait DiscreteAdjoint<S: System> {
         outputs: EndOutputs,
     ) -> Result<LinearizedStep, AdjointError>;
 
-    /// For one VJP of the step: [`linearize_step`](Self::linearize_step) without the outputs
-    /// into `scratch.step`, reusing its allocations (and this integrator's step buffers
-    /// instead of a copy's: the step is taken on this integrator, whose state is then put back
-    /// bit for bit), and the outputs' part of the VJP for the seeds `output_seeds` on the
-    /// outputs at the step's end, by reverse mode, into `scratch.end_outputs` (see
-    /// [`LinearizedStep::vjp_after_outputs_into`]). After an error `scratch.step` holds no
-    /// linearization.
+    /// [`linearize_step`](Self::linearize_step) into `target`, reusing its allocations (and
+    /// this integrator's step buffers instead of a copy's: the step is taken on this
+    /// integrator, whose state is then put back bit for bit). `scratch` keeps that state and
+    /// the discrete variables meanwhile. After an error `target` holds no linearization.
     #[allow(clippy::too_many_arguments)]
     fn relinearize_step(
         &mut self,
@@ -66,7 +62,7 @@ pub trait DiscreteAdjoint<S: System> {
         u: &StepInputs<f64>,
         p: &[f64],
         d: &[f64],
-        output_seeds: &[f64],
+        outputs: EndOutputs,
         scratch: &mut StepScratch,
     ) -> Result<(), AdjointError>;
 
@@ -120,31 +116,25 @@ pub trait DiscreteAdjoint<S: System> {
         d: &[f64],
     ) -> LinearizedOutputs;
 
-    /// The VJP of the outputs at the current discrete state and time `t` for the seed `bar`,
-    /// into `out`, by reverse mode (what [`linearize_outputs`](Self::linearize_outputs)'
-    /// [`vjp`](LinearizedOutputs::vjp) gives, without forming the Jacobians).
-    #[allow(clippy::too_many_arguments)]
-    fn output_vjp(
+    /// [`linearize_outputs`](Self::linearize_outputs) into `target`, reusing its allocations.
+    fn relinearize_outputs(
         &self,
         sys: &S,
         t: f64,
         u: &StepInputs<f64>,
         p: &[f64],
         d: &[f64],
-        bar: &[f64],
-        out: &mut Cotangents,
+        target: &mut Option<LinearizedOutputs>,
     );
 }
 
 /// What [`DiscreteAdjoint::relinearize_step`] reuses from one call to the next: the latest
-/// linearization and its end outputs' VJP, and the integrator's state and discrete variables
-/// set aside while the step is taken.
+/// linearization, and the integrator's state and discrete variables set aside while the step
+/// is taken.
 #[derive(Default)]
 pub struct StepScratch {
-    /// The latest step linearized (without its outputs).
+    /// The latest step linearized.
     pub step: Option<LinearizedStep>,
-    /// The outputs' part of the latest step's VJP.
-    pub end_outputs: Cotangents,
     /// The integrator's state while the step is taken.
     pub saved: Vec<f64>,
     /// The discrete variables the step changes.
@@ -202,23 +192,12 @@ impl LinearizedStep {
                     y_bar.iter().all(|&v| v == 0.0),
                     "output seeds on a step linearized without its outputs"
                 );
-                self.zero_outputs_vjp(&mut direct);
+                // What the outputs' VJP gives for zero seeds; adding it below keeps the
+                // result bit for bit (it turns -0.0 into +0.0).
+                let step = &self.step;
+                direct.reset(step.state_len(), step.inputs_len(), step.params_len());
             }
         }
-        self.vjp_after_outputs_into(w_bar, &direct, out, buffers);
-        buffers.direct = direct;
-    }
-
-    /// [`vjp_into`](Self::vjp_into) given the outputs' part of the VJP, `direct` (the
-    /// adjoints of the residual's unknowns at the step's end, the inputs and the parameters
-    /// for the seeds on the outputs there).
-    pub fn vjp_after_outputs_into(
-        &self,
-        w_bar: &[f64],
-        direct: &Cotangents,
-        out: &mut Cotangents,
-        buffers: &mut VjpBuffers,
-    ) {
         let mut seed = std::mem::take(&mut buffers.seed);
         seed.clear();
         seed.extend_from_slice(w_bar);
@@ -229,14 +208,7 @@ impl LinearizedStep {
         accumulate(&mut out.inputs, &direct.inputs);
         accumulate(&mut out.params, &direct.params);
         buffers.seed = seed;
-    }
-
-    /// The outputs' part of the VJP for zero output seeds, into `direct`: adding these zeros
-    /// in [`vjp_after_outputs_into`](Self::vjp_after_outputs_into) keeps the result bit for
-    /// bit what the outputs' VJP would give (it turns -0.0 into +0.0).
-    pub fn zero_outputs_vjp(&self, direct: &mut Cotangents) {
-        let step = &self.step;
-        direct.reset(step.state_len(), step.inputs_len(), step.params_len());
+        buffers.direct = direct;
     }
 }
 
@@ -318,7 +290,7 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         u: &StepInputs<f64>,
         p: &[f64],
         d: &[f64],
-        output_seeds: &[f64],
+        outputs: EndOutputs,
         scratch: &mut StepScratch,
     ) -> Result<(), AdjointError> {
         scratch.saved.clear();
@@ -329,20 +301,23 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         <Self as Integrator<S>>::set_state(self, &scratch.saved);
         let (_, tape) = taken.map_err(AdjointError::Step)?;
         let scheme = self.scheme();
-        let step = match scratch.step.as_mut() {
-            Some(step) => {
-                step.step.relinearize(sys, scheme, &tape, EventTimeSensitivity::Included)?;
-                step.state_len = scheme.carried_len();
-                step.outputs = None;
-                step
+        if scratch.step.is_none() {
+            scratch.step = Some(self.linearize_tape(sys, t, h, &tape, p, outputs)?);
+            return Ok(());
+        }
+        let step = scratch.step.as_mut().expect("linearized before");
+        step.step.relinearize(sys, scheme, &tape, EventTimeSensitivity::Included)?;
+        step.state_len = scheme.carried_len();
+        if outputs == EndOutputs::Skipped {
+            step.outputs = None;
+            return Ok(());
+        }
+        let (w, inputs, d) = (tape.w_end(), &tape.inputs, tape.d_end());
+        match step.outputs.as_mut() {
+            Some(linearized) => linearized.relinearize(sys, scheme, t + h, w, inputs, p, d),
+            None => {
+                step.outputs = Some(OutputLinearization::new(sys, scheme, t + h, w, inputs, p, d));
             }
-            None => scratch.step.insert(self.linearize_tape(sys, t, h, &tape, p, EndOutputs::Skipped)?),
-        };
-        if output_seeds.iter().all(|&v| v == 0.0) {
-            step.zero_outputs_vjp(&mut scratch.end_outputs);
-        } else {
-            let (w, inputs, d) = (tape.w_end(), &tape.inputs, tape.d_end());
-            output_vjp_into(sys, scheme, t + h, w, inputs, p, d, output_seeds, &mut scratch.end_outputs);
         }
         Ok(())
     }
@@ -404,20 +379,24 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         LinearizedOutputs { outputs, state_len: scheme.carried_len() }
     }
 
-    fn output_vjp(
+    fn relinearize_outputs(
         &self,
         sys: &S,
         t: f64,
         u: &StepInputs<f64>,
         p: &[f64],
         d: &[f64],
-        bar: &[f64],
-        out: &mut Cotangents,
+        target: &mut Option<LinearizedOutputs>,
     ) {
+        if target.is_none() {
+            *target = Some(self.linearize_outputs(sys, t, u, p, d));
+            return;
+        }
+        let linearized = target.as_mut().expect("linearized before");
         let scheme = self.scheme();
         let w = &Integrator::state(self)[..scheme.state_len()];
-        output_vjp_into(sys, scheme, t, w, u, p, d, bar, out);
-        out.state.truncate(scheme.carried_len());
+        linearized.outputs.relinearize(sys, scheme, t, w, u, p, d);
+        linearized.state_len = scheme.carried_len();
     }
 }
 

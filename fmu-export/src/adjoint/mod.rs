@@ -31,7 +31,6 @@ mod error;
 mod initial;
 mod inputs;
 mod matrix;
-mod output_vjp;
 mod outputs;
 mod replay;
 mod reset;

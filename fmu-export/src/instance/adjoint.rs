@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 
 use crate::adjoint::{
-    AdjointError, Cotangents, DiscreteAdjoint, EndOutputs, LinearizedStep,
+    AdjointError, Cotangents, DiscreteAdjoint, EndOutputs, LinearizedOutputs, LinearizedStep,
     StepScratch, VjpBuffers,
 };
 use crate::instance::lifecycle::{Kind, Mode};
@@ -46,6 +46,7 @@ pub struct StepResults<T> {
 #[derive(Default)]
 pub struct AdjointScratch {
     step: StepScratch,
+    outputs: Option<LinearizedOutputs>,
     buffers: VjpBuffers,
     cotangents: Cotangents,
 }
@@ -107,8 +108,15 @@ impl<S: System> Instance<S> {
         sizes.check_results(&seeds)?;
         sizes.check_arguments(&out)?;
         self.check_step(self.state.t, h)?;
+        // A host that seeds only the state (the outputs' adjoints going through the output
+        // map instead) spares the linearization of the outputs at the step's end.
+        let outputs = if seeds.outputs.iter().any(|&v| v != 0.0) {
+            EndOutputs::Linearized
+        } else {
+            EndOutputs::Skipped
+        };
         let inputs = self.take_step_inputs();
-        let result = self.step_vjp_with(h, &inputs, &seeds);
+        let result = self.step_vjp_with(h, &inputs, outputs, &seeds);
         self.inputs = inputs;
         result?;
         deliver_arguments(&self.adjoint_scratch.cotangents, out)
@@ -120,6 +128,7 @@ impl<S: System> Instance<S> {
         &mut self,
         h: f64,
         inputs: &StepInputs<f64>,
+        outputs: EndOutputs,
         seeds: &StepResults<&[f64]>,
     ) -> Outcome {
         let Instance { sys, state: s, integrator, kept, adjoint_scratch: scratch, .. } = self;
@@ -133,10 +142,10 @@ impl<S: System> Instance<S> {
         })?;
         let linearized = &mut scratch.step;
         adjoint
-            .relinearize_step(sys, s.t, h, inputs, &s.p, &s.d, seeds.outputs, linearized)
+            .relinearize_step(sys, s.t, h, inputs, &s.p, &s.d, outputs, linearized)
             .map_err(|e| problem(format!("the step from t = {} over {h}", s.t), e))?;
         let step = linearized.step.as_ref().expect("linearized just now");
-        step.vjp_after_outputs_into(seeds.state, &linearized.end_outputs, cotangents, buffers);
+        step.vjp_into(seeds.state, seeds.outputs, cotangents, buffers);
         Ok(())
     }
 
@@ -182,7 +191,9 @@ impl<S: System> Instance<S> {
         let inputs = self.take_step_inputs();
         let Instance { sys, state: s, integrator, adjoint_scratch: scratch, .. } = self;
         let adjoint = integrator.discrete_adjoint().expect("checked above");
-        adjoint.output_vjp(sys, s.t, &inputs, &s.p, &s.d, outputs_bar, &mut scratch.cotangents);
+        adjoint.relinearize_outputs(sys, s.t, &inputs, &s.p, &s.d, &mut scratch.outputs);
+        let outputs = scratch.outputs.as_ref().expect("linearized just now");
+        outputs.vjp_into(outputs_bar, &mut scratch.cotangents);
         self.inputs = inputs;
         deliver_arguments(&self.adjoint_scratch.cotangents, out)
     }
