@@ -10,8 +10,7 @@
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -22,12 +21,17 @@ use crate::error::{Error, Result};
 
 /// How a Jacobi run lays out its macro steps.
 pub(super) struct Jacobi {
-    /// The pool of the parallel steps; none when every step runs in turn.
-    pool: Option<ThreadPool>,
+    /// The threads of the parallel steps; none when every step runs in turn.
+    pool: Option<Pool>,
     chooser: Chooser,
     /// How each participant's last step ended, in component order (kept between steps).
     advances: Vec<Result<Advance>>,
-    /// The number of parallel steps started, which the pool's threads watch between steps.
+}
+
+/// The threads that advance participants in a parallel step besides the calling one.
+struct Pool {
+    threads: ThreadPool,
+    /// The number of parallel steps started, which the threads watch between steps.
     generation: Arc<AtomicU64>,
 }
 
@@ -50,11 +54,10 @@ impl Jacobi {
                 pool: None,
                 chooser: Chooser::fixed(Layout::InTurn),
                 advances: Vec::with_capacity(participants),
-                generation: Arc::default(),
             });
         }
         // The calling thread is one of the `size` threads of a parallel step.
-        let pool = ThreadPoolBuilder::new()
+        let threads = ThreadPoolBuilder::new()
             .num_threads(size - 1)
             .thread_name(|i| format!("tandem jacobi {i}"))
             .build()
@@ -63,10 +66,9 @@ impl Jacobi {
                 message: format!("cannot start {size} threads for the Jacobi schedule: {e}"),
             })?;
         Ok(Jacobi {
-            pool: Some(pool),
+            pool: Some(Pool { threads, generation: Arc::default() }),
             chooser,
             advances: Vec::with_capacity(participants),
-            generation: Arc::default(),
         })
     }
 
@@ -86,9 +88,7 @@ impl Jacobi {
         let advance = |p: &mut Participant| p.advance(shared, from, to, degree);
         let advances = &mut self.advances;
         match (&self.pool, layout) {
-            (Some(pool), Layout::Parallel) => {
-                advance_in_parallel(pool, &self.generation, participants, advances, advance);
-            }
+            (Some(pool), Layout::Parallel) => pool.advance(participants, advances, advance),
             _ => {
                 advances.clear();
                 advances.extend(participants.iter_mut().map(advance));
@@ -108,55 +108,58 @@ impl Jacobi {
 /// between steps, which is much shorter than this.
 const KEEP_WARM: Duration = Duration::from_millis(1);
 
-/// Advances every participant on the calling thread and the pool's threads together, each
-/// thread taking the next participant not yet taken, and leaves their results in `advances`
-/// in component order. No thread sleeps on the way: the caller works instead of handing the
-/// whole step over and waits for the last participant by spinning, and the pool's threads
-/// spin for the next step (see [`KEEP_WARM`]). `generation` counts the parallel steps.
-fn advance_in_parallel(
-    pool: &ThreadPool,
-    generation: &Arc<AtomicU64>,
-    participants: &mut [Participant],
-    advances: &mut Vec<Result<Advance>>,
-    advance: impl Fn(&mut Participant) -> Result<Advance> + Sync,
-) {
-    advances.clear();
-    advances.resize_with(participants.len(), || Ok(Advance::Reached));
-    let total = participants.len();
-    let finished = AtomicUsize::new(0);
-    let queue = Mutex::new(participants.iter_mut().zip(advances.iter_mut()));
-    let take_until_done = || loop {
-        // Only `next` runs under the lock, so a panicking participant cannot poison it.
-        let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
-        let Some((participant, result)) = next else {
-            break;
+impl Pool {
+    /// Advances every participant on the calling thread and the pool's threads together,
+    /// each thread taking the next participant not yet taken, and leaves their results in
+    /// `advances` in component order. No thread sleeps on the way: the caller works instead
+    /// of handing the whole step over and waits for the last participant by spinning, and the
+    /// pool's threads spin for the next step (see [`KEEP_WARM`]). Rayon boxes the two jobs it
+    /// is handed per step, two small allocations against participants' steps that pay for a
+    /// pool.
+    fn advance(
+        &self,
+        participants: &mut [Participant],
+        advances: &mut Vec<Result<Advance>>,
+        advance: impl Fn(&mut Participant) -> Result<Advance> + Sync,
+    ) {
+        advances.clear();
+        advances.resize_with(participants.len(), || Ok(Advance::Reached));
+        let total = participants.len();
+        let finished = AtomicUsize::new(0);
+        let queue = Mutex::new(participants.iter_mut().zip(advances.iter_mut()));
+        let take_until_done = || loop {
+            // Only `next` runs under the lock, so a panicking participant cannot poison it.
+            let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
+            let Some((participant, result)) = next else {
+                break;
+            };
+            // Counted even when the participant panics, so that the caller's wait ends and
+            // the scope passes the panic on.
+            let _counted = Counted(&finished);
+            *result = advance(participant);
         };
-        // Counted even when the participant panics, so that the caller's wait ends and the
-        // scope passes the panic on.
-        let _counted = Counted(&finished);
-        *result = advance(participant);
-    };
-    // Ends the pool's wait for this step (see `keep_warm`).
-    generation.fetch_add(1, Ordering::Release);
-    pool.in_place_scope(|scope| {
-        scope.spawn_broadcast(|_, _| take_until_done());
-        take_until_done();
-        spin_until(|| finished.load(Ordering::Acquire) == total, None);
-    });
-    keep_warm(pool, generation);
-}
+        // Ends the threads' wait for this step (see `keep_warm`).
+        self.generation.fetch_add(1, Ordering::Release);
+        self.threads.in_place_scope(|scope| {
+            scope.spawn_broadcast(|_, _| take_until_done());
+            take_until_done();
+            spin_until(|| finished.load(Ordering::Acquire) == total, None);
+        });
+        self.keep_warm();
+    }
 
-/// Keeps the pool's threads spinning until the next parallel step starts (the step count
-/// `generation` changes) or [`KEEP_WARM`] has passed.
-fn keep_warm(pool: &ThreadPool, generation: &Arc<AtomicU64>) {
-    let generation = Arc::clone(generation);
-    let current = generation.load(Ordering::Acquire);
-    pool.spawn_broadcast(move |_| {
-        spin_until(
-            || generation.load(Ordering::Acquire) != current,
-            Some(KEEP_WARM),
-        );
-    });
+    /// Keeps the pool's threads spinning until the next parallel step starts (the step count
+    /// changes) or [`KEEP_WARM`] has passed.
+    fn keep_warm(&self) {
+        let generation = Arc::clone(&self.generation);
+        let current = generation.load(Ordering::Acquire);
+        self.threads.spawn_broadcast(move |_| {
+            spin_until(
+                || generation.load(Ordering::Acquire) != current,
+                Some(KEEP_WARM),
+            );
+        });
+    }
 }
 
 /// Spins until `done` holds or, with a `limit`, that long has passed; without a limit, lets
