@@ -6,7 +6,8 @@
 //! components the master integrates. Prints Markdown tables; nothing is asserted.
 //!
 //! Usage: `gradient --fmus <folder with fmi3/> [--steps N] [--repetitions R]
-//! [--memory-steps M] [--part cost|model-exchange|memory] [--adjoint-only]`.
+//! [--memory-steps M] [--part cost|model-exchange|memory] [--adjoint-only]
+//! [--threads auto|N]` (`--threads`: the chain's `[schedule] threads`, default `auto`).
 
 #[path = "../machine.rs"]
 mod machine;
@@ -36,6 +37,8 @@ struct Settings {
     adjoint_only: bool,
     /// Set in a child process: measure one gradient's peak memory with this checkpointing.
     child: Option<String>,
+    /// The chain's `[schedule] threads`, as written in the system file.
+    threads: String,
 }
 
 fn main() {
@@ -60,7 +63,8 @@ fn main() {
 /// Reads the arguments (cargo's own `--bench` flag is ignored).
 fn parse_arguments() -> Settings {
     const USAGE: &str = "usage: gradient --fmus <folder> [--steps N] [--repetitions R] \
-                         [--memory-steps M] [--part cost|model-exchange|memory] [--adjoint-only]";
+                         [--memory-steps M] [--part cost|model-exchange|memory] [--adjoint-only] \
+                         [--threads auto|N]";
     let mut settings = Settings {
         fmus: PathBuf::new(),
         steps: 1000,
@@ -69,6 +73,7 @@ fn parse_arguments() -> Settings {
         part: None,
         adjoint_only: false,
         child: None,
+        threads: "\"auto\"".into(),
     };
     let mut args = std::env::args().skip(1);
     let number = |value: Option<String>| -> usize {
@@ -86,6 +91,12 @@ fn parse_arguments() -> Settings {
             "--part" => settings.part = args.next(),
             "--adjoint-only" => settings.adjoint_only = true,
             "--child" => settings.child = args.next(),
+            "--threads" => {
+                settings.threads = match args.next().expect(USAGE).as_str() {
+                    "auto" => "\"auto\"".into(),
+                    n => number(Some(n.to_string())).to_string(),
+                }
+            }
             "--bench" => {}
             other => panic!("unknown argument {other}; {USAGE}"),
         }
@@ -95,8 +106,8 @@ fn parse_arguments() -> Settings {
 }
 
 /// The chain: `MASSES` masses (`summing_mass`: force from the left spring on `F1`, from the
-/// right one on `F2`), each on a spring to ground, neighbours coupled by a spring and damper; Jacobi, zero-order hold, `steps` macro steps. Written into `dir`.
-fn chain(fmus: &Path, steps: usize, dir: &Path) -> PathBuf {
+/// right one on `F2`), each on a spring to ground, neighbours coupled by a spring and damper; Jacobi, zero-order hold, `steps` macro steps on `threads`. Written into `dir`.
+fn chain(fmus: &Path, steps: usize, threads: &str, dir: &Path) -> PathBuf {
     let folder = fmus.join("fmi3");
     let folder = folder
         .canonicalize()
@@ -136,9 +147,10 @@ fn chain(fmus: &Path, steps: usize, dir: &Path) -> PathBuf {
     }
     let text = format!(
         "connections = [\n{}]\n\n[experiment]\nstop = {:?}\nstep = {MACRO_STEP:?}\n\n{components}\
-         [schedule]\nkind = \"jacobi\"\nextrapolation = \"zoh\"\n",
+         [schedule]\nkind = \"jacobi\"\nextrapolation = \"zoh\"\nthreads = {}\n",
         connections.concat(),
         steps as f64 * MACRO_STEP,
+        threads,
     );
     let path = dir.join("chain.toml");
     std::fs::write(&path, text).expect("write the chain's system file");
@@ -192,10 +204,10 @@ fn timed<T>(repetitions: usize, mut work: impl FnMut() -> T) -> (Times, T) {
     let mut cpus = Vec::new();
     let mut result = None;
     for _ in 0..repetitions {
-        let (start, cpu_start) = (Instant::now(), thread_cpu_time());
+        let (start, cpu_start) = (Instant::now(), process_cpu_time());
         result = Some(work());
         walls.push(start.elapsed());
-        cpus.push(thread_cpu_time().saturating_sub(cpu_start));
+        cpus.push(process_cpu_time().saturating_sub(cpu_start));
     }
     let median = |mut times: Vec<Duration>| {
         times.sort();
@@ -208,37 +220,37 @@ fn timed<T>(repetitions: usize, mut work: impl FnMut() -> T) -> (Times, T) {
     (times, result.expect("at least one repetition"))
 }
 
-/// The CPU time this thread has run so far (the first field of the kernel's
-/// `/proc/thread-self/schedstat`, in nanoseconds): unlike wall time, it does not count the
-/// time other programs on a loaded machine hold the processor.
-fn thread_cpu_time() -> Duration {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
-    let nanoseconds = stat
-        .split_whitespace()
-        .next()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
-    Duration::from_nanos(nanoseconds)
+/// The CPU time the process has run so far, all its threads together (those of the
+/// co-simulations' Jacobi pools too, their spinning included): unlike wall time, it does not
+/// count the time other programs on a loaded machine hold the processors.
+fn process_cpu_time() -> Duration {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `clock_gettime` writes one `timespec` through the pointer, which points to one.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now) };
+    assert_eq!(status, 0, "the process's CPU clock");
+    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
 
 /// Part 1: one gradient against one forward run, three methods, p = 4 and 64.
 fn cost(settings: &Settings) {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let path = chain(&settings.fmus, settings.steps, dir.path());
+    let path = chain(&settings.fmus, settings.steps, &settings.threads, dir.path());
     // The parameters are taken from mass1 on: the cost watches their end of the chain.
     let cost = CostSpec::Integral {
         output: "mass1.position".into(),
     };
     println!(
         "Chain of {MASSES} masses and {} springs ({} FMI 3.0 FMUs), Jacobi ZOH, {} macro steps \
-         of {MACRO_STEP} s, cost integral of mass1.position; median of {} runs \
+         of {MACRO_STEP} s, threads = {}, cost integral of mass1.position; median of {} runs \
          (finite differences: 1 run); the ratios are of wall times, except the one of CPU \
-         times (this thread's time on a processor, which a loaded machine inflates less). \
+         times (the process's time on processors, all threads, which a loaded machine \
+         inflates less). \
          Differences between methods: the largest entry-wise difference relative to the \
          gradient's largest entry.\n",
         MASSES - 1,
         2 * MASSES - 1,
         settings.steps,
+        settings.threads,
         settings.repetitions
     );
     println!(

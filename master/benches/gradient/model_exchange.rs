@@ -14,8 +14,8 @@ use crate::{chain, chain_parameters, largest_difference, timed, Settings};
 const TOLERANCE: f64 = 1e-8;
 
 /// The chain of part 1 written into `dir`, with every mass a Model Exchange component.
-fn model_exchange_chain(fmus: &Path, steps: usize, dir: &Path) -> std::path::PathBuf {
-    let path = chain(fmus, steps, dir);
+fn model_exchange_chain(settings: &Settings, dir: &Path) -> std::path::PathBuf {
+    let path = chain(&settings.fmus, settings.steps, &settings.threads, dir);
     let text = std::fs::read_to_string(&path).expect("read the chain");
     let text = text.replace(
         "summing_mass.fmu'\n",
@@ -28,7 +28,7 @@ fn model_exchange_chain(fmus: &Path, steps: usize, dir: &Path) -> std::path::Pat
 /// Prints the table of part 3.
 pub fn cost_model_exchange(settings: &Settings) {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let path = model_exchange_chain(&settings.fmus, settings.steps, dir.path());
+    let path = model_exchange_chain(settings, dir.path());
     let cost = CostSpec::Integral {
         output: "mass1.position".into(),
     };

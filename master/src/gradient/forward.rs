@@ -194,11 +194,13 @@ impl Sweep<'_> {
     /// its state after initialization).
     fn initialization_map(&mut self, i: usize, tape: &Tape, tag: usize) -> Result<()> {
         let (name, map, start) = (&self.names[i], &self.seeds[i], self.start);
-        let inputs = replay::restore_initialization(self.cosimulation, i, name, tape, tag, start)?;
+        let mut component = self.cosimulation.component(i);
+        let inputs = replay::restore_initialization(&mut component, name, tape, tag, start)?;
         let with_state = tag == tape.start_tag;
         // Rows: the outputs', then the state's.
         let seeded = map.output_count + if with_state { map.state_size } else { 0 };
-        let derivatives = replay::derivatives(self.cosimulation, i, name, start)?;
+        let mut component = self.cosimulation.component(i);
+        let derivatives = replay::derivatives(&mut component, name, start)?;
         let mut rows = Rows::default();
         for row in 0..seeded {
             let mut outputs = vec![0.0; map.output_count];
@@ -247,9 +249,11 @@ impl Sweep<'_> {
                 step: k,
                 sub_step: j,
             };
-            replay::restore(self.cosimulation, i, name, tape, place, &sub_step.inputs)?;
+            let mut component = self.cosimulation.component(i);
+            replay::restore(&mut component, name, tape, place, &sub_step.inputs)?;
             let d_inputs = self.input_tangents(i, &sub_step.inputs);
-            let derivatives = replay::derivatives(self.cosimulation, i, name, time)?;
+            let mut component = self.cosimulation.component(i);
+            let derivatives = replay::derivatives(&mut component, name, time)?;
             let mut outputs = vec![0.0; map.output_count];
             for (direction, d_state) in self.states[i].iter_mut().enumerate() {
                 let d_parameters = unit(self.directions, i, direction, map.parameter_count);
@@ -275,14 +279,8 @@ impl Sweep<'_> {
                 *d_state = next;
             }
         }
-        replay::restore(
-            self.cosimulation,
-            i,
-            name,
-            tape,
-            Place::point(k + 1),
-            &step.end,
-        )?;
+        let mut component = self.cosimulation.component(i);
+        replay::restore(&mut component, name, tape, Place::point(k + 1), &step.end)?;
         let rows = self.output_rows(i, step.end.time)?;
         let d_inputs = self.input_tangents(i, &step.end);
         let mut tangents = Vec::with_capacity(d_inputs.len());
@@ -313,7 +311,8 @@ impl Sweep<'_> {
     /// of outputs that are not observed stay empty).
     fn output_rows(&mut self, i: usize, time: f64) -> Result<Rows> {
         let (name, map) = (&self.names[i], &self.seeds[i]);
-        let derivatives = replay::derivatives(self.cosimulation, i, name, time)?;
+        let mut component = self.cosimulation.component(i);
+        let derivatives = replay::derivatives(&mut component, name, time)?;
         let mut rows = Rows::default();
         for row in 0..map.output_count {
             if !map.outputs.contains(&Some(row)) {

@@ -6,30 +6,28 @@
 use super::tape::{InputRecord, Place, Tape};
 use crate::error::{Error, Result};
 use crate::gradient::StepDerivatives;
-use crate::schedule::CoSimulation;
+use crate::schedule::ComponentMut;
 
-/// Puts component `i` (named `name`) at `place` of its recorded run `tape` and writes the
+/// Puts `component` (named `name`) at `place` of its recorded run `tape` and writes the
 /// recorded `inputs`.
 pub fn restore(
-    cosimulation: &mut CoSimulation,
-    i: usize,
+    component: &mut ComponentMut<'_>,
     name: &str,
     tape: &Tape,
     place: Place,
     inputs: &InputRecord,
 ) -> Result<()> {
     if tape.at() != Some(place) {
-        set_state(cosimulation, i, name, tape, place, inputs.time)?;
+        set_state(component, name, tape, place, inputs.time)?;
     }
-    cosimulation
-        .write_inputs(i, inputs.time, &inputs.values)
+    component
+        .write_inputs(inputs.time, &inputs.values)
         .map_err(|e| failed(name, inputs.time, e))
 }
 
-/// Restores component `i`'s FMU state at `place` (at `time`, for messages).
+/// Restores `component`'s FMU state at `place` (at `time`, for messages).
 fn set_state(
-    cosimulation: &mut CoSimulation,
-    i: usize,
+    component: &mut ComponentMut<'_>,
     name: &str,
     tape: &Tape,
     place: Place,
@@ -43,20 +41,19 @@ fn set_state(
         ),
     })?;
     tape.set_at(None);
-    cosimulation
-        .instance_mut(i)?
+    component
+        .instance_mut()
         .set_fmu_state(state)
         .map_err(|e| failed(name, time, e))?;
     tape.set_at(Some(place));
     Ok(())
 }
 
-/// Restores component `i` to its state at the start time `start` with the inputs it had when
+/// Restores `component` to its state at the start time `start` with the inputs it had when
 /// it produced initialization sample `tag` (the last ones written, for the values after
 /// initialization); returns them, or `None` if they were the inputs' start values.
 pub fn restore_initialization<'t>(
-    cosimulation: &mut CoSimulation,
-    i: usize,
+    component: &mut ComponentMut<'_>,
     name: &str,
     tape: &'t Tape,
     tag: usize,
@@ -67,15 +64,15 @@ pub fn restore_initialization<'t>(
     } else {
         tape.initialization[tag].as_ref()
     };
-    set_state(cosimulation, i, name, tape, Place::point(0), start)?;
+    set_state(component, name, tape, Place::point(0), start)?;
     match inputs {
-        Some(record) => cosimulation
-            .write_inputs(i, start, &record.values)
+        Some(record) => component
+            .write_inputs(start, &record.values)
             .map_err(|e| failed(name, start, e))?,
         None => {
             let derivatives = tape.derivatives.as_ref().expect("kept with states");
-            cosimulation
-                .instance_mut(i)?
+            component
+                .instance_mut()
                 .set_real(&derivatives.layout.inputs, &derivatives.start_inputs)
                 .map_err(|e| failed(name, start, e))?;
         }
@@ -83,15 +80,14 @@ pub fn restore_initialization<'t>(
     Ok(inputs)
 }
 
-/// The step derivatives of component `i`, at `time` (for messages).
+/// The step derivatives of `component`, at `time` (for messages).
 pub fn derivatives<'c>(
-    cosimulation: &'c mut CoSimulation,
-    i: usize,
+    component: &'c mut ComponentMut<'_>,
     name: &str,
     time: f64,
 ) -> Result<&'c mut dyn StepDerivatives> {
-    cosimulation
-        .instance_mut(i)?
+    component
+        .instance_mut()
         .step_derivatives()
         .ok_or_else(|| Error::Simulation {
             time,

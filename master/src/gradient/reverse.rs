@@ -39,9 +39,9 @@ use super::samples::Samples;
 use super::stage::{Communicated, SampleAdjoints};
 use super::tape::{InputRecord, Place, SharedTapes, SubStep, Tape};
 use super::wiring::{SeedMap, Wiring};
+use crate::coupling::ScheduleKind;
 use crate::error::Result;
-use crate::gradient::StepDerivatives;
-use crate::schedule::CoSimulation;
+use crate::schedule::{CoSimulation, ComponentMut};
 use crate::system::System;
 
 /// A recorded run and what the reverse pass knows of its components.
@@ -76,12 +76,10 @@ pub struct Recording<'a> {
 /// the cost's derivative by each observed slot.
 pub type CostAdjoints<'a> = &'a dyn Fn(&Tape, usize, usize, &mut [f64]);
 
-/// The adjoints the pass carries.
+/// The adjoints the pass carries besides the components' own.
 struct Adjoints {
     /// Per component and sample tag, per observed slot.
     samples: Samples<Vec<f64>>,
-    /// Per component, of its discrete state.
-    states: Vec<Vec<f64>>,
     /// Per component, of its parameters in seed order.
     parameters: Vec<Vec<f64>>,
     /// Per component and connected input, of an offset added to the input over the macro step
@@ -108,7 +106,6 @@ pub fn sweep(recording: Recording<'_>, cost: CostAdjoints<'_>) -> Result<Vec<Vec
     } = recording;
     let mut adjoints = Adjoints {
         samples: Samples::new(tapes.len()),
-        states: seeds.iter().map(|s| vec![0.0; s.state_size]).collect(),
         parameters: seeds.iter().map(|s| vec![0.0; s.parameter_count]).collect(),
         offsets: wiring.iter().map(|w| vec![0.0; w.inputs.len()]).collect(),
     };
@@ -119,10 +116,9 @@ pub fn sweep(recording: Recording<'_>, cost: CostAdjoints<'_>) -> Result<Vec<Vec
         names,
         start,
         cost,
-        no_outputs: seeds.iter().map(|s| vec![0.0; s.output_count]).collect(),
         adjoints: &mut adjoints,
-        spare: Returned::default(),
-        spare_seeds: Vec::new(),
+        components: seeds.iter().map(Reversal::new).collect(),
+        independent: system.schedule.kind == ScheduleKind::Jacobi,
     };
     for k in (0..checkpoints.steps()).rev() {
         // No component keeps its steps' linearizations from a re-run: measured, linearizing
@@ -133,8 +129,8 @@ pub fn sweep(recording: Recording<'_>, cost: CostAdjoints<'_>) -> Result<Vec<Vec
         if differentiate_stages {
             pass.stages_reverse(stages, tapes, k + 1)?;
         }
+        pass.macro_step(tapes, order, k)?;
         for &i in order.iter().rev() {
-            pass.macro_step(i, tapes, k)?;
             let done = tapes[i].take_step_states(k);
             checkpoints::free(pass.cosimulation, i, done)?;
         }
@@ -157,14 +153,42 @@ struct Pass<'a> {
     names: &'a [String],
     start: f64,
     cost: CostAdjoints<'a>,
-    /// Per component, zero output adjoints (a step's outputs get theirs from the output map).
-    no_outputs: Vec<Vec<f64>>,
     adjoints: &'a mut Adjoints,
-    /// The arrays of the latest VJP's result, for the next one (a sweep makes one or two VJP
-    /// calls per component and macro step; allocating their arrays each time showed up).
-    spare: Returned,
-    /// The array of the latest output seeds, for the next ones.
-    spare_seeds: Vec<f64>,
+    /// Per component, its state's adjoint and the VJPs of the macro step being reversed.
+    components: Vec<Reversal>,
+    /// Whether the components' VJPs of one macro step do not depend on each other (Jacobi:
+    /// every input of a macro step was communicated before it), so that they may run on
+    /// several threads.
+    independent: bool,
+}
+
+/// One component in the reverse pass: the adjoint of its discrete state and the reversal of
+/// the macro step at hand, which reads only the component's own tape and instance and so may
+/// run on another thread than the pass; the pass settles its results (the adjoints it sends to
+/// parameters and samples) afterwards, in the order a reversal in turn would.
+struct Reversal {
+    /// The adjoint of the discrete state.
+    state: Vec<f64>,
+    /// Zero output adjoints (a step's outputs get theirs from the output map).
+    no_outputs: Vec<f64>,
+    /// The adjoints of the outputs at the end of the macro step, in seed order.
+    output_seeds: Vec<f64>,
+    /// The macro step's VJPs in the order they ran, each with the inputs it was taken with.
+    results: Vec<(Returned, Taken)>,
+    /// Arrays of settled results, for the next VJPs (a sweep makes one or two VJP calls per
+    /// component and macro step; allocating their arrays each time showed up).
+    spares: Vec<Returned>,
+    /// How the macro step's reversal ended.
+    outcome: Result<()>,
+}
+
+/// Which inputs of a macro step's record a VJP was taken with.
+#[derive(Clone, Copy)]
+enum Taken {
+    /// Those at the macro step's end (the output map there).
+    End,
+    /// Those of its sub-step with this index.
+    SubStep(usize),
 }
 
 /// The adjoints one VJP returns.
@@ -200,96 +224,48 @@ impl Pass<'_> {
         Ok(())
     }
 
-    /// Reverses component `i`'s macro step `k` (from point `k` to `k + 1`).
-    fn macro_step(&mut self, i: usize, tapes: &[Tape], k: usize) -> Result<()> {
-        let tape = &tapes[i];
-        let step = tape.step(k);
-        let output_seeds = self.output_seeds(i, tape, step.tag);
-        if let [only] = step.sub_steps.as_slice() {
-            // Folded only where the step VJP is due anyway: where the state's adjoint is zero,
-            // an output VJP alone may be all the macro step needs.
-            let due = nonzero(&self.adjoints.states[i]);
-            if due && only.inputs.values == step.end.values && only.inputs.holds == step.end.holds {
-                let done = self.whole_step(i, tapes, k, only, &output_seeds);
-                self.spare_seeds = output_seeds;
-                return done;
+    /// Reverses every component's macro step `k` (from point `k` to `k + 1`), last in the
+    /// stepping `order` first: when they are independent, each component's VJPs at once (on
+    /// the schedule's threads when it has several), then their results in that order.
+    fn macro_step(&mut self, tapes: &[Tape], order: &[usize], k: usize) -> Result<()> {
+        if !self.independent {
+            for &i in order.iter().rev() {
+                self.take_output_seeds(i, &tapes[i], tapes[i].step(k).tag);
+                let mut component = self.cosimulation.component(i);
+                let (map, name) = (&self.seeds[i], &self.names[i]);
+                let reversal = &mut self.components[i];
+                reversal.outcome = reversal.reverse(&mut component, &tapes[i], k, map, name);
+                self.settle(i, tapes, k)?;
             }
+            return Ok(());
         }
-        if nonzero(&output_seeds) {
-            self.restore(i, tape, Place::point(k + 1), &step.end)?;
-            let returned = self.call(i, step.end.time, |d, r| {
-                d.output_vjp(
-                    &output_seeds,
-                    &mut r.state,
-                    &mut r.inputs,
-                    &mut r.parameters,
-                )
-            })?;
-            add(&mut self.adjoints.states[i], &returned.state);
-            self.finish(i, tapes, &returned, &step.end);
-            self.spare = returned;
+        for &i in order.iter().rev() {
+            self.take_output_seeds(i, &tapes[i], tapes[i].step(k).tag);
         }
-        for (j, sub_step) in step.sub_steps.iter().enumerate().rev() {
-            if !nonzero(&self.adjoints.states[i]) {
-                // Every adjoint of this step would be zero (the VJP is linear in its seeds).
-                continue;
-            }
-            let place = Place {
-                step: k,
-                sub_step: j,
-            };
-            self.restore(i, tape, place, &sub_step.inputs)?;
-            let state_seeds = std::mem::take(&mut self.adjoints.states[i]);
-            let no_outputs = std::mem::take(&mut self.no_outputs[i]);
-            let result = self.call(i, sub_step.inputs.time, |d, r| {
-                d.step_vjp(
-                    sub_step.step,
-                    &state_seeds,
-                    &no_outputs,
-                    &mut r.state,
-                    &mut r.inputs,
-                    &mut r.parameters,
-                )
+        let (seeds, names) = (self.seeds, self.names);
+        self.cosimulation
+            .for_each_component(&mut self.components, |i, mut component, reversal| {
+                reversal.outcome =
+                    reversal.reverse(&mut component, &tapes[i], k, &seeds[i], &names[i]);
             });
-            self.no_outputs[i] = no_outputs;
-            let mut returned = result?;
-            self.adjoints.states[i] = std::mem::replace(&mut returned.state, state_seeds);
-            self.finish(i, tapes, &returned, &sub_step.inputs);
-            self.spare = returned;
-        }
-        self.spare_seeds = output_seeds;
-        Ok(())
+        order.iter().rev().try_for_each(|&i| self.settle(i, tapes, k))
     }
 
-    /// Reverses component `i`'s macro step `k`, one step `sub_step` whose end inputs are the
-    /// ones it stepped with (Jacobi with zero-order hold): the outputs read at its end are the
-    /// step map's own `y_{k+1}`, so one step VJP seeded with `output_seeds` and the state's
-    /// adjoint does what the output VJP at `t_{k+1}` and the step VJP do in turn (the same
-    /// derivative; the input and parameter adjoints are summed in the FMU before they are
-    /// added here, a different rounding order).
-    fn whole_step(
-        &mut self,
-        i: usize,
-        tapes: &[Tape],
-        k: usize,
-        sub_step: &SubStep,
-        output_seeds: &[f64],
-    ) -> Result<()> {
-        self.restore(i, &tapes[i], Place::point(k), &sub_step.inputs)?;
-        let state_seeds = std::mem::take(&mut self.adjoints.states[i]);
-        let mut returned = self.call(i, sub_step.inputs.time, |d, r| {
-            d.step_vjp(
-                sub_step.step,
-                &state_seeds,
-                output_seeds,
-                &mut r.state,
-                &mut r.inputs,
-                &mut r.parameters,
-            )
-        })?;
-        self.adjoints.states[i] = std::mem::replace(&mut returned.state, state_seeds);
-        self.finish(i, tapes, &returned, &sub_step.inputs);
-        self.spare = returned;
+    /// Settles component `i`'s reversal of macro step `k`: its first failure, or its VJPs'
+    /// parameter and input adjoints, in the order they ran.
+    fn settle(&mut self, i: usize, tapes: &[Tape], k: usize) -> Result<()> {
+        std::mem::replace(&mut self.components[i].outcome, Ok(()))?;
+        let step = tapes[i].step(k);
+        let mut results = std::mem::take(&mut self.components[i].results);
+        for (returned, taken) in results.drain(..) {
+            let inputs = match taken {
+                Taken::End => &step.end,
+                Taken::SubStep(j) => &step.sub_steps[j].inputs,
+            };
+            self.finish(i, tapes, &returned, inputs);
+            self.components[i].spares.push(returned);
+        }
+        self.components[i].results = results;
         Ok(())
     }
 
@@ -299,8 +275,9 @@ impl Pass<'_> {
     fn initialization(&mut self, tapes: &[Tape], order: &[usize]) -> Result<()> {
         for &i in order.iter().rev() {
             let tape = &tapes[i];
-            let state_seeds = std::mem::take(&mut self.adjoints.states[i]);
-            let output_seeds = self.output_seeds(i, tape, tape.start_tag);
+            let state_seeds = std::mem::take(&mut self.components[i].state);
+            self.take_output_seeds(i, tape, tape.start_tag);
+            let output_seeds = std::mem::take(&mut self.components[i].output_seeds);
             if nonzero(&state_seeds) || nonzero(&output_seeds) {
                 self.initialization_map(i, tapes, tape.start_tag, &state_seeds, &output_seeds)?;
             }
@@ -312,7 +289,8 @@ impl Pass<'_> {
                 if tag >= tape.start_tag {
                     continue;
                 }
-                let output_seeds = self.output_seeds(i, tape, tag);
+                self.take_output_seeds(i, tape, tag);
+                let output_seeds = std::mem::take(&mut self.components[i].output_seeds);
                 if nonzero(&output_seeds) {
                     let no_state = vec![0.0; self.seeds[i].state_size];
                     self.initialization_map(i, tapes, tag, &no_state, &output_seeds)?;
@@ -332,13 +310,18 @@ impl Pass<'_> {
         state_seeds: &[f64],
         output_seeds: &[f64],
     ) -> Result<()> {
-        let time = self.start;
-        let tape = &tapes[i];
-        let inputs =
-            replay::restore_initialization(self.cosimulation, i, &self.names[i], tape, tag, time)?;
-        let returned = self.call(i, time, |d, r| {
-            d.initialization_vjp(state_seeds, output_seeds, &mut r.inputs, &mut r.parameters)
-        })?;
+        let (time, tape, name) = (self.start, &tapes[i], &self.names[i]);
+        let mut component = self.cosimulation.component(i);
+        let inputs = replay::restore_initialization(&mut component, name, tape, tag, time)?;
+        let mut returned = self.components[i].returned(&self.seeds[i]);
+        replay::derivatives(&mut component, name, time)?
+            .initialization_vjp(
+                state_seeds,
+                output_seeds,
+                &mut returned.inputs,
+                &mut returned.parameters,
+            )
+            .map_err(|e| replay::failed(name, time, e))?;
         match inputs {
             Some(record) => self.finish(i, tapes, &returned, record),
             // The start values of inputs are constants: only the parameters get adjoints.
@@ -347,16 +330,16 @@ impl Pass<'_> {
         Ok(())
     }
 
-    /// The output seeds of component `i`'s sample `tag` (recorded in `tape`), in seed order;
-    /// the pass is done with the sample's adjoints then.
-    fn output_seeds(&mut self, i: usize, tape: &Tape, tag: usize) -> Vec<f64> {
+    /// Makes component `i`'s output seeds those of its sample `tag` (recorded in `tape`), in
+    /// seed order; the pass is done with the sample's adjoints then.
+    fn take_output_seeds(&mut self, i: usize, tape: &Tape, tag: usize) {
         let adjoints = self
             .adjoints
             .samples
             .remove(i, tag)
             .unwrap_or_else(|| fresh(self.wiring, self.cost, tape, i, tag));
         let map = &self.seeds[i];
-        let mut seeds = std::mem::take(&mut self.spare_seeds);
+        let seeds = &mut self.components[i].output_seeds;
         seeds.clear();
         seeds.resize(map.output_count, 0.0);
         for (slot, &adjoint) in adjoints.iter().enumerate() {
@@ -364,35 +347,6 @@ impl Pass<'_> {
                 seeds[index] += adjoint;
             }
         }
-        seeds
-    }
-
-    /// Puts component `i` at `place` of its recording `tape` with the recorded `inputs`.
-    fn restore(&mut self, i: usize, tape: &Tape, place: Place, inputs: &InputRecord) -> Result<()> {
-        replay::restore(self.cosimulation, i, &self.names[i], tape, place, inputs)
-    }
-
-    /// Calls one VJP of component `i` with zeroed result arrays.
-    fn call(
-        &mut self,
-        i: usize,
-        time: f64,
-        vjp: impl FnOnce(&mut dyn StepDerivatives, &mut Returned) -> Result<()>,
-    ) -> Result<Returned> {
-        let map = &self.seeds[i];
-        let mut returned = std::mem::take(&mut self.spare);
-        for (values, len) in [
-            (&mut returned.state, map.state_size),
-            (&mut returned.inputs, map.input_count),
-            (&mut returned.parameters, map.parameter_count),
-        ] {
-            values.clear();
-            values.resize(len, 0.0);
-        }
-        let name = &self.names[i];
-        let derivatives = replay::derivatives(self.cosimulation, i, name, time)?;
-        vjp(derivatives, &mut returned).map_err(|e| replay::failed(name, time, e))?;
-        Ok(returned)
     }
 
     /// Adds a VJP's parameter adjoints and sends its input adjoints to the samples `inputs`
@@ -415,6 +369,120 @@ impl Pass<'_> {
                 self.adjoints.samples.entry(source, tag, fresh)[wire.slot] += weight * adjoint;
             }
         }
+    }
+}
+
+impl Reversal {
+    /// Nothing reversed yet for a component seeded as `map` says.
+    fn new(map: &SeedMap) -> Self {
+        Reversal {
+            state: vec![0.0; map.state_size],
+            no_outputs: vec![0.0; map.output_count],
+            output_seeds: Vec::new(),
+            results: Vec::new(),
+            spares: Vec::new(),
+            outcome: Ok(()),
+        }
+    }
+
+    /// Runs the VJPs of macro step `k` of `component` (named `name`, seeded as `map` says,
+    /// recorded in `tape`) from the output seeds taken for it, last first, and keeps their
+    /// results for the pass to settle.
+    fn reverse(
+        &mut self,
+        component: &mut ComponentMut<'_>,
+        tape: &Tape,
+        k: usize,
+        map: &SeedMap,
+        name: &str,
+    ) -> Result<()> {
+        let step = tape.step(k);
+        if let [only] = step.sub_steps.as_slice() {
+            // Folded only where the step VJP is due anyway: where the state's adjoint is zero,
+            // an output VJP alone may be all the macro step needs.
+            let due = nonzero(&self.state);
+            if due && only.inputs.values == step.end.values && only.inputs.holds == step.end.holds {
+                // One step whose end inputs are the ones it stepped with (Jacobi with
+                // zero-order hold): the outputs read at its end are the step map's own
+                // `y_{k+1}`, so one step VJP seeded with the output seeds and the state's
+                // adjoint does what the output VJP at `t_{k+1}` and the step VJP do in turn
+                // (the same derivative; the input and parameter adjoints are summed in the FMU
+                // before they are added here, a different rounding order).
+                replay::restore(component, name, tape, Place::point(k), &only.inputs)?;
+                return self.step_vjp(component, map, name, only, 0, true);
+            }
+        }
+        if nonzero(&self.output_seeds) {
+            replay::restore(component, name, tape, Place::point(k + 1), &step.end)?;
+            let time = step.end.time;
+            let mut returned = self.returned(map);
+            replay::derivatives(component, name, time)?
+                .output_vjp(
+                    &self.output_seeds,
+                    &mut returned.state,
+                    &mut returned.inputs,
+                    &mut returned.parameters,
+                )
+                .map_err(|e| replay::failed(name, time, e))?;
+            add(&mut self.state, &returned.state);
+            self.results.push((returned, Taken::End));
+        }
+        for (j, sub_step) in step.sub_steps.iter().enumerate().rev() {
+            if !nonzero(&self.state) {
+                // Every adjoint of this step would be zero (the VJP is linear in its seeds).
+                continue;
+            }
+            let place = Place {
+                step: k,
+                sub_step: j,
+            };
+            replay::restore(component, name, tape, place, &sub_step.inputs)?;
+            self.step_vjp(component, map, name, sub_step, j, false)?;
+        }
+        Ok(())
+    }
+
+    /// The VJP of sub-step `j`, `sub_step`, seeded with the state's adjoint and, if
+    /// `with_outputs`, the output seeds: the state's adjoint becomes the one at its start.
+    fn step_vjp(
+        &mut self,
+        component: &mut ComponentMut<'_>,
+        map: &SeedMap,
+        name: &str,
+        sub_step: &SubStep,
+        j: usize,
+        with_outputs: bool,
+    ) -> Result<()> {
+        let time = sub_step.inputs.time;
+        let mut returned = self.returned(map);
+        let output_seeds = if with_outputs { &self.output_seeds } else { &self.no_outputs };
+        replay::derivatives(component, name, time)?
+            .step_vjp(
+                sub_step.step,
+                &self.state,
+                output_seeds,
+                &mut returned.state,
+                &mut returned.inputs,
+                &mut returned.parameters,
+            )
+            .map_err(|e| replay::failed(name, time, e))?;
+        std::mem::swap(&mut self.state, &mut returned.state);
+        self.results.push((returned, Taken::SubStep(j)));
+        Ok(())
+    }
+
+    /// Zeroed result arrays for one VJP of a component seeded as `map` says.
+    fn returned(&mut self, map: &SeedMap) -> Returned {
+        let mut returned = self.spares.pop().unwrap_or_default();
+        for (values, len) in [
+            (&mut returned.state, map.state_size),
+            (&mut returned.inputs, map.input_count),
+            (&mut returned.parameters, map.parameter_count),
+        ] {
+            values.clear();
+            values.resize(len, 0.0);
+        }
+        returned
     }
 }
 

@@ -24,6 +24,9 @@ pub(super) struct Jacobi {
     /// The threads of the parallel steps; none when every step runs in turn.
     pool: Option<Pool>,
     chooser: Chooser,
+    /// The layout of work on every participant after the run (a gradient's reverse sweep),
+    /// timed apart from the macro steps' because its work per participant differs.
+    sweeps: Chooser,
     /// How each participant's last step ended, in component order (kept between steps).
     advances: Vec<Result<Advance>>,
 }
@@ -41,18 +44,23 @@ impl Jacobi {
     /// cores and runs each step in the layout found faster. `time` is the start time, for
     /// messages.
     pub fn new(threads: Threads, participants: usize, time: f64) -> Result<Jacobi> {
-        let (size, chooser) = match threads {
-            Threads::Count(n) => (n.get(), Chooser::fixed(Layout::Parallel)),
+        let (size, adaptive) = match threads {
+            Threads::Count(n) => (n.get(), false),
             Threads::Auto => (
                 std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-                Chooser::adaptive(),
+                true,
             ),
+        };
+        let chooser = || match adaptive {
+            true => Chooser::adaptive(),
+            false => Chooser::fixed(Layout::Parallel),
         };
         let size = size.min(participants);
         if size < 2 {
             return Ok(Jacobi {
                 pool: None,
                 chooser: Chooser::fixed(Layout::InTurn),
+                sweeps: Chooser::fixed(Layout::InTurn),
                 advances: Vec::with_capacity(participants),
             });
         }
@@ -67,7 +75,8 @@ impl Jacobi {
             })?;
         Ok(Jacobi {
             pool: Some(Pool { threads, generation: Arc::default() }),
-            chooser,
+            chooser: chooser(),
+            sweeps: chooser(),
             advances: Vec::with_capacity(participants),
         })
     }
@@ -87,17 +96,43 @@ impl Jacobi {
         let shared = &*histories;
         let advance = |p: &mut Participant| p.advance(shared, from, to, degree);
         let advances = &mut self.advances;
+        advances.clear();
+        advances.resize_with(participants.len(), || Ok(Advance::Reached));
+        let items = participants.iter_mut().zip(advances.iter_mut());
+        let work = |(participant, result): (&mut Participant, &mut Result<Advance>)| {
+            *result = advance(participant);
+        };
         match (&self.pool, layout) {
-            (Some(pool), Layout::Parallel) => pool.advance(participants, advances, advance),
-            _ => {
-                advances.clear();
-                advances.extend(participants.iter_mut().map(advance));
-            }
+            (Some(pool), Layout::Parallel) => pool.run(items, work),
+            _ => items.for_each(work),
         }
         if let Some(started) = started {
             self.chooser.record(layout, started.elapsed());
         }
         settle_all(histories, participants, to, advances)
+    }
+
+    /// Runs `work` on every participant with its item of `items` (one per participant, in
+    /// component order), in turn or in parallel as the sweeps' [`Chooser`] says.
+    pub fn for_each<T: Send>(
+        &mut self,
+        participants: &mut [Participant],
+        items: &mut [T],
+        work: impl Fn(usize, &mut Participant, &mut T) + Sync,
+    ) {
+        let (layout, timed) = self.sweeps.next();
+        let started = timed.then(Instant::now);
+        let items = participants.iter_mut().zip(items.iter_mut()).enumerate();
+        let work = |(index, (participant, item)): (usize, (&mut Participant, &mut T))| {
+            work(index, participant, item);
+        };
+        match (&self.pool, layout) {
+            (Some(pool), Layout::Parallel) => pool.run(items, work),
+            _ => items.for_each(work),
+        }
+        if let Some(started) = started {
+            self.sweeps.record(layout, started.elapsed());
+        }
     }
 }
 
@@ -109,34 +144,30 @@ impl Jacobi {
 const KEEP_WARM: Duration = Duration::from_millis(1);
 
 impl Pool {
-    /// Advances every participant on the calling thread and the pool's threads together,
-    /// each thread taking the next participant not yet taken, and leaves their results in
-    /// `advances` in component order. No thread sleeps on the way: the caller works instead
-    /// of handing the whole step over and waits for the last participant by spinning, and the
-    /// pool's threads spin for the next step (see [`KEEP_WARM`]). Rayon boxes the two jobs it
-    /// is handed per step, two small allocations against participants' steps that pay for a
-    /// pool.
-    fn advance(
-        &self,
-        participants: &mut [Participant],
-        advances: &mut Vec<Result<Advance>>,
-        advance: impl Fn(&mut Participant) -> Result<Advance> + Sync,
-    ) {
-        advances.clear();
-        advances.resize_with(participants.len(), || Ok(Advance::Reached));
-        let total = participants.len();
+    /// Runs `work` on every item on the calling thread and the pool's threads together, each
+    /// thread taking the next item not yet taken (an item is a participant with what its work
+    /// writes). No thread sleeps on the way: the caller works instead of handing the whole
+    /// step over and waits for the last item by spinning, and the pool's threads spin for the
+    /// next step (see [`KEEP_WARM`]). Rayon boxes the two jobs it is handed per step, two
+    /// small allocations against participants' steps that pay for a pool.
+    fn run<I>(&self, items: I, work: impl Fn(I::Item) + Sync)
+    where
+        I: ExactSizeIterator + Send,
+        I::Item: Send,
+    {
+        let total = items.len();
         let finished = AtomicUsize::new(0);
-        let queue = Mutex::new(participants.iter_mut().zip(advances.iter_mut()));
+        let queue = Mutex::new(items);
         let take_until_done = || loop {
             // Only `next` runs under the lock, so a panicking participant cannot poison it.
             let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
-            let Some((participant, result)) = next else {
+            let Some(item) = next else {
                 break;
             };
             // Counted even when the participant panics, so that the caller's wait ends and
             // the scope passes the panic on.
             let _counted = Counted(&finished);
-            *result = advance(participant);
+            work(item);
         };
         // Ends the threads' wait for this step (see `keep_warm`).
         self.generation.fetch_add(1, Ordering::Release);

@@ -208,10 +208,34 @@ impl CoSimulation {
         Ok(self.participants[index].instance_mut())
     }
 
-    /// Writes `values` to the connected inputs of component `index` (in the order of
-    /// [`connections_into`]), as of `time` (for messages).
-    pub fn write_inputs(&mut self, index: usize, time: f64, values: &[f64]) -> Result<()> {
-        self.participants[index].write_inputs(time, values)
+    /// Component `index`, to replay or differentiate its steps after a run.
+    pub fn component(&mut self, index: usize) -> ComponentMut<'_> {
+        ComponentMut(&mut self.participants[index])
+    }
+
+    /// Runs `work` once for every component, with its index and its item of `items` (one per
+    /// component, in component order), for work after the run in which the components do not
+    /// depend on each other (a gradient's reverse sweep under Jacobi). Under Jacobi it runs
+    /// on the macro steps' threads when there are several, in turn or in parallel as timed
+    /// (with `threads = "auto"`); under Gauss-Seidel in turn.
+    pub fn for_each_component<T: Send>(
+        &mut self,
+        items: &mut [T],
+        work: impl Fn(usize, ComponentMut<'_>, &mut T) + Sync,
+    ) {
+        assert_eq!(items.len(), self.participants.len(), "one item per component");
+        let work = |index: usize, participant: &mut Participant, item: &mut T| {
+            work(index, ComponentMut(participant), item);
+        };
+        match &mut self.jacobi {
+            Some(jacobi) => jacobi.for_each(&mut self.participants, items, work),
+            None => self
+                .participants
+                .iter_mut()
+                .zip(items)
+                .enumerate()
+                .for_each(|(index, (participant, item))| work(index, participant, item)),
+        }
     }
 
     /// Terminates every participant.
@@ -219,6 +243,22 @@ impl CoSimulation {
         self.participants
             .iter_mut()
             .try_for_each(Participant::terminate)
+    }
+}
+
+/// One component of a co-simulation after its run: its instance and its connected inputs.
+pub struct ComponentMut<'a>(&'a mut Participant);
+
+impl ComponentMut<'_> {
+    /// The instance, to replay or differentiate its steps.
+    pub fn instance_mut(&mut self) -> &mut dyn FmuInstance {
+        self.0.instance_mut()
+    }
+
+    /// Writes `values` to the connected inputs (in the order of [`connections_into`]), as of
+    /// `time` (for messages).
+    pub fn write_inputs(&mut self, time: f64, values: &[f64]) -> Result<()> {
+        self.0.write_inputs(time, values)
     }
 }
 
