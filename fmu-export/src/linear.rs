@@ -23,37 +23,10 @@ impl<T: Scalar> Lu<T> {
     /// Factors the `n x n` row-major matrix `a` (a [`SmallMatrix`] one is factored in place,
     /// without allocating when it is small).
     pub fn factor(a: impl Into<SmallMatrix<T>>, n: usize) -> Result<Self, Singular> {
-        let mut a = a.into();
-        assert_eq!(a.len(), n * n, "matrix buffer must hold n*n entries");
-        let scale = a.iter().fold(0.0f64, |m, v| m.max(v.real().abs())).max(f64::MIN_POSITIVE);
+        let mut lu = a.into();
         let mut pivots = Small::with_capacity(n);
-        for k in 0..n {
-            let (p, best) = (k..n)
-                .map(|i| (i, a[i * n + k].real().abs()))
-                .fold((k, -1.0), |acc, cur| if cur.1 > acc.1 { cur } else { acc });
-            // The negated comparison also rejects a NaN pivot.
-            #[allow(clippy::neg_cmp_op_on_partial_ord)]
-            let negligible = !(best > scale * 1e-300);
-            if negligible || !best.is_finite() {
-                return Err(Singular { column: k });
-            }
-            pivots.push(p);
-            if p != k {
-                for j in 0..n {
-                    a.swap(k * n + j, p * n + j);
-                }
-            }
-            let pivot = a[k * n + k];
-            for i in (k + 1)..n {
-                let factor = a[i * n + k] / pivot;
-                a[i * n + k] = factor;
-                for j in (k + 1)..n {
-                    let akj = a[k * n + j];
-                    a[i * n + j] -= factor * akj;
-                }
-            }
-        }
-        Ok(Lu { n, lu: a, pivots })
+        factor_in_place(&mut lu, n, &mut pivots)?;
+        Ok(Lu { n, lu, pivots })
     }
 
     /// Dimension of the factored matrix.
@@ -63,19 +36,7 @@ impl<T: Scalar> Lu<T> {
 
     /// Solves `A x = b` in place.
     pub fn solve(&self, b: &mut [T]) {
-        let n = self.n;
-        for (k, &p) in self.pivots.iter().enumerate() {
-            b.swap(k, p);
-        }
-        for i in 0..n {
-            let row = &self.lu[i * n..i * n + i];
-            b[i] = row.iter().zip(&b[..i]).fold(b[i], |s, (&l, &x)| s - l * x);
-        }
-        for i in (0..n).rev() {
-            let row = &self.lu[i * n + i + 1..(i + 1) * n];
-            let s = row.iter().zip(&b[i + 1..]).fold(b[i], |s, (&u, &x)| s - u * x);
-            b[i] = s / self.lu[i * n + i];
-        }
+        solve_factored(&self.lu, &self.pivots, b);
     }
 
     /// Solves `A^T x = b` in place (adjoint solves reuse the forward factorization).
@@ -95,13 +56,69 @@ impl<T: Scalar> Lu<T> {
     }
 }
 
-/// Solves `A x = b` for one right-hand side, consuming `a`.
+/// Overwrites the `n x n` row-major `a` with `L` and `U` of `P A = L U` and `pivots` with `P`.
+fn factor_in_place<T: Scalar>(a: &mut [T], n: usize, pivots: &mut Small<usize>) -> Result<(), Singular> {
+    assert_eq!(a.len(), n * n, "matrix buffer must hold n*n entries");
+    let scale = a.iter().fold(0.0f64, |m, v| m.max(v.real().abs())).max(f64::MIN_POSITIVE);
+    pivots.clear();
+    for k in 0..n {
+        let (p, best) = (k..n)
+            .map(|i| (i, a[i * n + k].real().abs()))
+            .fold((k, -1.0), |acc, cur| if cur.1 > acc.1 { cur } else { acc });
+        // The negated comparison also rejects a NaN pivot.
+        #[allow(clippy::neg_cmp_op_on_partial_ord)]
+        let negligible = !(best > scale * 1e-300);
+        if negligible || !best.is_finite() {
+            return Err(Singular { column: k });
+        }
+        pivots.push(p);
+        if p != k {
+            for j in 0..n {
+                a.swap(k * n + j, p * n + j);
+            }
+        }
+        let pivot = a[k * n + k];
+        for i in (k + 1)..n {
+            let factor = a[i * n + k] / pivot;
+            a[i * n + k] = factor;
+            for j in (k + 1)..n {
+                let akj = a[k * n + j];
+                a[i * n + j] -= factor * akj;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Solves `A x = b` in place from the factors `lu` and `pivots` of [`factor_in_place`].
+fn solve_factored<T: Scalar>(lu: &[T], pivots: &[usize], b: &mut [T]) {
+    let n = pivots.len();
+    for (k, &p) in pivots.iter().enumerate() {
+        b.swap(k, p);
+    }
+    for i in 0..n {
+        let row = &lu[i * n..i * n + i];
+        b[i] = row.iter().zip(&b[..i]).fold(b[i], |s, (&l, &x)| s - l * x);
+    }
+    for i in (0..n).rev() {
+        let row = &lu[i * n + i + 1..(i + 1) * n];
+        let s = row.iter().zip(&b[i + 1..]).fold(b[i], |s, (&u, &x)| s - u * x);
+        b[i] = s / lu[i * n + i];
+    }
+}
+
+/// Solves `A x = b` for one right-hand side, factoring `a` where it is (moving a matrix of
+/// dual numbers into an [`Lu`] copied kilobytes per solve, which showed in the gradient's
+/// profile).
 pub fn solve<T: Scalar>(
     a: impl Into<SmallMatrix<T>>,
     b: &mut [T],
     n: usize,
 ) -> Result<(), Singular> {
-    Lu::factor(a, n)?.solve(b);
+    let mut a = a.into();
+    let mut pivots = Small::with_capacity(n);
+    factor_in_place(&mut a, n, &mut pivots)?;
+    solve_factored(&a, &pivots, b);
     Ok(())
 }
 
