@@ -375,6 +375,22 @@ fn the_double_oscillator_adjoint_agrees_with_finite_differences_multi_rate() {
     }
 }
 
+/// The problem of the integral of `mass1.velocity` over the run of `setup` with
+/// `checkpointing`, and the folder holding its system file.
+fn velocity_problem(setup: &Setup, checkpointing: Checkpointing) -> (tempfile::TempDir, Problem) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = setup.write(dir.path());
+    let system = System::load(&path, LoadOptions::default()).expect("the system loads");
+    let names: Vec<String> = PARAMETERS.iter().map(|s| s.to_string()).collect();
+    let cost = CostSpec::Integral {
+        output: "mass1.velocity".into(),
+    };
+    let problem = Problem::new(system, &names, &cost, "--parameters")
+        .expect("the problem resolves")
+        .with_checkpointing(checkpointing);
+    (dir, problem)
+}
+
 /// Under Jacobi the reverse sweep reverses the components of a macro step on the schedule's
 /// threads: the gradient is bit for bit the one reversed in turn on one thread, with
 /// checkpoints or without, single-rate or multi-rate.
@@ -397,16 +413,7 @@ fn the_adjoint_on_two_threads_is_bit_for_bit_the_one_on_one() {
                 threads: Some(threads),
                 ..setup.clone()
             };
-            let dir = tempfile::tempdir().expect("a temporary folder");
-            let path = setup.write(dir.path());
-            let system = System::load(&path, LoadOptions::default()).expect("the system loads");
-            let names: Vec<String> = PARAMETERS.iter().map(|s| s.to_string()).collect();
-            let cost = CostSpec::Integral {
-                output: "mass1.velocity".into(),
-            };
-            let mut problem = Problem::new(system, &names, &cost, "--parameters")
-                .expect("the problem resolves")
-                .with_checkpointing(checkpointing);
+            let (_dir, mut problem) = velocity_problem(&setup, checkpointing);
             let values = problem.start_values();
             problem.gradient(&values).expect("the adjoint gradient")
         };
@@ -437,16 +444,8 @@ fn forward_sensitivities_through_the_extension_agree_with_the_adjoint() {
         ),
     ] {
         let setup = Setup { stop: 0.2, ..setup };
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        let path = setup.write(dir.path());
-        let system = System::load(&path, LoadOptions::default()).expect("the system loads");
+        let (_dir, mut problem) = velocity_problem(&setup, checkpointing);
         let names: Vec<String> = PARAMETERS.iter().map(|s| s.to_string()).collect();
-        let cost = CostSpec::Integral {
-            output: "mass1.velocity".into(),
-        };
-        let mut problem = Problem::new(system, &names, &cost, "--parameters")
-            .expect("the problem resolves")
-            .with_checkpointing(checkpointing);
         let values = problem.start_values();
         let adjoint = problem.gradient(&values).expect("the adjoint gradient");
         let forward = problem
