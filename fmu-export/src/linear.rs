@@ -57,7 +57,11 @@ impl<T: Scalar> Lu<T> {
 }
 
 /// Overwrites the `n x n` row-major `a` with `L` and `U` of `P A = L U` and `pivots` with `P`.
-fn factor_in_place<T: Scalar>(a: &mut [T], n: usize, pivots: &mut Small<usize>) -> Result<(), Singular> {
+fn factor_in_place<T: Scalar>(
+    a: &mut [T],
+    n: usize,
+    pivots: &mut Small<usize>,
+) -> Result<(), Singular> {
     assert_eq!(a.len(), n * n, "matrix buffer must hold n*n entries");
     let scale = a.iter().fold(0.0f64, |m, v| m.max(v.real().abs())).max(f64::MIN_POSITIVE);
     pivots.clear();

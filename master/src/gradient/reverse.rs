@@ -227,7 +227,7 @@ impl Pass<'_> {
     /// Reverses every component's macro step `k` (from point `k` to `k + 1`), last in the
     /// stepping `order` first: when they are independent, each component's VJPs at once (on
     /// the schedule's threads when it has several), then their results in that order.
-    fn macro_step(&mut self, tapes: &[Tape], order: &[usize], k: usize) -> Result<()> {
+    fn macro_step(&mut self, tapes: &mut [Tape], order: &[usize], k: usize) -> Result<()> {
         if !self.independent {
             for &i in order.iter().rev() {
                 self.take_output_seeds(i, &tapes[i], tapes[i].step(k).tag);
@@ -243,10 +243,11 @@ impl Pass<'_> {
             self.take_output_seeds(i, &tapes[i], tapes[i].step(k).tag);
         }
         let (seeds, names) = (self.seeds, self.names);
+        // Each reversal reads its own component's tape only.
+        let items = self.components.iter_mut().zip(tapes.iter_mut());
         self.cosimulation
-            .for_each_component(&mut self.components, |i, mut component, reversal| {
-                reversal.outcome =
-                    reversal.reverse(&mut component, &tapes[i], k, &seeds[i], &names[i]);
+            .for_each_component(items, |i, mut component, (reversal, tape)| {
+                reversal.outcome = reversal.reverse(&mut component, tape, k, &seeds[i], &names[i]);
             });
         order.iter().rev().try_for_each(|&i| self.settle(i, tapes, k))
     }

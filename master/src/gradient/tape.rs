@@ -6,6 +6,7 @@
 //! the sweeps re-run one segment at a time into it (see [`super::checkpoints`]), so that it
 //! never holds more than one segment.
 
+use std::cell::Cell;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::derivatives::DerivativeLayout;
@@ -210,9 +211,7 @@ pub struct Tape {
     /// The largest number of macro steps the window held at once.
     peak_steps: usize,
     /// The recorded place whose FMU state the instance is in (up to its inputs), if known.
-    /// Behind a lock, not a cell, so that the reverse sweep can reverse components' steps on
-    /// several threads, each reading its own tape.
-    at: Mutex<Option<Place>>,
+    at: Cell<Option<Place>>,
     /// The derivatives of the participant's FMU, when the policy keeps states and the FMU
     /// provides them.
     pub derivatives: Option<Derivatives>,
@@ -243,7 +242,7 @@ impl Tape {
             window: Window::default(),
             spares: Spares::default(),
             peak_steps: 0,
-            at: Mutex::new(None),
+            at: Cell::new(None),
             derivatives: None,
             initialization: Vec::new(),
             start_tag: 0,
@@ -296,12 +295,12 @@ impl Tape {
 
     /// The place the instance is at, if known.
     pub fn at(&self) -> Option<Place> {
-        *self.at.lock().unwrap_or_else(PoisonError::into_inner)
+        self.at.get()
     }
 
     /// Notes that the instance is now at `place` (its state restored there).
     pub fn set_at(&self, place: Option<Place>) {
-        *self.at.lock().unwrap_or_else(PoisonError::into_inner) = place;
+        self.at.set(place);
     }
 
     /// The largest number of macro steps the tape held at once.
@@ -339,7 +338,7 @@ impl Tape {
         self.costing = false;
         self.point = first;
         self.observed = self.point_tag(first) + 1;
-        self.set_at(Some(Place::point(first)));
+        self.at.set(Some(Place::point(first)));
         old.take_states()
     }
 
@@ -406,7 +405,7 @@ impl Tape {
                 self.reach_point(instance, values)?;
             }
             (Phase::Stepping, Event::Step { step, .. }) => {
-                self.set_at(None);
+                self.at.set(None);
                 if self.windowed {
                     let inputs = self.pending.take().ok_or_else(|| unexpected(&event))?;
                     if !self.sub_steps.is_empty() && self.derivatives.is_some() {
@@ -447,7 +446,7 @@ impl Tape {
             self.cost_values
                 .extend(self.cost_slots.iter().map(|&slot| values[slot]));
         }
-        self.set_at(Some(Place::point(self.point)));
+        self.at.set(Some(Place::point(self.point)));
         if !self.windowed {
             return Ok(());
         }

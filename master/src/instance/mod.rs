@@ -82,12 +82,6 @@ impl FmuState {
 // between threads moves no access to the memory behind it.
 unsafe impl Send for FmuState {}
 
-// SAFETY: a shared handle gives only the pointer's value; using it takes the owning
-// instance's functions and so `&mut` access to that instance, which one thread has at a time
-// (a gradient's reverse sweep reads each component's recorded states on the thread reversing
-// that component).
-unsafe impl Sync for FmuState {}
-
 /// The operations of an FMU instance. Methods take `&mut self` because the standard forbids
 /// concurrent calls on one instance; instances are `Send`, so different instances can step
 /// on different threads.

@@ -51,9 +51,12 @@ impl Jacobi {
                 true,
             ),
         };
-        let chooser = || match adaptive {
-            true => Chooser::adaptive(),
-            false => Chooser::fixed(Layout::Parallel),
+        let chooser = || {
+            if adaptive {
+                Chooser::adaptive()
+            } else {
+                Chooser::fixed(Layout::Parallel)
+            }
         };
         let size = size.min(participants);
         if size < 2 {
@@ -91,8 +94,6 @@ impl Jacobi {
         to: f64,
         degree: usize,
     ) -> Result<Progress> {
-        let (layout, timed) = self.chooser.next();
-        let started = timed.then(Instant::now);
         let shared = &*histories;
         let advance = |p: &mut Participant| p.advance(shared, from, to, degree);
         let advances = &mut self.advances;
@@ -102,37 +103,46 @@ impl Jacobi {
         let work = |(participant, result): (&mut Participant, &mut Result<Advance>)| {
             *result = advance(participant);
         };
-        match (&self.pool, layout) {
-            (Some(pool), Layout::Parallel) => pool.run(items, work),
-            _ => items.for_each(work),
-        }
-        if let Some(started) = started {
-            self.chooser.record(layout, started.elapsed());
-        }
+        run_chosen(self.pool.as_ref(), &mut self.chooser, items, work);
         settle_all(histories, participants, to, advances)
     }
 
     /// Runs `work` on every participant with its item of `items` (one per participant, in
     /// component order), in turn or in parallel as the sweeps' [`Chooser`] says.
-    pub fn for_each<T: Send>(
+    pub fn for_each<I>(
         &mut self,
         participants: &mut [Participant],
-        items: &mut [T],
-        work: impl Fn(usize, &mut Participant, &mut T) + Sync,
-    ) {
-        let (layout, timed) = self.sweeps.next();
-        let started = timed.then(Instant::now);
-        let items = participants.iter_mut().zip(items.iter_mut()).enumerate();
-        let work = |(index, (participant, item)): (usize, (&mut Participant, &mut T))| {
-            work(index, participant, item);
-        };
-        match (&self.pool, layout) {
-            (Some(pool), Layout::Parallel) => pool.run(items, work),
-            _ => items.for_each(work),
-        }
-        if let Some(started) = started {
-            self.sweeps.record(layout, started.elapsed());
-        }
+        items: I,
+        work: impl Fn(usize, &mut Participant, I::Item) + Sync,
+    ) where
+        I: ExactSizeIterator + Send,
+        I::Item: Send,
+    {
+        let items = participants.iter_mut().zip(items).enumerate();
+        let work = |(index, (participant, item))| work(index, participant, item);
+        run_chosen(self.pool.as_ref(), &mut self.sweeps, items, work);
+    }
+}
+
+/// Runs `work` on every item in the layout `chooser` picks (in parallel only on a `pool`), and
+/// reports the time taken when the chooser asks for it.
+fn run_chosen<I>(
+    pool: Option<&Pool>,
+    chooser: &mut Chooser,
+    items: I,
+    work: impl Fn(I::Item) + Sync,
+) where
+    I: ExactSizeIterator + Send,
+    I::Item: Send,
+{
+    let (layout, timed) = chooser.next();
+    let started = timed.then(Instant::now);
+    match (pool, layout) {
+        (Some(pool), Layout::Parallel) => pool.run(items, work),
+        _ => items.for_each(work),
+    }
+    if let Some(started) = started {
+        chooser.record(layout, started.elapsed());
     }
 }
 

@@ -218,13 +218,16 @@ impl CoSimulation {
     /// depend on each other (a gradient's reverse sweep under Jacobi). Under Jacobi it runs
     /// on the macro steps' threads when there are several, in turn or in parallel as timed
     /// (with `threads = "auto"`); under Gauss-Seidel in turn.
-    pub fn for_each_component<T: Send>(
+    pub fn for_each_component<I>(
         &mut self,
-        items: &mut [T],
-        work: impl Fn(usize, ComponentMut<'_>, &mut T) + Sync,
-    ) {
+        items: I,
+        work: impl Fn(usize, ComponentMut<'_>, I::Item) + Sync,
+    ) where
+        I: ExactSizeIterator + Send,
+        I::Item: Send,
+    {
         assert_eq!(items.len(), self.participants.len(), "one item per component");
-        let work = |index: usize, participant: &mut Participant, item: &mut T| {
+        let work = |index: usize, participant: &mut Participant, item: I::Item| {
             work(index, ComponentMut(participant), item);
         };
         match &mut self.jacobi {
