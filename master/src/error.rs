@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::model_description::{ModelDescription, ParseError};
+use crate::output::csv::format_float;
 use crate::suggest::did_you_mean;
 
 /// Result with the master's [`Error`].
@@ -18,6 +19,39 @@ pub enum Error {
         path: PathBuf,
         /// The OS error.
         source: std::io::Error,
+    },
+    /// A result file is one of the run's inputs under some name.
+    #[error(
+        "{}: the result file would overwrite the input {}; nothing was written",
+        output.display(),
+        input.display()
+    )]
+    OutputIsInput {
+        /// The result file as given.
+        output: PathBuf,
+        /// The input it is, as it was given.
+        input: PathBuf,
+    },
+    /// Two results of one run name the same file.
+    #[error(
+        "{}: this run already writes its results to this file (as {}); give each result its own file",
+        output.display(),
+        other.display()
+    )]
+    OutputTwice {
+        /// The result file as given the second time.
+        output: PathBuf,
+        /// As given the first time.
+        other: PathBuf,
+    },
+    /// Another process holds the lock of a result file.
+    #[error(
+        "{}: another run is writing this file; nothing was written (wait for it to end, or choose another file)",
+        path.display()
+    )]
+    OutputBusy {
+        /// The result file.
+        path: PathBuf,
     },
     /// The .fmu is not a readable zip archive.
     #[error("{}: not a valid FMU archive (corrupt zip): {message}", path.display())]
@@ -40,6 +74,14 @@ pub enum Error {
         path: PathBuf,
         /// Position and problem.
         source: ParseError,
+    },
+    /// modelDescription.xml parses but breaks the standard (what `tandem validate` reports).
+    #[error("{}: modelDescription.xml is invalid, the FMU is not run: {}", path.display(), problem_list(problems))]
+    InvalidModelDescription {
+        /// The .fmu file.
+        path: PathBuf,
+        /// Each problem, with its line.
+        problems: Vec<String>,
     },
     /// The adjoint extension's manifest is malformed or does not match modelDescription.xml.
     #[error("{}: {} {source}", path.display(), crate::import::ADJOINT_MANIFEST)]
@@ -172,7 +214,7 @@ pub enum Error {
         message: String,
     },
     /// The simulation cannot continue.
-    #[error("simulation failed at t = {time}: {message}")]
+    #[error("simulation failed at t = {}: {message}", format_float(*time))]
     Simulation {
         /// Simulation time of the failure.
         time: f64,
@@ -180,13 +222,29 @@ pub enum Error {
         message: String,
     },
     /// The user stopped the run (Ctrl-C or SIGTERM).
-    #[error("interrupted by {signal} at t = {time}; the rows recorded up to then are kept")]
+    #[error(
+        "interrupted by {signal} at t = {}; the rows recorded up to then are kept",
+        format_float(*time)
+    )]
     Interrupted {
         /// The signal's name.
         signal: &'static str,
         /// The last time reached.
         time: f64,
     },
+}
+
+/// The first problems and how many more, for a one-line message.
+fn problem_list(problems: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let mut list = problems[..problems.len().min(SHOWN)].join("; ");
+    if problems.len() > SHOWN {
+        list += &format!(
+            "; and {} more (tandem validate lists them)",
+            problems.len() - SHOWN
+        );
+    }
+    list
 }
 
 fn log_suffix(message: &Option<String>) -> String {

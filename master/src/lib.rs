@@ -11,6 +11,7 @@ pub mod coupling;
 pub mod energy;
 pub mod error;
 pub mod experiments;
+pub mod files;
 pub mod gradient;
 pub mod identify;
 pub mod import;
@@ -26,6 +27,7 @@ pub mod solver;
 pub mod suggest;
 pub mod sweep;
 pub mod system;
+pub mod time_grid;
 
 pub use error::{Error, Result};
 pub use import::Fmu;

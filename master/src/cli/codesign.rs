@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::stdout::out;
 use super::print_table;
 use crate::codesign::fmu_plant::FmuPlant;
 use crate::codesign::optimize::{optimize, Optimum};
@@ -50,6 +51,7 @@ pub fn run(args: &CodesignArgs) -> Result<ExitCode> {
         _ => file.fmu.clone(),
     };
     let fmu = Fmu::open(&fmu_path)?;
+    fmu.check_valid()?;
     let in_file = |source: CodesignError| in_problem(&args.problem, source);
     let mut plant = FmuPlant::new(&fmu, &file.plant).map_err(in_file)?;
     let d = file.start();
@@ -60,7 +62,7 @@ pub fn run(args: &CodesignArgs) -> Result<ExitCode> {
     if args.check {
         let differences =
             central_differences(&mut plant, &file.problem, &d, args.step).map_err(in_file)?;
-        println!(
+        out!(
             "\nCheck against central differences (relative step {}):",
             args.step
         );
@@ -108,7 +110,7 @@ fn report_optimum(
     best: &Analysis,
 ) -> Result<()> {
     let reduction = 100.0 * (1.0 - optimum.f / baseline.f);
-    println!(
+    out!(
         "\nOptimum ({}, {} evaluations): f = {} ({reduction:.2} % below the baseline)",
         optimum.status,
         optimum.history.len(),
@@ -134,7 +136,7 @@ fn report_optimum(
     } else {
         format!("active: {}", check.active.join(", "))
     };
-    println!(
+    out!(
         "first-order check ({active}): KKT residual {:.1e} of the baseline's |df/dd|: {}",
         check.residual,
         if check.holds(FIRST_ORDER_TOLERANCE) {
@@ -155,8 +157,7 @@ fn report_optimum(
     for (e, d) in file.design.iter().zip(&optimum.d) {
         text += &format!("{} = {d}\n", e.name);
     }
-    let write =
-        |path: PathBuf, text: String| std::fs::write(&path, text).map_err(|e| Error::io(&path, e));
+    let write = |path: PathBuf, text: String| crate::files::write_output(&path, text);
     write(named("optimum.toml"), text)?;
     let mut csv = format!("evaluation,f,{},{}\n", names(file, ""), names(file, "df/d"));
     for (i, e) in optimum.history.iter().enumerate() {
@@ -209,7 +210,7 @@ fn report_optimum(
         &groups,
         &options("Closed-loop deviations from the target".into()),
     )?;
-    println!(
+    out!(
         "wrote {}, {}, {}, {}",
         named("optimum.toml").display(),
         named("history.csv").display(),
@@ -240,20 +241,20 @@ fn in_problem(path: &Path, source: CodesignError) -> Error {
 fn print_analysis(file: &CodesignFile, a: &Analysis) {
     let join =
         |v: &mut dyn Iterator<Item = f64>| v.map(format_float).collect::<Vec<_>>().join(", ");
-    println!("f = {}", format_float(a.f));
-    println!("target x = [{}]", join(&mut a.x_target.iter().copied()));
-    println!("target u = [{}]", join(&mut a.u_target.iter().copied()));
+    out!("f = {}", format_float(a.f));
+    out!("target x = [{}]", join(&mut a.x_target.iter().copied()));
+    out!("target u = [{}]", join(&mut a.u_target.iter().copied()));
     if a.newton_iterations > 0 {
-        println!("steady state: {} Newton iterations", a.newton_iterations);
+        out!("steady state: {} Newton iterations", a.newton_iterations);
     }
-    println!("Riccati relative residual {:.2e}", a.care.relative_residual);
-    println!(
+    out!("Riccati relative residual {:.2e}", a.care.relative_residual);
+    out!(
         "W (rows: inputs {}; columns: states {}):",
         file.plant.inputs.join(", "),
         file.plant.states.join(", ")
     );
     for row in a.care.w.row_iter() {
-        println!("  [{}]", join(&mut row.iter().copied()));
+        out!("  [{}]", join(&mut row.iter().copied()));
     }
     let eigenvalues: Vec<String> = a
         .care
@@ -261,7 +262,7 @@ fn print_analysis(file: &CodesignFile, a: &Analysis) {
         .iter()
         .map(|l| format!("{:.6} {:+.6}i", l.re, l.im))
         .collect();
-    println!(
+    out!(
         "closed-loop eigenvalues of J + G W: {}",
         eigenvalues.join(", ")
     );
@@ -269,7 +270,7 @@ fn print_analysis(file: &CodesignFile, a: &Analysis) {
 
 /// df/dd with its terms and how each was computed.
 fn print_gradient(file: &CodesignFile, g: &Gradient) {
-    println!("\ndf/dd by the coupled adjoint:");
+    out!("\ndf/dd by the coupled adjoint:");
     let rows = file
         .design
         .iter()
@@ -296,7 +297,7 @@ fn print_gradient(file: &CodesignFile, g: &Gradient) {
         ],
         &rows,
     );
-    println!(
+    out!(
         "closed loop and steady state: the FMU's adjoint/directional derivatives; ARE seeds: {}",
         g.seed_method
     );

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::stdout::out;
 use super::print_table;
 use super::run::Switch;
 use crate::cluster::Cluster;
@@ -15,7 +16,9 @@ use crate::coupling::Threads;
 use crate::error::{Error, Result};
 use crate::experiments::{self, Experiments};
 use crate::gradient::section::{self, GradientSection};
-use crate::gradient::{Checkpointing, CostSpec, Differences, Evaluation, Method, Outputs, Problem};
+use crate::gradient::{
+    Checkpointing, CostSource, CostSpec, Differences, Evaluation, Method, Outputs, Problem,
+};
 use crate::identify::Fittable;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::output::csv::format_float;
@@ -163,6 +166,7 @@ pub(super) fn load_problem<'a>(
         level: args.log_level,
         logger: stderr_logger(),
     };
+    let cost_source = CostSource::of(cost, &args.system, "gradient");
     let entries = experiments::read(&args.system)?;
     if !entries.is_empty() {
         if let Some(data) = &args.data {
@@ -180,6 +184,7 @@ pub(super) fn load_problem<'a>(
             correction,
             parameters,
             cost: cost.or(defaults.cost.as_deref()),
+            cost_source,
             weights,
             checkpointing,
             log,
@@ -195,7 +200,7 @@ pub(super) fn load_problem<'a>(
             .as_ref()
             .map(|d| section::resolve(&args.system, d))
     });
-    let cost = CostSpec::new(cost.or(defaults.cost.as_deref()), data, weights)?;
+    let cost = CostSpec::new(cost.or(defaults.cost.as_deref()), data, weights, &cost_source)?;
     Ok(Fit::One(Box::new(
         Problem::new(system, parameters, &cost, option)?
             .with_checkpointing(checkpointing)
@@ -269,23 +274,23 @@ fn setup<'a>(args: &GradientArgs, cluster: &'a Cluster) -> Result<Fit<'a>> {
 
 /// Prints the gradient of `evaluation` at `values` (and the finite differences `check`).
 fn print(values: &[f64], evaluation: &Evaluation, check: Option<&[f64]>, problem: &Fit<'_>) {
-    println!("J = {}", format_float(evaluation.cost));
+    out!("J = {}", format_float(evaluation.cost));
     if let Fit::Several(experiments) = problem {
-        println!(
+        out!(
             "J and dJ/dp are the weighted sums over the {} [[experiments]] of the system file",
             experiments.count()
         );
     }
     let problem = problem.first();
     if problem.corrects_energy() {
-        println!(
+        out!(
             "energy correction on: every run corrects the power bonds, and dJ/dp includes the \
              correction's derivative"
         );
     }
     let integrated = problem.integrated_components();
     if !integrated.is_empty() && evaluation.methods.contains(&Method::Adjoint) {
-        println!(
+        out!(
             "Model Exchange components {}: their steps are differentiated through the master's \
              integrator (every solver stage, with the FMUs' partial derivatives)",
             integrated.join(", ")
@@ -323,7 +328,7 @@ fn print(values: &[f64], evaluation: &Evaluation, check: Option<&[f64]>, problem
         .collect();
     print_table(&header, &rows);
     for reason in reasons {
-        println!("finite differences because {reason}");
+        out!("finite differences because {reason}");
     }
 }
 

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::stdout::out;
 use super::gradient::{load_problem, Fit, ProblemArgs, SectionDefaults};
 use super::print_table;
 use crate::cluster::Cluster;
@@ -64,11 +65,11 @@ pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
     } = plan;
     let root = cluster.is_root();
     if root {
-        println!("{:>9}  {:<24}  |grad|", "iteration", "J");
+        out!("{:>9}  {:<24}  |grad|", "iteration", "J");
     }
     let report = Box::new(move |iteration: &Iteration| {
         if root {
-            println!(
+            out!(
                 "{:>9}  {:<24}  {}",
                 iteration.number,
                 format_float(iteration.cost),
@@ -111,7 +112,7 @@ pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
 
 /// Prints how far the cost came down and the fitted values.
 fn print_fit(fit: &crate::identify::Fit, bounds: &[Bounded]) {
-    println!(
+    out!(
         "J from {} to {} ({} cost and gradient evaluations); {}",
         format_float(fit.start_cost),
         format_float(fit.cost),
@@ -136,7 +137,7 @@ fn print_fit(fit: &crate::identify::Fit, bounds: &[Bounded]) {
         &rows,
     );
     if let Some(Method::FiniteDifferences { reason }) = fit.methods.first() {
-        println!("finite differences because {reason}");
+        out!("finite differences because {reason}");
     }
 }
 

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::stdout::out;
 use crate::error::Result;
 use crate::import::{AdjointManifest, ManifestVariable, ADJOINT_EXTENSION};
 use crate::model_description::{Capabilities, ModelDescription};
@@ -22,19 +23,19 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     let fmu = Fmu::open(&args.fmu)?;
     let md = fmu.model_description();
     let optional = |value: &Option<String>| value.clone().unwrap_or_else(|| "-".into());
-    println!("Model name           {}", md.model_name);
-    println!("FMI version          {}", md.fmi_version_text);
-    println!("Instantiation token  {}", md.instantiation_token);
-    println!("Description          {}", optional(&md.description));
-    println!("Generation tool      {}", optional(&md.generation_tool));
-    println!("Continuous states    {}", md.number_of_continuous_states());
-    println!("Event indicators     {}", md.number_of_event_indicators());
+    out!("Model name           {}", md.model_name);
+    out!("FMI version          {}", md.fmi_version_text);
+    out!("Instantiation token  {}", md.instantiation_token);
+    out!("Description          {}", optional(&md.description));
+    out!("Generation tool      {}", optional(&md.generation_tool));
+    out!("Continuous states    {}", md.number_of_continuous_states());
+    out!("Event indicators     {}", md.number_of_event_indicators());
     if let Some(me) = &md.model_exchange {
         let mut flags = capability_names(&me.capabilities);
         if me.needs_completed_integrator_step {
             flags.push("needsCompletedIntegratorStep");
         }
-        println!(
+        out!(
             "Model Exchange       {} [{}]",
             me.model_identifier,
             flags.join(", ")
@@ -72,14 +73,14 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
         } else {
             String::new()
         };
-        println!(
+        out!(
             "Co-Simulation        {} [{}{order}]",
             cs.model_identifier,
             flags.join(", ")
         );
     }
     if let Some(se) = &md.scheduled_execution {
-        println!(
+        out!(
             "Scheduled Execution  {} [{}]",
             se.model_identifier,
             capability_names(&se.capabilities).join(", ")
@@ -89,8 +90,8 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     if let Some(manifest) = fmu.adjoint_manifest() {
         print_adjoint_extension(manifest);
     }
-    println!();
-    println!("Variables ({}):", md.variables.len());
+    out!();
+    out!("Variables ({}):", md.variables.len());
     // An FMI 3.0 alias is a row of its own under its variable: a name that can be used
     // anywhere, with its own description and display unit.
     let rows: Vec<Vec<String>> = md
@@ -145,7 +146,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
 
 fn print_default_experiment(md: &ModelDescription) {
     let Some(experiment) = &md.default_experiment else {
-        println!("Default experiment   -");
+        out!("Default experiment   -");
         return;
     };
     let parts: Vec<String> = [
@@ -157,7 +158,7 @@ fn print_default_experiment(md: &ModelDescription) {
     .into_iter()
     .filter_map(|(name, value)| value.map(|v| format!("{name}={v}")))
     .collect();
-    println!("Default experiment   {}", parts.join(", "));
+    out!("Default experiment   {}", parts.join(", "));
 }
 
 /// One line on the adjoint extension: version, state length and the seed variables.
@@ -168,7 +169,7 @@ fn print_adjoint_extension(manifest: &AdjointManifest) {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    println!(
+    out!(
         "Adjoint extension    {ADJOINT_EXTENSION} v{}, nState = {}, inputs [{}], parameters [{}], outputs [{}]",
         manifest.version,
         manifest.n_state,

@@ -6,12 +6,15 @@ mod identify;
 mod info;
 mod run;
 mod simulate;
+mod stdout;
 mod sweep;
 mod validate;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+use stdout::out;
 
 use crate::cluster::Cluster;
 
@@ -112,7 +115,7 @@ fn print_table(header: &[&str], rows: &[Vec<String>]) {
             .zip(&widths)
             .map(|(cell, &width)| format!("{cell:<width$}"))
             .collect();
-        println!("{}", padded.join("  ").trim_end());
+        out!("{}", padded.join("  ").trim_end());
     };
     line(header.to_vec());
     for row in rows {

@@ -97,6 +97,9 @@ pub struct RunArgs {
     /// variable).
     #[arg(long, value_delimiter = ',')]
     pub plot_variables: Vec<String>,
+    /// Write the result file even if it is expected to exceed 10 GB.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Runs the co-simulation; on failure the rows written so far stay in the result file.
@@ -122,6 +125,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         plot_variables: args.plot_variables.clone(),
         progress: true,
         keep_trace: false,
+        force: args.force,
         ..args.overrides.run_options()
     };
     interrupt::install();

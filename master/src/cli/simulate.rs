@@ -99,12 +99,16 @@ pub struct SimulateArgs {
     /// Arrangement of the plot.
     #[arg(long, value_enum, default_value = "stacked")]
     pub plot_layout: LayoutArg,
+    /// Write the result file even if it is expected to exceed 10 GB.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Runs the simulation and prints the summary line; on failure the rows written so far stay
 /// in the result file.
 pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
     let fmu = Fmu::open(&args.fmu)?;
+    fmu.check_valid()?;
     let model = &fmu.model_description().model_name;
     let output_file = args
         .output_file
@@ -149,6 +153,7 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
                 LayoutArg::Overlay => Layout::Overlay,
             },
         }),
+        force: args.force,
     };
     interrupt::install();
     install_crash_report();

@@ -10,12 +10,13 @@ use clap::Args;
 use super::run::SystemOverrides;
 use crate::cluster::Cluster;
 use crate::error::{Error, Result};
+use crate::files::{create_output, OutputFile};
 use crate::interrupt;
 use crate::sweep::grid::{factorial, Grid};
 use crate::sweep::metrics::Metric;
 use crate::sweep::plot::{plot, Figure};
 use crate::sweep::sampling::{sample, Design, Sampled};
-use crate::sweep::{parquet_table, sets_file, sweep_on, Sets, SweepOptions};
+use crate::sweep::{parquet_table, sets_file, sweep_on, Sets, SweepOptions, MAX_RUNS};
 
 /// Arguments of `tandem sweep`.
 #[derive(Args, Debug)]
@@ -80,7 +81,8 @@ enum Format {
 /// What the arguments give before any run: the sets, the tables to write and the options.
 struct Prepared {
     sets: Sets,
-    outputs: Vec<(PathBuf, Format)>,
+    /// The tables' files, created and locked before the runs (on the rank that writes).
+    outputs: Vec<(PathBuf, Format, Option<OutputFile>)>,
     options: SweepOptions,
 }
 
@@ -98,15 +100,19 @@ pub fn run(args: &SweepArgs, cluster: &Cluster) -> Result<ExitCode> {
     let Some(table) = sweep_on(cluster, &args.system, &sets, &options)? else {
         return Ok(ExitCode::SUCCESS);
     };
-    for (path, format) in &outputs {
+    for (path, format, file) in &outputs {
+        let Some(file) = file else { continue };
         match format {
-            Format::Csv => table.write_csv(path)?,
-            Format::Parquet => parquet_table::write(&table, path)?,
+            Format::Csv => table.write_csv(path, &**file)?,
+            Format::Parquet => {
+                let file = file.try_clone().map_err(|e| Error::io(path, e))?;
+                parquet_table::write(&table, path, file)?
+            }
         }
     }
     let mut written: Vec<String> = outputs
         .iter()
-        .map(|(p, _)| p.display().to_string())
+        .map(|(p, _, _)| p.display().to_string())
         .collect();
     if let Some(path) = &args.plot {
         let figure = if args.samples.is_some() {
@@ -176,11 +182,13 @@ fn prepare(args: &SweepArgs, root: bool) -> Result<Prepared> {
             });
         }
     }
-    if root {
-        for (path, _) in &outputs {
-            std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-        }
-    }
+    let outputs = outputs
+        .into_iter()
+        .map(|(path, format)| {
+            let file = root.then(|| create_output(&path)).transpose()?;
+            Ok((path, format, file))
+        })
+        .collect::<Result<Vec<_>>>()?;
     let options = SweepOptions {
         run: args.overrides.run_options(),
         metrics: args
@@ -198,6 +206,22 @@ fn prepare(args: &SweepArgs, root: bool) -> Result<Prepared> {
         outputs,
         options,
     })
+}
+
+/// Refuses a sweep of more than [`MAX_RUNS`] runs (`None`: more than a `usize` counts), before
+/// its plan is made: the plan and the table of results are held in memory.
+fn check_runs(option: &str, runs: Option<usize>) -> Result<()> {
+    match runs {
+        Some(runs) if runs <= MAX_RUNS => Ok(()),
+        _ => Err(Error::InvalidValue {
+            item: option.into(),
+            message: format!(
+                "{} runs: a sweep runs at most {MAX_RUNS} (its plan and table of results are \
+                 held in memory, about 200 bytes a run); split it into several sweeps",
+                runs.map_or("more than 2^64".to_string(), |r| r.to_string())
+            ),
+        }),
+    }
 }
 
 /// The sets of the one source the arguments give: grids, samples or a file.
@@ -220,6 +244,10 @@ fn sets(args: &SweepArgs) -> Result<Sets> {
             .iter()
             .map(|g| Grid::parse(g))
             .collect::<Result<Vec<_>>>()?;
+        let runs = grids
+            .iter()
+            .try_fold(1usize, |runs, grid| runs.checked_mul(grid.count));
+        check_runs("--grid", runs)?;
         return Ok(Sets {
             names: grids.iter().map(|g| g.name.clone()).collect(),
             values: factorial(&grids),
@@ -236,6 +264,7 @@ fn sets(args: &SweepArgs) -> Result<Sets> {
             item: "--samples".into(),
             message: "Monte Carlo needs the number of sets, a whole number from 1".into(),
         })?;
+    check_runs("--samples", Some(count))?;
     if args.sample.is_empty() {
         return Err(Error::InvalidValue {
             item: "--samples".into(),

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::stdout::out;
 use crate::error::Result;
 use crate::model_description::validate::{validate, Problem};
 use crate::Fmu;
@@ -24,14 +25,14 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode> {
         .partition(Problem::is_error);
     for interface in fmu.model_description().interfaces() {
         if let Err(error) = fmu.binary_path(interface) {
-            println!("note: {error}");
+            out!("note: {error}");
         }
     }
     for note in &notes {
-        println!("note: modelDescription.xml {note}");
+        out!("note: modelDescription.xml {note}");
     }
     if errors.is_empty() {
-        println!("{}: the model description is valid", args.fmu.display());
+        out!("{}: the model description is valid", args.fmu.display());
         return Ok(ExitCode::SUCCESS);
     }
     for problem in &errors {

@@ -159,7 +159,7 @@ impl CodesignFile {
 
 /// Reads and checks the problem file `path`; every error names the file and the item.
 pub fn read(path: &Path) -> Result<CodesignFile> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::files::read_text(path).map_err(|e| Error::io(path, e))?;
     let invalid = |message: String| Error::InputFile {
         path: path.to_path_buf(),
         message,

@@ -24,7 +24,9 @@ use crate::cluster::wire::{decode, encode, Wire};
 use crate::cluster::{malformed, Cluster};
 use crate::error::{Error, Result};
 use crate::gradient::section::{self, resolve};
-use crate::gradient::{Checkpointing, CostSpec, Differences, Evaluation, Outputs, Problem};
+use crate::gradient::{
+    Checkpointing, CostSource, CostSpec, Differences, Evaluation, Outputs, Problem,
+};
 use crate::identify::Fittable;
 use crate::instance::LogSettings;
 use crate::simulate::start_values::check_settable;
@@ -87,6 +89,8 @@ pub struct Setup<'a> {
     pub parameters: &'a [String],
     /// The cost text (default least squares against each experiment's data).
     pub cost: Option<&'a str>,
+    /// Where the cost text was given.
+    pub cost_source: CostSource,
     /// Weights of measured columns.
     pub weights: Vec<(String, f64)>,
     /// Which FMU states the adjoint keeps.
@@ -133,7 +137,12 @@ impl<'a> Experiments<'a> {
                     })?;
                 }
                 let data = resolve(setup.system, &entry.data);
-                let cost = CostSpec::new(setup.cost, Some(data), setup.weights.clone())?;
+                let cost = CostSpec::new(
+                    setup.cost,
+                    Some(data),
+                    setup.weights.clone(),
+                    &setup.cost_source,
+                )?;
                 let problem = Problem::new(system, setup.parameters, &cost, setup.option)?
                     .with_checkpointing(setup.checkpointing)
                     .with_log(setup.log.clone());

@@ -39,6 +39,47 @@ pub enum CostSpec {
     },
 }
 
+/// Where a cost was given, which its errors name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CostSource {
+    /// The `--cost` option (or no cost at all: `--cost` is the option that sets one).
+    Option,
+    /// The `cost` key of the section `section` of the system file `file`.
+    File {
+        /// The system file.
+        file: PathBuf,
+        /// The section, `gradient` or `identify`.
+        section: &'static str,
+    },
+}
+
+impl CostSource {
+    /// `--cost` if `option` holds a cost, else the section's key in `file`.
+    pub fn of(option: Option<&str>, file: &std::path::Path, section: &'static str) -> Self {
+        match option {
+            Some(_) => CostSource::Option,
+            None => CostSource::File {
+                file: file.to_path_buf(),
+                section,
+            },
+        }
+    }
+
+    /// The error `message` about a cost given here.
+    fn error(&self, message: String) -> Error {
+        match self {
+            CostSource::Option => Error::InvalidValue {
+                item: "--cost".into(),
+                message,
+            },
+            CostSource::File { file, section } => Error::InputFile {
+                path: file.clone(),
+                message: format!("[{section}] cost: {message}"),
+            },
+        }
+    }
+}
+
 /// One term of a [`CostSpec::Sum`]: `weight*integral:output` or `weight*final:output`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SumTerm {
@@ -91,11 +132,9 @@ impl CostSpec {
         cost: Option<&str>,
         data: Option<PathBuf>,
         weights: Vec<(String, f64)>,
+        given_by: &CostSource,
     ) -> Result<CostSpec> {
-        let invalid = |message: String| Error::InvalidValue {
-            item: "--cost".into(),
-            message,
-        };
+        let invalid = |message: String| given_by.error(message);
         match cost.map(str::trim) {
             None | Some("least-squares") => match data {
                 Some(data) => Ok(CostSpec::LeastSquares { data, weights }),
@@ -328,7 +367,7 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> std::result::Result<CostSpec, String> {
-        CostSpec::new(Some(text), None, Vec::new()).map_err(|e| e.to_string())
+        CostSpec::new(Some(text), None, Vec::new(), &CostSource::Option).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -370,7 +409,12 @@ mod tests {
         assert!(parse("x*final:a.y")
             .unwrap_err()
             .contains("\"x\" is not a number"));
-        let weighted = CostSpec::new(Some("final:a.y"), None, vec![("a.y".into(), 2.0)]);
+        let weighted = CostSpec::new(
+            Some("final:a.y"),
+            None,
+            vec![("a.y".into(), 2.0)],
+            &CostSource::Option,
+        );
         assert!(weighted
             .unwrap_err()
             .to_string()

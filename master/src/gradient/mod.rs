@@ -45,7 +45,7 @@ pub mod stage;
 mod tape;
 mod wiring;
 
-pub use cost::{Cost, CostSpec};
+pub use cost::{Cost, CostSource, CostSpec};
 pub use derivatives::{DerivativeLayout, StepDerivatives};
 pub use measurements::Measurements;
 pub use parameters::Parameter;

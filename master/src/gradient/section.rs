@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-use super::cost::CostSpec;
+use super::cost::{CostSource, CostSpec};
 use super::problem::{Checkpointing, Problem};
 use crate::error::{Error, Result};
 use crate::system::{LoadOptions, System};
@@ -34,7 +34,7 @@ pub struct GradientSection {
 /// Reads the table `name` of the system file `path` as a `T`, if the file has one. The table is
 /// resolved against the file (see [`resolve`] for paths inside it).
 pub fn read<T: DeserializeOwned>(path: &Path, name: &str) -> Result<Option<T>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::files::read_text(path).map_err(|e| Error::io(path, e))?;
     let invalid = |message: String| Error::InputFile {
         path: path.to_path_buf(),
         message,
@@ -64,7 +64,8 @@ pub fn problem(path: &Path, options: LoadOptions) -> Result<Problem> {
     let system = System::load(path, options)?;
     let data = section.data.as_ref().map(|d| resolve(path, d));
     let weights = section.weights.into_iter().collect();
-    let cost = CostSpec::new(section.cost.as_deref(), data, weights)?;
+    let source = CostSource::of(None, path, "gradient");
+    let cost = CostSpec::new(section.cost.as_deref(), data, weights, &source)?;
     Ok(
         Problem::new(system, &section.parameters, &cost, "[gradient] parameters")?
             .with_checkpointing(Checkpointing::every(section.checkpoint_interval)),

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::Fit;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::gradient::Outputs;
 use crate::output::csv::format_float;
 use crate::output::plot::{panels, Mark, Panel, PlotOptions, Signal};
@@ -54,7 +54,7 @@ pub fn write_parameters(path: &Path, fit: &Fit) -> Result<()> {
             );
         }
     }
-    std::fs::write(path, text).map_err(|e| Error::io(path, e))
+    crate::files::write_output(path, text)
 }
 
 /// A float as TOML writes it (always with a decimal point or exponent).

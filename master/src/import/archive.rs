@@ -23,7 +23,7 @@ impl Archive {
     /// Opens `path` after checking that it is a zip archive with a modelDescription.xml at its
     /// root and that no entry's name leads out of the folder it is unpacked into.
     pub fn open(path: &Path) -> Result<Self> {
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let file = crate::files::open_input(path).map_err(|e| Error::io(path, e))?;
         let zip = ZipArchive::new(file).map_err(|e| corrupt(path, e.to_string()))?;
         // Every entry is checked, not only those unpacked: an archive with an escaping entry
         // is malformed whatever the run reads of it.

@@ -13,6 +13,7 @@ use tempfile::TempDir;
 use crate::binding::{self, SharedLibrary};
 use crate::error::{Error, Result};
 use crate::instance::{Fmu2Instance, Fmu3Instance, FmuInstance, LogSettings};
+use crate::model_description::validate::{validate, Problem};
 use crate::model_description::{FmiVersion, InterfaceType, ModelDescription};
 
 pub use adjoint_manifest::{
@@ -145,6 +146,24 @@ impl Fmu {
     /// The parsed model description.
     pub fn model_description(&self) -> &ModelDescription {
         &self.files.model_description
+    }
+
+    /// Refuses an FMU whose model description breaks the standard (the errors `tandem
+    /// validate` reports; its notes pass): a run of it would record wrong values, for
+    /// instance a variable sharing another's value reference.
+    pub fn check_valid(&self) -> Result<()> {
+        let errors: Vec<String> = validate(self.model_description())
+            .into_iter()
+            .filter(Problem::is_error)
+            .map(|problem| problem.to_string())
+            .collect();
+        if errors.is_empty() {
+            return Ok(());
+        }
+        Err(Error::InvalidModelDescription {
+            path: self.path.clone(),
+            problems: errors,
+        })
     }
 
     /// The folder the FMU was unpacked into.

@@ -6,7 +6,8 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use super::{
-    Causality, FmiVersion, Initial, ModelDescription, Unknown, Variability, Variable, VariableType,
+    Causality, FmiVersion, Initial, ModelDescription, Unknown, Values, Variability, Variable,
+    VariableType,
 };
 
 /// How serious a [`Problem`] is.
@@ -289,6 +290,9 @@ fn check_start(variable: &Variable, problems: &mut Problems) {
             format!("variable {name}: a start value is required because {reason}"),
         );
     }
+    if let Some(start) = &variable.start {
+        check_start_values(variable, start, problems);
+    }
     if variable.start.is_some() {
         if initial == Some(Initial::Calculated) {
             problems.at(
@@ -302,6 +306,27 @@ fn check_start(variable: &Variable, problems: &mut Problems) {
             problems.at(
                 variable.line,
                 format!("variable {name}: the independent variable must not have a start value"),
+            );
+        }
+    }
+}
+
+/// A start value is a value of the variable's type: an empty start gives a scalar nothing,
+/// and a float start must be a number (xs:double has no NaN start and Tandem, like the
+/// standard's `fmi3Set` rules, no infinite one: `inf` and `1e999` are no finite xs:double).
+fn check_start_values(variable: &Variable, start: &Values, problems: &mut Problems) {
+    let name = &variable.name;
+    if variable.is_scalar() && start.len() == 0 && variable.ty != VariableType::String {
+        problems.at(
+            variable.line,
+            format!("variable {name}: the start value is empty"),
+        );
+    }
+    if let Values::Float(values) = start {
+        if let Some(bad) = values.iter().find(|value| !value.is_finite()) {
+            problems.at(
+                variable.line,
+                format!("variable {name}: start value {bad} is not a finite number"),
             );
         }
     }

@@ -9,7 +9,6 @@
 //! the process inside a call leaves them too: the writer publishes where its complete rows
 //! are after each row, and the crash handler writes them out ([`write_pending_after_crash`]).
 
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::ptr;
@@ -17,6 +16,7 @@ use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
+use crate::files::{create_output, OutputFile};
 use crate::model_description::Values;
 
 /// Longest time a written row stays in memory only.
@@ -45,7 +45,7 @@ static CRASH_PENDING: AtomicPtr<Pending> = AtomicPtr::new(ptr::null_mut());
 /// A CSV result file being written.
 pub struct CsvWriter {
     path: PathBuf,
-    file: File,
+    file: OutputFile,
     buffer: Vec<u8>,
     columns: usize,
     rows: usize,
@@ -60,11 +60,13 @@ pub struct CsvWriter {
 }
 
 impl CsvWriter {
-    /// Creates `path` and writes the header: `time` and then `names`.
+    /// Creates `path` and writes the header: `time` and then `names`. The file is refused if
+    /// it is an input of the run, and held under a lock while it is written (see
+    /// [`create_output`]).
     pub fn create(path: &Path, names: &[String]) -> Result<Self> {
-        let file = File::create(path).map_err(|e| Error::io(path, e))?;
+        let file = create_output(path)?;
         #[cfg(unix)]
-        let descriptor = std::os::fd::AsRawFd::as_raw_fd(&file);
+        let descriptor = std::os::fd::AsRawFd::as_raw_fd(&*file);
         #[cfg(not(unix))]
         let descriptor = -1;
         let mut writer = CsvWriter {

@@ -199,6 +199,7 @@ fn render(
             time.len()
         )));
     }
+    crate::files::check_output(path)?;
     register_font().map_err(failure)?;
     let title = options.title.as_ref().map_or(0, |_| TITLE_HEIGHT);
     let size = (options.width, heights * options.panel_height + title);

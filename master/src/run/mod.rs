@@ -17,6 +17,7 @@ use crate::schedule::{CoSimulation, Progress};
 use crate::simulate::{grid_intervals, grid_point, Trace};
 use crate::suggest::did_you_mean;
 use crate::system::{LoadOptions, System};
+use crate::time_grid::check_output_size;
 
 /// A plot `tandem run` draws at the end of a run, into `<result file stem>_<kind>.png`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +69,8 @@ pub struct RunOptions {
     /// Whether to return the result rows in [`RunSummary::trace`] (for `tandem sweep`'s
     /// metrics).
     pub keep_trace: bool,
+    /// Whether to write a result file larger than [`crate::time_grid::MAX_UNFORCED_OUTPUT`].
+    pub force: bool,
 }
 
 /// What a finished run reports.
@@ -165,6 +168,13 @@ pub fn run_loaded(
         });
     }
     let plotted = plotted_variables(system, &header, &options.plot_variables)?;
+    let intervals = grid_intervals(system.start, system.macro_step, system.stop);
+    check_output_size(intervals as f64 + 1.0, header.len() + 1, options.force, "macro step (--step-size)").map_err(
+        |message| Error::InvalidValue {
+            item: output_file.display().to_string(),
+            message,
+        },
+    )?;
     let mut writer = CsvWriter::create(&output_file, &header)?;
     let mut trace = (!options.plots.is_empty() || options.keep_trace).then(|| Trace {
         names: header.clone(),
@@ -182,7 +192,6 @@ pub fn run_loaded(
         recorded: Vec::with_capacity(system.recorded.len()),
     };
     row.write(&cosimulation, energy.as_ref())?;
-    let intervals = grid_intervals(system.start, system.macro_step, system.stop);
     let mut terminated_by = None;
     let mut bar = if options.progress {
         ProgressBar::on_stderr(system.start, system.stop)

@@ -23,6 +23,7 @@ use crate::output::plot::{self, Layout, PlotOptions, TimeSeries};
 use crate::output::progress::Progress;
 use crate::output::summary::{Steps, Summary};
 use crate::solver::Method;
+use crate::time_grid::{check_interval, check_output_size, check_step};
 use crate::Fmu;
 use recorder::Recorder;
 
@@ -60,6 +61,8 @@ pub struct SimulationOptions {
     pub progress: bool,
     /// A plot of the results to draw at the end of the run (also when it fails).
     pub plot: Option<PlotRequest>,
+    /// Whether to write a result file larger than [`crate::time_grid::MAX_UNFORCED_OUTPUT`].
+    pub force: bool,
 }
 
 /// What to plot and where.
@@ -195,11 +198,20 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
         .as_ref()
         .map(|request| plot_variables(md, request, options.output_variables.as_deref()));
     fmu.load(interface)?;
+    let rows = (experiment.stop - experiment.start) / experiment.output_interval + 1.0;
     let mut recorder = Recorder::create(
         fmu,
         options.output_variables.as_deref(),
         &options.output_file,
         plot_names.as_deref(),
+        |columns| {
+            check_output_size(rows, columns, options.force, "--output-interval").map_err(
+                |message| Error::InvalidValue {
+                    item: options.output_file.display().to_string(),
+                    message,
+                },
+            )
+        },
     )?;
     let mut instance =
         CountingInstance::new(fmu.instantiate(interface, &md.model_name, options.log.clone())?);
@@ -363,6 +375,10 @@ fn experiment(
         item: item.to_string(),
         message,
     };
+    check_interval(start, stop).map_err(|message| {
+        let item = if start.is_finite() { "--stop-time" } else { "--start-time" };
+        invalid(item, message)
+    })?;
     if !(stop > start) {
         return Err(invalid(
             "--stop-time",
@@ -385,6 +401,12 @@ fn experiment(
             "--output-interval",
             format!("output interval {output_interval} must be positive"),
         ));
+    }
+    check_step("output interval", start, stop, output_interval)
+        .map_err(|message| invalid("--output-interval", message))?;
+    if interface == InterfaceType::CoSimulation {
+        check_step("step size", start, stop, step)
+            .map_err(|message| invalid("--step-size", message))?;
     }
     if interface == InterfaceType::CoSimulation {
         let ratio = output_interval / step;

@@ -110,12 +110,14 @@ pub struct Recorder {
 
 impl Recorder {
     /// A recorder of `names` (default: see [`selection::default_variables`]) writing to `path`, which also
-    /// keeps the numeric variables `traced` in memory.
+    /// keeps the numeric variables `traced` in memory. `admit` sees the number of columns
+    /// (time included) before the file is created, and may refuse it.
     pub fn create(
         fmu: &Fmu,
         names: Option<&[String]>,
         path: &Path,
         traced: Option<&[String]>,
+        admit: impl FnOnce(usize) -> Result<()>,
     ) -> Result<Self> {
         let md = fmu.model_description();
         let (recorded, remark) = match names {
@@ -145,6 +147,7 @@ impl Recorder {
                 Ok((selection.buffer(), selection, trace))
             })
             .transpose()?;
+        admit(recorded.names.len() + 1)?;
         Ok(Recorder {
             writer: CsvWriter::create(path, &recorded.names)?,
             remark,
@@ -157,6 +160,8 @@ impl Recorder {
     /// Reads the variables at `time` and writes one row; a non-finite Float value is an error
     /// naming the variables, and the row is not written.
     pub fn record(&mut self, instance: &mut dyn FmuInstance, time: f64) -> Result<()> {
+        // At every row, not only every step: one step may pass many rows.
+        crate::interrupt::check(time)?;
         self.recorded.read(instance, &mut self.buffer)?;
         let non_finite = non_finite_columns(&self.recorded.names, &self.buffer);
         if !non_finite.is_empty() {

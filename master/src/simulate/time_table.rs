@@ -26,10 +26,10 @@ impl TimeTable {
             path: path.to_path_buf(),
             message,
         };
+        let file = crate::files::open_data(path).map_err(|e| bad(e.to_string()))?;
         let mut reader = csv::ReaderBuilder::new()
             .trim(csv::Trim::All)
-            .from_path(path)
-            .map_err(|e| bad(e.to_string()))?;
+            .from_reader(file);
         let header = reader.headers().map_err(|e| bad(e.to_string()))?.clone();
         if header.get(0) != Some("time") {
             return Err(bad(format!(
@@ -48,15 +48,19 @@ impl TimeTable {
                 match text {
                     "true" => Ok(1.0),
                     "false" => Ok(0.0),
-                    _ => text.parse().map_err(|_| {
-                        bad(format!(
+                    _ => match text.parse::<f64>() {
+                        Ok(value) if !value.is_nan() => Ok(value),
+                        _ => Err(bad(format!(
                             "line {line}, column {}: \"{text}\" is not a number",
                             i + 1
-                        ))
-                    }),
+                        ))),
+                    },
                 }
             };
             let time = number(0)?;
+            if !time.is_finite() {
+                return Err(bad(format!("line {line}: time {time} is not a finite number")));
+            }
             if times.last().is_some_and(|&last| time < last) {
                 return Err(bad(format!(
                     "line {line}: time {time} is before the previous row's"

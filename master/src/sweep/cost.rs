@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::gradient::section::{self, GradientSection};
-use crate::gradient::{Checkpointing, CostSpec, Problem};
+use crate::gradient::{Checkpointing, CostSource, CostSpec, Problem};
 use crate::instance::LogSettings;
 use crate::system::System;
 
@@ -36,6 +36,7 @@ impl CostColumns {
                 section.cost.as_deref(),
                 data,
                 section.weights.into_iter().collect(),
+                &CostSource::of(None, system_file, "gradient"),
             )?,
             parameters: section.parameters,
             checkpointing: Checkpointing::every(section.checkpoint_interval),

@@ -36,6 +36,10 @@ use metrics::Metric;
 use progress::SweepProgress;
 use table::{RunRow, SweepTable};
 
+/// Most runs of one sweep: its sets and its table are held in memory (a run's row takes about
+/// 200 bytes with a few parameters and metrics, so the largest sweep takes a few GB).
+pub const MAX_RUNS: usize = 10_000_000;
+
 /// Parameter sets: the parameters' names and one row of values per run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sets {

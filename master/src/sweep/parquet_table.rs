@@ -114,8 +114,8 @@ impl Column {
     }
 }
 
-/// Writes `table` to `path` as Parquet.
-pub fn write(table: &SweepTable, path: &Path) -> Result<()> {
+/// Writes `table` as Parquet into `file`, the result file `path`.
+pub fn write(table: &SweepTable, path: &Path, file: File) -> Result<()> {
     let columns = Column::all(table);
     let written = (|| -> std::result::Result<(), ParquetError> {
         let fields = columns
@@ -125,7 +125,6 @@ pub fn write(table: &SweepTable, path: &Path) -> Result<()> {
         let schema = Type::group_type_builder("sweep")
             .with_fields(fields)
             .build()?;
-        let file = File::create(path)?;
         let mut writer = SerializedFileWriter::new(file, Arc::new(schema), Default::default())?;
         let mut group = writer.next_row_group()?;
         for (_, column) in &columns {

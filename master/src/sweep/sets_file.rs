@@ -12,10 +12,10 @@ pub fn read(path: &Path) -> Result<Sets> {
         path: path.to_path_buf(),
         message,
     };
+    let file = crate::files::open_data(path).map_err(|e| invalid(e.to_string()))?;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
-        .from_path(path)
-        .map_err(|e| invalid(e.to_string()))?;
+        .from_reader(file);
     let names: Vec<String> = reader
         .headers()
         .map_err(|e| invalid(e.to_string()))?

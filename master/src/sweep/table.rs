@@ -47,14 +47,15 @@ impl SweepTable {
             .collect()
     }
 
-    /// Writes the table to `path` as CSV: numbers as the result files write them (shortest text
-    /// that reads back to the same value), a failed run's metrics left empty.
-    pub fn write_csv(&self, path: &Path) -> Result<()> {
+    /// Writes the table as CSV into `file`, the result file `path`: numbers as the result
+    /// files write them (shortest text that reads back to the same value), a failed run's
+    /// metrics left empty.
+    pub fn write_csv(&self, path: &Path, file: impl std::io::Write) -> Result<()> {
         let error = |e: csv::Error| Error::InputFile {
             path: path.to_path_buf(),
             message: format!("cannot write the sweep table: {e}"),
         };
-        let mut writer = csv::Writer::from_path(path).map_err(error)?;
+        let mut writer = csv::Writer::from_writer(file);
         writer.write_record(self.header()).map_err(error)?;
         for (run, row) in self.rows.iter().enumerate() {
             let (status, message, metrics) = match &row.outcome {

@@ -120,13 +120,15 @@ pub(super) fn open<'a>(
     }
     // Inside a package the path is in a temporary folder, gone after the run: name the FMU by
     // its label (the package and the entry) instead.
-    let fmu = Fmu::open(&path).map_err(|e| {
-        let message = e
-            .to_string()
-            .replace(&path.display().to_string(), &fmu_label);
-        error(&entry.fmu.at, message)
-    })?
-    .shown_as(&fmu_label);
+    let fmu = Fmu::open(&path)
+        .and_then(|fmu| fmu.check_valid().map(|()| fmu))
+        .map_err(|e| {
+            let message = e
+                .to_string()
+                .replace(&path.display().to_string(), &fmu_label);
+            error(&entry.fmu.at, message)
+        })?
+        .shown_as(&fmu_label);
     let md = fmu.model_description();
     let (has_cs, has_me) = (md.co_simulation.is_some(), md.model_exchange.is_some());
     let interface = match &entry.interface {

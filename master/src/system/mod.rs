@@ -159,7 +159,7 @@ impl System {
             .iter()
             .map(|entry| component::open(entry, location))
             .collect::<Result<Vec<_>>>()?;
-        let macro_step = macro_step(description, options.step_size, &opened, stop - start)?;
+        let macro_step = macro_step(description, options.step_size, &opened, (start, stop))?;
         let mut ignored = description.ignored.clone();
         let components = opened
             .into_iter()
@@ -289,6 +289,16 @@ fn interval(system: &SystemDescription, stop_time: Option<f64>) -> Result<(f64, 
             ))
         }
     };
+    if let Err(message) = crate::time_grid::check_interval(start, stop) {
+        return Err(match (stop_time, &system.stop, &system.start) {
+            (_, _, Some(written)) if !start.is_finite() => system.error(&written.at, message),
+            (None, Some(written), _) => system.error(&written.at, message),
+            _ => Error::InvalidValue {
+                item: "--stop-time".into(),
+                message,
+            },
+        });
+    }
     if !(stop > start) {
         let message = format!("stop time {stop} must be after the start time {start}");
         return Err(match (stop_time, &system.stop) {
@@ -310,8 +320,9 @@ fn macro_step(
     system: &SystemDescription,
     step_size: Option<f64>,
     components: &[component::Opened<'_>],
-    duration: f64,
+    (start, stop): (f64, f64),
 ) -> Result<f64> {
+    let duration = stop - start;
     let (step, written) = match (step_size, &system.step) {
         (Some(step), _) => (step, None),
         (None, Some(Located { value, at })) => (*value, Some(at)),
@@ -328,8 +339,12 @@ fn macro_step(
             (step, None)
         }
     };
-    if !(step > 0.0 && step.is_finite()) {
-        let message = format!("the macro step {step} must be positive");
+    let checked = if !(step > 0.0 && step.is_finite()) {
+        Err(format!("the macro step {step} must be positive"))
+    } else {
+        crate::time_grid::check_step("macro step", start, stop, step)
+    };
+    if let Err(message) = checked {
         return Err(match written {
             Some(at) => system.error(at, message),
             None => Error::InvalidValue {

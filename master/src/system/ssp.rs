@@ -3,7 +3,6 @@
 //! under `resources/`. The package is unpacked into a temporary folder, where the references
 //! resolve as they would next to an unpacked SSD.
 
-use std::fs::File;
 use std::path::Path;
 
 use tempfile::TempDir;
@@ -25,7 +24,7 @@ impl Package {
             path: path.to_path_buf(),
             message,
         };
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let file = crate::files::open_input(path).map_err(|e| Error::io(path, e))?;
         let mut archive = zip::ZipArchive::new(file)
             .map_err(|e| invalid(format!("not a valid SSP package (corrupt zip): {e}")))?;
         if archive.index_for_name(DESCRIPTION).is_none() {

@@ -118,7 +118,7 @@ struct OutputEntry {
 
 /// Reads the TOML system file `path`; syntax and schema errors give the line and column.
 pub fn read(path: &Path) -> Result<SystemDescription> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::files::read_text(path).map_err(|e| Error::io(path, e))?;
     let lines = Lines(&text);
     let file: SystemFile = toml::from_str(&text).map_err(|e| {
         let message = e.message().trim_end();

@@ -28,7 +28,7 @@ impl XmlFile {
         label: Option<String>,
     ) -> Result<XmlFile> {
         let path = folder.join(relative);
-        let text = std::fs::read_to_string(&path).map_err(|e| {
+        let text = crate::files::read_text(&path).map_err(|e| {
             let shown = label.clone().unwrap_or_else(|| path.display().to_string());
             Error::InputFile {
                 path: system_path.to_path_buf(),
