@@ -272,3 +272,20 @@ impl Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_in_messages_are_short() {
+        let interrupted = Error::Interrupted {
+            signal: "SIGTERM",
+            time: 1e300,
+        };
+        assert_eq!(
+            interrupted.to_string(),
+            "interrupted by SIGTERM at t = 1e300; the rows recorded up to then are kept"
+        );
+    }
+}

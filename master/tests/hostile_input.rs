@@ -5,5 +5,7 @@
 
 mod common;
 
+#[path = "hostile_input/commands.rs"]
+mod commands;
 #[path = "hostile_input/files.rs"]
 mod files;

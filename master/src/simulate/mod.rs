@@ -402,12 +402,16 @@ fn experiment(
             format!("output interval {output_interval} must be positive"),
         ));
     }
-    check_step("output interval", start, stop, output_interval)
-        .map_err(|message| invalid("--output-interval", message))?;
     if interface == InterfaceType::CoSimulation {
         check_step("step size", start, stop, step)
             .map_err(|message| invalid("--step-size", message))?;
     }
+    // An output interval left out is the step size's.
+    let (what, option) = match options.output_interval {
+        Some(_) => ("output interval", "--output-interval"),
+        None => ("step size (the output interval)", "--step-size"),
+    };
+    check_step(what, start, stop, output_interval).map_err(|message| invalid(option, message))?;
     if interface == InterfaceType::CoSimulation {
         let ratio = output_interval / step;
         if (ratio - ratio.round()).abs() > 1e-9 * ratio.max(1.0) || ratio.round() < 1.0 {
