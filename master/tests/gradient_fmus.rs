@@ -11,7 +11,7 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use common::double_oscillator::Setup;
 use common::gradient::adjoint_and_differences;
-use tandem::gradient::{Checkpointing, CostSpec, Differences, Method, Problem};
+use tandem::gradient::{Checkpointing, CostSource, CostSpec, Differences, Method, Problem};
 use tandem::system::{LoadOptions, System};
 use tandem_tests::double_oscillator::DoubleOscillator;
 use tandem_tests::fmus::{self, FmiVersion};
@@ -354,7 +354,7 @@ fn a_final_value_cost_has_the_gradient_of_finite_differences() {
         "final:mass2.position",
         "final:mass1.position + -0.5*integral:mass2.position",
     ] {
-        let cost = CostSpec::new(Some(text), None, Vec::new()).expect("the cost parses");
+        let cost = CostSpec::new(Some(text), None, Vec::new(), &CostSource::Option).expect("the cost parses");
         for setup in [
             Setup::jacobi("foh", 1e-3),
             Setup::gauss_seidel(["mass1", "spring", "mass2"], "zoh", 1e-3),
