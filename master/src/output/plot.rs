@@ -14,6 +14,7 @@ use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
+use super::drawing_error::{describe, BackendError};
 use crate::error::{Error, Result};
 
 /// Signals sampled at common times.
@@ -242,8 +243,11 @@ fn draw<DB: DrawingBackend>(
     time: &[f64],
     panels: &[Panel],
     options: &PlotOptions,
-) -> std::result::Result<(), String> {
-    let problem = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+) -> std::result::Result<(), String>
+where
+    DB::ErrorType: BackendError,
+{
+    let problem = |e: DrawingAreaErrorKind<DB::ErrorType>| describe(e);
     root.fill(&WHITE).map_err(problem)?;
     let area = match &options.title {
         Some(title) => root.titled(title, (FONT, 26)).map_err(problem)?,
