@@ -514,4 +514,24 @@ mod tests {
             "{error}"
         );
     }
+
+    #[test]
+    fn a_plot_in_a_missing_folder_fails_with_the_os_error_in_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let time = [0.0, 1.0];
+        let series = TimeSeries {
+            time: &time,
+            columns: vec![("x", &time)],
+        };
+        for name in ["p.png", "p.svg"] {
+            let path = dir.path().join("missing").join(name);
+            let missing = std::fs::File::create(&path).unwrap_err();
+            let error = time_series(&path, &series, &PlotOptions::default())
+                .unwrap_err()
+                .to_string();
+            let expected = format!("{}: cannot draw the plot: {missing}", path.display());
+            assert!(error.starts_with(&expected), "{error}");
+            assert!(!error.contains("Error("), "{error}");
+        }
+    }
 }
