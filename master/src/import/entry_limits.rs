@@ -29,7 +29,7 @@ pub const RATIO_FLOOR: u64 = 4 << 20;
 /// `bytes` for a message: in GiB, MiB or KiB when a whole number of them, else in bytes.
 pub fn size_text(bytes: u64) -> String {
     for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] {
-        if bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
             return format!("{} {unit}", bytes >> shift);
         }
     }
