@@ -76,7 +76,7 @@ pub fn reproduce_command(target: Target, seed: u64, case: u64) -> String {
 /// Runs `options.runs` cases of `target`.
 pub fn run(target: Target, options: &Options) -> std::io::Result<Report> {
     let harness = Harness::new(target)?;
-    let seeds = target.seeds();
+    let seeds = target.corpus();
     let started = Arc::new(AtomicU64::new(u64::MAX));
     let current = Arc::new(AtomicU64::new(0));
     let epoch = Instant::now();

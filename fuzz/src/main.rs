@@ -48,7 +48,7 @@ fn main() -> ExitCode {
     for target in targets {
         let outcome = match (&args.input, args.case) {
             (Some(path), _) => std::fs::read(path).map(|input| single(target, &input)),
-            (None, Some(case)) => Ok(single(target, &engine::input(&target.seeds(), args.seed, case))),
+            (None, Some(case)) => Ok(single(target, &engine::input(&target.corpus(), args.seed, case))),
             (None, None) => many(target, &args),
         };
         match outcome {

@@ -98,6 +98,25 @@ impl Target {
         };
         texts.into_iter().map(String::into_bytes).collect()
     }
+
+    /// Inputs the reader must refuse, which mutations start from as well: the kinds that once
+    /// took the process down (an SSD nested 20 000 elements deep overflowed the stack; the
+    /// seed is nested 300 deep, beyond the 256 every XML reader accepts, and its mutants
+    /// land on both sides of the limit).
+    pub fn rejected_seeds(self) -> Vec<Vec<u8>> {
+        match self {
+            Target::Ssd => vec![include_bytes!("../seeds/deep-nesting.ssd").to_vec()],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every input mutations start from: the [`seeds`](Target::seeds), then the
+    /// [`rejected seeds`](Target::rejected_seeds).
+    pub fn corpus(self) -> Vec<Vec<u8>> {
+        let mut corpus = self.seeds();
+        corpus.extend(self.rejected_seeds());
+        corpus
+    }
 }
 
 /// Runs one target on inputs; keeps what every input needs (a scratch folder, the model

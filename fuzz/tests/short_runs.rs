@@ -1,6 +1,7 @@
-//! A short fuzzing pass of every target with a fixed seed: every seed is accepted, and no
-//! mutant may make a reader panic. (`cargo xtask fuzz` runs the long passes.) One test, as the
-//! fuzzing loop replaces the panic hook of the whole process while it runs.
+//! A short fuzzing pass of every target with a fixed seed: every seed is accepted, every
+//! rejected seed refused, and no mutant may make a reader panic. (`cargo xtask fuzz` runs the
+//! long passes.) One test, as the fuzzing loop replaces the panic hook of the whole process
+//! while it runs.
 
 use tandem_fuzz::{engine, Options, Target};
 
@@ -12,6 +13,9 @@ fn no_mutant_of_the_seeds_makes_a_reader_panic() {
         let harness = tandem_fuzz::Harness::new(target).unwrap();
         for (i, seed) in target.seeds().iter().enumerate() {
             assert_eq!(harness.run(seed), target.accepts_seeds(), "{} seed {i}", target.name());
+        }
+        for (i, seed) in target.rejected_seeds().iter().enumerate() {
+            assert!(!harness.run(seed), "{} rejected seed {i} was accepted", target.name());
         }
         let report = engine::run(target, &options).unwrap();
         assert_eq!(report.cases, options.runs);

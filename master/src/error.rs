@@ -53,13 +53,27 @@ pub enum Error {
         /// The result file.
         path: PathBuf,
     },
-    /// The .fmu is not a readable zip archive.
-    #[error("{}: not a valid FMU archive (corrupt zip): {message}", path.display())]
+    /// The .fmu or .ssp is not a readable zip archive, or an entry's name or link leads out
+    /// of the folder it is unpacked into.
+    #[error("{}: not a valid {kind} (corrupt zip): {message}", path.display())]
     CorruptArchive {
-        /// The .fmu file.
+        /// The archive.
         path: PathBuf,
-        /// What the zip reader reported.
+        /// What the archive is meant to be.
+        kind: crate::import::ArchiveKind,
+        /// What the zip reader reported, with the entry it was reading.
         message: String,
+    },
+    /// An entry of an .fmu or .ssp would unpack to more than the limits of
+    /// [`crate::import::entry_limits`] allow.
+    #[error("{}: entry {entry}: {problem}", path.display())]
+    ArchiveEntryTooLarge {
+        /// The archive.
+        path: PathBuf,
+        /// The entry's name.
+        entry: String,
+        /// Which limit it exceeds.
+        problem: String,
     },
     /// The archive has no modelDescription.xml at its root.
     #[error("{}: the archive contains no modelDescription.xml at its root", path.display())]

@@ -9,3 +9,6 @@ mod common;
 mod commands;
 #[path = "hostile_input/files.rs"]
 mod files;
+
+#[path = "hostile_input/archives.rs"]
+mod archives;

@@ -304,7 +304,7 @@ fn references(
         .map(|name| match md.variable(name) {
             Some(v) if v.causality == causality => Ok(v.value_reference),
             Some(v) => Err(format!(
-                "{what} {name} has causality {:?}, not {causality:?}",
+                "{what} {name} has causality {}, not {causality}",
                 v.causality
             )),
             None => Err(format!("{what} {name}: no such variable in the FMU")),

@@ -2,12 +2,13 @@
 //! a run needs unpacked into a temporary folder that is removed on drop.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
 use std::path::{Component, Path, PathBuf};
 
 use tempfile::TempDir;
 use zip::ZipArchive;
 
+use super::entry_limits::{check_header, read_within, MAX_UNPACKED, MAX_XML};
+use super::unpack::{ArchiveFile, ArchiveKind, Unpacker};
 use crate::error::{Error, Result};
 
 /// The name of the model description at the root of every FMU.
@@ -23,19 +24,11 @@ impl Archive {
     /// Opens `path` after checking that it is a zip archive with a modelDescription.xml at its
     /// root and that no entry's name leads out of the folder it is unpacked into.
     pub fn open(path: &Path) -> Result<Self> {
-        let file = crate::files::open_input(path).map_err(|e| Error::io(path, e))?;
-        let zip = ZipArchive::new(file).map_err(|e| corrupt(path, e.to_string()))?;
-        // Every entry is checked, not only those unpacked: an archive with an escaping entry
-        // is malformed whatever the run reads of it.
-        for index in 0..zip.len() {
-            let entry = zip
-                .by_index_data(index)
-                .map_err(|e| corrupt(path, e.to_string()))?;
-            if entry.enclosed_name().is_none() {
-                let name = entry.name().map(|n| n.into_owned()).unwrap_or_default();
-                return Err(corrupt(path, format!("Invalid file path {name:?}")));
-            }
+        let zip = ArchiveFile {
+            path,
+            kind: ArchiveKind::Fmu,
         }
+        .open()?;
         if zip.index_for_name(MODEL_DESCRIPTION).is_none() {
             return Err(Error::MissingModelDescription {
                 path: path.to_path_buf(),
@@ -47,21 +40,26 @@ impl Archive {
         })
     }
 
-    /// The content of the entry `name`, `None` if the archive has none of that name.
+    /// The content of the XML entry `name` (read into memory, so held to
+    /// [`MAX_XML`]), `None` if the archive has none of that name.
     pub fn read(&mut self, name: &str) -> Result<Option<Vec<u8>>> {
         let Some(index) = self.zip.index_for_name(name) else {
             return Ok(None);
         };
-        let path = &self.path;
-        let mut entry = self
+        let archive = ArchiveFile {
+            path: &self.path,
+            kind: ArchiveKind::Fmu,
+        };
+        let entry = self
             .zip
             .by_index(index)
-            .map_err(|e| corrupt(path, e.to_string()))?;
-        let mut bytes = Vec::with_capacity(entry.size().min(1 << 24) as usize);
-        entry
-            .read_to_end(&mut bytes)
-            .map_err(|e| corrupt(path, format!("{name}: {e}")))?;
-        Ok(Some(bytes))
+            .map_err(|e| archive.corrupt(format!("{name}: {e}")))?;
+        let declared = entry.size();
+        check_header(declared, entry.compressed_size(), MAX_XML)
+            .map_err(|problem| archive.too_large(Path::new(name), problem))?;
+        read_within(entry, declared)
+            .map(Some)
+            .map_err(|e| archive.copy_error(Path::new(name), None, e))
     }
 
     /// The folders under `binaries/`: the platforms the FMU has binaries for, sorted.
@@ -87,108 +85,42 @@ impl Archive {
 
     /// Unpacks what a run reads into a new temporary folder: modelDescription.xml (some FMUs
     /// read it through their resources), the binaries of `platform` and `resources/`. The
-    /// sources, documentation and other extras stay in the archive.
+    /// sources, documentation and other extras stay in the archive. Each entry is held to the
+    /// limits of [`super::entry_limits`]; the folder is removed when one is exceeded.
     pub fn unpack(&mut self, platform: &str) -> Result<TempDir> {
         let directory = tempfile::Builder::new()
             .prefix("tandem-fmu-")
             .tempdir()
             .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+        let archive = ArchiveFile {
+            path: &self.path,
+            kind: ArchiveKind::Fmu,
+        };
+        let mut unpacker = Unpacker::new(archive, directory.path());
         let binaries = Path::new("binaries").join(platform);
         for index in 0..self.zip.len() {
             let mut entry = self
                 .zip
                 .by_index(index)
-                .map_err(|e| corrupt(&self.path, e.to_string()))?;
+                .map_err(|e| archive.corrupt(format!("entry {}: {e}", index + 1)))?;
             let Some(name) = entry.enclosed_name() else {
                 continue; // unreachable: `open` checked every name
             };
-            let wanted = name == Path::new(MODEL_DESCRIPTION)
-                || name.starts_with(&binaries)
-                || name.starts_with("resources");
-            if !wanted {
+            let description = name == Path::new(MODEL_DESCRIPTION);
+            if !(description || name.starts_with(&binaries) || name.starts_with("resources")) {
                 continue;
             }
-            let target = directory.path().join(&name);
-            if entry.is_dir() {
-                std::fs::create_dir_all(&target).map_err(|e| Error::io(&target, e))?;
-                continue;
-            }
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
-            }
-            if entry.is_symlink() {
-                let mut link = String::new();
-                entry
-                    .read_to_string(&mut link)
-                    .map_err(|e| corrupt(&self.path, format!("{}: {e}", name.display())))?;
-                symlink(&self.path, &name, &link, &target)?;
-                continue;
-            }
-            let file = File::create(&target).map_err(|e| Error::io(&target, e))?;
-            // A buffer the size of the entry (within bounds) writes it in one call or few.
-            let capacity = entry.size().clamp(1 << 13, 1 << 20) as usize;
-            let mut file = BufWriter::with_capacity(capacity, file);
-            std::io::copy(&mut entry, &mut file)
-                .and_then(|_| file.flush())
-                .map_err(|e| match e.kind() {
-                    // Decompression and CRC errors surface as invalid data.
-                    std::io::ErrorKind::InvalidData => {
-                        corrupt(&self.path, format!("{}: {e}", name.display()))
-                    }
-                    _ => Error::io(&target, e),
-                })?;
-            #[cfg(unix)]
-            if let Some(mode) = entry.unix_mode() {
-                use std::os::unix::fs::PermissionsExt;
-                // Without set-id bits, and readable and writable by the owner, so that the
-                // folder can be removed.
-                let permissions = std::fs::Permissions::from_mode(mode & 0o777 | 0o600);
-                std::fs::set_permissions(&target, permissions)
-                    .map_err(|e| Error::io(&target, e))?;
-            }
+            let limit = if description { MAX_XML } else { MAX_UNPACKED };
+            unpacker.unpack(&mut entry, &name, limit)?;
         }
         Ok(directory)
-    }
-}
-
-/// Creates `target`, the archive entry `name`, as a symbolic link to `link` if that stays
-/// in the entry's folder or below (a versioned library name, say); refuses anything else.
-fn symlink(archive: &Path, name: &Path, link: &str, target: &Path) -> Result<()> {
-    let descends = !link.is_empty()
-        && Path::new(link)
-            .components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-    if !descends {
-        return Err(corrupt(
-            archive,
-            format!(
-                "Invalid file path: {} links to {link:?}, outside its folder",
-                name.display()
-            ),
-        ));
-    }
-    #[cfg(unix)]
-    return std::os::unix::fs::symlink(link, target).map_err(|e| Error::io(target, e));
-    #[cfg(not(unix))]
-    return Err(corrupt(
-        archive,
-        format!(
-            "{}: symbolic links are not supported on this platform",
-            name.display()
-        ),
-    ));
-}
-
-fn corrupt(path: &Path, message: String) -> Error {
-    Error::CorruptArchive {
-        path: path.to_path_buf(),
-        message,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
 
     /// An archive at `dir/name` holding `files` (a name ending in `/` is a folder) and
     /// `links` (name, target) as symbolic links.

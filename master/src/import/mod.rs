@@ -3,6 +3,8 @@
 
 mod adjoint_manifest;
 mod archive;
+pub mod entry_limits;
+pub(crate) mod unpack;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -22,6 +24,7 @@ pub use adjoint_manifest::{
 };
 use archive::Archive;
 pub use archive::MODEL_DESCRIPTION;
+pub use unpack::ArchiveKind;
 
 /// The unpacked files of an FMU and its parsed model description; the folder is removed when
 /// the last owner (the [`Fmu`] or one of its instances) is dropped.

@@ -22,7 +22,13 @@ pub struct Element {
     pub column: usize,
 }
 
-/// Parses `text` into its root element.
+/// The deepest nesting of elements any reader accepts. The element tree is walked (and
+/// dropped) recursively, so a document nested tens of thousands deep would overflow the
+/// stack; the deepest FMI and SSP documents nest some ten elements, a system of nested
+/// systems a few per level.
+pub const MAX_DEPTH: usize = 256;
+
+/// Parses `text` into its root element; refuses elements nested deeper than [`MAX_DEPTH`].
 pub fn parse_document(text: &str) -> Result<Element, ParseError> {
     let lines = LineIndex::new(text);
     let mut reader = Reader::from_str(text);
@@ -45,10 +51,14 @@ pub fn parse_document(text: &str) -> Result<Element, ParseError> {
                 ));
             }
             Event::Start(tag) => {
-                stack.push(element(&tag, lines.position(start_of_event))?);
+                let position = lines.position(start_of_event);
+                check_depth(&stack, &tag, position)?;
+                stack.push(element(&tag, position)?);
             }
             Event::Empty(tag) => {
-                let done = element(&tag, lines.position(start_of_event))?;
+                let position = lines.position(start_of_event);
+                check_depth(&stack, &tag, position)?;
+                let done = element(&tag, position)?;
                 close(&mut stack, &mut root, done);
             }
             Event::End(_) => {
@@ -69,6 +79,26 @@ pub fn parse_document(text: &str) -> Result<Element, ParseError> {
         ));
     }
     root.ok_or_else(|| ParseError::new(1, 1, "malformed XML: the document has no root element"))
+}
+
+/// Refuses the element `tag` when it would be nested deeper than [`MAX_DEPTH`] inside the
+/// open elements `stack`.
+fn check_depth(
+    stack: &[Element],
+    tag: &BytesStart,
+    (line, column): (usize, usize),
+) -> Result<(), ParseError> {
+    if stack.len() < MAX_DEPTH {
+        return Ok(());
+    }
+    Err(ParseError::new(
+        line,
+        column,
+        format!(
+            "<{}> is nested deeper than {MAX_DEPTH} elements",
+            tag_name(tag)
+        ),
+    ))
 }
 
 fn close(stack: &mut [Element], root: &mut Option<Element>, done: Element) {
@@ -228,5 +258,36 @@ impl LineIndex {
     fn position(&self, offset: usize) -> (usize, usize) {
         let line = self.starts.partition_point(|&start| start <= offset).max(1);
         (line, offset - self.starts[line - 1] + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `depth` nested `<e>` elements, one per line, the innermost empty.
+    fn nested(depth: usize) -> String {
+        let mut text = "<e>\n".repeat(depth - 1);
+        text.push_str("<e/>\n");
+        text.push_str(&"</e>\n".repeat(depth - 1));
+        text
+    }
+
+    #[test]
+    fn nesting_up_to_the_limit_is_read_and_deeper_refused_at_the_element() {
+        let mut element = parse_document(&nested(MAX_DEPTH)).unwrap();
+        let mut depth = 1;
+        while let Some(child) = element.children.pop() {
+            element = child;
+            depth += 1;
+        }
+        assert_eq!(depth, MAX_DEPTH);
+
+        let error = parse_document(&nested(MAX_DEPTH + 1)).unwrap_err();
+        assert_eq!((error.line, error.column), (MAX_DEPTH + 1, 1));
+        assert_eq!(error.message, "<e> is nested deeper than 256 elements");
+        // Far deeper, the error comes before the stack could overflow.
+        let error = parse_document(&nested(100_000)).unwrap_err();
+        assert_eq!(error.line, MAX_DEPTH + 1);
     }
 }

@@ -14,6 +14,7 @@ use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
+use super::drawing_error::{describe, BackendError};
 use crate::error::{Error, Result};
 
 /// Signals sampled at common times.
@@ -243,8 +244,11 @@ fn draw<DB: DrawingBackend>(
     time: &[f64],
     panels: &[Panel],
     options: &PlotOptions,
-) -> std::result::Result<(), String> {
-    let problem = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+) -> std::result::Result<(), String>
+where
+    DB::ErrorType: BackendError,
+{
+    let problem = |e: DrawingAreaErrorKind<DB::ErrorType>| describe(e);
     root.fill(&WHITE).map_err(problem)?;
     let area = match &options.title {
         Some(title) => root.titled(title, (FONT, 26)).map_err(problem)?,
@@ -510,5 +514,25 @@ mod tests {
             error.contains("plot.pdf") && error.contains(".png or .svg"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_plot_in_a_missing_folder_fails_with_the_os_error_in_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let time = [0.0, 1.0];
+        let series = TimeSeries {
+            time: &time,
+            columns: vec![("x", &time)],
+        };
+        for name in ["p.png", "p.svg"] {
+            let path = dir.path().join("missing").join(name);
+            let missing = std::fs::File::create(&path).unwrap_err();
+            let error = time_series(&path, &series, &PlotOptions::default())
+                .unwrap_err()
+                .to_string();
+            let expected = format!("{}: cannot draw the plot: {missing}", path.display());
+            assert!(error.starts_with(&expected), "{error}");
+            assert!(!error.contains("Error("), "{error}");
+        }
     }
 }

@@ -8,9 +8,17 @@ use std::path::Path;
 use tempfile::TempDir;
 
 use crate::error::{Error, Result};
+use crate::import::entry_limits::{MAX_UNPACKED, MAX_XML};
+use crate::import::unpack::{ArchiveFile, Unpacker};
+use crate::import::ArchiveKind;
 
 /// The default system structure description of a package.
 pub const DESCRIPTION: &str = "SystemStructure.ssd";
+
+/// The extensions of the package's files that Tandem reads into memory as XML (the system
+/// structure description, parameter sets and parameter mappings), which are held to
+/// [`MAX_XML`].
+const XML_EXTENSIONS: [&str; 4] = ["ssd", "ssv", "ssm", "xml"];
 
 /// An unpacked package; the folder is removed on drop.
 pub struct Package {
@@ -18,28 +26,40 @@ pub struct Package {
 }
 
 impl Package {
-    /// Unpacks `path` after checking that it is a zip archive with [`DESCRIPTION`] at its root.
+    /// Unpacks `path` after checking that it is a zip archive with [`DESCRIPTION`] at its root
+    /// and that no entry's name leads out of the folder. Each entry is held to the limits of
+    /// [`crate::import::entry_limits`]; the folder is removed when one is exceeded.
     pub fn unpack(path: &Path) -> Result<Package> {
-        let invalid = |message: String| Error::InputFile {
-            path: path.to_path_buf(),
-            message,
+        let archive = ArchiveFile {
+            path,
+            kind: ArchiveKind::SspPackage,
         };
-        let file = crate::files::open_input(path).map_err(|e| Error::io(path, e))?;
-        let mut archive = zip::ZipArchive::new(file)
-            .map_err(|e| invalid(format!("not a valid SSP package (corrupt zip): {e}")))?;
-        if archive.index_for_name(DESCRIPTION).is_none() {
-            return Err(invalid(format!(
-                "the package contains no {DESCRIPTION} at its root"
-            )));
+        let mut zip = archive.open()?;
+        if zip.index_for_name(DESCRIPTION).is_none() {
+            return Err(Error::InputFile {
+                path: path.to_path_buf(),
+                message: format!("the package contains no {DESCRIPTION} at its root"),
+            });
         }
         let directory = tempfile::Builder::new()
             .prefix("tandem-ssp-")
             .tempdir()
             .map_err(|e| Error::io(std::env::temp_dir(), e))?;
-        // zip's extract refuses entries whose names escape the target folder.
-        archive
-            .extract(directory.path())
-            .map_err(|e| invalid(format!("cannot unpack the package: {e}")))?;
+        let mut unpacker = Unpacker::new(archive, directory.path());
+        for index in 0..zip.len() {
+            let mut entry = zip
+                .by_index(index)
+                .map_err(|e| archive.corrupt(format!("entry {}: {e}", index + 1)))?;
+            let Some(name) = entry.enclosed_name() else {
+                continue; // unreachable: `open` checked every name
+            };
+            let xml = name
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| XML_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
+            let limit = if xml { MAX_XML } else { MAX_UNPACKED };
+            unpacker.unpack(&mut entry, &name, limit)?;
+        }
         Ok(Package { directory })
     }
 
