@@ -26,6 +26,7 @@ pub mod solver;
 pub mod suggest;
 pub mod sweep;
 pub mod system;
+pub mod temporary;
 
 pub use error::{Error, Result};
 pub use import::Fmu;

@@ -9,6 +9,7 @@ use tempfile::TempDir;
 use zip::ZipArchive;
 
 use crate::error::{Error, Result};
+use crate::temporary::{self, Kind};
 
 /// The name of the model description at the root of every FMU.
 pub const MODEL_DESCRIPTION: &str = "modelDescription.xml";
@@ -89,10 +90,7 @@ impl Archive {
     /// read it through their resources), the binaries of `platform` and `resources/`. The
     /// sources, documentation and other extras stay in the archive.
     pub fn unpack(&mut self, platform: &str) -> Result<TempDir> {
-        let directory = tempfile::Builder::new()
-            .prefix("tandem-fmu-")
-            .tempdir()
-            .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+        let directory = temporary::folder(Kind::Fmu)?;
         let binaries = Path::new("binaries").join(platform);
         for index in 0..self.zip.len() {
             let mut entry = self

@@ -9,6 +9,7 @@ use std::path::Path;
 use tempfile::TempDir;
 
 use crate::error::{Error, Result};
+use crate::temporary::{self, Kind};
 
 /// The default system structure description of a package.
 pub const DESCRIPTION: &str = "SystemStructure.ssd";
@@ -33,10 +34,7 @@ impl Package {
                 "the package contains no {DESCRIPTION} at its root"
             )));
         }
-        let directory = tempfile::Builder::new()
-            .prefix("tandem-ssp-")
-            .tempdir()
-            .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+        let directory = temporary::folder(Kind::Ssp)?;
         // zip's extract refuses entries whose names escape the target folder.
         archive
             .extract(directory.path())
