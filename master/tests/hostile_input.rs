@@ -7,3 +7,6 @@ mod common;
 
 #[path = "hostile_input/files.rs"]
 mod files;
+
+#[path = "hostile_input/signals.rs"]
+mod signals;
