@@ -26,6 +26,7 @@ pub enum Kind {
 }
 
 impl Kind {
+    #[cfg(any(target_os = "linux", test))]
     const ALL: [Kind; 3] = [Kind::Fmu, Kind::Ssp, Kind::Sweep];
 
     /// Its part of the folder's name.
@@ -87,6 +88,7 @@ fn host() -> &'static str {
 }
 
 /// The PID in `name` if it names a folder that Tandem on this host creates.
+#[cfg(any(target_os = "linux", test))]
 fn pid_of(name: &str) -> Option<u32> {
     let rest = name.strip_prefix("tandem-")?;
     let (kind, rest) = rest.split_once('-')?;
