@@ -246,6 +246,15 @@ pub enum Error {
         /// The last time reached.
         time: f64,
     },
+    /// The user stopped a command that runs the system many times (Ctrl-C or SIGTERM): a
+    /// gradient, an identification.
+    #[error("interrupted by {signal}; {outcome}")]
+    Stopped {
+        /// The signal's name.
+        signal: &'static str,
+        /// What was kept, or that nothing was.
+        outcome: String,
+    },
 }
 
 /// The first problems and how many more, for a one-line message.
@@ -275,6 +284,14 @@ impl Error {
             fmu: fmu.to_path_buf(),
             name: name.to_string(),
             suggestion: did_you_mean(name, md.variable_names()),
+        }
+    }
+
+    /// The signal, if the user interrupted the work this error ended.
+    pub fn interrupting_signal(&self) -> Option<&'static str> {
+        match self {
+            Error::Interrupted { signal, .. } | Error::Stopped { signal, .. } => Some(signal),
+            _ => None,
         }
     }
 

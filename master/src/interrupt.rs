@@ -1,14 +1,27 @@
-//! Ctrl-C and SIGTERM during a run. The first one only sets a flag, which the host loops
-//! check after every step: the run ends after the step in progress, with the rows recorded so
-//! far written out and a message. A second one ends the process at once (for an FMU that
-//! never returns).
+//! Ctrl-C and SIGTERM during a command that runs systems. The first one only sets a flag, which
+//! the host loops check after every macro step: the command ends after the step in progress,
+//! keeping what it has (a run its rows, an identification its best point) and saying so. A
+//! signal within [`SAME_SIGNAL`] of the first is the same request sent twice (GNU `timeout`
+//! signals the child, then its group; an impatient double Ctrl-C) and changes nothing; one
+//! later than that ends the process at once, for an FMU that never returns.
 
+#[cfg(unix)]
+use std::sync::atomic::AtomicU64;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::{Error, Result};
 
 /// The signal received, 0 while none.
 static RECEIVED: AtomicUsize = AtomicUsize::new(0);
+
+/// When the first signal arrived, in nanoseconds of the monotonic clock (at least 1); 0 while
+/// none has.
+#[cfg(unix)]
+static FIRST_AT: AtomicU64 = AtomicU64::new(0);
+
+/// How long after the first signal another one still counts as the same request, in
+/// nanoseconds.
+pub const SAME_SIGNAL: u64 = 500_000_000;
 
 /// Installs the handlers of SIGINT and SIGTERM (once per process; later calls do nothing).
 /// Only the command line does this: a library user keeps its own handling.
@@ -17,24 +30,11 @@ pub fn install() {
     {
         static INSTALLED: std::sync::Once = std::sync::Once::new();
         INSTALLED.call_once(|| {
-            use std::sync::atomic::AtomicBool;
-            use std::sync::Arc;
-
-            let again = Arc::new(AtomicBool::new(false));
             for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-                // Registered first, so the flag set below decides only from the second signal on.
-                let registered = signal_hook::flag::register_conditional_shutdown(
-                    signal,
-                    128 + signal,
-                    Arc::clone(&again),
-                )
-                .and_then(|_| signal_hook::flag::register(signal, Arc::clone(&again)))
-                // SAFETY: the action only stores into an atomic, which is async-signal-safe.
-                .and_then(|_| unsafe {
-                    signal_hook::low_level::register(signal, move || {
-                        RECEIVED.store(signal as usize, Ordering::Relaxed)
-                    })
-                });
+                // SAFETY: the action reads the monotonic clock, touches atomics and may call
+                // _exit, all of which are async-signal-safe.
+                let registered =
+                    unsafe { signal_hook::low_level::register(signal, move || on_signal(signal)) };
                 if let Err(error) = registered {
                     eprintln!("warning: cannot handle signal {signal}: {error}");
                 }
@@ -43,22 +43,75 @@ pub fn install() {
     }
 }
 
-/// An error naming the signal if one arrived, to end the run at `time`, the last time whose
-/// results were recorded.
-pub fn check(time: f64) -> Result<()> {
-    match RECEIVED.load(Ordering::Relaxed) {
-        0 => Ok(()),
-        signal => Err(Error::Interrupted {
-            signal: signal_name(signal),
-            time,
-        }),
+/// What a signal does: the first sets the flag, a later one beyond [`SAME_SIGNAL`] ends the
+/// process with the shell's code for it (128 + the signal). Runs inside the signal handler.
+#[cfg(unix)]
+fn on_signal(signal: i32) {
+    let now = monotonic_nanos().max(1);
+    match FIRST_AT.compare_exchange(0, now, Ordering::SeqCst, Ordering::SeqCst) {
+        Ok(_) => RECEIVED.store(signal as usize, Ordering::SeqCst),
+        // A handler running on another thread may have read the clock after this one.
+        Err(first) if now.saturating_sub(first) > SAME_SIGNAL => {
+            signal_hook::low_level::exit(128 + signal)
+        }
+        Err(_) => {}
     }
 }
 
-fn signal_name(signal: usize) -> &'static str {
+/// The monotonic clock in nanoseconds.
+#[cfg(unix)]
+fn monotonic_nanos() -> u64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes into `now`, a valid timespec, and is async-signal-safe.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    (now.tv_sec as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(now.tv_nsec as u64)
+}
+
+/// An error naming the signal if one arrived, to end the run at `time`, the last time whose
+/// results were recorded.
+pub fn check(time: f64) -> Result<()> {
+    match received() {
+        None => Ok(()),
+        Some(signal) => Err(Error::Interrupted { signal, time }),
+    }
+}
+
+/// The name of the signal received, if one was.
+pub fn received() -> Option<&'static str> {
+    match number() {
+        0 => None,
+        signal => Some(signal_name(signal)),
+    }
+}
+
+/// The number of the signal received, 0 while none: what MPI ranks tell each other.
+pub fn number() -> usize {
+    RECEIVED.load(Ordering::SeqCst)
+}
+
+/// The name of signal number `signal`.
+pub fn signal_name(signal: usize) -> &'static str {
     match signal {
         2 => "SIGINT",
         15 => "SIGTERM",
         _ => "a signal",
+    }
+}
+
+/// `error`, or, if it is the user's interruption, that of a whole command (a gradient, an
+/// identification) with `outcome`, what the command kept: the time inside one of its many runs
+/// would tell the user nothing.
+pub fn with_outcome(error: Error, outcome: impl FnOnce() -> String) -> Error {
+    match error.interrupting_signal() {
+        Some(signal) => Error::Stopped {
+            signal,
+            outcome: outcome(),
+        },
+        None => error,
     }
 }

@@ -27,6 +27,7 @@ pub mod solver;
 pub mod suggest;
 pub mod sweep;
 pub mod system;
+pub mod temporary;
 pub mod time_grid;
 
 pub use error::{Error, Result};

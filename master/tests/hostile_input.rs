@@ -5,10 +5,11 @@
 
 mod common;
 
+#[path = "hostile_input/archives.rs"]
+mod archives;
 #[path = "hostile_input/commands.rs"]
 mod commands;
 #[path = "hostile_input/files.rs"]
 mod files;
-
-#[path = "hostile_input/archives.rs"]
-mod archives;
+#[path = "hostile_input/signals.rs"]
+mod signals;

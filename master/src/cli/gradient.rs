@@ -21,6 +21,7 @@ use crate::gradient::{
 };
 use crate::identify::Fittable;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
+use crate::interrupt;
 use crate::output::csv::format_float;
 use crate::system::{LoadOptions, System};
 
@@ -226,20 +227,35 @@ fn parse_weight(text: &str) -> Result<(String, f64)> {
 
 /// Computes and prints the gradient (and, with `--check`, the finite differences); under MPI
 /// the ranks share the experiments and rank 0 prints.
+/// On Ctrl-C or SIGTERM the runs stop at the next macro step, the FMUs' folders are removed
+/// and the message says what was printed.
 pub fn run(args: &GradientArgs, cluster: &Cluster) -> Result<ExitCode> {
+    interrupt::install();
     let mut problem = cluster.agree(setup(args, cluster))?;
     let values = problem.fittable().start_values();
-    let evaluation = problem.fittable().gradient(&values)?;
-    let check = if args.check {
+    let evaluation = problem
+        .fittable()
+        .gradient(&values)
+        .map_err(|e| interrupt::with_outcome(e, || "no gradient was computed".into()))?;
+    let (check, interrupted) = if args.check {
         let all: Vec<usize> = (0..values.len()).collect();
-        Some(problem.finite_differences(&values, &all)?)
+        match problem.finite_differences(&values, &all) {
+            Ok(check) => (Some(check), None),
+            Err(error) if error.interrupting_signal().is_some() => (None, Some(error)),
+            Err(error) => return Err(error),
+        }
     } else {
-        None
+        (None, None)
     };
     if cluster.is_root() {
         print(&values, &evaluation, check.as_deref(), &problem);
     }
-    Ok(ExitCode::SUCCESS)
+    match interrupted {
+        Some(error) => Err(interrupt::with_outcome(error, || {
+            "the gradient is printed without the finite-difference check".into()
+        })),
+        None => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// The problem of `args`, with the `[gradient]` section's defaults (not collective).

@@ -17,6 +17,7 @@ use crate::gradient::Method;
 use crate::identify::bounds::Bounded;
 use crate::identify::fit_output::{plot, write_parameters};
 use crate::identify::{identify, IdentifySection, Iteration, Settings};
+use crate::interrupt;
 use crate::output::csv::format_float;
 
 /// Arguments of `tandem identify`.
@@ -54,8 +55,10 @@ struct Plan {
 
 /// Fits the parameters, printing every iteration, and writes the results; under MPI the ranks
 /// share the experiments, each runs the same optimizer on the same sums, and rank 0 prints and
-/// writes.
+/// writes. On Ctrl-C or SIGTERM the runs stop at the next macro step and the best point so far
+/// is written as the result, without a plot.
 pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
+    interrupt::install();
     let (mut problem, plan) = cluster.agree(setup(args, cluster))?;
     let Plan {
         bounds,
@@ -77,7 +80,11 @@ pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
             );
         }
     });
-    let fit = identify(problem.fittable(), &bounds, &settings, report)?;
+    let fit = identify(problem.fittable(), &bounds, &settings, report).map_err(|e| {
+        interrupt::with_outcome(e, || {
+            "the first evaluation did not end: no point to write".into()
+        })
+    })?;
     if root {
         print_fit(&fit, &bounds);
     }
@@ -88,8 +95,30 @@ pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
     };
     // Collective under MPI: every rank goes on to the outputs, or none.
     cluster.agree(written)?;
-    let fitted = problem.outputs(&fit.fitted)?;
-    let start = problem.outputs(&fit.start)?;
+    if let Some(signal) = fit.interrupted {
+        return Err(Error::Stopped {
+            signal,
+            outcome: format!(
+                "the best point so far (J = {}, the lowest of {} evaluations) is written to \
+                 {}, without a plot",
+                format_float(fit.cost),
+                fit.evaluations,
+                output.display()
+            ),
+        });
+    }
+    let no_plot = || {
+        format!(
+            "the fitted parameters are written to {}, without a plot",
+            output.display()
+        )
+    };
+    let fitted = problem
+        .outputs(&fit.fitted)
+        .map_err(|e| interrupt::with_outcome(e, no_plot))?;
+    let start = problem
+        .outputs(&fit.start)
+        .map_err(|e| interrupt::with_outcome(e, no_plot))?;
     if !root {
         return Ok(ExitCode::SUCCESS);
     }

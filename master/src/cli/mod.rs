@@ -64,6 +64,8 @@ pub enum Command {
 /// gets the same error (see [`Cluster::agree`]), which rank 0 prints.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // What runs killed before they could clean up left behind.
+    crate::temporary::remove_abandoned();
     let cluster = match cli.command {
         Command::Gradient(_) | Command::Identify(_) | Command::Sweep(_) => Cluster::join(),
         _ => Ok(Cluster::Alone),

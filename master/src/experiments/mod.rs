@@ -29,6 +29,7 @@ use crate::gradient::{
 };
 use crate::identify::Fittable;
 use crate::instance::LogSettings;
+use crate::interrupt;
 use crate::simulate::start_values::check_settable;
 use crate::system::{resolve_port, LoadOptions, System};
 
@@ -232,13 +233,14 @@ impl<'a> Experiments<'a> {
 
     /// `evaluate` of every experiment, with its weight, in experiment order: this rank's on
     /// threads, the others' exchanged (collective); the first failure by experiment order is
-    /// the error, naming the experiment, on every rank.
+    /// the error, naming the experiment, on every rank. A signal that interrupted any rank is
+    /// the error on every rank, so that all of them stop together.
     fn each<T: Send + Wire>(
         &mut self,
         evaluate: impl Fn(&mut Problem) -> Result<T> + Sync,
     ) -> Result<Vec<(T, f64)>> {
         let (rank, size) = (self.cluster.rank(), self.cluster.size());
-        let mine: Vec<std::result::Result<T, String>> = self
+        let mine: Vec<Outcome<T>> = self
             .problems
             .par_iter_mut()
             .enumerate()
@@ -250,11 +252,17 @@ impl<'a> Experiments<'a> {
                 evaluate(problem).map_err(|error| error.to_string())
             })
             .collect();
-        let results = if size == 1 {
-            mine
+        let (signal, results) = if size == 1 {
+            (interrupt::number(), mine)
         } else {
             self.exchange(mine)?
         };
+        if signal != 0 {
+            return Err(Error::Stopped {
+                signal: interrupt::signal_name(signal),
+                outcome: "the experiments' runs were stopped".into(),
+            });
+        }
         results
             .into_iter()
             .zip(&self.weights)
@@ -271,22 +279,24 @@ impl<'a> Experiments<'a> {
     }
 
     /// Every experiment's result in experiment order, from this rank's `mine` and the other
-    /// ranks' (collective).
-    fn exchange<T: Wire>(
-        &self,
-        mine: Vec<std::result::Result<T, String>>,
-    ) -> Result<Vec<std::result::Result<T, String>>> {
+    /// ranks' (collective), with the signal that interrupted the lowest rank (0: none did).
+    fn exchange<T: Wire>(&self, mine: Vec<Outcome<T>>) -> Result<(usize, Vec<Outcome<T>>)> {
         let size = self.cluster.size();
         let mut by_rank = Vec::with_capacity(size);
-        for (rank, bytes) in self.cluster.all_gather(&encode(&mine)).iter().enumerate() {
-            let results: Vec<std::result::Result<T, String>> =
+        let mut signal = 0;
+        let sent = encode(&(interrupt::number(), mine));
+        for (rank, bytes) in self.cluster.all_gather(&sent).iter().enumerate() {
+            let (interrupted, results): (usize, Vec<Outcome<T>>) =
                 decode(bytes).ok_or_else(|| Error::InvalidValue {
                     item: "tandem identify, gradient".into(),
                     message: malformed(rank),
                 })?;
+            if signal == 0 {
+                signal = interrupted;
+            }
             by_rank.push(results.into_iter());
         }
-        (0..self.count())
+        let results = (0..self.count())
             .map(|index| {
                 by_rank[owner(index, size)]
                     .next()
@@ -295,9 +305,13 @@ impl<'a> Experiments<'a> {
                         message: malformed(owner(index, size)),
                     })
             })
-            .collect()
+            .collect::<Result<_>>()?;
+        Ok((signal, results))
     }
 }
+
+/// One experiment's result as ranks exchange it: the value, or the error's message.
+type Outcome<T> = std::result::Result<T, String>;
 
 /// The rank that evaluates experiment `index` of ranks `size`.
 fn owner(index: usize, size: usize) -> usize {

@@ -14,6 +14,7 @@ use super::stage::{CouplingStage, StageCheckpoint};
 use super::tape::{lock, SharedTapes, Tape};
 use crate::error::{Error, Result};
 use crate::instance::FmuState;
+use crate::interrupt;
 use crate::schedule::{CoSimulation, Progress, Snapshot};
 use crate::system::System;
 
@@ -107,6 +108,8 @@ impl Checkpoints {
         k: usize,
         linearize: &dyn Fn(usize) -> bool,
     ) -> Result<()> {
+        // Every sweep asks for each macro step: where it stops when the user interrupts.
+        interrupt::check(self.times[k])?;
         if tapes.iter().all(|tape| tape.holds_step(k)) {
             return Ok(());
         }
@@ -191,7 +194,7 @@ fn exchange(tapes: &mut [Tape], shared: &SharedTapes) {
 }
 
 /// One macro step of a gradient run of `system`, to macro point `point` at time `to`, then
-/// the coupling stages there.
+/// the coupling stages there; none if the user interrupted the command.
 pub fn macro_step(
     cosimulation: &mut CoSimulation,
     system: &System,
@@ -199,6 +202,7 @@ pub fn macro_step(
     point: usize,
     to: f64,
 ) -> Result<()> {
+    interrupt::check(cosimulation.time())?;
     if let Progress::Terminated { component, time } = cosimulation.step(to)? {
         return Err(Error::Simulation {
             time,

@@ -18,6 +18,7 @@ use argmin::solver::quasinewton::LBFGS;
 
 use crate::error::{Error, Result};
 use crate::gradient::{Evaluation, Method, Problem};
+use crate::interrupt;
 use bounds::{Bounded, Transform};
 
 pub use section::IdentifySection;
@@ -70,6 +71,9 @@ pub struct Fit {
     pub evaluations: usize,
     /// Why the optimizer stopped.
     pub stopped: String,
+    /// The signal that interrupted the optimizer, if one did: then `fitted` is the best point
+    /// evaluated so far.
+    pub interrupted: Option<&'static str>,
     /// How the gradient of each parameter was obtained.
     pub methods: Vec<Method>,
 }
@@ -94,7 +98,9 @@ impl Fittable for Problem {
 }
 
 /// Fits the parameters of `problem` (bounded by `bounds`, in the problem's parameter order),
-/// calling `report` at every iteration.
+/// calling `report` at every iteration. When the user interrupts the command (see
+/// [`crate::interrupt`]), the fit is the best point evaluated so far, marked
+/// [`Fit::interrupted`]; before the first evaluation has ended, the error says so.
 pub fn identify(
     problem: &mut dyn Fittable,
     bounds: &[Bounded],
@@ -125,7 +131,10 @@ pub fn identify(
         }),
     };
     let (start_cost, start_gradient) = objective.evaluate(&x0)?;
-    let fit = |objective: &Objective<'_>, iterations: Vec<Iteration>, stopped: String| {
+    let fit = |objective: &Objective<'_>,
+               iterations: Vec<Iteration>,
+               stopped: String,
+               interrupted: Option<&'static str>| {
         let state = objective.state.borrow();
         let (cost, x) = state.best.clone().expect("evaluated at least once");
         Fit {
@@ -137,6 +146,7 @@ pub fn identify(
             iterations,
             evaluations: state.evaluations,
             stopped,
+            interrupted,
             methods: state.methods.clone(),
         }
     };
@@ -151,6 +161,7 @@ pub fn identify(
             &objective,
             vec![first],
             "the start values already minimize J".into(),
+            None,
         ));
     }
     // The optimizer sees J / J(start), so that its tolerances and first step are of order one.
@@ -171,19 +182,22 @@ pub fn identify(
         .run();
     let iterations =
         std::mem::take(&mut *iterations.lock().unwrap_or_else(PoisonError::into_inner));
-    let stopped = match outcome {
-        Ok(result) => result
+    let failure = objective.state.borrow_mut().failure.take();
+    // The line search turns an evaluation's error into a reason to stop, as if it had
+    // converged: the failure tells.
+    if let Some(signal) = failure.as_ref().and_then(Error::interrupting_signal) {
+        let stopped = format!("interrupted by {signal}");
+        return Ok(fit(&objective, iterations, stopped, Some(signal)));
+    }
+    let stopped = match (outcome, failure) {
+        (Ok(result), _) => result
             .state()
             .get_termination_reason()
             .map_or_else(|| "stopped".to_string(), |r| r.text().to_string()),
-        Err(error) => {
-            if let Some(failure) = objective.state.borrow_mut().failure.take() {
-                return Err(failure);
-            }
-            format!("the line search stopped: {error}")
-        }
+        (Err(_), Some(failure)) => return Err(failure),
+        (Err(error), None) => format!("the line search stopped: {error}"),
     };
-    Ok(fit(&objective, iterations, stopped))
+    Ok(fit(&objective, iterations, stopped, None))
 }
 
 /// The L-BFGS objective: `J / scale` over the transformed variables, each point run once for
@@ -290,8 +304,12 @@ struct IterationLog {
 type LbfgsState = IterState<Vec<f64>, Vec<f64>, (), (), (), f64>;
 
 impl IterationLog {
-    /// Logs `state` as iteration `number`.
+    /// Logs `state` as iteration `number`, unless the user interrupted the command: then the
+    /// state is the optimizer's way out, no iteration.
     fn log(&mut self, state: &LbfgsState, number: u64) {
+        if interrupt::received().is_some() {
+            return;
+        }
         let iteration = Iteration {
             number,
             cost: state.get_cost() * self.scale,

@@ -10,6 +10,7 @@ use zip::ZipArchive;
 use super::entry_limits::{check_header, read_within, MAX_UNPACKED, MAX_XML};
 use super::unpack::{ArchiveFile, ArchiveKind, Unpacker};
 use crate::error::{Error, Result};
+use crate::temporary::{self, Kind};
 
 /// The name of the model description at the root of every FMU.
 pub const MODEL_DESCRIPTION: &str = "modelDescription.xml";
@@ -88,10 +89,7 @@ impl Archive {
     /// sources, documentation and other extras stay in the archive. Each entry is held to the
     /// limits of [`super::entry_limits`]; the folder is removed when one is exceeded.
     pub fn unpack(&mut self, platform: &str) -> Result<TempDir> {
-        let directory = tempfile::Builder::new()
-            .prefix("tandem-fmu-")
-            .tempdir()
-            .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+        let directory = temporary::folder(Kind::Fmu)?;
         let archive = ArchiveFile {
             path: &self.path,
             kind: ArchiveKind::Fmu,

@@ -31,6 +31,7 @@ use crate::gradient::parameters::{resolve_all, write_all, Parameter};
 use crate::interrupt;
 use crate::run::{run_loaded, RunOptions};
 use crate::system::{LoadOptions, System};
+use crate::temporary::{self, Kind};
 use cost::CostColumns;
 use metrics::Metric;
 use progress::SweepProgress;
@@ -224,9 +225,7 @@ impl<'a> Runner<'a> {
                 std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
                 None
             }
-            None => {
-                Some(tempfile::tempdir().map_err(|e| Error::io(Path::new("temporary folder"), e))?)
-            }
+            None => Some(temporary::folder(Kind::Sweep)?),
         };
         let folder = options
             .keep_results

@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::import::entry_limits::{MAX_UNPACKED, MAX_XML};
 use crate::import::unpack::{ArchiveFile, Unpacker};
 use crate::import::ArchiveKind;
+use crate::temporary::{self, Kind};
 
 /// The default system structure description of a package.
 pub const DESCRIPTION: &str = "SystemStructure.ssd";
@@ -41,10 +42,7 @@ impl Package {
                 message: format!("the package contains no {DESCRIPTION} at its root"),
             });
         }
-        let directory = tempfile::Builder::new()
-            .prefix("tandem-ssp-")
-            .tempdir()
-            .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+        let directory = temporary::folder(Kind::Ssp)?;
         let mut unpacker = Unpacker::new(archive, directory.path());
         for index in 0..zip.len() {
             let mut entry = zip
