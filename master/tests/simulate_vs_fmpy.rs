@@ -9,7 +9,7 @@ use std::process::Command;
 
 use tandem_tests::fmpy::{self, Interface, Simulation};
 use tandem_tests::fmus::{self, FmiVersion};
-use tandem_tests::trajectory::Trajectory;
+use tandem_tests::trajectory::{Scale, Trajectory};
 
 /// A finished `tandem simulate` run: its result and its summary line.
 struct TandemRun {
@@ -53,64 +53,10 @@ fn tandem(fmu: &Path, args: &[&str]) -> TandemRun {
     }
 }
 
-/// Rows at times that occur once in a trajectory (event rows repeat their time).
-fn single_rows(t: &Trajectory) -> Vec<&Vec<f64>> {
-    let time = |i: usize| t.rows[i][0];
-    (0..t.rows.len())
-        .filter(|&i| {
-            (i == 0 || !same_time(time(i - 1), time(i)))
-                && (i + 1 == t.rows.len() || !same_time(time(i), time(i + 1)))
-        })
-        .map(|i| &t.rows[i])
-        .collect()
-}
-
-fn same_time(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-9 * a.abs().max(1.0)
-}
-
-/// For every variable of `a`: the largest difference to `b` at the times both recorded once,
-/// relative to the variable's largest magnitude in `a`; also the number of common times.
-fn differences(a: &Trajectory, b: &Trajectory) -> (Vec<(String, f64)>, usize) {
-    let rows_b = single_rows(b);
-    let pairs: Vec<(&Vec<f64>, &Vec<f64>)> = single_rows(a)
-        .into_iter()
-        .filter_map(|row| {
-            rows_b
-                .iter()
-                .find(|other| same_time(other[0], row[0]))
-                .map(|other| (row, *other))
-        })
-        .collect();
-    let differences = a.names[1..]
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            let j = b
-                .names
-                .iter()
-                .position(|n| n == name)
-                .unwrap_or_else(|| panic!("FMPy did not record {name}: {:?}", b.names));
-            let scale = a
-                .rows
-                .iter()
-                .map(|row| row[i + 1].abs())
-                .fold(0.0, f64::max)
-                .max(f64::MIN_POSITIVE);
-            let largest = pairs
-                .iter()
-                .map(|(ra, rb)| (ra[i + 1] - rb[j]).abs())
-                .fold(0.0, f64::max);
-            (name.clone(), largest / scale)
-        })
-        .collect();
-    (differences, pairs.len())
-}
-
 /// Asserts that `a` and `b` share `rows` time points and that every variable agrees within
 /// `bound` (relative to its largest magnitude).
 fn assert_agree(a: &Trajectory, b: &Trajectory, rows: usize, bound: f64, what: &str) {
-    let (differences, common) = differences(a, b);
+    let (differences, common) = a.differences(b, Scale::Magnitude);
     assert_eq!(common, rows, "{what}: common output times");
     for (name, difference) in differences {
         assert!(
@@ -343,7 +289,7 @@ fn stiff_van_der_pol_esdirk_matches_cvode_with_far_fewer_steps_than_dopri5() {
     let tight = ["--relative-tolerance", "1e-8"];
     let smooth = run("esdirk", "800", "1", &tight);
     let reference = cvode(800.0, 1.0, 1e-10);
-    let (smooth_differences, _) = differences(&smooth.result, &reference);
+    let (smooth_differences, _) = smooth.result.differences(&reference, Scale::Magnitude);
     assert!(smooth_differences[0].1 < 5e-6, "{smooth_differences:?}");
     assert!(smooth_differences[1].1 < 1e-4, "{smooth_differences:?}");
 

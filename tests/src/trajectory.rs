@@ -26,9 +26,14 @@ impl Trajectory {
         let mut rows = Vec::new();
         for (line, record) in reader.records().enumerate() {
             let record = record.map_err(error)?;
+            // FMPy writes Booleans as True and False.
             let row = record
                 .iter()
-                .map(|field| field.trim().parse::<f64>())
+                .map(|field| match field.trim() {
+                    "True" | "true" => Ok(1.0),
+                    "False" | "false" => Ok(0.0),
+                    number => number.parse::<f64>(),
+                })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| format!("{}: data row {}: {e}", path.display(), line + 1))?;
             rows.push(row);
@@ -48,6 +53,53 @@ impl Trajectory {
     pub fn column(&self, name: &str) -> Vec<f64> {
         let column = self.column_index(name);
         self.rows.iter().map(|row| row[column]).collect()
+    }
+
+    /// For every signal of `self`: the largest difference to `other` at the times both
+    /// recorded once (event rows repeat their time), relative to the signal's `scale` in
+    /// `self`; also the number of common times. Panics if `other` lacks a signal.
+    pub fn differences(&self, other: &Trajectory, scale: Scale) -> (Vec<(String, f64)>, usize) {
+        let rows_other = other.single_rows();
+        let pairs: Vec<(&Vec<f64>, &Vec<f64>)> = self
+            .single_rows()
+            .into_iter()
+            .filter_map(|row| {
+                rows_other
+                    .iter()
+                    .find(|o| same_time(o[0], row[0]))
+                    .map(|o| (row, *o))
+            })
+            .collect();
+        let differences = self.names[1..]
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let j = other
+                    .names
+                    .iter()
+                    .position(|n| n == name)
+                    .unwrap_or_else(|| panic!("no signal {name} among {:?}", other.names));
+                let values: Vec<f64> = self.rows.iter().map(|row| row[i + 1]).collect();
+                let largest = pairs
+                    .iter()
+                    .map(|(a, b)| (a[i + 1] - b[j]).abs())
+                    .fold(0.0, f64::max);
+                (name.clone(), largest / scale.of(&values))
+            })
+            .collect();
+        (differences, pairs.len())
+    }
+
+    /// Rows at times that occur once (event rows repeat their time).
+    fn single_rows(&self) -> Vec<&Vec<f64>> {
+        let time = |i: usize| self.rows[i][0];
+        (0..self.rows.len())
+            .filter(|&i| {
+                (i == 0 || !same_time(time(i - 1), time(i)))
+                    && (i + 1 == self.rows.len() || !same_time(time(i), time(i + 1)))
+            })
+            .map(|i| &self.rows[i])
+            .collect()
     }
 
     fn column_index(&self, name: &str) -> usize {
@@ -76,4 +128,42 @@ mod tests {
             .unwrap_err()
             .contains("data row 1"));
     }
+}
+
+/// What a difference between two signals is measured against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// The signal's largest magnitude.
+    Magnitude,
+    /// The signal's range (largest minus smallest value); its largest magnitude for a constant
+    /// signal, and 1 for a signal that is zero throughout.
+    Range,
+}
+
+impl Scale {
+    /// The scale of `values`, never zero.
+    pub fn of(self, values: &[f64]) -> f64 {
+        let magnitude = values.iter().map(|v| v.abs()).fold(0.0, f64::max);
+        let scale = match self {
+            Scale::Magnitude => magnitude,
+            Scale::Range => {
+                let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+                let range = max - min;
+                if range > 0.0 {
+                    range
+                } else if magnitude > 0.0 {
+                    magnitude
+                } else {
+                    1.0
+                }
+            }
+        };
+        scale.max(f64::MIN_POSITIVE)
+    }
+}
+
+/// Whether two times are the same output point.
+fn same_time(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(1.0)
 }

@@ -80,9 +80,13 @@ pub struct SimulateArgs {
     /// variables (as FMPy).
     #[arg(long = "output-variable", value_name = "NAME")]
     pub output_variables: Vec<String>,
-    /// Also record the values just before and after each Model Exchange event.
-    #[arg(long)]
+    /// Record the values just before and after each Model Exchange event, as FMPy and
+    /// fmusim do (the default).
+    #[arg(long, overrides_with = "no_record_events")]
     pub record_events: bool,
+    /// Record only the rows of the output grid, not the values before and after events.
+    #[arg(long, overrides_with = "record_events")]
+    pub no_record_events: bool,
     /// Which FMU log messages to show: off, error, warning, info.
     #[arg(long, default_value = "warning")]
     pub log_level: LogLevel,
@@ -135,7 +139,7 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
         output_file: output_file.clone(),
         output_variables: (!args.output_variables.is_empty())
             .then(|| args.output_variables.clone()),
-        record_events: args.record_events,
+        record_events: !args.no_record_events,
         log: LogSettings {
             level: args.log_level,
             logger: stderr_logger(),

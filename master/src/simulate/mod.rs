@@ -87,9 +87,14 @@ pub struct Experiment {
     pub step: f64,
     /// Distance of output rows.
     pub output_interval: f64,
-    /// Relative tolerance.
+    /// Relative tolerance of the master's integrator.
     pub tolerance: f64,
+    /// Whether the FMU is told the tolerance (a tolerance of 0 means none is defined).
+    pub tolerance_defined: bool,
 }
+
+/// The master's relative tolerance when neither the user nor the FMU gives one.
+const DEFAULT_TOLERANCE: f64 = 1e-6;
 
 /// What a finished run reports.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,6 +121,8 @@ pub struct SimulationSummary {
     pub wall_time: Duration,
     /// Why the recorded variables are not the outputs, when they were chosen by default.
     pub recorded_remark: Option<String>,
+    /// What a relative tolerance of 0 meant, when it was given.
+    pub tolerance_remark: Option<String>,
 }
 
 impl SimulationSummary {
@@ -133,6 +140,7 @@ impl SimulationSummary {
             fmu_calls: 0,
             wall_time: Duration::ZERO,
             recorded_remark: None,
+            tolerance_remark: None,
         }
     }
 
@@ -166,6 +174,7 @@ impl SimulationSummary {
             remarks: self
                 .recorded_remark
                 .iter()
+                .chain(&self.tolerance_remark)
                 .cloned()
                 .chain(
                     self.terminated_by_fmu
@@ -245,6 +254,17 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
     flushed?;
     plotted?;
     summary.recorded_remark = recorder.remark().map(String::from);
+    if !experiment.tolerance_defined {
+        summary.tolerance_remark = Some(match interface {
+            InterfaceType::CoSimulation => {
+                "relative tolerance 0: the FMU was told none is defined and used its own".into()
+            }
+            InterfaceType::ModelExchange => format!(
+                "relative tolerance 0: none was passed to the FMU; the master's integrator used {}",
+                crate::output::csv::format_float(experiment.tolerance)
+            ),
+        });
+    }
     summary.rows = recorder.rows();
     summary.fmu_calls = counter.total();
     summary.wall_time = began.elapsed();
@@ -268,7 +288,7 @@ fn initialize_and_run(
     } = run;
     start_values::apply(instance, start_values)?;
     instance.enter_initialization_mode(
-        Some(experiment.tolerance),
+        experiment.tolerance_defined.then_some(experiment.tolerance),
         experiment.start,
         Some(experiment.stop),
     )?;
@@ -312,10 +332,10 @@ fn plot_variables(
             .into_iter()
             .map(|(variable, column)| (variable, column.name))
             .collect(),
-        None => selection::default_variables(md)
+        None => selection::default_columns(md)
             .0
             .into_iter()
-            .map(|variable| (variable, variable.name.clone()))
+            .map(|(variable, column)| (variable, column.name))
             .collect(),
     };
     chosen
@@ -423,14 +443,18 @@ fn experiment(
             ));
         }
     }
-    let tolerance = options
-        .relative_tolerance
-        .or(default.tolerance)
-        .unwrap_or(1e-6);
+    // A tolerance of 0 (as the FMI cross-check archive's option files give for Co-Simulation
+    // FMUs) means none: the FMU is told none is defined and keeps its own.
+    let given = options.relative_tolerance.or(default.tolerance);
+    let defined = given != Some(0.0);
+    let tolerance = given
+        .filter(|_| defined)
+        .or(default.tolerance.filter(|&t| t > 0.0))
+        .unwrap_or(DEFAULT_TOLERANCE);
     if !(tolerance > 0.0) {
         return Err(invalid(
             "--relative-tolerance",
-            format!("tolerance {tolerance} must be positive"),
+            format!("tolerance {tolerance} must be positive, or 0 for none"),
         ));
     }
     Ok(Experiment {
@@ -439,6 +463,7 @@ fn experiment(
         step,
         output_interval,
         tolerance,
+        tolerance_defined: defined,
     })
 }
 

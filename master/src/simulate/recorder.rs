@@ -109,7 +109,7 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// A recorder of `names` (default: see [`selection::default_variables`]) writing to `path`, which also
+    /// A recorder of `names` (default: see [`selection::default_columns`]) writing to `path`, which also
     /// keeps the numeric variables `traced` in memory. `admit` sees the number of columns
     /// (time included) before the file is created, and may refuse it.
     pub fn create(
@@ -123,9 +123,9 @@ impl Recorder {
         let (recorded, remark) = match names {
             Some(names) => (Selection::new(lookup(fmu, names)?), None),
             None => {
-                let (variables, choice, available) = selection::default_variables(md);
-                let remark = choice.remark(variables.len(), available);
-                let columns = variables.into_iter().map(|v| (v, Column::plain(v)));
+                let (columns, choice, available) = selection::default_columns(md);
+                // Aliases come only with outputs, which make no remark.
+                let remark = choice.remark(columns.len(), available);
                 (Selection::new(columns), remark)
             }
         };

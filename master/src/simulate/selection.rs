@@ -93,6 +93,25 @@ pub fn default_variables(md: &ModelDescription) -> (Vec<&Variable>, DefaultChoic
     (chosen, choice, available)
 }
 
+/// The columns recorded when none are named ([`default_variables`]), as FMPy records them: each
+/// output followed by its FMI 3.0 aliases (in their display units); why; and how many of that
+/// kind there are.
+pub fn default_columns(md: &ModelDescription) -> (Vec<(&Variable, Column)>, DefaultChoice, usize) {
+    let (variables, choice, available) = default_variables(md);
+    let columns = variables
+        .into_iter()
+        .flat_map(|variable| {
+            let aliases = variable
+                .aliases
+                .iter()
+                .filter(move |_| choice == DefaultChoice::Outputs)
+                .filter_map(move |alias| Column::named(md, &alias.name));
+            std::iter::once((variable, Column::plain(variable))).chain(aliases)
+        })
+        .collect();
+    (columns, choice, available)
+}
+
 /// The variables `requests` name, each with its column, in the order asked (a pattern's
 /// matches in file order, each variable once per name): a variable or alias name, `all` (every
 /// recordable variable), or a glob pattern (`*`, `?`, `[...]`) over variable and alias names.
