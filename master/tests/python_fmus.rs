@@ -175,6 +175,7 @@ fn fmi3_me_bouncing_ball_locates_every_impact() {
         "0.05",
         "--relative-tolerance",
         "1e-9",
+        "--no-record-events",
         "--output-file",
         s(&out),
     ]);
