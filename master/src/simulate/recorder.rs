@@ -158,10 +158,9 @@ impl Recorder {
     }
 
     /// Reads the variables at `time` and writes one row; a non-finite Float value is an error
-    /// naming the variables, and the row is not written.
+    /// naming the variables, and the row is not written. A signal received is an error once
+    /// the row is written.
     pub fn record(&mut self, instance: &mut dyn FmuInstance, time: f64) -> Result<()> {
-        // At every row, not only every step: one step may pass many rows.
-        crate::interrupt::check(time)?;
         self.recorded.read(instance, &mut self.buffer)?;
         let non_finite = non_finite_columns(&self.recorded.names, &self.buffer);
         if !non_finite.is_empty() {
@@ -181,7 +180,8 @@ impl Recorder {
                 column.push(value);
             }
         }
-        Ok(())
+        // At every row, not only every step: one step may pass many rows.
+        crate::interrupt::check(time)
     }
 
     /// Why the recorded variables are not the outputs, when they were chosen by default.
