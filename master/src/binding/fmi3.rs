@@ -476,7 +476,7 @@ impl Binding {
                     get_number_of_continuous_states: lib
                         .required("fmi3GetNumberOfContinuousStates")?,
                 }),
-                InterfaceType::CoSimulation => None,
+                InterfaceType::CoSimulation | InterfaceType::ScheduledExecution => None,
             };
             let co_simulation = match interface {
                 InterfaceType::CoSimulation => Some(CoSimulationFunctions {
@@ -485,11 +485,13 @@ impl Binding {
                     get_output_derivatives: lib.optional("fmi3GetOutputDerivatives"),
                     do_step: lib.required("fmi3DoStep")?,
                 }),
-                InterfaceType::ModelExchange => None,
+                InterfaceType::ModelExchange | InterfaceType::ScheduledExecution => None,
             };
             let update_discrete_states = match interface {
                 InterfaceType::ModelExchange => Some(lib.required("fmi3UpdateDiscreteStates")?),
-                InterfaceType::CoSimulation => lib.optional("fmi3UpdateDiscreteStates"),
+                InterfaceType::CoSimulation | InterfaceType::ScheduledExecution => {
+                    lib.optional("fmi3UpdateDiscreteStates")
+                }
             };
             Ok(Binding {
                 common,

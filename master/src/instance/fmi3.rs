@@ -110,6 +110,9 @@ impl Fmu3Instance {
                     "fmi3InstantiateCoSimulation",
                 )
             }
+            InterfaceType::ScheduledExecution => {
+                return Err(core.unsupported("fmi3InstantiateScheduledExecution"))
+            }
         };
         if instance.is_null() {
             return Err(Error::Instantiate {

@@ -221,7 +221,24 @@ impl ModelDescription {
         if self.co_simulation.is_some() {
             list.push(InterfaceType::CoSimulation);
         }
+        if self.scheduled_execution.is_some() {
+            list.push(InterfaceType::ScheduledExecution);
+        }
         list
+    }
+
+    /// The interfaces the FMU implements as a comma-separated list for messages, "none"
+    /// rather than an empty list, which would read as if the list had been lost.
+    pub fn interfaces_text(&self) -> String {
+        let interfaces = self.interfaces();
+        if interfaces.is_empty() {
+            return "none".into();
+        }
+        interfaces
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The model identifier (binary name) and capabilities of an interface, if implemented.
@@ -235,6 +252,10 @@ impl ModelDescription {
                 .co_simulation
                 .as_ref()
                 .map(|cs| (cs.model_identifier.as_str(), &cs.capabilities)),
+            InterfaceType::ScheduledExecution => self
+                .scheduled_execution
+                .as_ref()
+                .map(|se| (se.model_identifier.as_str(), &se.capabilities)),
         }
     }
 }

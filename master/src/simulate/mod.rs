@@ -152,6 +152,11 @@ impl SimulationSummary {
                 },
                 Some(self.events),
             ),
+            InterfaceType::ScheduledExecution => (
+                self.interface.to_string(),
+                Steps::Communication(self.steps),
+                None,
+            ),
         };
         Summary {
             subject: model.to_string(),
@@ -289,6 +294,12 @@ fn initialize_and_run(
         InterfaceType::ModelExchange => {
             model_exchange::run(run, options.record_events, options.solver)?
         }
+        InterfaceType::ScheduledExecution => {
+            return Err(Error::Unsupported {
+                instance: instance.name().to_string(),
+                function: "Scheduled Execution",
+            })
+        }
     };
     instance.terminate()?;
     Ok(summary)
@@ -376,7 +387,11 @@ fn experiment(
         message,
     };
     check_interval(start, stop).map_err(|message| {
-        let item = if start.is_finite() { "--stop-time" } else { "--start-time" };
+        let item = if start.is_finite() {
+            "--stop-time"
+        } else {
+            "--start-time"
+        };
         invalid(item, message)
     })?;
     if !(stop > start) {
