@@ -1,5 +1,6 @@
 //! modelDescription.xml of FMI 2.0 and FMI 3.0 as typed structs.
 
+mod clock;
 mod experiment;
 mod fmi2;
 mod fmi3;
@@ -11,6 +12,7 @@ pub mod validate;
 mod variable;
 pub(crate) mod xml;
 
+pub use clock::{ClockAttributes, IntervalVariability};
 pub use experiment::{DefaultExperiment, LogCategory};
 pub use interface::{Capabilities, CoSimulation, InterfaceType, ModelExchange, ScheduledExecution};
 pub use structure::{DependencyKind, ModelStructure, Unknown};
