@@ -124,10 +124,10 @@ pub(super) fn run(scheduled: Scheduled<'_>, calls: &mut u64) -> Result<Simulatio
         }
         recorder.record_with_flags(&mut instance, time, &ticked)?;
         *calls += recorder.calls_per_row() as u64;
-        summary.final_time = time;
         progress.update(time);
         interrupt::check(time)?;
     }
+    // The run covers [start, stop) whether or not a clock ticks near the stop.
     summary.final_time = experiment.stop;
     *calls += 1;
     instance.terminate()?;
