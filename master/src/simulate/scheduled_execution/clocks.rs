@@ -73,6 +73,16 @@ pub struct Clocks {
     outputs: Vec<(u32, usize)>,
 }
 
+/// Whether `x` is a finite number above 0 (NaN is not).
+fn positive(x: f64) -> bool {
+    x.is_finite() && x > 0.0
+}
+
+/// Whether `x` is a finite number of at least 0 (NaN is not).
+fn non_negative(x: f64) -> bool {
+    x.is_finite() && x >= 0.0
+}
+
 /// An error about the clock `name` of the FMU `fmu`.
 fn clock_error(fmu: &Path, name: &str, message: impl Into<String>) -> Error {
     Error::InvalidValue {
@@ -195,7 +205,7 @@ impl Clocks {
         *calls += 1;
         match instance.get_interval_decimal(&[clock.reference])?[0] {
             ClockInterval::Changed(interval) | ClockInterval::Unchanged(interval)
-                if interval > 0.0 =>
+                if positive(interval) =>
             {
                 Ok(interval)
             }
@@ -253,7 +263,7 @@ impl Clocks {
                 if let ClockInterval::Changed(interval) =
                     instance.get_interval_decimal(&[reference])?[0]
                 {
-                    if !(interval > 0.0) {
+                    if !positive(interval) {
                         return Err(clock_error(
                             &self.fmu,
                             &clock.name,
@@ -270,7 +280,7 @@ impl Clocks {
             Timing::Changing => {
                 *calls += 1;
                 match instance.get_interval_decimal(&[reference])?[0] {
-                    ClockInterval::Changed(interval) if interval >= 0.0 => {
+                    ClockInterval::Changed(interval) if non_negative(interval) => {
                         self.push(queue, index, time + interval)
                     }
                     answer => {
@@ -325,7 +335,7 @@ impl Clocks {
         let intervals = instance.get_interval_decimal(&references)?;
         for (&index, interval) in countdown.iter().zip(intervals) {
             if let ClockInterval::Changed(interval) = interval {
-                if !(interval >= 0.0) {
+                if !non_negative(interval) {
                     return Err(clock_error(
                         &self.fmu,
                         &self.inputs[index].name,
@@ -374,7 +384,7 @@ fn input_clock(
         IntervalVariability::Triggered => Timing::Triggered,
     };
     if let Timing::Declared { interval, shift } = timing {
-        if !(interval > 0.0) || !(shift >= 0.0) || !shift.is_finite() || !interval.is_finite() {
+        if !positive(interval) || !non_negative(shift) {
             return Err(format!(
                 "declares the interval {interval} and the shift {shift}; the interval must be \
                  positive and the shift not negative"
