@@ -1,5 +1,6 @@
 //! The Tandem co-simulation master: FMI 2.0/3.0 import, simulation of single FMUs
-//! (Co-Simulation, and Model Exchange under the master's own integrator), co-simulation of
+//! (Co-Simulation, Model Exchange under the master's own integrator, and FMI 3.0 Scheduled
+//! Execution under the master's own scheduler), co-simulation of
 //! systems of FMUs (Jacobi and Gauss-Seidel, multi-rate, input extrapolation) with energy
 //! monitoring and correction, and the `tandem` CLI.
 

@@ -322,7 +322,7 @@ impl Binding {
                     get_nominals_of_continuous_states: lib
                         .required("fmi2GetNominalsOfContinuousStates")?,
                 }),
-                InterfaceType::CoSimulation => None,
+                InterfaceType::CoSimulation | InterfaceType::ScheduledExecution => None,
             };
             let co_simulation = match interface {
                 InterfaceType::CoSimulation => Some(CoSimulationFunctions {
@@ -333,7 +333,7 @@ impl Binding {
                     get_boolean_status: lib.optional("fmi2GetBooleanStatus"),
                     get_real_status: lib.optional("fmi2GetRealStatus"),
                 }),
-                InterfaceType::ModelExchange => None,
+                InterfaceType::ModelExchange | InterfaceType::ScheduledExecution => None,
             };
             Ok(Binding {
                 common,

@@ -43,6 +43,13 @@ pub const ERROR: Status = 3;
 /// `fmi3Fatal`.
 pub const FATAL: Status = 4;
 
+/// `fmi3IntervalNotYetKnown`: a countdown clock's next interval is not known yet.
+pub const INTERVAL_NOT_YET_KNOWN: IntervalQualifier = 0;
+/// `fmi3IntervalUnchanged`: the interval last reported still holds.
+pub const INTERVAL_UNCHANGED: IntervalQualifier = 1;
+/// `fmi3IntervalChanged`: a new interval, to schedule (or re-schedule) the clock by.
+pub const INTERVAL_CHANGED: IntervalQualifier = 2;
+
 /// `fmi3LogMessageCallback`.
 pub type LogMessageCallback =
     unsafe extern "C" fn(InstanceEnvironment, Status, FmiString, FmiString);
@@ -288,6 +295,25 @@ pub struct CoSimulationFunctions {
     ) -> Status,
 }
 
+/// Scheduled Execution functions.
+pub struct ScheduledExecutionFunctions {
+    /// `fmi3InstantiateScheduledExecution`.
+    pub instantiate: unsafe extern "C" fn(
+        FmiString,
+        FmiString,
+        FmiString,
+        Boolean,
+        Boolean,
+        InstanceEnvironment,
+        Option<LogMessageCallback>,
+        Option<ClockUpdateCallback>,
+        Option<PreemptionCallback>,
+        Option<PreemptionCallback>,
+    ) -> Instance,
+    /// `fmi3ActivateModelPartition`.
+    pub activate_model_partition: unsafe extern "C" fn(Instance, ValueReference, f64) -> Status,
+}
+
 /// `tandemStepJvp` (docs/adjoint-extension.md).
 pub type StepJvp = unsafe extern "C" fn(
     Instance,
@@ -382,6 +408,8 @@ pub struct Binding {
     pub model_exchange: Option<ModelExchangeFunctions>,
     /// Co-Simulation functions (loaded for [`InterfaceType::CoSimulation`]).
     pub co_simulation: Option<CoSimulationFunctions>,
+    /// Scheduled Execution functions (loaded for [`InterfaceType::ScheduledExecution`]).
+    pub scheduled_execution: Option<ScheduledExecutionFunctions>,
     /// The adjoint extension's functions.
     pub adjoint: AdjointFunctions,
     /// Keeps the function pointers valid; dropped after them.
@@ -476,7 +504,7 @@ impl Binding {
                     get_number_of_continuous_states: lib
                         .required("fmi3GetNumberOfContinuousStates")?,
                 }),
-                InterfaceType::CoSimulation => None,
+                InterfaceType::CoSimulation | InterfaceType::ScheduledExecution => None,
             };
             let co_simulation = match interface {
                 InterfaceType::CoSimulation => Some(CoSimulationFunctions {
@@ -485,11 +513,20 @@ impl Binding {
                     get_output_derivatives: lib.optional("fmi3GetOutputDerivatives"),
                     do_step: lib.required("fmi3DoStep")?,
                 }),
-                InterfaceType::ModelExchange => None,
+                InterfaceType::ModelExchange | InterfaceType::ScheduledExecution => None,
+            };
+            let scheduled_execution = match interface {
+                InterfaceType::ScheduledExecution => Some(ScheduledExecutionFunctions {
+                    instantiate: lib.required("fmi3InstantiateScheduledExecution")?,
+                    activate_model_partition: lib.required("fmi3ActivateModelPartition")?,
+                }),
+                InterfaceType::ModelExchange | InterfaceType::CoSimulation => None,
             };
             let update_discrete_states = match interface {
                 InterfaceType::ModelExchange => Some(lib.required("fmi3UpdateDiscreteStates")?),
-                InterfaceType::CoSimulation => lib.optional("fmi3UpdateDiscreteStates"),
+                InterfaceType::CoSimulation | InterfaceType::ScheduledExecution => {
+                    lib.optional("fmi3UpdateDiscreteStates")
+                }
             };
             Ok(Binding {
                 common,
@@ -501,6 +538,7 @@ impl Binding {
                 evaluate_discrete_states: lib.optional("fmi3EvaluateDiscreteStates"),
                 model_exchange,
                 co_simulation,
+                scheduled_execution,
                 adjoint: AdjointFunctions {
                     get_state_size: lib.optional("tandemGetStateSize"),
                     get_state: lib.optional("tandemGetState"),

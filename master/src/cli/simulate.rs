@@ -22,6 +22,8 @@ pub enum InterfaceArg {
     Cs,
     /// Model Exchange.
     Me,
+    /// Scheduled Execution (FMI 3.0).
+    Se,
 }
 
 /// `--solver` values.
@@ -48,7 +50,7 @@ pub enum LayoutArg {
 pub struct SimulateArgs {
     /// The FMU.
     pub fmu: PathBuf,
-    /// Interface to simulate (default: cs when available, else me).
+    /// Interface to simulate (default: cs when available, else me, else se).
     #[arg(long, value_enum)]
     pub interface_type: Option<InterfaceArg>,
     /// Start time (default: the FMU's default experiment, else 0).
@@ -128,6 +130,7 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
         interface: args.interface_type.map(|i| match i {
             InterfaceArg::Cs => InterfaceType::CoSimulation,
             InterfaceArg::Me => InterfaceType::ModelExchange,
+            InterfaceArg::Se => InterfaceType::ScheduledExecution,
         }),
         start_time: args.start_time,
         stop_time: args.stop_time,

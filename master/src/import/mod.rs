@@ -192,12 +192,7 @@ impl Fmu {
                 .ok_or_else(|| Error::InterfaceNotProvided {
                     path: self.path().to_path_buf(),
                     interface,
-                    available: md
-                        .interfaces()
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    available: md.interfaces_text(),
                 })?;
         let relative = format!(
             "binaries/{}/{identifier}.{}",

@@ -66,6 +66,10 @@ impl Fmu2Instance {
         let kind = match interface {
             InterfaceType::ModelExchange => ffi::MODEL_EXCHANGE,
             InterfaceType::CoSimulation => ffi::CO_SIMULATION,
+            // FMI 2.0 has no Scheduled Execution.
+            InterfaceType::ScheduledExecution => {
+                return Err(core.unsupported("Scheduled Execution (an FMI 3.0 interface)"))
+            }
         };
         // SAFETY: all strings are NUL-terminated and outlive the call; the callbacks struct and
         // the log context it points to are boxed and kept until after fmi2FreeInstance.

@@ -3,6 +3,7 @@
 
 pub mod adjoint;
 mod jacobian_adjoint;
+pub mod scheduled_execution;
 mod step_derivatives;
 
 use std::ffi::{CStr, CString};
@@ -27,6 +28,9 @@ pub struct Fmu3Instance {
     /// Keeps the resources folder alive while the instance may read it; holds the adjoint
     /// manifest.
     files: Arc<Extracted>,
+    /// The environment of a Scheduled Execution instance (log context and clock-update flag),
+    /// freed after the instance.
+    scheduled: Option<Box<scheduled_execution::ScheduledEnvironment>>,
 }
 
 // SAFETY: FMI 3.0 requires that an instance can be used from any thread provided calls on it
@@ -43,7 +47,8 @@ fn c_text(value: &str, item: &str) -> Result<CString> {
 }
 
 impl Fmu3Instance {
-    /// Creates an instance with fmi3InstantiateModelExchange or fmi3InstantiateCoSimulation.
+    /// Creates an instance with fmi3InstantiateModelExchange, fmi3InstantiateCoSimulation or
+    /// fmi3InstantiateScheduledExecution.
     pub(crate) fn instantiate(
         binding: Arc<Binding>,
         files: Arc<Extracted>,
@@ -58,6 +63,7 @@ impl Fmu3Instance {
         let resources = c_text(&files.resource_path(), "resource path")?;
         let logging_on = core.log.logging_on() as ffi::Boolean;
         let logger = Some(super::logging::fmi3_logger as ffi::LogMessageCallback);
+        let mut scheduled = None;
         let (instance, function) = match interface {
             InterfaceType::ModelExchange => {
                 let f = binding
@@ -110,6 +116,24 @@ impl Fmu3Instance {
                     "fmi3InstantiateCoSimulation",
                 )
             }
+            InterfaceType::ScheduledExecution => {
+                let functions = binding
+                    .scheduled_execution
+                    .as_ref()
+                    .ok_or_else(|| core.unsupported("fmi3InstantiateScheduledExecution"))?;
+                let (instance, environment) = scheduled_execution::instantiate(
+                    functions,
+                    scheduled_execution::Instantiation {
+                        name: &c_name,
+                        token: &token,
+                        resources: &resources,
+                        logging_on,
+                        log: core.environment(),
+                    },
+                );
+                scheduled = Some(environment);
+                (instance, "fmi3InstantiateScheduledExecution")
+            }
         };
         if instance.is_null() {
             return Err(Error::Instantiate {
@@ -125,6 +149,7 @@ impl Fmu3Instance {
             states: md.number_of_continuous_states(),
             event_indicators: md.number_of_event_indicators(),
             files,
+            scheduled,
         };
         if let Some(me) = created.binding.model_exchange.as_ref() {
             // Array states make the model description's counts differ from the FMU's: ask it.

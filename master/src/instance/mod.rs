@@ -11,6 +11,7 @@ pub use counting::{CallCounter, CountingInstance};
 pub use crash::install as install_crash_report;
 pub use fmi2::Fmu2Instance;
 pub use fmi3::adjoint::{InitialCotangents, StepCotangents, StepTangents};
+pub use fmi3::scheduled_execution::ClockInterval;
 pub use fmi3::Fmu3Instance;
 pub use logging::{LogLevel, LogMessage, LogSettings, Logger};
 

@@ -54,7 +54,7 @@ pub fn read(root: &Element, description: &mut ModelDescription) -> Result<(), Pa
         description.variables = variables
             .children
             .iter()
-            .map(variable)
+            .map(|element| variable(element, root.child("TypeDefinitions")))
             .collect::<Result<_, _>>()?;
     }
     if let Some(structure) = root.child("ModelStructure") {
@@ -89,7 +89,9 @@ fn type_definition(element: &Element) -> Result<TypeDefinition, ParseError> {
     parse::type_definition(element, element, ty)
 }
 
-fn variable(element: &Element) -> Result<Variable, ParseError> {
+/// The variable of `element`; `types` is the TypeDefinitions element, where a Clock's
+/// declared type gives the attributes the variable leaves out.
+fn variable(element: &Element, types: Option<&Element>) -> Result<Variable, ParseError> {
     let ty = VariableType::from_keyword(&element.name).ok_or_else(|| {
         element.error(format!(
             "<{}> is not an FMI 3.0 variable type",
@@ -155,8 +157,20 @@ fn variable(element: &Element) -> Result<Variable, ParseError> {
             })
         })
         .collect::<Result<_, ParseError>>()?;
+    let clock = (ty == VariableType::Clock)
+        .then(|| {
+            let declared = element.attr("declaredType").and_then(|declared| {
+                types?
+                    .children_named("ClockType")
+                    .find(|t| t.attr("name") == Some(declared))
+            });
+            super::clock::read(element, declared, name)
+        })
+        .transpose()?
+        .flatten();
     Ok(Variable {
         dimensions,
+        clock,
         clocks,
         aliases,
         ..parse::variable(element, element, head, start)?

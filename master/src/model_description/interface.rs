@@ -65,7 +65,7 @@ pub struct CoSimulation {
     pub has_event_mode: bool,
 }
 
-/// The FMI 3.0 Scheduled Execution interface (recognised, not simulated).
+/// The FMI 3.0 Scheduled Execution interface.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScheduledExecution {
     /// Name of the binary and prefix of the exported functions.
@@ -81,6 +81,9 @@ pub enum InterfaceType {
     ModelExchange,
     /// Co-Simulation: the FMU steps itself.
     CoSimulation,
+    /// Scheduled Execution (FMI 3.0): the master activates the FMU's model partitions at the
+    /// ticks of their clocks.
+    ScheduledExecution,
 }
 
 impl std::fmt::Display for InterfaceType {
@@ -88,6 +91,7 @@ impl std::fmt::Display for InterfaceType {
         f.write_str(match self {
             InterfaceType::ModelExchange => "Model Exchange",
             InterfaceType::CoSimulation => "Co-Simulation",
+            InterfaceType::ScheduledExecution => "Scheduled Execution",
         })
     }
 }

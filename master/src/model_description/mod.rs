@@ -1,5 +1,6 @@
 //! modelDescription.xml of FMI 2.0 and FMI 3.0 as typed structs.
 
+mod clock;
 mod experiment;
 mod fmi2;
 mod fmi3;
@@ -11,6 +12,7 @@ pub mod validate;
 mod variable;
 pub(crate) mod xml;
 
+pub use clock::{ClockAttributes, IntervalVariability};
 pub use experiment::{DefaultExperiment, LogCategory};
 pub use interface::{Capabilities, CoSimulation, InterfaceType, ModelExchange, ScheduledExecution};
 pub use structure::{DependencyKind, ModelStructure, Unknown};
@@ -221,7 +223,24 @@ impl ModelDescription {
         if self.co_simulation.is_some() {
             list.push(InterfaceType::CoSimulation);
         }
+        if self.scheduled_execution.is_some() {
+            list.push(InterfaceType::ScheduledExecution);
+        }
         list
+    }
+
+    /// The interfaces the FMU implements as a comma-separated list for messages, "none"
+    /// rather than an empty list, which would read as if the list had been lost.
+    pub fn interfaces_text(&self) -> String {
+        let interfaces = self.interfaces();
+        if interfaces.is_empty() {
+            return "none".into();
+        }
+        interfaces
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The model identifier (binary name) and capabilities of an interface, if implemented.
@@ -235,6 +254,10 @@ impl ModelDescription {
                 .co_simulation
                 .as_ref()
                 .map(|cs| (cs.model_identifier.as_str(), &cs.capabilities)),
+            InterfaceType::ScheduledExecution => self
+                .scheduled_execution
+                .as_ref()
+                .map(|se| (se.model_identifier.as_str(), &se.capabilities)),
         }
     }
 }

@@ -315,6 +315,7 @@ pub fn variable(
         reinit: typed.flag("reinit", false)?,
         dimensions: Vec::new(),
         clocks: Vec::new(),
+        clock: None,
         aliases: Vec::new(),
         line: element.line,
         name: head.name,

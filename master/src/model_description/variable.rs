@@ -361,6 +361,8 @@ pub struct Variable {
     pub dimensions: Vec<Dimension>,
     /// Value references of the clocks this variable belongs to (FMI 3.0).
     pub clocks: Vec<u32>,
+    /// The attributes of a Clock variable (FMI 3.0; `None` for other types).
+    pub clock: Option<super::ClockAttributes>,
     /// Aliases (FMI 3.0).
     pub aliases: Vec<Alias>,
     /// Line of the variable in modelDescription.xml, for messages.

@@ -18,6 +18,8 @@ pub enum Steps {
     Communication(usize),
     /// Macro steps of a coupled system.
     Macro(usize),
+    /// Model partition activations of a Scheduled Execution FMU.
+    Activations(usize),
 }
 
 /// What a finished run reports.
@@ -58,6 +60,7 @@ impl fmt::Display for Summary {
             }
             Steps::Communication(n) => write!(f, "{n} steps")?,
             Steps::Macro(n) => write!(f, "{n} macro steps")?,
+            Steps::Activations(n) => write!(f, "{n} partition activations")?,
         }
         if let Some(events) = self.events {
             write!(f, ", {events} events")?;

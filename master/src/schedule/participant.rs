@@ -215,6 +215,13 @@ impl Participant {
                     Some(component.tolerance),
                 )
             }
+            // A system opens its components as Co-Simulation or Model Exchange only.
+            InterfaceType::ScheduledExecution => {
+                return Err(Error::InvalidValue {
+                    item: format!("component {}", component.name),
+                    message: "Scheduled Execution components cannot run in a system".into(),
+                })
+            }
         };
         Ok(Participant {
             engine,

@@ -1,5 +1,6 @@
 //! Input signals from a CSV file (first column time, one column per input variable):
-//! linear interpolation for continuous float inputs, the last value for all others.
+//! linear interpolation for continuous float inputs, the last value for all others. A column
+//! of an input Clock holds its ticks instead: a row with a value other than 0 ticks it.
 
 use std::path::Path;
 
@@ -12,6 +13,8 @@ use crate::Fmu;
 
 struct Column {
     name: String,
+    /// The column in the table (input clocks take columns too).
+    index: usize,
     value_reference: u32,
     ty: VariableType,
     continuous: bool,
@@ -21,6 +24,8 @@ struct Column {
 pub struct InputTable {
     table: TimeTable,
     columns: Vec<Column>,
+    /// `(name, column in the table)` of the input clocks, which are not applied as values.
+    clocks: Vec<(String, usize)>,
 }
 
 impl InputTable {
@@ -33,7 +38,8 @@ impl InputTable {
         };
         let table = TimeTable::read(path)?;
         let mut columns = Vec::new();
-        for name in &table.names {
+        let mut clocks = Vec::new();
+        for (index, name) in table.names.iter().enumerate() {
             let variable = md.variable(name).ok_or_else(|| {
                 bad(format!(
                     "column \"{name}\" is no variable of {}{}",
@@ -47,6 +53,10 @@ impl InputTable {
                     variable.causality
                 )));
             }
+            if variable.ty == VariableType::Clock {
+                clocks.push((name.to_string(), index));
+                continue;
+            }
             if !variable.ty.is_numeric() && variable.ty != VariableType::Boolean {
                 return Err(bad(format!(
                     "column \"{name}\": {} inputs cannot be read from CSV",
@@ -55,13 +65,40 @@ impl InputTable {
             }
             columns.push(Column {
                 name: name.to_string(),
+                index,
                 value_reference: variable.value_reference,
                 ty: variable.ty,
                 continuous: variable.ty.is_float()
                     && variable.variability == Variability::Continuous,
             });
         }
-        Ok(InputTable { table, columns })
+        Ok(InputTable {
+            table,
+            columns,
+            clocks,
+        })
+    }
+
+    /// The input clocks of the table, each with the times of the rows that tick it (a value
+    /// other than 0), in file order without repeats.
+    pub fn clock_ticks(&self) -> impl Iterator<Item = (&str, Vec<f64>)> {
+        self.clocks.iter().map(|(name, index)| {
+            let mut times: Vec<f64> = self
+                .table
+                .times
+                .iter()
+                .zip(&self.table.columns[*index])
+                .filter(|(_, &value)| value != 0.0)
+                .map(|(&time, _)| time)
+                .collect();
+            times.dedup();
+            (name.as_str(), times)
+        })
+    }
+
+    /// The file, for messages.
+    pub fn path(&self) -> &Path {
+        &self.table.path
     }
 
     /// The names of the input columns.
@@ -71,10 +108,10 @@ impl InputTable {
 
     /// The value of every column at `time`; at a repeated time the later row applies.
     fn values_at(&self, time: f64) -> impl Iterator<Item = (&Column, f64)> {
-        self.columns
-            .iter()
-            .enumerate()
-            .map(move |(i, column)| (column, self.table.value_at(i, time, column.continuous)))
+        self.columns.iter().map(move |column| {
+            let value = self.table.value_at(column.index, time, column.continuous);
+            (column, value)
+        })
     }
 
     /// Writes the inputs at `time` into the instance.

@@ -1,10 +1,12 @@
 //! Simulation of a single FMU: Co-Simulation FMUs step themselves, Model Exchange FMUs are
-//! integrated by the master's solver with time, state and step events.
+//! integrated by the master's solver with time, state and step events, and the model
+//! partitions of Scheduled Execution FMUs are activated at the ticks of their clocks.
 
 mod co_simulation;
 mod inputs;
 mod model_exchange;
 mod recorder;
+pub mod scheduled_execution;
 pub mod selection;
 pub mod start_values;
 pub mod time_table;
@@ -30,7 +32,8 @@ use recorder::Recorder;
 /// Everything `tandem simulate` can be told.
 #[derive(Clone, Default)]
 pub struct SimulationOptions {
-    /// Interface to use; default Co-Simulation when the FMU has it, else Model Exchange.
+    /// Interface to use; default Co-Simulation when the FMU has it, else Model Exchange, else
+    /// Scheduled Execution.
     pub interface: Option<InterfaceType>,
     /// Start time (default: DefaultExperiment, else 0).
     pub start_time: Option<f64>,
@@ -160,6 +163,11 @@ impl SimulationSummary {
                 },
                 Some(self.events),
             ),
+            InterfaceType::ScheduledExecution => (
+                self.interface.to_string(),
+                Steps::Activations(self.steps),
+                None,
+            ),
         };
         Summary {
             subject: model.to_string(),
@@ -193,8 +201,12 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
     let interface = match options.interface {
         Some(interface) => interface,
         None if md.co_simulation.is_some() => InterfaceType::CoSimulation,
+        None if md.model_exchange.is_none() && md.scheduled_execution.is_some() => {
+            InterfaceType::ScheduledExecution
+        }
         None => InterfaceType::ModelExchange,
     };
+    check_interface_options(interface, options)?;
     let experiment = experiment(fmu, interface, options)?;
     let start_values = start_values::parse(fmu, &options.start_values)?;
     let inputs = options
@@ -207,12 +219,30 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
         .as_ref()
         .map(|request| plot_variables(md, request, options.output_variables.as_deref()));
     fmu.load(interface)?;
+    let clocks = match interface {
+        InterfaceType::ScheduledExecution => Some(scheduled_execution::Clocks::of(md, fmu.path())?),
+        _ => None,
+    };
+    if let (None, Some(inputs)) = (&clocks, &inputs) {
+        if let Some((name, _)) = inputs.clock_ticks().next() {
+            return Err(Error::InputFile {
+                path: inputs.path().to_path_buf(),
+                message: format!(
+                    "column \"{name}\" is a clock, which ticks only in Scheduled Execution \
+                     (--interface-type se)"
+                ),
+            });
+        }
+    }
     let rows = (experiment.stop - experiment.start) / experiment.output_interval + 1.0;
     let mut recorder = Recorder::create(
         fmu,
         options.output_variables.as_deref(),
         &options.output_file,
         plot_names.as_deref(),
+        clocks
+            .as_ref()
+            .map_or(&[], |clocks| clocks.columns.as_slice()),
         |columns| {
             check_output_size(rows, columns, options.force, "--output-interval").map_err(
                 |message| Error::InvalidValue {
@@ -222,27 +252,50 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
             )
         },
     )?;
-    let mut instance =
-        CountingInstance::new(fmu.instantiate(interface, &md.model_name, options.log.clone())?);
-    let counter = instance.counter();
     let mut progress = if options.progress {
         Progress::on_stderr(experiment.start, experiment.stop)
     } else {
         Progress::hidden(experiment.start, experiment.stop)
     };
-    let outcome = initialize_and_run(
-        Run {
-            instance: &mut instance,
-            inputs: inputs.as_ref(),
-            recorder: &mut recorder,
-            model_description: md,
-            progress: &mut progress,
-            experiment,
-        },
-        interface,
-        &start_values,
-        options,
-    );
+    let mut calls = 0;
+    let outcome = match clocks {
+        Some(clocks) => scheduled_execution::run(
+            scheduled_execution::Scheduled {
+                fmu,
+                clocks,
+                log: options.log.clone(),
+                start_values: &start_values,
+                inputs: inputs.as_ref(),
+                recorder: &mut recorder,
+                progress: &mut progress,
+                experiment,
+            },
+            &mut calls,
+        ),
+        None => {
+            let mut instance = CountingInstance::new(fmu.instantiate(
+                interface,
+                &md.model_name,
+                options.log.clone(),
+            )?);
+            let counter = instance.counter();
+            let outcome = initialize_and_run(
+                Run {
+                    instance: &mut instance,
+                    inputs: inputs.as_ref(),
+                    recorder: &mut recorder,
+                    model_description: md,
+                    progress: &mut progress,
+                    experiment,
+                },
+                interface,
+                &start_values,
+                options,
+            );
+            calls = counter.total();
+            outcome
+        }
+    };
     progress.finish();
     // Every way out, errors included, leaves the rows recorded so far on disk.
     let flushed = recorder.flush();
@@ -256,7 +309,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
     summary.recorded_remark = recorder.remark().map(String::from);
     if !experiment.tolerance_defined {
         summary.tolerance_remark = Some(match interface {
-            InterfaceType::CoSimulation => {
+            InterfaceType::CoSimulation | InterfaceType::ScheduledExecution => {
                 "relative tolerance 0: the FMU was told none is defined and used its own".into()
             }
             InterfaceType::ModelExchange => format!(
@@ -266,7 +319,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
         });
     }
     summary.rows = recorder.rows();
-    summary.fmu_calls = counter.total();
+    summary.fmu_calls = calls;
     summary.wall_time = began.elapsed();
     Ok(summary)
 }
@@ -309,9 +362,38 @@ fn initialize_and_run(
         InterfaceType::ModelExchange => {
             model_exchange::run(run, options.record_events, options.solver)?
         }
+        // Scheduled Execution instances are made and run by `scheduled_execution::run`.
+        InterfaceType::ScheduledExecution => {
+            return Err(Error::Unsupported {
+                instance: instance.name().to_string(),
+                function: "Scheduled Execution through the FmuInstance interface",
+            })
+        }
     };
     instance.terminate()?;
     Ok(summary)
+}
+
+/// Refuses the options that do not apply to `interface`: a Scheduled Execution run has no
+/// steps and writes a row at each time partitions ran, not on a grid.
+fn check_interface_options(interface: InterfaceType, options: &SimulationOptions) -> Result<()> {
+    if interface != InterfaceType::ScheduledExecution {
+        return Ok(());
+    }
+    let refused = [
+        ("--step-size", options.step_size.is_some()),
+        ("--output-interval", options.output_interval.is_some()),
+        ("--record-events", options.record_events),
+    ];
+    match refused.into_iter().find(|(_, given)| *given) {
+        Some((option, _)) => Err(Error::InvalidValue {
+            item: option.into(),
+            message: "does not apply to Scheduled Execution, which writes a row at every time \
+                      model partitions ran"
+                .into(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The variables a plot request names, else the numeric ones among those recorded (the
@@ -396,7 +478,11 @@ fn experiment(
         message,
     };
     check_interval(start, stop).map_err(|message| {
-        let item = if start.is_finite() { "--stop-time" } else { "--start-time" };
+        let item = if start.is_finite() {
+            "--stop-time"
+        } else {
+            "--start-time"
+        };
         invalid(item, message)
     })?;
     if !(stop > start) {

@@ -106,17 +106,22 @@ pub struct Recorder {
     traced: Option<(Selection, Vec<Values>, Trace)>,
     /// What the summary line says about a default choice other than the outputs.
     remark: Option<String>,
+    /// How many columns of 0/1 flags the master writes after the variables (the clocks of a
+    /// Scheduled Execution run).
+    flags: usize,
 }
 
 impl Recorder {
     /// A recorder of `names` (default: see [`selection::default_columns`]) writing to `path`, which also
-    /// keeps the numeric variables `traced` in memory. `admit` sees the number of columns
-    /// (time included) before the file is created, and may refuse it.
+    /// keeps the numeric variables `traced` in memory. The columns `flags` follow the
+    /// variables, written by [`Recorder::record_with_flags`]. `admit` sees the number of
+    /// columns (time included) before the file is created, and may refuse it.
     pub fn create(
         fmu: &Fmu,
         names: Option<&[String]>,
         path: &Path,
         traced: Option<&[String]>,
+        flags: &[String],
         admit: impl FnOnce(usize) -> Result<()>,
     ) -> Result<Self> {
         let md = fmu.model_description();
@@ -147,9 +152,11 @@ impl Recorder {
                 Ok((selection.buffer(), selection, trace))
             })
             .transpose()?;
-        admit(recorded.names.len() + 1)?;
+        admit(recorded.names.len() + flags.len() + 1)?;
+        let header: Vec<String> = recorded.names.iter().chain(flags).cloned().collect();
         Ok(Recorder {
-            writer: CsvWriter::create(path, &recorded.names)?,
+            writer: CsvWriter::create(path, &header)?,
+            flags: flags.len(),
             remark,
             buffer: recorded.buffer(),
             recorded,
@@ -161,6 +168,18 @@ impl Recorder {
     /// naming the variables, and the row is not written. A signal received is an error once
     /// the row is written.
     pub fn record(&mut self, instance: &mut dyn FmuInstance, time: f64) -> Result<()> {
+        self.record_with_flags(instance, time, &[])
+    }
+
+    /// [`Recorder::record`] with the flag columns: 1 where `flags` is true, else 0 (one flag
+    /// per column given at creation).
+    pub fn record_with_flags(
+        &mut self,
+        instance: &mut dyn FmuInstance,
+        time: f64,
+        flags: &[bool],
+    ) -> Result<()> {
+        debug_assert_eq!(flags.len(), self.flags, "one flag per flag column");
         self.recorded.read(instance, &mut self.buffer)?;
         let non_finite = non_finite_columns(&self.recorded.names, &self.buffer);
         if !non_finite.is_empty() {
@@ -169,7 +188,18 @@ impl Recorder {
                 message: format!("{} returned {}", instance.name(), non_finite.join(", ")),
             });
         }
-        self.writer.write_row(time, &self.buffer)?;
+        if self.flags == 0 {
+            self.writer.write_row(time, &self.buffer)?;
+        } else {
+            let numbers = flags
+                .iter()
+                .map(|&flag| f64::from(u8::from(flag)))
+                .collect();
+            self.buffer.push(Values::Float(numbers));
+            let written = self.writer.write_row(time, &self.buffer);
+            self.buffer.pop();
+            written?;
+        }
         if let Some((selection, buffer, trace)) = &mut self.traced {
             selection.read(instance, buffer)?;
             trace.time.push(time);
@@ -187,6 +217,15 @@ impl Recorder {
     /// Why the recorded variables are not the outputs, when they were chosen by default.
     pub fn remark(&self) -> Option<&str> {
         self.remark.as_deref()
+    }
+
+    /// The FMU calls one row makes (one per batch of one type, recorded and traced).
+    pub fn calls_per_row(&self) -> usize {
+        self.recorded.groups.len()
+            + self
+                .traced
+                .as_ref()
+                .map_or(0, |(selection, _, _)| selection.groups.len())
     }
 
     /// Number of rows written.

@@ -136,6 +136,8 @@ pub(super) fn open<'a>(
             let present = match value {
                 InterfaceType::CoSimulation => has_cs,
                 InterfaceType::ModelExchange => has_me,
+                // The system files name only cs and me.
+                InterfaceType::ScheduledExecution => false,
             };
             if !present {
                 return Err(error(at, format!("{fmu_label} has no {value} interface")));
@@ -147,7 +149,11 @@ pub(super) fn open<'a>(
         None => {
             return Err(error(
                 &entry.fmu.at,
-                format!("{fmu_label} has neither a Co-Simulation nor a Model Exchange interface"),
+                format!(
+                    "{fmu_label} has neither a Co-Simulation nor a Model Exchange interface (it \
+                     implements: {})",
+                    md.interfaces_text()
+                ),
             ))
         }
     };
