@@ -1,18 +1,22 @@
 //! modelDescription.xml of FMI 2.0 and FMI 3.0 as typed structs.
 
+mod element;
 mod experiment;
 mod fmi2;
 mod fmi3;
 mod interface;
 mod parse;
+mod shape;
 mod structure;
 mod units;
 pub mod validate;
 mod variable;
 pub(crate) mod xml;
 
+pub use element::{element_names, flat_index, parse_element};
 pub use experiment::{DefaultExperiment, LogCategory};
 pub use interface::{Capabilities, CoSimulation, InterfaceType, ModelExchange, ScheduledExecution};
+pub use shape::{element_count, Shape, Shapes};
 pub use structure::{DependencyKind, ModelStructure, Unknown};
 pub use units::{BaseUnit, DisplayUnit, EnumerationItem, TypeDefinition, Unit, BASE_UNIT_NAMES};
 pub use variable::{
