@@ -3,7 +3,9 @@
 
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
-use crate::model_description::{Causality, Values, Variability, Variable, VariableType};
+use crate::model_description::{
+    Causality, ModelDescription, Shapes, Values, Variability, Variable, VariableType,
+};
 use crate::Fmu;
 
 /// A start value ready to be written.
@@ -72,6 +74,24 @@ pub fn check_settable(variable: &Variable) -> std::result::Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The shapes of `md`'s arrays with the structural parameters among `start_values` at the
+/// values given.
+pub fn shapes<'a>(md: &'a ModelDescription, start_values: &[StartValue]) -> Shapes<'a> {
+    start_values
+        .iter()
+        .filter(|start| is_structural(md, start))
+        .fold(Shapes::new(md), |shapes, start| {
+            let size = start.value.as_f64().unwrap_or(0.0).max(0.0);
+            shapes.with(start.value_reference, size as u64)
+        })
+}
+
+/// Whether `start` sets a structural parameter.
+fn is_structural(md: &ModelDescription, start: &StartValue) -> bool {
+    md.variable(&start.name)
+        .is_some_and(|v| v.causality == Causality::StructuralParameter)
 }
 
 /// Writes the start values into an instantiated FMU.
