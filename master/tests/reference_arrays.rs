@@ -1,12 +1,14 @@
 //! FMI 3.0 array variables on the Reference-FMUs' StateSpace (x' = A x + B u, y = C x + D u,
 //! sized by the structural parameters m, n, r): shapes in `tandem info`, dimension checks in
-//! `tandem validate`, recording by element, array start values and structural parameters.
+//! `tandem validate`, recording by element, array start values and structural parameters,
+//! against FMPy and against the solution of the linear system.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
 use common::{edit_model_description, tandem};
+use nalgebra::{Matrix3, Vector3};
 use tandem_tests::fmpy::{self, Interface, Simulation};
 use tandem_tests::trajectory::Trajectory;
 
@@ -206,4 +208,154 @@ fn arrays_are_recorded_whole_by_element_and_in_all() {
         "y[4]",
     ])
     .assert_fails_with("unknown variable \"y[4]\"");
+}
+
+/// A stable, non-symmetric system for StateSpace (eigenvalues -1, -2, -3), with every matrix
+/// given as a list of rows on the command line.
+const A: [[f64; 3]; 3] = [[-1.0, 0.5, 0.0], [0.0, -2.0, 1.0], [0.0, 0.0, -3.0]];
+const B: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [1.0, 0.0, 1.0]];
+const C: [[f64; 3]; 3] = [[1.0, 2.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+const D: [[f64; 3]; 3] = [[0.0, 0.0, 0.0], [0.0, 0.5, 0.0], [0.0, 0.0, 0.0]];
+const U: [f64; 3] = [1.0, -1.0, 2.0];
+
+fn matrix(rows: &[[f64; 3]; 3]) -> Matrix3<f64> {
+    Matrix3::from_fn(|i, j| rows[i][j])
+}
+
+/// `[[a, b, c], [d, e, f], ...]`, as `--start-value` takes a matrix.
+fn list_of_rows(rows: &[[f64; 3]; 3]) -> String {
+    let rows: Vec<String> = rows.iter().map(|row| format!("{row:?}")).collect();
+    format!("[{}]", rows.join(", "))
+}
+
+/// The options giving StateSpace the system above.
+fn system_options() -> Vec<String> {
+    let mut options = Vec::new();
+    for (name, value) in [
+        ("A", list_of_rows(&A)),
+        ("B", list_of_rows(&B)),
+        ("C", list_of_rows(&C)),
+        ("D", list_of_rows(&D)),
+        ("u", format!("{U:?}")),
+    ] {
+        options.push("--start-value".to_string());
+        options.push(format!("{name}={value}"));
+    }
+    options
+}
+
+/// e^M by scaling and squaring with a Taylor series.
+fn expm(m: Matrix3<f64>) -> Matrix3<f64> {
+    let squarings = (m.norm() / 0.25).log2().ceil().max(0.0) as i32;
+    let scaled = m / 2f64.powi(squarings);
+    let (mut sum, mut term) = (Matrix3::identity(), Matrix3::identity());
+    for k in 1..20 {
+        term = term * scaled / k as f64;
+        sum += term;
+    }
+    (0..squarings).fold(sum, |e, _| e * e)
+}
+
+/// y(t) of x' = A x + B u, y = C x + D u from x(0) = 0: x(t) = A⁻¹ (e^{At} - I) B u.
+fn exact_output(t: f64) -> Vector3<f64> {
+    let (a, u) = (matrix(&A), Vector3::from(U));
+    let x = a.try_inverse().unwrap() * (expm(a * t) - Matrix3::identity()) * matrix(&B) * u;
+    matrix(&C) * x + matrix(&D) * u
+}
+
+/// Asserts that the columns y[1..3] of `result` are `expected(t)` within `relative` of each
+/// column's range.
+fn assert_outputs(result: &Trajectory, expected: impl Fn(f64) -> Vector3<f64>, relative: f64) {
+    let time = result.column("time");
+    let exact: Vec<Vector3<f64>> = time.iter().map(|&t| expected(t)).collect();
+    for i in 0..3 {
+        let ours = result.column(&format!("y[{}]", i + 1));
+        let theirs: Vec<f64> = exact.iter().map(|y| y[i]).collect();
+        let range = theirs.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
+            - theirs.iter().cloned().fold(f64::INFINITY, f64::min);
+        for (k, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+            assert!(
+                (a - b).abs() <= relative * range,
+                "y[{}] at t = {}: tandem {a}, exact {b} (range {range})",
+                i + 1,
+                time[k]
+            );
+        }
+    }
+}
+
+#[test]
+fn matrices_from_lists_of_rows_give_the_lti_solution() {
+    let fmu = state_space();
+    let options = system_options();
+    let mut args: Vec<&str> = options.iter().map(String::as_str).collect();
+    args.extend(["--stop-time", "3", "--step-size", "0.1"]);
+    // Co-Simulation: the FMU integrates with explicit Euler steps of 1 ms (measured), so its
+    // exact result is the Euler recurrence x ← x + h (A x + B u).
+    let cs = simulate(&fmu, &args);
+    let euler = |t: f64| {
+        let (a, b, u) = (matrix(&A), matrix(&B), Vector3::from(U));
+        let steps = (t / 1e-3).round() as usize;
+        let x = (0..steps).fold(Vector3::zeros(), |x, _| x + 1e-3 * (a * x + b * u));
+        matrix(&C) * x + matrix(&D) * u
+    };
+    assert_outputs(&cs, euler, 1e-6);
+    // ... which is within the Euler error of the solution of the differential equation.
+    assert_outputs(&cs, exact_output, 1e-2);
+    // Model Exchange, integrated by the master at a tight tolerance, gives the exact solution.
+    args.extend(["--interface-type", "me", "--relative-tolerance", "1e-10"]);
+    let me = simulate(&fmu, &args);
+    assert_outputs(&me, exact_output, 1e-6);
+}
+
+#[test]
+fn an_element_start_value_changes_one_element() {
+    let fmu = state_space();
+    let result = simulate(&fmu, &["--start-value", "u[2]=5", "--stop-time", "1"]);
+    // With identity matrices y = u e^t: y[2] starts at 5 and the others keep u = (1, 2, 3).
+    let first = &result.rows[0];
+    assert_eq!(&first[1..], [1.0, 5.0, 3.0]);
+    tandem(&[
+        "simulate",
+        fmu.to_str().unwrap(),
+        "--start-value",
+        "A=[[1, 2], [3, 4]]",
+    ])
+    .assert_fails_with("A has the shape [3, 3] but the list has the shape [2, 2]");
+    tandem(&["simulate", fmu.to_str().unwrap(), "--start-value", "u[4]=1"])
+        .assert_fails_with("u has the shape [3]: there is no element u[4]");
+}
+
+/// The structural parameters are set in Configuration Mode and resize the recorded arrays.
+/// This StateSpace binary refuses every fmi3SetUInt64 of a single value (it checks nValues
+/// after consuming the value: "Expected nValues >= 2 but was 1"), so the run fails there, in
+/// Configuration Mode (outside it the FMU says that structural variables need it), after the
+/// result file was started with the columns of the new shape.
+#[test]
+fn structural_parameters_are_set_in_configuration_mode() {
+    let fmu = state_space();
+    let dir = tempfile::tempdir().unwrap();
+    let result = dir.path().join("result.csv");
+    let run = tandem(&[
+        "simulate",
+        fmu.to_str().unwrap(),
+        "--output-file",
+        result.to_str().unwrap(),
+        "--start-value",
+        "r=2",
+    ]);
+    run.assert_fails_with("fmi3SetUInt64 returned Error");
+    assert!(
+        run.stderr.contains("Expected nValues >= 2 but was 1"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr
+            .contains("Configuration Mode or Reconfiguration Mode"),
+        "{}",
+        run.stderr
+    );
+    let header = std::fs::read_to_string(&result).unwrap();
+    assert_eq!(header.lines().next(), Some("\"time\",\"y[1]\",\"y[2]\""));
 }

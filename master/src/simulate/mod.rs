@@ -1,6 +1,7 @@
 //! Simulation of a single FMU: Co-Simulation FMUs step themselves, Model Exchange FMUs are
 //! integrated by the master's solver with time, state and step events.
 
+mod array_literal;
 mod co_simulation;
 mod inputs;
 mod model_exchange;
