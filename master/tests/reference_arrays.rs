@@ -359,3 +359,52 @@ fn structural_parameters_are_set_in_configuration_mode() {
     let header = std::fs::read_to_string(&result).unwrap();
     assert_eq!(header.lines().next(), Some("\"time\",\"y[1]\",\"y[2]\""));
 }
+
+#[test]
+fn system_files_take_lists_and_lists_of_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(state_space(), dir.path().join("StateSpace.fmu")).unwrap();
+    let write = |matrix: &str| {
+        let path = dir.path().join("system.toml");
+        std::fs::write(
+            &path,
+            format!(
+                "[experiment]\nstop = 1.0\nstep = 0.1\n\n[[component]]\nname = \"ss\"\n\
+                 fmu = \"StateSpace.fmu\"\nparameters = {{ A = {matrix} }}\n\
+                 start = {{ u = [1.0, 2.0, 3.0] }}\n"
+            ),
+        )
+        .unwrap();
+        path
+    };
+    // The FMU refuses values of another size, so a run that succeeds set them whole.
+    let path = write("[[-1.0, 0.0, 0.0], [0.0, -2.0, 0.0], [0, 0, -3]]");
+    tandem(&["run", path.to_str().unwrap()]).assert_success();
+    let path = write("[[-1.0, 0.0, 0.0], [0.0, -2.0, 0.0]]");
+    tandem(&["run", path.to_str().unwrap()]).assert_fails_with(
+        "line 8: component ss: parameters.A: A has the shape [3, 3] but the list has the shape [2, 3]",
+    );
+}
+
+#[test]
+fn array_elements_are_plotted_by_name() {
+    let fmu = state_space();
+    let dir = tempfile::tempdir().unwrap();
+    let (result, plot) = (dir.path().join("result.csv"), dir.path().join("plot.svg"));
+    let run = tandem(&[
+        "simulate",
+        fmu.to_str().unwrap(),
+        "--output-file",
+        result.to_str().unwrap(),
+        "--plot",
+        plot.to_str().unwrap(),
+        "--plot-variables",
+        "A[1,1],y[2]",
+    ]);
+    run.assert_success();
+    let drawing = std::fs::read_to_string(&plot).unwrap();
+    assert!(
+        drawing.contains("A[1,1]") && drawing.contains("y[2]"),
+        "the panels are not labelled"
+    );
+}

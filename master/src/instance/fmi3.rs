@@ -599,6 +599,13 @@ impl FmuInstance for Fmu3Instance {
                 Values::Bool(values)
             }
             String => Values::String(self.get_string_elements(references, count)?),
+            // Binary and Clock arrays are read by nothing in the master.
+            Binary | Clock if count != references.len() => {
+                return Err(Error::InvalidValue {
+                    item: format!("instance {}", self.core.name),
+                    message: format!("{ty} arrays cannot be read"),
+                })
+            }
             Binary => Values::Binary(self.get_binary(references)?),
             Clock => Values::Bool(self.get_clock(references)?),
         })

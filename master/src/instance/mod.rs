@@ -137,9 +137,9 @@ pub trait FmuInstance: Send {
         count: usize,
     ) -> Result<Values> {
         if count != references.len() {
-            return Err(crate::Error::Unsupported {
-                instance: self.name().to_string(),
-                function: "reading array variables",
+            return Err(crate::Error::InvalidValue {
+                item: format!("instance {}", self.name()),
+                message: "array variables need FMI 3.0".to_string(),
             });
         }
         self.get_values(ty, references)

@@ -35,6 +35,26 @@ pub fn parse_element(text: &str) -> Option<(&str, Vec<usize>)> {
     Some((name, indices))
 }
 
+/// The names of a comma-separated list, where the commas inside brackets (`A[2,3]`) belong
+/// to the name.
+pub fn split_names(list: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (i, c) in list.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                names.push(&list[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    names.push(&list[start..]);
+    names
+}
+
 /// The row-major position of the element at 1-based `indices` in an array of shape `shape`,
 /// or `None` when the indices do not fit the shape.
 pub fn flat_index(shape: &[usize], indices: &[usize]) -> Option<usize> {
@@ -82,6 +102,8 @@ mod tests {
         for bad in ["y", "y[0]", "y[]", "[2]", "y[2", "y[a]", "y[-1]"] {
             assert_eq!(parse_element(bad), None, "{bad}");
         }
+        assert_eq!(split_names("y,A[2,3],x[1]"), ["y", "A[2,3]", "x[1]"]);
+        assert_eq!(split_names("v"), ["v"]);
         assert_eq!(flat_index(&[2, 3], &[2, 3]), Some(5));
         assert_eq!(flat_index(&[2, 3], &[1, 2]), Some(1));
         assert_eq!(flat_index(&[3], &[2]), Some(1));

@@ -13,7 +13,7 @@ pub mod validate;
 mod variable;
 pub(crate) mod xml;
 
-pub use element::{element_names, flat_index, parse_element};
+pub use element::{element_names, flat_index, parse_element, split_names};
 pub use experiment::{DefaultExperiment, LogCategory};
 pub use interface::{Capabilities, CoSimulation, InterfaceType, ModelExchange, ScheduledExecution};
 pub use shape::{element_count, Shape, Shapes};
