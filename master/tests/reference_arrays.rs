@@ -377,11 +377,20 @@ fn system_files_take_lists_and_lists_of_rows() {
         .unwrap();
         path
     };
+    let result = dir.path().join("result.csv");
+    let run = |path: &Path| {
+        tandem(&[
+            "run",
+            path.to_str().unwrap(),
+            "--output-file",
+            result.to_str().unwrap(),
+        ])
+    };
     // The FMU refuses values of another size, so a run that succeeds set them whole.
     let path = write("[[-1.0, 0.0, 0.0], [0.0, -2.0, 0.0], [0, 0, -3]]");
-    tandem(&["run", path.to_str().unwrap()]).assert_success();
+    run(&path).assert_success();
     let path = write("[[-1.0, 0.0, 0.0], [0.0, -2.0, 0.0]]");
-    tandem(&["run", path.to_str().unwrap()]).assert_fails_with(
+    run(&path).assert_fails_with(
         "line 8: component ss: parameters.A: A has the shape [3, 3] but the list has the shape [2, 3]",
     );
 }
