@@ -84,7 +84,8 @@ pub struct Accessors<T> {
     pub set: Setter<T>,
 }
 
-type InstanceCall = unsafe extern "C" fn(Instance) -> Status;
+/// A function that takes only the instance.
+pub type InstanceCall = unsafe extern "C" fn(Instance) -> Status;
 type Float64Array = unsafe extern "C" fn(Instance, *mut f64, usize) -> Status;
 /// `fmi3GetDirectionalDerivative` and `fmi3GetAdjointDerivative` (and the adjoint extension's
 /// `tandemGetJacobianAdjointDerivative`) share this signature.
@@ -124,6 +125,11 @@ pub struct CommonFunctions {
         unsafe extern "C" fn(Instance, Boolean, f64, f64, Boolean, f64) -> Status,
     /// `fmi3ExitInitializationMode`.
     pub exit_initialization_mode: InstanceCall,
+    /// `fmi3EnterConfigurationMode` (optional here: FMUs without structural parameters
+    /// made by some tools leave it out).
+    pub enter_configuration_mode: Option<InstanceCall>,
+    /// `fmi3ExitConfigurationMode`.
+    pub exit_configuration_mode: Option<InstanceCall>,
     /// `fmi3EnterEventMode`.
     pub enter_event_mode: InstanceCall,
     /// `fmi3Terminate`.
@@ -443,6 +449,8 @@ impl Binding {
                 free_instance: lib.required("fmi3FreeInstance")?,
                 enter_initialization_mode: lib.required("fmi3EnterInitializationMode")?,
                 exit_initialization_mode: lib.required("fmi3ExitInitializationMode")?,
+                enter_configuration_mode: lib.optional("fmi3EnterConfigurationMode"),
+                exit_configuration_mode: lib.optional("fmi3ExitConfigurationMode"),
                 enter_event_mode: lib.required("fmi3EnterEventMode")?,
                 terminate: lib.required("fmi3Terminate")?,
                 reset: lib.required("fmi3Reset")?,

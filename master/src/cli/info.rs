@@ -8,7 +8,7 @@ use clap::Args;
 use super::stdout::out;
 use crate::error::Result;
 use crate::import::{AdjointManifest, ManifestVariable, ADJOINT_EXTENSION};
-use crate::model_description::{Capabilities, ModelDescription};
+use crate::model_description::{Capabilities, ModelDescription, Shapes, Variable};
 use crate::Fmu;
 
 /// Arguments of `tandem info`.
@@ -28,7 +28,8 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     out!("Instantiation token  {}", md.instantiation_token);
     out!("Description          {}", optional(&md.description));
     out!("Generation tool      {}", optional(&md.generation_tool));
-    out!("Continuous states    {}", md.number_of_continuous_states());
+    // Array states count by elements, as fmi3GetNumberOfContinuousStates does.
+    out!("Continuous states    {}", md.continuous_state_elements());
     out!("Event indicators     {}", md.number_of_event_indicators());
     if let Some(me) = &md.model_exchange {
         let mut flags = capability_names(&me.capabilities);
@@ -94,12 +95,15 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     out!("Variables ({}):", md.variables.len());
     // An FMI 3.0 alias is a row of its own under its variable: a name that can be used
     // anywhere, with its own description and display unit.
+    let shapes = Shapes::new(md);
     let rows: Vec<Vec<String>> = md
         .variables
         .iter()
         .flat_map(|v| {
+            let shape = shape_text(&shapes, v);
             let own = vec![
                 v.name.clone(),
+                shape.clone(),
                 v.value_reference.to_string(),
                 v.ty.to_string(),
                 v.causality.to_string(),
@@ -114,6 +118,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
                 let description = a.description.as_deref().or(v.description.as_deref());
                 vec![
                     a.name.clone(),
+                    shape.clone(),
                     v.value_reference.to_string(),
                     v.ty.to_string(),
                     format!("alias of {}", v.name),
@@ -130,6 +135,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     super::print_table(
         &[
             "Name",
+            "Shape",
             "ValueRef",
             "Type",
             "Causality",
@@ -142,6 +148,24 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
         &rows,
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `[3]`, `[3,3]` for an array (`?` for a size that cannot be known), nothing for a scalar.
+fn shape_text(shapes: &Shapes<'_>, variable: &Variable) -> String {
+    if variable.is_scalar() {
+        return String::new();
+    }
+    match shapes.of(variable) {
+        Ok(shape) => format!(
+            "[{}]",
+            shape
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        Err(_) => "[?]".to_string(),
+    }
 }
 
 fn print_default_experiment(md: &ModelDescription) {

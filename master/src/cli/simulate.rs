@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::instance::install_crash_report;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::interrupt;
-use crate::model_description::InterfaceType;
+use crate::model_description::{split_names, InterfaceType};
 use crate::output::plot::Layout;
 use crate::simulate::{simulate, PlotRequest, SimulationOptions};
 use crate::solver::Method;
@@ -99,8 +99,9 @@ pub struct SimulateArgs {
     /// Also draw the results into this plot file (.png or .svg).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Variables to plot, comma-separated (default: the recorded ones).
-    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    /// Variables to plot, comma-separated (default: the recorded ones); the comma of an
+    /// element name such as `A[2,3]` does not separate.
+    #[arg(long, value_name = "A,B,...")]
     pub plot_variables: Vec<String>,
     /// Arrangement of the plot.
     #[arg(long, value_enum, default_value = "stacked")]
@@ -154,7 +155,13 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
         progress: true,
         plot: args.plot.as_ref().map(|path| PlotRequest {
             path: path.clone(),
-            variables: (!args.plot_variables.is_empty()).then(|| args.plot_variables.clone()),
+            variables: (!args.plot_variables.is_empty()).then(|| {
+                args.plot_variables
+                    .iter()
+                    .flat_map(|list| split_names(list))
+                    .map(str::to_string)
+                    .collect()
+            }),
             layout: match args.plot_layout {
                 LayoutArg::Stacked => Layout::Stacked,
                 LayoutArg::Overlay => Layout::Overlay,

@@ -38,6 +38,8 @@ calls!(
     SetString,
     GetValues,
     SetValues,
+    EnterConfigurationMode,
+    ExitConfigurationMode,
     DoStep,
     EnterEventMode,
     UpdateDiscreteStates,
@@ -210,6 +212,25 @@ impl FmuInstance for CountingInstance {
 
     fn set_values(&mut self, ty: VariableType, references: &[u32], values: &Values) -> Result<()> {
         self.call(Call::SetValues, |i| i.set_values(ty, references, values))
+    }
+
+    fn get_elements(
+        &mut self,
+        ty: VariableType,
+        references: &[u32],
+        count: usize,
+    ) -> Result<Values> {
+        self.call(Call::GetValues, |i| i.get_elements(ty, references, count))
+    }
+
+    fn enter_configuration_mode(&mut self) -> Result<()> {
+        self.call(Call::EnterConfigurationMode, |i| {
+            i.enter_configuration_mode()
+        })
+    }
+
+    fn exit_configuration_mode(&mut self) -> Result<()> {
+        self.call(Call::ExitConfigurationMode, |i| i.exit_configuration_mode())
     }
 
     fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome> {

@@ -151,17 +151,23 @@ impl Fmu3Instance {
             files,
             scheduled,
         };
-        if let Some(me) = created.binding.model_exchange.as_ref() {
-            // Array states make the model description's counts differ from the FMU's: ask it.
+        created.count_model_exchange_sizes()?;
+        Ok(created)
+    }
+
+    /// Asks a Model Exchange FMU for its numbers of continuous states and event indicators:
+    /// array states make the model description's counts differ from the FMU's.
+    fn count_model_exchange_sizes(&mut self) -> Result<()> {
+        if let Some(me) = self.binding.model_exchange.as_ref() {
             let (count_states, count_indicators) = (
                 me.get_number_of_continuous_states,
                 me.get_number_of_event_indicators,
             );
-            created.states = created.count("fmi3GetNumberOfContinuousStates", count_states)?;
-            created.event_indicators =
-                created.count("fmi3GetNumberOfEventIndicators", count_indicators)?;
+            self.states = self.count("fmi3GetNumberOfContinuousStates", count_states)?;
+            self.event_indicators =
+                self.count("fmi3GetNumberOfEventIndicators", count_indicators)?;
         }
-        Ok(created)
+        Ok(())
     }
 
     fn count(
@@ -242,13 +248,15 @@ impl Fmu3Instance {
         self.core.check(function, status)
     }
 
+    /// Reads the `count` elements of `references`.
     fn read<T: Copy + Default>(
         &mut self,
         function: &'static str,
         references: &[u32],
+        count: usize,
         f: Getter<T>,
     ) -> Result<Vec<T>> {
-        let mut values = vec![T::default(); references.len()];
+        let mut values = vec![T::default(); count];
         self.get_array(function, references, &mut values, f)?;
         Ok(values)
     }
@@ -289,6 +297,33 @@ impl Fmu3Instance {
             )
         };
         self.core.check(function, status)
+    }
+
+    /// Reads the `count` String elements of `references`.
+    fn get_string_elements(&mut self, references: &[u32], count: usize) -> Result<Vec<String>> {
+        let f = self.binding.common.string.get;
+        let raw = self.read("fmi3GetString", references, count, f)?;
+        // SAFETY: the FMU returns NUL-terminated strings valid until its next call; copied now.
+        Ok(raw
+            .into_iter()
+            .map(|p| {
+                if p.is_null() {
+                    String::new()
+                } else {
+                    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+                }
+            })
+            .collect())
+    }
+
+    /// Calls an optional Configuration Mode function.
+    fn configuration(
+        &mut self,
+        function: &'static str,
+        f: Option<ffi::InstanceCall>,
+    ) -> Result<()> {
+        let f = f.ok_or_else(|| self.core.unsupported(function))?;
+        self.call(function, f)
     }
 
     /// Reads Binary variables.
@@ -433,11 +468,11 @@ impl Drop for Fmu3Instance {
 
 /// Reads scalars with one typed getter and widens them into a [`Values`] variant.
 macro_rules! widened {
-    ($self:ident, $references:ident, $field:ident, $name:literal, $variant:ident) => {{
+    ($self:ident, $references:ident, $count:ident, $field:ident, $name:literal, $variant:ident) => {{
         let f = $self.binding.common.$field.get;
         Values::$variant(
             $self
-                .read($name, $references, f)?
+                .read($name, $references, $count, f)?
                 .into_iter()
                 .map(Into::into)
                 .collect(),
@@ -498,6 +533,18 @@ impl FmuInstance for Fmu3Instance {
         self.call("fmi3Terminate", self.binding.common.terminate)
     }
 
+    fn enter_configuration_mode(&mut self) -> Result<()> {
+        let f = self.binding.common.enter_configuration_mode;
+        self.configuration("fmi3EnterConfigurationMode", f)
+    }
+
+    fn exit_configuration_mode(&mut self) -> Result<()> {
+        let f = self.binding.common.exit_configuration_mode;
+        self.configuration("fmi3ExitConfigurationMode", f)?;
+        // The structural parameters size the array states and indicators: count them again.
+        self.count_model_exchange_sizes()
+    }
+
     fn reset(&mut self) -> Result<()> {
         self.call("fmi3Reset", self.binding.common.reset)
     }
@@ -536,19 +583,7 @@ impl FmuInstance for Fmu3Instance {
     }
 
     fn get_string(&mut self, references: &[u32]) -> Result<Vec<String>> {
-        let f = self.binding.common.string.get;
-        let raw = self.read("fmi3GetString", references, f)?;
-        // SAFETY: the FMU returns NUL-terminated strings valid until its next call; copied now.
-        Ok(raw
-            .into_iter()
-            .map(|p| {
-                if p.is_null() {
-                    String::new()
-                } else {
-                    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
-                }
-            })
-            .collect())
+        self.get_string_elements(references, references.len())
     }
 
     fn set_string(&mut self, references: &[u32], values: &[String]) -> Result<()> {
@@ -562,24 +597,40 @@ impl FmuInstance for Fmu3Instance {
     }
 
     fn get_values(&mut self, ty: VariableType, references: &[u32]) -> Result<Values> {
+        self.get_elements(ty, references, references.len())
+    }
+
+    fn get_elements(
+        &mut self,
+        ty: VariableType,
+        references: &[u32],
+        count: usize,
+    ) -> Result<Values> {
         use VariableType::*;
         Ok(match ty {
-            Float32 => widened!(self, references, float32, "fmi3GetFloat32", Float),
-            Float64 => widened!(self, references, float64, "fmi3GetFloat64", Float),
-            Int8 => widened!(self, references, int8, "fmi3GetInt8", Int),
-            UInt8 => widened!(self, references, uint8, "fmi3GetUInt8", UInt),
-            Int16 => widened!(self, references, int16, "fmi3GetInt16", Int),
-            UInt16 => widened!(self, references, uint16, "fmi3GetUInt16", UInt),
-            Int32 => widened!(self, references, int32, "fmi3GetInt32", Int),
-            UInt32 => widened!(self, references, uint32, "fmi3GetUInt32", UInt),
-            Int64 | Enumeration => widened!(self, references, int64, "fmi3GetInt64", Int),
-            UInt64 => widened!(self, references, uint64, "fmi3GetUInt64", UInt),
+            Float32 => widened!(self, references, count, float32, "fmi3GetFloat32", Float),
+            Float64 => widened!(self, references, count, float64, "fmi3GetFloat64", Float),
+            Int8 => widened!(self, references, count, int8, "fmi3GetInt8", Int),
+            UInt8 => widened!(self, references, count, uint8, "fmi3GetUInt8", UInt),
+            Int16 => widened!(self, references, count, int16, "fmi3GetInt16", Int),
+            UInt16 => widened!(self, references, count, uint16, "fmi3GetUInt16", UInt),
+            Int32 => widened!(self, references, count, int32, "fmi3GetInt32", Int),
+            UInt32 => widened!(self, references, count, uint32, "fmi3GetUInt32", UInt),
+            Int64 | Enumeration => widened!(self, references, count, int64, "fmi3GetInt64", Int),
+            UInt64 => widened!(self, references, count, uint64, "fmi3GetUInt64", UInt),
             Boolean => {
-                let mut values = vec![false; references.len()];
+                let mut values = vec![false; count];
                 self.get_boolean(references, &mut values)?;
                 Values::Bool(values)
             }
-            String => Values::String(self.get_string(references)?),
+            String => Values::String(self.get_string_elements(references, count)?),
+            // Binary and Clock arrays are read by nothing in the master.
+            Binary | Clock if count != references.len() => {
+                return Err(Error::InvalidValue {
+                    item: format!("instance {}", self.core.name),
+                    message: format!("{ty} arrays cannot be read"),
+                })
+            }
             Binary => Values::Binary(self.get_binary(references)?),
             Clock => Values::Bool(self.get_clock(references)?),
         })

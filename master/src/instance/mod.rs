@@ -128,6 +128,41 @@ pub trait FmuInstance: Send {
     fn get_values(&mut self, ty: VariableType, references: &[u32]) -> Result<Values>;
     /// Writes scalar variables of type `ty`; values out of the type's range are an error.
     fn set_values(&mut self, ty: VariableType, references: &[u32], values: &Values) -> Result<()>;
+    /// Reads the `count` elements of the variables `references` of type `ty`: an FMI 3.0
+    /// array gives all its elements for its one value reference, in row-major order. Without
+    /// arrays (FMI 2.0) `count` is the number of references.
+    fn get_elements(
+        &mut self,
+        ty: VariableType,
+        references: &[u32],
+        count: usize,
+    ) -> Result<Values> {
+        if count != references.len() {
+            return Err(crate::Error::InvalidValue {
+                item: format!("instance {}", self.name()),
+                message: "array variables need FMI 3.0".to_string(),
+            });
+        }
+        self.get_values(ty, references)
+    }
+
+    /// FMI 3.0: enters Configuration Mode, where structural parameters may be set (after
+    /// instantiation, before Initialization Mode).
+    fn enter_configuration_mode(&mut self) -> Result<()> {
+        Err(crate::Error::Unsupported {
+            instance: self.name().to_string(),
+            function: "fmi3EnterConfigurationMode",
+        })
+    }
+
+    /// FMI 3.0: leaves Configuration Mode; the sizes of arrays, the number of continuous
+    /// states and of event indicators may have changed with the structural parameters.
+    fn exit_configuration_mode(&mut self) -> Result<()> {
+        Err(crate::Error::Unsupported {
+            instance: self.name().to_string(),
+            function: "fmi3ExitConfigurationMode",
+        })
+    }
 
     /// Co-Simulation: advances from `time` by `step`.
     fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome>;

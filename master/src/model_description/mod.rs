@@ -1,11 +1,13 @@
 //! modelDescription.xml of FMI 2.0 and FMI 3.0 as typed structs.
 
 mod clock;
+mod element;
 mod experiment;
 mod fmi2;
 mod fmi3;
 mod interface;
 mod parse;
+mod shape;
 mod structure;
 mod units;
 pub mod validate;
@@ -13,8 +15,10 @@ mod variable;
 pub(crate) mod xml;
 
 pub use clock::{ClockAttributes, IntervalVariability};
+pub use element::{element_names, flat_index, parse_element, split_names};
 pub use experiment::{DefaultExperiment, LogCategory};
 pub use interface::{Capabilities, CoSimulation, InterfaceType, ModelExchange, ScheduledExecution};
+pub use shape::{element_count, Shape, Shapes};
 pub use structure::{DependencyKind, ModelStructure, Unknown};
 pub use units::{BaseUnit, DisplayUnit, EnumerationItem, TypeDefinition, Unit, BASE_UNIT_NAMES};
 pub use variable::{

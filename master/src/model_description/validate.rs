@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use super::{
-    Causality, FmiVersion, Initial, ModelDescription, Unknown, Values, Variability, Variable,
-    VariableType,
+    element_count, Causality, FmiVersion, Initial, ModelDescription, Shapes, Unknown, Values,
+    Variability, Variable, VariableType,
 };
 
 /// How serious a [`Problem`] is.
@@ -58,6 +58,7 @@ pub fn validate(md: &ModelDescription) -> Vec<Problem> {
     for variable in &md.variables {
         check_combination(md, variable, &mut problems);
         check_start(variable, &mut problems);
+        check_dimensions(md, variable, &mut problems);
         check_bounds(variable, &mut problems);
         check_declared_type(md, variable, &mut problems);
         check_units(md, variable, &mut problems);
@@ -328,6 +329,33 @@ fn check_start_values(variable: &Variable, start: &Values, problems: &mut Proble
                 variable.line,
                 format!("variable {name}: start value {bad} is not a finite number"),
             );
+        }
+    }
+}
+
+/// Every dimension names an integer structural parameter of a size, and a start value gives
+/// every element of the array.
+fn check_dimensions(md: &ModelDescription, variable: &Variable, problems: &mut Problems) {
+    if variable.is_scalar() {
+        return;
+    }
+    match Shapes::new(md).of(variable) {
+        Err(problem) => problems.at(variable.line, problem),
+        Ok(shape) => {
+            let count = element_count(&shape);
+            // String and Binary starts are one value however they are written.
+            let elementwise = !matches!(variable.ty, VariableType::String | VariableType::Binary);
+            match &variable.start {
+                Some(start) if elementwise && start.len() != count => problems.at(
+                    variable.line,
+                    format!(
+                        "variable {}: {} start values for an array of shape {shape:?} ({count} elements)",
+                        variable.name,
+                        start.len()
+                    ),
+                ),
+                _ => {}
+            }
         }
     }
 }

@@ -7,7 +7,7 @@ use nalgebra::DMatrix;
 use super::stepper::Inputs;
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
-use crate::model_description::ModelDescription;
+use crate::model_description::{element_names, ModelDescription, Shapes};
 use crate::solver::{forward_differences, Ode};
 
 /// The continuous states and their derivatives in the order of the state vector.
@@ -38,6 +38,7 @@ impl StateVariables {
                 .as_ref()
                 .is_some_and(|me| me.capabilities.provides_directional_derivatives),
         };
+        let shapes = Shapes::new(md);
         for (index, (unknown, state)) in md
             .model_structure
             .derivatives
@@ -51,8 +52,14 @@ impl StateVariables {
                 (Some(derivative), Some(state)) => {
                     variables.derivatives.push(derivative.value_reference);
                     variables.states.push(state.value_reference);
-                    variables.derivative_names.push(derivative.name.clone());
-                    variables.state_names.push(state.name.clone());
+                    // An array state is one entry of the state vector per element.
+                    let shape = shapes.of(state).unwrap_or_default();
+                    variables
+                        .derivative_names
+                        .extend(element_names(&derivative.name, &shape));
+                    variables
+                        .state_names
+                        .extend(element_names(&state.name, &shape));
                 }
                 _ => {
                     variables.directional = false;
@@ -66,9 +73,21 @@ impl StateVariables {
         variables
     }
 
-    /// The name of state `index`.
-    pub(super) fn state_name(&self, index: usize) -> &str {
-        &self.state_names[index]
+    /// The name of state `index` (by number when structural parameters set in Configuration
+    /// Mode gave the FMU more states than the model description's start values).
+    pub(super) fn state_name(&self, index: usize) -> String {
+        self.state_names
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| format!("state {}", index + 1))
+    }
+
+    /// The name of the derivative of state `index`, as [`StateVariables::state_name`].
+    fn derivative_name(&self, index: usize) -> String {
+        self.derivative_names
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| format!("the derivative of state {}", index + 1))
     }
 }
 
@@ -88,7 +107,9 @@ impl NonFinite {
     pub(super) fn describe(&self, variables: &StateVariables) -> String {
         format!(
             "{} = {} at t = {}",
-            variables.derivative_names[self.index], self.value, self.time
+            variables.derivative_name(self.index),
+            self.value,
+            self.time
         )
     }
 }

@@ -1,7 +1,8 @@
-//! Result columns named after a variable or one of its FMI 3.0 aliases: the name in the header
-//! and, for an alias with a display unit, the unit its values are written in.
+//! Result columns named after a variable or one of its FMI 3.0 aliases (or an element of an
+//! array, `y[2]`): the name in the header, the element shown and, for an alias with a display
+//! unit, the unit its values are written in.
 
-use crate::model_description::{DisplayUnit, ModelDescription, Variable};
+use crate::model_description::{element_names, DisplayUnit, ModelDescription, Variable};
 
 /// What one recorded column shows of its variable.
 #[derive(Debug, Clone, PartialEq)]
@@ -10,6 +11,8 @@ pub struct Column {
     pub name: String,
     /// The alias's display unit, into which the values are converted.
     pub display_unit: Option<DisplayUnit>,
+    /// For an array, the row-major position of the element shown (`None` for a scalar).
+    pub element: Option<usize>,
 }
 
 impl Column {
@@ -27,6 +30,7 @@ impl Column {
             Column {
                 name: name.to_string(),
                 display_unit,
+                element: None,
             },
         ))
     }
@@ -36,7 +40,25 @@ impl Column {
         Column {
             name: variable.name.clone(),
             display_unit: None,
+            element: None,
         }
+    }
+
+    /// The columns of every element of `column`'s variable, of shape `shape`, in row-major
+    /// order and named `y[1]`, `y[2]`, ... after the column (the column itself for a scalar).
+    pub fn elements(self, shape: &[usize]) -> Vec<Column> {
+        if shape.is_empty() {
+            return vec![self];
+        }
+        element_names(&self.name, shape)
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| Column {
+                name,
+                display_unit: self.display_unit.clone(),
+                element: Some(i),
+            })
+            .collect()
     }
 
     /// The number written for the value `value` of the variable.

@@ -193,10 +193,8 @@ impl Participant {
             input_values: Vec::with_capacity(connected.len()),
             observed_values: vec![0.0; observed_ports.len()],
         };
-        for start in &component.start_values {
-            ports.calls += 1;
-            instance.set_values(start.ty, &[start.value_reference], &start.value)?;
-        }
+        ports.calls += component.start_values.len();
+        crate::simulate::start_values::apply(instance.as_mut(), &component.start_values)?;
         // The instance's interface, not the component's: a gradient run integrates a Model
         // Exchange FMU in steps of its own (a held-input step) that present it as Co-Simulation.
         let (engine, tolerance) = match instance.interface() {

@@ -2,6 +2,7 @@
 //! integrated by the master's solver with time, state and step events, and the model
 //! partitions of Scheduled Execution FMUs are activated at the ticks of their clocks.
 
+mod array_literal;
 mod co_simulation;
 mod inputs;
 mod model_exchange;
@@ -20,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 use crate::instance::{CountingInstance, FmuInstance, LogSettings};
-use crate::model_description::{InterfaceType, ModelDescription, Variable};
+use crate::model_description::{InterfaceType, ModelDescription, Shapes, Variable};
+use crate::output::column::Column;
 use crate::output::plot::{self, Layout, PlotOptions, TimeSeries};
 use crate::output::progress::Progress;
 use crate::output::summary::{Steps, Summary};
@@ -209,6 +211,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
     check_interface_options(interface, options)?;
     let experiment = experiment(fmu, interface, options)?;
     let start_values = start_values::parse(fmu, &options.start_values)?;
+    let shapes = start_values::shapes(md, &start_values);
     let inputs = options
         .input_file
         .as_ref()
@@ -217,7 +220,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
     let plot_names = options
         .plot
         .as_ref()
-        .map(|request| plot_variables(md, request, options.output_variables.as_deref()));
+        .map(|request| plot_variables(&shapes, request, options.output_variables.as_deref()));
     fmu.load(interface)?;
     let clocks = match interface {
         InterfaceType::ScheduledExecution => Some(scheduled_execution::Clocks::of(md, fmu.path())?),
@@ -237,6 +240,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
     let rows = (experiment.stop - experiment.start) / experiment.output_interval + 1.0;
     let mut recorder = Recorder::create(
         fmu,
+        &shapes,
         options.output_variables.as_deref(),
         &options.output_file,
         plot_names.as_deref(),
@@ -400,30 +404,22 @@ fn check_interface_options(interface: InterfaceType, options: &SimulationOptions
 /// `--output-variable` requests expanded, else the default choice): a plot shows what the
 /// user asked to record.
 fn plot_variables(
-    md: &ModelDescription,
+    shapes: &Shapes<'_>,
     request: &PlotRequest,
     recorded: Option<&[String]>,
 ) -> Vec<String> {
     if let Some(names) = &request.variables {
         return names.clone();
     }
-    let chosen: Vec<(&Variable, String)> = match recorded {
+    let chosen: Vec<(&Variable, Column)> = match recorded {
         // A request that names nothing is left for the recorder to report.
-        Some(names) => selection::expand(md, names)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(variable, column)| (variable, column.name))
-            .collect(),
-        None => selection::default_columns(md)
-            .0
-            .into_iter()
-            .map(|(variable, column)| (variable, column.name))
-            .collect(),
+        Some(names) => selection::expand(shapes, names).unwrap_or_default(),
+        None => selection::default_variables(shapes).0,
     };
     chosen
         .into_iter()
         .filter(|(variable, _)| recorder::is_numeric(variable))
-        .map(|(_, name)| name)
+        .map(|(_, column)| column.name)
         .collect()
 }
 
@@ -596,17 +592,17 @@ mod tests {
         let md = ball();
         let recorded = names(&["der(h)", "label", "der(v)"]);
         assert_eq!(
-            plot_variables(&md, &request(None), Some(&recorded)),
+            plot_variables(&Shapes::new(&md), &request(None), Some(&recorded)),
             names(&["der(h)", "der(v)"]),
             "the recorded numeric variables, without the String"
         );
         assert_eq!(
-            plot_variables(&md, &request(None), None),
+            plot_variables(&Shapes::new(&md), &request(None), None),
             names(&["h", "v", "bounces"]),
             "the outputs when the outputs are recorded"
         );
         assert_eq!(
-            plot_variables(&md, &request(Some(&["v"])), Some(&recorded)),
+            plot_variables(&Shapes::new(&md), &request(Some(&["v"])), Some(&recorded)),
             names(&["v"]),
             "--plot-variables wins"
         );

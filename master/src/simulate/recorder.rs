@@ -1,89 +1,153 @@
-//! Recording the chosen variables of an instance into the CSV result file, refusing
-//! non-finite values, and keeping a numeric trace of some variables in memory for plots.
+//! Recording the chosen variables of an instance into the CSV result file (an array one column
+//! per element), refusing non-finite values, and keeping a numeric trace of some variables in memory for plots.
 
 use std::path::Path;
 
 use super::selection;
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
-use crate::model_description::{DisplayUnit, Values, Variable, VariableType};
+use crate::model_description::{DisplayUnit, Shapes, Values, Variable, VariableType};
 use crate::output::column::Column;
 use crate::output::csv::CsvWriter;
 use crate::Fmu;
 
-/// Variables read with one batched call.
+/// Variables of one type read with one batched call, and the columns taken from what it
+/// reads.
 struct Group {
     ty: VariableType,
     references: Vec<u32>,
+    /// Where each reference's elements begin among the elements read.
+    starts: Vec<usize>,
+    /// Elements read: one per scalar, every element of an array.
+    count: usize,
+    /// For each column of the group, its position among the elements read.
+    picks: Vec<usize>,
 }
 
-/// Scalar variables in batches of one type each, in the order given.
+/// Columns of scalar variables and array elements, read in batches of one type each, in the
+/// order given.
 struct Selection {
     names: Vec<String>,
     groups: Vec<Group>,
-    /// `(group, index in the group, unit)` of every column shown in an alias's display unit.
+    /// `(group, column in the group, unit)` of every column shown in an alias's display unit.
     conversions: Vec<(usize, usize, DisplayUnit)>,
+    /// What each group read: every element of its variables.
+    read: Vec<Values>,
+    /// Each group's columns, as the result file takes them.
+    columns: Vec<Values>,
 }
 
 impl Selection {
-    /// The scalar, non-clock variables among `columns`, batched by consecutive type.
-    fn new<'a>(columns: impl IntoIterator<Item = (&'a Variable, Column)>) -> Self {
-        let mut selection = Selection {
-            names: Vec::new(),
-            groups: Vec::new(),
-            conversions: Vec::new(),
-        };
+    /// The non-clock columns among `columns` (arrays of unknown shape left out), batched by
+    /// consecutive type; an array is read whole, once per batch, whatever elements are shown.
+    fn new<'a>(
+        shapes: &Shapes<'_>,
+        columns: impl IntoIterator<Item = (&'a Variable, Column)>,
+    ) -> Self {
+        let mut groups: Vec<Group> = Vec::new();
+        let mut names = Vec::new();
+        let mut conversions = Vec::new();
         for (variable, column) in columns {
-            if !variable.is_scalar() || matches!(variable.ty, VariableType::Clock) {
+            let Ok(count) = shapes.count(variable) else {
+                continue;
+            };
+            if matches!(variable.ty, VariableType::Clock) {
                 continue;
             }
-            match selection.groups.last_mut() {
-                Some(group) if group.ty == variable.ty => {
-                    group.references.push(variable.value_reference)
-                }
-                _ => selection.groups.push(Group {
+            if groups.last().is_none_or(|group| group.ty != variable.ty) {
+                groups.push(Group {
                     ty: variable.ty,
-                    references: vec![variable.value_reference],
-                }),
+                    references: Vec::new(),
+                    starts: Vec::new(),
+                    count: 0,
+                    picks: Vec::new(),
+                });
             }
+            let index = groups.len() - 1;
+            let group = &mut groups[index];
+            let reference = variable.value_reference;
+            let start = match group.references.iter().position(|&r| r == reference) {
+                Some(k) => group.starts[k],
+                None => {
+                    group.references.push(reference);
+                    group.starts.push(group.count);
+                    group.count += count;
+                    group.count - count
+                }
+            };
+            group.picks.push(start + column.element.unwrap_or(0));
             if let Some(unit) = column.display_unit {
-                let group = selection.groups.len() - 1;
-                let index = selection.groups[group].references.len() - 1;
-                selection.conversions.push((group, index, unit));
+                conversions.push((index, group.picks.len() - 1, unit));
             }
-            selection.names.push(column.name);
+            names.push(column.name);
         }
-        selection
-    }
-
-    /// A buffer of the right shape for [`Selection::read`].
-    fn buffer(&self) -> Vec<Values> {
-        self.groups
+        let read = groups
             .iter()
             .map(|group| match group.ty {
-                VariableType::Float64 => Values::Float(vec![0.0; group.references.len()]),
+                VariableType::Float64 => Values::Float(vec![0.0; group.count]),
                 _ => Values::Float(Vec::new()),
             })
-            .collect()
+            .collect();
+        let columns = groups
+            .iter()
+            .map(|group| match group.ty {
+                VariableType::Float64 => Values::Float(vec![0.0; group.picks.len()]),
+                _ => Values::Float(Vec::new()),
+            })
+            .collect();
+        Selection {
+            names,
+            groups,
+            conversions,
+            read,
+            columns,
+        }
     }
 
-    /// Reads every batch into `buffer` (made by [`Selection::buffer`]): Float64 batches in
-    /// place, without allocating, the others through [`FmuInstance::get_values`].
-    fn read(&self, instance: &mut dyn FmuInstance, buffer: &mut [Values]) -> Result<()> {
-        for (group, values) in self.groups.iter().zip(buffer.iter_mut()) {
-            match (group.ty, &mut *values) {
+    /// Reads every batch and takes its columns, one [`Values`] per batch: Float64 batches
+    /// in place, without allocating, the others through [`FmuInstance::get_elements`].
+    fn read(&mut self, instance: &mut dyn FmuInstance) -> Result<()> {
+        for ((group, read), columns) in self
+            .groups
+            .iter()
+            .zip(self.read.iter_mut())
+            .zip(self.columns.iter_mut())
+        {
+            match (group.ty, &mut *read) {
                 (VariableType::Float64, Values::Float(values)) => {
                     instance.get_real(&group.references, values)?
                 }
-                _ => *values = instance.get_values(group.ty, &group.references)?,
+                _ => *read = instance.get_elements(group.ty, &group.references, group.count)?,
             }
+            pick(read, &group.picks, columns);
         }
         for (group, index, unit) in &self.conversions {
-            if let Values::Float(values) = &mut buffer[*group] {
+            if let Values::Float(values) = &mut self.columns[*group] {
                 values[*index] = unit.from_unit(values[*index]);
             }
         }
         Ok(())
+    }
+}
+
+/// The values of `read` at `picks`, into `columns` (in place, without allocating, for floats).
+fn pick(read: &Values, picks: &[usize], columns: &mut Values) {
+    match (read, &mut *columns) {
+        (Values::Float(read), Values::Float(columns)) if columns.len() == picks.len() => {
+            for (column, &p) in columns.iter_mut().zip(picks) {
+                *column = read[p];
+            }
+        }
+        (Values::Float(v), _) => *columns = Values::Float(picks.iter().map(|&p| v[p]).collect()),
+        (Values::Int(v), _) => *columns = Values::Int(picks.iter().map(|&p| v[p]).collect()),
+        (Values::UInt(v), _) => *columns = Values::UInt(picks.iter().map(|&p| v[p]).collect()),
+        (Values::Bool(v), _) => *columns = Values::Bool(picks.iter().map(|&p| v[p]).collect()),
+        (Values::String(v), _) => {
+            *columns = Values::String(picks.iter().map(|&p| v[p].clone()).collect())
+        }
+        (Values::Binary(v), _) => {
+            *columns = Values::Binary(picks.iter().map(|&p| v[p].clone()).collect())
+        }
     }
 }
 
@@ -102,8 +166,7 @@ pub struct Trace {
 pub struct Recorder {
     recorded: Selection,
     writer: CsvWriter,
-    buffer: Vec<Values>,
-    traced: Option<(Selection, Vec<Values>, Trace)>,
+    traced: Option<(Selection, Trace)>,
     /// What the summary line says about a default choice other than the outputs.
     remark: Option<String>,
     /// How many columns of 0/1 flags the master writes after the variables (the clocks of a
@@ -112,44 +175,44 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// A recorder of `names` (default: see [`selection::default_columns`]) writing to `path`, which also
-    /// keeps the numeric variables `traced` in memory. The columns `flags` follow the
-    /// variables, written by [`Recorder::record_with_flags`]. `admit` sees the number of
-    /// columns (time included) before the file is created, and may refuse it.
+    /// A recorder of `names` (default: see [`selection::default_variables`]) writing to `path`,
+    /// which also keeps the numeric variables `traced` in memory; arrays have the shapes
+    /// `shapes` give. The columns `flags` follow the variables, written by
+    /// [`Recorder::record_with_flags`]. `admit` sees the number of columns (time included)
+    /// before the file is created, and may refuse it.
     pub fn create(
         fmu: &Fmu,
+        shapes: &Shapes<'_>,
         names: Option<&[String]>,
         path: &Path,
         traced: Option<&[String]>,
         flags: &[String],
         admit: impl FnOnce(usize) -> Result<()>,
     ) -> Result<Self> {
-        let md = fmu.model_description();
         let (recorded, remark) = match names {
-            Some(names) => (Selection::new(lookup(fmu, names)?), None),
+            Some(names) => (Selection::new(shapes, lookup(fmu, shapes, names)?), None),
             None => {
-                let (columns, choice, available) = selection::default_columns(md);
-                // Aliases come only with outputs, which make no remark.
+                let (columns, choice, available) = selection::default_variables(shapes);
                 let remark = choice.remark(columns.len(), available);
-                (Selection::new(columns), remark)
+                (Selection::new(shapes, columns), remark)
             }
         };
         let traced = traced
             .map(|names| -> Result<_> {
-                let variables = lookup(fmu, names)?;
-                if let Some((v, _)) = variables.iter().find(|(v, _)| !is_numeric(v)) {
+                let columns = lookup(fmu, shapes, names)?;
+                if let Some((v, _)) = columns.iter().find(|(v, _)| !is_numeric(v)) {
                     return Err(Error::InvalidValue {
                         item: format!("plot variable {}", v.name),
                         message: format!("{} variables cannot be plotted", v.ty),
                     });
                 }
-                let selection = Selection::new(variables);
+                let selection = Selection::new(shapes, columns);
                 let trace = Trace {
                     columns: vec![Vec::new(); selection.names.len()],
                     names: selection.names.clone(),
                     time: Vec::new(),
                 };
-                Ok((selection.buffer(), selection, trace))
+                Ok((selection, trace))
             })
             .transpose()?;
         admit(recorded.names.len() + flags.len() + 1)?;
@@ -158,9 +221,8 @@ impl Recorder {
             writer: CsvWriter::create(path, &header)?,
             flags: flags.len(),
             remark,
-            buffer: recorded.buffer(),
             recorded,
-            traced: traced.map(|(buffer, selection, trace)| (selection, buffer, trace)),
+            traced,
         })
     }
 
@@ -180,8 +242,9 @@ impl Recorder {
         flags: &[bool],
     ) -> Result<()> {
         debug_assert_eq!(flags.len(), self.flags, "one flag per flag column");
-        self.recorded.read(instance, &mut self.buffer)?;
-        let non_finite = non_finite_columns(&self.recorded.names, &self.buffer);
+        self.recorded.read(instance)?;
+        let row = &mut self.recorded.columns;
+        let non_finite = non_finite_columns(&self.recorded.names, row);
         if !non_finite.is_empty() {
             return Err(Error::Simulation {
                 time,
@@ -189,21 +252,19 @@ impl Recorder {
             });
         }
         if self.flags == 0 {
-            self.writer.write_row(time, &self.buffer)?;
+            self.writer.write_row(time, row)?;
         } else {
-            let numbers = flags
-                .iter()
-                .map(|&flag| f64::from(u8::from(flag)))
-                .collect();
-            self.buffer.push(Values::Float(numbers));
-            let written = self.writer.write_row(time, &self.buffer);
-            self.buffer.pop();
+            let numbers = flags.iter().map(|&flag| f64::from(u8::from(flag))).collect();
+            row.push(Values::Float(numbers));
+            let written = self.writer.write_row(time, row);
+            row.pop();
             written?;
         }
-        if let Some((selection, buffer, trace)) = &mut self.traced {
-            selection.read(instance, buffer)?;
+        if let Some((selection, trace)) = &mut self.traced {
+            selection.read(instance)?;
             trace.time.push(time);
-            let values = buffer
+            let values = selection
+                .columns
                 .iter()
                 .flat_map(|batch| (0..batch.len()).map(move |i| numeric_value(batch, i)));
             for (column, value) in trace.columns.iter_mut().zip(values) {
@@ -225,7 +286,7 @@ impl Recorder {
             + self
                 .traced
                 .as_ref()
-                .map_or(0, |(selection, _, _)| selection.groups.len())
+                .map_or(0, |(selection, _)| selection.groups.len())
     }
 
     /// Number of rows written.
@@ -240,15 +301,19 @@ impl Recorder {
 
     /// The in-memory samples of the traced variables, if any were asked for.
     pub fn trace(&self) -> Option<&Trace> {
-        self.traced.as_ref().map(|(_, _, trace)| trace)
+        self.traced.as_ref().map(|(_, trace)| trace)
     }
 }
 
 /// The variables or aliases `names` name (see [`selection::expand`]) and their columns, or
 /// an error naming the first request that names nothing.
-fn lookup<'a>(fmu: &'a Fmu, names: &[String]) -> Result<Vec<(&'a Variable, Column)>> {
+fn lookup<'a>(
+    fmu: &Fmu,
+    shapes: &Shapes<'a>,
+    names: &[String],
+) -> Result<Vec<(&'a Variable, Column)>> {
     let md = fmu.model_description();
-    selection::expand(md, names).map_err(|name| Error::unknown_variable(fmu.path(), md, &name))
+    selection::expand(shapes, names).map_err(|name| Error::unknown_variable(fmu.path(), md, &name))
 }
 
 /// Whether the variable's values can be drawn as numbers.

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use super::description::{ComponentDescription, Located, Location, SystemDescription, ValueKind};
 use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
-use crate::model_description::{Causality, InterfaceType, Values};
-use crate::simulate::start_values::check_settable;
+use crate::model_description::{Causality, InterfaceType, Shapes};
+use crate::simulate::start_values::{array_value, check_settable_array};
 use crate::simulate::StartValue;
 use crate::suggest::did_you_mean;
 use crate::Fmu;
@@ -268,6 +268,18 @@ fn start_values(
             value.at.clone(),
         )
     }));
+    // The structural parameters given size the arrays the other values fill.
+    let shapes = known
+        .iter()
+        .filter_map(|value| {
+            let variable = md.variable(&value.name)?;
+            let size = value.text.trim().parse::<u64>().ok()?;
+            (variable.causality == Causality::StructuralParameter)
+                .then_some((variable.value_reference, size))
+        })
+        .fold(Shapes::new(md), |shapes, (reference, size)| {
+            shapes.with(reference, size)
+        });
     known
         .into_iter()
         .map(|value| {
@@ -302,7 +314,7 @@ fn start_values(
                 }
                 _ => {}
             }
-            check_settable(variable).map_err(&fail)?;
+            check_settable_array(variable).map_err(&fail)?;
             if let Some(unit) = &value.unit {
                 if let Some(declared) = md.unit_of(variable).filter(|d| d != unit) {
                     return Err(fail(format!(
@@ -311,13 +323,8 @@ fn start_values(
                     )));
                 }
             }
-            let parsed = Values::parse(variable.ty, &[&value.text]).map_err(&fail)?;
-            Ok(StartValue {
-                name: name.clone(),
-                value_reference: variable.value_reference,
-                ty: variable.ty,
-                value: parsed,
-            })
+            let parsed = array_value(&shapes, variable, &value.text).map_err(&fail)?;
+            Ok(StartValue::new(variable, parsed))
         })
         .collect()
 }

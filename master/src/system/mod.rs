@@ -205,12 +205,7 @@ impl System {
     pub fn set_start_value(&mut self, port: Port, value: f64) {
         let variable = port.variable(&self.components);
         let values = Values::from_numbers(variable.ty, &[value]);
-        let start = StartValue {
-            name: variable.name.clone(),
-            value_reference: variable.value_reference,
-            ty: variable.ty,
-            value: values,
-        };
+        let start = StartValue::new(variable, values);
         let starts = &mut self.components[port.component].start_values;
         match starts
             .iter_mut()

@@ -264,11 +264,15 @@ fn component(
                 toml::Value::Integer(_) | toml::Value::Float(_) | toml::Value::Boolean(_) => {
                     value.get_ref().to_string()
                 }
+                // An array parameter: a list, or a list of rows, of numbers or booleans,
+                // passed on as the list text that `--start-value` takes.
+                list @ toml::Value::Array(_) if is_plain_list(list) => list.to_string(),
                 other => {
                     return Err(error(
                         value.span(),
                         format!(
-                            "{table}.{variable}: expected a number, boolean or string, found a {}",
+                            "{table}.{variable}: expected a number, boolean, string or list of \
+                             numbers, found a {}",
                             other.type_str()
                         ),
                     ))
@@ -292,6 +296,15 @@ fn component(
         extrapolation: entry.extrapolation,
         values,
     })
+}
+
+/// Whether `value` is a list (of lists ...) of numbers and booleans.
+fn is_plain_list(value: &toml::Value) -> bool {
+    match value {
+        toml::Value::Array(items) => items.iter().all(is_plain_list),
+        toml::Value::Integer(_) | toml::Value::Float(_) | toml::Value::Boolean(_) => true,
+        _ => false,
+    }
 }
 
 /// The description of `[[bond]]` number `index` (from 0): the names its keys give.

@@ -110,6 +110,15 @@ impl FmuInstance for HeldInputStep {
         self.fmu_instance().set_values(ty, references, values)
     }
 
+    fn get_elements(
+        &mut self,
+        ty: VariableType,
+        references: &[u32],
+        count: usize,
+    ) -> Result<Values> {
+        self.fmu_instance().get_elements(ty, references, count)
+    }
+
     fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome> {
         self.advance(time, step)
     }
