@@ -21,6 +21,7 @@ mod tableau;
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
 use super::fsal::FsalStages;
+use super::spectral_radius::spectral_radius;
 use super::{Attempt, Interpolant, Ode, Stepper, Tolerances};
 use tableau::{A, B, B_HAT, C, GAMMA, STAGES};
 
@@ -74,6 +75,8 @@ pub struct Esdirk {
     eta: f64,
     /// The largest contraction rate seen during the last attempt.
     slowest_rate: f64,
+    /// The spectral radius of `jacobian`, once asked for.
+    spectral_radius: Option<f64>,
     statistics: EsdirkStatistics,
 }
 
@@ -102,6 +105,7 @@ impl Esdirk {
             iteration_matrix: None,
             eta: 1.0,
             slowest_rate: 0.0,
+            spectral_radius: None,
             statistics: EsdirkStatistics::default(),
         }
     }
@@ -109,6 +113,21 @@ impl Esdirk {
     /// The work done so far.
     pub fn statistics(&self) -> EsdirkStatistics {
         self.statistics
+    }
+
+    /// The spectral radius of the Jacobian the last attempt iterated with (computed once per
+    /// Jacobian evaluation): with the step size, whether an explicit method would be stable.
+    pub fn spectral_radius(&mut self) -> f64 {
+        *self
+            .spectral_radius
+            .get_or_insert_with(|| spectral_radius(&self.jacobian))
+    }
+
+    /// Evaluates the Jacobian afresh at the start of the next attempt, even if the iterations
+    /// still converge with the one it has: a stale Jacobian of a stiffer past would hide that
+    /// the problem has become non-stiff ([`super::Auto`]).
+    pub fn refresh_jacobian(&mut self) {
+        self.jacobian_due = true;
     }
 
     /// Evaluates the Jacobian at `(t, x)` when due and factors `I - h gamma J` when `h` or the
@@ -132,6 +151,7 @@ impl Esdirk {
             self.jacobian_due = false;
             self.jacobian_fresh = true;
             self.iteration_matrix = None;
+            self.spectral_radius = None;
         }
         let h_gamma = h * GAMMA;
         if self
