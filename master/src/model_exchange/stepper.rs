@@ -132,6 +132,11 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
         self.instance.borrow_mut()
     }
 
+    /// The solver.
+    pub fn solver(&self) -> &S {
+        &self.solver
+    }
+
     /// The time the states have reached.
     pub fn time(&self) -> f64 {
         self.time

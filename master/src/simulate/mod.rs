@@ -22,7 +22,7 @@ use crate::model_description::{InterfaceType, ModelDescription, Variable};
 use crate::output::plot::{self, Layout, PlotOptions, TimeSeries};
 use crate::output::progress::Progress;
 use crate::output::summary::{Steps, Summary};
-use crate::solver::Method;
+use crate::solver::{describe_spans, Method, Span};
 use crate::time_grid::{check_interval, check_output_size, check_step};
 use crate::Fmu;
 use recorder::Recorder;
@@ -110,6 +110,8 @@ pub struct SimulationSummary {
     pub terminated_by_fmu: bool,
     /// The Model Exchange solver.
     pub solver: Option<Method>,
+    /// Which method ran since when, for a solver that changes methods (auto).
+    pub solver_spans: Vec<Span>,
     /// Calls made to the FMU.
     pub fmu_calls: u64,
     /// Wall-clock time of the run, from loading the binary to terminating the instance.
@@ -130,9 +132,23 @@ impl SimulationSummary {
             rows: 0,
             terminated_by_fmu: false,
             solver: None,
+            solver_spans: Vec::new(),
             fmu_calls: 0,
             wall_time: Duration::ZERO,
             recorded_remark: None,
+        }
+    }
+
+    /// The solver in words; for auto, which method ran over which interval.
+    fn solver_description(&self) -> String {
+        let solver = self.solver.unwrap_or_default();
+        if self.solver_spans.is_empty() {
+            solver.to_string()
+        } else {
+            format!(
+                "{solver}: {}",
+                describe_spans(&self.solver_spans, self.final_time)
+            )
         }
     }
 
@@ -145,7 +161,7 @@ impl SimulationSummary {
                 None,
             ),
             InterfaceType::ModelExchange => (
-                format!("{} ({})", self.interface, self.solver.unwrap_or_default()),
+                format!("{} ({})", self.interface, self.solver_description()),
                 Steps::Integrator {
                     accepted: self.steps,
                     rejected: self.rejected_steps,
@@ -376,7 +392,11 @@ fn experiment(
         message,
     };
     check_interval(start, stop).map_err(|message| {
-        let item = if start.is_finite() { "--stop-time" } else { "--start-time" };
+        let item = if start.is_finite() {
+            "--stop-time"
+        } else {
+            "--start-time"
+        };
         invalid(item, message)
     })?;
     if !(stop > start) {
