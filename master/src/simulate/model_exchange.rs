@@ -9,6 +9,7 @@ use crate::instance::FmuInstance;
 use crate::interrupt;
 use crate::model_description::InterfaceType;
 use crate::model_exchange::{Inputs, MeStepper};
+use crate::output::progress::StepCounts;
 use crate::solver::{Auto, DormandPrince, Esdirk, Method, Span, Stepper};
 
 /// A step covers at most 1/50 of the run (as in FMPy), so that an indicator that changes
@@ -92,7 +93,14 @@ fn integrate<S: Stepper>(
                     recorder.record(instance, time)
                 })?;
             }
-            progress.update(me.time());
+            let statistics = me.statistics();
+            progress.update_steps(
+                me.time(),
+                StepCounts {
+                    accepted: statistics.steps,
+                    rejected: statistics.rejected_steps,
+                },
+            );
             outcome
         };
         terminated_by_fmu = outcome.terminate;
