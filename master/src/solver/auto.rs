@@ -12,8 +12,8 @@ use std::fmt::Write;
 
 use super::stiffness::StiffnessDetector;
 use super::{
-    Attempt, DenseOutput, DormandPrince, Esdirk, HermiteOutput, Interpolant, Method, Ode, Stepper,
-    Tolerances,
+    Attempt, DenseOutput, DormandPrince, Esdirk, HermiteOutput, Interpolant, Method, Ode,
+    SolverMemory, StepLinearization, Stepper, Tolerances,
 };
 
 /// Accepted implicit steps after which the Jacobian is evaluated afresh, so that its spectral
@@ -30,10 +30,14 @@ pub struct Span {
     pub start: f64,
 }
 
-/// Dormand–Prince and ESDIRK with a stiffness detector choosing between them.
+/// Dormand–Prince and ESDIRK with a stiffness detector choosing between them (or, made with
+/// [`Auto::with_method`], one of them throughout: the one type a caller needs for any
+/// [`Method`]).
 pub struct Auto {
     explicit: DormandPrince,
     implicit: Esdirk,
+    /// Whether the detector may change the method.
+    switching: bool,
     detector: StiffnessDetector,
     /// The method of the next attempt.
     current: Method,
@@ -51,16 +55,36 @@ pub struct Auto {
 impl Auto {
     /// A stepper for `n` states, starting with Dormand–Prince.
     pub fn new(n: usize) -> Self {
+        Self::with_method(n, Method::Auto)
+    }
+
+    /// A stepper for `n` states that runs `method`: switching for [`Method::Auto`], else that
+    /// method alone (step for step what its own stepper computes).
+    pub fn with_method(n: usize, method: Method) -> Self {
+        let first = match method {
+            Method::Esdirk => Method::Esdirk,
+            Method::Auto | Method::Dopri5 => Method::Dopri5,
+        };
         Auto {
             explicit: DormandPrince::new(n),
             implicit: Esdirk::new(n),
+            switching: method == Method::Auto,
             detector: StiffnessDetector::new(),
-            current: Method::Dopri5,
-            last: Method::Dopri5,
+            current: first,
+            last: first,
             implicit_steps: 0,
             t: 0.0,
             h: 0.0,
             spans: Vec::new(),
+        }
+    }
+
+    /// The last attempted step (after an accepted one: that step) of the method that made it,
+    /// for its tangent and adjoint with the step size frozen.
+    pub fn last_step(&self) -> StepLinearization {
+        match self.last {
+            Method::Esdirk => self.implicit.last_step(),
+            _ => self.explicit.last_step(),
         }
     }
 
@@ -160,6 +184,9 @@ impl Stepper for Auto {
         match self.last {
             Method::Esdirk => {
                 self.implicit.accept();
+                if !self.switching {
+                    return;
+                }
                 let radius = self.implicit.spectral_radius();
                 if self.detector.implicit_step(self.h, radius) {
                     self.switch_to(Method::Dopri5, end);
@@ -172,9 +199,10 @@ impl Stepper for Auto {
             }
             _ => {
                 self.explicit.accept();
-                if self
-                    .detector
-                    .explicit_step(self.explicit.stiffness_estimate())
+                if self.switching
+                    && self
+                        .detector
+                        .explicit_step(self.explicit.stiffness_estimate())
                 {
                     self.switch_to(Method::Esdirk, end);
                 }
@@ -187,6 +215,38 @@ impl Stepper for Auto {
         self.explicit.reset();
         self.implicit.reset();
     }
+
+    /// The method in use and the detector's evidence.
+    fn memory(&self) -> SolverMemory {
+        SolverMemory {
+            auto: Some(AutoMemory {
+                detector: self.detector.clone(),
+                current: self.current,
+                implicit_steps: self.implicit_steps,
+                spans: self.spans.len(),
+            }),
+        }
+    }
+
+    /// Spans recorded since `memory` are forgotten.
+    fn recall(&mut self, memory: &SolverMemory) {
+        if let Some(memory) = &memory.auto {
+            self.detector = memory.detector.clone();
+            self.current = memory.current;
+            self.implicit_steps = memory.implicit_steps;
+            self.spans.truncate(memory.spans);
+        }
+        self.reset();
+    }
+}
+
+/// [`Auto`]'s choice of method at a point of an integration ([`Stepper::memory`]).
+#[derive(Debug, Clone)]
+pub(super) struct AutoMemory {
+    detector: StiffnessDetector,
+    current: Method,
+    implicit_steps: usize,
+    spans: usize,
 }
 
 /// The dense output of the method that made the last step.

@@ -130,7 +130,7 @@ impl DormandPrince {
                 stage
             })
             .collect();
-        StepLinearization::new(self.t, self.h, &C[..6], &A, stages)
+        StepLinearization::new(self.t, self.h, &C[..6], &A, &[0.0; 6], stages)
     }
 }
 

@@ -19,15 +19,16 @@ pub use auto::{describe_spans, Auto, AutoDense, Span};
 pub use dopri5::{DenseOutput, DormandPrince};
 pub use esdirk::{Esdirk, EsdirkStatistics, HermiteOutput};
 pub use initial_step::initial_step;
-pub use linearization::StepLinearization;
+pub use linearization::{SingularStage, StepLinearization};
 pub use ode::{forward_differences, Ode};
 pub use root::{locate_crossing, sign_changed, Crossing};
 pub use spectral_radius::spectral_radius;
-pub use stepper::{Attempt, Interpolant, Stepper};
+pub use stepper::{Attempt, Interpolant, SolverMemory, Stepper};
 pub use stiffness::{h_lambda, StiffnessDetector};
 
-/// The Model Exchange solvers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// The Model Exchange solvers (as `--solver` and a system file's `solver` spell them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Method {
     /// Dormand–Prince 5(4) while the model is not stiff, ESDIRK while it is, as a stiffness
     /// detector measures it: the default.
