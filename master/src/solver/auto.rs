@@ -113,7 +113,11 @@ impl Stepper for Auto {
     type Dense = AutoDense;
 
     fn name(&self) -> &'static str {
-        "auto"
+        match (self.switching, self.current) {
+            (true, _) => "auto",
+            (false, Method::Esdirk) => self.implicit.name(),
+            (false, _) => self.explicit.name(),
+        }
     }
 
     fn initial_step<O: Ode>(
