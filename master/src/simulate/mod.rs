@@ -392,11 +392,7 @@ fn experiment(
         message,
     };
     check_interval(start, stop).map_err(|message| {
-        let item = if start.is_finite() {
-            "--stop-time"
-        } else {
-            "--start-time"
-        };
+        let item = if start.is_finite() { "--stop-time" } else { "--start-time" };
         invalid(item, message)
     })?;
     if !(stop > start) {
