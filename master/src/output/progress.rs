@@ -2,7 +2,7 @@
 //! second of wall time (short runs print nothing), only when standard error is a terminal,
 //! and it is cleared before the summary line is printed. Its text names the time reached and,
 //! for an integrator, the steps taken and rejected; it is renewed when the bar moves and at
-//! least every [`REFRESH`] otherwise, so that a run crawling through a tiny part of a long
+//! least every quarter second otherwise, so that a run crawling through a tiny part of a long
 //! interval (a stiff model under an explicit method) still shows that it moves, and how.
 
 use std::io::IsTerminal;

@@ -136,7 +136,7 @@ impl DormandPrince {
 
 impl DormandPrince {
     /// Hairer's stiffness estimate `h |λ|` of the last attempted step, from its last two
-    /// stages (both at `t + h`); see [`super::stiffness`]. Valid until the next attempt.
+    /// stages (both at `t + h`), for [`super::StiffnessDetector`]. Valid until the next attempt.
     pub fn stiffness_estimate(&self) -> f64 {
         let k = &self.stages.k;
         h_lambda(self.h, &self.stage, &self.x_new, &k[5], &k[6])

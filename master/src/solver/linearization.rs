@@ -1,12 +1,12 @@
 //! The derivatives of one accepted Runge–Kutta step `x_new = Phi(x)` with its step size
 //! frozen: the tangent (forward mode) and the adjoint (reverse mode) of the stage recurrence,
 //! built from the right-hand side's Jacobian-vector products at the stages. Explicit stages
-//! need nothing else; a diagonally implicit stage `k_i = f(X_i)`, `X_i = x + h sum_{j<i} a_ij k_j
-//! + h d_i k_i`, is differentiated through its equation (the implicit function theorem): its
-//! tangent solves `(I - h d_i J_i) dk_i = J_i dX_i^explicit + seeds` and its adjoint the
-//! transposed system, with the Jacobian `J_i` at the stage. That is the derivative of the exact
-//! solution of the stage equations, which the solver's Newton iteration computes to within its
-//! convergence test (well below the error tolerance).
+//! need nothing else; a diagonally implicit stage `k_i = f(X_i)` with
+//! `X_i = x + h sum_{j<i} a_ij k_j + h d_i k_i` is differentiated through its equation (the
+//! implicit function theorem): its tangent solves `(I - h d_i J_i) dk_i = J_i dX_i^explicit +
+//! seeds` and its adjoint the transposed system, with the Jacobian `J_i` at the stage. That is
+//! the derivative of the exact solution of the stage equations, which the solver's Newton
+//! iteration computes to within its convergence test (well below the error tolerance).
 //!
 //! Freezing the step size gives the derivative of exactly the arithmetic the solver did (the
 //! "internal differentiation" of Bock): the step-size controller's own dependence on the
