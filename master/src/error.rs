@@ -304,6 +304,17 @@ impl Error {
     }
 }
 
+impl From<crate::solver::SingularStage> for Error {
+    fn from(singular: crate::solver::SingularStage) -> Self {
+        Error::Simulation {
+            time: singular.time,
+            message: "an implicit stage of the master's integrator has a singular iteration \
+                      matrix there, so the step has no derivative"
+                .into(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

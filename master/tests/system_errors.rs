@@ -478,6 +478,38 @@ fn interfaces_steps_and_tolerances_are_checked() {
 }
 
 #[test]
+fn solvers_are_checked_and_apply_to_model_exchange_components() {
+    let text = edit(
+        &valid(),
+        "parameters = { m = 1.0, k = 10.0 }",
+        "solver = \"esdirk\"\nparameters = { m = 1.0, k = 10.0 }",
+    );
+    assert_fails(
+        &run(&text, &[]),
+        &[
+            "component mass1",
+            "solver esdirk applies to Model Exchange components",
+        ],
+    );
+    let text = edit(
+        &valid(),
+        "parameters = { m = 1.0, k = 10.0 }",
+        "interface = \"me\"\nsolver = \"rk4\"\nparameters = { m = 1.0, k = 10.0 }",
+    );
+    assert_fails(&run(&text, &[]), &["rk4", "auto", "dopri5", "esdirk"]);
+    for solver in ["auto", "dopri5", "esdirk"] {
+        let text = edit(
+            &valid(),
+            "parameters = { m = 1.0, k = 10.0 }",
+            &format!(
+                "interface = \"me\"\nsolver = \"{solver}\"\nparameters = {{ m = 1.0, k = 10.0 }}"
+            ),
+        );
+        run(&text, &[]).assert_success();
+    }
+}
+
+#[test]
 fn the_step_size_option_replaces_the_macro_step() {
     let result = run(&valid(), &["--step-size", "0.002"]);
     result.assert_success();

@@ -29,6 +29,9 @@ pub enum InterfaceArg {
 /// `--solver` values.
 #[derive(ValueEnum, Clone, Copy, Debug)]
 pub enum SolverArg {
+    /// Dormand–Prince while the model is not stiff, ESDIRK while it is, switching when a
+    /// stiffness detector says so: the default.
+    Auto,
     /// Explicit Dormand–Prince 5(4): for non-stiff models.
     Dopri5,
     /// Implicit, L-stable ESDIRK3(2)4L[2]SA with the FMU's directional derivatives (or finite
@@ -92,9 +95,9 @@ pub struct SimulateArgs {
     /// Which FMU log messages to show: off, error, warning, info.
     #[arg(long, default_value = "warning")]
     pub log_level: LogLevel,
-    /// Model Exchange solver: dopri5 (explicit, the default) or esdirk (implicit, for stiff
-    /// models; the default never switches by itself).
-    #[arg(long, value_enum, default_value = "dopri5")]
+    /// Model Exchange solver: auto (the default: dopri5, switching to esdirk while the model is
+    /// stiff and back), dopri5 (explicit) or esdirk (implicit, for stiff models).
+    #[arg(long, value_enum, default_value = "auto")]
     pub solver: SolverArg,
     /// Also draw the results into this plot file (.png or .svg).
     #[arg(long, value_name = "FILE")]
@@ -149,6 +152,7 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
             logger: stderr_logger(),
         },
         solver: match args.solver {
+            SolverArg::Auto => Method::Auto,
             SolverArg::Dopri5 => Method::Dopri5,
             SolverArg::Esdirk => Method::Esdirk,
         },

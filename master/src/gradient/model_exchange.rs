@@ -51,6 +51,7 @@ pub fn instantiate(
         return Ok(Box::new(HeldInputStep::new(
             instance,
             md,
+            component.solver,
             component.tolerance,
         )));
     }

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::instance::{EventUpdate, FmuInstance};
 use crate::model_description::ModelDescription;
 use crate::solver::{
-    locate_crossing, sign_changed, DormandPrince, Interpolant, Stepper, Tolerances,
+    locate_crossing, sign_changed, DormandPrince, Interpolant, SolverMemory, Stepper, Tolerances,
 };
 
 /// Writes the inputs' values at a time into the instance. The flag is true in event mode,
@@ -64,6 +64,7 @@ pub struct StepperSnapshot {
     tolerances: Tolerances,
     step: Option<f64>,
     next_time_event: Option<f64>,
+    solver: SolverMemory,
 }
 
 /// A Model Exchange instance (owned, `Box<dyn FmuInstance>`, or borrowed) and the solver
@@ -132,6 +133,11 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
         self.instance.borrow_mut()
     }
 
+    /// The solver.
+    pub fn solver(&self) -> &S {
+        &self.solver
+    }
+
     /// The time the states have reached.
     pub fn time(&self) -> f64 {
         self.time
@@ -156,6 +162,7 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
             tolerances: self.tolerances.clone(),
             step: self.step,
             next_time_event: self.next_time_event,
+            solver: self.solver.memory(),
         }
     }
 
@@ -168,7 +175,7 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
         self.step = snapshot.step;
         self.next_time_event = snapshot.next_time_event;
         self.non_finite = None;
-        self.solver.reset();
+        self.solver.recall(&snapshot.solver);
     }
 
     /// Number of continuous states.

@@ -1,6 +1,9 @@
 //! A progress bar over simulated time for long runs: it appears only once a run has taken a
 //! second of wall time (short runs print nothing), only when standard error is a terminal,
-//! and it is cleared before the summary line is printed.
+//! and it is cleared before the summary line is printed. Its text names the time reached and,
+//! for an integrator, the steps taken and rejected; it is renewed when the bar moves and at
+//! least every quarter second otherwise, so that a run crawling through a tiny part of a long
+//! interval (a stiff model under an explicit method) still shows that it moves, and how.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -11,6 +14,17 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 const DELAY: Duration = Duration::from_secs(1);
 /// Resolution of the bar: its length in units.
 const UNITS: u64 = 1000;
+/// Longest wall time the text stays the same while the run goes on.
+const REFRESH: Duration = Duration::from_millis(250);
+
+/// An integrator's work so far, for the bar's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepCounts {
+    /// Accepted steps.
+    pub accepted: usize,
+    /// Rejected steps.
+    pub rejected: usize,
+}
 
 /// The progress of a run from `start` to `stop` in simulated time.
 pub struct Progress {
@@ -23,6 +37,8 @@ pub struct Progress {
     bar: Option<ProgressBar>,
     /// The position the bar shows, once shown.
     shown: Option<u64>,
+    /// When the text was last written.
+    written: Option<Instant>,
 }
 
 impl Progress {
@@ -53,11 +69,21 @@ impl Progress {
             target,
             bar: None,
             shown: None,
+            written: None,
         }
     }
 
     /// Reports that the run reached simulated time `time`.
     pub fn update(&mut self, time: f64) {
+        self.report(time, None);
+    }
+
+    /// Reports that an integrator reached simulated time `time` with `steps` so far.
+    pub fn update_steps(&mut self, time: f64, steps: StepCounts) {
+        self.report(time, Some(steps));
+    }
+
+    fn report(&mut self, time: f64, steps: Option<StepCounts>) {
         let Some(target) = self.target else {
             return;
         };
@@ -75,11 +101,15 @@ impl Progress {
         let bar = self.bar.as_ref().expect("created above");
         let fraction = ((time - self.start) / (self.stop - self.start)).clamp(0.0, 1.0);
         let position = (fraction * UNITS as f64).round() as u64;
-        // A new text at most once per unit: not a string per step of a long run.
-        if self.shown != Some(position) {
+        // A new text when the bar moves or now and then: not a string per step of a long run.
+        let stale = self
+            .written
+            .is_none_or(|written| written.elapsed() >= REFRESH);
+        if self.shown != Some(position) || stale {
             self.shown = Some(position);
+            self.written = Some(Instant::now());
             bar.set_position(position);
-            bar.set_message(format!("t = {time:.6} of {}", self.stop));
+            bar.set_message(message(time, self.stop, steps));
         }
     }
 
@@ -88,6 +118,28 @@ impl Progress {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// The bar's text: "t = 28500.1 of 1e8, 912345 steps (2301 rejected)".
+fn message(time: f64, stop: f64, steps: Option<StepCounts>) -> String {
+    let mut text = format!("t = {} of {stop}", significant(time));
+    if let Some(StepCounts { accepted, rejected }) = steps {
+        text.push_str(&format!(", {accepted} steps ({rejected} rejected)"));
+    }
+    text
+}
+
+/// `x` to six significant digits, in exponent notation when it is far from 1.
+fn significant(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return x.to_string();
+    }
+    let rounded: f64 = format!("{x:.5e}").parse().unwrap_or(x);
+    if (1e-3..1e6).contains(&rounded.abs()) {
+        rounded.to_string()
+    } else {
+        format!("{rounded:e}")
     }
 }
 
@@ -112,6 +164,35 @@ mod tests {
         assert_eq!(progress.bar.as_ref().unwrap().position(), UNITS);
         progress.finish();
         assert!(progress.bar.is_none());
+    }
+
+    #[test]
+    fn the_text_names_time_steps_and_rejections_and_follows_a_crawling_run() {
+        let mut progress =
+            Progress::with_target(0.0, 1e8, Duration::ZERO, Some(ProgressDrawTarget::hidden));
+        let counts = |accepted| StepCounts {
+            accepted,
+            rejected: 7,
+        };
+        progress.update_steps(28500.123456789, counts(912345));
+        let bar = progress.bar.as_ref().unwrap();
+        assert_eq!(bar.position(), 0);
+        assert_eq!(
+            bar.message(),
+            "t = 28500.1 of 100000000, 912345 steps (7 rejected)"
+        );
+        // The bar has not moved, but the text is stale: it follows the run.
+        progress.written = Some(Instant::now() - REFRESH);
+        progress.update_steps(29000.0, counts(912400));
+        let bar = progress.bar.as_ref().unwrap();
+        assert_eq!(
+            bar.message(),
+            "t = 29000 of 100000000, 912400 steps (7 rejected)"
+        );
+        // Within the refresh interval and on the same position, the text stays.
+        progress.update_steps(29001.0, counts(912401));
+        assert!(progress.bar.as_ref().unwrap().message().contains("912400"));
+        assert_eq!(message(1.5e-7, 1e-6, None), "t = 1.5e-7 of 0.000001");
     }
 
     #[test]

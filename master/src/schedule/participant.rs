@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
 use crate::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
 use crate::model_exchange::{MeStepper, Reached};
-use crate::solver::DormandPrince;
+use crate::solver::Auto;
 use crate::system::{Connection, Port, System, Transform, ValueMap};
 
 /// A connected input.
@@ -93,7 +93,7 @@ enum Engine {
     },
     /// A Model Exchange FMU integrated by the master, its inputs set to their holds at every
     /// time the integrator evaluates it.
-    ModelExchange(Box<MeStepper>),
+    ModelExchange(Box<MeStepper<Box<dyn FmuInstance>, Auto>>),
 }
 
 impl Engine {
@@ -206,7 +206,8 @@ impl Participant {
                 None,
             ),
             InterfaceType::ModelExchange => {
-                let solver = DormandPrince::new(instance.number_of_continuous_states());
+                let solver =
+                    Auto::with_method(instance.number_of_continuous_states(), component.solver);
                 let stepper = MeStepper::new(instance, md, component.tolerance, solver);
                 (
                     Engine::ModelExchange(Box::new(stepper)),

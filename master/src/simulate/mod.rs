@@ -26,7 +26,7 @@ use crate::output::column::Column;
 use crate::output::plot::{self, Layout, PlotOptions, TimeSeries};
 use crate::output::progress::Progress;
 use crate::output::summary::{Steps, Summary};
-use crate::solver::Method;
+use crate::solver::{describe_spans, Method, Span};
 use crate::time_grid::{check_interval, check_output_size, check_step};
 use crate::Fmu;
 use recorder::Recorder;
@@ -120,6 +120,8 @@ pub struct SimulationSummary {
     pub terminated_by_fmu: bool,
     /// The Model Exchange solver.
     pub solver: Option<Method>,
+    /// Which method ran since when, for a solver that changes methods (auto).
+    pub solver_spans: Vec<Span>,
     /// Calls made to the FMU.
     pub fmu_calls: u64,
     /// Wall-clock time of the run, from loading the binary to terminating the instance.
@@ -142,10 +144,24 @@ impl SimulationSummary {
             rows: 0,
             terminated_by_fmu: false,
             solver: None,
+            solver_spans: Vec::new(),
             fmu_calls: 0,
             wall_time: Duration::ZERO,
             recorded_remark: None,
             tolerance_remark: None,
+        }
+    }
+
+    /// The solver in words; for auto, which method ran over which interval.
+    fn solver_description(&self) -> String {
+        let solver = self.solver.unwrap_or_default();
+        if self.solver_spans.is_empty() {
+            solver.to_string()
+        } else {
+            format!(
+                "{solver}: {}",
+                describe_spans(&self.solver_spans, self.final_time)
+            )
         }
     }
 
@@ -158,7 +174,7 @@ impl SimulationSummary {
                 None,
             ),
             InterfaceType::ModelExchange => (
-                format!("{} ({})", self.interface, self.solver.unwrap_or_default()),
+                format!("{} ({})", self.interface, self.solver_description()),
                 Steps::Integrator {
                     accepted: self.steps,
                     rejected: self.rejected_steps,

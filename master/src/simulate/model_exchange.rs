@@ -9,7 +9,8 @@ use crate::instance::FmuInstance;
 use crate::interrupt;
 use crate::model_description::InterfaceType;
 use crate::model_exchange::{Inputs, MeStepper};
-use crate::solver::{DormandPrince, Esdirk, Method, Stepper};
+use crate::output::progress::StepCounts;
+use crate::solver::{Auto, DormandPrince, Esdirk, Method, Span, Stepper};
 
 /// A step covers at most 1/50 of the run (as in FMPy), so that an indicator that changes
 /// sign twice between step ends is not missed on a smooth stretch.
@@ -20,16 +21,27 @@ const MIN_STEPS_PER_RUN: f64 = 50.0;
 pub(super) fn run(run: Run<'_>, record_events: bool, method: Method) -> Result<SimulationSummary> {
     let n = run.instance.number_of_continuous_states();
     match method {
-        Method::Dopri5 => integrate(run, record_events, DormandPrince::new(n), method),
-        Method::Esdirk => integrate(run, record_events, Esdirk::new(n), method),
+        Method::Auto => integrate(run, record_events, Auto::new(n), method, |auto: &Auto| {
+            auto.spans().to_vec()
+        }),
+        Method::Dopri5 => integrate(run, record_events, DormandPrince::new(n), method, single),
+        Method::Esdirk => integrate(run, record_events, Esdirk::new(n), method, single),
     }
 }
 
+/// The spans of a solver that runs one method throughout: none to tell.
+fn single<S>(_: &S) -> Vec<Span> {
+    Vec::new()
+}
+
+/// The loop with `solver`, which is `method`; `spans` says which method ran when, for a
+/// solver that changes methods.
 fn integrate<S: Stepper>(
     run: Run<'_>,
     record_events: bool,
     solver: S,
     method: Method,
+    spans: impl Fn(&S) -> Vec<Span>,
 ) -> Result<SimulationSummary> {
     let Run {
         instance,
@@ -81,7 +93,14 @@ fn integrate<S: Stepper>(
                     recorder.record(instance, time)
                 })?;
             }
-            progress.update(me.time());
+            let statistics = me.statistics();
+            progress.update_steps(
+                me.time(),
+                StepCounts {
+                    accepted: statistics.steps,
+                    rejected: statistics.rejected_steps,
+                },
+            );
             outcome
         };
         terminated_by_fmu = outcome.terminate;
@@ -109,6 +128,7 @@ fn integrate<S: Stepper>(
     summary.events = statistics.events;
     summary.terminated_by_fmu = terminated_by_fmu;
     summary.final_time = me.time();
+    summary.solver_spans = spans(me.solver());
     Ok(summary)
 }
 

@@ -3,6 +3,7 @@
 
 use super::fsal::FsalStages;
 use super::linearization::{stage_state, StepLinearization};
+use super::stiffness::h_lambda;
 use super::{Attempt, Interpolant, Ode, Stepper, Tolerances};
 
 const C: [f64; 7] = [0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0];
@@ -129,7 +130,16 @@ impl DormandPrince {
                 stage
             })
             .collect();
-        StepLinearization::new(self.t, self.h, &C[..6], &A, stages)
+        StepLinearization::new(self.t, self.h, &C[..6], &A, &[0.0; 6], stages)
+    }
+}
+
+impl DormandPrince {
+    /// Hairer's stiffness estimate `h |λ|` of the last attempted step, from its last two
+    /// stages (both at `t + h`), for [`super::StiffnessDetector`]. Valid until the next attempt.
+    pub fn stiffness_estimate(&self) -> f64 {
+        let k = &self.stages.k;
+        h_lambda(self.h, &self.stage, &self.x_new, &k[5], &k[6])
     }
 }
 
@@ -171,11 +181,15 @@ impl Stepper for DormandPrince {
         self.stages.start(ode, t, x)?;
         let k = &mut self.stages.k;
         for s in 1..7 {
-            stage_state(x, h, &A[s], &k[..s], &mut self.stage);
-            if s == 6 {
-                self.x_new.copy_from_slice(&self.stage);
-            }
-            ode.derivatives(t + C[s] * h, &self.stage, &mut k[s])?;
+            // The last stage state is the new state; writing it there leaves the sixth stage
+            // state in `self.stage` for the stiffness estimate.
+            let state = if s == 6 {
+                &mut self.x_new
+            } else {
+                &mut self.stage
+            };
+            stage_state(x, h, &A[s], &k[..s], state);
+            ode.derivatives(t + C[s] * h, state, &mut k[s])?;
         }
         let error = tolerances.norm(x, &self.x_new, |i| {
             h * (0..7).map(|j| E[j] * k[j][i]).sum::<f64>()

@@ -21,8 +21,10 @@ mod tableau;
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
 use super::fsal::FsalStages;
+use super::linearization::{stage_state, StepLinearization};
+use super::spectral_radius::spectral_radius;
 use super::{Attempt, Interpolant, Ode, Stepper, Tolerances};
-use tableau::{A, B, B_HAT, C, GAMMA, STAGES};
+use tableau::{A, B, B_HAT, C, DIAGONAL, GAMMA, ROWS, STAGES};
 
 /// The error estimate (difference of the third- and second-order solutions) grows like `h^3`.
 const ESTIMATE_ORDER: u32 = 3;
@@ -74,6 +76,8 @@ pub struct Esdirk {
     eta: f64,
     /// The largest contraction rate seen during the last attempt.
     slowest_rate: f64,
+    /// The spectral radius of `jacobian`, once asked for.
+    spectral_radius: Option<f64>,
     statistics: EsdirkStatistics,
 }
 
@@ -102,6 +106,7 @@ impl Esdirk {
             iteration_matrix: None,
             eta: 1.0,
             slowest_rate: 0.0,
+            spectral_radius: None,
             statistics: EsdirkStatistics::default(),
         }
     }
@@ -109,6 +114,39 @@ impl Esdirk {
     /// The work done so far.
     pub fn statistics(&self) -> EsdirkStatistics {
         self.statistics
+    }
+
+    /// The spectral radius of the Jacobian the last attempt iterated with (computed once per
+    /// Jacobian evaluation): with the step size, whether an explicit method would be stable.
+    pub fn spectral_radius(&mut self) -> f64 {
+        *self
+            .spectral_radius
+            .get_or_insert_with(|| spectral_radius(&self.jacobian))
+    }
+
+    /// The last attempted step (after an accepted one: that step) for its tangent and adjoint
+    /// with the step size frozen: its stage states, each the explicit part plus `h gamma` times
+    /// the stage derivative (which is how the step computed the derivative from the state).
+    pub fn last_step(&self) -> StepLinearization {
+        let k = &self.stages.k;
+        let stages = (0..STAGES)
+            .map(|s| {
+                let mut stage = vec![0.0; self.x_old.len()];
+                stage_state(&self.x_old, self.h, &ROWS[s], &k[..s], &mut stage);
+                for (z, ks) in stage.iter_mut().zip(&k[s]) {
+                    *z += self.h * DIAGONAL[s] * ks;
+                }
+                stage
+            })
+            .collect();
+        StepLinearization::new(self.t, self.h, &C, &ROWS, &DIAGONAL, stages)
+    }
+
+    /// Evaluates the Jacobian afresh at the start of the next attempt, even if the iterations
+    /// still converge with the one it has: a stale Jacobian of a stiffer past would hide that
+    /// the problem has become non-stiff ([`super::Auto`]).
+    pub fn refresh_jacobian(&mut self) {
+        self.jacobian_due = true;
     }
 
     /// Evaluates the Jacobian at `(t, x)` when due and factors `I - h gamma J` when `h` or the
@@ -132,6 +170,7 @@ impl Esdirk {
             self.jacobian_due = false;
             self.jacobian_fresh = true;
             self.iteration_matrix = None;
+            self.spectral_radius = None;
         }
         let h_gamma = h * GAMMA;
         if self
@@ -330,6 +369,110 @@ impl Interpolant for HermiteOutput {
             *xi = h00 * self.x0[i]
                 + h01 * self.x1[i]
                 + self.h * (h10 * self.f0[i] + h11 * self.f1[i]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::SingularStage;
+
+    #[derive(Debug)]
+    struct Singular;
+
+    impl From<SingularStage> for Singular {
+        fn from(_: SingularStage) -> Self {
+            Singular
+        }
+    }
+
+    /// Robertson's stiff chemical kinetics.
+    fn robertson(x: &[f64]) -> [f64; 3] {
+        let r1 = 0.04 * x[0];
+        let r2 = 3e7 * x[1] * x[1];
+        let r3 = 1e4 * x[1] * x[2];
+        [-r1 + r3, r1 - r2 - r3, r2]
+    }
+
+    fn jacobian(x: &[f64]) -> DMatrix<f64> {
+        DMatrix::from_row_slice(
+            3,
+            3,
+            &[
+                -0.04,
+                1e4 * x[2],
+                1e4 * x[1],
+                0.04,
+                -6e7 * x[1] - 1e4 * x[2],
+                -1e4 * x[1],
+                0.0,
+                6e7 * x[1],
+                0.0,
+            ],
+        )
+    }
+
+    /// One ESDIRK step of size `h` from `x` with a tight stage iteration; the stepper after it.
+    fn step(x: &[f64], h: f64) -> Esdirk {
+        let mut stepper = Esdirk::new(3);
+        let mut ode = |_: f64, x: &[f64], dx: &mut [f64]| -> Result<(), Singular> {
+            dx.copy_from_slice(&robertson(x));
+            Ok(())
+        };
+        let tight = Tolerances::from_nominals(1e-7, &[1.0, 1e-4, 1.0]);
+        let attempt = stepper.attempt(&mut ode, 0.0, x, h, &tight).unwrap();
+        assert!(
+            attempt.error.is_finite(),
+            "the stage iterations converged: {attempt:?} {:?}",
+            stepper.statistics()
+        );
+        stepper
+    }
+
+    #[test]
+    fn the_implicit_step_tangent_matches_differences_and_its_adjoint() {
+        let (x, h) = ([0.9, 2e-5, 0.1], 0.005);
+        let linear = step(&x, h).last_step();
+        assert!(linear.is_implicit());
+        let jvp = |_: usize, _: f64, s: &[f64], d: &[f64], out: &mut [f64]| {
+            let product = jacobian(s) * DVector::from_column_slice(d);
+            out.copy_from_slice(product.as_slice());
+            Ok::<(), Singular>(())
+        };
+        let vjp = |_: usize, _: f64, s: &[f64], b: &[f64], out: &mut [f64]| {
+            let product = jacobian(s).transpose() * DVector::from_column_slice(b);
+            out.copy_from_slice(product.as_slice());
+            Ok::<(), Singular>(())
+        };
+        let matrix = |_: usize, _: f64, s: &[f64], j: &mut DMatrix<f64>| {
+            j.copy_from(&jacobian(s));
+            Ok::<(), Singular>(())
+        };
+        for direction in [[1.0, 0.0, 0.0], [0.0, 1e-5, 0.0], [0.3, -2e-6, 0.7]] {
+            let tangent = linear.tangent(&direction, jvp, matrix).unwrap();
+            let e = 1e-4;
+            let shifted = |sign: f64| {
+                let y: Vec<f64> = (0..3).map(|i| x[i] + sign * e * direction[i]).collect();
+                step(&y, h).x_new().to_vec()
+            };
+            let (plus, minus) = (shifted(1.0), shifted(-1.0));
+            for i in 0..3 {
+                let difference = (plus[i] - minus[i]) / (2.0 * e);
+                let scale = tangent.iter().map(|v| v.abs()).fold(1e-8, f64::max);
+                assert!(
+                    (tangent[i] - difference).abs() < 1e-6 * scale,
+                    "component {i}: tangent {tangent:?}, differences {difference}"
+                );
+            }
+            let bar = [0.4, 2.1, -1.3];
+            let adjoint = linear.adjoint(&bar, vjp, matrix).unwrap();
+            let left: f64 = (0..3).map(|i| bar[i] * tangent[i]).sum();
+            let right: f64 = (0..3).map(|i| adjoint[i] * direction[i]).sum();
+            assert!(
+                (left - right).abs() < 1e-12 * left.abs().max(1.0),
+                "{left} {right}"
+            );
         }
     }
 }

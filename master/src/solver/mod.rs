@@ -1,7 +1,9 @@
 //! Numerical integration for Model Exchange FMUs: adaptive one-step methods with dense
-//! output (explicit Dormand–Prince for non-stiff models, an implicit ESDIRK for stiff ones),
-//! and the location of zero crossings of event indicators.
+//! output (explicit Dormand–Prince for non-stiff models, an implicit ESDIRK for stiff ones, and
+//! by default the two with a stiffness detector choosing between them), and the location of
+//! zero crossings of event indicators.
 
+mod auto;
 mod dopri5;
 mod esdirk;
 mod fsal;
@@ -9,21 +11,30 @@ mod initial_step;
 mod linearization;
 mod ode;
 mod root;
+mod spectral_radius;
 mod stepper;
+mod stiffness;
 
+pub use auto::{describe_spans, Auto, AutoDense, Span};
 pub use dopri5::{DenseOutput, DormandPrince};
 pub use esdirk::{Esdirk, EsdirkStatistics, HermiteOutput};
 pub use initial_step::initial_step;
-pub use linearization::StepLinearization;
+pub use linearization::{SingularStage, StepLinearization};
 pub use ode::{forward_differences, Ode};
 pub use root::{locate_crossing, sign_changed, Crossing};
-pub use stepper::{Attempt, Interpolant, Stepper};
+pub use spectral_radius::spectral_radius;
+pub use stepper::{Attempt, Interpolant, SolverMemory, Stepper};
+pub use stiffness::{h_lambda, StiffnessDetector};
 
-/// The Model Exchange solvers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// The Model Exchange solvers (as `--solver` and a system file's `solver` spell them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Method {
-    /// Dormand–Prince 5(4), explicit: the default, for non-stiff models.
+    /// Dormand–Prince 5(4) while the model is not stiff, ESDIRK while it is, as a stiffness
+    /// detector measures it: the default.
     #[default]
+    Auto,
+    /// Dormand–Prince 5(4), explicit: for non-stiff models.
     Dopri5,
     /// ESDIRK3(2)4L[2]SA, implicit and L-stable: for stiff models.
     Esdirk,
@@ -32,6 +43,7 @@ pub enum Method {
 impl std::fmt::Display for Method {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
+            Method::Auto => "auto",
             Method::Dopri5 => "dopri5",
             Method::Esdirk => "esdirk",
         })

@@ -1,6 +1,7 @@
 //! What the Model Exchange loop needs from an adaptive one-step method: step attempts with
 //! an error estimate and a proposed next step, the accepted state and a dense output.
 
+use super::auto::AutoMemory;
 use super::{Ode, Tolerances};
 
 /// An adaptive one-step method. A step is attempted from an accepted point; the caller
@@ -47,6 +48,26 @@ pub trait Stepper {
     /// Forgets everything carried from step to step: call after the state or the right-hand
     /// side jumped (events).
     fn reset(&mut self);
+
+    /// What decides the method's future steps besides the state, the step size and what
+    /// [`Stepper::reset`] forgets (nothing, by default): saved with a point of an integration so
+    /// that it continues from there as it did the first time.
+    fn memory(&self) -> SolverMemory {
+        SolverMemory::default()
+    }
+
+    /// Goes back to `memory` and forgets what [`Stepper::reset`] forgets.
+    fn recall(&mut self, memory: &SolverMemory) {
+        let _ = memory;
+        self.reset();
+    }
+}
+
+/// A stepper's [`Stepper::memory`].
+#[derive(Debug, Clone, Default)]
+pub struct SolverMemory {
+    /// The choice of method of [`super::Auto`].
+    pub(super) auto: Option<AutoMemory>,
 }
 
 /// A continuous extension of a step.

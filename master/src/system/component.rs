@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::model_description::{Causality, InterfaceType, Shapes};
 use crate::simulate::start_values::{array_value, check_settable_array};
 use crate::simulate::StartValue;
+use crate::solver::Method;
 use crate::suggest::did_you_mean;
 use crate::Fmu;
 
@@ -32,6 +33,8 @@ pub struct Component {
     pub sub_steps: usize,
     /// Relative tolerance of the master's integrator (Model Exchange components).
     pub tolerance: f64,
+    /// The master's integrator (Model Exchange components).
+    pub solver: Method,
     /// Its own input extrapolation, replacing the schedule's.
     pub extrapolation: Option<Extrapolation>,
     /// Parameter and start values, set before initialization.
@@ -219,6 +222,20 @@ pub(super) fn configure(
             .filter(|t| *t > 0.0)
             .unwrap_or(DEFAULT_TOLERANCE),
     };
+    let solver = match &entry.solver {
+        Some(solver) if !model_exchange => {
+            return Err(error(
+                &solver.at,
+                format!(
+                    "solver {} applies to Model Exchange components (a Co-Simulation FMU \
+                     controls its own integration)",
+                    solver.value
+                ),
+            ))
+        }
+        Some(solver) => solver.value,
+        None => Method::default(),
+    };
     let start_values = start_values(&fmu, &fmu_label, entry, &error, ignored)?;
     Ok(Component {
         name: name.clone(),
@@ -227,6 +244,7 @@ pub(super) fn configure(
         interface,
         sub_steps,
         tolerance,
+        solver,
         extrapolation: entry.extrapolation,
         start_values,
     })

@@ -9,6 +9,7 @@ use crate::coupling::{Extrapolation, ScheduleKind, Threads};
 use crate::energy::EnergySettings;
 use crate::error::Error;
 use crate::model_description::InterfaceType;
+use crate::solver::Method;
 
 use super::transform::{Transform, ValueMap};
 
@@ -133,6 +134,8 @@ pub struct ComponentDescription {
     pub step: Option<Located<f64>>,
     /// Relative tolerance of the master's integrator (Model Exchange).
     pub tolerance: Option<Located<f64>>,
+    /// The master's integrator (Model Exchange; default: auto).
+    pub solver: Option<Located<Method>>,
     /// The component's own input extrapolation (default: the schedule's).
     pub extrapolation: Option<Extrapolation>,
     /// Parameter and start values, set before initialization; at most one per variable.

@@ -295,6 +295,7 @@ impl Reader<'_> {
             interface: interface.map(|i| Located::new(i, xml.at(element))),
             step: None,
             tolerance: None,
+            solver: None,
             extrapolation: None,
             values: Vec::new(),
         };
@@ -307,11 +308,19 @@ impl Reader<'_> {
                 }
                 "Annotations" => {
                     for settings in self.tandem_settings(child)? {
-                        let [step, tolerance] =
-                            self.settings(settings, "Component", ["step", "tolerance"])?;
+                        let [step, tolerance] = self.settings_besides(
+                            settings,
+                            "Component",
+                            ["step", "tolerance"],
+                            &["solver"],
+                        )?;
                         let located = |v: f64| Located::new(v, xml.at(settings));
                         component.step = step.map(located).or(component.step);
                         component.tolerance = tolerance.map(located).or(component.tolerance);
+                        if let Some(solver) = settings.attr("solver") {
+                            let solver = self.enumeration(settings, "solver", solver)?;
+                            component.solver = Some(Located::new(solver, xml.at(settings)));
+                        }
                     }
                 }
                 "Connectors" | "ElementGeometry" => {}
@@ -588,13 +597,26 @@ impl Reader<'_> {
         expected: &str,
         keys: [&str; N],
     ) -> Result<[Option<f64>; N]> {
+        self.settings_besides(element, expected, keys, &[])
+    }
+
+    /// [`Self::settings`] of a setting that may also have the attributes `others` (which the
+    /// caller reads).
+    fn settings_besides<const N: usize>(
+        &self,
+        element: &Element,
+        expected: &str,
+        keys: [&str; N],
+        others: &[&str],
+    ) -> Result<[Option<f64>; N]> {
         if local_name(&element.name) != expected {
             return Err(self.xml.error(
                 element,
                 format!("unknown Tandem setting (expected {expected})"),
             ));
         }
-        self.check_attributes(element, &keys)?;
+        let known: Vec<&str> = keys.iter().chain(others).copied().collect();
+        self.check_attributes(element, &known)?;
         let mut values = [None; N];
         for (value, key) in values.iter_mut().zip(keys) {
             *value = self.xml.number(element, key)?;
@@ -760,7 +782,7 @@ mod tests {
     fn the_default_experiment_and_tandem_settings_are_read() {
         let text = system(
             r#"<ssd:Elements><ssd:Component name="a" source="a.fmu" implementation="ModelExchange">
-<ssd:Annotations><ssc:Annotation type="tandem"><Component tolerance="1e-9"/></ssc:Annotation></ssd:Annotations>
+<ssd:Annotations><ssc:Annotation type="tandem"><Component tolerance="1e-9" solver="esdirk"/></ssc:Annotation></ssd:Annotations>
 </ssd:Component></ssd:Elements>
 <ssd:Annotations><ssc:Annotation type="tandem"><Experiment step="0.01"/>
 <Schedule kind="gauss-seidel" order="a" extrapolation="soh"/><Output variables="a.y, a.z" file="out.csv"/></ssc:Annotation></ssd:Annotations>"#,
@@ -792,6 +814,10 @@ mod tests {
             Some(InterfaceType::ModelExchange)
         );
         assert_eq!(a.tolerance.as_ref().map(|t| t.value), Some(1e-9));
+        assert_eq!(
+            a.solver.as_ref().map(|s| s.value),
+            Some(crate::solver::Method::Esdirk)
+        );
     }
 
     #[test]

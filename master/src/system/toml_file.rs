@@ -17,6 +17,7 @@ use crate::coupling::{Extrapolation, ScheduleKind, Threads};
 use crate::energy::{EnergyEntry, EnergySettings};
 use crate::error::{Error, Result};
 use crate::model_description::InterfaceType;
+use crate::solver::Method;
 
 /// A system file as written.
 #[derive(Debug, Deserialize)]
@@ -70,6 +71,8 @@ struct ComponentEntry {
     interface: Option<Spanned<String>>,
     step: Option<Spanned<f64>>,
     tolerance: Option<Spanned<f64>>,
+    /// `"auto"`, `"dopri5"` or `"esdirk"`.
+    solver: Option<Spanned<Method>>,
     extrapolation: Option<Extrapolation>,
     #[serde(default)]
     parameters: BTreeMap<String, Spanned<toml::Value>>,
@@ -293,6 +296,7 @@ fn component(
         interface,
         step: entry.step.as_ref().map(|v| lines.located(v)),
         tolerance: entry.tolerance.as_ref().map(|v| lines.located(v)),
+        solver: entry.solver.as_ref().map(|v| lines.located(v)),
         extrapolation: entry.extrapolation,
         values,
     })

@@ -1,15 +1,22 @@
 //! The step derivatives of a [`HeldInputStep`]: the step from `t_k` with inputs `u_k` held,
 //! `x_{k+1} = Phi(x_k, u_k, p)`, is the chain of the solver's accepted steps, each a
-//! Runge–Kutta recurrence over the FMU's right-hand side `f(x, u, p)`; its outputs are
+//! Runge–Kutta recurrence over the FMU's right-hand side `f(x, u, p)` (explicit Dormand–Prince
+//! steps, or implicit ESDIRK steps where auto found the problem stiff); its outputs are
 //! `y_{k+1} = g(x_{k+1}, u_k, p)`. The tangent and adjoint go through the recurrences with
-//! the step sizes the solver took ([`crate::solver::StepLinearization`]) and the FMU's partial
-//! derivatives at every stage, so they are the derivatives of exactly the states the step
-//! computes. To know the stages, the step is taken again from the current point (the FMU's
+//! the step sizes and methods the solver took ([`crate::solver::StepLinearization`]) and the
+//! FMU's partial derivatives at every stage (at an implicit stage also the state Jacobian,
+//! column by column), so they are the derivatives of exactly the states the step computes
+//! (for implicit stages: of the exact solution of the stage equations, which the solver's
+//! Newton iteration meets to well within the tolerance). To know the stages, the step is taken again from the current point (the FMU's
 //! state and the solver's are restored after).
 //!
 //! The discrete state `w` is the continuous state vector. Steps with an event are not
 //! differentiated (FMI gives no derivative of an event's reset): the components that could
 //! have state events are not integrated this way, and a time event inside a step is an error.
+
+use std::cell::RefCell;
+
+use nalgebra::{DMatrix, DVector};
 
 use super::{HeldInputStep, Saved};
 use crate::error::{Error, Result};
@@ -103,6 +110,36 @@ impl HeldInputStep {
         Ok(())
     }
 
+    /// `df/dx` at `(time, states)`, column by column from directional derivatives (for the
+    /// implicit stages of the solver, whose derivatives solve a system with it).
+    fn state_jacobian(
+        &mut self,
+        time: f64,
+        states: &[f64],
+        jacobian: &mut DMatrix<f64>,
+    ) -> Result<()> {
+        self.put(time, states)?;
+        let n = states.len();
+        let (inputs, parameters) = (
+            vec![0.0; self.layout.inputs.len()],
+            vec![0.0; self.layout.parameters.len()],
+        );
+        let (mut seed, mut column) = (vec![0.0; n], vec![0.0; n]);
+        for j in 0..n {
+            seed[j] = 1.0;
+            self.product(
+                Equation::Derivatives,
+                &seed,
+                &inputs,
+                &parameters,
+                &mut column,
+            )?;
+            jacobian.set_column(j, &DVector::from_column_slice(&column));
+            seed[j] = 0.0;
+        }
+        Ok(())
+    }
+
     /// `J (state, inputs, parameters)` of `equation` at the FMU's current point.
     fn product(
         &mut self,
@@ -144,11 +181,17 @@ impl StepDerivatives for HeldInputStep {
     ) -> Result<()> {
         self.retraced(step, |this, retraced| {
             let mut d_state = d_state.to_vec();
+            let shared = RefCell::new(&mut *this);
             for linear in &retraced.steps {
-                d_state = linear.tangent(&d_state, |_, t, stage, d_stage, dk| {
-                    this.put(t, stage)?;
-                    this.product(Equation::Derivatives, d_stage, d_inputs, d_parameters, dk)
-                })?;
+                d_state = linear.tangent(
+                    &d_state,
+                    |_, t, stage, d_stage, dk| {
+                        let mut this = shared.borrow_mut();
+                        this.put(t, stage)?;
+                        this.product(Equation::Derivatives, d_stage, d_inputs, d_parameters, dk)
+                    },
+                    |_, t, stage, jacobian| shared.borrow_mut().state_jacobian(t, stage, jacobian),
+                )?;
             }
             d_state_next.copy_from_slice(&d_state);
             this.put(retraced.end_time, &retraced.end_states)?;
@@ -184,17 +227,23 @@ impl StepDerivatives for HeldInputStep {
                 bar_parameters,
             )?;
             add(&mut bar, bar_state_next);
+            let shared = RefCell::new(&mut *this);
             for linear in retraced.steps.iter().rev() {
-                bar = linear.adjoint(&bar, |_, t, stage, bar_k, bar_stage| {
-                    this.put(t, stage)?;
-                    this.transpose_product(
-                        Equation::Derivatives,
-                        bar_k,
-                        bar_stage,
-                        bar_inputs,
-                        bar_parameters,
-                    )
-                })?;
+                bar = linear.adjoint(
+                    &bar,
+                    |_, t, stage, bar_k, bar_stage| {
+                        let mut this = shared.borrow_mut();
+                        this.put(t, stage)?;
+                        this.transpose_product(
+                            Equation::Derivatives,
+                            bar_k,
+                            bar_stage,
+                            bar_inputs,
+                            bar_parameters,
+                        )
+                    },
+                    |_, t, stage, jacobian| shared.borrow_mut().state_jacobian(t, stage, jacobian),
+                )?;
             }
             bar_state.copy_from_slice(&bar);
             Ok(())

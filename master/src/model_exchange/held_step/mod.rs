@@ -1,5 +1,6 @@
-//! [`HeldInputStep`]: a Model Exchange FMU under the master's Dormand–Prince solver, presented
-//! as a Co-Simulation instance whose step holds the inputs set before it (a zero-order hold).
+//! [`HeldInputStep`]: a Model Exchange FMU under the master's solver (the component's: auto,
+//! Dormand–Prince or ESDIRK), presented as a Co-Simulation instance whose step holds the inputs
+//! set before it (a zero-order hold).
 //!
 //! Gradient runs integrate Model Exchange components through it, so that every part of the
 //! gradient machinery that works with co-simulation steps (FMU states at macro points,
@@ -22,7 +23,7 @@ use crate::instance::{FmuInstance, FmuState, StepOutcome};
 use crate::model_description::{
     Causality, FmiVersion, ModelDescription, Variability, VariableType,
 };
-use crate::solver::DormandPrince;
+use crate::solver::{Auto, Method};
 
 /// Identities of the instances, for their FMU state handles.
 static NEXT_OWNER: AtomicUsize = AtomicUsize::new(1);
@@ -35,7 +36,7 @@ struct Saved {
 
 /// A Model Exchange instance integrated over co-simulation steps with held inputs.
 pub struct HeldInputStep {
-    stepper: MeStepper<Box<dyn FmuInstance>, DormandPrince>,
+    stepper: MeStepper<Box<dyn FmuInstance>, Auto>,
     name: String,
     fmi_version: FmiVersion,
     start_time: f64,
@@ -73,11 +74,16 @@ impl HeldInputStep {
     }
 
     /// Wraps the Model Exchange `instance` of the FMU described by `md` (for which
-    /// [`Self::obstacle`] found nothing), integrated with `tolerance`.
-    pub fn new(instance: Box<dyn FmuInstance>, md: &ModelDescription, tolerance: f64) -> Self {
+    /// [`Self::obstacle`] found nothing), integrated by `method` with `tolerance`.
+    pub fn new(
+        instance: Box<dyn FmuInstance>,
+        md: &ModelDescription,
+        method: Method,
+        tolerance: f64,
+    ) -> Self {
         let states = instance.number_of_continuous_states();
         let instance_name = instance.name().to_string();
-        let solver = DormandPrince::new(states);
+        let solver = Auto::with_method(states, method);
         let reference = |index: usize| md.variables[index].value_reference;
         let state_references: Vec<u32> = md.states().into_iter().flatten().map(reference).collect();
         let derivative_references: Vec<u32> = md

@@ -41,6 +41,28 @@ pub const B: [f64; STAGES] = [
     GAMMA,
 ];
 
+/// The strictly lower triangle of `A` and then the weights `B`, as rows of six: the layout of
+/// [`crate::solver::StepLinearization`].
+pub const ROWS: [[f64; 6]; STAGES + 1] = rows();
+
+/// The diagonal of `A` (the first stage is explicit).
+pub const DIAGONAL: [f64; STAGES] = [0.0, GAMMA, GAMMA, GAMMA];
+
+const fn rows() -> [[f64; 6]; STAGES + 1] {
+    let mut rows = [[0.0; 6]; STAGES + 1];
+    let mut i = 0;
+    while i < STAGES {
+        let mut j = 0;
+        while j < A[i].len() {
+            rows[i][j] = A[i][j];
+            j += 1;
+        }
+        rows[STAGES][i] = B[i];
+        i += 1;
+    }
+    rows
+}
+
 /// Weights of the embedded second-order solution.
 pub const B_HAT: [f64; STAGES] = [
     2756255671327.0 / 12835298489170.0,
