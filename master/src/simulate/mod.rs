@@ -403,7 +403,6 @@ fn check_interface_options(interface: InterfaceType, options: &SimulationOptions
     let refused = [
         ("--step-size", options.step_size.is_some()),
         ("--output-interval", options.output_interval.is_some()),
-        ("--record-events", options.record_events),
     ];
     match refused.into_iter().find(|(_, given)| *given) {
         Some((option, _)) => Err(Error::InvalidValue {

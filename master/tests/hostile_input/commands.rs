@@ -110,15 +110,8 @@ fn with_stdout_closed(setup: &Setup, args: &[&str]) -> (Option<i32>, Option<i32>
     use std::os::unix::process::ExitStatusExt;
     let (reader, writer) = std::io::pipe().expect("a pipe");
     drop(reader);
-    let args: Vec<String> = args
-        .iter()
-        .map(|arg| match arg.strip_prefix('@') {
-            Some(name) => setup.arg(name),
-            None => arg.to_string(),
-        })
-        .collect();
     let output = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(&args)
+        .args(setup.args(args))
         .current_dir(setup.dir.path())
         .stdout(Stdio::from(writer))
         .stderr(Stdio::piped())

@@ -40,6 +40,16 @@ impl Setup {
         self.path(name).display().to_string()
     }
 
+    /// `args` with each `@name` replaced by the path of the file `name`.
+    pub fn args(&self, args: &[&str]) -> Vec<String> {
+        args.iter()
+            .map(|arg| match arg.strip_prefix('@') {
+                Some(name) => self.arg(name),
+                None => arg.to_string(),
+            })
+            .collect()
+    }
+
     /// Every file of the folder with its bytes, to check that nothing changed.
     pub fn contents(&self) -> Vec<(PathBuf, Vec<u8>)> {
         let mut files: Vec<_> = std::fs::read_dir(self.dir.path())
@@ -58,13 +68,7 @@ impl Setup {
 
 /// Runs `tandem` with `args`, where `@name` stands for the setup's file `name`.
 pub fn tandem_in(setup: &Setup, args: &[&str]) -> Run {
-    let args: Vec<String> = args
-        .iter()
-        .map(|arg| match arg.strip_prefix('@') {
-            Some(name) => setup.arg(name),
-            None => arg.to_string(),
-        })
-        .collect();
+    let args = setup.args(args);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     tandem(&args)
 }
