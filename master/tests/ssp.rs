@@ -498,9 +498,11 @@ fn elements_outside_the_subset_are_rejected_by_name() {
 
 #[test]
 fn parameter_values_are_checked_against_the_fmus() {
+    // A unit the parameter set declares is checked against the variable's.
     assert_edit_fails(
-        "value=\"100.0\" unit=\"N/m\"",
-        "value=\"100.0\" unit=\"lbf/in\"",
+        "unit=\"N/m\"/></ssv:Parameter>\n      </ssv:Parameters>",
+        "unit=\"lbf/in\"/></ssv:Parameter>\n      </ssv:Parameters>\n      \
+         <ssv:Units><ssc:Unit name=\"lbf/in\"/></ssv:Units>",
         &["value of k: the value is given in lbf/in but k is in N/m; units are not converted"],
     );
     assert_edit_fails(
@@ -865,4 +867,52 @@ fn mapping_transformations_map_the_booleans_and_integers_connections_carry() {
         "{}",
         result.stderr
     );
+}
+
+/// OMSimulator's test systems write units their files never declare (`unit="[m]"` where the
+/// file declares `m`); OMSimulator passes the values unconverted, and so does Tandem, with a
+/// warning naming the file, the line and the declared units.
+#[test]
+fn a_unit_the_file_does_not_declare_passes_with_a_warning() {
+    let setup = Setup {
+        stop: 0.01,
+        ..Setup::jacobi("zoh", 1e-3)
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let reference = ssp::write_package(
+        dir.path(),
+        "declared",
+        &setup,
+        &ssp::ssd(&setup, &Sources::packaged()),
+    );
+    let (result, declared) = run(&reference, &[]);
+    result.assert_success();
+    for (units, declares) in [
+        ("", "which declares no units"),
+        (
+            "\n      <ssv:Units><ssc:Unit name=\"N/m\"/></ssv:Units>",
+            "which declares N/m",
+        ),
+    ] {
+        let text = edit(
+            &ssp::ssd(&setup, &Sources::packaged()),
+            "unit=\"N/m\"/></ssv:Parameter>\n      </ssv:Parameters>",
+            &format!("unit=\"[N/m]\"/></ssv:Parameter>\n      </ssv:Parameters>{units}"),
+        );
+        let package = ssp::write_package(dir.path(), "undeclared", &setup, &text);
+        let (result, output) = run(&package, &[]);
+        result.assert_success();
+        assert!(
+            result.stderr.contains("warning: ")
+                && result.stderr.contains("SystemStructure.ssd, line")
+                && result.stderr.contains(&format!("the unit \"[N/m]\" is not declared in its file ({declares}); the value passes unconverted to k, which is in N/m")),
+            "{}",
+            result.stderr
+        );
+        assert_eq!(
+            std::fs::read_to_string(&output).unwrap(),
+            std::fs::read_to_string(&declared).unwrap(),
+            "the value passed as written"
+        );
+    }
 }

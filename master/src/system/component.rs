@@ -170,12 +170,13 @@ pub(super) fn open<'a>(
 
 /// Completes an opened component: its sub-steps per macro step, its integrator tolerance and
 /// its parameter and start values; SSP values for variables the FMU does not have are added to
-/// `ignored` as `component.variable`.
+/// `ignored` as `component.variable`; values passed with a warning add it to `warnings`.
 pub(super) fn configure(
     opened: Opened<'_>,
     system: &SystemDescription,
     macro_step: f64,
     ignored: &mut Vec<Located<String>>,
+    warnings: &mut Vec<String>,
 ) -> Result<Component> {
     let Opened {
         entry,
@@ -236,7 +237,13 @@ pub(super) fn configure(
         Some(solver) => solver.value,
         None => Method::default(),
     };
-    let start_values = start_values(&fmu, &fmu_label, entry, &error, ignored)?;
+    let mut warn = |at: &Location, message: String| {
+        warnings.push(format!(
+            "{}: {at}: component {name}: {message}",
+            system.path.display()
+        ))
+    };
+    let start_values = start_values(&fmu, &fmu_label, entry, &error, &mut warn, ignored)?;
     Ok(Component {
         name: name.clone(),
         fmu,
@@ -267,12 +274,14 @@ fn sub_steps(step: f64, macro_step: f64) -> std::result::Result<usize, String> {
 
 /// The parameter and start values of `entry`, checked against the model description. SSP
 /// parameter sets may carry values for variables the FMU does not have, which the standard
-/// ignores: they go to `ignored`.
+/// ignores: they go to `ignored`. A value in a unit its file does not declare passes with a
+/// `warn`ing.
 fn start_values(
     fmu: &Fmu,
     fmu_label: &str,
     entry: &ComponentDescription,
     error: &dyn Fn(&Location, String) -> Error,
+    warn: &mut dyn FnMut(&Location, String),
     ignored: &mut Vec<Located<String>>,
 ) -> Result<Vec<StartValue>> {
     let md = fmu.model_description();
@@ -334,11 +343,28 @@ fn start_values(
             }
             check_settable_array(variable).map_err(&fail)?;
             if let Some(unit) = &value.unit {
-                if let Some(declared) = md.unit_of(variable).filter(|d| d != unit) {
-                    return Err(fail(format!(
-                        "the value is given in {unit} but {name} is in {declared}; units are not \
-                         converted"
-                    )));
+                let written = &unit.name;
+                if let Some(declared) = md.unit_of(variable).filter(|d| d != written) {
+                    match &unit.undeclared_among {
+                        None => {
+                            return Err(fail(format!(
+                                "the value is given in {written} but {name} is in {declared}; \
+                                 units are not converted"
+                            )))
+                        }
+                        Some(units) => warn(
+                            &value.at,
+                            format!(
+                                "{label}: the unit \"{written}\" is not declared in its file \
+                                 ({}); the value passes unconverted to {name}, which is in \
+                                 {declared}",
+                                match units.as_slice() {
+                                    [] => "which declares no units".to_string(),
+                                    units => format!("which declares {}", units.join(", ")),
+                                }
+                            ),
+                        ),
+                    }
                 }
             }
             let parsed = array_value(&shapes, variable, &value.text).map_err(&fail)?;

@@ -153,6 +153,17 @@ pub enum ValueKind {
     Any,
 }
 
+/// The unit a value is written in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueUnit {
+    /// Its name.
+    pub name: String,
+    /// The units the value's file declares, when this is none of them (SSP). OMSimulator
+    /// passes such a value unconverted, and so does Tandem, with a warning; a declared unit is
+    /// checked against the variable's.
+    pub undeclared_among: Option<Vec<String>>,
+}
+
 /// A parameter or start value as written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValueDescription {
@@ -162,8 +173,9 @@ pub struct ValueDescription {
     pub text: String,
     /// Which variables it may be given for.
     pub kind: ValueKind,
-    /// The unit the value is given in, which must be the variable's (no conversion is made).
-    pub unit: Option<String>,
+    /// The unit the value is given in, which must be the variable's (no conversion is made)
+    /// unless its file does not declare it.
+    pub unit: Option<ValueUnit>,
     /// Where it was written.
     pub at: Location,
 }

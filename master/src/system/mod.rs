@@ -83,6 +83,9 @@ pub struct System {
     pub energy: Option<EnergySetup>,
     /// What loading the system left out without failing, one line per file, shown by `load`.
     pub notes: Vec<String>,
+    /// What loading the system let pass that may not be what the files mean (a unit a file
+    /// does not declare), shown by `load`.
+    pub warnings: Vec<String>,
 }
 
 /// What the command line may change in a system file.
@@ -129,6 +132,9 @@ impl System {
         for note in &system.notes {
             eprintln!("note: {note}");
         }
+        for warning in &system.warnings {
+            eprintln!("warning: {warning}");
+        }
         Ok(system)
     }
 
@@ -161,9 +167,10 @@ impl System {
             .collect::<Result<Vec<_>>>()?;
         let macro_step = macro_step(description, options.step_size, &opened, (start, stop))?;
         let mut ignored = description.ignored.clone();
+        let mut warnings = Vec::new();
         let components = opened
             .into_iter()
-            .map(|c| component::configure(c, description, macro_step, &mut ignored))
+            .map(|c| component::configure(c, description, macro_step, &mut ignored, &mut warnings))
             .collect::<Result<Vec<_>>>()?;
         let notes = ignored_notes(description, &ignored);
         let connections = connection::resolve(description, &components)?;
@@ -197,6 +204,7 @@ impl System {
             output_file,
             energy,
             notes,
+            warnings,
         })
     }
 

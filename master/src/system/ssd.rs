@@ -943,7 +943,11 @@ mod tests {
             values(a),
             [("m", "1.5"), ("k", "10"), ("k2", "10"), ("x", "1")]
         );
-        let units: Vec<Option<&str>> = a.values.iter().map(|v| v.unit.as_deref()).collect();
+        let units: Vec<Option<&str>> = a
+            .values
+            .iter()
+            .map(|v| v.unit.as_ref().map(|u| u.name.as_str()))
+            .collect();
         assert_eq!(units, [None, Some("N/m"), None, None]);
 
         let dir = tempfile::tempdir().unwrap();
