@@ -104,10 +104,7 @@ fn energy_outputs(components: &[Component]) -> Vec<Port> {
                         && v.ty.is_float()
                         && v.is_scalar()
                 })
-                .map(|variable| Port {
-                    component,
-                    variable,
-                })
+                .map(|variable| Port::whole(component, variable))
         })
         .collect()
 }

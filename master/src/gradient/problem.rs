@@ -173,6 +173,23 @@ impl Problem {
         cost: &CostSpec,
         option: &str,
     ) -> Result<Self> {
+        // The derivatives of an FMU are taken by value reference, one per input: an element
+        // of an array input has none of its own.
+        if let Some(c) = system
+            .connections
+            .iter()
+            .find(|c| c.from.element.is_some() || c.to.element.is_some())
+        {
+            return Err(Error::InvalidValue {
+                item: system.path.display().to_string(),
+                message: format!(
+                    "connection {} -> {}: gradients take connections of scalars only, not of \
+                     array elements",
+                    c.from.display(&system.components),
+                    c.to.display(&system.components)
+                ),
+            });
+        }
         let parameters = parameters::resolve_all(parameters, &system, option)?;
         let intervals = grid_intervals(system.start, system.macro_step, system.stop);
         let points: Vec<f64> = (0..=intervals)

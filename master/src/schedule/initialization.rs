@@ -87,15 +87,30 @@ fn observe_all(
 }
 
 /// Per component, the variables the master reads: the outputs it feeds to connections, then
-/// the recorded ones, each once.
+/// the recorded ones, each once. An element of an FMI 3.0 array brings every element of it, in
+/// row-major order: FMI reads an array whole.
 pub fn observed_ports(system: &System) -> Vec<Vec<Port>> {
     let mut observed = vec![Vec::new(); system.components.len()];
     let sources = system.connections.iter().map(|c| c.from);
     for port in sources.chain(system.recorded.iter().copied()) {
         let list: &mut Vec<Port> = &mut observed[port.component];
-        if !list.contains(&port) {
-            list.push(port);
+        if list.contains(&port) {
+            continue;
         }
+        if port.element.is_none() {
+            list.push(port);
+            continue;
+        }
+        let component = &system.components[port.component];
+        // A connected or recorded element was checked against this shape when loading.
+        let count = component
+            .shapes()
+            .count(port.variable(&system.components))
+            .unwrap_or(0);
+        list.extend((0..count).map(|element| Port {
+            element: Some(element),
+            ..port
+        }));
     }
     observed
 }

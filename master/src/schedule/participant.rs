@@ -14,7 +14,7 @@ use crate::instance::FmuInstance;
 use crate::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
 use crate::model_exchange::{MeStepper, Reached};
 use crate::solver::Auto;
-use crate::system::{Connection, Port, System, Transform, ValueMap};
+use crate::system::{Component, Connection, Port, System, Transform, ValueMap};
 
 /// A connected input.
 struct Input {
@@ -67,11 +67,25 @@ struct Observed {
     ty: VariableType,
 }
 
-/// Consecutive variables of one type, read or written with one call.
+/// Consecutive variables of one type, read or written with one call. An FMI 3.0 array takes
+/// one reference and as many values as it has elements.
 struct Batch {
     ty: VariableType,
     references: Vec<u32>,
     range: Range<usize>,
+}
+
+/// An FMI 3.0 array input some of whose elements are connected: FMI writes an array whole, so
+/// the connected elements are written into a copy of its values, and the copy into the FMU.
+struct ArrayInput {
+    ty: VariableType,
+    reference: u32,
+    /// The array's values: empty until first read from the FMU (which keeps the elements
+    /// no connection feeds), then as last written.
+    values: Vec<f64>,
+    count: usize,
+    /// Per connected element: its index among the participant's inputs, and its position.
+    elements: Vec<(usize, usize)>,
 }
 
 /// How a participant's macro step ended.
@@ -111,7 +125,10 @@ struct Ports {
     name: String,
     fmi_version: FmiVersion,
     inputs: Vec<Input>,
+    /// The scalar inputs, which [`connections_into`] lists first.
     input_batches: Vec<Batch>,
+    /// The inputs that are elements of arrays, by array.
+    array_inputs: Vec<ArrayInput>,
     observed: Vec<Observed>,
     observed_batches: Vec<Batch>,
     calls: usize,
@@ -168,26 +185,37 @@ impl Participant {
         let input_batches = batches(
             connected
                 .iter()
+                .filter(|c| c.to.element.is_none())
                 .map(|c| c.to.variable(&system.components))
-                .map(|v| (v.ty, v.value_reference)),
+                .map(|v| (v.ty, v.value_reference, None)),
         );
+        let array_inputs = array_inputs(component, &connected)?;
         let observed_variables: Vec<_> = observed_ports
             .iter()
-            .map(|p| &md.variables[p.variable])
+            .map(|p| (&md.variables[p.variable], p.element))
             .collect();
         let mut ports = Ports {
             name: component.name.clone(),
             fmi_version: md.fmi_version,
             inputs,
             input_batches,
-            observed: observed_variables
+            array_inputs,
+            observed: observed_ports
                 .iter()
-                .map(|v| Observed {
-                    name: v.name.clone(),
-                    ty: v.ty,
+                .map(|p| {
+                    // The variable's (or element's) name, without the component's.
+                    let port = p.display(&system.components).to_string();
+                    Observed {
+                        name: port[component.name.len() + 1..].to_string(),
+                        ty: p.variable(&system.components).ty,
+                    }
                 })
                 .collect(),
-            observed_batches: batches(observed_variables.iter().map(|v| (v.ty, v.value_reference))),
+            observed_batches: batches(
+                observed_variables
+                    .iter()
+                    .map(|(v, element)| (v.ty, v.value_reference, *element)),
+            ),
             calls: 0,
             recorder,
             input_values: Vec::with_capacity(connected.len()),
@@ -365,7 +393,11 @@ impl Participant {
         let instance = self.engine.instance();
         self.ports.set_inputs(instance, histories, time, 0)?;
         let mut values = vec![f64::NAN; variables.len()];
-        for batch in batches(variables.iter().copied()) {
+        for batch in batches(
+            variables
+                .iter()
+                .map(|&(ty, reference)| (ty, reference, None)),
+        ) {
             self.ports.calls += 1;
             let read = instance
                 .get_values(batch.ty, &batch.references)
@@ -500,6 +532,27 @@ impl Ports {
             };
             written.map_err(|e| at(time, e))?;
         }
+        for array in &mut self.array_inputs {
+            let reference = std::slice::from_ref(&array.reference);
+            if array.values.is_empty() {
+                self.calls += 1;
+                let read = instance
+                    .get_elements(array.ty, reference, array.count)
+                    .map_err(|e| at(time, e))?;
+                array
+                    .values
+                    .extend((0..array.count).map(|i| read.f64_at(i).unwrap_or(f64::NAN)));
+            }
+            for &(input, element) in &array.elements {
+                array.values[element] = values[input];
+            }
+            self.calls += 1;
+            let written = match array.ty {
+                VariableType::Float64 => instance.set_real(reference, &array.values),
+                ty => instance.set_values(ty, reference, &Values::from_numbers(ty, &array.values)),
+            };
+            written.map_err(|e| at(time, e))?;
+        }
         Ok(())
     }
 
@@ -518,7 +571,7 @@ impl Ports {
                 continue;
             }
             let read = instance
-                .get_values(batch.ty, &batch.references)
+                .get_elements(batch.ty, &batch.references, values.len())
                 .map_err(|e| at(time, e))?;
             for (i, value) in values.iter_mut().enumerate() {
                 *value = read.f64_at(i).unwrap_or(f64::NAN);
@@ -572,12 +625,55 @@ fn record(
     }
 }
 
-/// The connections feeding component `index` of `system`, in the order its inputs are written.
+/// The connections feeding component `index` of `system`, in the order its inputs are written:
+/// those into scalars, then those into elements of arrays (each in system order), so that the
+/// scalars are written in batches of consecutive values.
 pub fn connections_into(system: &System, index: usize) -> impl Iterator<Item = &Connection> {
-    system
-        .connections
-        .iter()
-        .filter(move |c| c.to.component == index)
+    let into = move |element: bool| {
+        system
+            .connections
+            .iter()
+            .filter(move |c| c.to.component == index && c.to.element.is_some() == element)
+    };
+    into(false).chain(into(true))
+}
+
+/// The array inputs of `component` that `connected` (its connections, in the order of
+/// [`connections_into`]) feed elements of, each with its connected elements.
+fn array_inputs(component: &Component, connected: &[&Connection]) -> Result<Vec<ArrayInput>> {
+    let md = component.fmu.model_description();
+    let shapes = component.shapes();
+    let mut arrays: Vec<ArrayInput> = Vec::new();
+    for (input, connection) in connected.iter().enumerate() {
+        let Some(element) = connection.to.element else {
+            continue;
+        };
+        let variable = &md.variables[connection.to.variable];
+        let position = arrays
+            .iter()
+            .position(|a| a.reference == variable.value_reference);
+        let array = match position {
+            Some(position) => &mut arrays[position],
+            None => {
+                let count = shapes
+                    .count(variable)
+                    .map_err(|message| Error::InvalidValue {
+                        item: format!("component {}", component.name),
+                        message,
+                    })?;
+                arrays.push(ArrayInput {
+                    ty: variable.ty,
+                    reference: variable.value_reference,
+                    values: Vec::with_capacity(count),
+                    count,
+                    elements: Vec::new(),
+                });
+                arrays.last_mut().expect("just pushed")
+            }
+        };
+        array.elements.push((input, element));
+    }
+    Ok(arrays)
 }
 
 /// `error` as a failure of the simulation at `time` (the message keeps the instance and call).
@@ -599,13 +695,17 @@ fn float_getter(version: FmiVersion, ty: VariableType) -> String {
     }
 }
 
-/// Groups consecutive `(type, value reference)` pairs of one type.
-fn batches(items: impl Iterator<Item = (VariableType, u32)>) -> Vec<Batch> {
+/// Groups consecutive `(type, value reference, element)` values of one type. The elements of
+/// an array (in row-major order, all of them, as [`super::observed_ports`] lists them) share
+/// its one reference.
+fn batches(items: impl Iterator<Item = (VariableType, u32, Option<usize>)>) -> Vec<Batch> {
     let mut batches: Vec<Batch> = Vec::new();
-    for (i, (ty, reference)) in items.enumerate() {
+    for (i, (ty, reference, element)) in items.enumerate() {
         match batches.last_mut() {
             Some(batch) if batch.ty == ty => {
-                batch.references.push(reference);
+                if element.is_none_or(|element| element == 0) {
+                    batch.references.push(reference);
+                }
                 batch.range.end = i + 1;
             }
             _ => batches.push(Batch {

@@ -41,6 +41,23 @@ pub struct Component {
     pub start_values: Vec<StartValue>,
 }
 
+impl Component {
+    /// The shapes of the FMU's variables, sized by the structural parameters the system sets.
+    pub fn shapes(&self) -> Shapes<'_> {
+        self.start_values
+            .iter()
+            .filter(|value| value.structural)
+            .filter_map(|value| {
+                let size = value.value.f64_at(0)?;
+                (size >= 0.0).then_some((value.value_reference, size as u64))
+            })
+            .fold(
+                Shapes::new(self.fmu.model_description()),
+                |shapes, (reference, size)| shapes.with(reference, size),
+            )
+    }
+}
+
 /// Where components' FMUs are looked for.
 #[derive(Clone, Copy)]
 pub(super) struct FmuLocation<'a> {

@@ -9,7 +9,7 @@ use super::port::{self, Port};
 use super::transform::{Transform, ValueMap};
 use super::Component;
 use crate::error::Result;
-use crate::model_description::{Causality, VariableType};
+use crate::model_description::{element_count, Causality, VariableType};
 
 /// An output of one component feeding an input of another (or the same) component.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,8 +46,8 @@ pub(super) fn resolve(
                 ),
             )
         };
-        let mut from = port::resolve(&connection.from, components).map_err(error)?;
-        let mut to = port::resolve(&connection.to, components).map_err(error)?;
+        let mut from = port::resolve_element(&connection.from, components).map_err(error)?;
+        let mut to = port::resolve_element(&connection.to, components).map_err(error)?;
         let reversed = from.variable(components).causality == Causality::Input
             && to.variable(components).causality == Causality::Output;
         if !connection.directed && reversed {
@@ -65,7 +65,9 @@ pub(super) fn resolve(
             mapping: connection.mapping.clone(),
             convert_units: connection.convert_units,
         };
-        connections.add(from, to, ends, &connection.at).map_err(error)?;
+        connections
+            .add_elementwise(from, to, ends, &connection.at)
+            .map_err(error)?;
     }
     for net in &system.nets {
         let error = |message: String| {
@@ -94,7 +96,9 @@ pub(super) fn resolve(
             [] => {}
             [from] => {
                 for &to in ports.iter().filter(|&&p| p != from) {
-                    connections.add(from, to, Ends::default(), &net.at).map_err(error)?;
+                    connections
+                        .add(from, to, Ends::default(), &net.at)
+                        .map_err(error)?;
                 }
             }
             _ => {
@@ -120,6 +124,52 @@ struct Connections<'a> {
 }
 
 impl<'a> Connections<'a> {
+    /// Adds the connection `from` -> `to` written at `at`; between two whole arrays of one
+    /// shape, one connection per element (so that the schedules carry scalars only).
+    fn add_elementwise(
+        &mut self,
+        from: Port,
+        to: Port,
+        ends: Ends,
+        at: &'a Location,
+    ) -> std::result::Result<(), String> {
+        let components = self.components;
+        let whole_array = |port: Port| {
+            (port.element.is_none() && !port.variable(components).is_scalar())
+                .then(|| {
+                    components[port.component]
+                        .shapes()
+                        .of(port.variable(components))
+                })
+                .transpose()
+        };
+        match (whole_array(from)?, whole_array(to)?) {
+            (None, None) => self.add(from, to, ends, at),
+            (Some(from_shape), Some(to_shape)) => {
+                if from_shape != to_shape {
+                    return Err(format!(
+                        "shapes {from_shape:?} of {} and {to_shape:?} of {} differ",
+                        from.display(components),
+                        to.display(components)
+                    ));
+                }
+                (0..element_count(&from_shape)).try_for_each(|element| {
+                    let from = Port {
+                        element: Some(element),
+                        ..from
+                    };
+                    let to = Port {
+                        element: Some(element),
+                        ..to
+                    };
+                    self.add(from, to, ends.clone(), at)
+                })
+            }
+            (Some(shape), None) => Err(single_to_array(from, &shape, to, components)),
+            (None, Some(shape)) => Err(single_to_array(to, &shape, from, components)),
+        }
+    }
+
     /// Checks the connection `from` -> `to` written at `at` and adds it.
     fn add(
         &mut self,
@@ -149,6 +199,18 @@ impl<'a> Connections<'a> {
     }
 }
 
+/// Why the whole array `array` of shape `shape` cannot be connected with the single value
+/// `single`.
+fn single_to_array(array: Port, shape: &[usize], single: Port, components: &[Component]) -> String {
+    format!(
+        "shapes differ: {} is an array of shape {shape:?} and {} a single value; connect \
+         one element ({}[1]) or arrays of one shape",
+        array.display(components),
+        single.display(components),
+        array.display(components)
+    )
+}
+
 /// Checks causalities, shapes and types of one connection.
 fn check(from: Port, to: Port, components: &[Component]) -> std::result::Result<(), String> {
     let (source, target) = (from.variable(components), to.variable(components));
@@ -167,7 +229,7 @@ fn check(from: Port, to: Port, components: &[Component]) -> std::result::Result<
         ));
     }
     for (port, variable) in [(from, source), (to, target)] {
-        if !variable.is_scalar() {
+        if port.element.is_none() && !variable.is_scalar() {
             return Err(format!(
                 "{} is an array; only scalar variables can be connected",
                 port.display(components)

@@ -15,8 +15,8 @@ mod port;
 mod ssd;
 mod ssp;
 mod system_connectors;
-mod transform;
 pub(crate) mod toml_file;
+mod transform;
 mod xml_file;
 
 pub(crate) use algebraic_loop::depends_directly;
@@ -35,9 +35,9 @@ use crate::coupling::{Schedule, ScheduleKind, Threads};
 use crate::energy::EnergySetup;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, Values, Variable, VariableType};
+use crate::output::column::Column;
 use crate::simulate::StartValue;
 use crate::suggest::did_you_mean;
-use crate::output::column::Column;
 use component::FmuLocation;
 use description::Located;
 
@@ -231,6 +231,7 @@ impl System {
             .map(|port| {
                 let mut column = Column::plain(port.variable(&self.components));
                 column.name = port.display(&self.components).to_string();
+                column.element = port.element;
                 column
             })
             .collect();
@@ -463,68 +464,85 @@ fn schedule(
     })
 }
 
-/// The recorded variables and their columns: the listed ones (aliases under their own names),
-/// or every output of every component.
+/// The recorded variables and their columns: the listed ones (aliases under their own names,
+/// arrays by element), or every output of every component.
 fn recorded(system: &SystemDescription, components: &[Component]) -> Result<Vec<(Port, Column)>> {
     let Some(names) = &system.recorded else {
-        return Ok(components
-            .iter()
-            .enumerate()
-            .flat_map(|(component, c)| {
-                c.fmu
-                    .model_description()
-                    .variables
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, v)| v.causality == Causality::Output && recordable(v))
-                    .map(move |(variable, v)| {
-                        let port = Port {
-                            component,
-                            variable,
-                        };
-                        let mut column = Column::plain(v);
-                        column.name = format!("{}.{}", c.name, v.name);
-                        (port, column)
-                    })
-            })
-            .collect());
-    };
-    names
-        .iter()
-        .map(|name| {
-            let error =
-                |message: String| system.error(&name.at, format!("output.variables: {message}"));
-            let port = port::resolve(&name.value, components).map_err(error)?;
-            let variable = port.variable(components);
-            if !recordable(variable) {
-                return Err(error(format!(
-                    "{} is a {} {}; only scalar numbers and booleans can be recorded",
-                    name.value,
-                    variable.ty,
-                    if variable.is_scalar() {
-                        "variable"
-                    } else {
-                        "array"
-                    }
-                )));
+        let mut recorded = Vec::new();
+        for (component, c) in components.iter().enumerate() {
+            let md = c.fmu.model_description();
+            for (variable, v) in md.variables.iter().enumerate() {
+                if v.causality != Causality::Output || !recordable(v) {
+                    continue;
+                }
+                let mut column = Column::plain(v);
+                column.name = format!("{}.{}", c.name, v.name);
+                // An array whose size the system leaves unknown cannot be recorded; its
+                // connections name the problem.
+                if let Ok(shape) = c.shapes().of(v) {
+                    recorded.extend(by_element(Port::whole(component, variable), column, &shape));
+                }
             }
-            let text = name.value.trim();
-            // Component names may hold dots (flattened SSP systems): strip the resolved one.
-            let component = &components[port.component];
-            let variable_name = text
-                .strip_prefix(component.name.as_str())
-                .and_then(|rest| rest.strip_prefix('.'))
-                .expect("a resolved port begins with its component's name");
-            let md = component.fmu.model_description();
-            let (_, mut column) =
-                Column::named(md, variable_name).expect("a resolved port names a variable");
-            column.name = text.to_string();
-            Ok((port, column))
+        }
+        return Ok(recorded);
+    };
+    let mut recorded = Vec::new();
+    for name in names {
+        let error =
+            |message: String| system.error(&name.at, format!("output.variables: {message}"));
+        let port = port::resolve_element(&name.value, components).map_err(error)?;
+        let variable = port.variable(components);
+        if !recordable(variable) {
+            return Err(error(format!(
+                "{} is a {} variable; only numbers and booleans can be recorded",
+                name.value, variable.ty,
+            )));
+        }
+        let text = name.value.trim();
+        // Component names may hold dots (flattened SSP systems): strip the resolved one.
+        let component = &components[port.component];
+        let variable_name = text
+            .strip_prefix(component.name.as_str())
+            .and_then(|rest| rest.strip_prefix('.'))
+            .expect("a resolved port begins with its component's name");
+        let md = component.fmu.model_description();
+        let column = match Column::named(md, variable_name) {
+            Some((_, column)) => column,
+            // An element, `y[2]`, is no name of the model description.
+            None => Column::plain(variable),
+        };
+        let column = Column {
+            name: text.to_string(),
+            element: port.element,
+            ..column
+        };
+        if port.element.is_some() {
+            recorded.push((port, column));
+            continue;
+        }
+        let shape = component.shapes().of(variable).map_err(error)?;
+        recorded.extend(by_element(port, column, &shape));
+    }
+    Ok(recorded)
+}
+
+/// The port and column of every element of the variable of `port`, of shape `shape` (the port
+/// and column themselves for a scalar).
+fn by_element(port: Port, column: Column, shape: &[usize]) -> Vec<(Port, Column)> {
+    column
+        .elements(shape)
+        .into_iter()
+        .map(|column| {
+            let port = Port {
+                element: column.element,
+                ..port
+            };
+            (port, column)
         })
         .collect()
 }
 
-/// Scalar numbers and booleans, which the result file can hold.
+/// Numbers and booleans, which the result file can hold (arrays by element).
 fn recordable(variable: &Variable) -> bool {
-    variable.is_scalar() && (variable.ty.is_numeric() || variable.ty == VariableType::Boolean)
+    variable.ty.is_numeric() || variable.ty == VariableType::Boolean
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::Component;
-use crate::model_description::Variable;
+use crate::model_description::{element_names, flat_index, parse_element, Variable};
 use crate::suggest::did_you_mean;
 
 /// A variable of one component: indices into the system's components and into that
@@ -15,6 +15,9 @@ pub struct Port {
     pub component: usize,
     /// Index of the variable in the component's model description.
     pub variable: usize,
+    /// The row-major position of one element of an FMI 3.0 array variable; `None` for a
+    /// scalar or a whole array.
+    pub element: Option<usize>,
 }
 
 impl Port {
@@ -23,12 +26,64 @@ impl Port {
         &components[self.component].fmu.model_description().variables[self.variable]
     }
 
-    /// `component.variable`, as written in system files and result columns.
+    /// A scalar or a whole variable.
+    pub fn whole(component: usize, variable: usize) -> Self {
+        Port {
+            component,
+            variable,
+            element: None,
+        }
+    }
+
+    /// `component.variable` (`component.variable[2]` for an element), as written in system
+    /// files and result columns.
     pub fn display<'a>(&self, components: &'a [Component]) -> impl fmt::Display + 'a {
         let component = &components[self.component].name;
-        let variable = &self.variable(components).name;
-        format!("{component}.{variable}")
+        let variable = self.variable(components);
+        let name = match self.element {
+            Some(element) => components[self.component]
+                .shapes()
+                .of(variable)
+                .ok()
+                .and_then(|shape| {
+                    element_names(&variable.name, &shape)
+                        .into_iter()
+                        .nth(element)
+                })
+                .unwrap_or_else(|| format!("{}[#{}]", variable.name, element + 1)),
+            None => variable.name.clone(),
+        };
+        format!("{component}.{name}")
     }
+}
+
+/// Resolves `component.variable` like [`resolve`], or one element of an array variable,
+/// `component.variable[2]` (1-based indices, as result columns name them).
+pub fn resolve_element(text: &str, components: &[Component]) -> Result<Port, String> {
+    let whole_error = match resolve(text, components) {
+        Ok(port) => return Ok(port),
+        Err(error) => error,
+    };
+    let Some((array, indices)) = parse_element(text.trim()) else {
+        return Err(whole_error);
+    };
+    let port = resolve(array, components)?;
+    let variable = port.variable(components);
+    if variable.is_scalar() {
+        return Err(format!("{} is a scalar; it has no elements", array.trim()));
+    }
+    let shape = components[port.component].shapes().of(variable)?;
+    let element = flat_index(&shape, &indices).ok_or_else(|| {
+        format!(
+            "{}: the indices do not fit the shape {shape:?} of {}",
+            text.trim(),
+            array.trim()
+        )
+    })?;
+    Ok(Port {
+        element: Some(element),
+        ..port
+    })
 }
 
 /// Resolves `component.variable`. Component names may hold dots (the flattened
@@ -67,8 +122,5 @@ pub fn resolve(text: &str, components: &[Component]) -> Result<Port, String> {
         .iter()
         .position(|v| std::ptr::eq(v, target))
         .expect("the model description lists its own variables");
-    Ok(Port {
-        component,
-        variable,
-    })
+    Ok(Port::whole(component, variable))
 }

@@ -1,0 +1,172 @@
+//! Connections of FMI 3.0 arrays in TOML systems, on the Reference-FMUs' StateSpace
+//! (x' = A x + B u, y = C x + D u) and Feedthrough: a whole array to an array of its shape,
+//! an element to a scalar and a scalar to an element, under Jacobi, against the values the
+//! dynamics give; and the connections refused.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{read_csv, tandem};
+
+/// The macro step of every system here.
+const H: f64 = 0.1;
+
+/// The FMI 3.0 Reference FMU `name` of the fixtures.
+fn reference_fmu(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/reference-fmus/fmi3")
+        .join(format!("{name}.fmu"))
+}
+
+/// An integrator of its inputs: A = 0, B = I, C = I, D = 0, x0 = 0, u = [1, 2, 3], so that
+/// y[i] = i t exactly (also under the FMU's explicit Euler steps).
+const RAMP: &str = "[[component]]\nname = \"a\"\nfmu = \"StateSpace.fmu\"\n\
+    parameters = { A = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], B = [[1, 0, 0], [0, 1, 0], [0, 0, 1]], \
+    C = [[1, 0, 0], [0, 1, 0], [0, 0, 1]], D = [[0, 0, 0], [0, 0, 0], [0, 0, 0]] }\n\
+    start = { u = [1.0, 2.0, 3.0] }\n\n";
+
+/// A pass-through of its inputs: A = B = C = 0, D = I, so that y = u (u starts at [1, 2, 3]).
+const PASS: &str = "[[component]]\nname = \"b\"\nfmu = \"StateSpace.fmu\"\n\
+    parameters = { A = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], B = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], \
+    C = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], D = [[1, 0, 0], [0, 1, 0], [0, 0, 1]] }\n\n";
+
+/// The Feedthrough FMU, whose scalar outputs equal its inputs.
+const FEEDTHROUGH: &str = "[[component]]\nname = \"f\"\nfmu = \"Feedthrough.fmu\"\n\n";
+
+/// A system of `components` joined by `connections`, in a fresh folder with the FMUs.
+struct System {
+    dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl System {
+    fn new(connections: &[&str], components: &[&str]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["StateSpace", "Feedthrough"] {
+            std::fs::copy(reference_fmu(name), dir.path().join(format!("{name}.fmu"))).unwrap();
+        }
+        let connections: Vec<String> = connections.iter().map(|c| format!("{c:?}")).collect();
+        let text = format!(
+            "connections = [{}]\n\n[experiment]\nstop = 1.0\nstep = {H}\n\n\
+             [schedule]\nkind = \"jacobi\"\n\n{}",
+            connections.join(", "),
+            components.concat()
+        );
+        let path = dir.path().join("system.toml");
+        std::fs::write(&path, text).unwrap();
+        System { dir, path }
+    }
+
+    /// Runs the system; the result's header and rows.
+    fn run(&self) -> (Vec<String>, Vec<Vec<f64>>) {
+        let result = self.dir.path().join("result.csv");
+        tandem(&[
+            "run",
+            self.path.to_str().unwrap(),
+            "--output-file",
+            result.to_str().unwrap(),
+        ])
+        .assert_success();
+        read_csv(&result)
+    }
+
+    /// Runs the system, expecting it refused with `message`.
+    fn refused_with(&self, message: &str) {
+        tandem(&["run", self.path.to_str().unwrap()]).assert_fails_with(message);
+    }
+}
+
+/// The column `name` of `header`.
+fn column(header: &[String], name: &str) -> usize {
+    header
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name} in {header:?}"))
+}
+
+/// Asserts that column `name` equals `expected(t)` at every row.
+fn assert_column(header: &[String], rows: &[Vec<f64>], name: &str, expected: impl Fn(f64) -> f64) {
+    let index = column(header, name);
+    assert!(rows.len() > 10, "{} rows", rows.len());
+    for row in rows {
+        let (t, value) = (row[0], row[index]);
+        let want = expected(t);
+        assert!(
+            (value - want).abs() < 1e-9,
+            "{name} at t = {t}: {value}, expected {want}"
+        );
+    }
+}
+
+/// `t - lag`, or 0 before `lag`: the ramp's value `lag` earlier.
+fn delayed(t: f64, lag: f64) -> f64 {
+    (t - lag).max(0.0)
+}
+
+#[test]
+fn an_array_feeds_an_array_of_its_shape_element_by_element() {
+    let system = System::new(&["a.y -> b.u"], &[RAMP, PASS]);
+    let (header, rows) = system.run();
+    for i in 1..=3 {
+        let k = i as f64;
+        assert_column(&header, &rows, &format!("a.y[{i}]"), |t| k * t);
+        // Under Jacobi b steps with a's output of the start of the macro step, and shows it
+        // at the end: one macro step late.
+        assert_column(&header, &rows, &format!("b.y[{i}]"), |t| k * delayed(t, H));
+    }
+}
+
+#[test]
+fn an_element_feeds_a_scalar_and_a_scalar_an_element() {
+    let system = System::new(
+        &[
+            "a.y[2] -> f.Float64_continuous_input",
+            "f.Float64_continuous_output -> b.u[1]",
+        ],
+        &[RAMP, FEEDTHROUGH, PASS],
+    );
+    let (header, rows) = system.run();
+    assert_column(&header, &rows, "f.Float64_continuous_output", |t| {
+        2.0 * delayed(t, H)
+    });
+    assert_column(&header, &rows, "b.y[1]", |t| 2.0 * delayed(t, 2.0 * H));
+    // The elements no connection feeds keep their start values.
+    assert_column(&header, &rows, "b.y[2]", |_| 2.0);
+    assert_column(&header, &rows, "b.y[3]", |_| 3.0);
+}
+
+#[test]
+fn arrays_of_different_shapes_are_refused_naming_both_ends() {
+    let short = PASS.replace("parameters = {", "parameters = { m = 2,");
+    let short = short.replace(
+        "B = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]",
+        "B = [[0, 0], [0, 0], [0, 0]]",
+    );
+    let short = short.replace(
+        "D = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]",
+        "D = [[1, 0], [0, 1], [0, 0]]",
+    );
+    System::new(&["a.y -> b.u"], &[RAMP, &short])
+        .refused_with("connection \"a.y -> b.u\": shapes [3] of a.y and [2] of b.u differ");
+}
+
+#[test]
+fn an_element_out_of_range_is_refused() {
+    System::new(
+        &["a.y[4] -> f.Float64_continuous_input"],
+        &[RAMP, FEEDTHROUGH],
+    )
+    .refused_with(
+        "connection \"a.y[4] -> f.Float64_continuous_input\": a.y[4]: the indices do not fit \
+         the shape [3] of a.y",
+    );
+}
+
+#[test]
+fn a_whole_array_and_a_scalar_are_refused() {
+    System::new(&["a.y -> f.Float64_continuous_input"], &[RAMP, FEEDTHROUGH]).refused_with(
+        "connection \"a.y -> f.Float64_continuous_input\": shapes differ: a.y is an array of \
+         shape [3] and f.Float64_continuous_input a single value",
+    );
+}
