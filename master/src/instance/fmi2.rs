@@ -1,11 +1,11 @@
 //! [`FmuInstance`] for FMI 2.0 binaries.
 
-use std::ffi::{c_void, CStr, CString};
+use std::ffi::{c_void, CString};
 use std::sync::Arc;
 
 use super::{
-    narrow, EventUpdate, FmuInstance, FmuState, InstanceCore, IntegratorStepOutcome, LogSettings,
-    StepOutcome,
+    copy_strings, narrow, EventUpdate, FmuInstance, FmuState, InstanceCore, IntegratorStepOutcome,
+    LogSettings, StepOutcome,
 };
 use crate::binding::fmi2::{self as ffi, Binding, CallbackFunctions, Component};
 use crate::error::{Error, Result};
@@ -341,17 +341,9 @@ impl FmuInstance for Fmu2Instance {
             &mut raw,
             self.binding.common.get_string,
         )?;
-        // SAFETY: the FMU returns NUL-terminated strings valid until its next call; copied now.
-        Ok(raw
-            .into_iter()
-            .map(|p| {
-                if p.is_null() {
-                    String::new()
-                } else {
-                    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
-                }
-            })
-            .collect())
+        // SAFETY: the FMU's string getter just filled `raw`, and the FMU has not been called
+        // since.
+        Ok(unsafe { copy_strings(&raw) })
     }
 
     fn set_string(&mut self, references: &[u32], values: &[String]) -> Result<()> {

@@ -6,12 +6,12 @@ mod jacobian_adjoint;
 pub mod scheduled_execution;
 mod step_derivatives;
 
-use std::ffi::{CStr, CString};
+use std::ffi::CString;
 use std::sync::Arc;
 
 use super::{
-    narrow, EventUpdate, FmuInstance, FmuState, InstanceCore, IntegratorStepOutcome, LogSettings,
-    StepOutcome,
+    copy_strings, narrow, EventUpdate, FmuInstance, FmuState, InstanceCore, IntegratorStepOutcome,
+    LogSettings, StepOutcome,
 };
 use crate::binding::fmi3::{self as ffi, Binding, Getter, Instance, Setter};
 use crate::error::{Error, Result};
@@ -303,17 +303,9 @@ impl Fmu3Instance {
     fn get_string_elements(&mut self, references: &[u32], count: usize) -> Result<Vec<String>> {
         let f = self.binding.common.string.get;
         let raw = self.read("fmi3GetString", references, count, f)?;
-        // SAFETY: the FMU returns NUL-terminated strings valid until its next call; copied now.
-        Ok(raw
-            .into_iter()
-            .map(|p| {
-                if p.is_null() {
-                    String::new()
-                } else {
-                    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
-                }
-            })
-            .collect())
+        // SAFETY: the FMU's string getter just filled `raw`, and the FMU has not been called
+        // since.
+        Ok(unsafe { copy_strings(&raw) })
     }
 
     /// Calls an optional Configuration Mode function.

@@ -253,6 +253,28 @@ pub trait FmuInstance: Send {
     }
 }
 
+/// Copies the strings an FMU's string getter returned (a null pointer reads as the empty
+/// string), before its next call may free them.
+///
+/// # Safety
+///
+/// Every non-null pointer of `raw` is a NUL-terminated string that stays valid until the
+/// FMU's next call, as both standards promise for `fmi2GetString` and `fmi3GetString`.
+pub(crate) unsafe fn copy_strings(raw: &[*const std::ffi::c_char]) -> Vec<String> {
+    raw.iter()
+        .map(|&p| {
+            if p.is_null() {
+                String::new()
+            } else {
+                // SAFETY: non-null and NUL-terminated, by the function's contract.
+                unsafe { std::ffi::CStr::from_ptr(p) }
+                    .to_string_lossy()
+                    .into_owned()
+            }
+        })
+        .collect()
+}
+
 /// What every instance implementation shares: its name and log context (which also serves
 /// as the identity of the FMU states it creates), and status checking.
 pub(crate) struct InstanceCore {

@@ -169,9 +169,9 @@ pub struct Recorder {
     traced: Option<(Selection, Trace)>,
     /// What the summary line says about a default choice other than the outputs.
     remark: Option<String>,
-    /// How many columns of 0/1 flags the master writes after the variables (the clocks of a
-    /// Scheduled Execution run).
-    flags: usize,
+    /// The 0/1 flags the master writes after the variables (the clocks of a Scheduled
+    /// Execution run), one per flag column, kept to spare an allocation per row.
+    flag_values: Values,
 }
 
 impl Recorder {
@@ -219,7 +219,7 @@ impl Recorder {
         let header: Vec<String> = recorded.names.iter().chain(flags).cloned().collect();
         Ok(Recorder {
             writer: CsvWriter::create(path, &header)?,
-            flags: flags.len(),
+            flag_values: Values::Float(vec![0.0; flags.len()]),
             remark,
             recorded,
             traced,
@@ -241,7 +241,7 @@ impl Recorder {
         time: f64,
         flags: &[bool],
     ) -> Result<()> {
-        debug_assert_eq!(flags.len(), self.flags, "one flag per flag column");
+        debug_assert_eq!(flags.len(), self.flag_values.len(), "one flag per flag column");
         self.recorded.read(instance)?;
         let row = &mut self.recorded.columns;
         let non_finite = non_finite_columns(&self.recorded.names, row);
@@ -251,13 +251,17 @@ impl Recorder {
                 message: format!("{} returned {}", instance.name(), non_finite.join(", ")),
             });
         }
-        if self.flags == 0 {
+        if flags.is_empty() {
             self.writer.write_row(time, row)?;
         } else {
-            let numbers = flags.iter().map(|&flag| f64::from(u8::from(flag))).collect();
-            row.push(Values::Float(numbers));
+            if let Values::Float(numbers) = &mut self.flag_values {
+                for (number, &flag) in numbers.iter_mut().zip(flags) {
+                    *number = f64::from(u8::from(flag));
+                }
+            }
+            row.push(std::mem::replace(&mut self.flag_values, Values::Float(Vec::new())));
             let written = self.writer.write_row(time, row);
-            row.pop();
+            self.flag_values = row.pop().expect("the flags pushed above");
             written?;
         }
         if let Some((selection, trace)) = &mut self.traced {
