@@ -36,6 +36,10 @@ pub mod system;
 pub mod token;
 pub mod variables;
 
+/// The C ABI of FMI 2.0 and 3.0 and of the adjoint extension, declared once for the exporter
+/// and the host (the export macro checks every exported function against it).
+pub use fmi_abi as abi;
+
 pub use declaration::{
     CoSimulation, Declaration, Discrete, DiscreteRole, DiscreteType, Experiment, Method,
     Parameter, StringRole, StringVariable, Tunability, Var,

@@ -98,7 +98,7 @@ pub enum Error {
         problems: Vec<String>,
     },
     /// The adjoint extension's manifest is malformed or does not match modelDescription.xml.
-    #[error("{}: {} {source}", path.display(), crate::import::ADJOINT_MANIFEST)]
+    #[error("{}: {} {source}", path.display(), fmi_abi::adjoint::MANIFEST)]
     AdjointManifest {
         /// The .fmu file.
         path: PathBuf,

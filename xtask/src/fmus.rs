@@ -12,10 +12,7 @@ use anyhow::{bail, Context, Result};
 use crate::archive::{self, FmuContents};
 use crate::cargo::{self, Metadata, Outputs, Package};
 use crate::platform::{self, Platform};
-
-/// Where the adjoint extension's manifest lies in an FMI 3.0 FMU (the extension's layered
-/// standard puts it under `extra/`, which FMI 3.0 reserves for such files).
-const ADJOINT_MANIFEST: &str = "extra/org.tandem.adjoint/manifest.xml";
+use fmi_abi::adjoint::MANIFEST as ADJOINT_MANIFEST;
 
 /// A model crate and the targets the packaging needs.
 struct ModelCrate<'a> {

@@ -8,12 +8,7 @@ use super::{document, Element, Xml};
 use crate::system::{Integrator, StepInputs, System};
 use crate::variables::{Role, VariableTable};
 
-/// The version of the extension the manifest declares.
-pub const ADJOINT_EXTENSION_VERSION: u32 = 1;
-
-/// The optional functions of the extension this FMU implements, as the manifest's
-/// `capabilities` attribute lists them (hosts that do not know the attribute ignore it).
-pub const ADJOINT_CAPABILITIES: &str = "keepStepLinearizations jacobianAdjointDerivative";
+use fmi_abi::adjoint::{JACOBIAN_ADJOINT_DERIVATIVE, KEEP_STEP_LINEARIZATIONS, VERSION};
 
 /// The adjoint-extension manifest of `sys`: the discrete state's length, taken from a fresh
 /// integrator initialized at the start values, and the inputs, real parameters and continuous
@@ -44,9 +39,14 @@ pub fn adjoint_manifest<S: System>(sys: &S) -> Result<String, String> {
         .len();
     let table = VariableTable::new(decl);
     let root = Element::new("TandemAdjoint")
-        .attr("version", ADJOINT_EXTENSION_VERSION.to_string())
+        .attr("version", VERSION.to_string())
         .attr("nState", n_state.to_string())
-        .attr("capabilities", ADJOINT_CAPABILITIES);
+        .attr(
+            "capabilities",
+            // Every optional function of the extension: hosts that do not know the
+            // attribute ignore it.
+            format!("{KEEP_STEP_LINEARIZATIONS} {JACOBIAN_ADJOINT_DERIVATIVE}"),
+        );
     Ok(document(root, |w| {
         variables(w, "Inputs", &table, decl.inputs.len(), Role::Input)?;
         variables(w, "Parameters", &table, decl.parameters.len(), Role::Parameter)?;

@@ -1,67 +1,23 @@
-//! The C types of FMI 2.0 (fmi2TypesPlatform.h, fmi2FunctionTypes.h), written by hand.
-
-use std::ffi::{c_char, c_int, c_uint, c_void};
+//! The C types of FMI 2.0 under the exporter's names, from the one declaration of the ABI
+//! ([`fmi_abi::fmi2`]), and what the exporter's plumbing needs to know about them.
 
 use crate::ffi::{FmiVersion, PanicFallback, Standard};
 use crate::instance::outcome::Status;
 
-/// fmi2Component: an instance handle.
-pub type Fmi2Component = *mut c_void;
-/// fmi2ComponentEnvironment: the host's pointer passed back to its callbacks.
-pub type Fmi2ComponentEnvironment = *mut c_void;
-/// fmi2FMUstate: an FMU state handle.
-pub type Fmi2FmuState = *mut c_void;
-/// fmi2ValueReference.
-pub type Fmi2ValueReference = c_uint;
-/// fmi2Real.
-pub type Fmi2Real = f64;
-/// fmi2Integer.
-pub type Fmi2Integer = c_int;
-/// fmi2Boolean (`int`; any non-zero value is true).
-pub type Fmi2Boolean = c_int;
-/// fmi2String.
-pub type Fmi2String = *const c_char;
-/// fmi2Byte.
-pub type Fmi2Byte = c_char;
-/// fmi2Type, received as its integer value (0 Model Exchange, 1 Co-Simulation).
-pub type Fmi2Type = c_int;
-/// fmi2StatusKind, received as its integer value.
-pub type Fmi2StatusKind = c_int;
+pub use fmi_abi::fmi2::{
+    Boolean as Fmi2Boolean, Byte as Fmi2Byte, CallbackFunctions as Fmi2CallbackFunctions,
+    Component as Fmi2Component, ComponentEnvironment as Fmi2ComponentEnvironment,
+    EventInfo as Fmi2EventInfo, FmiString as Fmi2String, FmuState as Fmi2FmuState,
+    FmuType as Fmi2Type, Integer as Fmi2Integer, Real as Fmi2Real, Status as Fmi2Status,
+    StatusKind as Fmi2StatusKind, ValueReference as Fmi2ValueReference,
+    CO_SIMULATION as FMI2_CO_SIMULATION, DO_STEP_STATUS as FMI2_DO_STEP_STATUS,
+    FALSE as FMI2_FALSE, LAST_SUCCESSFUL_TIME as FMI2_LAST_SUCCESSFUL_TIME,
+    MODEL_EXCHANGE as FMI2_MODEL_EXCHANGE, PENDING_STATUS as FMI2_PENDING_STATUS,
+    TERMINATED as FMI2_TERMINATED, TRUE as FMI2_TRUE,
+};
 
-/// fmi2True.
-pub const FMI2_TRUE: Fmi2Boolean = 1;
-/// fmi2False.
-pub const FMI2_FALSE: Fmi2Boolean = 0;
-/// fmi2ModelExchange.
-pub const FMI2_MODEL_EXCHANGE: Fmi2Type = 0;
-/// fmi2CoSimulation.
-pub const FMI2_CO_SIMULATION: Fmi2Type = 1;
-/// fmi2DoStepStatus.
-pub const FMI2_DO_STEP_STATUS: Fmi2StatusKind = 0;
-/// fmi2PendingStatus.
-pub const FMI2_PENDING_STATUS: Fmi2StatusKind = 1;
-/// fmi2LastSuccessfulTime.
-pub const FMI2_LAST_SUCCESSFUL_TIME: Fmi2StatusKind = 2;
-/// fmi2Terminated.
-pub const FMI2_TERMINATED: Fmi2StatusKind = 3;
-
-/// fmi2Status.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fmi2Status {
-    /// fmi2OK.
-    Ok = 0,
-    /// fmi2Warning.
-    Warning = 1,
-    /// fmi2Discard.
-    Discard = 2,
-    /// fmi2Error.
-    Error = 3,
-    /// fmi2Fatal.
-    Fatal = 4,
-    /// fmi2Pending (never returned: doStep is synchronous).
-    Pending = 5,
-}
+/// fmi2CallbackLogger as the field of [`Fmi2CallbackFunctions`] holds it (NULL allowed).
+pub type Fmi2CallbackLogger = Option<fmi_abi::fmi2::CallbackLogger>;
 
 impl From<Status> for Fmi2Status {
     fn from(status: Status) -> Self {
@@ -90,50 +46,4 @@ impl PanicFallback for Fmi2Status {
     fn on_panic() -> Self {
         Fmi2Status::Error
     }
-}
-
-/// fmi2CallbackLogger (printf-style: `message` is a format string).
-pub type Fmi2CallbackLogger = Option<
-    unsafe extern "C" fn(
-        Fmi2ComponentEnvironment,
-        Fmi2String,
-        Fmi2Status,
-        Fmi2String,
-        Fmi2String,
-        ...
-    ),
->;
-
-/// fmi2CallbackFunctions.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct Fmi2CallbackFunctions {
-    /// Log callback (required).
-    pub logger: Fmi2CallbackLogger,
-    /// Memory allocation callback (not used: Rust allocates its own memory).
-    pub allocate_memory: Option<unsafe extern "C" fn(usize, usize) -> *mut c_void>,
-    /// Memory release callback (not used).
-    pub free_memory: Option<unsafe extern "C" fn(*mut c_void)>,
-    /// Asynchronous doStep callback (not used: doStep never returns fmi2Pending).
-    pub step_finished: Option<unsafe extern "C" fn(Fmi2ComponentEnvironment, Fmi2Status)>,
-    /// The host's environment pointer.
-    pub component_environment: Fmi2ComponentEnvironment,
-}
-
-/// fmi2EventInfo.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Fmi2EventInfo {
-    /// Another event iteration is needed.
-    pub new_discrete_states_needed: Fmi2Boolean,
-    /// The model asks to end the simulation.
-    pub terminate_simulation: Fmi2Boolean,
-    /// The nominal values of the states changed.
-    pub nominals_of_continuous_states_changed: Fmi2Boolean,
-    /// The continuous states changed.
-    pub values_of_continuous_states_changed: Fmi2Boolean,
-    /// Whether `next_event_time` holds a time event.
-    pub next_event_time_defined: Fmi2Boolean,
-    /// The next time event.
-    pub next_event_time: Fmi2Real,
 }

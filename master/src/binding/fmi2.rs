@@ -1,144 +1,26 @@
-//! The C types of FMI 2.0 (fmi2TypesPlatform.h, fmi2FunctionTypes.h) and the table of
-//! function pointers resolved from a binary.
+//! The table of FMI 2.0 function pointers resolved from a binary, typed by the ABI crate's
+//! declarations ([`fmi_abi::fmi2`], re-exported here for the instance code).
 
-use std::ffi::{c_char, c_int, c_uint, c_void};
+pub use fmi_abi::fmi2::*;
 
 use super::SharedLibrary;
 use crate::error::Error;
 use crate::model_description::InterfaceType;
 
-/// `fmi2Component`.
-pub type Component = *mut c_void;
-/// `fmi2ComponentEnvironment`.
-pub type ComponentEnvironment = *mut c_void;
-/// `fmi2FMUstate`.
-pub type FmuState = *mut c_void;
-/// `fmi2ValueReference`.
-pub type ValueReference = c_uint;
-/// `fmi2Real`.
-pub type Real = f64;
-/// `fmi2Integer`.
-pub type Integer = c_int;
-/// `fmi2Boolean` (an int; `fmi2True` = 1).
-pub type Boolean = c_int;
-/// `fmi2String`.
-pub type FmiString = *const c_char;
-/// `fmi2Byte`.
-pub type Byte = c_char;
-/// `fmi2Status`, kept as an integer so that an out-of-range value from a faulty FMU is no UB.
-pub type Status = c_int;
-
-/// `fmi2OK`.
-pub const OK: Status = 0;
-/// `fmi2Warning`.
-pub const WARNING: Status = 1;
-/// `fmi2Discard`.
-pub const DISCARD: Status = 2;
-/// `fmi2Error`.
-pub const ERROR: Status = 3;
-/// `fmi2Fatal`.
-pub const FATAL: Status = 4;
-/// `fmi2Pending`.
-pub const PENDING: Status = 5;
-
-/// `fmi2Type`.
-pub type FmuType = c_int;
-/// `fmi2ModelExchange`.
-pub const MODEL_EXCHANGE: FmuType = 0;
-/// `fmi2CoSimulation`.
-pub const CO_SIMULATION: FmuType = 1;
-
-/// `fmi2StatusKind`.
-pub type StatusKind = c_int;
-/// `fmi2Terminated`: whether the slave wants to end the simulation.
-pub const TERMINATED: StatusKind = 3;
-/// `fmi2LastSuccessfulTime`.
-pub const LAST_SUCCESSFUL_TIME: StatusKind = 2;
-
-/// `fmi2CallbackLogger`: a printf format and its arguments after the category.
-pub type CallbackLogger =
-    unsafe extern "C" fn(ComponentEnvironment, FmiString, Status, FmiString, FmiString, ...);
-/// `fmi2CallbackAllocateMemory`.
-pub type CallbackAllocateMemory = unsafe extern "C" fn(usize, usize) -> *mut c_void;
-/// `fmi2CallbackFreeMemory`.
-pub type CallbackFreeMemory = unsafe extern "C" fn(*mut c_void);
-/// `fmi2StepFinished`.
-pub type StepFinished = unsafe extern "C" fn(ComponentEnvironment, Status);
-
-/// `fmi2CallbackFunctions`.
-#[repr(C)]
-pub struct CallbackFunctions {
-    /// Log callback.
-    pub logger: Option<CallbackLogger>,
-    /// calloc-like allocator.
-    pub allocate_memory: Option<CallbackAllocateMemory>,
-    /// free-like deallocator.
-    pub free_memory: Option<CallbackFreeMemory>,
-    /// Asynchronous doStep completion (unused: null).
-    pub step_finished: Option<StepFinished>,
-    /// Passed back as the first logger argument.
-    pub component_environment: ComponentEnvironment,
-}
-
-/// `fmi2EventInfo`.
-#[repr(C)]
-#[derive(Debug, Default, Clone, Copy)]
-pub struct EventInfo {
-    /// Another event iteration is needed.
-    pub new_discrete_states_needed: Boolean,
-    /// The FMU asks to end the simulation.
-    pub terminate_simulation: Boolean,
-    /// The state nominals changed.
-    pub nominals_of_continuous_states_changed: Boolean,
-    /// The continuous states were re-initialized.
-    pub values_of_continuous_states_changed: Boolean,
-    /// `next_event_time` is meaningful.
-    pub next_event_time_defined: Boolean,
-    /// Time of the next time event.
-    pub next_event_time: Real,
-}
-
-type GetReal = unsafe extern "C" fn(Component, *const ValueReference, usize, *mut Real) -> Status;
-type GetInteger =
-    unsafe extern "C" fn(Component, *const ValueReference, usize, *mut Integer) -> Status;
-type GetBoolean =
-    unsafe extern "C" fn(Component, *const ValueReference, usize, *mut Boolean) -> Status;
-type GetString =
-    unsafe extern "C" fn(Component, *const ValueReference, usize, *mut FmiString) -> Status;
-type SetReal = unsafe extern "C" fn(Component, *const ValueReference, usize, *const Real) -> Status;
-type SetInteger =
-    unsafe extern "C" fn(Component, *const ValueReference, usize, *const Integer) -> Status;
-type SetBoolean =
-    unsafe extern "C" fn(Component, *const ValueReference, usize, *const Boolean) -> Status;
-type SetString =
-    unsafe extern "C" fn(Component, *const ValueReference, usize, *const FmiString) -> Status;
-type ComponentCall = unsafe extern "C" fn(Component) -> Status;
-type RealArray = unsafe extern "C" fn(Component, *mut Real, usize) -> Status;
-
 /// Functions every FMI 2.0 binary exports.
 pub struct CommonFunctions {
     /// `fmi2GetTypesPlatform`.
-    pub get_types_platform: unsafe extern "C" fn() -> *const c_char,
+    pub get_types_platform: GetText,
     /// `fmi2GetVersion`.
-    pub get_version: unsafe extern "C" fn() -> *const c_char,
+    pub get_version: GetText,
     /// `fmi2SetDebugLogging`.
-    pub set_debug_logging:
-        unsafe extern "C" fn(Component, Boolean, usize, *const FmiString) -> Status,
+    pub set_debug_logging: SetDebugLogging,
     /// `fmi2Instantiate`.
-    pub instantiate: unsafe extern "C" fn(
-        FmiString,
-        FmuType,
-        FmiString,
-        FmiString,
-        *const CallbackFunctions,
-        Boolean,
-        Boolean,
-    ) -> Component,
+    pub instantiate: Instantiate,
     /// `fmi2FreeInstance`.
-    pub free_instance: unsafe extern "C" fn(Component),
+    pub free_instance: FreeInstance,
     /// `fmi2SetupExperiment`.
-    pub setup_experiment:
-        unsafe extern "C" fn(Component, Boolean, Real, Real, Boolean, Real) -> Status,
+    pub setup_experiment: SetupExperiment,
     /// `fmi2EnterInitializationMode`.
     pub enter_initialization_mode: ComponentCall,
     /// `fmi2ExitInitializationMode`.
@@ -148,66 +30,53 @@ pub struct CommonFunctions {
     /// `fmi2Reset`.
     pub reset: ComponentCall,
     /// `fmi2GetReal`.
-    pub get_real: GetReal,
+    pub get_real: Getter<Real>,
     /// `fmi2GetInteger`.
-    pub get_integer: GetInteger,
+    pub get_integer: Getter<Integer>,
     /// `fmi2GetBoolean`.
-    pub get_boolean: GetBoolean,
+    pub get_boolean: Getter<Boolean>,
     /// `fmi2GetString`.
-    pub get_string: GetString,
+    pub get_string: Getter<FmiString>,
     /// `fmi2SetReal`.
-    pub set_real: SetReal,
+    pub set_real: Setter<Real>,
     /// `fmi2SetInteger`.
-    pub set_integer: SetInteger,
+    pub set_integer: Setter<Integer>,
     /// `fmi2SetBoolean`.
-    pub set_boolean: SetBoolean,
+    pub set_boolean: Setter<Boolean>,
     /// `fmi2SetString`.
-    pub set_string: SetString,
+    pub set_string: Setter<FmiString>,
 }
 
 /// FMU state functions (`canGetAndSetFMUstate`, `canSerializeFMUstate`).
 pub struct StateFunctions {
     /// `fmi2GetFMUstate`.
-    pub get: unsafe extern "C" fn(Component, *mut FmuState) -> Status,
+    pub get: FmuStateCall,
     /// `fmi2SetFMUstate`.
-    pub set: unsafe extern "C" fn(Component, FmuState) -> Status,
+    pub set: SetFmuState,
     /// `fmi2FreeFMUstate`.
-    pub free: unsafe extern "C" fn(Component, *mut FmuState) -> Status,
+    pub free: FmuStateCall,
     /// `fmi2SerializedFMUstateSize`.
-    pub serialized_size: Option<unsafe extern "C" fn(Component, FmuState, *mut usize) -> Status>,
+    pub serialized_size: Option<SerializedFmuStateSize>,
     /// `fmi2SerializeFMUstate`.
-    pub serialize: Option<unsafe extern "C" fn(Component, FmuState, *mut Byte, usize) -> Status>,
+    pub serialize: Option<SerializeFmuState>,
     /// `fmi2DeSerializeFMUstate`.
-    pub deserialize:
-        Option<unsafe extern "C" fn(Component, *const Byte, usize, *mut FmuState) -> Status>,
+    pub deserialize: Option<DeserializeFmuState>,
 }
-
-/// `fmi2GetDirectionalDerivative`.
-pub type GetDirectionalDerivative = unsafe extern "C" fn(
-    Component,
-    *const ValueReference,
-    usize,
-    *const ValueReference,
-    usize,
-    *const Real,
-    *mut Real,
-) -> Status;
 
 /// Model Exchange functions.
 pub struct ModelExchangeFunctions {
     /// `fmi2EnterEventMode`.
     pub enter_event_mode: ComponentCall,
     /// `fmi2NewDiscreteStates`.
-    pub new_discrete_states: unsafe extern "C" fn(Component, *mut EventInfo) -> Status,
+    pub new_discrete_states: NewDiscreteStates,
     /// `fmi2EnterContinuousTimeMode`.
     pub enter_continuous_time_mode: ComponentCall,
     /// `fmi2CompletedIntegratorStep`.
-    pub completed_integrator_step:
-        unsafe extern "C" fn(Component, Boolean, *mut Boolean, *mut Boolean) -> Status,
+    pub completed_integrator_step: CompletedIntegratorStep,
     /// `fmi2SetTime`.
-    pub set_time: unsafe extern "C" fn(Component, Real) -> Status,
+    pub set_time: SetTime,
     /// `fmi2SetContinuousStates`.
-    pub set_continuous_states: unsafe extern "C" fn(Component, *const Real, usize) -> Status,
+    pub set_continuous_states: SetContinuousStates,
     /// `fmi2GetDerivatives`.
     pub get_derivatives: RealArray,
     /// `fmi2GetEventIndicators`.
@@ -221,34 +90,17 @@ pub struct ModelExchangeFunctions {
 /// Co-Simulation functions.
 pub struct CoSimulationFunctions {
     /// `fmi2DoStep`.
-    pub do_step: unsafe extern "C" fn(Component, Real, Real, Boolean) -> Status,
+    pub do_step: DoStep,
     /// `fmi2CancelStep`.
     pub cancel_step: Option<ComponentCall>,
     /// `fmi2SetRealInputDerivatives`.
-    pub set_real_input_derivatives: Option<
-        unsafe extern "C" fn(
-            Component,
-            *const ValueReference,
-            usize,
-            *const Integer,
-            *const Real,
-        ) -> Status,
-    >,
+    pub set_real_input_derivatives: Option<SetRealInputDerivatives>,
     /// `fmi2GetRealOutputDerivatives`.
-    pub get_real_output_derivatives: Option<
-        unsafe extern "C" fn(
-            Component,
-            *const ValueReference,
-            usize,
-            *const Integer,
-            *mut Real,
-        ) -> Status,
-    >,
+    pub get_real_output_derivatives: Option<GetRealOutputDerivatives>,
     /// `fmi2GetBooleanStatus`.
-    pub get_boolean_status:
-        Option<unsafe extern "C" fn(Component, StatusKind, *mut Boolean) -> Status>,
+    pub get_boolean_status: Option<GetStatus<Boolean>>,
     /// `fmi2GetRealStatus`.
-    pub get_real_status: Option<unsafe extern "C" fn(Component, StatusKind, *mut Real) -> Status>,
+    pub get_real_status: Option<GetStatus<Real>>,
 }
 
 /// An FMI 2.0 binary with its functions for one interface.
@@ -271,7 +123,7 @@ impl Binding {
     /// Resolves every function of `interface` from `library`.
     pub fn resolve(library: SharedLibrary, interface: InterfaceType) -> Result<Self, Error> {
         let lib = &library;
-        // SAFETY: every type below is transcribed from fmi2FunctionTypes.h for the named symbol.
+        // SAFETY: every type below is the ABI crate's declaration of the named symbol.
         unsafe {
             let common = CommonFunctions {
                 get_types_platform: lib.required("fmi2GetTypesPlatform")?,

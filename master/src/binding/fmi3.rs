@@ -1,80 +1,16 @@
-//! The C types of FMI 3.0 (fmi3PlatformTypes.h, fmi3FunctionTypes.h) and the table of
-//! function pointers resolved from a binary.
+//! The table of FMI 3.0 function pointers (and the adjoint extension's) resolved from a
+//! binary, typed by the ABI crate's declarations ([`fmi_abi::fmi3`] and
+//! [`fmi_abi::adjoint`], re-exported here for the instance code).
 
-use std::ffi::{c_char, c_int, c_void};
+pub use fmi_abi::adjoint::{
+    GetState, GetStateSize, InitializationVjp, KeepStepLinearizations, OutputVjp, StepJvp,
+    StepVjp,
+};
+pub use fmi_abi::fmi3::*;
 
 use super::SharedLibrary;
 use crate::error::Error;
 use crate::model_description::InterfaceType;
-
-/// `fmi3Instance`.
-pub type Instance = *mut c_void;
-/// `fmi3InstanceEnvironment`.
-pub type InstanceEnvironment = *mut c_void;
-/// `fmi3FMUState`.
-pub type FmuState = *mut c_void;
-/// `fmi3ValueReference`.
-pub type ValueReference = u32;
-/// `fmi3Boolean` (C `bool`), passed as a byte so that a value other than 0/1 is no UB.
-pub type Boolean = u8;
-/// `fmi3String`.
-pub type FmiString = *const c_char;
-/// `fmi3Byte`.
-pub type Byte = u8;
-/// `fmi3Binary`.
-pub type Binary = *const Byte;
-/// `fmi3Clock` (C `bool`).
-pub type Clock = u8;
-/// `fmi3Status`, kept as an integer so that an out-of-range value is no UB.
-pub type Status = c_int;
-/// `fmi3IntervalQualifier`.
-pub type IntervalQualifier = c_int;
-/// `fmi3DependencyKind`.
-pub type DependencyKind = c_int;
-
-/// `fmi3OK`.
-pub const OK: Status = 0;
-/// `fmi3Warning`.
-pub const WARNING: Status = 1;
-/// `fmi3Discard`.
-pub const DISCARD: Status = 2;
-/// `fmi3Error`.
-pub const ERROR: Status = 3;
-/// `fmi3Fatal`.
-pub const FATAL: Status = 4;
-
-/// `fmi3IntervalNotYetKnown`: a countdown clock's next interval is not known yet.
-pub const INTERVAL_NOT_YET_KNOWN: IntervalQualifier = 0;
-/// `fmi3IntervalUnchanged`: the interval last reported still holds.
-pub const INTERVAL_UNCHANGED: IntervalQualifier = 1;
-/// `fmi3IntervalChanged`: a new interval, to schedule (or re-schedule) the clock by.
-pub const INTERVAL_CHANGED: IntervalQualifier = 2;
-
-/// `fmi3LogMessageCallback`.
-pub type LogMessageCallback =
-    unsafe extern "C" fn(InstanceEnvironment, Status, FmiString, FmiString);
-/// `fmi3IntermediateUpdateCallback`.
-pub type IntermediateUpdateCallback = unsafe extern "C" fn(
-    InstanceEnvironment,
-    f64,
-    Boolean,
-    Boolean,
-    Boolean,
-    Boolean,
-    *mut Boolean,
-    *mut f64,
-);
-/// `fmi3ClockUpdateCallback`.
-pub type ClockUpdateCallback = unsafe extern "C" fn(InstanceEnvironment);
-/// `fmi3LockPreemptionCallback` and `fmi3UnlockPreemptionCallback`.
-pub type PreemptionCallback = unsafe extern "C" fn();
-
-/// `fmi3Get<Type>` for a C value type `T`.
-pub type Getter<T> =
-    unsafe extern "C" fn(Instance, *const ValueReference, usize, *mut T, usize) -> Status;
-/// `fmi3Set<Type>` for a C value type `T`.
-pub type Setter<T> =
-    unsafe extern "C" fn(Instance, *const ValueReference, usize, *const T, usize) -> Status;
 
 /// Getter and setter of one value type.
 pub struct Accessors<T> {
@@ -84,45 +20,16 @@ pub struct Accessors<T> {
     pub set: Setter<T>,
 }
 
-/// A function that takes only the instance.
-pub type InstanceCall = unsafe extern "C" fn(Instance) -> Status;
-type Float64Array = unsafe extern "C" fn(Instance, *mut f64, usize) -> Status;
-/// `fmi3GetDirectionalDerivative` and `fmi3GetAdjointDerivative` (and the adjoint extension's
-/// `tandemGetJacobianAdjointDerivative`) share this signature.
-pub type DerivativeFunction = unsafe extern "C" fn(
-    Instance,
-    *const ValueReference,
-    usize,
-    *const ValueReference,
-    usize,
-    *const f64,
-    usize,
-    *mut f64,
-    usize,
-) -> Status;
-/// `fmi3UpdateDiscreteStates`.
-pub type UpdateDiscreteStates = unsafe extern "C" fn(
-    Instance,
-    *mut Boolean,
-    *mut Boolean,
-    *mut Boolean,
-    *mut Boolean,
-    *mut Boolean,
-    *mut f64,
-) -> Status;
-
 /// Functions every FMI 3.0 binary exports.
 pub struct CommonFunctions {
     /// `fmi3GetVersion`.
-    pub get_version: unsafe extern "C" fn() -> *const c_char,
+    pub get_version: GetVersion,
     /// `fmi3SetDebugLogging`.
-    pub set_debug_logging:
-        unsafe extern "C" fn(Instance, Boolean, usize, *const FmiString) -> Status,
+    pub set_debug_logging: SetDebugLogging,
     /// `fmi3FreeInstance`.
-    pub free_instance: unsafe extern "C" fn(Instance),
+    pub free_instance: FreeInstance,
     /// `fmi3EnterInitializationMode`.
-    pub enter_initialization_mode:
-        unsafe extern "C" fn(Instance, Boolean, f64, f64, Boolean, f64) -> Status,
+    pub enter_initialization_mode: EnterInitializationMode,
     /// `fmi3ExitInitializationMode`.
     pub exit_initialization_mode: InstanceCall,
     /// `fmi3EnterConfigurationMode` (optional here: FMUs without structural parameters
@@ -161,89 +68,53 @@ pub struct CommonFunctions {
     /// String access.
     pub string: Accessors<FmiString>,
     /// `fmi3GetBinary`.
-    pub get_binary: unsafe extern "C" fn(
-        Instance,
-        *const ValueReference,
-        usize,
-        *mut usize,
-        *mut Binary,
-        usize,
-    ) -> Status,
+    pub get_binary: GetBinary,
     /// `fmi3SetBinary`.
-    pub set_binary: unsafe extern "C" fn(
-        Instance,
-        *const ValueReference,
-        usize,
-        *const usize,
-        *const Binary,
-        usize,
-    ) -> Status,
+    pub set_binary: SetBinary,
 }
 
 /// Clock functions (FMUs with clocks).
 pub struct ClockFunctions {
     /// `fmi3GetClock`.
-    pub get_clock:
-        unsafe extern "C" fn(Instance, *const ValueReference, usize, *mut Clock) -> Status,
+    pub get_clock: GetClock,
     /// `fmi3SetClock`.
-    pub set_clock:
-        unsafe extern "C" fn(Instance, *const ValueReference, usize, *const Clock) -> Status,
+    pub set_clock: SetClock,
     /// `fmi3GetIntervalDecimal`.
-    pub get_interval_decimal: Option<
-        unsafe extern "C" fn(
-            Instance,
-            *const ValueReference,
-            usize,
-            *mut f64,
-            *mut IntervalQualifier,
-        ) -> Status,
-    >,
+    pub get_interval_decimal: Option<GetIntervalDecimal>,
     /// `fmi3SetIntervalDecimal`.
-    pub set_interval_decimal:
-        Option<unsafe extern "C" fn(Instance, *const ValueReference, usize, *const f64) -> Status>,
+    pub set_interval_decimal: Option<SetDecimal>,
     /// `fmi3GetShiftDecimal`.
-    pub get_shift_decimal:
-        Option<unsafe extern "C" fn(Instance, *const ValueReference, usize, *mut f64) -> Status>,
+    pub get_shift_decimal: Option<GetShiftDecimal>,
 }
 
 /// FMU state functions (`canGetAndSetFMUState`, `canSerializeFMUState`).
 pub struct StateFunctions {
     /// `fmi3GetFMUState`.
-    pub get: unsafe extern "C" fn(Instance, *mut FmuState) -> Status,
+    pub get: FmuStateCall,
     /// `fmi3SetFMUState`.
-    pub set: unsafe extern "C" fn(Instance, FmuState) -> Status,
+    pub set: SetFmuState,
     /// `fmi3FreeFMUState`.
-    pub free: unsafe extern "C" fn(Instance, *mut FmuState) -> Status,
+    pub free: FmuStateCall,
     /// `fmi3SerializedFMUStateSize`.
-    pub serialized_size: Option<unsafe extern "C" fn(Instance, FmuState, *mut usize) -> Status>,
+    pub serialized_size: Option<SerializedFmuStateSize>,
     /// `fmi3SerializeFMUState`.
-    pub serialize: Option<unsafe extern "C" fn(Instance, FmuState, *mut Byte, usize) -> Status>,
+    pub serialize: Option<SerializeFmuState>,
     /// `fmi3DeserializeFMUState`.
-    pub deserialize:
-        Option<unsafe extern "C" fn(Instance, *const Byte, usize, *mut FmuState) -> Status>,
+    pub deserialize: Option<DeserializeFmuState>,
 }
 
 /// Model Exchange functions.
 pub struct ModelExchangeFunctions {
     /// `fmi3InstantiateModelExchange`.
-    pub instantiate: unsafe extern "C" fn(
-        FmiString,
-        FmiString,
-        FmiString,
-        Boolean,
-        Boolean,
-        InstanceEnvironment,
-        Option<LogMessageCallback>,
-    ) -> Instance,
+    pub instantiate: InstantiateModelExchange,
     /// `fmi3EnterContinuousTimeMode`.
     pub enter_continuous_time_mode: InstanceCall,
     /// `fmi3CompletedIntegratorStep`.
-    pub completed_integrator_step:
-        unsafe extern "C" fn(Instance, Boolean, *mut Boolean, *mut Boolean) -> Status,
+    pub completed_integrator_step: CompletedIntegratorStep,
     /// `fmi3SetTime`.
-    pub set_time: unsafe extern "C" fn(Instance, f64) -> Status,
+    pub set_time: SetTime,
     /// `fmi3SetContinuousStates`.
-    pub set_continuous_states: unsafe extern "C" fn(Instance, *const f64, usize) -> Status,
+    pub set_continuous_states: SetContinuousStates,
     /// `fmi3GetContinuousStateDerivatives`.
     pub get_continuous_state_derivatives: Float64Array,
     /// `fmi3GetEventIndicators`.
@@ -253,133 +124,38 @@ pub struct ModelExchangeFunctions {
     /// `fmi3GetNominalsOfContinuousStates`.
     pub get_nominals_of_continuous_states: Float64Array,
     /// `fmi3GetNumberOfEventIndicators`.
-    pub get_number_of_event_indicators: unsafe extern "C" fn(Instance, *mut usize) -> Status,
+    pub get_number_of_event_indicators: GetCount,
     /// `fmi3GetNumberOfContinuousStates`.
-    pub get_number_of_continuous_states: unsafe extern "C" fn(Instance, *mut usize) -> Status,
+    pub get_number_of_continuous_states: GetCount,
 }
 
 /// Co-Simulation functions.
 pub struct CoSimulationFunctions {
     /// `fmi3InstantiateCoSimulation`.
-    pub instantiate: unsafe extern "C" fn(
-        FmiString,
-        FmiString,
-        FmiString,
-        Boolean,
-        Boolean,
-        Boolean,
-        Boolean,
-        *const ValueReference,
-        usize,
-        InstanceEnvironment,
-        Option<LogMessageCallback>,
-        Option<IntermediateUpdateCallback>,
-    ) -> Instance,
+    pub instantiate: InstantiateCoSimulation,
     /// `fmi3EnterStepMode`.
     pub enter_step_mode: Option<InstanceCall>,
     /// `fmi3GetOutputDerivatives`.
-    pub get_output_derivatives: Option<
-        unsafe extern "C" fn(
-            Instance,
-            *const ValueReference,
-            usize,
-            *const i32,
-            *mut f64,
-            usize,
-        ) -> Status,
-    >,
+    pub get_output_derivatives: Option<GetOutputDerivatives>,
     /// `fmi3DoStep`.
-    pub do_step: unsafe extern "C" fn(
-        Instance,
-        f64,
-        f64,
-        Boolean,
-        *mut Boolean,
-        *mut Boolean,
-        *mut Boolean,
-        *mut f64,
-    ) -> Status,
+    pub do_step: DoStep,
 }
 
 /// Scheduled Execution functions.
 pub struct ScheduledExecutionFunctions {
     /// `fmi3InstantiateScheduledExecution`.
-    pub instantiate: unsafe extern "C" fn(
-        FmiString,
-        FmiString,
-        FmiString,
-        Boolean,
-        Boolean,
-        InstanceEnvironment,
-        Option<LogMessageCallback>,
-        Option<ClockUpdateCallback>,
-        Option<PreemptionCallback>,
-        Option<PreemptionCallback>,
-    ) -> Instance,
+    pub instantiate: InstantiateScheduledExecution,
     /// `fmi3ActivateModelPartition`.
-    pub activate_model_partition: unsafe extern "C" fn(Instance, ValueReference, f64) -> Status,
+    pub activate_model_partition: ActivateModelPartition,
 }
-
-/// `tandemStepJvp` (docs/adjoint-extension.md).
-pub type StepJvp = unsafe extern "C" fn(
-    Instance,
-    f64,
-    *const f64,
-    usize,
-    *const f64,
-    usize,
-    *const f64,
-    usize,
-    *mut f64,
-    *mut f64,
-    usize,
-) -> Status;
-/// `tandemStepVjp`.
-pub type StepVjp = unsafe extern "C" fn(
-    Instance,
-    f64,
-    *const f64,
-    usize,
-    *const f64,
-    usize,
-    *mut f64,
-    *mut f64,
-    usize,
-    *mut f64,
-    usize,
-) -> Status;
-/// `tandemInitializationVjp`.
-pub type InitializationVjp = unsafe extern "C" fn(
-    Instance,
-    *const f64,
-    usize,
-    *const f64,
-    usize,
-    *mut f64,
-    usize,
-    *mut f64,
-    usize,
-) -> Status;
-/// `tandemOutputVjp`.
-pub type OutputVjp = unsafe extern "C" fn(
-    Instance,
-    *const f64,
-    usize,
-    *mut f64,
-    usize,
-    *mut f64,
-    usize,
-    *mut f64,
-    usize,
-) -> Status;
 
 /// The functions of the adjoint extension `org.tandem.adjoint`, each `None` when the binary
 /// does not export it.
 pub struct AdjointFunctions {
     /// `tandemGetStateSize`.
-    pub get_state_size: Option<unsafe extern "C" fn(Instance, *mut usize) -> Status>,
+    pub get_state_size: Option<GetStateSize>,
     /// `tandemGetState`.
-    pub get_state: Option<unsafe extern "C" fn(Instance, *mut f64, usize) -> Status>,
+    pub get_state: Option<GetState>,
     /// `tandemStepJvp`.
     pub step_jvp: Option<StepJvp>,
     /// `tandemStepVjp`.
@@ -389,7 +165,7 @@ pub struct AdjointFunctions {
     /// `tandemOutputVjp`.
     pub output_vjp: Option<OutputVjp>,
     /// `tandemKeepStepLinearizations` (capability `keepStepLinearizations`).
-    pub keep_step_linearizations: Option<unsafe extern "C" fn(Instance, usize) -> Status>,
+    pub keep_step_linearizations: Option<KeepStepLinearizations>,
     /// `tandemGetJacobianAdjointDerivative` (capability `jacobianAdjointDerivative`).
     pub jacobian_adjoint_derivative: Option<DerivativeFunction>,
 }
@@ -440,8 +216,7 @@ impl Binding {
     /// Resolves every function of `interface` from `library`.
     pub fn resolve(library: SharedLibrary, interface: InterfaceType) -> Result<Self, Error> {
         let lib = &library;
-        // SAFETY: every type below is transcribed from fmi3FunctionTypes.h (the tandem*
-        // functions from docs/adjoint-extension.md) for the named symbol.
+        // SAFETY: every type below is the ABI crate's declaration of the named symbol.
         unsafe {
             let common = CommonFunctions {
                 get_version: lib.required("fmi3GetVersion")?,

@@ -5,14 +5,10 @@
 use crate::model_description::xml::{parse_document, Element};
 use crate::model_description::{Causality, FmiVersion, ModelDescription, ParseError, VariableType};
 
-/// Where the manifest lies inside an FMU.
-pub const ADJOINT_MANIFEST: &str = "extra/org.tandem.adjoint/manifest.xml";
-
-/// The extension's name.
-pub const ADJOINT_EXTENSION: &str = "org.tandem.adjoint";
-
-/// The version of the extension this master implements.
-pub const ADJOINT_EXTENSION_VERSION: u32 = 1;
+pub use fmi_abi::adjoint::{
+    EXTENSION as ADJOINT_EXTENSION, JACOBIAN_ADJOINT_DERIVATIVE, KEEP_STEP_LINEARIZATIONS,
+    MANIFEST as ADJOINT_MANIFEST, VERSION as ADJOINT_EXTENSION_VERSION,
+};
 
 /// A parsed adjoint-extension manifest. The order of each list is the order of the entries
 /// of the extension's seed arrays.
@@ -32,12 +28,6 @@ pub struct AdjointManifest {
     /// separated by white space; unknown names are kept and ignored).
     pub capabilities: Vec<String>,
 }
-
-/// The capability of `tandemKeepStepLinearizations`.
-pub const KEEP_STEP_LINEARIZATIONS: &str = "keepStepLinearizations";
-
-/// The capability of `tandemGetJacobianAdjointDerivative`.
-pub const JACOBIAN_ADJOINT_DERIVATIVE: &str = "jacobianAdjointDerivative";
 
 /// One variable of a manifest list.
 #[derive(Debug, Clone, PartialEq)]

@@ -195,7 +195,7 @@ impl Fmu2Instance {
         let mut value: ffi::Boolean = 0;
         // SAFETY: one fmi2Boolean is written.
         let status = unsafe { f(self.component, kind, &mut value) };
-        (status <= ffi::WARNING).then_some(value != 0)
+        (status <= ffi::Status::Warning).then_some(value != 0)
     }
 
     fn real_status(&mut self, kind: ffi::StatusKind) -> Option<f64> {
@@ -203,7 +203,7 @@ impl Fmu2Instance {
         let mut value = 0.0;
         // SAFETY: one fmi2Real is written.
         let status = unsafe { f(self.component, kind, &mut value) };
-        (status <= ffi::WARNING).then_some(value)
+        (status <= ffi::Status::Warning).then_some(value)
     }
 }
 
@@ -411,13 +411,13 @@ impl FmuInstance for Fmu2Instance {
         // SAFETY: plain values for a live component.
         let status = unsafe { do_step(self.component, time, step, 1) };
         match status {
-            ffi::OK | ffi::WARNING => Ok(StepOutcome {
+            ffi::Status::Ok | ffi::Status::Warning => Ok(StepOutcome {
                 terminate: false,
                 partial: false,
                 last_time: time + step,
                 event_handling_needed: false,
             }),
-            ffi::DISCARD => {
+            ffi::Status::Discard => {
                 let terminate = self.boolean_status(ffi::TERMINATED).unwrap_or(false);
                 let last_time = self.real_status(ffi::LAST_SUCCESSFUL_TIME).unwrap_or(time);
                 if !terminate && last_time <= time {

@@ -681,9 +681,9 @@ impl FmuInstance for Fmu3Instance {
             event_handling_needed: event != 0,
         };
         match status {
-            ffi::OK | ffi::WARNING if early == 0 => Ok(outcome(false).with_time(time + step)),
-            ffi::OK | ffi::WARNING => Ok(outcome(true)),
-            ffi::DISCARD if terminate != 0 || last_time > time => Ok(outcome(true)),
+            ffi::Status::Ok | ffi::Status::Warning if early == 0 => Ok(outcome(false).with_time(time + step)),
+            ffi::Status::Ok | ffi::Status::Warning => Ok(outcome(true)),
+            ffi::Status::Discard if terminate != 0 || last_time > time => Ok(outcome(true)),
             _ => Err(self.core.call_error("fmi3DoStep", status)),
         }
     }

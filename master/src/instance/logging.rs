@@ -178,7 +178,7 @@ extern "C" {
     pub fn tandem_fmi2_logger(
         environment: *mut c_void,
         instance: *const c_char,
-        status: c_int,
+        status: fmi_abi::fmi2::Status,
         category: *const c_char,
         format: *const c_char,
         ...
@@ -212,14 +212,14 @@ pub unsafe extern "C" fn tandem_fmi2_log_message(
 /// Called by the FMU with the `LogContext` pointer it was given at instantiation.
 pub unsafe extern "C" fn fmi3_logger(
     environment: *mut c_void,
-    status: c_int,
+    status: fmi_abi::fmi3::Status,
     category: *const c_char,
     message: *const c_char,
 ) {
     // SAFETY: as for `tandem_fmi2_log_message`.
     unsafe {
         if let Some(context) = (environment as *const LogContext).as_ref() {
-            context.receive(status, owned(category), owned(message));
+            context.receive(status.0, owned(category), owned(message));
         }
     }
 }
@@ -251,7 +251,7 @@ mod tests {
             tandem_fmi2_logger(
                 environment,
                 c"ball".as_ptr(),
-                1,
+                fmi_abi::fmi2::Status::Warning,
                 c"logEvents".as_ptr(),
                 c"%s bounced %d times at h = %g, 100%% elastic".as_ptr(),
                 c"the ball".as_ptr(),
@@ -261,7 +261,7 @@ mod tests {
             tandem_fmi2_logger(
                 environment,
                 c"ball".as_ptr(),
-                0,
+                fmi_abi::fmi2::Status::Ok,
                 c"logAll".as_ptr(),
                 c"<%s>".as_ptr(),
                 long.as_ptr(),
@@ -269,7 +269,7 @@ mod tests {
             tandem_fmi2_logger(
                 environment,
                 c"ball".as_ptr(),
-                0,
+                fmi_abi::fmi2::Status::Ok,
                 std::ptr::null(),
                 std::ptr::null(),
             );

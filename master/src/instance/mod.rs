@@ -302,14 +302,15 @@ impl InstanceCore {
     }
 
     /// OK and Warning pass; anything else becomes an error naming `function` and the instance.
-    fn check(&self, function: &'static str, status: c_int) -> Result<()> {
-        match status {
+    fn check(&self, function: &'static str, status: impl Into<c_int>) -> Result<()> {
+        match status.into() {
             0 | 1 => Ok(()),
-            _ => Err(self.call_error(function, status)),
+            status => Err(self.call_error(function, status)),
         }
     }
 
-    fn call_error(&self, function: &'static str, status: c_int) -> Error {
+    fn call_error(&self, function: &'static str, status: impl Into<c_int>) -> Error {
+        let status = status.into();
         if status == 4 {
             self.fatal.set(true);
         }

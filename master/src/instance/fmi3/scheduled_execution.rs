@@ -2,7 +2,7 @@
 //! and preemption callbacks, model partition activation, and the clock queries the master's
 //! scheduler needs (intervals, shifts).
 
-use std::ffi::{c_char, c_int, c_void};
+use std::ffi::{c_char, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Fmu3Instance;
@@ -39,7 +39,7 @@ pub(super) struct ScheduledEnvironment {
 /// Called by the FMU with the `ScheduledEnvironment` it was given at instantiation.
 unsafe extern "C" fn scheduled_logger(
     environment: *mut c_void,
-    status: c_int,
+    status: ffi::Status,
     category: *const c_char,
     message: *const c_char,
 ) {

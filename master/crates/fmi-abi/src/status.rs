@@ -1,0 +1,61 @@
+//! The status newtype both standards share: the code, the names and how they print.
+
+/// Declares a status newtype over `c_int` with one constant per status the standard names.
+/// The constants are spelled like enum variants (`Status::Ok`) so that they read like the C
+/// names and work as match patterns.
+macro_rules! status {
+    ($(#[$meta:meta])* $prefix:literal; $($(#[$doc:meta])* $name:ident = $code:literal, $c_name:literal;)*) => {
+        $(#[$meta])*
+        #[repr(transparent)]
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct Status(pub std::ffi::c_int);
+
+        #[allow(non_upper_case_globals)]
+        impl Status {
+            $($(#[$doc])* pub const $name: Status = Status($code);)*
+
+            /// The standard's name of the status (`fmi2OK`), or `None` for a code the
+            /// standard does not define.
+            pub fn name(self) -> Option<&'static str> {
+                match self.0 {
+                    $($code => Some($c_name),)*
+                    _ => None,
+                }
+            }
+        }
+
+        impl From<Status> for std::ffi::c_int {
+            fn from(status: Status) -> Self {
+                status.0
+            }
+        }
+
+        impl std::fmt::Debug for Status {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self.name() {
+                    Some(name) => f.write_str(name),
+                    None => write!(f, "{}Status({})", $prefix, self.0),
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use status;
+
+#[cfg(test)]
+mod tests {
+    use crate::{fmi2, fmi3};
+
+    #[test]
+    fn statuses_carry_the_standards_codes_and_names() {
+        assert_eq!(fmi2::Status::Pending.0, 5);
+        assert_eq!(fmi3::Status::Fatal.0, 4);
+        assert_eq!(fmi2::Status::Discard.name(), Some("fmi2Discard"));
+        assert_eq!(format!("{:?}", fmi3::Status::Ok), "fmi3OK");
+        // A faulty binary may return any integer: it must stay printable, not undefined.
+        assert_eq!(fmi3::Status(5).name(), None);
+        assert_eq!(format!("{:?}", fmi3::Status(-1)), "fmi3Status(-1)");
+        assert!(fmi2::Status::Warning < fmi2::Status::Discard);
+    }
+}
