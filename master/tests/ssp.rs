@@ -683,24 +683,17 @@ fn units_declared_through_types_are_checked_on_connections() {
         ..Setup::jacobi("zoh", 1e-3)
     };
     let dir = tempfile::tempdir().unwrap();
-    for (name, unit, base, needle) in [
-        (
-            "force",
-            "kN",
-            r#"kg="1" m="1" s="-2" factor="1000""#,
-            "mass1.position is in kN but spring.x_a is in m, which are not the same quantity \
-             (kg.m.s-2 against m)",
-        ),
-    ] {
-        let fmu = mass_with_length_unit(unit, base);
-        let ssd = ssp::ssd(&setup, &Sources::packaged());
-        let package = package_with_mass1(dir.path(), name, &setup, &ssd, Some(&fmu));
-        let (result, _) = run(&package, &[]);
-        result.assert_fails_with(&format!(
-            "{name}.ssp: SystemStructure.ssd, line 50, <ssd:Connection>"
-        ));
-        assert!(result.stderr.contains(needle), "{}", result.stderr);
-    }
+    let (name, unit, base) = ("force", "kN", r#"kg="1" m="1" s="-2" factor="1000""#);
+    let needle = "mass1.position is in kN but spring.x_a is in m, which are not the same \
+                  quantity (kg.m.s-2 against m)";
+    let fmu = mass_with_length_unit(unit, base);
+    let ssd = ssp::ssd(&setup, &Sources::packaged());
+    let package = package_with_mass1(dir.path(), name, &setup, &ssd, Some(&fmu));
+    let (result, _) = run(&package, &[]);
+    result.assert_fails_with(&format!(
+        "{name}.ssp: SystemStructure.ssd, line 50, <ssd:Connection>"
+    ));
+    assert!(result.stderr.contains(needle), "{}", result.stderr);
     // The same unit under the same name through a declared type connects.
     let fmu = mass_with_length_unit("metre", r#"m="1""#);
     let ssd = ssp::ssd(&setup, &Sources::packaged());
@@ -748,6 +741,12 @@ fn columns(text: &str, names: &[&str]) -> Vec<Vec<f64>> {
         .collect()
 }
 
+
+/// A connection case: its name, the rest of its `<ssd:Connection>` element, whether mass1 is
+/// the FMU whose position is typed in millimetres, and what spring.x_a receives for mass1's
+/// position.
+type Case = (&'static str, String, bool, fn(f64) -> f64);
+
 #[test]
 fn transformations_and_unit_conversions_map_the_values_connections_carry() {
     // Gauss-Seidel with mass1 first: the spring's x_a at each point is mass1's position there.
@@ -765,7 +764,7 @@ fn transformations_and_unit_conversions_map_the_values_connections_carry() {
     };
     // mass1's position in mm, as a type with its base unit declares it.
     let millimetres = mass_with_length_unit("mm", r#"m="1" factor="0.001""#);
-    let cases: [(&str, String, bool, fn(f64) -> f64); 3] = [
+    let cases: [Case; 3] = [
         ("linear", transformed("", "1000"), false, |x| 1000.0 * x + 0.5),
         ("units", x_a.to_string(), true, |x| 0.001 * x),
         (

@@ -389,8 +389,8 @@ fn unknown_value_references_and_types_are_errors() {
     assert!(inst.messages.contains("position is calculated by the model"));
     let mut int = [0i32];
     let get_integer = fmu.func::<common::Values2<i32>>("fmi2GetInteger");
-    // SAFETY: arrays of one element.
     assert_eq!(
+        // SAFETY: arrays of one element.
         unsafe { get_integer(inst.c, [MODEL.vr("m")].as_ptr(), 1, int.as_mut_ptr()) },
         Fmi2Status::Error
     );

@@ -156,7 +156,7 @@ mod tests {
             text: "a + b".into(),
         };
         // f grows with a and with b, faster with a: the optimum is a = 0, b = 1 on a + b = 1.
-        let at = check(&[0.0, 1.0], &[2.0, 1.0], 2.0, &design, &[sum.clone()]);
+        let at = check(&[0.0, 1.0], &[2.0, 1.0], 2.0, &design, std::slice::from_ref(&sum));
         assert_eq!(at.active, ["a = 0 (min)", "b = 1 (max)", "a + b = 1 (min)"]);
         assert!(at.holds(1e-10), "{at:?}");
         // At a = 1, b = 0 moving along a + b = 1 towards b lowers f: a multiplier is negative.

@@ -337,11 +337,12 @@ impl Fmu3Instance {
         Ok(sizes
             .into_iter()
             .zip(pointers)
-            // SAFETY: the FMU returned `size` readable bytes at `pointer`, valid until its next call; copied now.
             .map(|(size, pointer)| {
                 if pointer.is_null() {
                     Vec::new()
                 } else {
+                    // SAFETY: the FMU returned `size` readable bytes at `pointer`, valid
+                    // until its next call; copied now.
                     unsafe { std::slice::from_raw_parts(pointer, size) }.to_vec()
                 }
             })

@@ -317,7 +317,7 @@ fn check_start(variable: &Variable, problems: &mut Problems) {
 /// standard's `fmi3Set` rules, no infinite one: `inf` and `1e999` are no finite xs:double).
 fn check_start_values(variable: &Variable, start: &Values, problems: &mut Problems) {
     let name = &variable.name;
-    if variable.is_scalar() && start.len() == 0 && variable.ty != VariableType::String {
+    if variable.is_scalar() && start.is_empty() && variable.ty != VariableType::String {
         problems.at(
             variable.line,
             format!("variable {name}: the start value is empty"),

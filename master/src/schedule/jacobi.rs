@@ -214,7 +214,7 @@ fn spin_until(done: impl Fn() -> bool, limit: Option<Duration>) {
     while !done() {
         std::hint::spin_loop();
         spins = spins.wrapping_add(1);
-        if spins % SPINS_PER_LOOK == 0 {
+        if spins.is_multiple_of(SPINS_PER_LOOK) {
             let waited = started.elapsed();
             match limit {
                 Some(limit) if waited > limit => return,

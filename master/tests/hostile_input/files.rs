@@ -118,7 +118,7 @@ fn a_result_file_never_overwrites_an_input() {
 fn two_runs_writing_one_result_file_are_refused() {
     let setup = Setup::new("");
     let output = setup.arg("out.csv");
-    let mut first = Command::new(env!("CARGO_BIN_EXE_tandem"))
+    let first = Command::new(env!("CARGO_BIN_EXE_tandem"))
         .args(["simulate", &setup.arg("mass.fmu"), "--stop-time", "20"])
         .args(["--step-size", "1e-5", "--output-file", &output])
         .stdout(Stdio::null())

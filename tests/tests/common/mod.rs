@@ -288,8 +288,8 @@ impl<'a> Fmi2<'a> {
     /// fmi2GetFMUstate into a new state.
     pub fn get_state(&self) -> Fmi2FmuState {
         let mut state = std::ptr::null_mut();
-        // SAFETY: a valid state slot.
         assert_eq!(
+            // SAFETY: a valid state slot.
             unsafe { self.fmu.func::<State2>("fmi2GetFMUstate")(self.c, &mut state) },
             Fmi2Status::Ok
         );
@@ -605,8 +605,8 @@ impl<'a> Fmi3<'a> {
     pub fn get_state(&self) -> Fmi3FmuState {
         let mut state = std::ptr::null_mut();
         type Get = unsafe extern "C" fn(Fmi3Instance, *mut Fmi3FmuState) -> Fmi3Status;
-        // SAFETY: a valid state slot.
         assert_eq!(
+            // SAFETY: a valid state slot.
             unsafe { self.fmu.func::<Get>("fmi3GetFMUState")(self.i, &mut state) },
             Fmi3Status::Ok
         );
