@@ -133,22 +133,9 @@ pub enum Error {
         /// The platform folders present.
         available: String,
     },
-    /// The binary could not be loaded (e.g. it needs symbols the process does not provide).
-    #[error("{}: cannot load the FMU binary: {message}", path.display())]
-    LoadLibrary {
-        /// The binary.
-        path: PathBuf,
-        /// The loader's message.
-        message: String,
-    },
-    /// A function the standard requires is not exported by the binary.
-    #[error("{}: the binary does not export the required function {symbol}", library.display())]
-    MissingSymbol {
-        /// The binary.
-        library: PathBuf,
-        /// The missing function.
-        symbol: String,
-    },
+    /// The FMU binary could not be read, loaded or lacks a required function.
+    #[error(transparent)]
+    Binding(#[from] crate::binding::Error),
     /// The FMU did not export an optional function that the requested operation needs.
     #[error("instance {instance}: {function} is not provided by this FMU")]
     Unsupported {

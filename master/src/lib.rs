@@ -4,7 +4,6 @@
 //! systems of FMUs (Jacobi and Gauss-Seidel, multi-rate, input extrapolation) with energy
 //! monitoring and correction, and the `tandem` CLI.
 
-pub mod binding;
 pub mod cli;
 pub mod cluster;
 pub mod codesign;
@@ -18,7 +17,6 @@ pub mod identify;
 pub mod import;
 pub mod instance;
 pub mod interrupt;
-pub mod model_description;
 pub mod model_exchange;
 pub mod output;
 pub mod run;
@@ -30,6 +28,10 @@ pub mod sweep;
 pub mod system;
 pub mod temporary;
 pub mod time_grid;
+
+/// The FMI host's binary loading and model descriptions, under the paths the rest of the
+/// master uses.
+pub use fmi_host::{binding, model_description};
 
 pub use error::{Error, Result};
 pub use import::Fmu;

@@ -4,7 +4,7 @@
 pub use fmi_abi::fmi2::*;
 
 use super::SharedLibrary;
-use crate::error::Error;
+use super::Error;
 use crate::model_description::InterfaceType;
 
 /// Functions every FMI 2.0 binary exports.

@@ -9,7 +9,7 @@ pub use fmi_abi::adjoint::{
 pub use fmi_abi::fmi3::*;
 
 use super::SharedLibrary;
-use crate::error::Error;
+use super::Error;
 use crate::model_description::InterfaceType;
 
 /// Getter and setter of one value type.

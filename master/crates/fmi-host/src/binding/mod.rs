@@ -3,12 +3,14 @@
 
 #[cfg(target_os = "linux")]
 mod elf;
+mod error;
 pub mod fmi2;
 pub mod fmi3;
 
+pub use error::Error;
+
 use std::path::{Path, PathBuf};
 
-use crate::error::Error;
 
 /// The loaded shared library an FMU's function pointers point into.
 pub struct SharedLibrary {
@@ -40,7 +42,7 @@ impl SharedLibrary {
             let detail = std::error::Error::source(&error)
                 .map(|source| format!(": {source}"))
                 .unwrap_or_default();
-            Error::LoadLibrary {
+            Error::Load {
                 path: name.to_path_buf(),
                 message: format!("{error}{detail}"),
             }

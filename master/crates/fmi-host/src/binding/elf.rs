@@ -9,7 +9,7 @@ use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader};
 use object::{Endianness, FileKind};
 
-use crate::error::Error;
+use super::Error;
 
 #[cfg(target_arch = "x86_64")]
 const MACHINE: (elf::Machine, &str) = (elf::EM_X86_64, "x86_64");
@@ -19,11 +19,14 @@ const MACHINE: (elf::Machine, &str) = (elf::EM_AARCH64, "aarch64");
 /// Checks that `path` is a 64-bit ELF file for this machine whose program headers and loaded
 /// segments lie within the file; `name` is how errors refer to it.
 pub fn check(path: &Path, name: &Path) -> Result<(), Error> {
-    let bad = |message: String| Error::LoadLibrary {
+    let bad = |message: String| Error::Load {
         path: name.to_path_buf(),
         message,
     };
-    let data = std::fs::read(path).map_err(|e| Error::io(name, e))?;
+    let data = std::fs::read(path).map_err(|e| Error::Read {
+        path: name.to_path_buf(),
+        source: e,
+    })?;
     let data = data.as_slice();
     match FileKind::parse(data) {
         Ok(FileKind::Elf64) => {}

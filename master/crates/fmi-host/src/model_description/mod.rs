@@ -12,7 +12,7 @@ mod structure;
 mod units;
 pub mod validate;
 mod variable;
-pub(crate) mod xml;
+pub mod xml;
 
 pub use clock::{ClockAttributes, IntervalVariability};
 pub use element::{element_names, flat_index, parse_element, split_names};
