@@ -15,13 +15,19 @@ use super::scheme::Scheme;
 /// `w_next` (the rest of `w`, e.g. step-size control data, is carried but not differentiated),
 /// and it reads only the leading [`carried_len`](Self::carried_len) entries of `w_prev`.
 pub trait DifferentiableScheme<S: System>: Scheme<S> {
-    /// Number of residual rows, which is also the number of unknowns `w_next[..residual_len]`.
-    fn residual_len(&self) -> usize;
+    /// Number of residual rows, which is also the number of unknowns `w_next[..residual_len]`;
+    /// by default the whole state, as for a method that carries no control data.
+    fn residual_len(&self) -> usize {
+        self.state_len()
+    }
 
     /// Leading entries of `w_prev` the residual depends on (at most `residual_len`); the
     /// outputs and the restart after an event read no others either, so these entries are all
-    /// a communication step passes on (the adjoint extension's discrete state).
-    fn carried_len(&self) -> usize;
+    /// a communication step passes on (the adjoint extension's discrete state). By default
+    /// every unknown, as for a method whose step reads all of its previous state.
+    fn carried_len(&self) -> usize {
+        self.residual_len()
+    }
 
     /// The residual `F(w_next, w_prev, u, p)` of a step from `t_prev` of length `h`, with the
     /// step's start and length in the scalar type too (located events make `h` depend on the
@@ -84,13 +90,4 @@ pub trait DifferentiableScheme<S: System>: Scheme<S> {
         d: &[f64],
         y: &mut [T],
     );
-}
-
-/// `Err(NonFinite)` unless every entry of `values` is finite.
-pub(crate) fn require_finite<T: Scalar>(t: f64, values: &[T]) -> Result<(), StepError> {
-    if values.iter().all(|v| v.real().is_finite()) {
-        Ok(())
-    } else {
-        Err(StepError::NonFinite { t })
-    }
 }

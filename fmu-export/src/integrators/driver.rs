@@ -10,6 +10,8 @@ use super::events::{
     advance_signs, any_crossing, indicator_rates, indicators, initial_signs, post_event_signs,
     ShortenedStep,
 };
+use super::finite::require_finite;
+use super::inputs::inputs_at;
 use super::scheme::StepContext;
 use super::tape::{RecordedEvent, Segment, StepEnd, Tape};
 
@@ -292,17 +294,14 @@ impl<'a, S: System, M: DifferentiableScheme<S>> CommunicationStep<'a, S, M> {
         let x = scheme.continuous_state(&self.buffers.w).to_vec();
         let mut x_new = x.clone();
         let d_old = self.buffers.d.clone();
-        let mut u_t = vec![0.0; u.len()];
-        u.eval(t, &mut u_t);
+        let u_t = inputs_at(u, t);
         sys.reset(
             &Args { t, x: &x, u: &u_t, p, d: &d_old },
             event,
             &mut x_new,
             &mut self.buffers.d,
         );
-        if !x_new.iter().all(|v| v.is_finite()) {
-            return Err(StepError::NonFinite { t });
-        }
+        require_finite(t, &x_new)?;
         let w_prev = self.tape.is_some().then(|| self.buffers.w.clone());
         scheme.start(sys, t, &x_new, u, p, &self.buffers.d, &mut self.buffers.w)?;
         if let (Some(tape), Some(w_prev)) = (self.tape.as_deref_mut(), w_prev) {

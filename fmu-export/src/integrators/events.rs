@@ -13,6 +13,7 @@ use crate::ode::{Args, Crossing};
 use crate::scalar::{lift, Dual64};
 use crate::system::{StepError, StepInputs, System};
 
+use super::inputs::inputs_at;
 use super::scheme::{Scheme, StepContext};
 
 /// Width (in time) to which a crossing is bracketed, relative to `max(1, |t|)`.
@@ -40,8 +41,7 @@ pub fn indicators<S: System>(
     p: &[f64],
     d: &[f64],
 ) -> Vec<f64> {
-    let mut u_t = vec![0.0; u.len()];
-    u.eval(t, &mut u_t);
+    let u_t = inputs_at(u, t);
     let mut z = vec![0.0; sys.declaration().event_indicators];
     sys.event_indicators(&Args { t, x, u: &u_t, p, d }, &mut z);
     z
@@ -56,14 +56,12 @@ pub fn indicator_rates<S: System>(
     p: &[f64],
     d: &[f64],
 ) -> Vec<f64> {
-    let mut u_t = vec![0.0; u.len()];
-    u.eval(t, &mut u_t);
+    let u_t = inputs_at(u, t);
     let mut f = vec![0.0; x.len()];
     sys.derivatives(&Args { t, x, u: &u_t, p, d }, &mut f);
     let td = Dual64::new(t, 1.0);
     let xd: Vec<Dual64> = x.iter().zip(&f).map(|(&xi, &fi)| Dual64::new(xi, fi)).collect();
-    let mut ud = vec![Dual64::from(0.0); u.len()];
-    u.eval(td, &mut ud);
+    let ud = inputs_at(u, td);
     let pd: Vec<Dual64> = lift(p);
     let mut z = vec![Dual64::from(0.0); sys.declaration().event_indicators];
     sys.event_indicators(&Args { t: td, x: &xd, u: &ud, p: &pd, d }, &mut z);

@@ -27,7 +27,9 @@ use crate::scalar::{Dual64, Scalar};
 use crate::small::{matrix_zeros, zeros, Small, SmallMatrix};
 use crate::system::{StepError, StepInputs};
 
-use super::differentiable::{require_finite, DifferentiableScheme};
+use super::differentiable::DifferentiableScheme;
+use super::finite::require_finite;
+use super::inputs::inputs_at;
 use super::newton::{scaled, Acceptance, IterationMatrix, Newton, NewtonProblem, Refresh};
 use super::scheme::{Scheme, StepContext};
 
@@ -166,8 +168,7 @@ impl Hht {
             r[i] = q[i] - q0 - h * v0 - old_q * a0 - new_q * a[i];
             r[n + i] = v[i] - v0 - old_v * a0 - new_v * a[i];
         }
-        let mut u_t: Small<T> = zeros(u.len());
-        u.eval(t, &mut u_t);
+        let u_t = inputs_at(u, t);
         let args = MechArgs { t, q, v, u: &u_t, p, d };
         let mut mass: SmallMatrix<T> = matrix_zeros(n * n);
         sys.mass_matrix_into(&args, &mut mass);
@@ -231,8 +232,7 @@ impl Hht {
         let w: Small<Dual64> = w.iter().map(|&v| Dual64::from(v)).collect();
         let (q, v, _, lambda) = self.split(&w);
         let t = Dual64::from(t);
-        let mut u_t: Small<Dual64> = zeros(cx.u.len());
-        cx.u.eval(t, &mut u_t);
+        let u_t = inputs_at(cx.u, t);
         let mut imbalance: Small<Dual64> = zeros(self.dofs);
         self.imbalance(cx.sys, &MechArgs { t, q, v, u: &u_t, p, d: cx.d }, lambda, &mut imbalance);
         imbalance.iter().map(|i| i.re).collect()
@@ -287,8 +287,7 @@ impl Hht {
     ) -> Magnitudes {
         let (n, sys) = (self.dofs, cx.sys);
         let (q, v, a, lambda) = self.split(w);
-        let mut u_t: Small<f64> = zeros(cx.u.len());
-        cx.u.eval(t, &mut u_t);
+        let u_t = inputs_at(cx.u, t);
         let args = MechArgs { t, q, v, u: &u_t, p: cx.p, d: cx.d };
         let mut mass: SmallMatrix<f64> = matrix_zeros(n * n);
         sys.mass_matrix_into(&args, &mut mass);
@@ -343,14 +342,21 @@ struct StepEquation<'a, M> {
     scale: Small<f64>,
 }
 
-impl<M: MechanicalModel> NewtonProblem for StepEquation<'_, M> {
-    fn residual(&mut self, w: &[f64], r: &mut [f64]) {
+impl<M: MechanicalModel> StepEquation<'_, M> {
+    /// The residual at the unknowns `w`, in dual numbers, for its value and its Jacobian alike.
+    fn residual_dual(&self, w: &[Dual64], r: &mut [Dual64]) {
         let (cx, hht) = (self.cx, self.hht);
         let (t, h) = (Dual64::from(self.t), Dual64::from(self.h));
         let (w_prev, imbalance_prev, p) = (self.w_prev, self.imbalance_prev, &self.p_dual);
+        hht.residual_given(cx.sys, t, h, w, w_prev, imbalance_prev, cx.u, p, cx.d, r);
+    }
+}
+
+impl<M: MechanicalModel> NewtonProblem for StepEquation<'_, M> {
+    fn residual(&mut self, w: &[f64], r: &mut [f64]) {
         let w: Small<Dual64> = w.iter().map(|&v| Dual64::from(v)).collect();
         let mut rd: Small<Dual64> = zeros(r.len());
-        hht.residual_given(cx.sys, t, h, &w, w_prev, imbalance_prev, cx.u, p, cx.d, &mut rd);
+        self.residual_dual(&w, &mut rd);
         r.iter_mut().zip(&rd).for_each(|(ri, rdi)| *ri = rdi.re);
     }
 
@@ -360,13 +366,7 @@ impl<M: MechanicalModel> NewtonProblem for StepEquation<'_, M> {
         matrix: &mut [f64],
         r: &mut [f64],
     ) -> Result<bool, StepError> {
-        let (cx, hht) = (self.cx, self.hht);
-        let (t, h) = (Dual64::from(self.t), Dual64::from(self.h));
-        let (w_prev, imbalance_prev, p) = (self.w_prev, self.imbalance_prev, &self.p_dual);
-        let residual = |wn: &[Dual64], rd: &mut [Dual64]| {
-            hht.residual_given(cx.sys, t, h, wn, w_prev, imbalance_prev, cx.u, p, cx.d, rd)
-        };
-        jacobian_into(w, residual, matrix, r);
+        jacobian_into(w, |wn, rd| self.residual_dual(wn, rd), matrix, r);
         Ok(true)
     }
 
@@ -403,14 +403,6 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for Hht {
 }
 
 impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Hht {
-    fn residual_len(&self) -> usize {
-        self.state_len()
-    }
-
-    fn carried_len(&self) -> usize {
-        self.state_len()
-    }
-
     fn residual_at<T: Scalar>(
         &self,
         sys: &MechanicalSystem<M>,
@@ -424,8 +416,7 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Hht {
         r: &mut [T],
     ) {
         let (q0, v0, _, lambda0) = self.split(w_prev);
-        let mut u_t: Small<T> = zeros(u.len());
-        u.eval(t_prev, &mut u_t);
+        let u_t = inputs_at(u, t_prev);
         let args = MechArgs { t: t_prev, q: q0, v: v0, u: &u_t, p, d };
         let mut imbalance_prev: Small<T> = zeros(self.dofs);
         self.imbalance(sys, &args, lambda0, &mut imbalance_prev);
@@ -444,8 +435,7 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Hht {
         w: &mut [T],
     ) -> Result<(), StepError> {
         let n = self.dofs;
-        let mut u_t = vec![T::cst(0.0); u.len()];
-        u.eval(t, &mut u_t);
+        let u_t = inputs_at(u, t);
         let (q, v) = sys.split(x);
         let (a, lambda) = sys
             .accelerations(&MechArgs { t, q, v, u: &u_t, p, d })

@@ -12,6 +12,8 @@ use crate::linear::Lu;
 use crate::small::{matrix_zeros, zeros, Small, SmallMatrix};
 use crate::system::StepError;
 
+use super::finite::require_finite;
+
 /// The factored iteration matrix and whether it was built at an iterate of the current solve.
 pub struct IterationMatrix {
     /// LU factors of the matrix.
@@ -116,9 +118,7 @@ impl Newton {
             } else {
                 problem.residual(w, &mut r);
             }
-            if !r.iter().all(|v| v.is_finite()) {
-                return Err(StepError::NonFinite { t });
-            }
+            require_finite(t, &r)?;
             if let Some(jacobian) = built {
                 let lu = Lu::factor(jacobian, n).map_err(|_| StepError::Singular { t })?;
                 *matrix = Some(IterationMatrix { lu, current: true });
@@ -130,9 +130,7 @@ impl Newton {
             update.iter_mut().zip(&r).for_each(|(d, &ri)| *d = -ri);
             lu.solve(&mut update);
             w.iter_mut().zip(&update).for_each(|(wi, &di)| *wi += di);
-            if !w.iter().all(|v| v.is_finite()) {
-                return Err(StepError::NonFinite { t });
-            }
+            require_finite(t, w)?;
             let size = problem.size(&update, w);
             let rate = previous.map(|p| if p > 0.0 { size / p } else { 0.0 });
             if self.converged(size, rate, fresh) {

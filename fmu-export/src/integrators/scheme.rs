@@ -1,6 +1,5 @@
 //! The interface every one-step method offers the communication-step driver.
 
-use crate::scalar::{lift, Scalar};
 use crate::system::{StepError, StepInputs, System};
 
 /// What a step reads besides its states and times: the system, the inputs over the
@@ -61,11 +60,6 @@ pub trait Scheme<S: System> {
         self.step(cx, t, h, w, w_next)?;
         Ok(t_next)
     }
-}
-
-/// The inputs over a step with their coefficients lifted into the scalar type `T`.
-pub fn lift_inputs<T: Scalar>(u: &StepInputs<f64>) -> StepInputs<T> {
-    StepInputs { t0: u.t0, coefficients: u.coefficients.iter().map(|c| lift(c)).collect() }
 }
 
 /// The next step of the equidistant grid that splits `[t, stop]` into

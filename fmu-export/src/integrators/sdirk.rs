@@ -43,8 +43,10 @@ use crate::scalar::{lift, Dual64, Scalar};
 use crate::small::Small;
 use crate::system::{StepError, StepInputs, System};
 
-use super::differentiable::{require_finite, DifferentiableScheme};
+use super::differentiable::DifferentiableScheme;
 use super::driver::SchemeIntegrator;
+use super::finite::require_finite;
+use super::inputs::inputs_at;
 use super::newton::{scaled, Acceptance, IterationMatrix, Newton, NewtonProblem, Refresh};
 use super::scheme::{Scheme, StepContext};
 use tableau::{diagonal, A, B, B_HAT, C, STAGES};
@@ -146,8 +148,7 @@ impl SdirkScheme {
     ) {
         let t = t_prev + h * T::cst(C[i]);
         let x = stage_state(h, i, x_prev, previous, k);
-        let mut u_t: Small<T> = smallvec::smallvec![T::cst(0.0); u.len()];
-        u.eval(t, &mut u_t);
+        let u_t = inputs_at(u, t);
         sys.derivatives(&Args { t, x: &x, u: &u_t, p, d }, r);
         r.iter_mut().zip(k).for_each(|(ri, &ki)| *ri = ki - *ri);
     }
@@ -181,9 +182,7 @@ impl SdirkScheme {
         }
         let (x_next, rest) = w_next[..self.residual_len()].split_at_mut(n);
         weighted_sum(x_prev, h, &B, &stages, x_next);
-        if !x_next.iter().all(|v| v.is_finite()) {
-            return Err(StepError::NonFinite { t: t + h });
-        }
+        require_finite(t + h, x_next)?;
         rest.copy_from_slice(&stages);
         let difference: [f64; STAGES] = std::array::from_fn(|j| B[j] - B_HAT[j]);
         let mut error = vec![0.0; n];
@@ -280,13 +279,11 @@ impl<'a, S: System> StepStart<'a, S> {
         let cx = &self.cx;
         let (jac, f) = jacobian(x, x.len(), |x, out| {
             let t = Dual64::from(t);
-            let mut u_t = vec![Dual64::from(0.0); cx.u.len()];
-            cx.u.eval(t, &mut u_t);
+            let u_t = inputs_at(cx.u, t);
             cx.sys.derivatives(&Args { t, x, u: &u_t, p: &self.p_dual, d: cx.d }, out);
         });
-        if !f.iter().chain(&jac).all(|v| v.is_finite()) {
-            return Err(StepError::NonFinite { t: self.t });
-        }
+        require_finite(self.t, &f)?;
+        require_finite(self.t, &jac)?;
         Ok((jac, f))
     }
 }
@@ -475,8 +472,7 @@ impl<S: System> DifferentiableScheme<S> for SdirkScheme {
         w: &mut [T],
     ) -> Result<(), StepError> {
         let n = self.states;
-        let mut u_t = vec![T::cst(0.0); u.len()];
-        u.eval(t, &mut u_t);
+        let u_t = inputs_at(u, t);
         let mut f = vec![T::cst(0.0); n];
         sys.derivatives(&Args { t, x, u: &u_t, p, d }, &mut f);
         require_finite(t.real(), &f)?;

@@ -21,10 +21,12 @@ use crate::mechanical_system::MechanicalSystem;
 use crate::mechanics::{MechArgs, MechanicalModel};
 use crate::ode::Args;
 use crate::scalar::Scalar;
-use crate::small::{zeros, Small};
+use crate::small::Small;
 use crate::system::{StepError, StepInputs, System};
 
-use super::differentiable::{require_finite, DifferentiableScheme};
+use super::differentiable::DifferentiableScheme;
+use super::finite::require_finite;
+use super::inputs::inputs_at;
 use super::scheme::{Scheme, StepContext};
 
 /// Symplectic Euler for `n` coordinates.
@@ -56,8 +58,7 @@ impl SymplecticEuler {
         p: &[T],
         d: &[f64],
     ) -> Result<Small<T>, Singular> {
-        let mut u_t: Small<T> = zeros(u.len());
-        u.eval(t, &mut u_t);
+        let u_t = inputs_at(u, t);
         let (q, v) = sys.split(w);
         let args = MechArgs { t, q, v, u: &u_t, p, d };
         sys.accelerations(&args).map(|(a, _)| a)
@@ -90,10 +91,7 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for SymplecticEuler {
             w_next[n + i] = w[n + i] + h * a[i];
             w_next[i] = w[i] + h * w_next[n + i];
         }
-        if !w_next.iter().all(|v| v.is_finite()) {
-            return Err(StepError::NonFinite { t: t + h });
-        }
-        Ok(())
+        require_finite(t + h, w_next)
     }
 
     fn max_step(&self) -> f64 {
@@ -102,14 +100,6 @@ impl<M: MechanicalModel> Scheme<MechanicalSystem<M>> for SymplecticEuler {
 }
 
 impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for SymplecticEuler {
-    fn residual_len(&self) -> usize {
-        self.state_len()
-    }
-
-    fn carried_len(&self) -> usize {
-        self.state_len()
-    }
-
     fn residual_at<T: Scalar>(
         &self,
         sys: &MechanicalSystem<M>,
