@@ -20,39 +20,9 @@ pub enum Error {
         /// The OS error.
         source: std::io::Error,
     },
-    /// A result file is one of the run's inputs under some name.
-    #[error(
-        "{}: the result file would overwrite the input {}; nothing was written",
-        output.display(),
-        input.display()
-    )]
-    OutputIsInput {
-        /// The result file as given.
-        output: PathBuf,
-        /// The input it is, as it was given.
-        input: PathBuf,
-    },
-    /// Two results of one run name the same file.
-    #[error(
-        "{}: this run already writes its results to this file (as {}); give each result its own file",
-        output.display(),
-        other.display()
-    )]
-    OutputTwice {
-        /// The result file as given the second time.
-        output: PathBuf,
-        /// As given the first time.
-        other: PathBuf,
-    },
-    /// Another process holds the lock of a result file.
-    #[error(
-        "{}: another run is writing this file; nothing was written (wait for it to end, or choose another file)",
-        path.display()
-    )]
-    OutputBusy {
-        /// The result file.
-        path: PathBuf,
-    },
+    /// A result file that cannot be created as asked, or a temporary folder.
+    #[error(transparent)]
+    Files(#[from] tandem_files::Error),
     /// The .fmu or .ssp is not a readable zip archive, or an entry's name or link leads out
     /// of the folder it is unpacked into.
     #[error("{}: not a valid {kind} (corrupt zip): {message}", path.display())]

@@ -11,7 +11,6 @@ pub mod coupling;
 pub mod energy;
 pub mod error;
 pub mod experiments;
-pub mod files;
 pub mod gradient;
 pub mod identify;
 pub mod import;
@@ -26,12 +25,15 @@ pub mod solver;
 pub mod suggest;
 pub mod sweep;
 pub mod system;
-pub mod temporary;
 pub mod time_grid;
 
 /// The FMI host's binary loading and model descriptions, under the paths the rest of the
 /// master uses.
 pub use fmi_host::{binding, model_description};
+
+/// The guarded input and result files and the temporary folders, under the paths the rest
+/// of the master uses.
+pub use tandem_files::{self as files, temporary};
 
 pub use error::{Error, Result};
 pub use import::Fmu;

@@ -54,7 +54,7 @@ pub fn write_parameters(path: &Path, fit: &Fit) -> Result<()> {
             );
         }
     }
-    crate::files::write_output(path, text)
+    Ok(crate::files::write_output(path, text)?)
 }
 
 /// A float as TOML writes it (always with a decimal point or exponent).

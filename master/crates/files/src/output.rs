@@ -7,7 +7,7 @@ use std::ops::{Deref, DerefMut};
 use std::path::Path;
 
 use super::identity::{self, Identity};
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 
 /// A result file open for writing, emptied, locked against other processes and known as a
 /// result of this run until it is dropped (when the lock goes with the descriptor).

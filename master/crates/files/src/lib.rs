@@ -5,14 +5,17 @@
 //! advisory lock, so that a second run writing the same file is refused instead of splicing
 //! its rows into the first one's.
 
+mod error;
 mod identity;
 mod limits;
 mod output;
+pub mod temporary;
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
+pub use error::{Error, Result};
 pub use limits::{LineLimited, MAX_DATA_FILE, MAX_LINE, MAX_TEXT_FILE};
 pub use output::{check_output, create_output, write_output, OutputFile};
 

@@ -12,7 +12,7 @@ use std::sync::{Once, OnceLock};
 
 use tempfile::TempDir;
 
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 
 /// What a temporary folder holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
