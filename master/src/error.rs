@@ -208,8 +208,9 @@ pub enum Error {
     Codesign {
         /// The problem file.
         path: PathBuf,
-        /// What went wrong.
-        source: Box<crate::codesign::CodesignError>,
+        /// What went wrong: the analysis' own error, which can wrap this type (an FMU call
+        /// failing inside the analysis), so it is held as any error.
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// An input file is malformed.
     #[error("{}: {message}", path.display())]
