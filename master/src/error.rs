@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::float_text::format_float;
 use crate::model_description::{ModelDescription, ParseError};
-use crate::output::csv::format_float;
 use crate::suggest::did_you_mean;
 
 /// Result with the master's [`Error`].

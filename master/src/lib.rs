@@ -13,6 +13,7 @@ pub mod energy;
 pub mod error;
 pub mod experiments;
 pub mod files;
+pub mod float_text;
 pub mod gradient;
 pub mod identify;
 pub mod import;

@@ -15,6 +15,7 @@ use crate::cluster::Cluster;
 use crate::coupling::Threads;
 use crate::error::{Error, Result};
 use crate::experiments::{self, Experiments};
+use crate::float_text::format_float;
 use crate::gradient::section::{self, GradientSection};
 use crate::gradient::{
     Checkpointing, CostSource, CostSpec, Differences, Evaluation, Method, Outputs, Problem,
@@ -22,7 +23,6 @@ use crate::gradient::{
 use crate::identify::Fittable;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::interrupt;
-use crate::output::csv::format_float;
 use crate::system::{LoadOptions, System};
 
 /// What `tandem gradient` and `tandem identify` share: the system and the cost's data.

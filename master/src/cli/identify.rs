@@ -12,13 +12,13 @@ use super::print_table;
 use crate::cluster::Cluster;
 use crate::error::{Error, Result};
 use crate::experiments;
+use crate::float_text::format_float;
 use crate::gradient::section;
 use crate::gradient::Method;
 use crate::identify::bounds::Bounded;
 use crate::identify::fit_output::{plot, write_parameters};
 use crate::identify::{identify, IdentifySection, Iteration, Settings};
 use crate::interrupt;
-use crate::output::csv::format_float;
 
 /// Arguments of `tandem identify`.
 #[derive(Args, Debug)]

@@ -334,7 +334,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
             }
             InterfaceType::ModelExchange => format!(
                 "relative tolerance 0: none was passed to the FMU; the master's integrator used {}",
-                crate::output::csv::format_float(experiment.tolerance)
+                crate::float_text::format_float(experiment.tolerance)
             ),
         });
     }
