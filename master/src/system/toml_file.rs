@@ -12,9 +12,9 @@ use super::description::{
     BondDescription, ComponentDescription, ConnectionDescription, Located, Location,
     ScheduleDescription, SystemDescription, ValueDescription, ValueKind,
 };
+use super::energy_setup::{EnergyEntry, EnergySettings};
 use super::transform::Transform;
 use crate::coupling::{Extrapolation, ScheduleKind, Threads};
-use crate::energy::{EnergyEntry, EnergySettings};
 use crate::error::{Error, Result};
 use crate::model_description::InterfaceType;
 use crate::solver::Method;
