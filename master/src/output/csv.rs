@@ -210,11 +210,12 @@ impl CsvWriter {
     }
 }
 
-/// Writes the complete rows the result file has not received yet; for the crash handler, so
-/// async-signal-safe: atomics and write(2) only. Called while an FMU call is in progress, when
-/// no row is being formatted; writes at most once.
+/// Writes the complete rows the result file has not received yet; for the crash handler
+/// ([`crate::instance::install_crash_report`]), so async-signal-safe: atomics and write(2)
+/// only. Called while an FMU call is in progress, when no row is being formatted; writes at
+/// most once.
 #[cfg(unix)]
-pub(crate) fn write_pending_after_crash() {
+pub fn write_pending_after_crash() {
     let pending = CRASH_PENDING.swap(ptr::null_mut(), Ordering::AcqRel);
     if pending.is_null() {
         return;
@@ -240,6 +241,10 @@ pub(crate) fn write_pending_after_crash() {
         }
     }
 }
+
+/// Without a crash handler there is nothing to write out.
+#[cfg(not(unix))]
+pub fn write_pending_after_crash() {}
 
 /// Appends `text` in double quotes, inner quotes doubled.
 fn quote(out: &mut Vec<u8>, text: &str) {
