@@ -30,7 +30,7 @@ use crate::gradient::{
 use crate::identify::Fittable;
 use crate::instance::LogSettings;
 use crate::interrupt;
-use crate::simulate::start_values::check_settable;
+use crate::start_values::check_settable;
 use crate::system::{resolve_port, LoadOptions, System};
 
 /// One `[[experiments]]` entry as written.

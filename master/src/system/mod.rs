@@ -33,11 +33,11 @@ pub use transform::{Transform, ValueMap};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::column::Column;
 use crate::coupling::{Schedule, ScheduleKind, Threads};
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, Values, Variable, VariableType};
-use crate::output::column::Column;
-use crate::simulate::StartValue;
+use crate::start_values::StartValue;
 use crate::suggest::did_you_mean;
 use component::FmuLocation;
 use description::Located;
