@@ -72,6 +72,7 @@ impl SystemOverrides {
                 logger: stderr_logger(),
             },
             correction: self.energy_correction.map(Switch::is_on),
+            sections: super::SYSTEM_FILE_SECTIONS,
             ..RunOptions::default()
         }
     }
