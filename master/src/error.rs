@@ -60,7 +60,7 @@ pub enum Error {
         /// The archive.
         path: PathBuf,
         /// What the archive is meant to be.
-        kind: crate::import::ArchiveKind,
+        kind: ArchiveKind,
         /// What the zip reader reported, with the entry it was reading.
         message: String,
     },
@@ -256,6 +256,25 @@ pub enum Error {
         /// What was kept, or that nothing was.
         outcome: String,
     },
+}
+
+/// What an archive is meant to be, for the messages (an error names it; the unpacking of
+/// FMUs and SSP packages says which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveKind {
+    /// An `.fmu`.
+    Fmu,
+    /// An `.ssp`.
+    SspPackage,
+}
+
+impl std::fmt::Display for ArchiveKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ArchiveKind::Fmu => "FMU archive",
+            ArchiveKind::SspPackage => "SSP package",
+        })
+    }
 }
 
 /// The first problems and how many more, for a one-line message.

@@ -48,17 +48,19 @@ fn top_level_modules_have_no_cycles() {
         }
     }
 
+    let mut listing = String::from("edges found (first place each is written):\n");
+    for ((from, to), (file, line)) in &edges {
+        let _ = writeln!(listing, "  {from} -> {to}  ({file}:{line})");
+    }
+    // Shown with `--nocapture`: the graph the crates can be cut along.
+    println!("{listing}");
     let cycles = cycles(&modules, &edges);
     if !cycles.is_empty() {
         let mut message = String::from("the top-level modules depend on each other in cycles:\n");
         for cycle in &cycles {
             let _ = writeln!(message, "  {}", cycle.join(" -> "));
         }
-        message.push_str("edges found (first place each is written):\n");
-        for ((from, to), (file, line)) in &edges {
-            let _ = writeln!(message, "  {from} -> {to}  ({file}:{line})");
-        }
-        panic!("{message}");
+        panic!("{message}{listing}");
     }
 }
 
