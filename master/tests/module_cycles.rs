@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 /// Modules that stay one crate: an FMU's import and its instances need each other.
 const MERGED: &[(&str, &str)] = &[("import", "instance")];
 
-/// Edges tolerated for now: the error type names the adjoint manifest of `import`, until the
-/// FMI ABI definitions move into a crate of their own.
+/// Edges tolerated for now: the error type names the adjoint manifest file of `import`
+/// (`import::ADJOINT_MANIFEST`), until the FMI ABI definitions move into a crate of their own.
 const TOLERATED: &[(&str, &str)] = &[("error", "import")];
 
 /// Where an edge was first seen: file (relative to `src`) and line.
