@@ -182,7 +182,7 @@ impl Harness {
     fn read_system(&self, name: &str, input: &[u8]) -> bool {
         let path: PathBuf = self.scratch.path().join(name);
         std::fs::write(&path, input).expect("write into the scratch folder");
-        tandem::system::read_description(&path).is_ok()
+        tandem::system::read_description(&path, tandem::cli::SYSTEM_FILE_SECTIONS).is_ok()
     }
 }
 

@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::float_text::format_float;
 use crate::model_description::{ModelDescription, ParseError};
-use crate::output::csv::format_float;
 use crate::suggest::did_you_mean;
 
 /// Result with the master's [`Error`].
@@ -30,7 +30,7 @@ pub enum Error {
         /// The archive.
         path: PathBuf,
         /// What the archive is meant to be.
-        kind: crate::import::ArchiveKind,
+        kind: ArchiveKind,
         /// What the zip reader reported, with the entry it was reading.
         message: String,
     },
@@ -165,8 +165,9 @@ pub enum Error {
     Codesign {
         /// The problem file.
         path: PathBuf,
-        /// What went wrong.
-        source: Box<crate::codesign::CodesignError>,
+        /// What went wrong: the analysis' own error, which can wrap this type (an FMU call
+        /// failing inside the analysis), so it is held as any error.
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// An input file is malformed.
     #[error("{}: {message}", path.display())]
@@ -212,6 +213,25 @@ pub enum Error {
         /// What was kept, or that nothing was.
         outcome: String,
     },
+}
+
+/// What an archive is meant to be, for the messages (an error names it; the unpacking of
+/// FMUs and SSP packages says which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveKind {
+    /// An `.fmu`.
+    Fmu,
+    /// An `.ssp`.
+    SspPackage,
+}
+
+impl std::fmt::Display for ArchiveKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ArchiveKind::Fmu => "FMU archive",
+            ArchiveKind::SspPackage => "SSP package",
+        })
+    }
 }
 
 /// The first problems and how many more, for a one-line message.

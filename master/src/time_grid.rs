@@ -3,7 +3,7 @@
 //! floating point (`t + h == t`) or that has more than 2^53 points never ends, and would only
 //! fill the disk with rows at one time.
 
-use crate::output::csv::format_float;
+use crate::float_text::format_float;
 
 /// Most points of a grid: past 2^53 a point's index is no longer exact as a float.
 pub const MAX_POINTS: f64 = 9_007_199_254_740_992.0;

@@ -55,6 +55,8 @@ fn overhead(settings: &Settings) {
     let fmu_dir = settings.fmus.join("fmi3");
     let options = LoadOptions {
         fmu_dir: Some(&fmu_dir),
+        // The shipped files keep a [gradient] section.
+        sections: tandem::cli::SYSTEM_FILE_SECTIONS,
         ..LoadOptions::default()
     };
     type Loop = fn(&DoubleOscillator, native::State, f64, usize) -> native::State;

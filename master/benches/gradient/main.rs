@@ -328,6 +328,8 @@ fn double_oscillator(fmus: &Path, steps: usize) -> System {
         LoadOptions {
             fmu_dir: Some(&fmu_dir),
             stop_time: Some(steps as f64 * MACRO_STEP),
+            // The shipped file keeps a [gradient] section.
+            sections: tandem::cli::SYSTEM_FILE_SECTIONS,
             ..LoadOptions::default()
         },
     )

@@ -15,7 +15,7 @@ use crate::codesign::optimize::{optimize, Optimum};
 use crate::codesign::problem_file::{self, CodesignFile};
 use crate::codesign::{analyze, central_differences, gradient, Analysis, CodesignError, Gradient};
 use crate::error::{Error, Result};
-use crate::output::csv::format_float;
+use crate::float_text::format_float;
 
 /// The KKT residual (relative to the baseline's gradient) below which the optimum is reported
 /// as one: the adjoint gradient is accurate to about 1e-8 relative.

@@ -15,6 +15,7 @@ use crate::cluster::Cluster;
 use crate::coupling::Threads;
 use crate::error::{Error, Result};
 use crate::experiments::{self, Experiments};
+use crate::float_text::format_float;
 use crate::gradient::section::{self, GradientSection};
 use crate::gradient::{
     Checkpointing, CostSource, CostSpec, Differences, Evaluation, Method, Outputs, Problem,
@@ -22,7 +23,6 @@ use crate::gradient::{
 use crate::identify::Fittable;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::interrupt;
-use crate::output::csv::format_float;
 use crate::system::{LoadOptions, System};
 
 /// What `tandem gradient` and `tandem identify` share: the system and the cost's data.
@@ -151,6 +151,7 @@ pub(super) fn load_problem<'a>(
         step_size: None,
         fmu_dir: args.fmu_dir.as_deref(),
         threads: args.threads,
+        sections: super::SYSTEM_FILE_SECTIONS,
     };
     let correction = args.energy_correction.map(Switch::is_on);
     let weights = if args.weights.is_empty() {
@@ -261,7 +262,7 @@ pub fn run(args: &GradientArgs, cluster: &Cluster) -> Result<ExitCode> {
 /// The problem of `args`, with the `[gradient]` section's defaults (not collective).
 fn setup<'a>(args: &GradientArgs, cluster: &'a Cluster) -> Result<Fit<'a>> {
     let section: GradientSection =
-        section::read(&args.problem.system, "gradient")?.unwrap_or_default();
+        section::read(&args.problem.system, section::SECTION)?.unwrap_or_default();
     let parameters = if args.parameters.is_empty() {
         section.parameters
     } else {

@@ -12,13 +12,13 @@ use super::print_table;
 use crate::cluster::Cluster;
 use crate::error::{Error, Result};
 use crate::experiments;
+use crate::float_text::format_float;
 use crate::gradient::section;
 use crate::gradient::Method;
 use crate::identify::bounds::Bounded;
 use crate::identify::fit_output::{plot, write_parameters};
 use crate::identify::{identify, IdentifySection, Iteration, Settings};
 use crate::interrupt;
-use crate::output::csv::format_float;
 
 /// Arguments of `tandem identify`.
 #[derive(Args, Debug)]
@@ -174,7 +174,7 @@ fn print_fit(fit: &crate::identify::Fit, bounds: &[Bounded]) {
 /// collective).
 fn setup<'a>(args: &IdentifyArgs, cluster: &'a Cluster) -> Result<(Fit<'a>, Plan)> {
     let system_file = &args.problem.system;
-    let section: IdentifySection = section::read(system_file, "identify")?.unwrap_or_default();
+    let section: IdentifySection = section::read(system_file, crate::identify::section::SECTION)?.unwrap_or_default();
     let (written, option) = if args.parameters.is_empty() {
         (section.parameters.clone(), "[identify] parameters")
     } else {

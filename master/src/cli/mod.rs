@@ -18,6 +18,14 @@ use stdout::out;
 
 use crate::cluster::Cluster;
 
+/// The top-level tables of a system file that commands read for themselves, beside the system:
+/// the system reader accepts them unread.
+pub const SYSTEM_FILE_SECTIONS: &[&str] = &[
+    crate::gradient::section::SECTION,
+    crate::identify::section::SECTION,
+    crate::experiments::SECTION,
+];
+
 /// Tandem: co-simulation master for FMI 2.0 and 3.0 FMUs.
 #[derive(Parser, Debug)]
 #[command(name = "tandem", version, about)]

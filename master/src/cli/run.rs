@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::instance::install_crash_report;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::interrupt;
+use crate::output::csv::write_pending_after_crash;
 use crate::run::{run as run_system, PlotKind, RunOptions};
 
 /// `--energy-correction` values.
@@ -71,6 +72,7 @@ impl SystemOverrides {
                 logger: stderr_logger(),
             },
             correction: self.energy_correction.map(Switch::is_on),
+            sections: super::SYSTEM_FILE_SECTIONS,
             ..RunOptions::default()
         }
     }
@@ -129,7 +131,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         ..args.overrides.run_options()
     };
     interrupt::install();
-    install_crash_report();
+    install_crash_report(write_pending_after_crash);
     let summary = run_system(&args.system, &options)?;
     let mut line = format!(
         "{}: {} with {} to t = {} in {} macro steps, {} FMU calls, {} rows written to {}, wall time {:.3} s",

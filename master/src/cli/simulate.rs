@@ -10,6 +10,7 @@ use crate::instance::install_crash_report;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::interrupt;
 use crate::model_description::{split_names, InterfaceType};
+use crate::output::csv::write_pending_after_crash;
 use crate::output::plot::Layout;
 use crate::simulate::{simulate, PlotRequest, SimulationOptions};
 use crate::solver::Method;
@@ -174,7 +175,7 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
         force: args.force,
     };
     interrupt::install();
-    install_crash_report();
+    install_crash_report(write_pending_after_crash);
     let summary = simulate(&fmu, &options)?;
     // One write: stderr is unbuffered, and the line has a dozen pieces.
     let line = summary.summary(model, &output_file).to_string();

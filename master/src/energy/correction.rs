@@ -16,7 +16,7 @@
 
 use super::monitor::{dot, norm};
 use super::scalar::Scalar;
-use super::settings::Cap;
+use crate::system::energy_setup::settings::Cap;
 
 /// How a bond's correction is computed.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -9,10 +9,10 @@ use std::fmt;
 use super::correction::{Correction, CorrectionLaw};
 use super::monitor::{dot, BondMonitor};
 use super::warnings::{Warning, Watch};
-use super::{Bond, EnergySetup};
 use crate::error::{Error, Result};
 use crate::schedule::CoSimulation;
-use crate::system::{Port, System};
+use crate::system::energy_setup::Bond;
+use crate::system::{EnergySetup, Port, System};
 
 /// What a column of the energy record holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use super::settings::WarningThresholds;
+use crate::system::energy_setup::settings::WarningThresholds;
 
 /// What the residual power showed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

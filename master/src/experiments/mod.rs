@@ -30,7 +30,7 @@ use crate::gradient::{
 use crate::identify::Fittable;
 use crate::instance::LogSettings;
 use crate::interrupt;
-use crate::simulate::start_values::check_settable;
+use crate::start_values::check_settable;
 use crate::system::{resolve_port, LoadOptions, System};
 
 /// One `[[experiments]]` entry as written.
@@ -51,9 +51,12 @@ fn one() -> f64 {
     1.0
 }
 
+/// The name of the array of tables the experiments are in.
+pub const SECTION: &str = "experiments";
+
 /// The `[[experiments]]` entries of the system file `path` (none when it has none).
 pub fn read(path: &Path) -> Result<Vec<ExperimentEntry>> {
-    let entries: Vec<ExperimentEntry> = section::read(path, "experiments")?.unwrap_or_default();
+    let entries: Vec<ExperimentEntry> = section::read(path, SECTION)?.unwrap_or_default();
     for (index, entry) in entries.iter().enumerate() {
         if !(entry.weight.is_finite() && entry.weight > 0.0) {
             return Err(Error::InputFile {

@@ -27,10 +27,9 @@ use crate::energy::correction::{Correction, CorrectionLaw};
 use crate::energy::manager::{self, EnergyManager};
 use crate::energy::monitor::{dot, residual_power};
 use crate::energy::scalar::Scalar;
-use crate::energy::EnergySetup;
 use crate::error::Result;
 use crate::schedule::{connections_into, CoSimulation};
-use crate::system::{Port, System};
+use crate::system::{EnergySetup, Port, System};
 
 /// Where a communicated value sits: its participant and observed slot.
 #[derive(Debug, Clone, Copy)]
@@ -384,7 +383,7 @@ fn state<T: Scalar>(correction: &Correction<T>) -> Vec<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::energy::settings::Cap;
+    use crate::system::energy_setup::settings::Cap;
 
     /// The dual-number Jacobian against central differences of the update in `f64`, for a
     /// vector bond with the leftover on, capped and uncapped.

@@ -30,7 +30,6 @@
 
 mod checkpoints;
 pub mod cost;
-mod derivatives;
 mod energy_correction;
 mod forward;
 pub mod measurements;
@@ -46,9 +45,10 @@ mod tape;
 mod wiring;
 
 pub use cost::{Cost, CostSource, CostSpec};
-pub use derivatives::{DerivativeLayout, StepDerivatives};
 pub use measurements::Measurements;
 pub use parameters::Parameter;
 pub use problem::{Checkpointing, Differences, Evaluation, Instantiator, Method, Outputs, Problem};
 pub use section::GradientSection;
+// The derivatives the instances hand out are what the gradient consumes: part of its API.
+pub use crate::instance::{DerivativeLayout, StepDerivatives};
 pub use stage::{Communicated, CouplingStage, SampleAdjoints, SampleTangents, StageCheckpoint};

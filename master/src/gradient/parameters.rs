@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::model_description::Causality;
-use crate::simulate::start_values::check_settable;
+use crate::start_values::check_settable;
 use crate::system::{resolve_port, Port, System};
 
 /// A float parameter of one component.

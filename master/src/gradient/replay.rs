@@ -5,7 +5,7 @@
 
 use super::tape::{InputRecord, Place, Tape};
 use crate::error::{Error, Result};
-use crate::gradient::StepDerivatives;
+use crate::instance::StepDerivatives;
 use crate::schedule::ComponentMut;
 
 /// Puts `component` (named `name`) at `place` of its recorded run `tape` and writes the

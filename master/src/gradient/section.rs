@@ -13,6 +13,9 @@ use super::problem::{Checkpointing, Problem};
 use crate::error::{Error, Result};
 use crate::system::{LoadOptions, System};
 
+/// The name of the table this section is in.
+pub const SECTION: &str = "gradient";
+
 /// `[gradient]`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -57,7 +60,15 @@ pub fn resolve(system: &Path, written: &Path) -> PathBuf {
 /// The gradient problem of the system file `path` as its `[gradient]` section states it
 /// (parameters, cost, data, weights, checkpoint interval), the system loaded with `options`.
 pub fn problem(path: &Path, options: LoadOptions) -> Result<Problem> {
-    let section: GradientSection = read(path, "gradient")?.ok_or_else(|| Error::InputFile {
+    let mut sections = options.sections.to_vec();
+    if !sections.contains(&SECTION) {
+        sections.push(SECTION);
+    }
+    let options = LoadOptions {
+        sections: &sections,
+        ..options
+    };
+    let section: GradientSection = read(path, SECTION)?.ok_or_else(|| Error::InputFile {
         path: path.to_path_buf(),
         message: "no [gradient] section (parameters and cost)".into(),
     })?;

@@ -9,9 +9,8 @@
 use std::cell::Cell;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::derivatives::DerivativeLayout;
 use crate::error::{Error, Result};
-use crate::instance::{FmuInstance, FmuState};
+use crate::instance::{DerivativeLayout, FmuInstance, FmuState};
 use crate::schedule::{Event, Hold, Recorder};
 
 /// Which FMU states a forward run keeps.

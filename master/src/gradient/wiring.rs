@@ -2,7 +2,7 @@
 //! input's samples come from, and which entries of a component's derivative seeds its inputs
 //! and observed variables are.
 
-use super::derivatives::DerivativeLayout;
+use crate::instance::DerivativeLayout;
 use crate::model_description::Variability;
 use crate::schedule::{connections_into, observed_ports};
 use crate::system::{Port, System};

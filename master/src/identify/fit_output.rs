@@ -6,8 +6,8 @@ use std::path::Path;
 
 use super::Fit;
 use crate::error::Result;
+use crate::float_text::format_float;
 use crate::gradient::Outputs;
-use crate::output::csv::format_float;
 use crate::output::plot::{panels, Mark, Panel, PlotOptions, Signal};
 
 /// Writes the fitted parameters to `path`: a TOML table `[parameters]` of

@@ -6,6 +6,9 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
+/// The name of the table this section is in.
+pub const SECTION: &str = "identify";
+
 /// `[identify]`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

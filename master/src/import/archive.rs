@@ -8,8 +8,8 @@ use tempfile::TempDir;
 use zip::ZipArchive;
 
 use super::entry_limits::{check_header, read_within, MAX_UNPACKED, MAX_XML};
-use super::unpack::{ArchiveFile, ArchiveKind, Unpacker};
-use crate::error::{Error, Result};
+use super::unpack::{ArchiveFile, Unpacker};
+use crate::error::{ArchiveKind, Error, Result};
 use crate::temporary::{self, Kind};
 
 /// The name of the model description at the root of every FMU.

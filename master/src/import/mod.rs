@@ -24,7 +24,6 @@ pub use adjoint_manifest::{
 };
 use archive::Archive;
 pub use archive::MODEL_DESCRIPTION;
-pub use unpack::ArchiveKind;
 
 /// The unpacked files of an FMU and its parsed model description; the folder is removed when
 /// the last owner (the [`Fmu`] or one of its instances) is dropped.

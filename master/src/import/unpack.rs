@@ -11,25 +11,7 @@ use zip::read::ZipFile;
 use zip::ZipArchive;
 
 use super::entry_limits::{copy_within, Budget, CopyError};
-use crate::error::{Error, Result};
-
-/// What an archive is meant to be, for the messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArchiveKind {
-    /// An `.fmu`.
-    Fmu,
-    /// An `.ssp`.
-    SspPackage,
-}
-
-impl std::fmt::Display for ArchiveKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            ArchiveKind::Fmu => "FMU archive",
-            ArchiveKind::SspPackage => "SSP package",
-        })
-    }
-}
+use crate::error::{ArchiveKind, Error, Result};
 
 /// An archive file being read: what every error names.
 #[derive(Debug, Clone, Copy)]

@@ -5,7 +5,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::crash;
-use super::{EventUpdate, FmuInstance, FmuState, IntegratorStepOutcome, StepOutcome};
+use super::{
+    EventUpdate, FmuInstance, FmuState, IntegratorStepOutcome, StepDerivatives, StepOutcome,
+};
 use crate::error::Result;
 use crate::model_description::{FmiVersion, InterfaceType, Values, VariableType};
 
@@ -350,7 +352,7 @@ impl FmuInstance for CountingInstance {
 
     /// The wrapped instance's step derivatives; their calls are not counted (they belong to a
     /// gradient's reverse pass, not to a run).
-    fn step_derivatives(&mut self) -> Option<&mut dyn crate::gradient::StepDerivatives> {
+    fn step_derivatives(&mut self) -> Option<&mut dyn StepDerivatives> {
         self.inner.step_derivatives()
     }
 }

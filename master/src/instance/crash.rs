@@ -4,10 +4,11 @@
 //! Before each FMU call the host notes the call in a thread-local slot: pointers to the
 //! instance name and to the call's static name, and the time, so no text is formatted per
 //! call. The handler of SIGSEGV, SIGBUS, SIGFPE and SIGILL uses only async-signal-safe means:
-//! it reads the slot, formats the time on its stack, writes with write(2), writes out the
-//! result rows not yet on disk ([`crate::output::csv::write_pending_after_crash`]), and then
-//! gives the signal back to the handler installed before it (Rust's stack-overflow report or
-//! the default action, which ends the process with the signal).
+//! it reads the slot, formats the time on its stack, writes with write(2), calls the hook the
+//! application installed it with (the command line writes out the result rows not yet on
+//! disk), and then gives the signal back to the handler installed before it (Rust's
+//! stack-overflow report or the default action, which ends the process with the signal). The
+//! hook keeps the FMI layer ignorant of what the application writes.
 
 use std::cell::Cell;
 
@@ -46,11 +47,15 @@ pub(crate) fn guarded<T>(
     result
 }
 
-/// Installs the crash handler (once per process; later calls do nothing). Only the command
-/// line does this: a library user keeps its own handling of these signals.
-pub fn install() {
+/// Installs the crash handler (once per process; later calls do nothing), which calls
+/// `after_report` after its report line. Only the command line does this: a library user keeps
+/// its own handling of these signals. `after_report` runs inside a signal handler, so it must
+/// be async-signal-safe.
+pub fn install(after_report: fn()) {
     #[cfg(unix)]
-    handler::install();
+    handler::install(after_report);
+    #[cfg(not(unix))]
+    let _ = after_report;
 }
 
 #[cfg(unix)]
@@ -79,7 +84,11 @@ mod handler {
 
     static PREVIOUS: OnceLock<Previous> = OnceLock::new();
 
-    pub(super) fn install() {
+    /// The application's hook, set before the handler is installed.
+    static AFTER_REPORT: OnceLock<fn()> = OnceLock::new();
+
+    pub(super) fn install(after_report: fn()) {
+        AFTER_REPORT.get_or_init(|| after_report);
         PREVIOUS.get_or_init(|| {
             // SAFETY: an all-zero sigaction is a valid value of the C struct.
             let mut previous: [libc::sigaction; SIGNALS.len()] = unsafe { std::mem::zeroed() };
@@ -103,7 +112,9 @@ mod handler {
         let site = CURRENT.try_with(Cell::get).ok().flatten();
         if let Some(site) = site {
             report(signal, &site);
-            crate::output::csv::write_pending_after_crash();
+            if let Some(after_report) = AFTER_REPORT.get() {
+                after_report();
+            }
         }
         let Some((index, _)) = SIGNALS.iter().enumerate().find(|(_, (s, _))| *s == signal) else {
             return;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::{
     copy_strings, narrow, EventUpdate, FmuInstance, FmuState, InstanceCore, IntegratorStepOutcome,
-    LogSettings, StepOutcome,
+    LogSettings, StepDerivatives, StepOutcome,
 };
 use crate::binding::fmi3::{self as ffi, Binding, Getter, Instance, Setter};
 use crate::error::{Error, Result};
@@ -902,7 +902,7 @@ impl FmuInstance for Fmu3Instance {
         Fmu3Instance::get_jacobian_adjoint_derivative(self, unknowns, knowns, seed, sensitivity)
     }
 
-    fn step_derivatives(&mut self) -> Option<&mut dyn crate::gradient::StepDerivatives> {
+    fn step_derivatives(&mut self) -> Option<&mut dyn StepDerivatives> {
         if self.provides_step_derivatives() {
             Some(self)
         } else {

@@ -6,6 +6,7 @@ mod crash;
 mod fmi2;
 mod fmi3;
 pub mod logging;
+mod step_derivatives;
 
 pub use counting::{CallCounter, CountingInstance};
 pub use crash::install as install_crash_report;
@@ -14,6 +15,7 @@ pub use fmi3::adjoint::{InitialCotangents, StepCotangents, StepTangents};
 pub use fmi3::scheduled_execution::ClockInterval;
 pub use fmi3::Fmu3Instance;
 pub use logging::{LogLevel, LogMessage, LogSettings, Logger};
+pub use step_derivatives::{DerivativeLayout, StepDerivatives};
 
 use std::ffi::{c_int, c_void};
 
@@ -248,7 +250,7 @@ pub trait FmuInstance: Send {
 
     /// The derivatives of the instance's co-simulation step (the adjoint extension), if the
     /// FMU provides them.
-    fn step_derivatives(&mut self) -> Option<&mut dyn crate::gradient::StepDerivatives> {
+    fn step_derivatives(&mut self) -> Option<&mut dyn StepDerivatives> {
         None
     }
 }

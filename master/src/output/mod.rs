@@ -1,6 +1,5 @@
 //! Writing results: CSV files, plots, the progress bar and the run summary.
 
-pub mod column;
 pub mod csv;
 mod drawing_error;
 pub mod plot;

@@ -71,6 +71,9 @@ pub struct RunOptions {
     pub keep_trace: bool,
     /// Whether to write a result file larger than [`crate::time_grid::MAX_UNFORCED_OUTPUT`].
     pub force: bool,
+    /// The top-level tables of other commands the system file may hold (see
+    /// [`LoadOptions::sections`]).
+    pub sections: &'static [&'static str],
 }
 
 /// What a finished run reports.
@@ -119,6 +122,7 @@ impl RunOptions {
             step_size: self.step_size,
             fmu_dir: self.fmu_dir.as_deref(),
             threads: self.threads,
+            sections: self.sections,
         }
     }
 }

@@ -222,7 +222,7 @@ impl Participant {
             observed_values: vec![0.0; observed_ports.len()],
         };
         ports.calls += component.start_values.len();
-        crate::simulate::start_values::apply(instance.as_mut(), &component.start_values)?;
+        crate::start_values::apply(instance.as_mut(), &component.start_values)?;
         // The instance's interface, not the component's: a gradient run integrates a Model
         // Exchange FMU in steps of its own (a held-input step) that present it as Co-Simulation.
         let (engine, tolerance) = match instance.interface() {

@@ -2,31 +2,29 @@
 //! integrated by the master's solver with time, state and step events, and the model
 //! partitions of Scheduled Execution FMUs are activated at the ticks of their clocks.
 
-mod array_literal;
 mod co_simulation;
 mod inputs;
 mod model_exchange;
 mod recorder;
 pub mod scheduled_execution;
 pub mod selection;
-pub mod start_values;
 pub mod time_table;
 
 pub use inputs::InputTable;
 pub use recorder::Trace;
-pub use start_values::StartValue;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::column::Column;
 use crate::error::{Error, Result};
 use crate::instance::{CountingInstance, FmuInstance, LogSettings};
 use crate::model_description::{InterfaceType, ModelDescription, Shapes, Variable};
-use crate::output::column::Column;
 use crate::output::plot::{self, Layout, PlotOptions, TimeSeries};
 use crate::output::progress::Progress;
 use crate::output::summary::{Steps, Summary};
 use crate::solver::{describe_spans, Method, Span};
+use crate::start_values::{self, StartValue};
 use crate::time_grid::{check_interval, check_output_size, check_step};
 use crate::Fmu;
 use recorder::Recorder;
@@ -334,7 +332,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
             }
             InterfaceType::ModelExchange => format!(
                 "relative tolerance 0: none was passed to the FMU; the master's integrator used {}",
-                crate::output::csv::format_float(experiment.tolerance)
+                crate::float_text::format_float(experiment.tolerance)
             ),
         });
     }

@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use super::selection;
+use crate::column::Column;
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
 use crate::model_description::{DisplayUnit, Shapes, Values, Variable, VariableType};
-use crate::output::column::Column;
 use crate::output::csv::CsvWriter;
 use crate::Fmu;
 

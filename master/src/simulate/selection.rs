@@ -6,10 +6,10 @@
 
 use glob::Pattern;
 
+use crate::column::Column;
 use crate::model_description::{
     flat_index, parse_element, Causality, Shapes, Variable, VariableType,
 };
-use crate::output::column::Column;
 
 /// How many states or local variables the default records (FMPy's limit).
 const DEFAULT_LIMIT: usize = 5;

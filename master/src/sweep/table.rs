@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::output::csv::format_float;
+use crate::float_text::format_float;
 
 /// What one run gave.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,9 +8,8 @@ use super::description::{ComponentDescription, Located, Location, SystemDescript
 use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, InterfaceType, Shapes};
-use crate::simulate::start_values::{array_value, check_settable_array};
-use crate::simulate::StartValue;
 use crate::solver::Method;
+use crate::start_values::{array_value, check_settable_array, StartValue};
 use crate::suggest::did_you_mean;
 use crate::Fmu;
 

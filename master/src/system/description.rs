@@ -6,11 +6,11 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::coupling::{Extrapolation, ScheduleKind, Threads};
-use crate::energy::EnergySettings;
 use crate::error::Error;
 use crate::model_description::InterfaceType;
 use crate::solver::Method;
 
+use super::energy_setup::EnergySettings;
 use super::transform::{Transform, ValueMap};
 
 /// Where an item was written: the line and, in XML files, the element (and the file inside a

@@ -9,6 +9,7 @@ mod component;
 mod connection;
 mod connection_units;
 pub mod description;
+pub mod energy_setup;
 mod parameter_mapping;
 mod parameter_set;
 mod port;
@@ -24,6 +25,7 @@ pub(crate) use algebraic_loop::depends_directly;
 pub use component::Component;
 pub use connection::Connection;
 pub use description::SystemDescription;
+pub use energy_setup::EnergySetup;
 pub use port::resolve as resolve_port;
 pub use port::Port;
 pub use transform::{Transform, ValueMap};
@@ -31,25 +33,25 @@ pub use transform::{Transform, ValueMap};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::column::Column;
 use crate::coupling::{Schedule, ScheduleKind, Threads};
-use crate::energy::EnergySetup;
 use crate::error::{Error, Result};
 use crate::model_description::{Causality, Values, Variable, VariableType};
-use crate::output::column::Column;
-use crate::simulate::StartValue;
+use crate::start_values::StartValue;
 use crate::suggest::did_you_mean;
 use component::FmuLocation;
 use description::Located;
 
-/// Reads a TOML system file or a bare `.ssd` (by extension) into its description, without
+/// Reads a TOML system file (which may hold the top-level tables `sections` of other commands,
+/// see [`LoadOptions::sections`]) or a bare `.ssd` (by extension) into its description, without
 /// opening any FMU: the readers of [`System::load`] (except the unpacking of an `.ssp`).
-pub fn read_description(path: &Path) -> Result<SystemDescription> {
+pub fn read_description(path: &Path, sections: &[&'static str]) -> Result<SystemDescription> {
     if path.extension().and_then(|e| e.to_str()) == Some("ssd") {
         let folder = path.parent().unwrap_or(Path::new(""));
         let file = path.file_name().map(Path::new).unwrap_or(path);
         ssd::read(path, folder, file, false)
     } else {
-        toml_file::read(path)
+        toml_file::read(path, sections)
     }
 }
 
@@ -88,7 +90,8 @@ pub struct System {
     pub warnings: Vec<String>,
 }
 
-/// What the command line may change in a system file.
+/// What the command line may change in a system file, and which tables of other commands it
+/// may hold.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LoadOptions<'a> {
     /// Replaces the system's stop time.
@@ -99,6 +102,9 @@ pub struct LoadOptions<'a> {
     pub fmu_dir: Option<&'a Path>,
     /// Replaces the system's `[schedule] threads`.
     pub threads: Option<Threads>,
+    /// The top-level tables of a TOML system file that other commands read for themselves:
+    /// accepted unread. Any other key the system does not know is an error that lists these.
+    pub sections: &'a [&'static str],
 }
 
 impl System {
@@ -147,7 +153,7 @@ impl System {
                     ssd::read(path, package.folder(), Path::new(ssp::DESCRIPTION), true)?;
                 System::check(&description, options)
             }
-            _ => System::check(&read_description(path)?, options),
+            _ => System::check(&read_description(path, options.sections)?, options),
         }
     }
 

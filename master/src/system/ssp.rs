@@ -7,10 +7,9 @@ use std::path::Path;
 
 use tempfile::TempDir;
 
-use crate::error::{Error, Result};
+use crate::error::{ArchiveKind, Error, Result};
 use crate::import::entry_limits::{MAX_UNPACKED, MAX_XML};
 use crate::import::unpack::{ArchiveFile, Unpacker};
-use crate::import::ArchiveKind;
 use crate::temporary::{self, Kind};
 
 /// The default system structure description of a package.

@@ -1,55 +1,183 @@
 //! The TOML system file: its schema, read with serde keeping the position of every item, and
-//! its translation into a [`SystemDescription`].
+//! its translation into a [`SystemDescription`]. Commands that keep tables of their own in the
+//! file read them themselves; the reader is told their names, to accept them unread.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::ops::Range;
 use std::path::Path;
 
-use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 use toml::Spanned;
 
 use super::description::{
     BondDescription, ComponentDescription, ConnectionDescription, Located, Location,
     ScheduleDescription, SystemDescription, ValueDescription, ValueKind,
 };
+use super::energy_setup::{EnergyEntry, EnergySettings};
 use super::transform::Transform;
 use crate::coupling::{Extrapolation, ScheduleKind, Threads};
-use crate::energy::{EnergyEntry, EnergySettings};
 use crate::error::{Error, Result};
 use crate::model_description::InterfaceType;
 use crate::solver::Method;
 
-/// A system file as written.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A system file as written (read by [`SystemFileSeed`]).
+#[derive(Debug)]
 struct SystemFile {
     /// Short-form connections, `"a.y -> b.u"` (a top-level key: it must come before the first table).
-    #[serde(default)]
     connections: Vec<Spanned<String>>,
     experiment: ExperimentEntry,
-    #[serde(default, rename = "component")]
     components: Vec<ComponentEntry>,
-    #[serde(default, rename = "connection")]
     connection_tables: Vec<ConnectionEntry>,
-    #[serde(default)]
     schedule: ScheduleEntry,
-    #[serde(default)]
     output: OutputEntry,
     /// `[[bond]]`: power bonds between components.
-    #[serde(default, rename = "bond")]
     bonds: Vec<BondEntry>,
     /// `[energy]`: energy monitoring and correction.
     energy: Option<Spanned<EnergyEntry>>,
-    /// `[gradient]`: read by `tandem gradient` (see the gradient module), not by the system.
-    #[allow(dead_code)]
-    gradient: Option<toml::Value>,
-    /// `[identify]`: read by `tandem identify` (see the identify module), not by the system.
-    #[allow(dead_code)]
-    identify: Option<toml::Value>,
-    /// `[[experiments]]`: read by `tandem identify` and `tandem gradient` (see the experiments
-    /// module), not by the system.
-    #[allow(dead_code)]
-    experiments: Option<toml::Value>,
+}
+
+/// The top-level keys of [`SystemFile`], in the order serde's derive would list them.
+const FIELDS: &[&str] = &[
+    "connections",
+    "experiment",
+    "component",
+    "connection",
+    "schedule",
+    "output",
+    "bond",
+    "energy",
+];
+
+/// Reads a [`SystemFile`] as `#[derive(Deserialize)]` with `deny_unknown_fields` would, except
+/// that the top-level tables `sections` of other commands are accepted unread. An unknown key
+/// gets serde's own message, listing these sections after the system's keys. The derive cannot
+/// do this: its list of keys is fixed where the type is written.
+struct SystemFileSeed<'s> {
+    sections: &'s [&'static str],
+}
+
+/// A top-level key of the system file.
+enum Key {
+    Connections,
+    Experiment,
+    Components,
+    ConnectionTables,
+    Schedule,
+    Output,
+    Bonds,
+    Energy,
+    /// A table of another command.
+    Section,
+}
+
+impl<'de> DeserializeSeed<'de> for SystemFileSeed<'_> {
+    type Value = SystemFile;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<SystemFile, D::Error> {
+        deserializer.deserialize_struct("SystemFile", FIELDS, self)
+    }
+}
+
+impl<'de> Visitor<'de> for SystemFileSeed<'_> {
+    type Value = SystemFile;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("struct SystemFile")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SystemFile, A::Error> {
+        let (mut connections, mut experiment, mut components, mut connection_tables) =
+            (None, None, None, None);
+        let (mut schedule, mut output, mut bonds, mut energy) = (None, None, None, None);
+        let key = KeySeed {
+            sections: self.sections,
+        };
+        while let Some(found) = map.next_key_seed(key)? {
+            match found {
+                Key::Connections => once(&mut map, &mut connections, "connections")?,
+                Key::Experiment => once(&mut map, &mut experiment, "experiment")?,
+                Key::Components => once(&mut map, &mut components, "component")?,
+                Key::ConnectionTables => once(&mut map, &mut connection_tables, "connection")?,
+                Key::Schedule => once(&mut map, &mut schedule, "schedule")?,
+                Key::Output => once(&mut map, &mut output, "output")?,
+                Key::Bonds => once(&mut map, &mut bonds, "bond")?,
+                Key::Energy => once(&mut map, &mut energy, "energy")?,
+                Key::Section => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(SystemFile {
+            connections: connections.unwrap_or_default(),
+            experiment: experiment.ok_or_else(|| de::Error::missing_field("experiment"))?,
+            components: components.unwrap_or_default(),
+            connection_tables: connection_tables.unwrap_or_default(),
+            schedule: schedule.unwrap_or_default(),
+            output: output.unwrap_or_default(),
+            bonds: bonds.unwrap_or_default(),
+            energy: energy.flatten(),
+        })
+    }
+}
+
+/// Reads the value of the key just read into `slot`, refusing a second one as the derive does.
+fn once<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    name: &'static str,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(de::Error::duplicate_field(name));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// Reads a top-level key; an unknown one fails here, so that the error points at the key.
+#[derive(Clone, Copy)]
+struct KeySeed<'s> {
+    sections: &'s [&'static str],
+}
+
+impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
+    type Value = Key;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl Visitor<'_> for KeySeed<'_> {
+    type Value = Key;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("field identifier")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
+        Ok(match key {
+            "connections" => Key::Connections,
+            "experiment" => Key::Experiment,
+            "component" => Key::Components,
+            "connection" => Key::ConnectionTables,
+            "schedule" => Key::Schedule,
+            "output" => Key::Output,
+            "bond" => Key::Bonds,
+            "energy" => Key::Energy,
+            _ if self.sections.contains(&key) => Key::Section,
+            _ => {
+                // serde wants the names for `'static`; leaked once, as reading stops here.
+                let expected: Vec<&'static str> =
+                    FIELDS.iter().chain(self.sections).copied().collect();
+                return Err(E::unknown_field(
+                    key,
+                    Box::leak(expected.into_boxed_slice()),
+                ));
+            }
+        })
+    }
 }
 
 /// `[experiment]`: the simulated interval and the macro (communication) step.
@@ -119,11 +247,14 @@ struct OutputEntry {
     variables: Option<Vec<Spanned<String>>>,
 }
 
-/// Reads the TOML system file `path`; syntax and schema errors give the line and column.
-pub fn read(path: &Path) -> Result<SystemDescription> {
+/// Reads the TOML system file `path`, which may hold the top-level tables `sections` of other
+/// commands; syntax and schema errors give the line and column.
+pub fn read(path: &Path, sections: &[&'static str]) -> Result<SystemDescription> {
     let text = crate::files::read_text(path).map_err(|e| Error::io(path, e))?;
     let lines = Lines(&text);
-    let file: SystemFile = toml::from_str(&text).map_err(|e| {
+    let parsed = toml::Deserializer::parse(&text)
+        .and_then(|document| SystemFileSeed { sections }.deserialize(document));
+    let file: SystemFile = parsed.map_err(|e| {
         let message = e.message().trim_end();
         Error::InputFile {
             path: path.to_path_buf(),
@@ -370,6 +501,61 @@ impl Lines<'_> {
         Location {
             line: self.position(span.start).0,
             ..Location::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The system file as `#[derive(Deserialize)]` reads it, with the sections of other
+    /// commands as fields: the messages the reader must keep.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Derived {
+        connections: Option<IgnoredAny>,
+        experiment: IgnoredAny,
+        component: Option<IgnoredAny>,
+        connection: Option<IgnoredAny>,
+        schedule: Option<IgnoredAny>,
+        output: Option<IgnoredAny>,
+        bond: Option<IgnoredAny>,
+        energy: Option<IgnoredAny>,
+        gradient: Option<IgnoredAny>,
+        identify: Option<IgnoredAny>,
+        experiments: Option<IgnoredAny>,
+    }
+
+    const SECTIONS: &[&str] = &["gradient", "identify", "experiments"];
+
+    fn read(text: &str) -> std::result::Result<SystemFile, toml::de::Error> {
+        toml::Deserializer::parse(text)
+            .and_then(|document| SystemFileSeed { sections: SECTIONS }.deserialize(document))
+    }
+
+    #[test]
+    fn the_sections_of_other_commands_are_accepted_unread() {
+        let file = read(
+            "[experiment]\nstop = 1.0\nstep = 0.1\n[gradient]\nparameters = [\"a.k\"]\n\
+             [[experiments]]\ndata = \"m.csv\"\n[identify]\nmax-iterations = 3\n",
+        )
+        .unwrap();
+        assert_eq!(*file.experiment.stop.get_ref(), 1.0);
+    }
+
+    #[test]
+    fn unknown_and_missing_keys_fail_as_with_the_derive() {
+        for text in [
+            "stepp = 1\n[experiment]\nstop = 1.0\nstep = 0.1\n",
+            "[experiment]\nstop = 1.0\nstep = 0.1\n[gradients]\nparameters = []\n",
+            "[schedule]\nkind = \"jacobi\"\n",
+        ] {
+            let ours = read(text).unwrap_err();
+            let derived = toml::from_str::<Derived>(text).unwrap_err();
+            assert_eq!(ours.message(), derived.message(), "{text}");
+            assert_eq!(ours.span(), derived.span(), "{text}");
         }
     }
 }

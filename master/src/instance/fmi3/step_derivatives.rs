@@ -4,8 +4,8 @@
 
 use super::Fmu3Instance;
 use crate::error::Result;
-use crate::gradient::{DerivativeLayout, StepDerivatives};
 use crate::import::ManifestVariable;
+use crate::instance::{DerivativeLayout, StepDerivatives};
 use crate::model_description::InterfaceType;
 
 impl Fmu3Instance {

@@ -6,8 +6,9 @@ use std::ffi::c_void;
 
 use super::{HeldInputStep, Saved};
 use crate::error::{Error, Result};
-use crate::gradient::StepDerivatives;
-use crate::instance::{EventUpdate, FmuInstance, FmuState, IntegratorStepOutcome, StepOutcome};
+use crate::instance::{
+    EventUpdate, FmuInstance, FmuState, IntegratorStepOutcome, StepDerivatives, StepOutcome,
+};
 use crate::model_description::{FmiVersion, InterfaceType, Values, VariableType};
 
 impl HeldInputStep {

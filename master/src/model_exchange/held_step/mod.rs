@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::partials::Partials;
 use super::stepper::{MeStepper, Reached, StepperSnapshot};
 use crate::error::{Error, Result};
-use crate::gradient::DerivativeLayout;
+use crate::instance::DerivativeLayout;
 use crate::instance::{FmuInstance, FmuState, StepOutcome};
 use crate::model_description::{
     Causality, FmiVersion, ModelDescription, Variability, VariableType,

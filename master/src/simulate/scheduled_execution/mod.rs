@@ -21,13 +21,13 @@ pub use clocks::Clocks;
 pub use queue::{Tick, TickQueue};
 
 use super::recorder::Recorder;
-use super::start_values::{self, StartValue};
 use super::{Experiment, InputTable, SimulationSummary};
 use crate::error::{Error, Result};
 use crate::instance::{FmuInstance, LogSettings};
 use crate::interrupt;
 use crate::model_description::InterfaceType;
 use crate::output::progress::Progress;
+use crate::start_values::{self, StartValue};
 use crate::Fmu;
 
 /// What the Scheduled Execution loop needs.

@@ -2,8 +2,12 @@
 //! before initialization. An array takes a list (`u=[1,2,3]`, `A=[[1,2],[3,4]]`) or one element
 //! (`x0[2]=5`); structural parameters are set first, in Configuration Mode, and size the
 //! arrays the other values fill.
+//!
+//! Systems give their components' start values the same way, so both the single-FMU
+//! simulation and the systems build on this module.
 
-use super::array_literal;
+mod array_literal;
+
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
 use crate::model_description::{

@@ -7,7 +7,8 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::scalar::Scalar;
+use num_dual::DualNum;
+
 use crate::error::Error;
 
 /// Makes an error about the system file at a byte span.
@@ -59,12 +60,13 @@ pub struct Cap {
 }
 
 impl Cap {
-    /// The largest correction magnitude allowed with an uncorrected effort of magnitude `effort`.
-    pub fn limit<T: Scalar>(&self, effort: T) -> T {
+    /// The largest correction magnitude allowed with an uncorrected effort of magnitude `effort`,
+    /// in real or dual numbers (the energy formulas' scalars).
+    pub fn limit<T: DualNum<Primitive = f64> + Copy>(&self, effort: T) -> T {
         let relative = effort * self.fraction;
         match self.absolute {
             // As `f64::min`: the absolute cap also wins over a NaN (an infinite fraction of 0).
-            Some(absolute) if relative.real().is_nan() || relative.real() > absolute => {
+            Some(absolute) if relative.re().is_nan() || relative.re() > absolute => {
                 T::from(absolute)
             }
             _ => relative,

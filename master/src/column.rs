@@ -1,6 +1,9 @@
 //! Result columns named after a variable or one of its FMI 3.0 aliases (or an element of an
 //! array, `y[2]`): the name in the header, the element shown and, for an alias with a display
 //! unit, the unit its values are written in.
+//!
+//! Systems and single-FMU simulations choose their columns when they are set up; the result
+//! writers only show them, so the columns sit below both.
 
 use crate::model_description::{element_names, DisplayUnit, ModelDescription, Variable};
 
