@@ -138,7 +138,7 @@ pub enum Error {
         /// The function.
         function: &'static str,
         /// The returned status.
-        status: &'static str,
+        status: crate::instance::CallStatus,
         /// The last error the FMU logged.
         message: Option<String>,
     },

@@ -5,6 +5,8 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
+use super::CallStatus;
+
 /// How much of the FMU's log to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum LogLevel {
@@ -51,8 +53,8 @@ impl std::str::FromStr for LogLevel {
 pub struct LogMessage {
     /// The instance that logged it.
     pub instance: String,
-    /// `OK`, `Warning`, `Discard`, `Error`, `Fatal`.
-    pub status: &'static str,
+    /// The status it was logged with.
+    pub status: CallStatus,
     /// The FMU's log category.
     pub category: String,
     /// The message text (for FMI 2.0, formatted with its printf arguments).
@@ -92,19 +94,6 @@ impl Default for LogSettings {
             level: LogLevel::default(),
             logger: stderr_logger(),
         }
-    }
-}
-
-/// Name of an FMI status code.
-pub fn status_name(status: c_int) -> &'static str {
-    match status {
-        0 => "OK",
-        1 => "Warning",
-        2 => "Discard",
-        3 => "Error",
-        4 => "Fatal",
-        5 => "Pending",
-        _ => "an invalid status",
     }
 }
 
@@ -149,7 +138,7 @@ impl LogContext {
         {
             (self.settings.logger)(&LogMessage {
                 instance: self.instance.clone(),
-                status: status_name(status),
+                status: CallStatus::from_code(status),
                 category,
                 message,
             });

@@ -1,6 +1,7 @@
 //! A safe API over an FMU instance: one trait, [`FmuInstance`], implemented for FMI 2.0
 //! ([`Fmu2Instance`]) and FMI 3.0 ([`Fmu3Instance`]).
 
+mod call_status;
 mod counting;
 mod crash;
 mod fmi2;
@@ -8,6 +9,7 @@ mod fmi3;
 pub mod logging;
 mod step_derivatives;
 
+pub use call_status::CallStatus;
 pub use counting::{CallCounter, CountingInstance};
 pub use crash::install as install_crash_report;
 pub use fmi2::Fmu2Instance;
@@ -312,14 +314,14 @@ impl InstanceCore {
     }
 
     fn call_error(&self, function: &'static str, status: impl Into<c_int>) -> Error {
-        let status = status.into();
-        if status == 4 {
+        let status = CallStatus::from_code(status.into());
+        if status == CallStatus::Fatal {
             self.fatal.set(true);
         }
         Error::Call {
             instance: self.name.clone(),
             function,
-            status: logging::status_name(status),
+            status,
             message: self.log.take_last_problem(),
         }
     }
