@@ -15,8 +15,6 @@ pub mod experiments;
 pub mod float_text;
 pub mod gradient;
 pub mod identify;
-pub mod import;
-pub mod instance;
 pub mod interrupt;
 pub mod model_exchange;
 pub mod output;
@@ -25,14 +23,13 @@ pub mod schedule;
 pub mod simulate;
 pub mod solver;
 pub mod start_values;
-pub mod suggest;
 pub mod sweep;
 pub mod system;
 pub mod time_grid;
 
-/// The FMI host's binary loading and model descriptions, under the paths the rest of the
-/// master uses.
-pub use fmi_host::{binding, model_description};
+/// The FMI host (binaries, model descriptions, import, instances, name suggestions), under
+/// the paths the rest of the master uses.
+pub use fmi_host::{binding, import, instance, model_description, suggest};
 
 /// The guarded input and result files and the temporary folders, under the paths the rest
 /// of the master uses.

@@ -8,7 +8,8 @@ mod common;
 
 use tandem::instance::{Fmu3Instance, LogLevel, LogSettings};
 use tandem::model_description::InterfaceType;
-use tandem::{Error, Fmu, FmuInstance};
+use fmi_host::Error;
+use tandem::{Fmu, FmuInstance};
 use tandem_tests::fmus::{self, FmiVersion};
 
 /// Communication step size and steps taken before the point the step is linearized at.

@@ -10,7 +10,8 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use common::pythonfmu::{build, libpython};
 use tandem::instance::{LogLevel, LogMessage, LogSettings};
 use tandem::model_description::{InterfaceType, Values, VariableType};
-use tandem::{Error, Fmu, FmuInstance};
+use fmi_host::Error;
+use tandem::{Fmu, FmuInstance};
 
 /// Makes the Python runtime's symbols global and serializes the tests (one embedded
 /// interpreter per process).

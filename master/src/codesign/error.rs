@@ -96,3 +96,9 @@ pub enum CodesignError {
     #[error("plant: {0}")]
     Plant(String),
 }
+
+impl From<fmi_host::Error> for CodesignError {
+    fn from(error: fmi_host::Error) -> Self {
+        CodesignError::Fmu(error.into())
+    }
+}

@@ -197,7 +197,7 @@ impl FmuPlant {
             update = instance.update_discrete_states()?;
             passes += 1;
         }
-        instance.enter_continuous_time_mode()
+        Ok(instance.enter_continuous_time_mode()?)
     }
 
     /// ∂r/∂(x, u) at (x, u, d), n_x × (n_x + n_u), from one directional derivative per column.

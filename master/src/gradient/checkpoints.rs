@@ -181,7 +181,7 @@ impl Checkpoints {
 /// Makes component `i` stop linearizing its steps and drop those it kept.
 fn stop_linearizing(cosimulation: &mut CoSimulation, i: usize) -> Result<()> {
     match cosimulation.instance_mut(i)?.step_derivatives() {
-        Some(derivatives) => derivatives.keep_step_linearizations(0).map(drop),
+        Some(derivatives) => Ok(derivatives.keep_step_linearizations(0).map(drop)?),
         None => Ok(()),
     }
 }
@@ -232,7 +232,7 @@ pub fn stages_forward(
 /// Frees `states` of component `index`.
 pub fn free(cosimulation: &mut CoSimulation, index: usize, states: Vec<FmuState>) -> Result<()> {
     let instance = cosimulation.instance_mut(index)?;
-    states
+    Ok(states
         .into_iter()
-        .try_for_each(|state| instance.free_fmu_state(state))
+        .try_for_each(|state| instance.free_fmu_state(state))?)
 }

@@ -96,7 +96,8 @@ pub fn derivatives<'c>(
 }
 
 /// A failure of a sweep in component `name` at `time`.
-pub fn failed(name: &str, time: f64, error: Error) -> Error {
+pub fn failed(name: &str, time: f64, error: impl Into<Error>) -> Error {
+    let error = error.into();
     Error::Simulation {
         time,
         message: format!("gradient sweep, component {name}: {error}"),

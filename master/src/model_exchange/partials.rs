@@ -63,7 +63,7 @@ impl Partials {
         if unknowns.is_empty() {
             return Ok(());
         }
-        instance.get_directional_derivative(unknowns, &self.knowns, seed, out)
+        Ok(instance.get_directional_derivative(unknowns, &self.knowns, seed, out)?)
     }
 
     /// `out = J^T seed`, `J = d equation / d (x, u, p)`.
@@ -80,7 +80,7 @@ impl Partials {
             return Ok(());
         }
         if self.adjoint {
-            return instance.get_adjoint_derivative(unknowns, &self.knowns, seed, out);
+            return Ok(instance.get_adjoint_derivative(unknowns, &self.knowns, seed, out)?);
         }
         let mut column = vec![0.0; unknowns.len()];
         for (j, o) in out.iter_mut().enumerate() {

@@ -416,7 +416,7 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
             }
             put(instance, calls, t, &x, inputs)?;
             *calls += 1;
-            instance.get_event_indicators(z)
+            Ok(instance.get_event_indicators(z)?)
         };
         let resolution = 1e-12 * end.abs().max(1.0) + 100.0 * f64::EPSILON * (end - start).abs();
         let crossing = locate_crossing(

@@ -331,7 +331,7 @@ impl Participant {
     /// Ends the run.
     pub fn terminate(&mut self) -> Result<()> {
         self.ports.calls += 1;
-        self.engine.instance().terminate()
+        Ok(self.engine.instance().terminate()?)
     }
 
     /// Writes the connected inputs: each source's hold of `degree` at `time`.
@@ -677,9 +677,9 @@ fn array_inputs(component: &Component, connected: &[&Connection]) -> Result<Vec<
 }
 
 /// `error` as a failure of the simulation at `time` (the message keeps the instance and call).
-fn at(time: f64, error: Error) -> Error {
-    match error {
-        Error::Simulation { .. } => error,
+fn at(time: f64, error: impl Into<Error>) -> Error {
+    match error.into() {
+        error @ Error::Simulation { .. } => error,
         other => Error::Simulation {
             time,
             message: other.to_string(),

@@ -382,10 +382,11 @@ fn initialize_and_run(
         }
         // Scheduled Execution instances are made and run by `scheduled_execution::run`.
         InterfaceType::ScheduledExecution => {
-            return Err(Error::Unsupported {
+            return Err(fmi_host::Error::Unsupported {
                 instance: instance.name().to_string(),
                 function: "Scheduled Execution through the FmuInstance interface",
-            })
+            }
+            .into())
         }
     };
     instance.terminate()?;

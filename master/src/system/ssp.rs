@@ -7,7 +7,8 @@ use std::path::Path;
 
 use tempfile::TempDir;
 
-use crate::error::{ArchiveKind, Error, Result};
+use crate::error::{Error, Result};
+use fmi_host::error::ArchiveKind;
 use crate::import::entry_limits::{MAX_UNPACKED, MAX_XML};
 use crate::import::unpack::{ArchiveFile, Unpacker};
 use crate::temporary::{self, Kind};

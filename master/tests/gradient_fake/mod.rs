@@ -23,7 +23,7 @@ use tandem::instance::{
 };
 use tandem::model_description::{FmiVersion, InterfaceType, Values, VariableType};
 use tandem::system::Component;
-use tandem::{Error, Result};
+use fmi_host::{Error, Result};
 
 /// Value reference of input `i` is `i`, of output `j` is `OUTPUT + j`, of parameter `l` is
 /// `PARAMETER + l`.

@@ -166,7 +166,7 @@ impl StepDerivatives for HeldInputStep {
         self.layout.clone()
     }
 
-    fn state_size(&mut self) -> Result<usize> {
+    fn state_size(&mut self) -> fmi_host::Result<usize> {
         Ok(self.stepper.state_count())
     }
 
@@ -178,8 +178,8 @@ impl StepDerivatives for HeldInputStep {
         d_parameters: &[f64],
         d_state_next: &mut [f64],
         d_outputs_next: &mut [f64],
-    ) -> Result<()> {
-        self.retraced(step, |this, retraced| {
+    ) -> fmi_host::Result<()> {
+        Ok(self.retraced(step, |this, retraced| {
             let mut d_state = d_state.to_vec();
             let shared = RefCell::new(&mut *this);
             for linear in &retraced.steps {
@@ -202,7 +202,7 @@ impl StepDerivatives for HeldInputStep {
                 d_parameters,
                 d_outputs_next,
             )
-        })
+        })?)
     }
 
     fn step_vjp(
@@ -213,10 +213,10 @@ impl StepDerivatives for HeldInputStep {
         bar_state: &mut [f64],
         bar_inputs: &mut [f64],
         bar_parameters: &mut [f64],
-    ) -> Result<()> {
+    ) -> fmi_host::Result<()> {
         bar_inputs.fill(0.0);
         bar_parameters.fill(0.0);
-        self.retraced(step, |this, retraced| {
+        Ok(self.retraced(step, |this, retraced| {
             this.put(retraced.end_time, &retraced.end_states)?;
             let mut bar = vec![0.0; this.stepper.state_count()];
             this.transpose_product(
@@ -247,7 +247,7 @@ impl StepDerivatives for HeldInputStep {
             }
             bar_state.copy_from_slice(&bar);
             Ok(())
-        })
+        })?)
     }
 
     fn output_vjp(
@@ -256,16 +256,16 @@ impl StepDerivatives for HeldInputStep {
         bar_state: &mut [f64],
         bar_inputs: &mut [f64],
         bar_parameters: &mut [f64],
-    ) -> Result<()> {
+    ) -> fmi_host::Result<()> {
         bar_inputs.fill(0.0);
         bar_parameters.fill(0.0);
-        self.transpose_product(
+        Ok(self.transpose_product(
             Equation::Outputs,
             bar_outputs,
             bar_state,
             bar_inputs,
             bar_parameters,
-        )
+        )?)
     }
 
     /// The initial states do not depend on the inputs or on the parameters in the layout
@@ -277,7 +277,7 @@ impl StepDerivatives for HeldInputStep {
         bar_outputs: &[f64],
         bar_inputs: &mut [f64],
         bar_parameters: &mut [f64],
-    ) -> Result<()> {
+    ) -> fmi_host::Result<()> {
         let mut bar_state = vec![0.0; self.stepper.state_count()];
         self.output_vjp(bar_outputs, &mut bar_state, bar_inputs, bar_parameters)
     }

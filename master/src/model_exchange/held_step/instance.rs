@@ -5,16 +5,17 @@
 use std::ffi::c_void;
 
 use super::{HeldInputStep, Saved};
-use crate::error::{Error, Result};
+use crate::error::Error;
 use crate::instance::{
     EventUpdate, FmuInstance, FmuState, IntegratorStepOutcome, StepDerivatives, StepOutcome,
 };
 use crate::model_description::{FmiVersion, InterfaceType, Values, VariableType};
+use fmi_host::Result;
 
 impl HeldInputStep {
     /// The error of a call the held step does not offer.
-    fn unsupported(&self, function: &'static str) -> Error {
-        Error::Unsupported {
+    fn unsupported(&self, function: &'static str) -> fmi_host::Error {
+        fmi_host::Error::Unsupported {
             instance: self.name.clone(),
             function,
         }
@@ -58,7 +59,8 @@ impl FmuInstance for HeldInputStep {
                     "instance {}: the FMU asked to terminate when leaving initialization",
                     self.name
                 ),
-            });
+            }
+            .into());
         }
         Ok(())
     }
@@ -121,7 +123,7 @@ impl FmuInstance for HeldInputStep {
     }
 
     fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome> {
-        self.advance(time, step)
+        Ok(self.advance(time, step)?)
     }
 
     fn enter_event_mode(&mut self) -> Result<()> {
@@ -216,7 +218,7 @@ impl FmuInstance for HeldInputStep {
         let saved = self.saved[index].take().expect("slot_of checked it");
         let restored = self.restore(&saved);
         self.saved[index] = Some(saved);
-        restored
+        Ok(restored?)
     }
 
     fn free_fmu_state(&mut self, state: FmuState) -> Result<()> {

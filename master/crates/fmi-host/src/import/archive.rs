@@ -10,7 +10,7 @@ use zip::ZipArchive;
 use super::entry_limits::{check_header, read_within, MAX_UNPACKED, MAX_XML};
 use super::unpack::{ArchiveFile, Unpacker};
 use crate::error::{ArchiveKind, Error, Result};
-use crate::temporary::{self, Kind};
+use tandem_files::temporary::{self, Kind};
 
 /// The name of the model description at the root of every FMU.
 pub const MODEL_DESCRIPTION: &str = "modelDescription.xml";

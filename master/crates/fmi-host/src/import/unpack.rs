@@ -36,7 +36,7 @@ impl ArchiveFile<'_> {
     /// Opens the archive and checks that no entry's name leads out of the folder it would be
     /// unpacked into.
     pub fn open(&self) -> Result<ZipArchive<File>> {
-        let file = crate::files::open_input(self.path).map_err(|e| Error::io(self.path, e))?;
+        let file = tandem_files::open_input(self.path).map_err(|e| Error::io(self.path, e))?;
         let zip = ZipArchive::new(file).map_err(|e| self.corrupt(e.to_string()))?;
         // Every entry is checked, not only those unpacked: an archive with an escaping entry
         // is malformed whatever the run reads of it.

@@ -4,7 +4,7 @@
 mod adjoint_manifest;
 mod archive;
 pub mod entry_limits;
-pub(crate) mod unpack;
+pub mod unpack;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

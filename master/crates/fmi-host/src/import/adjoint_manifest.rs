@@ -288,7 +288,7 @@ mod tests {
 
     #[test]
     fn the_extension_needs_an_fmi3_description() {
-        let fmi2 = include_str!("../../tests/fixtures/fmi2_bouncing_ball.xml");
+        let fmi2 = include_str!("../../../../tests/fixtures/fmi2_bouncing_ball.xml");
         let md = ModelDescription::parse(fmi2).unwrap();
         let refused = AdjointManifest::parse(&manifest(""), &md).unwrap_err();
         assert!(
