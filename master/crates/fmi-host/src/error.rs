@@ -13,15 +13,8 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Everything that can go wrong when importing an FMU, instantiating it or calling it.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A file could not be read or written.
-    #[error("{}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// A result file that cannot be created as asked, or a temporary folder.
+    /// A file (the FMU, an unpacked entry) could not be read or written, or a temporary
+    /// folder could not be made.
     #[error(transparent)]
     Files(#[from] tandem_files::Error),
     /// The .fmu or .ssp is not a readable zip archive, or an entry's name or link leads out
@@ -217,11 +210,8 @@ impl Error {
         }
     }
 
-    /// An I/O error on `path`.
+    /// An I/O error on `path` (an error of the files, [`tandem_files::Error::Io`]).
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io {
-            path: path.into(),
-            source,
-        }
+        Error::Files(tandem_files::Error::io(path, source))
     }
 }
