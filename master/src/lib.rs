@@ -21,7 +21,6 @@ pub mod output;
 pub mod run;
 pub mod schedule;
 pub mod simulate;
-pub mod solver;
 pub mod start_values;
 pub mod sweep;
 pub mod system;
@@ -34,6 +33,9 @@ pub use fmi_host::{binding, import, instance, model_description, suggest};
 /// The guarded input and result files and the temporary folders, under the paths the rest
 /// of the master uses.
 pub use tandem_files::{self as files, temporary};
+
+/// The ODE solvers, under the path the rest of the master uses.
+pub use tandem_ode as solver;
 
 pub use error::{Error, Result};
 pub use import::Fmu;

@@ -376,7 +376,7 @@ impl Interpolant for HermiteOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::SingularStage;
+    use crate::SingularStage;
 
     #[derive(Debug)]
     struct Singular;
