@@ -108,9 +108,26 @@ impl From<fmi_host::Error> for Error {
         match error {
             fmi_host::Error::External(external) => match external.downcast::<Error>() {
                 Ok(own) => *own,
-                Err(other) => Error::Fmi(fmi_host::Error::External(other)),
+                Err(other) => match other.downcast::<tandem_ode::Error>() {
+                    Ok(integration) => Error::from(*integration),
+                    Err(other) => Error::Fmi(fmi_host::Error::External(other)),
+                },
             },
             error => Error::Fmi(error),
+        }
+    }
+}
+
+/// The integration's errors are the master's own kinds (a failure at a time, a value out of
+/// range), so that callers match them the same wherever they arise.
+impl From<tandem_ode::Error> for Error {
+    fn from(error: tandem_ode::Error) -> Self {
+        match error {
+            tandem_ode::Error::Fmi(error) => Error::from(error),
+            tandem_ode::Error::Simulation { time, message } => Error::Simulation { time, message },
+            tandem_ode::Error::InvalidValue { item, message } => {
+                Error::InvalidValue { item, message }
+            }
         }
     }
 }
@@ -126,14 +143,11 @@ impl From<Error> for fmi_host::Error {
     }
 }
 
-impl From<crate::solver::SingularStage> for Error {
-    fn from(singular: crate::solver::SingularStage) -> Self {
-        Error::Simulation {
-            time: singular.time,
-            message: "an implicit stage of the master's integrator has a singular iteration \
-                      matrix there, so the step has no derivative"
-                .into(),
-        }
+/// The master's error inside a callback of the integration (inputs set, rows recorded),
+/// carried through it unchanged.
+impl From<Error> for tandem_ode::Error {
+    fn from(error: Error) -> Self {
+        tandem_ode::Error::Fmi(error.into())
     }
 }
 

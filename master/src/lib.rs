@@ -12,11 +12,9 @@ pub mod coupling;
 pub mod energy;
 pub mod error;
 pub mod experiments;
-pub mod float_text;
 pub mod gradient;
 pub mod identify;
 pub mod interrupt;
-pub mod model_exchange;
 pub mod output;
 pub mod run;
 pub mod schedule;
@@ -28,14 +26,15 @@ pub mod time_grid;
 
 /// The FMI host (binaries, model descriptions, import, instances, name suggestions), under
 /// the paths the rest of the master uses.
-pub use fmi_host::{binding, import, instance, model_description, suggest};
+pub use fmi_host::{binding, float_text, import, instance, model_description, suggest};
 
 /// The guarded input and result files and the temporary folders, under the paths the rest
 /// of the master uses.
 pub use tandem_files::{self as files, temporary};
 
-/// The ODE solvers, under the path the rest of the master uses.
-pub use tandem_ode as solver;
+/// The ODE solvers and the stepping of Model Exchange FMUs, under the paths the rest of the
+/// master uses.
+pub use tandem_ode::{model_exchange, solver};
 
 pub use error::{Error, Result};
 pub use import::Fmu;

@@ -102,3 +102,9 @@ impl From<fmi_host::Error> for CodesignError {
         CodesignError::Fmu(error.into())
     }
 }
+
+impl From<tandem_ode::Error> for CodesignError {
+    fn from(error: tandem_ode::Error) -> Self {
+        CodesignError::Fmu(error.into())
+    }
+}

@@ -300,7 +300,7 @@ impl Participant {
         };
         let ports = &mut self.ports;
         let mut inputs = |instance: &mut dyn FmuInstance, t: f64, _event: bool| {
-            ports.set_inputs(instance, histories, t, 0)
+            Ok(ports.set_inputs(instance, histories, t, 0)?)
         };
         if stepper
             .start(start, &mut inputs)
@@ -463,7 +463,7 @@ impl Participant {
             }
             Engine::ModelExchange(stepper) => {
                 let mut inputs = |instance: &mut dyn FmuInstance, t: f64, _event: bool| {
-                    ports.set_inputs(instance, histories, t, degree)
+                    Ok(ports.set_inputs(instance, histories, t, degree)?)
                 };
                 let reached = stepper.advance_to(to, &mut inputs);
                 match reached.map_err(|e| at(stepper.time(), e))? {

@@ -90,7 +90,7 @@ fn integrate<S: Stepper>(
                 let now = me.time();
                 let passed = std::iter::from_fn(|| outputs.next_if(|&t| t < now));
                 me.revisit_last_step(passed, &mut inputs, |instance, time| {
-                    recorder.record(instance, time)
+                    Ok(recorder.record(instance, time)?)
                 })?;
             }
             let statistics = me.statistics();
@@ -147,7 +147,7 @@ fn table_inputs(table: Option<&InputTable>) -> Box<Inputs<'_>> {
     let continuous = table.is_some_and(InputTable::has_continuous);
     Box::new(
         move |instance: &mut dyn FmuInstance, time: f64, event: bool| match table {
-            Some(table) if event || continuous => table.apply(instance, time),
+            Some(table) if event || continuous => Ok(table.apply(instance, time)?),
             _ => Ok(()),
         },
     )

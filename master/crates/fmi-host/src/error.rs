@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::instance::CallStatus;
+use crate::call_status::CallStatus;
 use crate::model_description::{InterfaceType, ModelDescription, ParseError};
 use crate::suggest::did_you_mean;
 

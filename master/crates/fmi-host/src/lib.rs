@@ -7,13 +7,16 @@
 //! - [`model_description`]: `modelDescription.xml` of either standard, parsed into one
 //!   [`ModelDescription`] and validated;
 //! - [`binding`]: the binary's functions resolved up front into tables typed by the ABI
-//!   crate ([`fmi_abi`]).
+//!   crate ([`fmi_abi`]);
+//! - [`float_text`]: numbers as result files and messages print them.
 //!
 //! The crate depends on no command-line, plotting or result-file library; its errors
 //! ([`Error`]) name the file, the instance, the function or the variable, and the problem.
 
 pub mod binding;
+pub mod call_status;
 pub mod error;
+pub mod float_text;
 pub mod import;
 pub mod instance;
 pub mod model_description;

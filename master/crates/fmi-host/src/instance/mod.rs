@@ -1,7 +1,6 @@
 //! A safe API over an FMU instance: one trait, [`FmuInstance`], implemented for FMI 2.0
 //! ([`Fmu2Instance`]) and FMI 3.0 ([`Fmu3Instance`]).
 
-mod call_status;
 mod counting;
 mod crash;
 mod fmi2;
@@ -9,7 +8,7 @@ mod fmi3;
 pub mod logging;
 mod step_derivatives;
 
-pub use call_status::CallStatus;
+pub use crate::call_status::CallStatus;
 pub use counting::{CallCounter, CountingInstance};
 pub use crash::install as install_crash_report;
 pub use fmi2::Fmu2Instance;

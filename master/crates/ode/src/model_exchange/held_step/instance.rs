@@ -6,10 +6,10 @@ use std::ffi::c_void;
 
 use super::{HeldInputStep, Saved};
 use crate::error::Error;
-use crate::instance::{
+use fmi_host::instance::{
     EventUpdate, FmuInstance, FmuState, IntegratorStepOutcome, StepDerivatives, StepOutcome,
 };
-use crate::model_description::{FmiVersion, InterfaceType, Values, VariableType};
+use fmi_host::model_description::{FmiVersion, InterfaceType, Values, VariableType};
 use fmi_host::Result;
 
 impl HeldInputStep {

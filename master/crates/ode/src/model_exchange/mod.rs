@@ -7,7 +7,7 @@
 
 mod equations;
 mod held_step;
-pub(crate) mod partials;
+pub mod partials;
 mod stepper;
 
 pub use equations::NonFinite;

@@ -376,7 +376,7 @@ impl Interpolant for HermiteOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SingularStage;
+    use crate::solver::SingularStage;
 
     #[derive(Debug)]
     struct Singular;

@@ -20,7 +20,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::{HeldInputStep, Saved};
 use crate::error::{Error, Result};
-use crate::instance::{DerivativeLayout, StepDerivatives};
+use fmi_host::instance::{DerivativeLayout, StepDerivatives};
 use crate::model_exchange::partials::Equation;
 use crate::model_exchange::Reached;
 use crate::solver::StepLinearization;

@@ -18,9 +18,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::partials::Partials;
 use super::stepper::{MeStepper, Reached, StepperSnapshot};
 use crate::error::{Error, Result};
-use crate::instance::DerivativeLayout;
-use crate::instance::{FmuInstance, FmuState, StepOutcome};
-use crate::model_description::{
+use fmi_host::instance::DerivativeLayout;
+use fmi_host::instance::{FmuInstance, FmuState, StepOutcome};
+use fmi_host::model_description::{
     Causality, FmiVersion, ModelDescription, Variability, VariableType,
 };
 use crate::solver::{Auto, Method};

@@ -4,7 +4,7 @@
 //! parameters, in that order.
 
 use crate::error::Result;
-use crate::instance::FmuInstance;
+use fmi_host::instance::FmuInstance;
 
 /// Which equations a product is of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,8 +9,8 @@ use std::borrow::BorrowMut;
 
 use super::equations::{put, Equations, NonFinite, StateVariables};
 use crate::error::{Error, Result};
-use crate::instance::{EventUpdate, FmuInstance};
-use crate::model_description::ModelDescription;
+use fmi_host::instance::{EventUpdate, FmuInstance};
+use fmi_host::model_description::ModelDescription;
 use crate::solver::{
     locate_crossing, sign_changed, DormandPrince, Interpolant, SolverMemory, Stepper, Tolerances,
 };

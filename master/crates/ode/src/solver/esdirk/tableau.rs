@@ -42,7 +42,7 @@ pub const B: [f64; STAGES] = [
 ];
 
 /// The strictly lower triangle of `A` and then the weights `B`, as rows of six: the layout of
-/// [`crate::StepLinearization`].
+/// [`crate::solver::StepLinearization`].
 pub const ROWS: [[f64; 6]; STAGES + 1] = rows();
 
 /// The diagonal of `A` (the first stage is explicit).
