@@ -110,7 +110,10 @@ impl From<fmi_host::Error> for Error {
                 Ok(own) => *own,
                 Err(other) => match other.downcast::<tandem_ode::Error>() {
                     Ok(integration) => Error::from(*integration),
-                    Err(other) => Error::Fmi(fmi_host::Error::External(other)),
+                    Err(other) => match other.downcast::<tandem_cosim::Error>() {
+                        Ok(cosimulation) => Error::from(*cosimulation),
+                        Err(other) => Error::Fmi(fmi_host::Error::External(other)),
+                    },
                 },
             },
             error => Error::Fmi(error),
@@ -139,6 +142,41 @@ impl From<Error> for fmi_host::Error {
         match error {
             Error::Fmi(error) => error,
             error => fmi_host::Error::External(Box::new(error)),
+        }
+    }
+}
+
+/// The co-simulation's errors are the master's own kinds, and the master's own errors come
+/// back from the callbacks it plugged in unchanged.
+impl From<tandem_cosim::Error> for Error {
+    fn from(error: tandem_cosim::Error) -> Self {
+        use tandem_cosim::Error as Cosim;
+        match error {
+            Cosim::Fmi(error) => Error::from(error),
+            Cosim::Files(error) => Error::Files(error),
+            Cosim::InputFile { path, message } => Error::InputFile { path, message },
+            Cosim::InvalidValue { item, message } => Error::InvalidValue { item, message },
+            Cosim::Simulation { time, message } => Error::Simulation { time, message },
+            Cosim::External(external) => match external.downcast::<Error>() {
+                Ok(own) => *own,
+                Err(other) => Error::Fmi(fmi_host::Error::External(other)),
+            },
+        }
+    }
+}
+
+/// The master's error inside a callback of the co-simulation (a recorder), carried through it
+/// unchanged.
+impl From<Error> for tandem_cosim::Error {
+    fn from(error: Error) -> Self {
+        use tandem_cosim::Error as Cosim;
+        match error {
+            Error::Fmi(error) => Cosim::Fmi(error),
+            Error::Files(error) => Cosim::Files(error),
+            Error::InputFile { path, message } => Cosim::InputFile { path, message },
+            Error::InvalidValue { item, message } => Cosim::InvalidValue { item, message },
+            Error::Simulation { time, message } => Cosim::Simulation { time, message },
+            error => Cosim::External(Box::new(error)),
         }
     }
 }

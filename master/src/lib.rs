@@ -7,9 +7,6 @@
 pub mod cli;
 pub mod cluster;
 pub mod codesign;
-pub mod column;
-pub mod coupling;
-pub mod energy;
 pub mod error;
 pub mod experiments;
 pub mod gradient;
@@ -17,12 +14,8 @@ pub mod identify;
 pub mod interrupt;
 pub mod output;
 pub mod run;
-pub mod schedule;
 pub mod simulate;
-pub mod start_values;
 pub mod sweep;
-pub mod system;
-pub mod time_grid;
 
 /// The FMI host (binaries, model descriptions, import, instances, name suggestions), under
 /// the paths the rest of the master uses.
@@ -35,6 +28,10 @@ pub use tandem_files::{self as files, temporary};
 /// The ODE solvers and the stepping of Model Exchange FMUs, under the paths the rest of the
 /// master uses.
 pub use tandem_ode::{model_exchange, solver};
+
+/// Systems, couplings, schedules and the energy stage, under the paths the rest of the master
+/// uses.
+pub use tandem_cosim::{column, coupling, energy, schedule, start_values, system, time_grid};
 
 pub use error::{Error, Result};
 pub use import::Fmu;

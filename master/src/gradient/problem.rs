@@ -460,10 +460,17 @@ impl Problem {
             .map(|tape| Box::new(TapeRecorder::new(tape.clone())) as Box<dyn Recorder>)
             .collect();
         let system = &self.system;
-        let in_steps =
-            |c: &Component, log: &LogSettings| model_exchange::instantiate(system, c, log);
+        let given = self.instantiate.as_deref();
+        let instantiate = |c: &Component,
+                           log: &LogSettings|
+         -> tandem_cosim::Result<Box<dyn FmuInstance>> {
+            Ok(match given {
+                Some(instantiate) => instantiate(c, log)?,
+                None => model_exchange::instantiate(system, c, log)?,
+            })
+        };
         let hooks = Hooks {
-            instantiate: Some(self.instantiate.as_deref().unwrap_or(&in_steps)),
+            instantiate: Some(&instantiate),
             recorders,
         };
         let mut cosimulation = CoSimulation::initialize_with(&self.system, &self.log, hooks)?;

@@ -544,7 +544,11 @@ impl TapeRecorder {
 }
 
 impl Recorder for TapeRecorder {
-    fn record(&mut self, instance: &mut dyn FmuInstance, event: Event<'_>) -> Result<()> {
-        lock(&self.tape).record(instance, event)
+    fn record(
+        &mut self,
+        instance: &mut dyn FmuInstance,
+        event: Event<'_>,
+    ) -> tandem_cosim::Result<()> {
+        Ok(lock(&self.tape).record(instance, event)?)
     }
 }

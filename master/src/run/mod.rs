@@ -228,7 +228,7 @@ pub fn run_loaded(
             let path = kind.path(&output_file);
             let title = system.name();
             match kind {
-                PlotKind::Energy => energy::plot::draw(&path, &title, trace, &energy_columns)?,
+                PlotKind::Energy => crate::output::energy_plot::draw(&path, &title, trace, &energy_columns)?,
                 PlotKind::Variables => draw_variables(&path, &title, trace, &plotted)?,
             }
             plots.push(path);

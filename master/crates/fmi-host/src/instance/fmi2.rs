@@ -3,6 +3,7 @@
 use std::ffi::{c_void, CString};
 use std::sync::Arc;
 
+use super::calls::Calls;
 use super::{
     copy_strings, narrow, EventUpdate, FmuInstance, FmuState, InstanceCore, IntegratorStepOutcome,
     LogSettings, StepOutcome,
@@ -124,14 +125,9 @@ impl Fmu2Instance {
     }
 
     /// Calls a `fmi2Component -> fmi2Status` function.
-    fn call(
-        &mut self,
-        function: &'static str,
-        f: unsafe extern "C" fn(Component) -> ffi::Status,
-    ) -> Result<()> {
-        // SAFETY: the component is live until drop; the function takes only the component.
-        let status = unsafe { f(self.component) };
-        self.core.check(function, status)
+    /// The calls this instance makes as FMI 2.0 and 3.0 alike.
+    fn calls(&self) -> Calls<'_> {
+        Calls::new(&self.core, self.component)
     }
 
     /// Calls a function that fills `values` (length checked against `references`).
@@ -175,18 +171,6 @@ impl Fmu2Instance {
                 values.as_ptr(),
             )
         };
-        self.core.check(function, status)
-    }
-
-    /// Calls a function that fills a state-sized or indicator-sized array.
-    fn fill(
-        &mut self,
-        function: &'static str,
-        values: &mut [f64],
-        f: unsafe extern "C" fn(Component, *mut f64, usize) -> ffi::Status,
-    ) -> Result<()> {
-        // SAFETY: the FMU writes `values.len()` elements.
-        let status = unsafe { f(self.component, values.as_mut_ptr(), values.len()) };
         self.core.check(function, status)
     }
 
@@ -249,25 +233,26 @@ impl FmuInstance for Fmu2Instance {
             )
         };
         self.core.check("fmi2SetupExperiment", status)?;
-        self.call(
+        self.calls().call(
             "fmi2EnterInitializationMode",
             self.binding.common.enter_initialization_mode,
         )
     }
 
     fn exit_initialization_mode(&mut self) -> Result<()> {
-        self.call(
+        self.calls().call(
             "fmi2ExitInitializationMode",
             self.binding.common.exit_initialization_mode,
         )
     }
 
     fn terminate(&mut self) -> Result<()> {
-        self.call("fmi2Terminate", self.binding.common.terminate)
+        self.calls()
+            .call("fmi2Terminate", self.binding.common.terminate)
     }
 
     fn reset(&mut self) -> Result<()> {
-        self.call("fmi2Reset", self.binding.common.reset)
+        self.calls().call("fmi2Reset", self.binding.common.reset)
     }
 
     fn get_real(&mut self, references: &[u32], values: &mut [f64]) -> Result<()> {
@@ -436,7 +421,7 @@ impl FmuInstance for Fmu2Instance {
 
     fn enter_event_mode(&mut self) -> Result<()> {
         let f = self.me("fmi2EnterEventMode")?.enter_event_mode;
-        self.call("fmi2EnterEventMode", f)
+        self.calls().call("fmi2EnterEventMode", f)
     }
 
     fn update_discrete_states(&mut self) -> Result<EventUpdate> {
@@ -458,67 +443,51 @@ impl FmuInstance for Fmu2Instance {
         let f = self
             .me("fmi2EnterContinuousTimeMode")?
             .enter_continuous_time_mode;
-        self.call("fmi2EnterContinuousTimeMode", f)
+        self.calls().call("fmi2EnterContinuousTimeMode", f)
     }
 
     fn completed_integrator_step(
         &mut self,
         no_set_state_prior: bool,
     ) -> Result<IntegratorStepOutcome> {
-        let f = self
-            .me("fmi2CompletedIntegratorStep")?
-            .completed_integrator_step;
-        let (mut enter, mut terminate) = (0, 0);
-        // SAFETY: two fmi2Boolean outputs.
-        let status = unsafe {
-            f(
-                self.component,
-                no_set_state_prior as ffi::Boolean,
-                &mut enter,
-                &mut terminate,
-            )
-        };
-        self.core.check("fmi2CompletedIntegratorStep", status)?;
-        Ok(IntegratorStepOutcome {
-            enter_event_mode: enter != 0,
-            terminate: terminate != 0,
-        })
+        let function = "fmi2CompletedIntegratorStep";
+        let f = self.me(function)?.completed_integrator_step;
+        self.calls()
+            .completed_integrator_step(function, f, no_set_state_prior)
     }
 
     fn set_time(&mut self, time: f64) -> Result<()> {
         let f = self.me("fmi2SetTime")?.set_time;
-        // SAFETY: plain value for a live component.
-        let status = unsafe { f(self.component, time) };
-        self.core.check("fmi2SetTime", status)
+        self.calls().set_time("fmi2SetTime", f, time)
     }
 
     fn set_continuous_states(&mut self, states: &[f64]) -> Result<()> {
-        let f = self.me("fmi2SetContinuousStates")?.set_continuous_states;
-        // SAFETY: the FMU reads `states.len()` elements.
-        let status = unsafe { f(self.component, states.as_ptr(), states.len()) };
-        self.core.check("fmi2SetContinuousStates", status)
+        let function = "fmi2SetContinuousStates";
+        let f = self.me(function)?.set_continuous_states;
+        self.calls().set_continuous_states(function, f, states)
     }
 
     fn get_continuous_states(&mut self, states: &mut [f64]) -> Result<()> {
         let f = self.me("fmi2GetContinuousStates")?.get_continuous_states;
-        self.fill("fmi2GetContinuousStates", states, f)
+        self.calls().fill("fmi2GetContinuousStates", states, f)
     }
 
     fn get_derivatives(&mut self, derivatives: &mut [f64]) -> Result<()> {
         let f = self.me("fmi2GetDerivatives")?.get_derivatives;
-        self.fill("fmi2GetDerivatives", derivatives, f)
+        self.calls().fill("fmi2GetDerivatives", derivatives, f)
     }
 
     fn get_event_indicators(&mut self, indicators: &mut [f64]) -> Result<()> {
         let f = self.me("fmi2GetEventIndicators")?.get_event_indicators;
-        self.fill("fmi2GetEventIndicators", indicators, f)
+        self.calls().fill("fmi2GetEventIndicators", indicators, f)
     }
 
     fn get_nominals_of_continuous_states(&mut self, nominals: &mut [f64]) -> Result<()> {
         let f = self
             .me("fmi2GetNominalsOfContinuousStates")?
             .get_nominals_of_continuous_states;
-        self.fill("fmi2GetNominalsOfContinuousStates", nominals, f)
+        self.calls()
+            .fill("fmi2GetNominalsOfContinuousStates", nominals, f)
     }
 
     fn number_of_continuous_states(&self) -> usize {
@@ -576,27 +545,17 @@ impl FmuInstance for Fmu2Instance {
 
     fn get_fmu_state(&mut self) -> Result<FmuState> {
         let f = self.state_functions("fmi2GetFMUstate")?.get;
-        let mut pointer = std::ptr::null_mut();
-        // SAFETY: the FMU writes one state pointer.
-        let status = unsafe { f(self.component, &mut pointer) };
-        self.core.check("fmi2GetFMUstate", status)?;
-        Ok(self.core.wrap_state(pointer))
+        self.calls().get_fmu_state("fmi2GetFMUstate", f)
     }
 
     fn set_fmu_state(&mut self, state: &FmuState) -> Result<()> {
         let f = self.state_functions("fmi2SetFMUstate")?.set;
-        let pointer = self.core.own_state(state)?;
-        // SAFETY: the state was created by this instance and not yet freed (it is borrowed).
-        let status = unsafe { f(self.component, pointer) };
-        self.core.check("fmi2SetFMUstate", status)
+        self.calls().set_fmu_state("fmi2SetFMUstate", f, state)
     }
 
     fn free_fmu_state(&mut self, state: FmuState) -> Result<()> {
         let f = self.state_functions("fmi2FreeFMUstate")?.free;
-        let mut pointer = self.core.own_state(&state)?;
-        // SAFETY: the state belongs to this instance and is consumed here, so it is freed once.
-        let status = unsafe { f(self.component, &mut pointer) };
-        self.core.check("fmi2FreeFMUstate", status)
+        self.calls().free_fmu_state("fmi2FreeFMUstate", f, state)
     }
 
     fn serialize_fmu_state(&mut self, state: &FmuState) -> Result<Vec<u8>> {
@@ -605,16 +564,9 @@ impl FmuInstance for Fmu2Instance {
             .serialized_size
             .zip(functions.serialize)
             .ok_or_else(|| self.core.unsupported("fmi2SerializeFMUstate"))?;
-        let pointer = self.core.own_state(state)?;
-        let mut size = 0;
-        // SAFETY: the state belongs to this instance; one size_t is written.
-        let status = unsafe { size_of(self.component, pointer, &mut size) };
-        self.core.check("fmi2SerializedFMUstateSize", status)?;
-        let mut bytes = vec![0u8; size];
-        // SAFETY: the buffer has the size the FMU asked for.
-        let status = unsafe { serialize(self.component, pointer, bytes.as_mut_ptr().cast(), size) };
-        self.core.check("fmi2SerializeFMUstate", status)?;
-        Ok(bytes)
+        let names = ("fmi2SerializedFMUstateSize", "fmi2SerializeFMUstate");
+        self.calls()
+            .serialize_fmu_state(names, size_of, serialize, state)
     }
 
     fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> Result<FmuState> {
@@ -622,17 +574,7 @@ impl FmuInstance for Fmu2Instance {
             .state_functions("fmi2DeSerializeFMUstate")?
             .deserialize
             .ok_or_else(|| self.core.unsupported("fmi2DeSerializeFMUstate"))?;
-        let mut pointer = std::ptr::null_mut();
-        // SAFETY: the FMU reads `bytes.len()` bytes and writes one state pointer.
-        let status = unsafe {
-            f(
-                self.component,
-                bytes.as_ptr().cast(),
-                bytes.len(),
-                &mut pointer,
-            )
-        };
-        self.core.check("fmi2DeSerializeFMUstate", status)?;
-        Ok(self.core.wrap_state(pointer))
+        self.calls()
+            .deserialize_fmu_state("fmi2DeSerializeFMUstate", f, bytes)
     }
 }

@@ -9,6 +9,7 @@ mod step_derivatives;
 use std::ffi::CString;
 use std::sync::Arc;
 
+use super::calls::Calls;
 use super::{
     copy_strings, narrow, EventUpdate, FmuInstance, FmuState, InstanceCore, IntegratorStepOutcome,
     LogSettings, StepDerivatives, StepOutcome,
@@ -196,14 +197,9 @@ impl Fmu3Instance {
             .ok_or_else(|| self.core.unsupported(function))
     }
 
-    fn call(
-        &mut self,
-        function: &'static str,
-        f: unsafe extern "C" fn(Instance) -> ffi::Status,
-    ) -> Result<()> {
-        // SAFETY: the instance is live until drop; the function takes only the instance.
-        let status = unsafe { f(self.instance) };
-        self.core.check(function, status)
+    /// The calls this instance makes as FMI 2.0 and 3.0 alike.
+    fn calls(&self) -> Calls<'_> {
+        Calls::new(&self.core, self.instance)
     }
 
     /// Reads `values.len()` values (more than `references.len()` for arrays).
@@ -261,17 +257,6 @@ impl Fmu3Instance {
         Ok(values)
     }
 
-    fn fill(
-        &mut self,
-        function: &'static str,
-        values: &mut [f64],
-        f: unsafe extern "C" fn(Instance, *mut f64, usize) -> ffi::Status,
-    ) -> Result<()> {
-        // SAFETY: the FMU writes `values.len()` elements.
-        let status = unsafe { f(self.instance, values.as_mut_ptr(), values.len()) };
-        self.core.check(function, status)
-    }
-
     fn derivative(
         &mut self,
         function: &'static str,
@@ -315,7 +300,7 @@ impl Fmu3Instance {
         f: Option<ffi::InstanceCall>,
     ) -> Result<()> {
         let f = f.ok_or_else(|| self.core.unsupported(function))?;
-        self.call(function, f)
+        self.calls().call(function, f)
     }
 
     /// Reads Binary variables.
@@ -516,14 +501,15 @@ impl FmuInstance for Fmu3Instance {
     }
 
     fn exit_initialization_mode(&mut self) -> Result<()> {
-        self.call(
+        self.calls().call(
             "fmi3ExitInitializationMode",
             self.binding.common.exit_initialization_mode,
         )
     }
 
     fn terminate(&mut self) -> Result<()> {
-        self.call("fmi3Terminate", self.binding.common.terminate)
+        self.calls()
+            .call("fmi3Terminate", self.binding.common.terminate)
     }
 
     fn enter_configuration_mode(&mut self) -> Result<()> {
@@ -539,7 +525,7 @@ impl FmuInstance for Fmu3Instance {
     }
 
     fn reset(&mut self) -> Result<()> {
-        self.call("fmi3Reset", self.binding.common.reset)
+        self.calls().call("fmi3Reset", self.binding.common.reset)
     }
 
     fn get_real(&mut self, references: &[u32], values: &mut [f64]) -> Result<()> {
@@ -682,7 +668,9 @@ impl FmuInstance for Fmu3Instance {
             event_handling_needed: event != 0,
         };
         match status {
-            ffi::Status::Ok | ffi::Status::Warning if early == 0 => Ok(outcome(false).with_time(time + step)),
+            ffi::Status::Ok | ffi::Status::Warning if early == 0 => {
+                Ok(outcome(false).with_time(time + step))
+            }
             ffi::Status::Ok | ffi::Status::Warning => Ok(outcome(true)),
             ffi::Status::Discard if terminate != 0 || last_time > time => Ok(outcome(true)),
             _ => Err(self.core.call_error("fmi3DoStep", status)),
@@ -690,7 +678,8 @@ impl FmuInstance for Fmu3Instance {
     }
 
     fn enter_event_mode(&mut self) -> Result<()> {
-        self.call("fmi3EnterEventMode", self.binding.common.enter_event_mode)
+        self.calls()
+            .call("fmi3EnterEventMode", self.binding.common.enter_event_mode)
     }
 
     fn update_discrete_states(&mut self) -> Result<EventUpdate> {
@@ -726,69 +715,54 @@ impl FmuInstance for Fmu3Instance {
         let f = self
             .me("fmi3EnterContinuousTimeMode")?
             .enter_continuous_time_mode;
-        self.call("fmi3EnterContinuousTimeMode", f)
+        self.calls().call("fmi3EnterContinuousTimeMode", f)
     }
 
     fn completed_integrator_step(
         &mut self,
         no_set_state_prior: bool,
     ) -> Result<IntegratorStepOutcome> {
-        let f = self
-            .me("fmi3CompletedIntegratorStep")?
-            .completed_integrator_step;
-        let (mut enter, mut terminate) = (0, 0);
-        // SAFETY: two fmi3Boolean outputs.
-        let status = unsafe {
-            f(
-                self.instance,
-                no_set_state_prior as ffi::Boolean,
-                &mut enter,
-                &mut terminate,
-            )
-        };
-        self.core.check("fmi3CompletedIntegratorStep", status)?;
-        Ok(IntegratorStepOutcome {
-            enter_event_mode: enter != 0,
-            terminate: terminate != 0,
-        })
+        let function = "fmi3CompletedIntegratorStep";
+        let f = self.me(function)?.completed_integrator_step;
+        self.calls()
+            .completed_integrator_step(function, f, no_set_state_prior)
     }
 
     fn set_time(&mut self, time: f64) -> Result<()> {
         let f = self.me("fmi3SetTime")?.set_time;
-        // SAFETY: plain value for a live instance.
-        let status = unsafe { f(self.instance, time) };
-        self.core.check("fmi3SetTime", status)
+        self.calls().set_time("fmi3SetTime", f, time)
     }
 
     fn set_continuous_states(&mut self, states: &[f64]) -> Result<()> {
-        let f = self.me("fmi3SetContinuousStates")?.set_continuous_states;
-        // SAFETY: the FMU reads `states.len()` elements.
-        let status = unsafe { f(self.instance, states.as_ptr(), states.len()) };
-        self.core.check("fmi3SetContinuousStates", status)
+        let function = "fmi3SetContinuousStates";
+        let f = self.me(function)?.set_continuous_states;
+        self.calls().set_continuous_states(function, f, states)
     }
 
     fn get_continuous_states(&mut self, states: &mut [f64]) -> Result<()> {
         let f = self.me("fmi3GetContinuousStates")?.get_continuous_states;
-        self.fill("fmi3GetContinuousStates", states, f)
+        self.calls().fill("fmi3GetContinuousStates", states, f)
     }
 
     fn get_derivatives(&mut self, derivatives: &mut [f64]) -> Result<()> {
         let f = self
             .me("fmi3GetContinuousStateDerivatives")?
             .get_continuous_state_derivatives;
-        self.fill("fmi3GetContinuousStateDerivatives", derivatives, f)
+        self.calls()
+            .fill("fmi3GetContinuousStateDerivatives", derivatives, f)
     }
 
     fn get_event_indicators(&mut self, indicators: &mut [f64]) -> Result<()> {
         let f = self.me("fmi3GetEventIndicators")?.get_event_indicators;
-        self.fill("fmi3GetEventIndicators", indicators, f)
+        self.calls().fill("fmi3GetEventIndicators", indicators, f)
     }
 
     fn get_nominals_of_continuous_states(&mut self, nominals: &mut [f64]) -> Result<()> {
         let f = self
             .me("fmi3GetNominalsOfContinuousStates")?
             .get_nominals_of_continuous_states;
-        self.fill("fmi3GetNominalsOfContinuousStates", nominals, f)
+        self.calls()
+            .fill("fmi3GetNominalsOfContinuousStates", nominals, f)
     }
 
     fn number_of_continuous_states(&self) -> usize {
@@ -835,27 +809,17 @@ impl FmuInstance for Fmu3Instance {
 
     fn get_fmu_state(&mut self) -> Result<FmuState> {
         let f = self.state_functions("fmi3GetFMUState")?.get;
-        let mut pointer = std::ptr::null_mut();
-        // SAFETY: the FMU writes one state pointer.
-        let status = unsafe { f(self.instance, &mut pointer) };
-        self.core.check("fmi3GetFMUState", status)?;
-        Ok(self.core.wrap_state(pointer))
+        self.calls().get_fmu_state("fmi3GetFMUState", f)
     }
 
     fn set_fmu_state(&mut self, state: &FmuState) -> Result<()> {
         let f = self.state_functions("fmi3SetFMUState")?.set;
-        let pointer = self.core.own_state(state)?;
-        // SAFETY: the state was created by this instance and not yet freed (it is borrowed).
-        let status = unsafe { f(self.instance, pointer) };
-        self.core.check("fmi3SetFMUState", status)
+        self.calls().set_fmu_state("fmi3SetFMUState", f, state)
     }
 
     fn free_fmu_state(&mut self, state: FmuState) -> Result<()> {
         let f = self.state_functions("fmi3FreeFMUState")?.free;
-        let mut pointer = self.core.own_state(&state)?;
-        // SAFETY: the state belongs to this instance and is consumed here, so it is freed once.
-        let status = unsafe { f(self.instance, &mut pointer) };
-        self.core.check("fmi3FreeFMUState", status)
+        self.calls().free_fmu_state("fmi3FreeFMUState", f, state)
     }
 
     fn serialize_fmu_state(&mut self, state: &FmuState) -> Result<Vec<u8>> {
@@ -864,16 +828,9 @@ impl FmuInstance for Fmu3Instance {
             .serialized_size
             .zip(functions.serialize)
             .ok_or_else(|| self.core.unsupported("fmi3SerializeFMUState"))?;
-        let pointer = self.core.own_state(state)?;
-        let mut size = 0;
-        // SAFETY: the state belongs to this instance; one size_t is written.
-        let status = unsafe { size_of(self.instance, pointer, &mut size) };
-        self.core.check("fmi3SerializedFMUStateSize", status)?;
-        let mut bytes = vec![0u8; size];
-        // SAFETY: the buffer has the size the FMU asked for.
-        let status = unsafe { serialize(self.instance, pointer, bytes.as_mut_ptr(), size) };
-        self.core.check("fmi3SerializeFMUState", status)?;
-        Ok(bytes)
+        let names = ("fmi3SerializedFMUStateSize", "fmi3SerializeFMUState");
+        self.calls()
+            .serialize_fmu_state(names, size_of, serialize, state)
     }
 
     fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> Result<FmuState> {
@@ -881,11 +838,8 @@ impl FmuInstance for Fmu3Instance {
             .state_functions("fmi3DeserializeFMUState")?
             .deserialize
             .ok_or_else(|| self.core.unsupported("fmi3DeserializeFMUState"))?;
-        let mut pointer = std::ptr::null_mut();
-        // SAFETY: the FMU reads `bytes.len()` bytes and writes one state pointer.
-        let status = unsafe { f(self.instance, bytes.as_ptr(), bytes.len(), &mut pointer) };
-        self.core.check("fmi3DeserializeFMUState", status)?;
-        Ok(self.core.wrap_state(pointer))
+        self.calls()
+            .deserialize_fmu_state("fmi3DeserializeFMUState", f, bytes)
     }
 
     fn provides_jacobian_adjoint_derivative(&self) -> bool {

@@ -1,6 +1,7 @@
 //! A safe API over an FMU instance: one trait, [`FmuInstance`], implemented for FMI 2.0
 //! ([`Fmu2Instance`]) and FMI 3.0 ([`Fmu3Instance`]).
 
+mod calls;
 mod counting;
 mod crash;
 mod fmi2;

@@ -1,0 +1,23 @@
+//! Co-simulation of FMUs: the systems the Tandem master runs and one macro step of them.
+//!
+//! - [`system`]: system files (TOML, SSP packages with SSD, SSV and SSM files) read into a
+//!   [`system::System`]: components, ports, connections with units and transformations,
+//!   parameters, the energy setup (power bonds), each checked with its file and line;
+//! - [`coupling`] and [`schedule`]: the macro step: Jacobi (on threads) and Gauss-Seidel,
+//!   multi-rate components, input extrapolation, FMU state snapshots, and a recorder the
+//!   caller plugs in;
+//! - [`energy`]: the energy monitor and correction, a stage that runs at the communication
+//!   points;
+//! - [`start_values`], [`column`], [`time_grid`]: start values (arrays too), result columns
+//!   and communication grids shared by single-FMU simulation and systems.
+
+pub mod column;
+pub mod coupling;
+pub mod energy;
+pub mod error;
+pub mod schedule;
+pub mod start_values;
+pub mod system;
+pub mod time_grid;
+
+pub use error::{Error, Result};

@@ -1,0 +1,116 @@
+//! Initialization: every participant is instantiated with its parameter and start values and
+//! enters initialization mode; outputs are then propagated to inputs at the start time in
+//! stepping order, one pass per participant (enough for any chain of direct feedthrough, and
+//! as many fixed-point passes for a loop under Jacobi); finally all leave initialization mode
+//! and their values at the start time become the first communicated values.
+
+use super::{Histories, Hooks, Participant, Source};
+use crate::error::{Error, Result};
+use fmi_host::instance::{CountingInstance, LogSettings};
+use crate::system::{Port, System};
+
+/// The initialized participants, the histories holding their values at the start time, and
+/// per component the ports it observes (in the order of its history slots).
+pub(super) fn run(
+    system: &System,
+    log: &LogSettings,
+    hooks: Hooks<'_>,
+) -> Result<(Vec<Participant>, Histories, Vec<Vec<Port>>)> {
+    let observed = observed_ports(system);
+    let slot_of = |port: Port| Source {
+        participant: port.component,
+        slot: observed[port.component]
+            .iter()
+            .position(|p| *p == port)
+            .expect("every connection source is observed"),
+    };
+    let count = system.components.len();
+    if !hooks.recorders.is_empty() && hooks.recorders.len() != count {
+        return Err(Error::InvalidValue {
+            item: "co-simulation recorders".into(),
+            message: format!("{} recorders for {count} components", hooks.recorders.len()),
+        });
+    }
+    let mut recorders = hooks.recorders.into_iter();
+    let mut participants = Vec::with_capacity(count);
+    for (i, component) in system.components.iter().enumerate() {
+        let instance = match hooks.instantiate {
+            Some(instantiate) => instantiate(component, log)?,
+            // Through the counting layer, which notes each call for the crash report.
+            None => Box::new(CountingInstance::new(component.fmu.instantiate(
+                component.interface,
+                &component.name,
+                log.clone(),
+            )?)),
+        };
+        participants.push(Participant::instantiate(
+            system,
+            i,
+            instance,
+            &observed[i],
+            &slot_of,
+            recorders.next(),
+        )?);
+    }
+    let mut histories = Histories::new(participants.iter().map(Participant::observed_count));
+    let (start, order) = (system.start, &system.schedule.order);
+    for participant in &mut participants {
+        participant.enter_initialization_mode(start, system.stop)?;
+    }
+    observe_all(&mut participants, &mut histories, order, start)?;
+    for _ in 0..participants.len() {
+        for &i in order {
+            participants[i].set_inputs(&histories, start, 0)?;
+            let values = participants[i].observe(start)?;
+            histories.reset(i, start, values);
+        }
+    }
+    for participant in &mut participants {
+        participant.exit_initialization_mode(&histories, start)?;
+    }
+    observe_all(&mut participants, &mut histories, order, start)?;
+    Ok((participants, histories, observed))
+}
+
+/// Reads every participant's observed values at `start` into fresh histories.
+fn observe_all(
+    participants: &mut [Participant],
+    histories: &mut Histories,
+    order: &[usize],
+    start: f64,
+) -> Result<()> {
+    for &i in order {
+        let values = participants[i].observe(start)?;
+        histories.reset(i, start, values);
+    }
+    Ok(())
+}
+
+/// Per component, the variables the master reads: the outputs it feeds to connections, then
+/// the recorded ones, each once. An element of an FMI 3.0 array brings every element of it, in
+/// row-major order: FMI reads an array whole.
+pub fn observed_ports(system: &System) -> Vec<Vec<Port>> {
+    let mut observed = vec![Vec::new(); system.components.len()];
+    let sources = system.connections.iter().map(|c| c.from);
+    for port in sources.chain(system.recorded.iter().copied()) {
+        let list: &mut Vec<Port> = &mut observed[port.component];
+        if list.contains(&port) {
+            continue;
+        }
+        if port.element.is_none() {
+            list.push(port);
+            continue;
+        }
+        let component = &system.components[port.component];
+        // A connected or recorded element was checked against this shape when loading.
+        let count = component
+            .shapes()
+            .count(port.variable(&system.components))
+            .unwrap_or(0);
+        list.extend((0..count).map(|element| Port {
+            element: Some(element),
+            ..port
+        }));
+    }
+    observed
+}

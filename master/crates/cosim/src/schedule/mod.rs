@@ -1,0 +1,287 @@
+//! Co-simulation schedules: the macro-step loop over the participants of a system.
+//!
+//! - **Jacobi**: every participant advances over the macro step from the values communicated
+//!   up to the start of the step, in parallel on a pool of threads or in turn on the calling
+//!   thread, whichever is faster (`[schedule] threads`); the numbers are the same either way.
+//! - **Gauss-Seidel**: participants advance one after another in a given order; a participant
+//!   sees the values of those that already reached the end of the macro step.
+//!
+//! A connected input gets, at any time `t`, the polynomial of degree 0, 1 or 2 (ZOH, FOH,
+//! SOH) through the latest 1, 2 or 3 values its source communicated, evaluated at `t`: beyond
+//! the latest value this extrapolates, between values (a Gauss-Seidel source that already
+//! stepped) it interpolates. Co-Simulation FMUs hold an input over a step, so a participant
+//! stepping from `t` gets the value at `t`; a Model Exchange FMU, integrated by the master,
+//! gets the polynomial's value at every time the integrator evaluates it. Multi-rate: a
+//! Co-Simulation participant may take several equal sub-steps per macro step, each with its
+//! inputs from the same polynomials. At the end of the
+//! macro step the inputs are set to their values there before the outputs are read, so an
+//! output with direct feedthrough uses the extrapolated (or, in Gauss-Seidel, current) inputs.
+//!
+//! A caller may hook into a run ([`Hooks`]): create the instances itself and give every
+//! participant a [`Recorder`] that hears of each input written, step taken and value read.
+
+mod gauss_seidel;
+mod history;
+mod initialization;
+mod jacobi;
+mod layout;
+mod participant;
+mod recording;
+mod snapshot;
+
+pub use history::Hold;
+pub use initialization::observed_ports;
+pub use participant::connections_into;
+pub use recording::{Event, Recorder};
+pub use snapshot::Snapshot;
+
+use history::{Histories, Source};
+use participant::{Advance, Participant};
+
+use crate::coupling::{Schedule, ScheduleKind};
+use crate::error::Result;
+use fmi_host::instance::{FmuInstance, LogSettings};
+use crate::system::{Component, Port, System};
+
+/// Creates a component's instance in place of its FMU's (an in-process stand-in, say).
+pub type Instantiate<'a> = &'a dyn Fn(&Component, &LogSettings) -> Result<Box<dyn FmuInstance>>;
+
+/// What a caller adds to a co-simulation.
+#[derive(Default)]
+pub struct Hooks<'a> {
+    /// Creates the instances (default: each component's FMU, for Co-Simulation).
+    pub instantiate: Option<Instantiate<'a>>,
+    /// One recorder per component, in component order, or none.
+    pub recorders: Vec<Box<dyn Recorder>>,
+}
+
+/// Whether the run goes on after a macro step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Progress {
+    /// Every participant reached the end of the macro step.
+    Reached,
+    /// A participant's FMU asked to end the simulation.
+    Terminated {
+        /// The component.
+        component: String,
+        /// The time it reached.
+        time: f64,
+    },
+}
+
+/// A running co-simulation: the participants and what they communicated.
+pub struct CoSimulation {
+    /// In component order.
+    participants: Vec<Participant>,
+    /// The layout of the macro steps under Jacobi; none under Gauss-Seidel.
+    jacobi: Option<jacobi::Jacobi>,
+    histories: Histories,
+    /// Per component, the ports it observes, in the order of its history slots.
+    observed: Vec<Vec<Port>>,
+    schedule: Schedule,
+    time: f64,
+    macro_steps: usize,
+}
+
+impl CoSimulation {
+    /// Instantiates every component of `system`, initializes them and propagates the outputs
+    /// to the inputs at the start time.
+    pub fn initialize(system: &System, log: &LogSettings) -> Result<Self> {
+        Self::initialize_with(system, log, Hooks::default())
+    }
+
+    /// [`CoSimulation::initialize`] with the caller's `hooks`.
+    pub fn initialize_with(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Result<Self> {
+        let (participants, histories, observed) = initialization::run(system, log, hooks)?;
+        let jacobi = match system.schedule.kind {
+            ScheduleKind::Jacobi => Some(jacobi::Jacobi::new(
+                system.schedule.threads,
+                participants.len(),
+                system.start,
+            )?),
+            ScheduleKind::GaussSeidel => None,
+        };
+        Ok(CoSimulation {
+            participants,
+            jacobi,
+            histories,
+            observed,
+            schedule: system.schedule.clone(),
+            time: system.start,
+            macro_steps: 0,
+        })
+    }
+
+    /// Advances every participant by one macro step, to `to`.
+    pub fn step(&mut self, to: f64) -> Result<Progress> {
+        let (from, degree) = (self.time, self.schedule.extrapolation.degree());
+        let (participants, histories) = (&mut self.participants, &mut self.histories);
+        let progress = match &mut self.jacobi {
+            Some(jacobi) => jacobi.step(participants, histories, from, to, degree)?,
+            None => gauss_seidel::step(
+                participants,
+                histories,
+                &self.schedule.order,
+                from,
+                to,
+                degree,
+            )?,
+        };
+        if progress == Progress::Reached {
+            self.time = to;
+            self.macro_steps += 1;
+        }
+        Ok(progress)
+    }
+
+    /// The latest communicated value of a recorded or connected variable.
+    pub fn value(&self, port: Port) -> f64 {
+        self.observed[port.component]
+            .iter()
+            .position(|&p| p == port)
+            .map_or(f64::NAN, |slot| {
+                self.histories.latest(Source {
+                    participant: port.component,
+                    slot,
+                })
+            })
+    }
+
+    /// Adds `offset` to every value the connected input `input` receives from now on (the
+    /// energy correction of a power bond's effort). Returns false, changing nothing, when
+    /// `input` is no connected continuous float input.
+    pub fn set_input_offset(&mut self, input: Port, offset: f64) -> bool {
+        self.participants[input.component].set_input_offset(input.variable, offset)
+    }
+
+    /// The values of `ports` of `system` at the time reached, each read from its FMU after
+    /// setting that FMU's connected inputs to their values communicated then: an output with
+    /// direct feedthrough (a subsystem's energy) is then consistent with the other components'
+    /// current values rather than with the extrapolated inputs the schedule read it with.
+    pub fn read_consistent(&mut self, system: &System, ports: &[Port]) -> Result<Vec<f64>> {
+        let mut requests = vec![Vec::new(); system.components.len()];
+        let mut slots = vec![Vec::new(); system.components.len()];
+        for (slot, port) in ports.iter().enumerate() {
+            let variable = port.variable(&system.components);
+            requests[port.component].push((variable.ty, variable.value_reference));
+            slots[port.component].push(slot);
+        }
+        let time = self.time;
+        let read = self
+            .participants
+            .iter_mut()
+            .zip(&requests)
+            .map(|(participant, variables)| {
+                if variables.is_empty() {
+                    Ok(Vec::new())
+                } else {
+                    participant.read_consistent(&self.histories, time, variables)
+                }
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let mut values = vec![f64::NAN; ports.len()];
+        for (slots, read) in slots.iter().zip(read) {
+            for (&slot, value) in slots.iter().zip(read) {
+                values[slot] = value;
+            }
+        }
+        Ok(values)
+    }
+
+    /// The time reached.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Macro steps taken.
+    pub fn macro_steps(&self) -> usize {
+        self.macro_steps
+    }
+
+    /// FMI calls made so far, over all participants.
+    pub fn fmu_calls(&self) -> usize {
+        self.participants.iter().map(Participant::calls).sum()
+    }
+
+    /// The instance of component `index`, to replay or differentiate its steps after a run.
+    pub fn instance_mut(&mut self, index: usize) -> Result<&mut dyn FmuInstance> {
+        Ok(self.participants[index].instance_mut())
+    }
+
+    /// Component `index`, to replay or differentiate its steps after a run.
+    pub fn component(&mut self, index: usize) -> ComponentMut<'_> {
+        ComponentMut(&mut self.participants[index])
+    }
+
+    /// Runs `work` once for every component, with its index and its item of `items` (one per
+    /// component, in component order), for work after the run in which the components do not
+    /// depend on each other (a gradient's reverse sweep under Jacobi). Under Jacobi it runs
+    /// on the macro steps' threads when there are several, in turn or in parallel as timed
+    /// (with `threads = "auto"`); under Gauss-Seidel in turn.
+    pub fn for_each_component<I>(
+        &mut self,
+        items: I,
+        work: impl Fn(usize, ComponentMut<'_>, I::Item) + Sync,
+    ) where
+        I: ExactSizeIterator + Send,
+        I::Item: Send,
+    {
+        assert_eq!(items.len(), self.participants.len(), "one item per component");
+        let work = |index: usize, participant: &mut Participant, item: I::Item| {
+            work(index, ComponentMut(participant), item);
+        };
+        match &mut self.jacobi {
+            Some(jacobi) => jacobi.for_each(&mut self.participants, items, work),
+            None => self
+                .participants
+                .iter_mut()
+                .zip(items)
+                .enumerate()
+                .for_each(|(index, (participant, item))| work(index, participant, item)),
+        }
+    }
+
+    /// Terminates every participant.
+    pub fn terminate(&mut self) -> Result<()> {
+        self.participants
+            .iter_mut()
+            .try_for_each(Participant::terminate)
+    }
+}
+
+/// One component of a co-simulation after its run: its instance and its connected inputs.
+pub struct ComponentMut<'a>(&'a mut Participant);
+
+impl ComponentMut<'_> {
+    /// The instance, to replay or differentiate its steps.
+    pub fn instance_mut(&mut self) -> &mut dyn FmuInstance {
+        self.0.instance_mut()
+    }
+
+    /// Writes `values` to the connected inputs (in the order of [`connections_into`]), as of
+    /// `time` (for messages).
+    pub fn write_inputs(&mut self, time: f64, values: &[f64]) -> Result<()> {
+        self.0.write_inputs(time, values)
+    }
+}
+
+/// Records the advance of `participant`, component `index`: its values join the histories,
+/// or it ended the run.
+fn settle(
+    histories: &mut Histories,
+    participant: &Participant,
+    index: usize,
+    to: f64,
+    advance: Advance,
+) -> Progress {
+    match advance {
+        Advance::Reached => {
+            histories.push(index, to, participant.observed());
+            Progress::Reached
+        }
+        Advance::Terminated(time) => Progress::Terminated {
+            component: participant.name().to_string(),
+            time,
+        },
+    }
+}

@@ -1,0 +1,719 @@
+//! A component taking part in a co-simulation: its FMU instance and how it advances (a
+//! Co-Simulation FMU steps itself, a Model Exchange FMU is integrated by the master), the
+//! inputs it takes from other participants, and the variables the master reads from it at
+//! communication points. Every FMU call goes through here and is counted, and reported to
+//! the participant's recorder, if it has one.
+
+use std::ops::Range;
+
+use super::history::{Histories, Hold, Source};
+use super::recording::{Event, Recorder};
+use crate::coupling::Extrapolation;
+use crate::error::{Error, Result};
+use fmi_host::instance::FmuInstance;
+use fmi_host::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
+use tandem_ode::model_exchange::{MeStepper, Reached};
+use tandem_ode::solver::Auto;
+use crate::system::{Component, Connection, Port, System, Transform, ValueMap};
+
+/// A connected input.
+struct Input {
+    source: Source,
+    /// Index of the input variable in the model description.
+    variable: usize,
+    /// Continuous floats follow the extrapolation polynomial; other inputs hold the latest value.
+    continuous: bool,
+    /// What the connection does to the source's value on the way.
+    transform: Transform,
+    /// The value map of a connection of booleans or integers.
+    mapping: Option<ValueMap>,
+    /// Added to the value sent (the energy correction of the effort a power bond carries).
+    offset: f64,
+}
+
+impl Input {
+    /// The value sent at `time` (hold of `degree`).
+    fn value(&self, histories: &Histories, time: f64, degree: usize) -> f64 {
+        let sent = self
+            .transform
+            .apply(histories.value_at(self.source, time, self.degree(degree)));
+        match &self.mapping {
+            Some(mapping) => mapping.apply(sent) + self.offset,
+            None => sent + self.offset,
+        }
+    }
+
+    /// How [`Input::value`] combines the source's samples (the transformation's factor
+    /// included; its offset and the correction do not depend on the samples).
+    fn hold(&self, histories: &Histories, time: f64, degree: usize) -> Hold {
+        histories
+            .hold_at(self.source, time, self.degree(degree))
+            .scaled(self.transform.factor)
+    }
+
+    /// Continuous floats follow the extrapolation polynomial; other inputs hold the latest value.
+    fn degree(&self, degree: usize) -> usize {
+        if self.continuous {
+            degree
+        } else {
+            0
+        }
+    }
+}
+
+/// A variable read at every communication point.
+struct Observed {
+    name: String,
+    ty: VariableType,
+}
+
+/// Consecutive variables of one type, read or written with one call. An FMI 3.0 array takes
+/// one reference and as many values as it has elements.
+struct Batch {
+    ty: VariableType,
+    references: Vec<u32>,
+    range: Range<usize>,
+}
+
+/// An FMI 3.0 array input some of whose elements are connected: FMI writes an array whole, so
+/// the connected elements are written into a copy of its values, and the copy into the FMU.
+struct ArrayInput {
+    ty: VariableType,
+    reference: u32,
+    /// The array's values: empty until first read from the FMU (which keeps the elements
+    /// no connection feeds), then as last written.
+    values: Vec<f64>,
+    count: usize,
+    /// Per connected element: its index among the participant's inputs, and its position.
+    elements: Vec<(usize, usize)>,
+}
+
+/// How a participant's macro step ended.
+pub enum Advance {
+    /// The participant reached the end of the macro step; its observed values there are
+    /// [`Participant::observed`].
+    Reached,
+    /// The FMU asked to end the simulation at this time.
+    Terminated(f64),
+}
+
+/// How a participant advances.
+enum Engine {
+    /// A Co-Simulation FMU, stepping itself `sub_steps` times per macro step with its inputs
+    /// held at their values at the start of each step.
+    CoSimulation {
+        instance: Box<dyn FmuInstance>,
+        sub_steps: usize,
+    },
+    /// A Model Exchange FMU integrated by the master, its inputs set to their holds at every
+    /// time the integrator evaluates it.
+    ModelExchange(Box<MeStepper<Box<dyn FmuInstance>, Auto>>),
+}
+
+impl Engine {
+    fn instance(&mut self) -> &mut dyn FmuInstance {
+        match self {
+            Engine::CoSimulation { instance, .. } => instance.as_mut(),
+            Engine::ModelExchange(stepper) => stepper.instance(),
+        }
+    }
+}
+
+/// The participant's connections to the others: the inputs it writes and the variables it
+/// observes, the FMI calls made for them and for its set-up, and its recorder.
+struct Ports {
+    name: String,
+    fmi_version: FmiVersion,
+    inputs: Vec<Input>,
+    /// The scalar inputs, which [`connections_into`] lists first.
+    input_batches: Vec<Batch>,
+    /// The inputs that are elements of arrays, by array.
+    array_inputs: Vec<ArrayInput>,
+    observed: Vec<Observed>,
+    observed_batches: Vec<Batch>,
+    calls: usize,
+    recorder: Option<Box<dyn Recorder>>,
+    /// The values last written to the inputs, in connection order (kept, so that a step
+    /// allocates nothing).
+    input_values: Vec<f64>,
+    /// The values last read of the observed variables.
+    observed_values: Vec<f64>,
+}
+
+/// One component's instance and ports.
+pub struct Participant {
+    engine: Engine,
+    ports: Ports,
+    /// The degree of the component's own input extrapolation, replacing the schedule's.
+    degree: Option<usize>,
+    /// Relative tolerance given to the FMU (Model Exchange: also the integrator's).
+    tolerance: Option<f64>,
+}
+
+impl Participant {
+    /// Takes `instance` (of the component's interface) as component `index` of `system` and
+    /// sets its parameter and start values. It observes `observed_ports` (the outputs it feeds
+    /// to connections and the recorded variables); `slots_of` gives the observed slots of every
+    /// component, for the input sources; the recorder, if any, hears of everything it does
+    /// from here on.
+    pub fn instantiate(
+        system: &System,
+        index: usize,
+        mut instance: Box<dyn FmuInstance>,
+        observed_ports: &[Port],
+        slots_of: &dyn Fn(Port) -> Source,
+        recorder: Option<Box<dyn Recorder>>,
+    ) -> Result<Self> {
+        let component = &system.components[index];
+        let md = component.fmu.model_description();
+        let connected: Vec<_> = connections_into(system, index).collect();
+        let inputs = connected
+            .iter()
+            .map(|c| {
+                let variable = c.to.variable(&system.components);
+                Input {
+                    source: slots_of(c.from),
+                    variable: c.to.variable,
+                    continuous: variable.ty.is_float()
+                        && variable.variability == Variability::Continuous,
+                    transform: c.transform,
+                    mapping: c.mapping.clone(),
+                    offset: 0.0,
+                }
+            })
+            .collect();
+        let input_batches = batches(
+            connected
+                .iter()
+                .filter(|c| c.to.element.is_none())
+                .map(|c| c.to.variable(&system.components))
+                .map(|v| (v.ty, v.value_reference, None)),
+        );
+        let array_inputs = array_inputs(component, &connected)?;
+        let observed_variables: Vec<_> = observed_ports
+            .iter()
+            .map(|p| (&md.variables[p.variable], p.element))
+            .collect();
+        let mut ports = Ports {
+            name: component.name.clone(),
+            fmi_version: md.fmi_version,
+            inputs,
+            input_batches,
+            array_inputs,
+            observed: observed_ports
+                .iter()
+                .map(|p| {
+                    // The variable's (or element's) name, without the component's.
+                    let port = p.display(&system.components).to_string();
+                    Observed {
+                        name: port[component.name.len() + 1..].to_string(),
+                        ty: p.variable(&system.components).ty,
+                    }
+                })
+                .collect(),
+            observed_batches: batches(
+                observed_variables
+                    .iter()
+                    .map(|(v, element)| (v.ty, v.value_reference, *element)),
+            ),
+            calls: 0,
+            recorder,
+            input_values: Vec::with_capacity(connected.len()),
+            observed_values: vec![0.0; observed_ports.len()],
+        };
+        ports.calls += component.start_values.len();
+        crate::start_values::apply(instance.as_mut(), &component.start_values)?;
+        // The instance's interface, not the component's: a gradient run integrates a Model
+        // Exchange FMU in steps of its own (a held-input step) that present it as Co-Simulation.
+        let (engine, tolerance) = match instance.interface() {
+            InterfaceType::CoSimulation => (
+                Engine::CoSimulation {
+                    instance,
+                    sub_steps: component.sub_steps,
+                },
+                None,
+            ),
+            InterfaceType::ModelExchange => {
+                let solver =
+                    Auto::with_method(instance.number_of_continuous_states(), component.solver);
+                let stepper = MeStepper::new(instance, md, component.tolerance, solver);
+                (
+                    Engine::ModelExchange(Box::new(stepper)),
+                    Some(component.tolerance),
+                )
+            }
+            // A system opens its components as Co-Simulation or Model Exchange only.
+            InterfaceType::ScheduledExecution => {
+                return Err(Error::InvalidValue {
+                    item: format!("component {}", component.name),
+                    message: "Scheduled Execution components cannot run in a system".into(),
+                })
+            }
+        };
+        Ok(Participant {
+            engine,
+            ports,
+            degree: component.extrapolation.map(Extrapolation::degree),
+            tolerance,
+        })
+    }
+
+    /// The component name.
+    pub fn name(&self) -> &str {
+        &self.ports.name
+    }
+
+    /// FMI calls made so far.
+    pub fn calls(&self) -> usize {
+        let integration = match &self.engine {
+            Engine::CoSimulation { .. } => 0,
+            Engine::ModelExchange(stepper) => stepper.statistics().calls,
+        };
+        self.ports.calls + integration
+    }
+
+    /// Number of observed variables.
+    pub fn observed_count(&self) -> usize {
+        self.ports.observed.len()
+    }
+
+    /// Enters initialization mode for the experiment from `start` to `stop`.
+    pub fn enter_initialization_mode(&mut self, start: f64, stop: f64) -> Result<()> {
+        self.ports.calls += 1;
+        self.engine
+            .instance()
+            .enter_initialization_mode(self.tolerance, start, Some(stop))
+            .map_err(|e| at(start, e))
+    }
+
+    /// Leaves initialization mode; a Model Exchange participant then settles its discrete
+    /// states (with its inputs from `histories`) and starts integrating at `start`.
+    pub fn exit_initialization_mode(&mut self, histories: &Histories, start: f64) -> Result<()> {
+        self.ports.calls += 1;
+        let instance = self.engine.instance();
+        instance
+            .exit_initialization_mode()
+            .map_err(|e| at(start, e))?;
+        self.ports.record(instance, start, Event::Initialized)?;
+        let Engine::ModelExchange(stepper) = &mut self.engine else {
+            return Ok(());
+        };
+        let ports = &mut self.ports;
+        let mut inputs = |instance: &mut dyn FmuInstance, t: f64, _event: bool| {
+            Ok(ports.set_inputs(instance, histories, t, 0)?)
+        };
+        if stepper
+            .start(start, &mut inputs)
+            .map_err(|e| at(start, e))?
+        {
+            return Err(Error::Simulation {
+                time: start,
+                message: format!(
+                    "instance {}: the FMU asked to terminate when leaving initialization",
+                    ports.name
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// The instance, for a caller that replays or differentiates steps after the run.
+    pub fn instance_mut(&mut self) -> &mut dyn FmuInstance {
+        self.engine.instance()
+    }
+
+    /// Writes `values` to the connected inputs (in connection order) at `time`.
+    pub fn write_inputs(&mut self, time: f64, values: &[f64]) -> Result<()> {
+        self.ports
+            .write_inputs(self.engine.instance(), time, values)
+    }
+
+    /// Ends the run.
+    pub fn terminate(&mut self) -> Result<()> {
+        self.ports.calls += 1;
+        Ok(self.engine.instance().terminate()?)
+    }
+
+    /// Writes the connected inputs: each source's hold of `degree` at `time`.
+    pub fn set_inputs(&mut self, histories: &Histories, time: f64, degree: usize) -> Result<()> {
+        self.ports
+            .set_inputs(self.engine.instance(), histories, time, degree)
+    }
+
+    /// Reads the observed variables at `time`; a non-finite float is an error.
+    pub fn observe(&mut self, time: f64) -> Result<&[f64]> {
+        self.ports.observe(self.engine.instance(), time)?;
+        Ok(self.observed())
+    }
+
+    /// The observed variables' values as last read.
+    pub fn observed(&self) -> &[f64] {
+        &self.ports.observed_values
+    }
+
+    /// Adds `offset` to every value sent to the connected input variable `variable` from now
+    /// on; false when that variable is no connected continuous float input.
+    pub fn set_input_offset(&mut self, variable: usize, offset: f64) -> bool {
+        match self
+            .ports
+            .inputs
+            .iter_mut()
+            .find(|input| input.variable == variable && input.continuous)
+        {
+            Some(input) => {
+                input.offset = offset;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The offsets of the connected inputs, in connection order.
+    pub fn input_offsets(&self) -> Vec<f64> {
+        self.ports.inputs.iter().map(|input| input.offset).collect()
+    }
+
+    /// Sets the offsets of the connected inputs, in connection order.
+    pub fn set_input_offsets(&mut self, offsets: &[f64]) {
+        for (input, &offset) in self.ports.inputs.iter_mut().zip(offsets) {
+            input.offset = offset;
+        }
+    }
+
+    /// Reads the numeric variables `variables` (type, value reference) at `time` after setting
+    /// every connected input to its value communicated at `time`, so that outputs with direct
+    /// feedthrough are consistent with the other participants' values there (not with
+    /// extrapolated ones).
+    pub fn read_consistent(
+        &mut self,
+        histories: &Histories,
+        time: f64,
+        variables: &[(VariableType, u32)],
+    ) -> Result<Vec<f64>> {
+        let instance = self.engine.instance();
+        self.ports.set_inputs(instance, histories, time, 0)?;
+        let mut values = vec![f64::NAN; variables.len()];
+        for batch in batches(
+            variables
+                .iter()
+                .map(|&(ty, reference)| (ty, reference, None)),
+        ) {
+            self.ports.calls += 1;
+            let read = instance
+                .get_values(batch.ty, &batch.references)
+                .map_err(|e| at(time, e))?;
+            for (i, slot) in batch.range.enumerate() {
+                values[slot] = read.f64_at(i).unwrap_or(f64::NAN);
+            }
+        }
+        Ok(values)
+    }
+
+    /// Advances from `from` to `to`: a Co-Simulation FMU in its sub-steps, each with its inputs
+    /// set to the holds at the sub-step's start; a Model Exchange FMU with its inputs following
+    /// the holds. At `to` sets the inputs to their holds there (so that outputs with direct
+    /// feedthrough see them) and reads the observed variables. The holds are of degree
+    /// `degree` unless the component has its own extrapolation.
+    pub fn advance(
+        &mut self,
+        histories: &Histories,
+        from: f64,
+        to: f64,
+        degree: usize,
+    ) -> Result<Advance> {
+        let degree = self.degree.unwrap_or(degree);
+        let ports = &mut self.ports;
+        match &mut self.engine {
+            Engine::CoSimulation {
+                instance,
+                sub_steps,
+            } => {
+                let n = *sub_steps;
+                let point = |j: usize| {
+                    if j == n {
+                        to
+                    } else {
+                        from + (to - from) * j as f64 / n as f64
+                    }
+                };
+                for j in 0..n {
+                    let (t, next) = (point(j), point(j + 1));
+                    ports.set_inputs(instance.as_mut(), histories, t, degree)?;
+                    let step = Event::Step {
+                        time: t,
+                        step: next - t,
+                    };
+                    ports.record(instance.as_mut(), t, step)?;
+                    ports.calls += 1;
+                    let outcome = instance.do_step(t, next - t).map_err(|e| at(t, e))?;
+                    if outcome.terminate {
+                        return Ok(Advance::Terminated(outcome.last_time));
+                    }
+                    if outcome.partial {
+                        return Err(Error::Simulation {
+                            time: outcome.last_time,
+                            message: format!(
+                                "instance {}: the step from t = {t} ended early without asking to \
+                                 terminate; a co-simulation cannot continue from there",
+                                ports.name
+                            ),
+                        });
+                    }
+                }
+            }
+            Engine::ModelExchange(stepper) => {
+                let mut inputs = |instance: &mut dyn FmuInstance, t: f64, _event: bool| {
+                    Ok(ports.set_inputs(instance, histories, t, degree)?)
+                };
+                let reached = stepper.advance_to(to, &mut inputs);
+                match reached.map_err(|e| at(stepper.time(), e))? {
+                    Reached::Target => {}
+                    Reached::Terminated(time) => return Ok(Advance::Terminated(time)),
+                }
+            }
+        }
+        let instance = self.engine.instance();
+        self.ports.set_inputs(instance, histories, to, degree)?;
+        self.ports.observe(instance, to)?;
+        Ok(Advance::Reached)
+    }
+}
+
+impl Ports {
+    /// Writes the connected inputs into `instance`: each source's hold of `degree` at `time`.
+    fn set_inputs(
+        &mut self,
+        instance: &mut dyn FmuInstance,
+        histories: &Histories,
+        time: f64,
+        degree: usize,
+    ) -> Result<()> {
+        let mut values = std::mem::take(&mut self.input_values);
+        values.clear();
+        values.extend(
+            self.inputs
+                .iter()
+                .map(|input| input.value(histories, time, degree)),
+        );
+        let written = self.write_inputs(instance, time, &values);
+        self.input_values = values;
+        written?;
+        if self.recorder.is_some() {
+            let values = &self.input_values;
+            let holds: Vec<Hold> = self
+                .inputs
+                .iter()
+                .map(|input| input.hold(histories, time, degree))
+                .collect();
+            let event = Event::Inputs {
+                time,
+                values,
+                holds: &holds,
+            };
+            record(&mut self.recorder, instance, time, event)?;
+        }
+        Ok(())
+    }
+
+    /// Writes `values` to the connected inputs of `instance` (in connection order) at `time`.
+    fn write_inputs(
+        &mut self,
+        instance: &mut dyn FmuInstance,
+        time: f64,
+        values: &[f64],
+    ) -> Result<()> {
+        for batch in &self.input_batches {
+            self.calls += 1;
+            let values = &values[batch.range.clone()];
+            // Floats, nearly every connection, go straight from the slice.
+            let written = match batch.ty {
+                VariableType::Float64 => instance.set_real(&batch.references, values),
+                ty => instance.set_values(ty, &batch.references, &Values::from_numbers(ty, values)),
+            };
+            written.map_err(|e| at(time, e))?;
+        }
+        for array in &mut self.array_inputs {
+            let reference = std::slice::from_ref(&array.reference);
+            if array.values.is_empty() {
+                self.calls += 1;
+                let read = instance
+                    .get_elements(array.ty, reference, array.count)
+                    .map_err(|e| at(time, e))?;
+                array
+                    .values
+                    .extend((0..array.count).map(|i| read.f64_at(i).unwrap_or(f64::NAN)));
+            }
+            for &(input, element) in &array.elements {
+                array.values[element] = values[input];
+            }
+            self.calls += 1;
+            let written = match array.ty {
+                VariableType::Float64 => instance.set_real(reference, &array.values),
+                ty => instance.set_values(ty, reference, &Values::from_numbers(ty, &array.values)),
+            };
+            written.map_err(|e| at(time, e))?;
+        }
+        Ok(())
+    }
+
+    /// Reads the observed variables of `instance` at `time` into `observed_values`; a
+    /// non-finite float is an error.
+    fn observe(&mut self, instance: &mut dyn FmuInstance, time: f64) -> Result<()> {
+        let values = &mut self.observed_values;
+        for batch in &self.observed_batches {
+            self.calls += 1;
+            let values = &mut values[batch.range.clone()];
+            // Floats, nearly every observed variable, are read straight into place.
+            if batch.ty == VariableType::Float64 {
+                instance
+                    .get_real(&batch.references, values)
+                    .map_err(|e| at(time, e))?;
+                continue;
+            }
+            let read = instance
+                .get_elements(batch.ty, &batch.references, values.len())
+                .map_err(|e| at(time, e))?;
+            for (i, value) in values.iter_mut().enumerate() {
+                *value = read.f64_at(i).unwrap_or(f64::NAN);
+            }
+        }
+        if let Some((observed, value)) = self
+            .observed
+            .iter()
+            .zip(values.iter())
+            .find(|(o, v)| o.ty.is_float() && !v.is_finite())
+        {
+            return Err(Error::Simulation {
+                time,
+                message: format!(
+                    "instance {}: {} returned the non-finite value {} = {value}",
+                    self.name,
+                    float_getter(self.fmi_version, observed.ty),
+                    observed.name,
+                ),
+            });
+        }
+        let event = Event::Observed {
+            time,
+            values: values.as_slice(),
+        };
+        record(&mut self.recorder, instance, time, event)
+    }
+
+    /// Reports `event` at `time`, with `instance`, to the recorder, if there is one.
+    fn record(
+        &mut self,
+        instance: &mut dyn FmuInstance,
+        time: f64,
+        event: Event<'_>,
+    ) -> Result<()> {
+        record(&mut self.recorder, instance, time, event)
+    }
+}
+
+/// Reports `event` at `time`, with `instance`, to `recorder`, if there is one (a function of
+/// the recorder alone, so that the event may borrow the other ports' buffers).
+fn record(
+    recorder: &mut Option<Box<dyn Recorder>>,
+    instance: &mut dyn FmuInstance,
+    time: f64,
+    event: Event<'_>,
+) -> Result<()> {
+    match recorder {
+        Some(recorder) => recorder.record(instance, event).map_err(|e| at(time, e)),
+        None => Ok(()),
+    }
+}
+
+/// The connections feeding component `index` of `system`, in the order its inputs are written:
+/// those into scalars, then those into elements of arrays (each in system order), so that the
+/// scalars are written in batches of consecutive values.
+pub fn connections_into(system: &System, index: usize) -> impl Iterator<Item = &Connection> {
+    let into = move |element: bool| {
+        system
+            .connections
+            .iter()
+            .filter(move |c| c.to.component == index && c.to.element.is_some() == element)
+    };
+    into(false).chain(into(true))
+}
+
+/// The array inputs of `component` that `connected` (its connections, in the order of
+/// [`connections_into`]) feed elements of, each with its connected elements.
+fn array_inputs(component: &Component, connected: &[&Connection]) -> Result<Vec<ArrayInput>> {
+    let md = component.fmu.model_description();
+    let shapes = component.shapes();
+    let mut arrays: Vec<ArrayInput> = Vec::new();
+    for (input, connection) in connected.iter().enumerate() {
+        let Some(element) = connection.to.element else {
+            continue;
+        };
+        let variable = &md.variables[connection.to.variable];
+        let position = arrays
+            .iter()
+            .position(|a| a.reference == variable.value_reference);
+        let array = match position {
+            Some(position) => &mut arrays[position],
+            None => {
+                let count = shapes
+                    .count(variable)
+                    .map_err(|message| Error::InvalidValue {
+                        item: format!("component {}", component.name),
+                        message,
+                    })?;
+                arrays.push(ArrayInput {
+                    ty: variable.ty,
+                    reference: variable.value_reference,
+                    values: Vec::with_capacity(count),
+                    count,
+                    elements: Vec::new(),
+                });
+                arrays.last_mut().expect("just pushed")
+            }
+        };
+        array.elements.push((input, element));
+    }
+    Ok(arrays)
+}
+
+/// `error` as a failure of the simulation at `time` (the message keeps the instance and call).
+fn at(time: f64, error: impl Into<Error>) -> Error {
+    match error.into() {
+        error @ Error::Simulation { .. } => error,
+        other => Error::Simulation {
+            time,
+            message: other.to_string(),
+        },
+    }
+}
+
+/// The FMI function that reads float variables of type `ty`, for messages.
+fn float_getter(version: FmiVersion, ty: VariableType) -> String {
+    match version {
+        FmiVersion::V2 => "fmi2GetReal".into(),
+        FmiVersion::V3 => format!("fmi3Get{}", ty.fmi3_name()),
+    }
+}
+
+/// Groups consecutive `(type, value reference, element)` values of one type. The elements of
+/// an array (in row-major order, all of them, as [`super::observed_ports`] lists them) share
+/// its one reference.
+fn batches(items: impl Iterator<Item = (VariableType, u32, Option<usize>)>) -> Vec<Batch> {
+    let mut batches: Vec<Batch> = Vec::new();
+    for (i, (ty, reference, element)) in items.enumerate() {
+        match batches.last_mut() {
+            Some(batch) if batch.ty == ty => {
+                if element.is_none_or(|element| element == 0) {
+                    batch.references.push(reference);
+                }
+                batch.range.end = i + 1;
+            }
+            _ => batches.push(Batch {
+                ty,
+                references: vec![reference],
+                range: i..i + 1,
+            }),
+        }
+    }
+    batches
+}
