@@ -6,7 +6,6 @@
 
 pub mod cli;
 pub mod cluster;
-pub mod codesign;
 pub mod error;
 pub mod experiments;
 pub mod gradient;
@@ -32,6 +31,9 @@ pub use tandem_ode::{model_exchange, solver};
 /// Systems, couplings, schedules and the energy stage, under the paths the rest of the master
 /// uses.
 pub use tandem_cosim::{column, coupling, energy, schedule, start_values, system, time_grid};
+
+/// Control co-design, under the path the rest of the master uses.
+pub use tandem_codesign as codesign;
 
 pub use error::{Error, Result};
 pub use import::Fmu;

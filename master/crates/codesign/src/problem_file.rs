@@ -10,8 +10,8 @@ use serde::Deserialize;
 
 use super::fmu_plant::FmuPlantSpec;
 use super::problem::Problem;
-use crate::error::{Error, Result};
-use crate::system::toml_file::Lines;
+use tandem_cosim::{Error, Result};
+use tandem_cosim::system::toml_file::Lines;
 
 /// The file as written.
 #[derive(Debug, Deserialize)]
@@ -159,7 +159,7 @@ impl CodesignFile {
 
 /// Reads and checks the problem file `path`; every error names the file and the item.
 pub fn read(path: &Path) -> Result<CodesignFile> {
-    let text = crate::files::read_text(path).map_err(|e| Error::io(path, e))?;
+    let text = tandem_files::read_text(path).map_err(|e| Error::io(path, e))?;
     let invalid = |message: String| Error::InputFile {
         path: path.to_path_buf(),
         message,

@@ -91,7 +91,7 @@ pub enum CodesignError {
     Setting(String),
     /// An FMU call failed.
     #[error(transparent)]
-    Fmu(#[from] crate::Error),
+    Fmu(#[from] tandem_ode::Error),
     /// The plant could not be evaluated.
     #[error("plant: {0}")]
     Plant(String),
@@ -99,12 +99,6 @@ pub enum CodesignError {
 
 impl From<fmi_host::Error> for CodesignError {
     fn from(error: fmi_host::Error) -> Self {
-        CodesignError::Fmu(error.into())
-    }
-}
-
-impl From<tandem_ode::Error> for CodesignError {
-    fn from(error: tandem_ode::Error) -> Self {
         CodesignError::Fmu(error.into())
     }
 }

@@ -58,7 +58,7 @@ pub fn solve_lyapunov(a: &DMatrix<f64>, c: &DMatrix<f64>) -> Result<DMatrix<f64>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codesign::test_util::{random_matrix, relative};
+    use crate::test_util::{random_matrix, relative};
 
     fn residual(a: &DMatrix<f64>, x: &DMatrix<f64>, c: &DMatrix<f64>) -> f64 {
         (a * x + x * a.transpose() + c).norm() / c.norm()

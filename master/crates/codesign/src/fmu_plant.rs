@@ -10,10 +10,10 @@ use nalgebra::DMatrix;
 
 use super::error::CodesignError;
 use super::plant::{Adjoints, Dims, Plant};
-use crate::instance::{EventUpdate, FmuInstance, LogSettings};
-use crate::model_description::{Causality, InterfaceType, ModelDescription};
-use crate::model_exchange::partials::{Equation, Partials};
-use crate::Fmu;
+use fmi_host::instance::{EventUpdate, FmuInstance, LogSettings};
+use fmi_host::model_description::{Causality, InterfaceType, ModelDescription};
+use tandem_ode::model_exchange::partials::{Equation, Partials};
+use fmi_host::Fmu;
 
 /// Relative step of the central differences of J and G in the seed contraction.
 const SEED_STEP: f64 = 1e-5;
@@ -178,7 +178,7 @@ impl FmuPlant {
     }
 
     /// Resets the instance and initializes it with the fixed parameters and design `d`.
-    fn initialize(&mut self, d: &[f64]) -> crate::Result<()> {
+    fn initialize(&mut self, d: &[f64]) -> tandem_ode::Result<()> {
         self.current = None;
         let instance = &mut self.instance;
         instance.reset()?;

@@ -151,7 +151,7 @@ pub fn is_hurwitz(m: &DMatrix<f64>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codesign::test_util::{random_matrix, relative};
+    use crate::test_util::{random_matrix, relative};
 
     #[test]
     fn double_integrator_has_the_closed_form() {
