@@ -3,7 +3,10 @@
 
 /// Log categories the FMUs understand (name, description).
 pub const LOG_CATEGORIES: &[(&str, &str)] = &[
-    ("logEvents", "State, time and step events and the event iteration"),
+    (
+        "logEvents",
+        "State, time and step events and the event iteration",
+    ),
     ("logStatusWarning", "Calls that return Warning"),
     ("logStatusDiscard", "Calls that return Discard"),
     ("logStatusError", "Calls that return Error, with the reason"),

@@ -222,10 +222,18 @@ impl Declaration {
             strings: Vec::new(),
             sensitivities: Vec::new(),
             cosimulation: CoSimulation {
-                method: Method::Sdirk { rtol: 1e-6, atol: 1e-9 },
+                method: Method::Sdirk {
+                    rtol: 1e-6,
+                    atol: 1e-9,
+                },
                 max_step: 1e-2,
             },
-            experiment: Experiment { start: 0.0, stop: 10.0, tolerance: 1e-6, step: 1e-2 },
+            experiment: Experiment {
+                start: 0.0,
+                stop: 10.0,
+                tolerance: 1e-6,
+                step: 1e-2,
+            },
         }
     }
 
@@ -325,7 +333,12 @@ impl Declaration {
 
     /// Sets the default experiment.
     pub fn experiment(mut self, start: f64, stop: f64, tolerance: f64, step: f64) -> Self {
-        self.experiment = Experiment { start, stop, tolerance, step };
+        self.experiment = Experiment {
+            start,
+            stop,
+            tolerance,
+            step,
+        };
         self
     }
 
@@ -351,7 +364,9 @@ impl Declaration {
 
     /// The String parameters, in declaration order (their index is their position here).
     pub fn string_parameters(&self) -> impl Iterator<Item = &StringVariable> {
-        self.strings.iter().filter(|s| s.role == StringRole::Parameter)
+        self.strings
+            .iter()
+            .filter(|s| s.role == StringRole::Parameter)
     }
 
     /// The String outputs, in declaration order (their index is their position here).

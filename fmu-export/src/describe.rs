@@ -99,7 +99,9 @@ mod tests {
 
     #[test]
     fn both_files_or_either_can_be_requested() {
-        let t = parse(args(&["--fmi3", "b.xml", "--fmi2", "a.xml"])).unwrap().unwrap();
+        let t = parse(args(&["--fmi3", "b.xml", "--fmi2", "a.xml"]))
+            .unwrap()
+            .unwrap();
         assert_eq!(
             t,
             Targets {
@@ -108,8 +110,13 @@ mod tests {
                 adjoint_manifest: None,
             }
         );
-        assert_eq!(parse(args(&["--fmi2", "a.xml"])).unwrap().unwrap().fmi3, None);
-        let manifest = parse(args(&["--adjoint-manifest", "m.xml"])).unwrap().unwrap();
+        assert_eq!(
+            parse(args(&["--fmi2", "a.xml"])).unwrap().unwrap().fmi3,
+            None
+        );
+        let manifest = parse(args(&["--adjoint-manifest", "m.xml"]))
+            .unwrap()
+            .unwrap();
         assert_eq!(manifest.adjoint_manifest, Some("m.xml".into()));
         assert_eq!(parse(args(&["--help"])), Ok(None));
     }

@@ -25,7 +25,11 @@ where
     F: FnMut(&[Dual64], &mut [Dual64]),
 {
     let (n, m) = (x.len(), value.len());
-    debug_assert_eq!(jac.len(), m * n, "the Jacobian buffer must hold m*n entries");
+    debug_assert_eq!(
+        jac.len(),
+        m * n,
+        "the Jacobian buffer must hold m*n entries"
+    );
     let mut xd: Small<Dual64> = x.iter().map(|&v| Dual64::from(v)).collect();
     let mut out: Small<Dual64> = Small::from_elem(Dual64::from(0.0), m);
     for j in 0..n {

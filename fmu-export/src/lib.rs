@@ -41,8 +41,8 @@ pub mod variables;
 pub use fmi_abi as abi;
 
 pub use declaration::{
-    CoSimulation, Declaration, Discrete, DiscreteRole, DiscreteType, Experiment, Method,
-    Parameter, StringRole, StringVariable, Tunability, Var,
+    CoSimulation, Declaration, Discrete, DiscreteRole, DiscreteType, Experiment, Method, Parameter,
+    StringRole, StringVariable, Tunability, Var,
 };
 pub use mechanical_system::MechanicalSystem;
 pub use mechanics::{MechArgs, MechanicalModel};

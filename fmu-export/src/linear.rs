@@ -44,11 +44,15 @@ impl<T: Scalar> Lu<T> {
         let n = self.n;
         let column = |i: usize, rows: std::ops::Range<usize>| rows.map(move |j| self.lu[j * n + i]);
         for i in 0..n {
-            let s = column(i, 0..i).zip(&b[..i]).fold(b[i], |s, (u, &x)| s - u * x);
+            let s = column(i, 0..i)
+                .zip(&b[..i])
+                .fold(b[i], |s, (u, &x)| s - u * x);
             b[i] = s / self.lu[i * n + i];
         }
         for i in (0..n).rev() {
-            b[i] = column(i, i + 1..n).zip(&b[i + 1..]).fold(b[i], |s, (l, &x)| s - l * x);
+            b[i] = column(i, i + 1..n)
+                .zip(&b[i + 1..])
+                .fold(b[i], |s, (l, &x)| s - l * x);
         }
         for (k, &p) in self.pivots.iter().enumerate().rev() {
             b.swap(k, p);
@@ -63,7 +67,10 @@ fn factor_in_place<T: Scalar>(
     pivots: &mut Small<usize>,
 ) -> Result<(), Singular> {
     assert_eq!(a.len(), n * n, "matrix buffer must hold n*n entries");
-    let scale = a.iter().fold(0.0f64, |m, v| m.max(v.real().abs())).max(f64::MIN_POSITIVE);
+    let scale = a
+        .iter()
+        .fold(0.0f64, |m, v| m.max(v.real().abs()))
+        .max(f64::MIN_POSITIVE);
     pivots.clear();
     for k in 0..n {
         let (p, best) = (k..n)
@@ -106,7 +113,10 @@ fn solve_factored<T: Scalar>(lu: &[T], pivots: &[usize], b: &mut [T]) {
     }
     for i in (0..n).rev() {
         let row = &lu[i * n + i + 1..(i + 1) * n];
-        let s = row.iter().zip(&b[i + 1..]).fold(b[i], |s, (&u, &x)| s - u * x);
+        let s = row
+            .iter()
+            .zip(&b[i + 1..])
+            .fold(b[i], |s, (&u, &x)| s - u * x);
         b[i] = s / lu[i * n + i];
     }
 }
@@ -132,7 +142,9 @@ mod tests {
 
     fn matvec(a: &[f64], x: &[f64], n: usize, transposed: bool) -> Vec<f64> {
         (0..n)
-            .map(|i| (0..n).map(|j| if transposed { a[j * n + i] } else { a[i * n + j] } * x[j]).sum())
+            .map(|i| {
+                (0..n).map(|j| if transposed { a[j * n + i] } else { a[i * n + j] } * x[j]).sum()
+            })
             .collect()
     }
 

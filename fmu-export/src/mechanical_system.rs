@@ -36,7 +36,12 @@ impl<M: MechanicalModel> Default for MechanicalSystem<M> {
         );
         let dofs = declaration.states.len() / 2;
         let constraints = model.constraint_count();
-        MechanicalSystem { model, declaration, dofs, constraints }
+        MechanicalSystem {
+            model,
+            declaration,
+            dofs,
+            constraints,
+        }
     }
 }
 
@@ -130,8 +135,11 @@ impl<M: MechanicalModel> MechanicalSystem<M> {
         }
         let zero = T::cst(0.0);
         let td = Dual2::new(t, T::cst(1.0), zero);
-        let qd: Small<Dual2<T>> =
-            q.iter().zip(v).map(|(&qi, &vi)| Dual2::new(qi, vi, zero)).collect();
+        let qd: Small<Dual2<T>> = q
+            .iter()
+            .zip(v)
+            .map(|(&qi, &vi)| Dual2::new(qi, vi, zero))
+            .collect();
         let pd: Small<Dual2<T>> = p.iter().map(|&v| Dual2::from_re(v)).collect();
         let mut c: Small<Dual2<T>> = Small::from_elem(Dual2::from_re(zero), m);
         self.model.constraints(td, &qd, &pd, &mut c);
@@ -174,7 +182,14 @@ impl<M: MechanicalModel> MechanicalSystem<M> {
 
     fn mech_args<'a, T: Scalar>(&self, a: &'a Args<'a, T>) -> MechArgs<'a, T> {
         let (q, v) = self.split(a.x);
-        MechArgs { t: a.t, q, v, u: a.u, p: a.p, d: a.d }
+        MechArgs {
+            t: a.t,
+            q,
+            v,
+            u: a.u,
+            p: a.p,
+            d: a.d,
+        }
     }
 }
 
@@ -257,7 +272,14 @@ mod tests {
     fn consistent_accelerations_satisfy_the_acceleration_level_constraint() {
         let sys = MechanicalSystem::<Pendulum>::default();
         let (q, v): ([f64; 2], [f64; 2]) = ([0.6, -0.8], [0.4, 0.3]);
-        let args = MechArgs { t: 0.0, q: &q, v: &v, u: &[], p: &[], d: &[] };
+        let args = MechArgs {
+            t: 0.0,
+            q: &q,
+            v: &v,
+            u: &[],
+            p: &[],
+            d: &[],
+        };
         let (acc, lambda) = sys.accelerations(&args).unwrap();
         // C = (x^2 + y^2 - 1)/2  =>  C_q a + |v|^2 = 0.
         let residual = q[0] * acc[0] + q[1] * acc[1] + v[0] * v[0] + v[1] * v[1];

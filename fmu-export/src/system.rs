@@ -52,7 +52,10 @@ pub struct StepInputs<T> {
 impl<T: Scalar> StepInputs<T> {
     /// Inputs held constant at `values`.
     pub fn held(t0: f64, values: &[T]) -> Self {
-        StepInputs { t0, coefficients: vec![values.to_vec()] }
+        StepInputs {
+            t0,
+            coefficients: vec![values.to_vec()],
+        }
     }
 
     /// Number of inputs.
@@ -116,7 +119,10 @@ impl std::fmt::Display for StepError {
         match self {
             StepError::NonFinite { t } => write!(f, "the state became non-finite at t = {t}"),
             StepError::NoConvergence { t, residual } => {
-                write!(f, "Newton iteration did not converge at t = {t} (residual {residual:e})")
+                write!(
+                    f,
+                    "Newton iteration did not converge at t = {t} (residual {residual:e})"
+                )
             }
             StepError::Singular { t } => write!(f, "singular iteration matrix at t = {t}"),
             StepError::StepTooSmall { t, h } => {

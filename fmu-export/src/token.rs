@@ -9,15 +9,30 @@ pub fn instantiation_token(decl: &Declaration) -> String {
     let table = VariableTable::new(decl);
     let mut canonical = decl.model_name.clone();
     for v in table.iter() {
-        canonical.push_str(&format!("|{}:{:?}:{:?}:{:?}", v.var.name, v.ty, v.causality, v.variability));
+        canonical.push_str(&format!(
+            "|{}:{:?}:{:?}:{:?}",
+            v.var.name, v.ty, v.causality, v.variability
+        ));
     }
-    let (a, b) = (fnv1a(canonical.as_bytes(), 0xcbf2_9ce4_8422_2325), fnv1a(canonical.as_bytes(), 0x8422_2325_cbf2_9ce4));
+    let (a, b) = (
+        fnv1a(canonical.as_bytes(), 0xcbf2_9ce4_8422_2325),
+        fnv1a(canonical.as_bytes(), 0x8422_2325_cbf2_9ce4),
+    );
     let hex = format!("{a:016x}{b:016x}");
-    format!("{{{}-{}-{}-{}-{}}}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+    format!(
+        "{{{}-{}-{}-{}-{}}}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
 }
 
 fn fnv1a(bytes: &[u8], seed: u64) -> u64 {
-    bytes.iter().fold(seed, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(seed, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 #[cfg(test)]

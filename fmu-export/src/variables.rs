@@ -118,7 +118,8 @@ pub struct ModelVariable {
 impl ModelVariable {
     /// Whether the start value is written into the model description.
     pub fn has_start(&self) -> bool {
-        !matches!(self.initial, Some(Initial::Calculated)) && self.causality != Causality::Independent
+        !matches!(self.initial, Some(Initial::Calculated))
+            && self.causality != Causality::Independent
     }
 }
 
@@ -137,15 +138,40 @@ impl VariableTable {
         let mut push = |var: Var, ty, causality, variability, initial, role, derivative_of| {
             let vr = variables.len() as ValueReference;
             variables.push(ModelVariable {
-                vr, var, ty, causality, variability, initial, role, derivative_of, text_start: None,
+                vr,
+                var,
+                ty,
+                causality,
+                variability,
+                initial,
+                role,
+                derivative_of,
+                text_start: None,
             });
         };
-        let time = Var::new("time", 0.0).unit("s").description("simulation time");
-        push(time, VarType::Real, Causality::Independent, Variability::Continuous, None, Role::Time, None);
+        let time = Var::new("time", 0.0)
+            .unit("s")
+            .description("simulation time");
+        push(
+            time,
+            VarType::Real,
+            Causality::Independent,
+            Variability::Continuous,
+            None,
+            Role::Time,
+            None,
+        );
         let first_state = 1;
         for (i, v) in decl.states.iter().enumerate() {
-            push(v.clone(), VarType::Real, Causality::Local, Variability::Continuous,
-                Some(Initial::Exact), Role::State(i), None);
+            push(
+                v.clone(),
+                VarType::Real,
+                Causality::Local,
+                Variability::Continuous,
+                Some(Initial::Exact),
+                Role::State(i),
+                None,
+            );
         }
         for (i, v) in decl.states.iter().enumerate() {
             let der = Var {
@@ -157,23 +183,52 @@ impl VariableTable {
                 min: None,
                 max: None,
             };
-            push(der, VarType::Real, Causality::Local, Variability::Continuous,
-                Some(Initial::Calculated), Role::Derivative(i), Some((first_state + i) as ValueReference));
+            push(
+                der,
+                VarType::Real,
+                Causality::Local,
+                Variability::Continuous,
+                Some(Initial::Calculated),
+                Role::Derivative(i),
+                Some((first_state + i) as ValueReference),
+            );
         }
         for (i, v) in decl.inputs.iter().enumerate() {
-            push(v.clone(), VarType::Real, Causality::Input, Variability::Continuous, None, Role::Input(i), None);
+            push(
+                v.clone(),
+                VarType::Real,
+                Causality::Input,
+                Variability::Continuous,
+                None,
+                Role::Input(i),
+                None,
+            );
         }
         for (i, p) in decl.parameters.iter().enumerate() {
             let variability = match p.tunability {
                 Tunability::Fixed => Variability::Fixed,
                 Tunability::Tunable => Variability::Tunable,
             };
-            push(p.var.clone(), VarType::Real, Causality::Parameter, variability,
-                Some(Initial::Exact), Role::Parameter(i), None);
+            push(
+                p.var.clone(),
+                VarType::Real,
+                Causality::Parameter,
+                variability,
+                Some(Initial::Exact),
+                Role::Parameter(i),
+                None,
+            );
         }
         for (i, v) in decl.outputs.iter().enumerate() {
-            push(v.clone(), VarType::Real, Causality::Output, Variability::Continuous,
-                Some(Initial::Calculated), Role::Output(i), None);
+            push(
+                v.clone(),
+                VarType::Real,
+                Causality::Output,
+                Variability::Continuous,
+                Some(Initial::Calculated),
+                Role::Output(i),
+                None,
+            );
         }
         for (i, d) in decl.discrete.iter().enumerate() {
             let ty = match d.ty {
@@ -182,30 +237,65 @@ impl VariableTable {
                 DiscreteType::Boolean => VarType::Boolean,
             };
             let (causality, variability, initial) = match d.role {
-                DiscreteRole::Parameter => (Causality::Parameter, Variability::Fixed, Initial::Exact),
-                DiscreteRole::Output => (Causality::Output, Variability::Discrete, Initial::Calculated),
+                DiscreteRole::Parameter => {
+                    (Causality::Parameter, Variability::Fixed, Initial::Exact)
+                }
+                DiscreteRole::Output => (
+                    Causality::Output,
+                    Variability::Discrete,
+                    Initial::Calculated,
+                ),
                 DiscreteRole::Local => (Causality::Local, Variability::Discrete, Initial::Exact),
             };
-            push(d.var.clone(), ty, causality, variability, Some(initial), Role::Discrete(i), None);
+            push(
+                d.var.clone(),
+                ty,
+                causality,
+                variability,
+                Some(initial),
+                Role::Discrete(i),
+                None,
+            );
         }
         for i in 0..decl.event_indicators {
             let z = Var::new(&format!("eventIndicator[{}]", i + 1), 0.0)
                 .description("event indicator: an event occurs when it changes sign");
-            push(z, VarType::Real, Causality::Local, Variability::Continuous,
-                Some(Initial::Calculated), Role::EventIndicator(i), None);
+            push(
+                z,
+                VarType::Real,
+                Causality::Local,
+                Variability::Continuous,
+                Some(Initial::Calculated),
+                Role::EventIndicator(i),
+                None,
+            );
         }
         let (mut parameters, mut outputs) = (0, 0);
         for s in &decl.strings {
             let var = Var::new(&s.name, 0.0).description(&s.description);
             match s.role {
                 StringRole::Parameter => {
-                    push(var, VarType::String, Causality::Parameter, Variability::Fixed,
-                        Some(Initial::Exact), Role::StringParameter(parameters), None);
+                    push(
+                        var,
+                        VarType::String,
+                        Causality::Parameter,
+                        Variability::Fixed,
+                        Some(Initial::Exact),
+                        Role::StringParameter(parameters),
+                        None,
+                    );
                     parameters += 1;
                 }
                 StringRole::Output => {
-                    push(var, VarType::String, Causality::Output, Variability::Discrete,
-                        Some(Initial::Calculated), Role::StringOutput(outputs), None);
+                    push(
+                        var,
+                        VarType::String,
+                        Causality::Output,
+                        Variability::Discrete,
+                        Some(Initial::Calculated),
+                        Role::StringOutput(outputs),
+                        None,
+                    );
                     outputs += 1;
                 }
             }
@@ -213,8 +303,18 @@ impl VariableTable {
         for (k, &j) in decl.sensitivities.iter().enumerate() {
             let p = &decl.parameters[j].var;
             for (i, y) in decl.outputs.iter().enumerate() {
-                push(sensitivity_var(y, p), VarType::Real, Causality::Local, Variability::Continuous,
-                    Some(Initial::Calculated), Role::Sensitivity { output: i, sensitivity: k }, None);
+                push(
+                    sensitivity_var(y, p),
+                    VarType::Real,
+                    Causality::Local,
+                    Variability::Continuous,
+                    Some(Initial::Calculated),
+                    Role::Sensitivity {
+                        output: i,
+                        sensitivity: k,
+                    },
+                    None,
+                );
             }
         }
         let starts: Vec<&str> = decl.string_parameters().map(|s| s.start.as_str()).collect();
@@ -261,14 +361,18 @@ impl VariableTable {
 /// `d(y)/d(p)` as an FMI quoted name (`'...'`, with `'` and `\` escaped by a backslash), which
 /// the structured naming convention of FMI 2.0 and 3.0 admits.
 pub fn sensitivity_name(y: &str, p: &str) -> String {
-    let escaped = format!("d({y})/d({p})").replace('\\', "\\\\").replace('\'', "\\'");
+    let escaped = format!("d({y})/d({p})")
+        .replace('\\', "\\\\")
+        .replace('\'', "\\'");
     format!("'{escaped}'")
 }
 
 /// The sensitivity output of `y` to `p` (see [`sensitivity_name`]).
 fn sensitivity_var(y: &Var, p: &Var) -> Var {
-    Var::new(&sensitivity_name(&y.name, &p.name), 0.0)
-        .description(&format!("sensitivity of {} to the parameter {} (co-simulation only)", y.name, p.name))
+    Var::new(&sensitivity_name(&y.name, &p.name), 0.0).description(&format!(
+        "sensitivity of {} to the parameter {} (co-simulation only)",
+        y.name, p.name
+    ))
 }
 
 #[cfg(test)]
@@ -283,11 +387,27 @@ mod tests {
             .input(Var::new("u", 0.0))
             .parameter(Var::new("k", 2.0), Tunability::Tunable)
             .output(Var::new("y", 0.0))
-            .discrete(Var::new("n", 0.0), DiscreteType::Integer, DiscreteRole::Output)
+            .discrete(
+                Var::new("n", 0.0),
+                DiscreteType::Integer,
+                DiscreteRole::Output,
+            )
             .event_indicators(1);
         let table = VariableTable::new(&decl);
         let names: Vec<_> = table.iter().map(|v| v.var.name.as_str()).collect();
-        assert_eq!(names, ["time", "x", "der(x)", "u", "k", "y", "n", "eventIndicator[1]"]);
+        assert_eq!(
+            names,
+            [
+                "time",
+                "x",
+                "der(x)",
+                "u",
+                "k",
+                "y",
+                "n",
+                "eventIndicator[1]"
+            ]
+        );
         assert_eq!(table.vr_of(Role::EventIndicator(0)), Some(7));
         assert_eq!(table.get(2).unwrap().derivative_of, Some(1));
         assert_eq!(table.vr_of(Role::Output(0)), Some(5));
@@ -303,13 +423,25 @@ mod tests {
             .output(Var::new("y", 0.0))
             .output(Var::new("v", 0.0));
         let table = VariableTable::new(&plain.clone().sensitivities(&["c", "k"]));
-        let plain_names: Vec<_> = VariableTable::new(&plain).iter().map(|v| v.var.name.clone()).collect();
+        let plain_names: Vec<_> = VariableTable::new(&plain)
+            .iter()
+            .map(|v| v.var.name.clone())
+            .collect();
         let names: Vec<_> = table.iter().map(|v| v.var.name.clone()).collect();
         assert_eq!(names[..plain_names.len()], plain_names[..]);
-        assert_eq!(names[plain_names.len()..], ["'d(y)/d(c)'", "'d(v)/d(c)'", "'d(y)/d(k)'", "'d(v)/d(k)'"]);
+        assert_eq!(
+            names[plain_names.len()..],
+            ["'d(y)/d(c)'", "'d(v)/d(c)'", "'d(y)/d(k)'", "'d(v)/d(k)'"]
+        );
         assert_eq!(sensitivity_name("a'b", "c"), r"'d(a\'b)/d(c)'");
         let dv_dk = table.by_name("'d(v)/d(k)'").unwrap();
-        assert_eq!(dv_dk.role, Role::Sensitivity { output: 1, sensitivity: 1 });
+        assert_eq!(
+            dv_dk.role,
+            Role::Sensitivity {
+                output: 1,
+                sensitivity: 1
+            }
+        );
         assert_eq!(dv_dk.causality, Causality::Local);
         assert!(!dv_dk.has_start());
     }
@@ -317,6 +449,8 @@ mod tests {
     #[test]
     #[should_panic(expected = "`g` is not a declared real parameter")]
     fn sensitivities_of_an_undeclared_parameter_are_rejected() {
-        let _ = Declaration::new("m", "").parameter(Var::new("k", 2.0), Tunability::Fixed).sensitivities(&["g"]);
+        let _ = Declaration::new("m", "")
+            .parameter(Var::new("k", 2.0), Tunability::Fixed)
+            .sensitivities(&["g"]);
     }
 }

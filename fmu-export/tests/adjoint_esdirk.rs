@@ -36,7 +36,13 @@ impl OdeModel for ForcedVanDerPol {
             .parameter(Var::new("mu", PARAMS[0]), fmu_export::Tunability::Tunable)
             .parameter(Var::new("k", PARAMS[1]), fmu_export::Tunability::Tunable)
             .output(Var::new("y", 0.0))
-            .cosimulation(Method::Sdirk { rtol: 1e-10, atol: 1e-12 }, 0.05)
+            .cosimulation(
+                Method::Sdirk {
+                    rtol: 1e-10,
+                    atol: 1e-12,
+                },
+                0.05,
+            )
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
         let (x, p) = (a.x, a.p);
@@ -65,7 +71,13 @@ fn schedule() -> Vec<ScheduledStep> {
             let t = k as f64 * STEP;
             let (s, c) = ((2.0 * t).sin(), (2.0 * t).cos());
             let coefficients = vec![vec![c], vec![-2.0 * s], vec![-4.0 * c]];
-            ScheduledStep { h: STEP, inputs: StepInputs { t0: t, coefficients } }
+            ScheduledStep {
+                h: STEP,
+                inputs: StepInputs {
+                    t0: t,
+                    coefficients,
+                },
+            }
         })
         .collect()
 }
@@ -106,8 +118,14 @@ fn step_jvp_and_vjp_are_transposes() {
         )
         .unwrap();
         let defect = duality_defect(&step, [0.1, 1.0, 1.0], 3 + k as u64);
-        println!("step {k}: {} internal steps, duality defect {defect:e}", tape.segments.len());
-        assert!(tape.segments.len() >= 2, "error control takes several steps");
+        println!(
+            "step {k}: {} internal steps, duality defect {defect:e}",
+            tape.segments.len()
+        );
+        assert!(
+            tape.segments.len() >= 2,
+            "error control takes several steps"
+        );
         assert!(defect < 1e-12, "step {k}: {defect:e}");
     }
 }
@@ -140,7 +158,10 @@ fn parameter_and_initial_state_gradients_match_central_differences() {
     assert!(error_adaptive < 1e-6, "{error_adaptive:e}");
     let x0_reference = central_differences(&X0, &[1e-6; 2], |x0| replayed(x0, &PARAMS));
     let x0_error = relative_error(&g.initial_state, &x0_reference);
-    println!("dJ/dx0 adjoint {:?}, FD {x0_reference:?} ({x0_error:e})", g.initial_state);
+    println!(
+        "dJ/dx0 adjoint {:?}, FD {x0_reference:?} ({x0_error:e})",
+        g.initial_state
+    );
     assert!(x0_error < 1e-7, "{x0_error:e}");
 }
 
@@ -197,7 +218,11 @@ fn output_jacobians_match_central_differences() {
         ("inputs", linearization.inputs.data(), &by_inputs),
         ("params", linearization.params.data(), &by_params),
     ] {
-        let error = exact.iter().zip(fd).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        let error = exact
+            .iter()
+            .zip(fd)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
         println!("dy/d{name}: {exact:?} (largest difference to FD {error:e})");
         assert!(error < 1e-8, "{name}: {error:e}");
     }
@@ -211,17 +236,29 @@ fn a_step_linearized_without_its_outputs_has_the_same_state_vjp_bit_for_bit() {
     let mut integrator = sys.integrator();
     let steps = schedule();
     let start = &steps[0].inputs;
-    integrator.initialize(&sys, 0.0, &X0, start, &PARAMS, &[]).unwrap();
-    let adjoint = integrator.discrete_adjoint().expect("ESDIRK has a discrete adjoint");
+    integrator
+        .initialize(&sys, 0.0, &X0, start, &PARAMS, &[])
+        .unwrap();
+    let adjoint = integrator
+        .discrete_adjoint()
+        .expect("ESDIRK has a discrete adjoint");
     let linearize = |outputs| {
-        adjoint.linearize_step(&sys, 0.0, STEP, start, &PARAMS, &[], outputs).unwrap()
+        adjoint
+            .linearize_step(&sys, 0.0, STEP, start, &PARAMS, &[], outputs)
+            .unwrap()
     };
-    let (full, state_only) = (linearize(EndOutputs::Linearized), linearize(EndOutputs::Skipped));
+    let (full, state_only) = (
+        linearize(EndOutputs::Linearized),
+        linearize(EndOutputs::Skipped),
+    );
     assert!(full.outputs.is_some() && state_only.outputs.is_none());
     // A negative zero too: both must turn it into the same zero.
     let w_bar = [0.7, -0.0];
     let bits = |c: &Cotangents| {
         [&c.state, &c.inputs, &c.params].map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
     };
-    assert_eq!(bits(&full.vjp(&w_bar, &[0.0])), bits(&state_only.vjp(&w_bar, &[])));
+    assert_eq!(
+        bits(&full.vjp(&w_bar, &[0.0])),
+        bits(&state_only.vjp(&w_bar, &[]))
+    );
 }

@@ -44,7 +44,13 @@ fn schedule() -> Vec<ScheduledStep> {
             let t = k as f64 * H;
             let (s, c) = ((7.0 * t).sin(), (7.0 * t).cos());
             let coefficients = vec![vec![10.0 * s], vec![70.0 * c], vec![-490.0 * s]];
-            ScheduledStep { h: H, inputs: StepInputs { t0: t, coefficients } }
+            ScheduledStep {
+                h: H,
+                inputs: StepInputs {
+                    t0: t,
+                    coefficients,
+                },
+            }
         })
         .collect()
 }
@@ -58,24 +64,34 @@ struct Run {
 /// The recorded simulation with `(c, d)`, HHT damping `alpha` and initial position `q0`.
 fn run(alpha: f64, q0: f64, cd: &[f64], inputs: &[ScheduledStep]) -> Run {
     let sys = MechanicalSystem::<Oscillator>::default();
-    let declaration = sys.declaration().clone().cosimulation(Method::Hht { alpha }, H);
+    let declaration = sys
+        .declaration()
+        .clone()
+        .cosimulation(Method::Hht { alpha }, H);
     let mut integrator = MechanicalIntegrator::new(&declaration, 1, 0);
     let p = [MASS, cd[0], cd[1]];
     let trajectory =
         record_trajectory(&sys, &mut integrator, &[q0, 0.0], &p, &[], inputs).expect("simulate");
-    Run { sys, integrator, trajectory }
+    Run {
+        sys,
+        integrator,
+        trajectory,
+    }
 }
 
 /// The measured accelerations: the simulation with the optimal parameters.
 fn measured(alpha: f64, q0: f64) -> AccelerationMisfit {
     let optimal = run(alpha, q0, &OPTIMAL, &schedule()).trajectory;
-    AccelerationMisfit { measured: (0..STEPS).map(|k| optimal.state(k)[2]).collect() }
+    AccelerationMisfit {
+        measured: (0..STEPS).map(|k| optimal.state(k)[2]).collect(),
+    }
 }
 
 /// The cost of a fresh simulation with `(c, d)`.
 fn cost(alpha: f64, q0: f64, cd: &[f64], misfit: &AccelerationMisfit) -> f64 {
     let run = run(alpha, q0, cd, &schedule());
-    run.trajectory.cost_of(&run.trajectory.states(), &run.trajectory.params, misfit)
+    run.trajectory
+        .cost_of(&run.trajectory.states(), &run.trajectory.params, misfit)
 }
 
 fn adjoint(run: &Run, misfit: &AccelerationMisfit) -> Gradient {
@@ -99,15 +115,21 @@ fn errors(alpha: f64, q0: f64) -> (f64, f64) {
         cost(alpha, q0, cd, &misfit)
     });
     let with_term = &gradient.params[1..];
-    let without: Vec<f64> =
-        with_term.iter().zip(&gradient.initial_state_term[1..]).map(|(g, i)| g - i).collect();
+    let without: Vec<f64> = with_term
+        .iter()
+        .zip(&gradient.initial_state_term[1..])
+        .map(|(g, i)| g - i)
+        .collect();
     println!(
         "alpha {alpha}, q0 {q0}: J = {:e}, adjoint {with_term:?}, FD {reference:?}, \
          initial-state term {:?}",
         gradient.cost,
         &gradient.initial_state_term[1..]
     );
-    (relative_error(with_term, &reference), relative_error(&without, &reference))
+    (
+        relative_error(with_term, &reference),
+        relative_error(&without, &reference),
+    )
 }
 
 #[test]
@@ -139,7 +161,11 @@ fn paper_gradient(alpha: f64, trajectory: &Trajectory, misfit: &AccelerationMisf
     let (beta, gamma) = ((1.0 - alpha).powi(2) / 4.0, (1.0 - 2.0 * alpha) / 2.0);
     let (c, d, m, h) = (START[0], START[1], MASS, H);
     let s = m / (1.0 + alpha) + c * beta * h * h + d * gamma * h;
-    let a = [[1.0, 0.0, -h * h * beta], [0.0, 1.0, -h * gamma], [0.0, 0.0, s]];
+    let a = [
+        [1.0, 0.0, -h * h * beta],
+        [0.0, 1.0, -h * gamma],
+        [0.0, 0.0, s],
+    ];
     let b = [
         [-1.0, -h, -0.5 * h * h * (1.0 - 2.0 * beta)],
         [0.0, -1.0, -h * (1.0 - gamma)],
@@ -201,7 +227,14 @@ fn input_adjoints_match_central_differences_of_the_replayed_schedule() {
     let scheme = run.integrator.scheme();
     let p = &run.trajectory.params;
     // Value and slope of the force on the first, a middle and the last step.
-    for (k, order) in [(0, 0), (0, 1), (1000, 0), (1000, 1), (STEPS - 2, 0), (STEPS - 2, 1)] {
+    for (k, order) in [
+        (0, 0),
+        (0, 1),
+        (1000, 0),
+        (1000, 1),
+        (STEPS - 2, 0),
+        (STEPS - 2, 1),
+    ] {
         let base = inputs[k].inputs.coefficients[order][0];
         // The cost is quadratic in the inputs (a linear model), so central differences are
         // exact but for rounding, which a large step keeps small.
@@ -210,9 +243,15 @@ fn input_adjoints_match_central_differences_of_the_replayed_schedule() {
             let mut polynomials: Vec<StepInputs<f64>> =
                 inputs.iter().map(|s| s.inputs.clone()).collect();
             polynomials[k].coefficients[order][0] = value[0];
-            let states =
-                replay_trajectory(&run.sys, scheme, &run.trajectory, &[q0, 0.0], p, &polynomials)
-                    .expect("replay");
+            let states = replay_trajectory(
+                &run.sys,
+                scheme,
+                &run.trajectory,
+                &[q0, 0.0],
+                p,
+                &polynomials,
+            )
+            .expect("replay");
             run.trajectory.cost_of(&states, p, &misfit)
         })[0];
         let adjoint = gradient.inputs[k][order];

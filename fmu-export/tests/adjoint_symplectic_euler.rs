@@ -75,7 +75,13 @@ fn schedule() -> Vec<ScheduledStep> {
         .map(|k| {
             let t = k as f64 * STEP;
             let coefficients = vec![vec![2.0 * (3.0 * t).sin()], vec![6.0 * (3.0 * t).cos()]];
-            ScheduledStep { h: STEP, inputs: StepInputs { t0: t, coefficients } }
+            ScheduledStep {
+                h: STEP,
+                inputs: StepInputs {
+                    t0: t,
+                    coefficients,
+                },
+            }
         })
         .collect()
 }

@@ -66,7 +66,9 @@ struct HhtOscillator(Oscillator);
 
 impl MechanicalModel for HhtOscillator {
     fn declaration(&self) -> Declaration {
-        self.0.declaration().cosimulation(Method::Hht { alpha: -0.1 }, 1e-3)
+        self.0
+            .declaration()
+            .cosimulation(Method::Hht { alpha: -0.1 }, 1e-3)
     }
 
     fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>, m: &mut [T]) {
@@ -89,12 +91,16 @@ fn an_hht_step_allocates_nothing() {
     let (p, mut d) = (decl.parameter_starts(), decl.discrete_starts());
     let mut inputs = StepInputs::held(0.0, &[0.5]);
     let mut integrator = sys.integrator();
-    integrator.initialize(&sys, 0.0, &decl.state_starts(), &inputs, &p, &d).unwrap();
+    integrator
+        .initialize(&sys, 0.0, &decl.state_starts(), &inputs, &p, &d)
+        .unwrap();
     let mut y = vec![0.0; decl.outputs.len()];
     let mut step = |t: f64| {
         inputs.t0 = t;
         inputs.coefficients[0][0] = t.sin();
-        integrator.do_step(&sys, t, 1e-3, &inputs, &p, &mut d).unwrap();
+        integrator
+            .do_step(&sys, t, 1e-3, &inputs, &p, &mut d)
+            .unwrap();
         integrator.outputs(&sys, t + 1e-3, &inputs.coefficients[0], &p, &d, &mut y);
     };
     step(0.0);
@@ -122,8 +128,15 @@ fn a_cosimulation_do_step_allocates_nothing() {
     };
     step(0.0);
     let count = allocations(|| (1..100).for_each(|k| step(k as f64 * 1e-3)));
-    assert_eq!(count, 0, "99 doStep calls with set and get allocated {count} times");
-    assert!(y[0].is_finite() && y[0] != 0.0, "the steps ran: acceleration {}", y[0]);
+    assert_eq!(
+        count, 0,
+        "99 doStep calls with set and get allocated {count} times"
+    );
+    assert!(
+        y[0].is_finite() && y[0] != 0.0,
+        "the steps ran: acceleration {}",
+        y[0]
+    );
 }
 
 /// An initialized Co-Simulation instance of the HHT oscillator.
@@ -144,7 +157,11 @@ fn arrays(inst: &Instance<MechanicalSystem<HhtOscillator>>) -> (Adjoints, Vec<f6
     let decl = inst.declaration();
     let (nu, np, ny) = (decl.inputs.len(), decl.parameters.len(), decl.outputs.len());
     let seeds_state = (0..ns).map(|i| 1.0 + i as f64).collect();
-    ((vec![0.0; ns], vec![0.0; nu], vec![0.0; np]), seeds_state, vec![0.5; ny])
+    (
+        (vec![0.0; ns], vec![0.0; nu], vec![0.0; np]),
+        seeds_state,
+        vec![0.5; ny],
+    )
 }
 
 /// One step VJP of `inst` over 1 ms into `out`.
@@ -153,9 +170,21 @@ fn step_vjp(
     seeds: (&[f64], &[f64]),
     out: &mut Adjoints,
 ) {
-    let results = StepResults { state: seeds.0, outputs: seeds.1 };
+    let results = StepResults {
+        state: seeds.0,
+        outputs: seeds.1,
+    };
     let (state, inputs, params) = (&mut out.0[..], &mut out.1[..], &mut out.2[..]);
-    inst.step_vjp(1e-3, results, StepArguments { state, inputs, params }).unwrap();
+    inst.step_vjp(
+        1e-3,
+        results,
+        StepArguments {
+            state,
+            inputs,
+            params,
+        },
+    )
+    .unwrap();
 }
 
 /// The allocations a step VJP may make: the record of the step it takes (the driver's tape:
@@ -174,7 +203,8 @@ fn a_step_vjp_allocates_only_the_record_of_its_step_and_leaves_the_instance_as_i
     }
     step_vjp(&mut inst, (&w_bar, &y_bar), &mut out);
     let calls = 10;
-    let count = allocations(|| (0..calls).for_each(|_| step_vjp(&mut inst, (&w_bar, &y_bar), &mut out)));
+    let count =
+        allocations(|| (0..calls).for_each(|_| step_vjp(&mut inst, (&w_bar, &y_bar), &mut out)));
     assert!(
         count <= calls * STEP_RECORD_ALLOCATIONS,
         "{calls} step VJPs allocated {count} times, more than their steps' records"
@@ -202,7 +232,11 @@ fn an_output_vjp_allocates_nothing() {
     let ((mut state, mut inputs, mut params), _, y_bar) = arrays(&inst);
     let mut output_vjp = |inst: &mut Instance<MechanicalSystem<HhtOscillator>>| {
         let (state, inputs, params) = (&mut state[..], &mut inputs[..], &mut params[..]);
-        let out = StepArguments { state, inputs, params };
+        let out = StepArguments {
+            state,
+            inputs,
+            params,
+        };
         inst.output_vjp(&y_bar, out).unwrap();
     };
     output_vjp(&mut inst);
@@ -232,9 +266,13 @@ fn a_model_exchange_adjoint_derivative_allocates_nothing() {
     inst.enter_initialization_mode().unwrap();
     inst.exit_initialization_mode().unwrap();
     let (seed, mut out) = ([0.3, -1.5], [0.0; 6]);
-    inst.adjoint_derivative(&unknowns, &knowns, &seed, &mut out).unwrap();
+    inst.adjoint_derivative(&unknowns, &knowns, &seed, &mut out)
+        .unwrap();
     let count = allocations(|| {
-        (0..100).for_each(|_| inst.adjoint_derivative(&unknowns, &knowns, &seed, &mut out).unwrap())
+        (0..100).for_each(|_| {
+            inst.adjoint_derivative(&unknowns, &knowns, &seed, &mut out)
+                .unwrap()
+        })
     });
     assert_eq!(count, 0, "100 adjoint derivatives allocated {count} times");
     // At the start (q = 0.01, v = F = d = 0): seed_0 dq'/d. + seed_1 dv'/d. by hand.
@@ -248,6 +286,9 @@ fn a_model_exchange_adjoint_derivative_allocates_nothing() {
         0.0,
     ];
     for (k, (a, b)) in out.iter().zip(expected).enumerate() {
-        assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "known {k}: {a} vs {b}");
+        assert!(
+            (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+            "known {k}: {a} vs {b}"
+        );
     }
 }

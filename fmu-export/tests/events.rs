@@ -22,8 +22,16 @@ impl OdeModel for BouncingBall {
         Declaration::new("bouncing_ball", "")
             .state(Var::new("h", 1.0))
             .state(Var::new("v", 0.0))
-            .discrete(Var::new("bounces", 0.0), DiscreteType::Integer, DiscreteRole::Output)
-            .discrete(Var::new("last_bounce", 0.0), DiscreteType::Real, DiscreteRole::Output)
+            .discrete(
+                Var::new("bounces", 0.0),
+                DiscreteType::Integer,
+                DiscreteRole::Output,
+            )
+            .discrete(
+                Var::new("last_bounce", 0.0),
+                DiscreteType::Real,
+                DiscreteRole::Output,
+            )
             .event_indicators(1)
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
@@ -58,7 +66,10 @@ fn bounce_times(count: usize) -> Vec<f64> {
 
 fn ball(max_step: f64) -> (OdeSystem<BouncingBall>, Sdirk) {
     let sys = OdeSystem::<BouncingBall>::default();
-    let method = Method::Sdirk { rtol: 1e-6, atol: 1e-8 };
+    let method = Method::Sdirk {
+        rtol: 1e-6,
+        atol: 1e-8,
+    };
     let declaration = sys.declaration().clone().cosimulation(method, max_step);
     let integrator = Sdirk::new(&declaration);
     (sys, integrator)
@@ -96,7 +107,10 @@ fn bounce_times_match_the_analytic_ones() {
         assert_eq!(located.len(), 6, "{located:?}");
         assert_eq!(report.events, 6);
         for (got, want) in located.iter().zip(&expected) {
-            assert!((got - want).abs() < 1e-9, "bounce at {got}, expected {want}");
+            assert!(
+                (got - want).abs() < 1e-9,
+                "bounce at {got}, expected {want}"
+            );
         }
         assert!(lowest > -1e-9, "the ball went through the floor: {lowest}");
     }
@@ -126,20 +140,37 @@ impl OdeModel for Kicked {
 }
 
 fn kicked_exact(t: f64) -> f64 {
-    KICKS.iter().filter(|&&k| k <= t).fold(1.0, |x, &k| x + k.exp()) * (-t).exp()
+    KICKS
+        .iter()
+        .filter(|&&k| k <= t)
+        .fold(1.0, |x, &k| x + k.exp())
+        * (-t).exp()
 }
 
 #[test]
 fn time_events_are_hit_exactly_inside_and_at_communication_points() {
     let sys = OdeSystem::<Kicked>::default();
-    let method = Method::Sdirk { rtol: 1e-10, atol: 1e-12 };
+    let method = Method::Sdirk {
+        rtol: 1e-10,
+        atol: 1e-12,
+    };
     let declaration = sys.declaration().clone().cosimulation(method, 0.02);
     let mut integrator = Sdirk::new(&declaration);
     let mut error = 0.0f64;
     // The kick at 0.25 falls inside a step, the one at 0.3 on a communication point.
-    let report = simulate(&sys, &mut integrator, &[1.0], 0.6, 0.1, &[], &[], &mut [], |t, x, _| {
-        error = error.max((x[0] - kicked_exact(t)).abs());
-    });
+    let report = simulate(
+        &sys,
+        &mut integrator,
+        &[1.0],
+        0.6,
+        0.1,
+        &[],
+        &[],
+        &mut [],
+        |t, x, _| {
+            error = error.max((x[0] - kicked_exact(t)).abs());
+        },
+    );
     println!("error {error:e}");
     assert_eq!(report.events, 2);
     assert!(error < 1e-8, "{error:e}");
@@ -154,8 +185,11 @@ impl OdeModel for Ramp {
     fn declaration(&self) -> Declaration {
         let mut declaration = Declaration::new("ramp", "").state(Var::new("x", 0.0));
         for name in ["first", "first_kind", "second", "second_kind"] {
-            declaration =
-                declaration.discrete(Var::new(name, 0.0), DiscreteType::Real, DiscreteRole::Output);
+            declaration = declaration.discrete(
+                Var::new(name, 0.0),
+                DiscreteType::Real,
+                DiscreteRole::Output,
+            );
         }
         declaration.event_indicators(2)
     }
@@ -168,7 +202,9 @@ impl OdeModel for Ramp {
         z[1] = -a.x[0] + 0.6;
     }
     fn reset<T: Scalar>(&self, a: &Args<T>, event: Event, _x: &mut [T], d: &mut [f64]) {
-        let Event::State(crossings) = event else { panic!("unexpected {event:?}") };
+        let Event::State(crossings) = event else {
+            panic!("unexpected {event:?}")
+        };
         let kind = match crossings {
             [Crossing::Rising, Crossing::None] => 1.0,
             [Crossing::None, Crossing::Falling] => 2.0,
@@ -183,11 +219,26 @@ impl OdeModel for Ramp {
 #[test]
 fn several_indicators_report_their_crossing_directions() {
     let sys = OdeSystem::<Ramp>::default();
-    let declaration =
-        sys.declaration().clone().cosimulation(Method::Sdirk { rtol: 1e-6, atol: 1e-8 }, 0.1);
+    let declaration = sys.declaration().clone().cosimulation(
+        Method::Sdirk {
+            rtol: 1e-6,
+            atol: 1e-8,
+        },
+        0.1,
+    );
     let mut integrator = Sdirk::new(&declaration);
     let mut d = vec![0.0; 4];
-    let report = simulate(&sys, &mut integrator, &[0.0], 1.0, 0.25, &[], &[], &mut d, |_, _, _| {});
+    let report = simulate(
+        &sys,
+        &mut integrator,
+        &[0.0],
+        1.0,
+        0.25,
+        &[],
+        &[],
+        &mut d,
+        |_, _, _| {},
+    );
     assert_eq!(report.events, 2);
     assert!((d[0] - 0.35).abs() < 1e-11 && d[1] == 1.0, "{d:?}");
     assert!((d[2] - 0.6).abs() < 1e-11 && d[3] == 2.0, "{d:?}");

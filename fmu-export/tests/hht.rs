@@ -3,7 +3,9 @@
 mod common;
 
 use common::{orders, oscillator_exact, simulate, Oscillator, MASS, STIFFNESS};
-use fmu_export::integrators::{DifferentiableScheme, Hht, MechanicalIntegrator, Scheme, StepContext};
+use fmu_export::integrators::{
+    DifferentiableScheme, Hht, MechanicalIntegrator, Scheme, StepContext,
+};
 use fmu_export::jacobian::jacobian;
 use fmu_export::{
     Declaration, Integrator, MechArgs, MechanicalModel, MechanicalSystem, Method, Scalar,
@@ -18,10 +20,20 @@ fn oscillator_error(method: Method, h: f64, damping: f64) -> f64 {
     let p = [MASS, STIFFNESS, damping];
     let omega = (STIFFNESS / MASS).sqrt();
     let mut error = 0.0f64;
-    simulate(&sys, &mut integrator, &[0.01, 0.0], 1.0, 0.1, &[0.0], &p, &mut [], |t, x, _| {
-        let (q, v) = oscillator_exact(MASS, STIFFNESS, damping, 0.01, 0.0, t);
-        error = error.max((x[0] - q).abs()).max(((x[1] - v) / omega).abs());
-    });
+    simulate(
+        &sys,
+        &mut integrator,
+        &[0.01, 0.0],
+        1.0,
+        0.1,
+        &[0.0],
+        &p,
+        &mut [],
+        |t, x, _| {
+            let (q, v) = oscillator_exact(MASS, STIFFNESS, damping, 0.01, 0.0, t);
+            error = error.max((x[0] - q).abs()).max(((x[1] - v) / omega).abs());
+        },
+    );
     error
 }
 
@@ -35,7 +47,10 @@ fn hht_converges_with_order_two_on_the_oscillator() {
                 .collect();
             let observed = orders(&errors);
             println!("alpha {alpha}, d {damping}: errors {errors:?}, orders {observed:?}");
-            assert!(observed.iter().all(|o| (1.8..=2.2).contains(o)), "{observed:?}");
+            assert!(
+                observed.iter().all(|o| (1.8..=2.2).contains(o)),
+                "{observed:?}"
+            );
         }
     }
 }
@@ -49,7 +64,10 @@ fn symplectic_euler_converges_with_order_one_on_the_oscillator() {
             .collect();
         let observed = orders(&errors);
         println!("d {damping}: errors {errors:?}, orders {observed:?}");
-        assert!(observed.iter().all(|o| (0.8..=1.2).contains(o)), "{observed:?}");
+        assert!(
+            observed.iter().all(|o| (0.8..=1.2).contains(o)),
+            "{observed:?}"
+        );
     }
 }
 
@@ -57,20 +75,33 @@ fn symplectic_euler_converges_with_order_one_on_the_oscillator() {
 fn symplectic_euler_keeps_the_energy_error_bounded() {
     let sys = MechanicalSystem::<Oscillator>::default();
     let h = 1e-3;
-    let declaration = sys.declaration().clone().cosimulation(Method::SymplecticEuler, h);
+    let declaration = sys
+        .declaration()
+        .clone()
+        .cosimulation(Method::SymplecticEuler, h);
     let mut integrator = MechanicalIntegrator::new(&declaration, 1, 0);
     let p = [MASS, STIFFNESS, 0.0];
     let energy = |x: &[f64]| 0.5 * MASS * x[1] * x[1] + 0.5 * STIFFNESS * x[0] * x[0];
     let e0 = energy(&[0.01, 0.0]);
     let (mut early, mut late) = (0.0f64, 0.0f64);
-    simulate(&sys, &mut integrator, &[0.01, 0.0], 50.0, 0.01, &[0.0], &p, &mut [], |t, x, _| {
-        let deviation = (energy(x) - e0).abs() / e0;
-        if t <= 5.0 {
-            early = early.max(deviation);
-        } else if t > 45.0 {
-            late = late.max(deviation);
-        }
-    });
+    simulate(
+        &sys,
+        &mut integrator,
+        &[0.01, 0.0],
+        50.0,
+        0.01,
+        &[0.0],
+        &p,
+        &mut [],
+        |t, x, _| {
+            let deviation = (energy(x) - e0).abs() / e0;
+            if t <= 5.0 {
+                early = early.max(deviation);
+            } else if t > 45.0 {
+                late = late.max(deviation);
+            }
+        },
+    );
     let omega_h = (STIFFNESS / MASS).sqrt() * h;
     println!("relative energy error: first 5 s {early:e}, last 5 s {late:e}, omega h {omega_h:e}");
     // Symplectic: an O(omega h) oscillation that does not grow over ~110 periods.
@@ -115,15 +146,31 @@ fn hht_keeps_the_pendulum_on_its_constraint() {
     let x0 = sys.declaration().state_starts();
     let energy = |x: &[f64]| (x[2] * x[2] + x[3] * x[3]) + 2.0 * 9.81 * x[1];
     for alpha in [0.0, -0.1, -0.3] {
-        let declaration = sys.declaration().clone().cosimulation(Method::Hht { alpha }, 1e-3);
+        let declaration = sys
+            .declaration()
+            .clone()
+            .cosimulation(Method::Hht { alpha }, 1e-3);
         let mut integrator = MechanicalIntegrator::new(&declaration, 2, 1);
         let (mut worst, mut drift) = (0.0f64, 0.0f64);
-        simulate(&sys, &mut integrator, &x0, 1.0, 0.01, &[], &[], &mut [], |_, x, _| {
-            worst = worst.max((0.5 * (x[0] * x[0] + x[1] * x[1] - 1.0)).abs());
-            drift = drift.max((energy(x) - energy(&x0)).abs());
-        });
+        simulate(
+            &sys,
+            &mut integrator,
+            &x0,
+            1.0,
+            0.01,
+            &[],
+            &[],
+            &mut [],
+            |_, x, _| {
+                worst = worst.max((0.5 * (x[0] * x[0] + x[1] * x[1] - 1.0)).abs());
+                drift = drift.max((energy(x) - energy(&x0)).abs());
+            },
+        );
         println!("alpha {alpha}: max |C| {worst:e}, max |E - E0| {drift:e}");
-        assert!(worst < 1e-10, "alpha {alpha}: constraint residual {worst:e}");
+        assert!(
+            worst < 1e-10,
+            "alpha {alpha}: constraint residual {worst:e}"
+        );
         // The pendulum falls by ~1 m (potential energy change ~20 J); the step error of the
         // energy stays four orders of magnitude below that.
         assert!(drift < 5e-4, "alpha {alpha}: energy drift {drift:e}");
@@ -187,20 +234,36 @@ impl MechanicalModel for EngineMount {
 #[test]
 fn hht_starts_and_runs_the_engine_mount_with_a_singular_mass_matrix() {
     let sys = MechanicalSystem::<EngineMount>::default();
-    let declaration = sys.declaration().clone().cosimulation(Method::Hht { alpha: -0.1 }, 1e-4);
+    let declaration = sys
+        .declaration()
+        .clone()
+        .cosimulation(Method::Hht { alpha: -0.1 }, 1e-4);
     let mut integrator = MechanicalIntegrator::new(&declaration, 4, 1);
     let x0 = [0.0; 8];
     let mut worst = 0.0f64;
     let mut largest = 0.0f64;
-    let report = simulate(&sys, &mut integrator, &x0, 0.1, 0.01, &[], &[], &mut [], |_, x, _| {
-        let (a, b) = LEVER;
-        worst = worst.max((x[1] * (a + b) - x[2] * b - x[3] * a).abs());
-        largest = largest.max(x[0].abs());
-    });
+    let report = simulate(
+        &sys,
+        &mut integrator,
+        &x0,
+        0.1,
+        0.01,
+        &[],
+        &[],
+        &mut [],
+        |_, x, _| {
+            let (a, b) = LEVER;
+            worst = worst.max((x[1] * (a + b) - x[2] * b - x[3] * a).abs());
+            largest = largest.max(x[0].abs());
+        },
+    );
     assert_eq!(report.internal_steps, 1000);
     println!("max |C| {worst:e}, max |x1| {largest:e}");
     assert!(worst < 1e-14, "{worst:e}");
-    assert!(largest > 1e-4 && largest < 1e-2, "the load must move under gravity: {largest:e}");
+    assert!(
+        largest > 1e-4 && largest < 1e-2,
+        "the load must move under gravity: {largest:e}"
+    );
 }
 
 /// Largest error of the oscillator started from rest under the ramp `F = r t`, which reaches
@@ -211,17 +274,27 @@ fn ramp_error(method: Method, h: f64) -> f64 {
     let (rate, omega) = (100.0, (STIFFNESS / MASS).sqrt());
     let exact = |t: f64| {
         let amplitude = rate / STIFFNESS;
-        (amplitude * (t - (omega * t).sin() / omega), amplitude * (1.0 - (omega * t).cos()))
+        (
+            amplitude * (t - (omega * t).sin() / omega),
+            amplitude * (1.0 - (omega * t).cos()),
+        )
     };
     let p = [MASS, STIFFNESS, 0.0];
     let declaration = sys.declaration().clone().cosimulation(method, h);
     let mut integrator = MechanicalIntegrator::new(&declaration, 1, 0);
-    let ramp = |t: f64| StepInputs { t0: t, coefficients: vec![vec![rate * t], vec![rate]] };
-    integrator.initialize(&sys, 0.0, &[0.0, 0.0], &ramp(0.0), &p, &[]).unwrap();
+    let ramp = |t: f64| StepInputs {
+        t0: t,
+        coefficients: vec![vec![rate * t], vec![rate]],
+    };
+    integrator
+        .initialize(&sys, 0.0, &[0.0, 0.0], &ramp(0.0), &p, &[])
+        .unwrap();
     let (mut x, mut error) = ([0.0; 2], 0.0f64);
     for k in 0..50 {
         let t = k as f64 * 0.02;
-        integrator.do_step(&sys, t, 0.02, &ramp(t), &p, &mut []).unwrap();
+        integrator
+            .do_step(&sys, t, 0.02, &ramp(t), &p, &mut [])
+            .unwrap();
         Integrator::<MechanicalSystem<Oscillator>>::continuous_state(&integrator, &mut x);
         let (q, v) = exact(t + 0.02);
         error = error.max((x[0] - q).abs()).max(((x[1] - v) / omega).abs());
@@ -231,11 +304,20 @@ fn ramp_error(method: Method, h: f64) -> f64 {
 
 #[test]
 fn a_start_from_rest_follows_a_ramped_input_with_the_method_order() {
-    for (method, order) in [(Method::Hht { alpha: -0.1 }, 2.0), (Method::SymplecticEuler, 1.0)] {
-        let errors: Vec<f64> = [2e-3, 1e-3, 5e-4].iter().map(|&h| ramp_error(method, h)).collect();
+    for (method, order) in [
+        (Method::Hht { alpha: -0.1 }, 2.0),
+        (Method::SymplecticEuler, 1.0),
+    ] {
+        let errors: Vec<f64> = [2e-3, 1e-3, 5e-4]
+            .iter()
+            .map(|&h| ramp_error(method, h))
+            .collect();
         let observed = orders(&errors);
         println!("{method:?}: errors {errors:?}, orders {observed:?}");
-        assert!(observed.iter().all(|o| (o - order).abs() <= 0.2), "{method:?}: {observed:?}");
+        assert!(
+            observed.iter().all(|o| (o - order).abs() <= 0.2),
+            "{method:?}: {observed:?}"
+        );
     }
 }
 
@@ -245,11 +327,22 @@ fn the_consistent_start_and_the_step_residual_are_right() {
     let hht = Hht::new(-0.1, 4, 1, 1e-4);
     let inputs = StepInputs::held(0.0, &[]);
     let mut w0 = vec![0.0; 13];
-    hht.start(&sys, 0.0, &[0.0; 8], &inputs, &[], &[], &mut w0).unwrap();
-    let expected = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, G, 0.0, 0.0, 0.0, 0.0];
-    assert!(w0.iter().zip(expected).all(|(a, b)| (a - b).abs() < 1e-12), "{w0:?}");
+    hht.start(&sys, 0.0, &[0.0; 8], &inputs, &[], &[], &mut w0)
+        .unwrap();
+    let expected = [
+        0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, G, 0.0, 0.0, 0.0, 0.0,
+    ];
+    assert!(
+        w0.iter().zip(expected).all(|(a, b)| (a - b).abs() < 1e-12),
+        "{w0:?}"
+    );
     let mut w1 = vec![0.0; 13];
-    let cx = StepContext { sys: &sys, u: &inputs, p: &[], d: &[] };
+    let cx = StepContext {
+        sys: &sys,
+        u: &inputs,
+        p: &[],
+        d: &[],
+    };
     hht.step(&cx, 0.0, 1e-4, &w0, &mut w1).unwrap();
     let mut r = vec![0.0; 13];
     hht.residual(&sys, 0.0, 1e-4, &w1, &w0, &inputs, &[], &[], &mut r);
@@ -277,7 +370,10 @@ fn residual_derivatives_match_finite_differences() {
     let (exact, _) = jacobian(&seed, 3, |x, r| {
         let w_next: Vec<_> = w_next.iter().map(|&v| x[0] * 0.0 + v).collect();
         let pd: Vec<_> = p.iter().map(|&v| x[0] * 0.0 + v).collect();
-        let u = StepInputs { t0: t, coefficients: vec![vec![x[3]]] };
+        let u = StepInputs {
+            t0: t,
+            coefficients: vec![vec![x[3]]],
+        };
         hht.residual(&sys, t, h, &w_next, &x[..3], &u, &pd, &[], r);
     });
     for j in 0..4 {
@@ -285,7 +381,10 @@ fn residual_derivatives_match_finite_differences() {
         let (mut plus, mut minus) = (seed.clone(), seed.clone());
         plus[j] += step;
         minus[j] -= step;
-        let (rp, rm) = (residual(&plus[..3], plus[3]), residual(&minus[..3], minus[3]));
+        let (rp, rm) = (
+            residual(&plus[..3], plus[3]),
+            residual(&minus[..3], minus[3]),
+        );
         for i in 0..3 {
             let fd = (rp[i] - rm[i]) / (2.0 * step);
             let scale = exact[i * 4 + j].abs().max(1.0);
@@ -309,7 +408,11 @@ fn a_singular_augmented_matrix_is_reported_at_the_start() {
         let inputs = StepInputs::held(0.5, &[0.0]);
         let result = integrator
             .initialize(&sys, 0.5, &[0.01, 0.0], &inputs, &p, &[])
-            .and_then(|_| integrator.do_step(&sys, 0.5, 0.01, &inputs, &p, &mut []).map(|_| ()));
+            .and_then(|_| {
+                integrator
+                    .do_step(&sys, 0.5, 0.01, &inputs, &p, &mut [])
+                    .map(|_| ())
+            });
         assert_eq!(result, Err(StepError::Singular { t: 0.5 }), "{method:?}");
     }
 }

@@ -20,7 +20,9 @@ struct Decay;
 
 impl OdeModel for Decay {
     fn declaration(&self) -> Declaration {
-        Declaration::new("decay", "").state(Var::new("x", 1.0)).output(Var::new("y", 0.0))
+        Declaration::new("decay", "")
+            .state(Var::new("x", 1.0))
+            .output(Var::new("y", 0.0))
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
         dx[0] = -a.p[0] * a.x[0];
@@ -59,7 +61,9 @@ struct StiffLinear;
 
 impl OdeModel for StiffLinear {
     fn declaration(&self) -> Declaration {
-        Declaration::new("stiff_linear", "").state(Var::new("x1", 1.0)).state(Var::new("x2", 1.0))
+        Declaration::new("stiff_linear", "")
+            .state(Var::new("x1", 1.0))
+            .state(Var::new("x2", 1.0))
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
         dx[0] = -a.x[0] + a.x[1];
@@ -71,13 +75,18 @@ impl OdeModel for StiffLinear {
 fn stiff_linear_exact(t: f64) -> [f64; 2] {
     let (x10, x20) = (1.0, 1.0);
     let fast = (-1000.0 * t).exp();
-    [(x10 + x20 / 999.0) * (-t).exp() - x20 / 999.0 * fast, x20 * fast]
+    [
+        (x10 + x20 / 999.0) * (-t).exp() - x20 / 999.0 * fast,
+        x20 * fast,
+    ]
 }
 
 fn sdirk<M: OdeModel>(rtol: f64, atol: f64, max_step: f64) -> (OdeSystem<M>, Sdirk) {
     let sys = OdeSystem::<M>::default();
-    let declaration =
-        sys.declaration().clone().cosimulation(Method::Sdirk { rtol, atol }, max_step);
+    let declaration = sys
+        .declaration()
+        .clone()
+        .cosimulation(Method::Sdirk { rtol, atol }, max_step);
     let integrator = Sdirk::new(&declaration);
     (sys, integrator)
 }
@@ -119,7 +128,10 @@ fn decay_error_follows_the_tolerance() {
 #[test]
 fn step_counts_grow_like_the_fourth_root_of_the_inverse_tolerance() {
     // One communication step, so that only the error control sets the internal steps.
-    let steps: Vec<usize> = [1e-6, 1e-8, 1e-10].iter().map(|&tol| decay(tol, 3.0).1).collect();
+    let steps: Vec<usize> = [1e-6, 1e-8, 1e-10]
+        .iter()
+        .map(|&tol| decay(tol, 3.0).1)
+        .collect();
     println!("steps at tol 1e-6, 1e-8, 1e-10: {steps:?}");
     // A 100-fold tighter tolerance costs 100^(1/4) ~ 3.2 times the steps for a third-order
     // estimate (a first-order one would cost 10 times).
@@ -156,17 +168,27 @@ fn fixed_steps_converge_with_order_four() {
         .map(|&h| {
             let (sys, mut integrator) = sdirk::<Riccati>(1e6, 1e6, h);
             let mut error = 0.0f64;
-            let report =
-                simulate(&sys, &mut integrator, &[0.5], 2.0, 0.4, &[], &[], &mut [], |t, x, _| {
-                    error = error.max((x[0] - riccati_exact(t)).abs())
-                });
+            let report = simulate(
+                &sys,
+                &mut integrator,
+                &[0.5],
+                2.0,
+                0.4,
+                &[],
+                &[],
+                &mut [],
+                |t, x, _| error = error.max((x[0] - riccati_exact(t)).abs()),
+            );
             assert_eq!(report.internal_steps, (2.0 / h).round() as usize);
             error
         })
         .collect();
     let observed = orders(&errors);
     println!("errors {errors:?}, orders {observed:?}");
-    assert!(observed.iter().all(|o| (3.8..=4.2).contains(o)), "{observed:?}");
+    assert!(
+        observed.iter().all(|o| (3.8..=4.2).contains(o)),
+        "{observed:?}"
+    );
 }
 
 /// Free fall `h' = v`, `v' = -g`: a quadratic solution, which both the method and its
@@ -176,7 +198,9 @@ struct FreeFall;
 
 impl OdeModel for FreeFall {
     fn declaration(&self) -> Declaration {
-        Declaration::new("free_fall", "").state(Var::new("h", 1.0)).state(Var::new("v", 0.0))
+        Declaration::new("free_fall", "")
+            .state(Var::new("h", 1.0))
+            .state(Var::new("v", 0.0))
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
         dx[0] = a.x[1];
@@ -189,10 +213,19 @@ impl OdeModel for FreeFall {
 fn a_quadratic_solution_is_integrated_exactly_at_the_largest_step() {
     let (sys, mut integrator) = sdirk::<FreeFall>(1e-8, 1e-10, 0.01);
     let mut error = 0.0f64;
-    let report =
-        simulate(&sys, &mut integrator, &[1.0, 0.0], 0.4, 0.1, &[], &[], &mut [], |t, x, _| {
+    let report = simulate(
+        &sys,
+        &mut integrator,
+        &[1.0, 0.0],
+        0.4,
+        0.1,
+        &[],
+        &[],
+        &mut [],
+        |t, x, _| {
             error = error.max((x[0] - (1.0 - 0.5 * 9.81 * t * t)).abs());
-        });
+        },
+    );
     println!("error {error:e}, {} steps", report.internal_steps);
     // The error estimate sees only rounding, so the controller stays at max_step.
     assert_eq!(report.internal_steps, 40);
@@ -204,14 +237,28 @@ fn a_stiff_nonlinear_transient_is_resolved_in_few_steps() {
     let tol = 1e-6;
     let (sys, mut integrator) = sdirk::<ProtheroRobinson>(tol, tol, 0.1);
     let mut error = 0.0f64;
-    let report = simulate(&sys, &mut integrator, &[1.0], 2.0, 0.1, &[], &[], &mut [], |t, x, _| {
-        error = error.max((x[0] - prothero_robinson_exact(1.0, t)).abs());
-    });
+    let report = simulate(
+        &sys,
+        &mut integrator,
+        &[1.0],
+        2.0,
+        0.1,
+        &[],
+        &[],
+        &mut [],
+        |t, x, _| {
+            error = error.max((x[0] - prothero_robinson_exact(1.0, t)).abs());
+        },
+    );
     println!("error {error:e}, {} steps", report.internal_steps);
     assert!(error < tol, "{error:e}");
     // An explicit method would need about mu * T = 2e6 steps for stability; the step count
     // here is set by the initial transient and the accuracy of the smooth part.
-    assert!(report.internal_steps < 300, "{} steps", report.internal_steps);
+    assert!(
+        report.internal_steps < 300,
+        "{} steps",
+        report.internal_steps
+    );
 }
 
 #[test]
@@ -219,11 +266,22 @@ fn a_stiff_linear_system_matches_its_matrix_exponential() {
     let tol = 1e-7;
     let (sys, mut integrator) = sdirk::<StiffLinear>(tol, tol, 0.1);
     let mut error = 0.0f64;
-    let report =
-        simulate(&sys, &mut integrator, &[1.0, 1.0], 5.0, 0.01, &[], &[], &mut [], |t, x, _| {
+    let report = simulate(
+        &sys,
+        &mut integrator,
+        &[1.0, 1.0],
+        5.0,
+        0.01,
+        &[],
+        &[],
+        &mut [],
+        |t, x, _| {
             let exact = stiff_linear_exact(t);
-            error = error.max((x[0] - exact[0]).abs()).max((x[1] - exact[1]).abs());
-        });
+            error = error
+                .max((x[0] - exact[0]).abs())
+                .max((x[1] - exact[1]).abs());
+        },
+    );
     println!("error {error:e}, {} steps", report.internal_steps);
     assert!(error < tol, "{error:e}");
 }
@@ -231,14 +289,28 @@ fn a_stiff_linear_system_matches_its_matrix_exponential() {
 #[test]
 fn sdirk_integrates_a_mechanical_model_in_first_order_form() {
     let sys = MechanicalSystem::<Oscillator>::default();
-    let method = Method::Sdirk { rtol: 1e-8, atol: 1e-10 };
+    let method = Method::Sdirk {
+        rtol: 1e-8,
+        atol: 1e-10,
+    };
     let declaration = sys.declaration().clone().cosimulation(method, 1e-2);
     let mut integrator = MechanicalIntegrator::new(&declaration, 1, 0);
     let p = [MASS, STIFFNESS, 3.0];
     let mut error = 0.0f64;
-    simulate(&sys, &mut integrator, &[0.01, 0.0], 1.0, 0.1, &[0.0], &p, &mut [], |t, x, _| {
-        error = error.max((x[0] - oscillator_exact(MASS, STIFFNESS, 3.0, 0.01, 0.0, t).0).abs());
-    });
+    simulate(
+        &sys,
+        &mut integrator,
+        &[0.01, 0.0],
+        1.0,
+        0.1,
+        &[0.0],
+        &p,
+        &mut [],
+        |t, x, _| {
+            error =
+                error.max((x[0] - oscillator_exact(MASS, STIFFNESS, 3.0, 0.01, 0.0, t).0).abs());
+        },
+    );
     println!("error {error:e}");
     assert!(error < 1e-7, "{error:e}");
 }
@@ -254,9 +326,16 @@ fn check_step_residual<S: System>(sys: &S, x: &[f64], t: f64, h: f64, tol: f64) 
     assert_eq!((len, rows), (7 * n + 2, 7 * n));
     let inputs = StepInputs::held(t, &[]);
     let mut w_prev = vec![0.0; len];
-    scheme.start(sys, t, x, &inputs, &[], &[], &mut w_prev).unwrap();
+    scheme
+        .start(sys, t, x, &inputs, &[], &[], &mut w_prev)
+        .unwrap();
     let mut w_next = vec![0.0; len];
-    let cx = StepContext { sys, u: &inputs, p: &[], d: &[] };
+    let cx = StepContext {
+        sys,
+        u: &inputs,
+        p: &[],
+        d: &[],
+    };
     scheme.step(&cx, t, h, &w_prev, &mut w_next).unwrap();
     let residual = |w_next: &[f64], w_prev: &[f64]| {
         let mut r = vec![0.0; rows];
@@ -268,7 +347,10 @@ fn check_step_residual<S: System>(sys: &S, x: &[f64], t: f64, h: f64, tol: f64) 
     let size = w_next[n..rows].iter().fold(1.0f64, |m, v| m.max(v.abs()));
     assert!(r[..n].iter().all(|v| v.abs() <= 1e-14 * size), "{r:?}");
     assert!(r[6 * n..].iter().all(|&v| v == 0.0), "{r:?}");
-    let dual_inputs = StepInputs { t0: t, coefficients: vec![vec![]] };
+    let dual_inputs = StepInputs {
+        t0: t,
+        coefficients: vec![vec![]],
+    };
     let (by_prev, _) = jacobian(&w_prev, rows, |w, r| {
         let next: Vec<_> = w_next.iter().map(|&v| w[0] * 0.0 + v).collect();
         scheme.residual(sys, t, h, &next, w, &dual_inputs, &[], &[], r);
@@ -297,7 +379,10 @@ fn check_step_residual<S: System>(sys: &S, x: &[f64], t: f64, h: f64, tol: f64) 
             for i in 0..rows {
                 let fd = (rp[i] - rm[i]) / (2.0 * step);
                 let scale = exact[i * columns + j].abs().max(1.0);
-                assert!((fd - exact[i * columns + j]).abs() < 1e-5 * scale, "({i},{j})");
+                assert!(
+                    (fd - exact[i * columns + j]).abs() < 1e-5 * scale,
+                    "({i},{j})"
+                );
             }
         }
     }
@@ -308,19 +393,33 @@ fn check_step_residual<S: System>(sys: &S, x: &[f64], t: f64, h: f64, tol: f64) 
     let largest = |v: &[f64]| v.iter().fold(0.0f64, |m, c| m.max(c.abs()));
     let moved = largest(&correction[..n]).max(h * largest(&correction[n..]));
     let scale = x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
-    println!("largest residual {:e}, Newton correction {moved:e}", largest(&r));
+    println!(
+        "largest residual {:e}, Newton correction {moved:e}",
+        largest(&r)
+    );
     assert!(moved <= 1e-10 * scale, "{moved:e}");
     // Only x_prev enters: -I in the update rows, nothing from the old stages or control data.
     for i in 0..n {
         let row = &by_prev[(6 * n + i) * len..(6 * n + i + 1) * len];
-        assert!(row.iter().enumerate().all(|(j, &v)| v == if j == i { -1.0 } else { 0.0 }));
+        assert!(row
+            .iter()
+            .enumerate()
+            .all(|(j, &v)| v == if j == i { -1.0 } else { 0.0 }));
     }
-    assert!(by_prev.chunks(len).all(|row| row[n..].iter().all(|&v| v == 0.0)));
+    assert!(by_prev
+        .chunks(len)
+        .all(|row| row[n..].iter().all(|&v| v == 0.0)));
 }
 
 #[test]
 fn the_step_residual_vanishes_and_its_derivatives_match_finite_differences() {
-    check_step_residual(&OdeSystem::<StiffLinear>::default(), &[0.7, -0.2], 0.3, 0.05, 1e-8);
+    check_step_residual(
+        &OdeSystem::<StiffLinear>::default(),
+        &[0.7, -0.2],
+        0.3,
+        0.05,
+        1e-8,
+    );
     // Stiff and nonlinear, off the smooth solution: x = sin t + 1e-3.
     let pr = OdeSystem::<ProtheroRobinson>::default();
     check_step_residual(&pr, &[0.3f64.sin() + 1e-3], 0.3, 1e-3, 1e-6);
@@ -332,14 +431,20 @@ struct Breaks;
 
 impl OdeModel for Breaks {
     fn declaration(&self) -> Declaration {
-        Declaration::new("breaks", "").state(Var::new("x", 1.0)).discrete(
-            Var::new("marker", 3.0),
-            fmu_export::DiscreteType::Real,
-            fmu_export::DiscreteRole::Local,
-        )
+        Declaration::new("breaks", "")
+            .state(Var::new("x", 1.0))
+            .discrete(
+                Var::new("marker", 3.0),
+                fmu_export::DiscreteType::Real,
+                fmu_export::DiscreteRole::Local,
+            )
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
-        dx[0] = if a.t.real() > 0.5 { T::cst(f64::NAN) } else { -a.x[0] };
+        dx[0] = if a.t.real() > 0.5 {
+            T::cst(f64::NAN)
+        } else {
+            -a.x[0]
+        };
     }
     fn outputs<T: Scalar>(&self, _a: &Args<T>, _y: &mut [T]) {}
 }
@@ -350,12 +455,24 @@ fn a_failed_step_reports_why_and_leaves_the_state_untouched() {
     let (sys, mut integrator) = sdirk::<Breaks>(1e-6, 1e-8, 0.1);
     let mut d = [3.0];
     let inputs = StepInputs::held(0.0, &[]);
-    integrator.initialize(&sys, 0.0, &[1.0], &inputs, &[], &d).unwrap();
-    integrator.do_step(&sys, 0.0, 0.4, &inputs, &[], &mut d).unwrap();
+    integrator
+        .initialize(&sys, 0.0, &[1.0], &inputs, &[], &d)
+        .unwrap();
+    integrator
+        .do_step(&sys, 0.0, 0.4, &inputs, &[], &mut d)
+        .unwrap();
     let before = Integrator::<OdeSystem<Breaks>>::state(&integrator).to_vec();
-    let error = integrator.do_step(&sys, 0.4, 0.2, &inputs, &[], &mut d).unwrap_err();
-    assert!(matches!(error, StepError::NonFinite { t } if (t - 0.5).abs() < 1e-6), "{error}");
-    assert_eq!(Integrator::<OdeSystem<Breaks>>::state(&integrator), &before[..]);
+    let error = integrator
+        .do_step(&sys, 0.4, 0.2, &inputs, &[], &mut d)
+        .unwrap_err();
+    assert!(
+        matches!(error, StepError::NonFinite { t } if (t - 0.5).abs() < 1e-6),
+        "{error}"
+    );
+    assert_eq!(
+        Integrator::<OdeSystem<Breaks>>::state(&integrator),
+        &before[..]
+    );
     assert_eq!(d, [3.0]);
 }
 
@@ -365,12 +482,19 @@ fn an_unreachable_tolerance_ends_in_a_too_small_step() {
     // Even rounding noise exceeds an absolute tolerance of 1e-300.
     let (sys, mut integrator) = sdirk::<Decay>(0.0, 1e-300, 0.1);
     let inputs = StepInputs::held(0.0, &[]);
-    integrator.initialize(&sys, 0.0, &[1.0], &inputs, &[2.0], &[]).unwrap();
+    integrator
+        .initialize(&sys, 0.0, &[1.0], &inputs, &[2.0], &[])
+        .unwrap();
     let before = Integrator::<OdeSystem<Decay>>::state(&integrator).to_vec();
-    let error = integrator.do_step(&sys, 0.0, 0.5, &inputs, &[2.0], &mut []).unwrap_err();
+    let error = integrator
+        .do_step(&sys, 0.0, 0.5, &inputs, &[2.0], &mut [])
+        .unwrap_err();
     assert!(
         matches!(error, StepError::StepTooSmall { t, h } if t == 0.0 && h < 64.0 * f64::EPSILON),
         "{error}"
     );
-    assert_eq!(Integrator::<OdeSystem<Decay>>::state(&integrator), &before[..]);
+    assert_eq!(
+        Integrator::<OdeSystem<Decay>>::state(&integrator),
+        &before[..]
+    );
 }

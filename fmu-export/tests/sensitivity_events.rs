@@ -40,7 +40,10 @@ struct Impacts;
 impl Impacts {
     fn accelerations<T: Scalar>(a: &Args<T>) -> [T; 2] {
         let (x, p) = (a.x, a.p);
-        [-p[1] * x[2] + T::cst(0.3) * a.t.sin(), -p[0] - p[1] * x[3] + T::cst(0.5) * x[0]]
+        [
+            -p[1] * x[2] + T::cst(0.3) * a.t.sin(),
+            -p[0] - p[1] * x[3] + T::cst(0.5) * x[0],
+        ]
     }
 }
 
@@ -55,9 +58,19 @@ impl OdeModel for Impacts {
                 declaration.parameter(Var::new(name, value), fmu_export::Tunability::Tunable);
         }
         declaration
-            .discrete(Var::new("events", 0.0), DiscreteType::Integer, DiscreteRole::Output)
+            .discrete(
+                Var::new("events", 0.0),
+                DiscreteType::Integer,
+                DiscreteRole::Output,
+            )
             .event_indicators(1)
-            .cosimulation(Method::Sdirk { rtol: 1e-10, atol: 1e-12 }, 0.05)
+            .cosimulation(
+                Method::Sdirk {
+                    rtol: 1e-10,
+                    atol: 1e-12,
+                },
+                0.05,
+            )
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
         let [ax, ay] = Self::accelerations(a);
@@ -85,7 +98,10 @@ impl OdeModel for Impacts {
 
 fn schedule() -> Vec<ScheduledStep> {
     (0..STEPS)
-        .map(|k| ScheduledStep { h: STEP, inputs: StepInputs::held(k as f64 * STEP, &[]) })
+        .map(|k| ScheduledStep {
+            h: STEP,
+            inputs: StepInputs::held(k as f64 * STEP, &[]),
+        })
         .collect()
 }
 
@@ -100,7 +116,10 @@ fn simulate(sys: &OdeSystem<Impacts>) -> (Trajectory, Sdirk, Vec<f64>) {
 
 /// Rows `x, y, vx, vy, z1, z2` of `dw_N/dp`.
 fn state_rows(sensitivity: &Matrix) -> Vec<f64> {
-    (0..6).flat_map(|i| (0..3).map(move |j| (i, j))).map(|(i, j)| sensitivity.get(i, j)).collect()
+    (0..6)
+        .flat_map(|i| (0..3).map(move |j| (i, j)))
+        .map(|(i, j)| sensitivity.get(i, j))
+        .collect()
 }
 
 /// The digest's analytic sensitivities at t = 4, rows `x, y, vx, vy, z1, z2`, columns `g, c, e`.
@@ -120,8 +139,14 @@ fn state_and_sensitivities_at_the_final_time_match_the_reference() {
     let (trajectory, integrator, d) = simulate(&sys);
     assert_eq!(d[0], 13.0, "13 impacts");
     let state = &trajectory.state(STEPS)[..6];
-    let digest_state =
-        [0.7899088088, 0.2438098863, -0.6061159030, -0.0340737879, -0.7561901137, -37.443399009];
+    let digest_state = [
+        0.7899088088,
+        0.2438098863,
+        -0.6061159030,
+        -0.0340737879,
+        -0.7561901137,
+        -37.443399009,
+    ];
     let state_error = relative_error(state, &digest_state);
     println!("state at t = 4: {state:?} (relative error {state_error:e})");
     assert!(state_error < 1e-8, "{state_error:e}");
@@ -143,13 +168,22 @@ fn state_and_sensitivities_at_the_final_time_match_the_reference() {
         states[STEPS][..6].to_vec()
     });
     let fd_error = relative_error(&analytic, fd.data());
-    println!("central differences {:?}\nrelative error {fd_error:e}", fd.data());
+    println!(
+        "central differences {:?}\nrelative error {fd_error:e}",
+        fd.data()
+    );
     assert!(fd_error < 1e-6, "{fd_error:e}");
 
     // The quadrature z1 = int y' dt equals y - y0, and so does its sensitivity.
     for j in 0..3 {
-        let (dz1, dy) = (sensitivities[STEPS].get(4, j), sensitivities[STEPS].get(1, j));
-        assert!((dz1 - dy).abs() <= 1e-9 * dy.abs(), "column {j}: {dz1} vs {dy}");
+        let (dz1, dy) = (
+            sensitivities[STEPS].get(4, j),
+            sensitivities[STEPS].get(1, j),
+        );
+        assert!(
+            (dz1 - dy).abs() <= 1e-9 * dy.abs(),
+            "column {j}: {dz1} vs {dy}"
+        );
     }
 }
 
@@ -177,7 +211,10 @@ impl Cost for Terminal {
         if k < STEPS {
             return T::cst(0.0);
         }
-        self.0.iter().zip(w).fold(T::cst(0.0), |sum, (&c, &wi)| sum + wi * T::cst(c))
+        self.0
+            .iter()
+            .zip(w)
+            .fold(T::cst(0.0), |sum, (&c, &wi)| sum + wi * T::cst(c))
     }
 }
 
@@ -197,10 +234,18 @@ fn the_adjoint_across_events_is_the_transpose_of_the_forward_sensitivities() {
     .unwrap();
     let sensitivities =
         parameter_sensitivities(&sys, scheme, &trajectory, EventTimeSensitivity::Included).unwrap();
-    let forward: Vec<f64> =
-        (0..3).map(|j| (0..6).map(|i| weights[i] * sensitivities[STEPS].get(i, j)).sum()).collect();
+    let forward: Vec<f64> = (0..3)
+        .map(|j| {
+            (0..6)
+                .map(|i| weights[i] * sensitivities[STEPS].get(i, j))
+                .sum()
+        })
+        .collect();
     let error = relative_error(&gradient.params, &forward);
-    println!("adjoint {:?}, forward {forward:?}, relative difference {error:e}", gradient.params);
+    println!(
+        "adjoint {:?}, forward {forward:?}, relative difference {error:e}",
+        gradient.params
+    );
     assert!(error < 1e-11, "{error:e}");
 }
 
@@ -210,7 +255,10 @@ fn steps_with_events_have_transposed_jvp_and_vjp() {
     let (trajectory, integrator, _) = simulate(&sys);
     let with_events: Vec<usize> = (0..STEPS)
         .filter(|&k| {
-            trajectory.steps[k].segments.iter().any(|s| matches!(s, Segment::Reset { .. }))
+            trajectory.steps[k]
+                .segments
+                .iter()
+                .any(|s| matches!(s, Segment::Reset { .. }))
         })
         .collect();
     assert!(with_events.len() >= 10, "{with_events:?}");
@@ -241,7 +289,13 @@ impl OdeModel for Kicked {
             .parameter(Var::new("k", 4.0), fmu_export::Tunability::Tunable)
             .parameter(Var::new("a", 0.3), fmu_export::Tunability::Tunable)
             .parameter(Var::new("b", 0.2), fmu_export::Tunability::Tunable)
-            .cosimulation(Method::Sdirk { rtol: 1e-10, atol: 1e-12 }, 0.05)
+            .cosimulation(
+                Method::Sdirk {
+                    rtol: 1e-10,
+                    atol: 1e-12,
+                },
+                0.05,
+            )
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
         dx[0] = a.x[1];
@@ -272,7 +326,10 @@ fn time_events_with_parameter_dependent_resets_have_exact_gradients() {
     let sys = OdeSystem::<Kicked>::default();
     let (x0, p) = ([1.0, 0.0], [4.0, 0.3, 0.2]);
     let schedule: Vec<ScheduledStep> = (0..20)
-        .map(|k| ScheduledStep { h: STEP, inputs: StepInputs::held(k as f64 * STEP, &[]) })
+        .map(|k| ScheduledStep {
+            h: STEP,
+            inputs: StepInputs::held(k as f64 * STEP, &[]),
+        })
         .collect();
     let mut integrator = sys.integrator();
     let trajectory = record_trajectory(&sys, &mut integrator, &x0, &p, &[], &schedule).unwrap();
@@ -298,6 +355,9 @@ fn time_events_with_parameter_dependent_resets_have_exact_gradients() {
         trajectory.cost_of(&states, p, &Excursion)
     });
     let error = relative_error(&gradient.params, &fd);
-    println!("adjoint {:?}, FD {fd:?}, relative error {error:e}", gradient.params);
+    println!(
+        "adjoint {:?}, FD {fd:?}, relative error {error:e}",
+        gradient.params
+    );
     assert!(error < 1e-7, "{error:e}");
 }

@@ -18,9 +18,19 @@ impl OdeModel for Ball {
         Declaration::new("ball", "")
             .state(Var::new("h", 1.0))
             .state(Var::new("v", 0.0))
-            .discrete(Var::new("bounces", 0.0), DiscreteType::Integer, DiscreteRole::Output)
+            .discrete(
+                Var::new("bounces", 0.0),
+                DiscreteType::Integer,
+                DiscreteRole::Output,
+            )
             .event_indicators(1)
-            .cosimulation(Method::Sdirk { rtol: 1e-5, atol: 1e-7 }, 0.05)
+            .cosimulation(
+                Method::Sdirk {
+                    rtol: 1e-5,
+                    atol: 1e-7,
+                },
+                0.05,
+            )
     }
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
         dx[0] = a.x[1];
@@ -51,7 +61,9 @@ fn trajectory<S: System, I: Integrator<S>>(
     let mut out = Vec::new();
     for k in 0..steps {
         let t = t0 + k as f64 * step;
-        integrator.do_step(sys, t, step, &StepInputs::held(t, u), p, d).unwrap();
+        integrator
+            .do_step(sys, t, step, &StepInputs::held(t, u), p, d)
+            .unwrap();
         out.push((integrator.state().to_vec(), d.to_vec()));
     }
     out
@@ -71,8 +83,20 @@ fn check_restore<S: System, I: Integrator<S>>(
 ) -> usize {
     let mut integrator = fresh();
     let mut d = d0.to_vec();
-    integrator.initialize(sys, 0.0, x0, &StepInputs::held(0.0, u), p, &d).unwrap();
-    run(sys, &mut integrator, 0.0, 5.0 * step, step, u, p, &mut d, &mut |_, _, _| {});
+    integrator
+        .initialize(sys, 0.0, x0, &StepInputs::held(0.0, u), p, &d)
+        .unwrap();
+    run(
+        sys,
+        &mut integrator,
+        0.0,
+        5.0 * step,
+        step,
+        u,
+        p,
+        &mut d,
+        &mut |_, _, _| {},
+    );
     let (snapshot, d_snapshot) = (integrator.state().to_vec(), d.clone());
     let t1 = 5.0 * step;
     let reference = trajectory(sys, &mut integrator, t1, 20, step, u, p, &mut d);
@@ -80,7 +104,10 @@ fn check_restore<S: System, I: Integrator<S>>(
         restored.set_state(&snapshot);
         let mut d = d_snapshot.clone();
         let replay = trajectory(sys, &mut restored, t1, 20, step, u, p, &mut d);
-        assert!(replay == reference, "replay differs from the original continuation");
+        assert!(
+            replay == reference,
+            "replay differs from the original continuation"
+        );
     }
     snapshot.len()
 }
@@ -89,7 +116,15 @@ fn check_restore<S: System, I: Integrator<S>>(
 fn sdirk_with_events_restores_bit_identically() {
     let sys = OdeSystem::<Ball>::default();
     let declaration = sys.declaration().clone();
-    let len = check_restore(&sys, || Sdirk::new(&declaration), &[1.0, 0.0], 0.1, &[], &[], &[0.0]);
+    let len = check_restore(
+        &sys,
+        || Sdirk::new(&declaration),
+        &[1.0, 0.0],
+        0.1,
+        &[],
+        &[],
+        &[0.0],
+    );
     assert_eq!(len, 7 * 2 + 2 + 1);
 }
 
@@ -100,10 +135,19 @@ fn mechanical_integrators_restore_bit_identically() {
     for (method, len) in [
         (Method::Hht { alpha: -0.2 }, 3),
         (Method::SymplecticEuler, 2),
-        (Method::Sdirk { rtol: 1e-6, atol: 1e-9 }, 16),
+        (
+            Method::Sdirk {
+                rtol: 1e-6,
+                atol: 1e-9,
+            },
+            16,
+        ),
     ] {
         let declaration = sys.declaration().clone().cosimulation(method, 3e-3);
         let fresh = || MechanicalIntegrator::new(&declaration, 1, 0);
-        assert_eq!(check_restore(&sys, fresh, &[0.01, 0.0], 0.01, &[5.0], &p, &[]), len);
+        assert_eq!(
+            check_restore(&sys, fresh, &[0.01, 0.0], 0.01, &[5.0], &p, &[]),
+            len
+        );
     }
 }

@@ -62,7 +62,10 @@ pub struct Report {
 /// The input of case `case` of `seed`.
 pub fn input(seeds: &[Vec<u8>], seed: u64, case: u64) -> Vec<u8> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ case);
-    let mut input = seeds.choose(&mut rng).expect("every target has seeds").clone();
+    let mut input = seeds
+        .choose(&mut rng)
+        .expect("every target has seeds")
+        .clone();
     let others: Vec<&[u8]> = seeds.iter().map(Vec::as_slice).collect();
     mutate(&mut rng, &mut input, &others);
     input
@@ -70,7 +73,10 @@ pub fn input(seeds: &[Vec<u8>], seed: u64, case: u64) -> Vec<u8> {
 
 /// The command that runs case `case` of `seed` alone.
 pub fn reproduce_command(target: Target, seed: u64, case: u64) -> String {
-    format!("cargo xtask fuzz {} --seed {seed} --case {case}", target.name())
+    format!(
+        "cargo xtask fuzz {} --seed {seed} --case {case}",
+        target.name()
+    )
 }
 
 /// Runs `options.runs` cases of `target`.
@@ -80,7 +86,13 @@ pub fn run(target: Target, options: &Options) -> std::io::Result<Report> {
     let started = Arc::new(AtomicU64::new(u64::MAX));
     let current = Arc::new(AtomicU64::new(0));
     let epoch = Instant::now();
-    let watchdog = spawn_watchdog(target, options.seed, epoch, Arc::clone(&started), Arc::clone(&current));
+    let watchdog = spawn_watchdog(
+        target,
+        options.seed,
+        epoch,
+        Arc::clone(&started),
+        Arc::clone(&current),
+    );
     signals::install(target, options.seed);
     let mut report = Report::default();
     let result = with_quiet_panics(|last_panic| {
@@ -89,7 +101,10 @@ pub fn run(target: Target, options: &Options) -> std::io::Result<Report> {
             current.store(case, Ordering::Relaxed);
             signals::set_case(case);
             let t0 = Instant::now();
-            started.store(t0.duration_since(epoch).as_millis() as u64, Ordering::Relaxed);
+            started.store(
+                t0.duration_since(epoch).as_millis() as u64,
+                Ordering::Relaxed,
+            );
             let outcome = panic::catch_unwind(AssertUnwindSafe(|| harness.run(&input)));
             started.store(u64::MAX, Ordering::Relaxed);
             report.slowest = report.slowest.max(t0.elapsed());
@@ -97,12 +112,21 @@ pub fn run(target: Target, options: &Options) -> std::io::Result<Report> {
             match outcome {
                 Ok(accepted) => report.accepted += u64::from(accepted),
                 Err(_) => {
-                    let message = last_panic.lock().expect("not poisoned").take().unwrap_or_default();
+                    let message = last_panic
+                        .lock()
+                        .expect("not poisoned")
+                        .take()
+                        .unwrap_or_default();
                     let saved = match &options.crashes {
                         Some(dir) => Some(save(dir, target, options.seed, case, &input, &message)?),
                         None => None,
                     };
-                    report.failures.push(Failure { case, message, input, saved });
+                    report.failures.push(Failure {
+                        case,
+                        message,
+                        input,
+                        saved,
+                    });
                 }
             }
         }
@@ -127,7 +151,14 @@ fn with_quiet_panics<T>(body: impl FnOnce(&Mutex<Option<String>>) -> T) -> T {
 }
 
 /// Writes the input of a failing case to `dir` with a note saying how to reproduce it.
-fn save(dir: &Path, target: Target, seed: u64, case: u64, input: &[u8], message: &str) -> std::io::Result<PathBuf> {
+fn save(
+    dir: &Path,
+    target: Target,
+    seed: u64,
+    case: u64,
+    input: &[u8],
+    message: &str,
+) -> std::io::Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let path = dir.join(format!("{}-seed{seed}-case{case}.input", target.name()));
     std::fs::write(&path, input)?;

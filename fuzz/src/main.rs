@@ -39,7 +39,11 @@ fn main() -> ExitCode {
             Some(target) => vec![target],
             None => {
                 let names: Vec<_> = Target::ALL.iter().map(|t| t.name()).collect();
-                eprintln!("error: unknown target {}; the targets are {} and all", args.target, names.join(", "));
+                eprintln!(
+                    "error: unknown target {}; the targets are {} and all",
+                    args.target,
+                    names.join(", ")
+                );
                 return ExitCode::FAILURE;
             }
         }
@@ -48,7 +52,10 @@ fn main() -> ExitCode {
     for target in targets {
         let outcome = match (&args.input, args.case) {
             (Some(path), _) => std::fs::read(path).map(|input| single(target, &input)),
-            (None, Some(case)) => Ok(single(target, &engine::input(&target.corpus(), args.seed, case))),
+            (None, Some(case)) => Ok(single(
+                target,
+                &engine::input(&target.corpus(), args.seed, case),
+            )),
             (None, None) => many(target, &args),
         };
         match outcome {
@@ -69,11 +76,23 @@ fn main() -> ExitCode {
 /// Runs one input, printing it and the outcome (a panic prints its own message); whether it
 /// did not panic.
 fn single(target: Target, input: &[u8]) -> bool {
-    println!("input ({} bytes):\n{}", input.len(), String::from_utf8_lossy(input));
+    println!(
+        "input ({} bytes):\n{}",
+        input.len(),
+        String::from_utf8_lossy(input)
+    );
     let harness = Harness::new(target).expect("create a scratch folder");
     match std::panic::catch_unwind(|| harness.run(input)) {
         Ok(accepted) => {
-            println!("{}: {}", target.name(), if accepted { "accepted" } else { "rejected with an error" });
+            println!(
+                "{}: {}",
+                target.name(),
+                if accepted {
+                    "accepted"
+                } else {
+                    "rejected with an error"
+                }
+            );
             true
         }
         Err(_) => false,
@@ -82,7 +101,11 @@ fn single(target: Target, input: &[u8]) -> bool {
 
 /// Runs `args.runs` cases; whether none panicked.
 fn many(target: Target, args: &Args) -> std::io::Result<bool> {
-    let options = Options { runs: args.runs, seed: args.seed, crashes: Some(args.crashes.clone()) };
+    let options = Options {
+        runs: args.runs,
+        seed: args.seed,
+        crashes: Some(args.crashes.clone()),
+    };
     let started = std::time::Instant::now();
     let report = engine::run(target, &options)?;
     println!(
@@ -101,7 +124,10 @@ fn many(target: Target, args: &Args) -> std::io::Result<bool> {
             "  case {}: {}\n    saved: {}\n    reproduce: {}",
             failure.case,
             failure.message.lines().next().unwrap_or_default(),
-            failure.saved.as_ref().map_or("-".into(), |p| p.display().to_string()),
+            failure
+                .saved
+                .as_ref()
+                .map_or("-".into(), |p| p.display().to_string()),
             engine::reproduce_command(target, args.seed, failure.case)
         );
     }

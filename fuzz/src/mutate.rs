@@ -9,17 +9,72 @@ use rand_chacha::ChaCha8Rng;
 
 /// Values a reader is likely to mishandle, put in place of an attribute or TOML value.
 const EDGE_VALUES: &[&str] = &[
-    "", "0", "-1", "-0", "1e309", "-1e309", "NaN", "INF", "-INF", "4294967295", "4294967296",
-    "-2147483649", "18446744073709551616", "0x10", "1.5", "true", "yes", "\u{feff}", "a b",
-    "&amp;", "&#0;", "&#xD800;", "]]>", "\"", "'", "\\", "x[1]", "der(x)", "..", "../x",
-    "9999999999999999999999999999", "1e-400", "+", "name with spaces", "\u{0}",
+    "",
+    "0",
+    "-1",
+    "-0",
+    "1e309",
+    "-1e309",
+    "NaN",
+    "INF",
+    "-INF",
+    "4294967295",
+    "4294967296",
+    "-2147483649",
+    "18446744073709551616",
+    "0x10",
+    "1.5",
+    "true",
+    "yes",
+    "\u{feff}",
+    "a b",
+    "&amp;",
+    "&#0;",
+    "&#xD800;",
+    "]]>",
+    "\"",
+    "'",
+    "\\",
+    "x[1]",
+    "der(x)",
+    "..",
+    "../x",
+    "9999999999999999999999999999",
+    "1e-400",
+    "+",
+    "name with spaces",
+    "\u{0}",
 ];
 
 /// Fragments inserted at random places: markup and TOML syntax that readers must reject.
 const FRAGMENTS: &[&str] = &[
-    "<", ">", "</", "/>", "<!--", "-->", "<![CDATA[", "<?xml version=\"1.0\"?>", "=", "\"", "'",
-    "[", "]", "[[", "]]", "{", "}", ",", "\n", "#", "\u{0}", "\u{feff}", " x=\"1\"", "&", "&lt;",
-    "<!DOCTYPE a [<!ENTITY e \"eeeeeeeeee\">]>", "&e;",
+    "<",
+    ">",
+    "</",
+    "/>",
+    "<!--",
+    "-->",
+    "<![CDATA[",
+    "<?xml version=\"1.0\"?>",
+    "=",
+    "\"",
+    "'",
+    "[",
+    "]",
+    "[[",
+    "]]",
+    "{",
+    "}",
+    ",",
+    "\n",
+    "#",
+    "\u{0}",
+    "\u{feff}",
+    " x=\"1\"",
+    "&",
+    "&lt;",
+    "<!DOCTYPE a [<!ENTITY e \"eeeeeeeeee\">]>",
+    "&e;",
 ];
 
 /// Applies 1 to 8 random mutations to `input`; `others` are inputs to splice from.
@@ -91,7 +146,9 @@ fn insert(rng: &mut ChaCha8Rng, input: &mut Vec<u8>, bytes: &[u8]) {
 
 /// Replaces a random stretch of `input` with a stretch of another input.
 fn splice(rng: &mut ChaCha8Rng, input: &mut Vec<u8>, others: &[&[u8]]) {
-    let Some(other) = others.choose(rng) else { return };
+    let Some(other) = others.choose(rng) else {
+        return;
+    };
     let (from, to) = range(rng, other, 512);
     let (start, end) = range(rng, input, 512);
     input.splice(start..end, other[from..to].iter().copied());
@@ -104,7 +161,12 @@ fn truncate(rng: &mut ChaCha8Rng, input: &mut Vec<u8>) {
 
 /// The start offsets of every occurrence of `byte`.
 fn offsets(input: &[u8], byte: u8) -> Vec<usize> {
-    input.iter().enumerate().filter(|(_, &b)| b == byte).map(|(i, _)| i).collect()
+    input
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == byte)
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// Replaces the text between a random pair of consecutive double quotes (an attribute value,
@@ -122,10 +184,18 @@ fn replace_quoted(rng: &mut ChaCha8Rng, input: &mut Vec<u8>) {
 /// Replaces what follows a random `=` up to the end of its line (a TOML value, most often).
 fn replace_toml_value(rng: &mut ChaCha8Rng, input: &mut Vec<u8>) {
     let equals = offsets(input, b'=');
-    let Some(&at) = equals.choose(rng) else { return };
-    let end = input[at..].iter().position(|&b| b == b'\n').map_or(input.len(), |n| at + n);
+    let Some(&at) = equals.choose(rng) else {
+        return;
+    };
+    let end = input[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(input.len(), |n| at + n);
     let value = match rng.random_range(0..3) {
-        0 => format!(" \"{}\"", EDGE_VALUES.choose(rng).expect("not empty").escape_default()),
+        0 => format!(
+            " \"{}\"",
+            EDGE_VALUES.choose(rng).expect("not empty").escape_default()
+        ),
         1 => format!(" {}", EDGE_VALUES.choose(rng).expect("not empty")),
         _ => " [1, \"a\", {}]".to_owned(),
     };
@@ -136,8 +206,14 @@ fn replace_toml_value(rng: &mut ChaCha8Rng, input: &mut Vec<u8>) {
 /// `>`, or to the end of the element it opens when that closes within a few kilobytes.
 fn element(rng: &mut ChaCha8Rng, input: &mut Vec<u8>, duplicate: bool) {
     let opens = offsets(input, b'<');
-    let Some(&start) = opens.choose(rng) else { return };
-    let Some(tag_end) = input[start..].iter().position(|&b| b == b'>').map(|n| start + n + 1) else {
+    let Some(&start) = opens.choose(rng) else {
+        return;
+    };
+    let Some(tag_end) = input[start..]
+        .iter()
+        .position(|&b| b == b'>')
+        .map(|n| start + n + 1)
+    else {
         return;
     };
     let name: Vec<u8> = input[start + 1..tag_end]
@@ -150,9 +226,15 @@ fn element(rng: &mut ChaCha8Rng, input: &mut Vec<u8>, duplicate: bool) {
         let mut closing = b"</".to_vec();
         closing.extend_from_slice(&name);
         let window = &input[tag_end..(tag_end + 8192).min(input.len())];
-        if let Some(n) = window.windows(closing.len()).position(|w| w == closing.as_slice()) {
+        if let Some(n) = window
+            .windows(closing.len())
+            .position(|w| w == closing.as_slice())
+        {
             let close = tag_end + n;
-            end = input[close..].iter().position(|&b| b == b'>').map_or(input.len(), |m| close + m + 1);
+            end = input[close..]
+                .iter()
+                .position(|&b| b == b'>')
+                .map_or(input.len(), |m| close + m + 1);
         }
     }
     if duplicate {
@@ -170,7 +252,10 @@ fn lines(rng: &mut ChaCha8Rng, input: &mut Vec<u8>) {
     if text.len() < 2 {
         return;
     }
-    let (a, b) = (rng.random_range(0..text.len()), rng.random_range(0..text.len()));
+    let (a, b) = (
+        rng.random_range(0..text.len()),
+        rng.random_range(0..text.len()),
+    );
     match rng.random_range(0..3) {
         0 => {
             text.remove(a);
@@ -214,7 +299,10 @@ mod tests {
             let mut input = b"<a><b>text</b></a>".to_vec();
             element(&mut rng, &mut input, false);
             let kept = String::from_utf8(input).unwrap();
-            assert!(["", "<a></a>", "<a><b>text</a>", "<a><b>text</b>"].contains(&kept.as_str()), "{kept}");
+            assert!(
+                ["", "<a></a>", "<a><b>text</a>", "<a><b>text</b>"].contains(&kept.as_str()),
+                "{kept}"
+            );
         }
     }
 }

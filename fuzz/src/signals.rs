@@ -19,7 +19,13 @@ pub fn set_case(case: u64) {
 /// Installs the handler for runs of `target` from `seed`.
 pub fn install(target: Target, seed: u64) {
     SEED.store(seed, Ordering::Relaxed);
-    TARGET.store(Target::ALL.iter().position(|t| *t == target).expect("listed"), Ordering::Relaxed);
+    TARGET.store(
+        Target::ALL
+            .iter()
+            .position(|t| *t == target)
+            .expect("listed"),
+        Ordering::Relaxed,
+    );
     #[cfg(unix)]
     for signal in [libc::SIGABRT, libc::SIGSEGV, libc::SIGBUS] {
         // SAFETY: installs a handler of the right signature, with SA_RESETHAND so that the
@@ -86,6 +92,9 @@ mod tests {
         let mut buffer = [0u8; 20];
         assert_eq!(super::decimal(0, &mut buffer), b"0");
         assert_eq!(super::decimal(1_000_007, &mut buffer), b"1000007");
-        assert_eq!(super::decimal(u64::MAX, &mut buffer), u64::MAX.to_string().as_bytes());
+        assert_eq!(
+            super::decimal(u64::MAX, &mut buffer),
+            u64::MAX.to_string().as_bytes()
+        );
     }
 }

@@ -69,7 +69,10 @@ impl Target {
     /// The valid inputs mutations start from.
     pub fn seeds(self) -> Vec<Vec<u8>> {
         let ball = OdeSystem::<bouncing_ball::BouncingBall>::default();
-        let methods = [zip::CompressionMethod::Stored, zip::CompressionMethod::Deflated];
+        let methods = [
+            zip::CompressionMethod::Stored,
+            zip::CompressionMethod::Deflated,
+        ];
         if self == Target::Ssp {
             return methods.into_iter().map(ssp_package).collect();
         }
@@ -83,7 +86,10 @@ impl Target {
                 include_str!("../../master/tests/fixtures/fmi2_state_selection.xml").into(),
             ],
             Target::Fmi3ModelDescription => {
-                vec![fmi3(&ball, "bouncing_ball"), include_str!("../../master/tests/fixtures/fmi3_feature_tour.xml").into()]
+                vec![
+                    fmi3(&ball, "bouncing_ball"),
+                    include_str!("../../master/tests/fixtures/fmi3_feature_tour.xml").into(),
+                ]
             }
             Target::SystemToml => vec![
                 include_str!("../../master/systems/double-oscillator-multirate.toml").into(),
@@ -132,15 +138,23 @@ impl Harness {
     pub fn new(target: Target) -> std::io::Result<Self> {
         let manifest_md = (target == Target::AdjointManifest).then(|| {
             let ball = OdeSystem::<bouncing_ball::BouncingBall>::default();
-            ModelDescription::parse(&fmi3(&ball, "bouncing_ball")).expect("Tandem's own description parses")
+            ModelDescription::parse(&fmi3(&ball, "bouncing_ball"))
+                .expect("Tandem's own description parses")
         });
         let scratch = tempfile::tempdir()?;
         if target == Target::Ssd {
             // The parameter set the seed description refers to.
             std::fs::create_dir(scratch.path().join("resources"))?;
-            std::fs::write(scratch.path().join("resources/mass2.ssv"), include_str!("../seeds/mass2.ssv"))?;
+            std::fs::write(
+                scratch.path().join("resources/mass2.ssv"),
+                include_str!("../seeds/mass2.ssv"),
+            )?;
         }
-        Ok(Harness { target, scratch, manifest_md })
+        Ok(Harness {
+            target,
+            scratch,
+            manifest_md,
+        })
     }
 
     /// Feeds `input` to the reader. A reader may accept or reject any input; what it must not
@@ -149,7 +163,9 @@ impl Harness {
         match self.target {
             Target::Fmi2ModelDescription | Target::Fmi3ModelDescription => {
                 // The importer reads the file as UTF-8 text first.
-                let Ok(text) = std::str::from_utf8(input) else { return false };
+                let Ok(text) = std::str::from_utf8(input) else {
+                    return false;
+                };
                 match ModelDescription::parse(text) {
                     Ok(md) => {
                         let _ = validate(&md);
@@ -166,7 +182,9 @@ impl Harness {
                 System::load(&path, LoadOptions::default()).is_ok()
             }
             Target::AdjointManifest => {
-                let Ok(text) = std::str::from_utf8(input) else { return false };
+                let Ok(text) = std::str::from_utf8(input) else {
+                    return false;
+                };
                 let md = self.manifest_md.as_ref().expect("made for this target");
                 AdjointManifest::parse(text, md).is_ok()
             }
@@ -191,7 +209,10 @@ impl Harness {
 fn ssp_package(method: zip::CompressionMethod) -> Vec<u8> {
     zip_of(
         &[
-            ("SystemStructure.ssd", include_bytes!("../seeds/documented.ssd")),
+            (
+                "SystemStructure.ssd",
+                include_bytes!("../seeds/documented.ssd"),
+            ),
             ("resources/mass2.ssv", include_bytes!("../seeds/mass2.ssv")),
         ],
         method,
@@ -209,7 +230,10 @@ fn fmu_archive(method: zip::CompressionMethod) -> Vec<u8> {
         &[
             ("modelDescription.xml", description.as_bytes()),
             (tandem::import::ADJOINT_MANIFEST, manifest.as_bytes()),
-            ("binaries/x86_64-linux/bouncing_ball.so", b"\x7fELF stand-in"),
+            (
+                "binaries/x86_64-linux/bouncing_ball.so",
+                b"\x7fELF stand-in",
+            ),
             ("resources/table.csv", b"t,y\n0,1\n"),
             ("documentation/index.html", b"<html></html>"),
         ],

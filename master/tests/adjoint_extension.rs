@@ -6,9 +6,9 @@
 
 mod common;
 
+use fmi_host::Error;
 use tandem::instance::{Fmu3Instance, LogLevel, LogSettings};
 use tandem::model_description::InterfaceType;
-use fmi_host::Error;
 use tandem::{Fmu, FmuInstance};
 use tandem_tests::fmus::{self, FmiVersion};
 

@@ -40,7 +40,11 @@ fn every_example_plant_fmu_has_the_adjoint_of_central_differences() {
             let d = file.start();
             let a = analyze(&mut plant, &file.problem, &d).expect("analysis");
             if let Some(f) = reference {
-                assert!((a.f / f - 1.0).abs() < 1e-7, "{name} {version:?}: f = {}", a.f);
+                assert!(
+                    (a.f / f - 1.0).abs() < 1e-7,
+                    "{name} {version:?}: f = {}",
+                    a.f
+                );
             }
             if name == "quadrotor" {
                 for speed in &a.u_target {
@@ -115,7 +119,10 @@ fn check_prints_adjoint_differences_and_the_method_of_the_seeds() {
             FmiVersion::Fmi3,
             "ARE seeds: exact (the FMU's Jacobian adjoint derivative",
         ),
-        (FmiVersion::Fmi2, "ARE seeds: central differences of J and G"),
+        (
+            FmiVersion::Fmi2,
+            "ARE seeds: central differences of J and G",
+        ),
     ] {
         let run = common::tandem(&[
             "codesign",
@@ -149,11 +156,18 @@ fn cart_pole_fmu_exact_seeds_match_the_differences_of_j_and_g() {
     let file = problem_file::read(&example()).expect("read the example");
     let fmu = Fmu::open(&fmus::find("cart_pole", FmiVersion::Fmi3).path).expect("open the FMU");
     let mut plant = FmuPlant::new(&fmu, &file.plant).expect("instantiate the plant");
-    assert!(plant.exact_seeds(), "the FMU declares jacobianAdjointDerivative");
+    assert!(
+        plant.exact_seeds(),
+        "the FMU declares jacobianAdjointDerivative"
+    );
     let a = analyze(&mut plant, &file.problem, &file.start()).expect("analysis");
     assert!((a.f / 20598.28538 - 1.0).abs() < 1e-7, "f = {}", a.f);
     let exact = gradient(&mut plant, &file.problem, &a).expect("gradient");
-    assert!(exact.seed_method.starts_with("exact"), "{}", exact.seed_method);
+    assert!(
+        exact.seed_method.starts_with("exact"),
+        "{}",
+        exact.seed_method
+    );
     for (value, reference) in exact.df_dd.iter().zip([4700.90306, 6741.01294, 6255.47446]) {
         assert!(
             (value / reference - 1.0).abs() < 1e-6,

@@ -401,9 +401,14 @@ fn jacobi_steps_on_the_caller_and_the_pool_with_threads_and_on_the_caller_with_o
     // Three threads: the caller and a pool of two.
     let pooled = do_step_threads(&setup, "3");
     assert_eq!(pooled.len(), 30, "three instances, ten macro steps");
-    let pool = [Some("tandem jacobi 0".to_owned()), Some("tandem jacobi 1".to_owned())];
+    let pool = [
+        Some("tandem jacobi 0".to_owned()),
+        Some("tandem jacobi 1".to_owned()),
+    ];
     assert!(
-        pooled.iter().all(|thread| thread.is_none() || pool.contains(thread)),
+        pooled
+            .iter()
+            .all(|thread| thread.is_none() || pool.contains(thread)),
         "{pooled:?}"
     );
     let in_turn = do_step_threads(&setup, "1");

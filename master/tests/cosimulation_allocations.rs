@@ -39,7 +39,10 @@ fn allocations_of_steps(kind: &str) -> u64 {
     let mut cosimulation = CoSimulation::initialize(&system, &LogSettings::default()).unwrap();
     let mut step = |k: usize| {
         let progress = cosimulation.step(k as f64 * system.macro_step).unwrap();
-        assert!(progress == Progress::Reached, "{kind}: step {k} ended the run");
+        assert!(
+            progress == Progress::Reached,
+            "{kind}: step {k} ended the run"
+        );
     };
     (1..=1000).for_each(&mut step);
     let before = allocations();
@@ -51,6 +54,9 @@ fn allocations_of_steps(kind: &str) -> u64 {
 fn a_macro_step_allocates_nothing_under_gauss_seidel_and_jacobi_in_turn() {
     for kind in ["gauss-seidel", "jacobi"] {
         let count = allocations_of_steps(kind);
-        assert!(count < 10, "{kind}: {count} allocations in 1000 macro steps");
+        assert!(
+            count < 10,
+            "{kind}: {count} allocations in 1000 macro steps"
+        );
     }
 }

@@ -38,12 +38,18 @@ impl Draws {
 /// The system: `PAIRS` faulty sources `f1..` each feeding the force of a mass `m1..`; source
 /// `failing` fails from macro step `step` on; `schedule` is the `[schedule]` table's body.
 fn system(fmu: &Path, failing: usize, step: usize, schedule: &str) -> String {
-    let mass = fmus::find("mass", FmiVersion::Fmi3).path.display().to_string();
+    let mass = fmus::find("mass", FmiVersion::Fmi3)
+        .path
+        .display()
+        .to_string();
     let mut text = String::from("connections = [\n");
     for i in 1..=PAIRS {
         text += &format!("    \"f{i}.y -> m{i}.F\",\n");
     }
-    text += &format!("]\n\n[experiment]\nstop = {:?}\nstep = {H:?}\n\n", STEPS as f64 * H);
+    text += &format!(
+        "]\n\n[experiment]\nstop = {:?}\nstep = {H:?}\n\n",
+        STEPS as f64 * H
+    );
     for i in 1..=PAIRS {
         // doStep fails when it starts at or after fail_at: half a step before `step`.
         let fail_at = if i == failing {
@@ -95,7 +101,9 @@ fn an_fmu_failing_at_a_random_step_ends_the_run_cleanly_under_every_schedule() {
         let expected = format!("instance f{failing}: fmi3DoStep returned Error");
         assert!(
             run.stderr.contains(&expected)
-                && run.stderr.contains(&format!("simulation failed at t = {time}")),
+                && run
+                    .stderr
+                    .contains(&format!("simulation failed at t = {time}")),
             "{label}: expected {expected:?} at t = {time} in: {}",
             run.stderr
         );
@@ -107,12 +115,19 @@ fn an_fmu_failing_at_a_random_step_ends_the_run_cleanly_under_every_schedule() {
         let (_, rows) = read_csv(&output);
         assert_eq!(rows.len(), step + 1, "{label}: rows");
         for (k, row) in rows.iter().enumerate() {
-            assert!((row[0] - k as f64 * H).abs() < 1e-9, "{label}: row {k}: {row:?}");
+            assert!(
+                (row[0] - k as f64 * H).abs() < 1e-9,
+                "{label}: row {k}: {row:?}"
+            );
         }
         // Every faulty instance was created once and freed once.
         let lines = std::fs::read_to_string(&ledger).unwrap();
         let count = |what: &str| lines.lines().filter(|l| *l == what).count();
         assert_eq!(count("instantiate"), PAIRS, "{label}: {lines}");
-        assert_eq!(count("free"), PAIRS, "{label}: an instance was not freed: {lines}");
+        assert_eq!(
+            count("free"),
+            PAIRS,
+            "{label}: an instance was not freed: {lines}"
+        );
     }
 }

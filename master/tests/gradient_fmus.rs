@@ -354,7 +354,8 @@ fn a_final_value_cost_has_the_gradient_of_finite_differences() {
         "final:mass2.position",
         "final:mass1.position + -0.5*integral:mass2.position",
     ] {
-        let cost = CostSpec::new(Some(text), None, Vec::new(), &CostSource::Option).expect("the cost parses");
+        let cost = CostSpec::new(Some(text), None, Vec::new(), &CostSource::Option)
+            .expect("the cost parses");
         for setup in [
             Setup::jacobi("foh", 1e-3),
             Setup::gauss_seidel(["mass1", "spring", "mass2"], "zoh", 1e-3),
@@ -418,7 +419,10 @@ fn the_adjoint_on_two_threads_is_bit_for_bit_the_one_on_one() {
             problem.gradient(&values).expect("the adjoint gradient")
         };
         let (one, two) = (gradient("1"), gradient("2"));
-        assert!(one.methods.iter().all(|m| *m == Method::Adjoint), "{setup:?}");
+        assert!(
+            one.methods.iter().all(|m| *m == Method::Adjoint),
+            "{setup:?}"
+        );
         let nonzero = one.gradient.iter().all(|g| g.is_finite() && *g != 0.0);
         assert!(nonzero, "{setup:?}: {:?}", one.gradient);
         let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();

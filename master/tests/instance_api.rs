@@ -8,9 +8,9 @@ mod common;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use common::pythonfmu::{build, libpython};
+use fmi_host::Error;
 use tandem::instance::{LogLevel, LogMessage, LogSettings};
 use tandem::model_description::{InterfaceType, Values, VariableType};
-use fmi_host::Error;
 use tandem::{Fmu, FmuInstance};
 
 /// Makes the Python runtime's symbols global and serializes the tests (one embedded

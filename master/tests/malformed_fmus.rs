@@ -86,12 +86,19 @@ fn is_binary(name: &str) -> bool {
 /// A shared library that exports only `fmi2GetVersion` or `fmi3GetVersion` (compiled here
 /// with `cc`): a well-formed binary without the functions an instance needs.
 fn library_without_fmi_functions(dir: &Path, version: FmiVersion) -> Vec<u8> {
-    let prefix = if version == FmiVersion::Fmi3 { "fmi3" } else { "fmi2" };
+    let prefix = if version == FmiVersion::Fmi3 {
+        "fmi3"
+    } else {
+        "fmi2"
+    };
     let source = dir.join(format!("{prefix}_version_only.c"));
     let library = dir.join(format!("{prefix}_version_only.so"));
     std::fs::write(
         &source,
-        format!("const char *{prefix}GetVersion(void) {{ return \"{}\"; }}\n", &prefix[3..]),
+        format!(
+            "const char *{prefix}GetVersion(void) {{ return \"{}\"; }}\n",
+            &prefix[3..]
+        ),
     )
     .unwrap();
     let status = std::process::Command::new("cc")
@@ -169,7 +176,10 @@ fn corpus(dir: &Path, version: FmiVersion) -> Vec<Case> {
         ),
         case(
             "missing_function",
-            zipped(dir, &edited(&good, is_binary, |_| Some(without_functions.clone()))),
+            zipped(
+                dir,
+                &edited(&good, is_binary, |_| Some(without_functions.clone())),
+            ),
             LOADING,
             "does not export the required function",
         ),

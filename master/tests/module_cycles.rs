@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 /// Modules that stay one crate: an FMU's import and its instances need each other.
 const MERGED: &[(&str, &str)] = &[("import", "instance")];
 
-
 /// Where an edge was first seen: file (relative to `src`) and line.
 type Site = (String, usize);
 
@@ -52,7 +51,10 @@ fn check(src: &Path) -> Result<(), String> {
         }
     }
 
-    let mut listing = format!("{}: edges found (first place each is written):\n", src.display());
+    let mut listing = format!(
+        "{}: edges found (first place each is written):\n",
+        src.display()
+    );
     for ((from, to), (file, line)) in &edges {
         let _ = writeln!(listing, "  {from} -> {to}  ({file}:{line})");
     }

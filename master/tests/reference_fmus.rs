@@ -160,7 +160,11 @@ fn ball(t: f64) -> (f64, f64) {
 fn the_bouncing_ball_follows_its_analytic_trajectory() {
     for version in ["fmi2", "fmi3"] {
         let dir = tempfile::tempdir().unwrap();
-        let ours = tandem(&reference(version, "BouncingBall"), Interface::ModelExchange, dir.path());
+        let ours = tandem(
+            &reference(version, "BouncingBall"),
+            Interface::ModelExchange,
+            dir.path(),
+        );
         let (time, h, v) = (ours.column("time"), ours.column("h"), ours.column("v"));
         let mut checked = 0;
         for i in 0..time.len() {

@@ -102,11 +102,17 @@ fn a_crash_inside_a_system_run_names_the_component_and_keeps_the_rows_before() {
     let dir = tempfile::tempdir().unwrap();
     let system = faulty_system(dir.path(), 1.0, 0.1, "crash_at = 0.45");
     let output = dir.path().join("out.csv");
-    let run = tandem(&["run", system.to_str().unwrap(), "--output-file", output.to_str().unwrap()]);
+    let run = tandem(&[
+        "run",
+        system.to_str().unwrap(),
+        "--output-file",
+        output.to_str().unwrap(),
+    ]);
     // The macro step from 0.5 crashes: the rows up to its start stay.
     assert_eq!(run.code, None, "killed by the signal: {}", run.stderr);
     assert!(
-        run.stderr.contains("error: instance f crashed with SIGSEGV in DoStep at t = 0.5"),
+        run.stderr
+            .contains("error: instance f crashed with SIGSEGV in DoStep at t = 0.5"),
         "{}",
         run.stderr
     );

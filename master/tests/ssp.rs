@@ -420,7 +420,11 @@ fn a_broken_fmu_inside_a_package_is_named_by_the_package_and_its_entry() {
         )],
     );
     let cases: [(&str, &[u8], &str); 2] = [
-        ("broken", b"not a zip", "broken.ssp/resources/broken.fmu: not a valid FMU archive"),
+        (
+            "broken",
+            b"not a zip",
+            "broken.ssp/resources/broken.fmu: not a valid FMU archive",
+        ),
         (
             "renamed",
             &renamed,
@@ -436,7 +440,8 @@ fn a_broken_fmu_inside_a_package_is_named_by_the_package_and_its_entry() {
             &format!("source=\"{entry}\""),
         );
         let dir = tempfile::tempdir().unwrap();
-        let package = ssp::write_package_with(dir.path(), "broken", &setup, &text, &[(&entry, fmu)]);
+        let package =
+            ssp::write_package_with(dir.path(), "broken", &setup, &text, &[(&entry, fmu)]);
         let (result, _) = run(&package, &[]);
         result.assert_fails_with(needle);
         assert!(!result.stderr.contains("tandem-ssp-"), "{}", result.stderr);
@@ -713,7 +718,11 @@ fn package_with_mass1(
 ) -> PathBuf {
     let ssd = match typed {
         // mass1 is the first component taken from the mass FMU.
-        Some(_) => edit(ssd, r#"source="resources/mass.fmu""#, r#"source="resources/typed.fmu""#),
+        Some(_) => edit(
+            ssd,
+            r#"source="resources/mass.fmu""#,
+            r#"source="resources/typed.fmu""#,
+        ),
         None => ssd.to_string(),
     };
     let typed = [("resources/typed.fmu", typed.unwrap_or_default())];
@@ -741,7 +750,6 @@ fn columns(text: &str, names: &[&str]) -> Vec<Vec<f64>> {
         .collect()
 }
 
-
 /// A connection case: its name, the rest of its `<ssd:Connection>` element, whether mass1 is
 /// the FMU whose position is typed in millimetres, and what spring.x_a receives for mass1's
 /// position.
@@ -755,7 +763,8 @@ fn transformations_and_unit_conversions_map_the_values_connections_carry() {
         ..Setup::gauss_seidel(["mass1", "spring", "mass2"], "zoh", 1e-3)
     };
     let dir = tempfile::tempdir().unwrap();
-    let outputs = "variables=\"mass1.position mass2.position mass1.velocity mass2.velocity spring.f_a\"";
+    let outputs =
+        "variables=\"mass1.position mass2.position mass1.velocity mass2.velocity spring.f_a\"";
     let x_a = r#"startConnector="position" endElement="spring" endConnector="x_a"/>"#;
     let transformed = |attributes: &str, factor: &str| {
         format!(
@@ -765,7 +774,9 @@ fn transformations_and_unit_conversions_map_the_values_connections_carry() {
     // mass1's position in mm, as a type with its base unit declares it.
     let millimetres = mass_with_length_unit("mm", r#"m="1" factor="0.001""#);
     let cases: [Case; 3] = [
-        ("linear", transformed("", "1000"), false, |x| 1000.0 * x + 0.5),
+        ("linear", transformed("", "1000"), false, |x| {
+            1000.0 * x + 0.5
+        }),
         ("units", x_a.to_string(), true, |x| 0.001 * x),
         (
             "suppressed",
@@ -792,12 +803,18 @@ fn transformations_and_unit_conversions_map_the_values_connections_carry() {
         }
     }
     // A transformation between different units: which applies first is not defined.
-    let text = edit(&ssp::ssd(&setup, &Sources::packaged()), x_a, &transformed("", "1000"));
+    let text = edit(
+        &ssp::ssd(&setup, &Sources::packaged()),
+        x_a,
+        &transformed("", "1000"),
+    );
     let package = package_with_mass1(dir.path(), "both", &setup, &text, Some(&millimetres));
     let (result, _) = run(&package, &[]);
     result.assert_fails_with("both.ssp: SystemStructure.ssd, line 50, <ssd:Connection>");
     assert!(
-        result.stderr.contains("(converting them needs 0.001 * mass1.position)")
+        result
+            .stderr
+            .contains("(converting them needs 0.001 * mass1.position)")
             && result.stderr.contains("suppressUnitConversion"),
         "{}",
         result.stderr
@@ -847,7 +864,12 @@ fn mapping_transformations_map_the_booleans_and_integers_connections_carry() {
     result.assert_success();
     let rows = columns(
         &std::fs::read_to_string(output).unwrap(),
-        &["a.Int32_output", "b.Int32_output", "a.Boolean_output", "b.Boolean_output"],
+        &[
+            "a.Int32_output",
+            "b.Int32_output",
+            "a.Boolean_output",
+            "b.Boolean_output",
+        ],
     );
     assert_eq!(rows.len(), 4);
     for row in rows {

@@ -11,17 +11,33 @@ use tandem_tests::fmus::{self, FmiVersion};
 #[test]
 fn string_parameters_are_set_and_string_outputs_recorded_as_quoted_text() {
     for version in FmiVersion::ALL {
-        let fmu = fmus::find("bouncing_ball", version).path.to_str().unwrap().to_owned();
+        let fmu = fmus::find("bouncing_ball", version)
+            .path
+            .to_str()
+            .unwrap()
+            .to_owned();
         let info = tandem(&["info", &fmu]);
         info.assert_success();
         for needle in ["surface", "\"ground\"", "status"] {
-            assert!(info.stdout.contains(needle), "{version:?}: no {needle} in\n{}", info.stdout);
+            assert!(
+                info.stdout.contains(needle),
+                "{version:?}: no {needle} in\n{}",
+                info.stdout
+            );
         }
         let dir = tempfile::tempdir().unwrap();
         let default = dir.path().join("default.csv");
         tandem(&["simulate", &fmu, "--output-file", default.to_str().unwrap()]).assert_success();
-        let header = std::fs::read_to_string(&default).unwrap().lines().next().unwrap().to_owned();
-        assert_eq!(header, r#""time","height","velocity","bounces""#, "{version:?}");
+        let header = std::fs::read_to_string(&default)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_owned();
+        assert_eq!(
+            header, r#""time","height","velocity","bounces""#,
+            "{version:?}"
+        );
         let output = dir.path().join("out.csv");
         let run = tandem(&[
             "simulate",
@@ -48,7 +64,9 @@ fn string_parameters_are_set_and_string_outputs_recorded_as_quoted_text() {
         let bounces = last.rsplit(',').next().unwrap();
         assert!(bounces.parse::<u32>().unwrap() > 3, "{last}");
         assert!(
-            last.contains(&format!(r#","resting on the wet ""ice"", thin after {bounces} impacts","#)),
+            last.contains(&format!(
+                r#","resting on the wet ""ice"", thin after {bounces} impacts","#
+            )),
             "{version:?}: {last}"
         );
     }

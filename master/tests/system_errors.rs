@@ -127,8 +127,10 @@ fn a_transformation_must_be_finite_and_on_floats() {
         + "\n[[connection]]\nfrom = \"mass1.position\"\nto = \"spring.x_a\"\nfactor = inf\n";
     assert_fails(
         &run(&text, &[]),
-        &["connection \"mass1.position -> spring.x_a\": the transformation inf * mass1.position \
-           is not finite"],
+        &[
+            "connection \"mass1.position -> spring.x_a\": the transformation inf * mass1.position \
+           is not finite",
+        ],
     );
 }
 

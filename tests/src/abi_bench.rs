@@ -212,7 +212,9 @@ fn inputs_at(t: f64, n: usize) -> Vec<f64> {
 
 /// [`inputs_at`] into `u` (the timed loops allocate nothing of their own).
 fn write_inputs(t: f64, u: &mut [f64]) {
-    u.iter_mut().enumerate().for_each(|(i, ui)| *ui = (t + i as f64).sin());
+    u.iter_mut()
+        .enumerate()
+        .for_each(|(i, ui)| *ui = (t + i as f64).sin());
 }
 
 fn bits(values: &[f64]) -> Vec<u64> {

@@ -20,7 +20,11 @@ pub fn cdylib(package: &str) -> PathBuf {
         package.replace('-', "_"),
         std::env::consts::DLL_SUFFIX
     ));
-    assert!(path.is_file(), "cargo build -p {package} did not produce {}", path.display());
+    assert!(
+        path.is_file(),
+        "cargo build -p {package} did not produce {}",
+        path.display()
+    );
     path
 }
 
@@ -31,7 +35,11 @@ pub fn program(package: &str) -> PathBuf {
     let path = target_dir()
         .join("debug")
         .join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
-    assert!(path.is_file(), "cargo build -p {package} did not produce {}", path.display());
+    assert!(
+        path.is_file(),
+        "cargo build -p {package} did not produce {}",
+        path.display()
+    );
     path
 }
 
@@ -50,7 +58,10 @@ fn build(package: &str) {
         .output()
         .unwrap_or_else(|e| panic!("cannot run {cargo:?} to build {package}: {e}"));
     if !output.status.success() {
-        panic!("cargo build -p {package} failed:\n{}", String::from_utf8_lossy(&output.stderr));
+        panic!(
+            "cargo build -p {package} failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
     built.insert(package.to_owned());
 }

@@ -69,7 +69,12 @@ impl DoubleOscillator {
     };
 
     /// The damped benchmark: LIM case 1, the undamped one with every damper at 0.01 N.s/m.
-    pub const DAMPED: Self = DoubleOscillator { c1: 0.01, c2: 0.01, cc: 0.01, ..Self::UNDAMPED };
+    pub const DAMPED: Self = DoubleOscillator {
+        c1: 0.01,
+        c2: 0.01,
+        cc: 0.01,
+        ..Self::UNDAMPED
+    };
 
     /// The benchmarks' initial state: springs unloaded, `v1 = 100` m/s, `v2 = -100` m/s.
     pub const INITIAL_STATE: State = [0.0, 0.0, 100.0, -100.0];
@@ -190,7 +195,10 @@ fn free_vibration(omega: f64, eta0: f64, rate0: f64, t: f64) -> (f64, f64) {
         return (eta0 + rate0 * t, rate0);
     }
     let (sin, cos) = (omega * t).sin_cos();
-    (eta0 * cos + rate0 * sin / omega, -eta0 * omega * sin + rate0 * cos)
+    (
+        eta0 * cos + rate0 * sin / omega,
+        -eta0 * omega * sin + rate0 * cos,
+    )
 }
 
 #[cfg(test)]
@@ -198,8 +206,10 @@ mod tests {
     use super::*;
 
     /// The LIM case 0 with the second mass ten times lighter, damped (case 7 of the study).
-    const LIGHT_SECOND_MASS: DoubleOscillator =
-        DoubleOscillator { m2: 0.1, ..DoubleOscillator::DAMPED };
+    const LIGHT_SECOND_MASS: DoubleOscillator = DoubleOscillator {
+        m2: 0.1,
+        ..DoubleOscillator::DAMPED
+    };
 
     /// Classical fourth-order Runge-Kutta over `[0, t]` in `steps` equal steps.
     fn runge_kutta(system: &DoubleOscillator, s0: &State, t: f64, steps: usize) -> State {
@@ -222,7 +232,11 @@ mod tests {
     /// Largest componentwise difference relative to the largest component of `expected`.
     fn relative_difference(actual: &State, expected: &State) -> f64 {
         let scale = expected.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        actual.iter().zip(expected).fold(0.0f64, |m, (a, e)| m.max((a - e).abs())) / scale
+        actual
+            .iter()
+            .zip(expected)
+            .fold(0.0f64, |m, (a, e)| m.max((a - e).abs()))
+            / scale
     }
 
     #[test]
@@ -272,7 +286,12 @@ mod tests {
     fn closed_form_matches_a_fine_runge_kutta_integration() {
         for system in [
             DoubleOscillator::UNDAMPED,
-            DoubleOscillator { c1: 0.0, c2: 0.0, cc: 0.0, ..LIGHT_SECOND_MASS },
+            DoubleOscillator {
+                c1: 0.0,
+                c2: 0.0,
+                cc: 0.0,
+                ..LIGHT_SECOND_MASS
+            },
         ] {
             let s0 = DoubleOscillator::INITIAL_STATE;
             let difference = relative_difference(
@@ -301,7 +320,11 @@ mod tests {
         for system in [
             DoubleOscillator::DAMPED,
             LIGHT_SECOND_MASS,
-            DoubleOscillator { c1: 5.0, cc: 2.0, ..DoubleOscillator::DAMPED },
+            DoubleOscillator {
+                c1: 5.0,
+                cc: 2.0,
+                ..DoubleOscillator::DAMPED
+            },
         ] {
             let s0 = DoubleOscillator::INITIAL_STATE;
             let difference = relative_difference(
@@ -316,7 +339,12 @@ mod tests {
     fn damped_energy_decays_by_the_dissipated_work() {
         // E(t) + integral of the dissipated power = E(0), with the integral by Simpson's rule
         // over states advanced by the exact one-step propagator exp(A h).
-        let system = DoubleOscillator { c1: 0.5, c2: 0.2, cc: 1.0, ..DoubleOscillator::UNDAMPED };
+        let system = DoubleOscillator {
+            c1: 0.5,
+            c2: 0.2,
+            cc: 1.0,
+            ..DoubleOscillator::UNDAMPED
+        };
         let s0 = DoubleOscillator::INITIAL_STATE;
         let (t_end, intervals) = (1.0, 4000);
         let h = t_end / intervals as f64;
@@ -349,7 +377,12 @@ mod tests {
     #[test]
     fn without_ground_springs_the_centre_of_mass_drifts_uniformly() {
         // k1 = k2 = 0 leaves a rigid-body mode of zero frequency.
-        let system = DoubleOscillator { k1: 0.0, k2: 0.0, m2: 3.0, ..DoubleOscillator::UNDAMPED };
+        let system = DoubleOscillator {
+            k1: 0.0,
+            k2: 0.0,
+            m2: 3.0,
+            ..DoubleOscillator::UNDAMPED
+        };
         assert_eq!(system.modes()[0].frequency, 0.0);
         let s0 = [0.1, -0.4, 100.0, -20.0];
         let total = system.m1 + system.m2;

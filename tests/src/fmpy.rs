@@ -121,8 +121,17 @@ pub fn simulate(fmu: &Path, s: &Simulation) -> Result<Trajectory, String> {
 
 /// Runs `tests/python/strings.py` on `fmu`: sets the String parameter `parameter` to `value`,
 /// simulates Co-Simulation to `stop` and returns what FMPy read back (see the script).
-pub fn strings(fmu: &Path, parameter: &str, value: &str, output: &str, stop: f64) -> Result<serde_json::Value, String> {
-    let script = python::workspace_root().join("tests").join("python").join("strings.py");
+pub fn strings(
+    fmu: &Path,
+    parameter: &str,
+    value: &str,
+    output: &str,
+    stop: f64,
+) -> Result<serde_json::Value, String> {
+    let script = python::workspace_root()
+        .join("tests")
+        .join("python")
+        .join("strings.py");
     let output = Command::new(python::tool("python"))
         .arg(script)
         .arg(fmu)
@@ -131,7 +140,12 @@ pub fn strings(fmu: &Path, parameter: &str, value: &str, output: &str, stop: f64
         .map_err(|e| format!("cannot run python: {e}"))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {
-        return Err(format!("strings.py {} failed ({}):\n{stdout}\n{}", fmu.display(), output.status, String::from_utf8_lossy(&output.stderr)));
+        return Err(format!(
+            "strings.py {} failed ({}):\n{stdout}\n{}",
+            fmu.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
     }
     let last = stdout.lines().last().unwrap_or_default();
     serde_json::from_str(last).map_err(|e| format!("strings.py printed no JSON ({e}):\n{stdout}"))

@@ -8,7 +8,10 @@ use std::sync::OnceLock;
 
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ lives in the workspace").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ lives in the workspace")
+        .to_path_buf()
 }
 
 /// The virtual environment's folder, created and filled on first call (once per process;
@@ -19,7 +22,8 @@ pub fn venv() -> &'static Path {
         let root = workspace_root();
         let dir = root.join("target").join("python-venv");
         let requirements = root.join("tests").join("python").join("requirements.txt");
-        let wanted = std::fs::read_to_string(&requirements).expect("read tests/python/requirements.txt");
+        let wanted =
+            std::fs::read_to_string(&requirements).expect("read tests/python/requirements.txt");
         let stamp = dir.join("requirements.stamp");
         if std::fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
             return dir;
@@ -38,13 +42,23 @@ pub fn venv() -> &'static Path {
                 run(Command::new("python3").args(["-m", "venv"]).arg(&dir))?;
             }
             run(Command::new(dir.join("bin").join("python"))
-                .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "-r",
+                ])
                 .arg(&requirements))?;
             std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())
         })();
         let _ = std::fs::remove_dir(&lock);
         if let Err(e) = result {
-            panic!("could not prepare the Python test environment in {}: {e}", dir.display());
+            panic!(
+                "could not prepare the Python test environment in {}: {e}",
+                dir.display()
+            );
         }
         dir
     })
@@ -61,10 +75,16 @@ pub fn tool(name: &str) -> PathBuf {
 }
 
 fn run(cmd: &mut Command) -> Result<(), String> {
-    let out = cmd.output().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!("{cmd:?} failed:\n{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+        Err(format!(
+            "{cmd:?} failed:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
     }
 }

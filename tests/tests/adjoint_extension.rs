@@ -999,28 +999,48 @@ fn kept_step_linearizations_give_the_same_steps_and_derivatives() {
     const KEPT: usize = 2;
     for case in Case::all() {
         let name = case.name().to_string();
-        assert!(case.manifest.has("keepStepLinearizations"), "{name}: capability listed");
+        assert!(
+            case.manifest.has("keepStepLinearizations"),
+            "{name}: capability listed"
+        );
         let (keeping, plain) = (case.started(&[], &[]), case.started(&[], &[]));
-        assert_eq!(keeping.keep_step_linearizations(KEPT), Fmi3Status::Ok, "{name}");
+        assert_eq!(
+            keeping.keep_step_linearizations(KEPT),
+            Fmi3Status::Ok,
+            "{name}"
+        );
         let mut points = Vec::new();
         for k in 0..KEPT {
             let t = k as f64 * case.h;
             points.push((keeping.get_state(), plain.get_state()));
             case.step(&keeping, t);
             case.step(&plain, t);
-            assert_eq!(case.results(&keeping), case.results(&plain), "{name}: step {k}");
+            assert_eq!(
+                case.results(&keeping),
+                case.results(&plain),
+                "{name}: step {k}"
+            );
         }
         let (w, y) = case.seeds(5, &case.results(&plain));
         let (du, dp) = (vec![0.5; case.n_inputs()], vec![0.25; case.n_params()]);
         for &(kept, fresh) in points.iter().rev() {
             assert_eq!(keeping.set_state(kept), Fmi3Status::Ok);
             assert_eq!(plain.set_state(fresh), Fmi3Status::Ok);
-            assert_eq!(case.vjp(&keeping, &w, &y), case.vjp(&plain, &w, &y), "{name}: VJP");
+            assert_eq!(
+                case.vjp(&keeping, &w, &y),
+                case.vjp(&plain, &w, &y),
+                "{name}: VJP"
+            );
             let no_outputs = vec![0.0; case.n_outputs()];
-            let (kept_vjp, fresh_vjp) =
-                (case.vjp(&keeping, &w, &no_outputs), case.vjp(&plain, &w, &no_outputs));
+            let (kept_vjp, fresh_vjp) = (
+                case.vjp(&keeping, &w, &no_outputs),
+                case.vjp(&plain, &w, &no_outputs),
+            );
             assert_eq!(kept_vjp, fresh_vjp, "{name}: VJP without output seeds");
-            let (dw_kept, dw_fresh) = (case.jvp(&keeping, &w, &du, &dp), case.jvp(&plain, &w, &du, &dp));
+            let (dw_kept, dw_fresh) = (
+                case.jvp(&keeping, &w, &du, &dp),
+                case.jvp(&plain, &w, &du, &dp),
+            );
             assert_eq!(dw_kept, dw_fresh, "{name}: JVP");
         }
         if case.n_inputs() > 0 {
@@ -1032,9 +1052,17 @@ fn kept_step_linearizations_give_the_same_steps_and_derivatives() {
                 assert_eq!(inst.set_state(state), Fmi3Status::Ok);
                 assert_eq!(inst.set_float64(&inputs, &moved), Fmi3Status::Ok);
             }
-            assert_eq!(case.vjp(&keeping, &w, &y), case.vjp(&plain, &w, &y), "{name}: moved inputs");
+            assert_eq!(
+                case.vjp(&keeping, &w, &y),
+                case.vjp(&plain, &w, &y),
+                "{name}: moved inputs"
+            );
         }
-        assert_eq!(keeping.keep_step_linearizations(0), Fmi3Status::Ok, "{name}");
+        assert_eq!(
+            keeping.keep_step_linearizations(0),
+            Fmi3Status::Ok,
+            "{name}"
+        );
     }
 }
 

@@ -153,13 +153,19 @@ const FMI3_FUNCTIONS: [&str; 75] = [
 #[test]
 fn every_fmi2_and_fmi3_function_is_exported() {
     let fmu = fmu();
-    let missing: Vec<_> =
-        FMI2_FUNCTIONS.iter().chain(&FMI3_FUNCTIONS).filter(|name| !fmu.exports(name)).collect();
+    let missing: Vec<_> = FMI2_FUNCTIONS
+        .iter()
+        .chain(&FMI3_FUNCTIONS)
+        .filter(|name| !fmu.exports(name))
+        .collect();
     assert!(missing.is_empty(), "not exported: {missing:?}");
     type Text = unsafe extern "C" fn() -> *const std::ffi::c_char;
     let text = |name: &str| {
         // SAFETY: these functions return static NUL-terminated strings.
-        unsafe { std::ffi::CStr::from_ptr(fmu.func::<Text>(name)()) }.to_str().unwrap().to_owned()
+        unsafe { std::ffi::CStr::from_ptr(fmu.func::<Text>(name)()) }
+            .to_str()
+            .unwrap()
+            .to_owned()
     };
     assert_eq!(text("fmi2GetVersion"), "2.0");
     assert_eq!(text("fmi2GetTypesPlatform"), "default");
@@ -218,16 +224,23 @@ fn fmi3_model_exchange_derivatives_follow_the_model_equations() {
     assert_eq!(status, Fmi3Status::Ok);
     let expected = rhs(0.2, -0.4, -2.0, 2.0, 400.0, 3.0);
     assert_eq!(dx[0], expected[0]);
-    assert!((dx[1] - expected[1]).abs() <= 1e-14 * expected[1].abs(), "{dx:?} vs {expected:?}");
+    assert!(
+        (dx[1] - expected[1]).abs() <= 1e-14 * expected[1].abs(),
+        "{dx:?} vs {expected:?}"
+    );
 }
 
 /// Unknowns and knowns of the partial-derivative checks.
 fn unknowns() -> Vec<u32> {
-    ["der(x)", "der(v)", "position", "velocity", "acceleration"].map(|name| MODEL.vr(name)).to_vec()
+    ["der(x)", "der(v)", "position", "velocity", "acceleration"]
+        .map(|name| MODEL.vr(name))
+        .to_vec()
 }
 
 fn knowns() -> Vec<u32> {
-    ["x", "v", "F", "c", "d"].map(|name| MODEL.vr(name)).to_vec()
+    ["x", "v", "F", "c", "d"]
+        .map(|name| MODEL.vr(name))
+        .to_vec()
 }
 
 /// An FMI 2.0 ME instance in continuous-time mode at a generic point.
@@ -235,7 +248,10 @@ fn fmi2_at_generic_point(fmu: &Fmu) -> Fmi2<'_> {
     let inst = Fmi2::instantiate(fmu, FMI2_MODEL_EXCHANGE, &MODEL.token()).unwrap();
     assert_eq!(inst.initialize(), Fmi2Status::Ok);
     assert_eq!(
-        inst.set_real(&[MODEL.vr("c"), MODEL.vr("d"), MODEL.vr("F")], &[310.0, 2.5, 0.3]),
+        inst.set_real(
+            &[MODEL.vr("c"), MODEL.vr("d"), MODEL.vr("F")],
+            &[310.0, 2.5, 0.3]
+        ),
         Fmi2Status::Ok
     );
     assert_eq!(inst.new_discrete_states().0, Fmi2Status::Ok);
@@ -300,7 +316,10 @@ fn fmi3_adjoint_derivatives_are_transposed_directional_derivatives() {
     let fmu = fmu();
     let inst = Fmi3::instantiate(&fmu, Interface::ModelExchange, &MODEL.token()).unwrap();
     assert_eq!(inst.initialize(), Fmi3Status::Ok);
-    assert_eq!(inst.set_float64(&[MODEL.vr("c"), MODEL.vr("F")], &[123.0, 0.9]), Fmi3Status::Ok);
+    assert_eq!(
+        inst.set_float64(&[MODEL.vr("c"), MODEL.vr("F")], &[123.0, 0.9]),
+        Fmi3Status::Ok
+    );
     assert_eq!(inst.update_discrete_states().0, Fmi3Status::Ok);
     assert_eq!(inst.unary("fmi3EnterContinuousTimeMode"), Fmi3Status::Ok);
     assert_eq!(inst.set_states(&[0.3, 1.7]), Fmi3Status::Ok);
@@ -320,8 +339,14 @@ fn fmi3_adjoint_derivatives_are_transposed_directional_derivatives() {
         );
     }
     let (status, _) = inst.product(true, &unknowns, &knowns, &[1.0; 2]);
-    assert_eq!(status, Fmi3Status::Error, "seed length must equal nUnknowns");
-    assert!(inst.messages.contains("seed has 2 entries but there are 5 unknowns"));
+    assert_eq!(
+        status,
+        Fmi3Status::Error,
+        "seed length must equal nUnknowns"
+    );
+    assert!(inst
+        .messages
+        .contains("seed has 2 entries but there are 5 unknowns"));
 }
 
 /// A few explicit Euler steps through the ME interface; returns time and states after them.
@@ -332,7 +357,10 @@ fn euler_steps_fmi2(inst: &Fmi2, t0: f64, steps: usize) -> (f64, Vec<f64>) {
         let (_, dx) = inst.array("fmi2GetDerivatives", 2);
         t += h;
         assert_eq!(inst.set_time(t), Fmi2Status::Ok);
-        assert_eq!(inst.set_states(&[x[0] + h * dx[0], x[1] + h * dx[1]]), Fmi2Status::Ok);
+        assert_eq!(
+            inst.set_states(&[x[0] + h * dx[0], x[1] + h * dx[1]]),
+            Fmi2Status::Ok
+        );
     }
     (t, inst.array("fmi2GetContinuousStates", 2).1)
 }
@@ -376,7 +404,11 @@ fn fmi3_fmu_state_survives_serialization_into_a_fresh_instance() {
     assert_eq!(fresh.set_state(copy), Fmi3Status::Ok);
     let all = MODEL.model_exchange_variables();
     assert_eq!(fresh.get_float64(&all), inst.get_float64(&all));
-    assert_eq!(fresh.set_time(0.3), Fmi3Status::Ok, "restored into continuous-time mode");
+    assert_eq!(
+        fresh.set_time(0.3),
+        Fmi3Status::Ok,
+        "restored into continuous-time mode"
+    );
 }
 
 #[test]
@@ -385,8 +417,13 @@ fn unknown_value_references_and_types_are_errors() {
     let inst = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &MODEL.token()).unwrap();
     assert_eq!(inst.get_real(&[999]).0, Fmi2Status::Error);
     assert!(inst.messages.contains("unknown value reference 999"));
-    assert_eq!(inst.set_real(&[MODEL.vr("position")], &[1.0]), Fmi2Status::Error);
-    assert!(inst.messages.contains("position is calculated by the model"));
+    assert_eq!(
+        inst.set_real(&[MODEL.vr("position")], &[1.0]),
+        Fmi2Status::Error
+    );
+    assert!(inst
+        .messages
+        .contains("position is calculated by the model"));
     let mut int = [0i32];
     let get_integer = fmu.func::<common::Values2<i32>>("fmi2GetInteger");
     assert_eq!(
@@ -398,10 +435,20 @@ fn unknown_value_references_and_types_are_errors() {
     let mut text = [std::ptr::null::<i8>()];
     // SAFETY: arrays of the given lengths (empty first).
     unsafe {
-        assert_eq!(get_string(inst.c, std::ptr::null(), 0, std::ptr::null_mut()), Fmi2Status::Ok);
-        assert_eq!(get_string(inst.c, [1u32].as_ptr(), 1, text.as_mut_ptr()), Fmi2Status::Error);
+        assert_eq!(
+            get_string(inst.c, std::ptr::null(), 0, std::ptr::null_mut()),
+            Fmi2Status::Ok
+        );
+        assert_eq!(
+            get_string(inst.c, [1u32].as_ptr(), 1, text.as_mut_ptr()),
+            Fmi2Status::Error
+        );
     }
-    assert!(inst.messages.contains("is a Real variable, not String"), "{:?}", inst.messages.all());
+    assert!(
+        inst.messages.contains("is a Real variable, not String"),
+        "{:?}",
+        inst.messages.all()
+    );
 
     let inst3 = Fmi3::instantiate(&fmu, Interface::ModelExchange, &MODEL.token()).unwrap();
     let get_float32 = fmu.func::<common::Values3<f32>>("fmi3GetFloat32");
@@ -421,7 +468,11 @@ fn unknown_value_references_and_types_are_errors() {
     let mut two = [0.0; 2];
     // SAFETY: arrays of the given lengths.
     let status = unsafe { get_float64(inst3.i, [MODEL.vr("x")].as_ptr(), 1, two.as_mut_ptr(), 2) };
-    assert_eq!(status, Fmi3Status::Error, "nValues must equal nValueReferences");
+    assert_eq!(
+        status,
+        Fmi3Status::Error,
+        "nValues must equal nValueReferences"
+    );
     assert!(inst3.messages.contains("2 values for 1 value references"));
 }
 
@@ -436,23 +487,37 @@ fn null_pointers_and_foreign_handles_are_errors() {
             get_real(inst.c, [MODEL.vr("x")].as_ptr(), 1, std::ptr::null_mut()),
             Fmi2Status::Error
         );
-        assert_eq!(get_real(inst.c, std::ptr::null(), 1, [0.0].as_mut_ptr()), Fmi2Status::Error);
         assert_eq!(
-            get_real(std::ptr::null_mut(), [MODEL.vr("x")].as_ptr(), 1, [0.0].as_mut_ptr()),
+            get_real(inst.c, std::ptr::null(), 1, [0.0].as_mut_ptr()),
+            Fmi2Status::Error
+        );
+        assert_eq!(
+            get_real(
+                std::ptr::null_mut(),
+                [MODEL.vr("x")].as_ptr(),
+                1,
+                [0.0].as_mut_ptr()
+            ),
             Fmi2Status::Error
         );
     }
     assert!(inst.messages.contains("argument values is NULL"));
     let get_state = fmu.func::<common::State2>("fmi2GetFMUstate");
-    // SAFETY: a deliberately NULL state slot.
-    assert_eq!(unsafe { get_state(inst.c, std::ptr::null_mut()) }, Fmi2Status::Error);
+    assert_eq!(
+        // SAFETY: a deliberately NULL state slot.
+        unsafe { get_state(inst.c, std::ptr::null_mut()) },
+        Fmi2Status::Error
+    );
     let bogus = 0x1234usize as *mut std::ffi::c_void;
     assert_eq!(inst.set_state(bogus), Fmi2Status::Error);
     assert!(inst.messages.contains("was not created by this instance"));
     let mut foreign = 0xdead_beef_usize as *mut std::ffi::c_void;
     let free_state = fmu.func::<common::State2>("fmi2FreeFMUstate");
-    // SAFETY: the FMU only compares the handle with the ones it issued.
-    assert_eq!(unsafe { free_state(inst.c, &mut foreign) }, Fmi2Status::Error);
+    assert_eq!(
+        // SAFETY: the FMU only compares the handle with the ones it issued.
+        unsafe { free_state(inst.c, &mut foreign) },
+        Fmi2Status::Error
+    );
     // An FMI 2.0 handle is no FMI 3.0 instance, and a made-up handle is no instance at all.
     let exit3 = fmu.func::<common::Unary3>("fmi3ExitInitializationMode");
     let exit2 = fmu.func::<common::Unary2>("fmi2ExitInitializationMode");
@@ -466,15 +531,33 @@ fn null_pointers_and_foreign_handles_are_errors() {
 #[test]
 fn instantiation_refuses_a_wrong_guid_or_interface() {
     let fmu = fmu();
-    let messages =
-        Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, "{00000000-0000-0000-0000-000000000000}")
-            .err()
-            .unwrap();
-    assert!(messages.iter().any(|m| m.contains("does not match this binary's")), "{messages:?}");
+    let messages = Fmi2::instantiate(
+        &fmu,
+        FMI2_MODEL_EXCHANGE,
+        "{00000000-0000-0000-0000-000000000000}",
+    )
+    .err()
+    .unwrap();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("does not match this binary's")),
+        "{messages:?}"
+    );
     let messages = Fmi2::instantiate(&fmu, 7, &MODEL.token()).err().unwrap();
-    assert!(messages.iter().any(|m| m.contains("fmuType 7")), "{messages:?}");
-    let messages = Fmi3::instantiate(&fmu, Interface::CoSimulation, "wrong").err().unwrap();
-    assert!(messages.iter().any(|m| m.contains("instantiation token wrong")), "{messages:?}");
+    assert!(
+        messages.iter().any(|m| m.contains("fmuType 7")),
+        "{messages:?}"
+    );
+    let messages = Fmi3::instantiate(&fmu, Interface::CoSimulation, "wrong")
+        .err()
+        .unwrap();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("instantiation token wrong")),
+        "{messages:?}"
+    );
     type Instantiate2 = common::Instantiate2;
     let instantiate = fmu.func::<Instantiate2>("fmi2Instantiate");
     let (name, guid) = (c"x", std::ffi::CString::new(MODEL.token()).unwrap());
@@ -502,11 +585,17 @@ fn garbage_serialized_states_are_refused() {
         assert_eq!(status, Fmi2Status::Error);
         assert!(state.is_null());
     }
-    assert!(inst.messages.contains("not a serialized FMU state of this model"));
+    assert!(inst
+        .messages
+        .contains("not a serialized FMU state of this model"));
     let mut bytes = inst.serialize(inst.get_state());
     let middle = bytes.len() / 2;
     bytes[middle] ^= 1;
-    assert_eq!(inst.deserialize(&bytes).0, Fmi2Status::Error, "a flipped bit");
+    assert_eq!(
+        inst.deserialize(&bytes).0,
+        Fmi2Status::Error,
+        "a flipped bit"
+    );
     let cs = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &MODEL.token()).unwrap();
     bytes[middle] ^= 1;
     assert_eq!(
@@ -523,18 +612,23 @@ fn calls_in_the_wrong_state_are_errors_with_a_log_line() {
     let cs = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &MODEL.token()).unwrap();
     assert_eq!(cs.do_step(0.0, 0.01), Fmi2Status::Error);
     assert!(
-        cs.messages.contains("fmi2DoStep: not allowed in instantiated"),
+        cs.messages
+            .contains("fmi2DoStep: not allowed in instantiated"),
         "{:?}",
         cs.messages.all()
     );
     assert_eq!(cs.array("fmi2GetDerivatives", 2).0, Fmi2Status::Error);
-    assert!(cs.messages.contains("fmi2GetDerivatives: is a Model Exchange function"));
+    assert!(cs
+        .messages
+        .contains("fmi2GetDerivatives: is a Model Exchange function"));
 
     let me = Fmi2::instantiate(&fmu, FMI2_MODEL_EXCHANGE, &MODEL.token()).unwrap();
     assert_eq!(me.set_time(1.0), Fmi2Status::Error);
     assert_eq!(me.initialize(), Fmi2Status::Ok);
     assert_eq!(me.set_real(&[MODEL.vr("m")], &[3.0]), Fmi2Status::Error);
-    assert!(me.messages.contains("m is a fixed parameter and cannot be set in event mode"));
+    assert!(me
+        .messages
+        .contains("m is a fixed parameter and cannot be set in event mode"));
     assert_eq!(me.do_step(0.0, 0.01), Fmi2Status::Error);
     assert_eq!(
         me.set_real(&[MODEL.vr("c")], &[-1.0]),
@@ -566,7 +660,9 @@ fn fmi3_features_that_are_not_provided_are_errors() {
         fmu.func::<Shift>("fmi3SetShiftDecimal")(inst.i, [0].as_ptr(), 1, [0.0].as_ptr())
     };
     assert_eq!(status, Fmi3Status::Error);
-    assert!(inst.messages.contains("fmi3SetShiftDecimal: the model declares no clocks"));
+    assert!(inst
+        .messages
+        .contains("fmi3SetShiftDecimal: the model declares no clocks"));
     type Scheduled = unsafe extern "C" fn(
         *const i8,
         *const i8,
@@ -618,11 +714,17 @@ fn fmi2_cosimulation_follows_the_analytic_solution_and_repeats_from_fmu_state() 
     let mut first = Vec::new();
     for k in 10..50 {
         assert_eq!(inst.do_step(k as f64 * h, h), Fmi2Status::Ok);
-        first.push(inst.get_real(&[MODEL.vr("x"), MODEL.vr("v"), MODEL.vr("acceleration")]).1);
+        first.push(
+            inst.get_real(&[MODEL.vr("x"), MODEL.vr("v"), MODEL.vr("acceleration")])
+                .1,
+        );
     }
     let x = first.last().unwrap()[0];
     let exact = damped(0.5, 0.01, 2.0, 400.0, 3.0);
-    assert!((x - exact).abs() <= 1e-3 * 0.01, "x(0.5) = {x}, analytic {exact}");
+    assert!(
+        (x - exact).abs() <= 1e-3 * 0.01,
+        "x(0.5) = {x}, analytic {exact}"
+    );
     assert_eq!(inst.set_state(state), Fmi2Status::Ok);
     let bytes = inst.serialize(state);
     let fresh = Fmi2::instantiate(&fmu, FMI2_CO_SIMULATION, &MODEL.token()).unwrap();
@@ -633,11 +735,15 @@ fn fmi2_cosimulation_follows_the_analytic_solution_and_repeats_from_fmu_state() 
         assert_eq!(inst.do_step(k as f64 * h, h), Fmi2Status::Ok);
         assert_eq!(fresh.do_step(k as f64 * h, h), Fmi2Status::Ok);
         assert_eq!(
-            &inst.get_real(&[MODEL.vr("x"), MODEL.vr("v"), MODEL.vr("acceleration")]).1,
+            &inst
+                .get_real(&[MODEL.vr("x"), MODEL.vr("v"), MODEL.vr("acceleration")])
+                .1,
             expected
         );
         assert_eq!(
-            &fresh.get_real(&[MODEL.vr("x"), MODEL.vr("v"), MODEL.vr("acceleration")]).1,
+            &fresh
+                .get_real(&[MODEL.vr("x"), MODEL.vr("v"), MODEL.vr("acceleration")])
+                .1,
             expected
         );
     }
@@ -668,7 +774,9 @@ fn fmi2_output_derivatives_are_exact() {
         )
     };
     assert_eq!(status, Fmi2Status::Ok);
-    let values = inst.get_real(&[MODEL.vr("x"), MODEL.vr("v"), MODEL.vr("F")]).1;
+    let values = inst
+        .get_real(&[MODEL.vr("x"), MODEL.vr("v"), MODEL.vr("F")])
+        .1;
     assert_eq!(rates[0], values[1], "d position / dt = velocity");
     let expected = rhs(values[0], values[1], values[2], 2.0, 400.0, 3.0)[1];
     assert!((rates[1] - expected).abs() <= 1e-14 * expected.abs().max(1.0));

@@ -31,7 +31,8 @@ fn a_panic_becomes_an_error_and_reset_recovers_the_instance() {
         "exitInitializationMode evaluates the derivative"
     );
     assert!(
-        inst.messages.contains("fmi2ExitInitializationMode: panic: "),
+        inst.messages
+            .contains("fmi2ExitInitializationMode: panic: "),
         "{:?}",
         inst.messages.all()
     );
@@ -43,10 +44,17 @@ fn a_panic_becomes_an_error_and_reset_recovers_the_instance() {
     );
     assert!(inst.messages.contains("failed in an earlier call"));
     assert_eq!(inst.unary("fmi2Reset"), Fmi2Status::Ok);
-    assert_eq!(inst.initialize(), Fmi2Status::Ok, "reset restored panic = 0");
+    assert_eq!(
+        inst.initialize(),
+        Fmi2Status::Ok,
+        "reset restored panic = 0"
+    );
     assert_eq!(inst.new_discrete_states().0, Fmi2Status::Ok);
     assert_eq!(inst.unary("fmi2EnterContinuousTimeMode"), Fmi2Status::Ok);
-    assert_eq!(inst.array("fmi2GetDerivatives", 1), (Fmi2Status::Ok, vec![-1.0]));
+    assert_eq!(
+        inst.array("fmi2GetDerivatives", 1),
+        (Fmi2Status::Ok, vec![-1.0])
+    );
 }
 
 #[test]
@@ -55,14 +63,24 @@ fn an_fmu_state_restores_an_instance_that_panicked() {
     let inst = Fmi3::instantiate(&fmu, Interface::ModelExchange, &MODEL.token()).unwrap();
     assert_eq!(inst.initialize(), Fmi3Status::Ok);
     let healthy = inst.get_state();
-    assert_eq!(inst.set_float64(&[MODEL.vr("panic")], &[1.0]), Fmi3Status::Ok);
+    assert_eq!(
+        inst.set_float64(&[MODEL.vr("panic")], &[1.0]),
+        Fmi3Status::Ok
+    );
     let (status, dx) = inst.array("fmi3GetContinuousStateDerivatives", 1);
     assert_eq!(status, Fmi3Status::Error);
     assert!(dx[0].is_nan(), "nothing was written");
-    assert!(inst.messages.contains(PANIC_MESSAGE), "{:?}", inst.messages.all());
+    assert!(
+        inst.messages.contains(PANIC_MESSAGE),
+        "{:?}",
+        inst.messages.all()
+    );
     assert_eq!(inst.get_float64(&[MODEL.vr("x")]).0, Fmi3Status::Error);
     assert_eq!(inst.set_state(healthy), Fmi3Status::Ok);
-    assert_eq!(inst.array("fmi3GetContinuousStateDerivatives", 1), (Fmi3Status::Ok, vec![-1.0]));
+    assert_eq!(
+        inst.array("fmi3GetContinuousStateDerivatives", 1),
+        (Fmi3Status::Ok, vec![-1.0])
+    );
 }
 
 #[test]
@@ -70,7 +88,10 @@ fn a_panic_in_a_directional_derivative_is_an_error() {
     let fmu = Fmu::load("panicking-model");
     let inst = Fmi3::instantiate(&fmu, Interface::ModelExchange, &MODEL.token()).unwrap();
     assert_eq!(inst.initialize(), Fmi3Status::Ok);
-    assert_eq!(inst.set_float64(&[MODEL.vr("panic")], &[1.0]), Fmi3Status::Ok);
+    assert_eq!(
+        inst.set_float64(&[MODEL.vr("panic")], &[1.0]),
+        Fmi3Status::Ok
+    );
     let (status, _) = inst.product(true, &[MODEL.vr("der(x)")], &[MODEL.vr("x")], &[1.0]);
     assert_eq!(status, Fmi3Status::Error);
     assert!(
@@ -90,17 +111,26 @@ fn a_panic_during_cosimulation_is_an_error() {
     assert_eq!(inst.set_real(&[MODEL.vr("panic")], &[1.0]), Fmi2Status::Ok);
     match inst.initialize() {
         Fmi2Status::Error => assert!(
-            inst.messages.contains("fmi2ExitInitializationMode: panic: "),
+            inst.messages
+                .contains("fmi2ExitInitializationMode: panic: "),
             "{:?}",
             inst.messages.all()
         ),
         Fmi2Status::Ok => {
             assert_eq!(inst.do_step(0.0, 0.1), Fmi2Status::Error);
-            assert!(inst.messages.contains(PANIC_MESSAGE), "{:?}", inst.messages.all());
+            assert!(
+                inst.messages.contains(PANIC_MESSAGE),
+                "{:?}",
+                inst.messages.all()
+            );
         }
         other => panic!("exitInitializationMode returned {other:?}"),
     }
-    assert_eq!(inst.do_step(0.0, 0.1), Fmi2Status::Error, "the instance is marked failed");
+    assert_eq!(
+        inst.do_step(0.0, 0.1),
+        Fmi2Status::Error,
+        "the instance is marked failed"
+    );
 }
 
 /// FMI 3.0 Co-Simulation: the panic surfaces in exitInitializationMode or the first doStep,
@@ -110,17 +140,36 @@ fn a_panic_during_cosimulation_is_an_error() {
 fn a_panic_during_fmi3_cosimulation_is_an_error() {
     let fmu = Fmu::load("panicking-model");
     let inst = Fmi3::instantiate(&fmu, Interface::CoSimulation, &MODEL.token()).unwrap();
-    assert_eq!(inst.set_float64(&[MODEL.vr("panic")], &[1.0]), Fmi3Status::Ok);
+    assert_eq!(
+        inst.set_float64(&[MODEL.vr("panic")], &[1.0]),
+        Fmi3Status::Ok
+    );
     match inst.initialize() {
         Fmi3Status::Error => {}
         Fmi3Status::Ok => assert_eq!(inst.do_step(0.0, 0.1).0, Fmi3Status::Error),
         other => panic!("exitInitializationMode returned {other:?}"),
     }
-    assert!(inst.messages.contains(": panic: "), "{:?}", inst.messages.all());
-    assert!(inst.messages.contains(PANIC_MESSAGE), "{:?}", inst.messages.all());
-    assert_eq!(inst.do_step(0.0, 0.1).0, Fmi3Status::Error, "the instance is marked failed");
+    assert!(
+        inst.messages.contains(": panic: "),
+        "{:?}",
+        inst.messages.all()
+    );
+    assert!(
+        inst.messages.contains(PANIC_MESSAGE),
+        "{:?}",
+        inst.messages.all()
+    );
+    assert_eq!(
+        inst.do_step(0.0, 0.1).0,
+        Fmi3Status::Error,
+        "the instance is marked failed"
+    );
     assert_eq!(inst.get_float64(&[MODEL.vr("x")]).0, Fmi3Status::Error);
     assert_eq!(inst.unary("fmi3Reset"), Fmi3Status::Ok);
-    assert_eq!(inst.initialize(), Fmi3Status::Ok, "reset restored panic = 0");
+    assert_eq!(
+        inst.initialize(),
+        Fmi3Status::Ok,
+        "reset restored panic = 0"
+    );
     assert_eq!(inst.do_step(0.0, 0.1).0, Fmi3Status::Ok);
 }

@@ -30,7 +30,10 @@ const MODELS: [&str; 3] = ["oscillator", "engine-mount", "bouncing-ball"];
 const CALLS: usize = 40;
 
 fn sequences() -> u64 {
-    std::env::var("TANDEM_CALL_SEQUENCES").ok().and_then(|n| n.parse().ok()).unwrap_or(30)
+    std::env::var("TANDEM_CALL_SEQUENCES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(30)
 }
 
 /// Sequences for the FMU of `package`: every Tandem FMU gets some, the three of [`MODELS`]
@@ -76,8 +79,18 @@ impl Rng {
     }
 
     fn edge(&mut self) -> f64 {
-        const EDGES: [f64; 10] =
-            [0.0, -0.0, 1e-3, -1.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e308, -1e308, 5e-324];
+        const EDGES: [f64; 10] = [
+            0.0,
+            -0.0,
+            1e-3,
+            -1.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e308,
+            -1e308,
+            5e-324,
+        ];
         EDGES[self.below(EDGES.len())]
     }
 
@@ -137,7 +150,11 @@ impl Check<'_> {
         assert!(!fatal, "{}: {what} returned Fatal", self.label);
         let now = self.messages.all().len();
         if error_or_discard {
-            assert!(now > self.seen, "{}: {what} failed without a log message", self.label);
+            assert!(
+                now > self.seen,
+                "{}: {what} failed without a log message",
+                self.label
+            );
         }
         self.seen = now;
         if let Some(values) = ok_values {
@@ -151,15 +168,38 @@ impl Check<'_> {
 }
 
 type Enter3 = unsafe extern "C" fn(Fmi3Instance, u8, f64, f64, u8, f64) -> Fmi3Status;
-type DoStep3 =
-    unsafe extern "C" fn(Fmi3Instance, f64, f64, u8, *mut u8, *mut u8, *mut u8, *mut f64) -> Fmi3Status;
+type DoStep3 = unsafe extern "C" fn(
+    Fmi3Instance,
+    f64,
+    f64,
+    u8,
+    *mut u8,
+    *mut u8,
+    *mut u8,
+    *mut f64,
+) -> Fmi3Status;
 type Values3 = unsafe extern "C" fn(Fmi3Instance, *const u32, usize, *mut f64, usize) -> Fmi3Status;
-type SetValues3 = unsafe extern "C" fn(Fmi3Instance, *const u32, usize, *const f64, usize) -> Fmi3Status;
+type SetValues3 =
+    unsafe extern "C" fn(Fmi3Instance, *const u32, usize, *const f64, usize) -> Fmi3Status;
 type Ints3 = unsafe extern "C" fn(Fmi3Instance, *const u32, usize, *mut i32, usize) -> Fmi3Status;
-type Strings3 = unsafe extern "C" fn(Fmi3Instance, *const u32, usize, *mut *const c_char, usize) -> Fmi3Status;
-type SetStrings3 =
-    unsafe extern "C" fn(Fmi3Instance, *const u32, usize, *const *const c_char, usize) -> Fmi3Status;
-type Update3 = unsafe extern "C" fn(Fmi3Instance, *mut u8, *mut u8, *mut u8, *mut u8, *mut u8, *mut f64) -> Fmi3Status;
+type Strings3 =
+    unsafe extern "C" fn(Fmi3Instance, *const u32, usize, *mut *const c_char, usize) -> Fmi3Status;
+type SetStrings3 = unsafe extern "C" fn(
+    Fmi3Instance,
+    *const u32,
+    usize,
+    *const *const c_char,
+    usize,
+) -> Fmi3Status;
+type Update3 = unsafe extern "C" fn(
+    Fmi3Instance,
+    *mut u8,
+    *mut u8,
+    *mut u8,
+    *mut u8,
+    *mut u8,
+    *mut f64,
+) -> Fmi3Status;
 type Time3 = unsafe extern "C" fn(Fmi3Instance, f64) -> Fmi3Status;
 type Array3 = unsafe extern "C" fn(Fmi3Instance, *mut f64, usize) -> Fmi3Status;
 type SetArray3 = unsafe extern "C" fn(Fmi3Instance, *const f64, usize) -> Fmi3Status;
@@ -169,7 +209,8 @@ type UseState3 = unsafe extern "C" fn(Fmi3Instance, *mut c_void) -> Fmi3Status;
 type FreeState3 = unsafe extern "C" fn(Fmi3Instance, *mut *mut c_void) -> Fmi3Status;
 type Size3 = unsafe extern "C" fn(Fmi3Instance, *mut c_void, *mut usize) -> Fmi3Status;
 type Serialize3 = unsafe extern "C" fn(Fmi3Instance, *mut c_void, *mut u8, usize) -> Fmi3Status;
-type Deserialize3 = unsafe extern "C" fn(Fmi3Instance, *const u8, usize, *mut *mut c_void) -> Fmi3Status;
+type Deserialize3 =
+    unsafe extern "C" fn(Fmi3Instance, *const u8, usize, *mut *mut c_void) -> Fmi3Status;
 
 /// One random FMI 3.0 sequence on a fresh instance of `model`.
 fn fmi3_sequence(model: &Model, interface: Interface, number: u64) {
@@ -177,7 +218,11 @@ fn fmi3_sequence(model: &Model, interface: Interface, number: u64) {
     let inst = Fmi3::instantiate(&model.fmu, interface, model.token()).expect("instantiate");
     let f = &model.fmu;
     let label = format!("{} fmi3 {interface:?} sequence {number}", model.package);
-    let mut check = Check { label: label.clone(), messages: &inst.messages, seen: 0 };
+    let mut check = Check {
+        label: label.clone(),
+        messages: &inst.messages,
+        seen: 0,
+    };
     let n = model.states().len();
     let indicators = model.description.number_of_event_indicators();
     let mut states: Vec<*mut c_void> = Vec::new();
@@ -209,7 +254,9 @@ fn fmi3_sequence(model: &Model, interface: Interface, number: u64) {
                 2 | 3 => {
                     let h = rng.step();
                     let (mut a, mut b, mut c, mut last) = (0, 0, 0, 0.0);
-                    let s = f.func::<DoStep3>("fmi3DoStep")(i, t, h, 1, &mut a, &mut b, &mut c, &mut last);
+                    let s = f.func::<DoStep3>("fmi3DoStep")(
+                        i, t, h, 1, &mut a, &mut b, &mut c, &mut last,
+                    );
                     if s == Fmi3Status::Ok {
                         t += h;
                     }
@@ -219,7 +266,13 @@ fn fmi3_sequence(model: &Model, interface: Interface, number: u64) {
                     let vrs = rng.references(model);
                     let len = rng.length(vrs.len());
                     let mut out = vec![0.0; len];
-                    let s = f.func::<Values3>("fmi3GetFloat64")(i, vrs.as_ptr(), vrs.len(), out.as_mut_ptr(), len);
+                    let s = f.func::<Values3>("fmi3GetFloat64")(
+                        i,
+                        vrs.as_ptr(),
+                        vrs.len(),
+                        out.as_mut_ptr(),
+                        len,
+                    );
                     values = Some(out);
                     s
                 }
@@ -227,30 +280,62 @@ fn fmi3_sequence(model: &Model, interface: Interface, number: u64) {
                     let vrs = rng.references(model);
                     let len = rng.length(vrs.len());
                     let given: Vec<f64> = (0..len).map(|_| rng.value()).collect();
-                    let ptr = if rng.chance(5) { null() } else { given.as_ptr() };
+                    let ptr = if rng.chance(5) {
+                        null()
+                    } else {
+                        given.as_ptr()
+                    };
                     f.func::<SetValues3>("fmi3SetFloat64")(i, vrs.as_ptr(), vrs.len(), ptr, len)
                 }
                 8 => {
                     let vrs = rng.references(model);
                     let mut out = vec![0; vrs.len()];
-                    let name = if rng.chance(50) { "fmi3GetInt32" } else { "fmi3GetBoolean" };
+                    let name = if rng.chance(50) {
+                        "fmi3GetInt32"
+                    } else {
+                        "fmi3GetBoolean"
+                    };
                     f.func::<Ints3>(name)(i, vrs.as_ptr(), vrs.len(), out.as_mut_ptr(), vrs.len())
                 }
                 9 => {
                     let vrs = rng.references(model);
                     let mut out = vec![null(); vrs.len()];
-                    f.func::<Strings3>("fmi3GetString")(i, vrs.as_ptr(), vrs.len(), out.as_mut_ptr(), vrs.len())
+                    f.func::<Strings3>("fmi3GetString")(
+                        i,
+                        vrs.as_ptr(),
+                        vrs.len(),
+                        out.as_mut_ptr(),
+                        vrs.len(),
+                    )
                 }
                 10 => {
                     let vrs = rng.references(model);
                     let text = CString::new("floor").unwrap();
-                    let given: Vec<*const c_char> =
-                        vrs.iter().map(|_| if rng.chance(20) { null() } else { text.as_ptr() }).collect();
-                    f.func::<SetStrings3>("fmi3SetString")(i, vrs.as_ptr(), vrs.len(), given.as_ptr(), vrs.len())
+                    let given: Vec<*const c_char> = vrs
+                        .iter()
+                        .map(|_| {
+                            if rng.chance(20) {
+                                null()
+                            } else {
+                                text.as_ptr()
+                            }
+                        })
+                        .collect();
+                    f.func::<SetStrings3>("fmi3SetString")(
+                        i,
+                        vrs.as_ptr(),
+                        vrs.len(),
+                        given.as_ptr(),
+                        vrs.len(),
+                    )
                 }
                 11 => f.func::<common::Unary3>(
-                    ["fmi3EnterEventMode", "fmi3EnterContinuousTimeMode", "fmi3Terminate", "fmi3Reset"]
-                        [rng.below(4)],
+                    [
+                        "fmi3EnterEventMode",
+                        "fmi3EnterContinuousTimeMode",
+                        "fmi3Terminate",
+                        "fmi3Reset",
+                    ][rng.below(4)],
                 )(i),
                 12 => {
                     let mut flags = [0u8; 5];
@@ -277,12 +362,20 @@ fn fmi3_sequence(model: &Model, interface: Interface, number: u64) {
                 }
                 16 => {
                     let (mut enter, mut terminate) = (0, 0);
-                    f.func::<Completed3>("fmi3CompletedIntegratorStep")(i, 1, &mut enter, &mut terminate)
+                    f.func::<Completed3>("fmi3CompletedIntegratorStep")(
+                        i,
+                        1,
+                        &mut enter,
+                        &mut terminate,
+                    )
                 }
                 17 => {
                     // A new state, or one of ours overwritten.
-                    let mut state =
-                        if !states.is_empty() && rng.chance(30) { states[rng.below(states.len())] } else { null_mut() };
+                    let mut state = if !states.is_empty() && rng.chance(30) {
+                        states[rng.below(states.len())]
+                    } else {
+                        null_mut()
+                    };
                     let s = f.func::<State3>("fmi3GetFMUState")(i, &mut state);
                     if s == Fmi3Status::Ok && !states.contains(&state) {
                         states.push(state);
@@ -300,19 +393,31 @@ fn fmi3_sequence(model: &Model, interface: Interface, number: u64) {
                 }
                 19 => {
                     // Freed states stay in the list: later calls use them after the free.
-                    let mut state =
-                        if !states.is_empty() && rng.chance(80) { states[rng.below(states.len())] } else { FORGED };
+                    let mut state = if !states.is_empty() && rng.chance(80) {
+                        states[rng.below(states.len())]
+                    } else {
+                        FORGED
+                    };
                     f.func::<FreeState3>("fmi3FreeFMUState")(i, &mut state)
                 }
                 20 => {
-                    let state = if !states.is_empty() { states[rng.below(states.len())] } else { FORGED };
+                    let state = if !states.is_empty() {
+                        states[rng.below(states.len())]
+                    } else {
+                        FORGED
+                    };
                     let mut size = 0;
                     let s = f.func::<Size3>("fmi3SerializedFMUStateSize")(i, state, &mut size);
                     if s != Fmi3Status::Ok {
                         s
                     } else {
                         let mut out = vec![0u8; rng.length(size)];
-                        let s = f.func::<Serialize3>("fmi3SerializeFMUState")(i, state, out.as_mut_ptr(), out.len());
+                        let s = f.func::<Serialize3>("fmi3SerializeFMUState")(
+                            i,
+                            state,
+                            out.as_mut_ptr(),
+                            out.len(),
+                        );
                         if s == Fmi3Status::Ok {
                             bytes = out;
                         }
@@ -329,7 +434,12 @@ fn fmi3_sequence(model: &Model, interface: Interface, number: u64) {
                         given.truncate(rng.below(given.len() + 1));
                     }
                     let mut state = null_mut();
-                    let s = f.func::<Deserialize3>("fmi3DeserializeFMUState")(i, given.as_ptr(), given.len(), &mut state);
+                    let s = f.func::<Deserialize3>("fmi3DeserializeFMUState")(
+                        i,
+                        given.as_ptr(),
+                        given.len(),
+                        &mut state,
+                    );
                     if s == Fmi3Status::Ok {
                         states.push(state);
                     }
@@ -339,17 +449,41 @@ fn fmi3_sequence(model: &Model, interface: Interface, number: u64) {
         };
         let what = format!("{what} (operation {op})");
         if !own {
-            assert_eq!(status, Fmi3Status::Error, "{label}: {what} on a NULL or forged instance");
+            assert_eq!(
+                status,
+                Fmi3Status::Error,
+                "{label}: {what} on a NULL or forged instance"
+            );
             continue;
         }
-        let ok_values = (status == Fmi3Status::Ok).then_some(values.as_deref()).flatten();
-        check.call(&what, matches!(status, Fmi3Status::Error | Fmi3Status::Discard), status == Fmi3Status::Fatal, ok_values);
+        let ok_values = (status == Fmi3Status::Ok)
+            .then_some(values.as_deref())
+            .flatten();
+        check.call(
+            &what,
+            matches!(status, Fmi3Status::Error | Fmi3Status::Discard),
+            status == Fmi3Status::Fatal,
+            ok_values,
+        );
     }
     // Whatever happened, the instance resets and simulates again.
-    assert_eq!(inst.unary("fmi3Reset"), Fmi3Status::Ok, "{label}: reset {:#?}", inst.messages.all());
-    assert_eq!(inst.initialize(), Fmi3Status::Ok, "{label}: initialize after reset");
+    assert_eq!(
+        inst.unary("fmi3Reset"),
+        Fmi3Status::Ok,
+        "{label}: reset {:#?}",
+        inst.messages.all()
+    );
+    assert_eq!(
+        inst.initialize(),
+        Fmi3Status::Ok,
+        "{label}: initialize after reset"
+    );
     if interface == Interface::CoSimulation {
-        assert_eq!(inst.do_step(0.0, 1e-3).0, Fmi3Status::Ok, "{label}: step after reset");
+        assert_eq!(
+            inst.do_step(0.0, 1e-3).0,
+            Fmi3Status::Ok,
+            "{label}: step after reset"
+        );
     }
 }
 
@@ -357,7 +491,8 @@ type Setup2 = unsafe extern "C" fn(Fmi2Component, i32, f64, f64, i32, f64) -> Fm
 type DoStep2 = unsafe extern "C" fn(Fmi2Component, f64, f64, i32) -> Fmi2Status;
 type Values2 = unsafe extern "C" fn(Fmi2Component, *const u32, usize, *mut f64) -> Fmi2Status;
 type SetValues2 = unsafe extern "C" fn(Fmi2Component, *const u32, usize, *const f64) -> Fmi2Status;
-type Strings2 = unsafe extern "C" fn(Fmi2Component, *const u32, usize, *mut *const c_char) -> Fmi2Status;
+type Strings2 =
+    unsafe extern "C" fn(Fmi2Component, *const u32, usize, *mut *const c_char) -> Fmi2Status;
 type Array2 = unsafe extern "C" fn(Fmi2Component, *mut f64, usize) -> Fmi2Status;
 type SetArray2 = unsafe extern "C" fn(Fmi2Component, *const f64, usize) -> Fmi2Status;
 type State2 = unsafe extern "C" fn(Fmi2Component, *mut *mut c_void) -> Fmi2Status;
@@ -370,7 +505,11 @@ fn fmi2_sequence(model: &Model, kind: i32, number: u64) {
     let inst = Fmi2::instantiate(&model.fmu, kind, model.token()).expect("instantiate");
     let f = &model.fmu;
     let label = format!("{} fmi2 type {kind} sequence {number}", model.package);
-    let mut check = Check { label: label.clone(), messages: &inst.messages, seen: 0 };
+    let mut check = Check {
+        label: label.clone(),
+        messages: &inst.messages,
+        seen: 0,
+    };
     let n = model.states().len();
     let mut states: Vec<*mut c_void> = Vec::new();
     let mut t = 0.0;
@@ -385,10 +524,23 @@ fn fmi2_sequence(model: &Model, kind: i32, number: u64) {
         // SAFETY: as in `fmi3_sequence`, with FMI 2.0 signatures.
         let status = unsafe {
             match op {
-                0 => f.func::<Setup2>("fmi2SetupExperiment")(c, rng.below(2) as i32, rng.value(), rng.value(), rng.below(2) as i32, rng.value()),
+                0 => f.func::<Setup2>("fmi2SetupExperiment")(
+                    c,
+                    rng.below(2) as i32,
+                    rng.value(),
+                    rng.value(),
+                    rng.below(2) as i32,
+                    rng.value(),
+                ),
                 1 => f.func::<common::Unary2>(
-                    ["fmi2EnterInitializationMode", "fmi2ExitInitializationMode", "fmi2EnterEventMode",
-                     "fmi2EnterContinuousTimeMode", "fmi2Terminate", "fmi2Reset"][rng.below(6)],
+                    [
+                        "fmi2EnterInitializationMode",
+                        "fmi2ExitInitializationMode",
+                        "fmi2EnterEventMode",
+                        "fmi2EnterContinuousTimeMode",
+                        "fmi2Terminate",
+                        "fmi2Reset",
+                    ][rng.below(6)],
                 )(c),
                 2 | 3 => {
                     let h = rng.step();
@@ -401,7 +553,12 @@ fn fmi2_sequence(model: &Model, kind: i32, number: u64) {
                 4 | 5 => {
                     let vrs = rng.references(model);
                     let mut out = vec![0.0; vrs.len()];
-                    let s = f.func::<Values2>("fmi2GetReal")(c, vrs.as_ptr(), vrs.len(), out.as_mut_ptr());
+                    let s = f.func::<Values2>("fmi2GetReal")(
+                        c,
+                        vrs.as_ptr(),
+                        vrs.len(),
+                        out.as_mut_ptr(),
+                    );
                     values = Some(out);
                     s
                 }
@@ -413,7 +570,12 @@ fn fmi2_sequence(model: &Model, kind: i32, number: u64) {
                 8 => {
                     let vrs = rng.references(model);
                     let mut out = vec![null(); vrs.len()];
-                    f.func::<Strings2>("fmi2GetString")(c, vrs.as_ptr(), vrs.len(), out.as_mut_ptr())
+                    f.func::<Strings2>("fmi2GetString")(
+                        c,
+                        vrs.as_ptr(),
+                        vrs.len(),
+                        out.as_mut_ptr(),
+                    )
                 }
                 9 => f.func::<Time2>("fmi2SetTime")(c, rng.value()),
                 10 => {
@@ -441,7 +603,11 @@ fn fmi2_sequence(model: &Model, kind: i32, number: u64) {
                         _ if !states.is_empty() => states[rng.below(states.len())],
                         _ => null_mut(),
                     };
-                    let name = if rng.chance(50) { "fmi2SetFMUstate" } else { "fmi2FreeFMUstate" };
+                    let name = if rng.chance(50) {
+                        "fmi2SetFMUstate"
+                    } else {
+                        "fmi2FreeFMUstate"
+                    };
                     if name == "fmi2FreeFMUstate" {
                         let mut state = state;
                         f.func::<State2>(name)(c, &mut state)
@@ -453,16 +619,40 @@ fn fmi2_sequence(model: &Model, kind: i32, number: u64) {
         };
         let what = format!("call {call} (operation {op})");
         if !own {
-            assert_eq!(status, Fmi2Status::Error, "{label}: {what} on a NULL or forged instance");
+            assert_eq!(
+                status,
+                Fmi2Status::Error,
+                "{label}: {what} on a NULL or forged instance"
+            );
             continue;
         }
-        let ok_values = (status == Fmi2Status::Ok).then_some(values.as_deref()).flatten();
-        check.call(&what, matches!(status, Fmi2Status::Error | Fmi2Status::Discard), status == Fmi2Status::Fatal, ok_values);
+        let ok_values = (status == Fmi2Status::Ok)
+            .then_some(values.as_deref())
+            .flatten();
+        check.call(
+            &what,
+            matches!(status, Fmi2Status::Error | Fmi2Status::Discard),
+            status == Fmi2Status::Fatal,
+            ok_values,
+        );
     }
-    assert_eq!(inst.unary("fmi2Reset"), Fmi2Status::Ok, "{label}: reset {:#?}", inst.messages.all());
-    assert_eq!(inst.initialize(), Fmi2Status::Ok, "{label}: initialize after reset");
+    assert_eq!(
+        inst.unary("fmi2Reset"),
+        Fmi2Status::Ok,
+        "{label}: reset {:#?}",
+        inst.messages.all()
+    );
+    assert_eq!(
+        inst.initialize(),
+        Fmi2Status::Ok,
+        "{label}: initialize after reset"
+    );
     if kind == FMI2_CO_SIMULATION {
-        assert_eq!(inst.do_step(0.0, 1e-3), Fmi2Status::Ok, "{label}: step after reset");
+        assert_eq!(
+            inst.do_step(0.0, 1e-3),
+            Fmi2Status::Ok,
+            "{label}: step after reset"
+        );
     }
 }
 
@@ -470,7 +660,11 @@ fn fmi2_sequence(model: &Model, kind: i32, number: u64) {
 fn random_fmi3_call_sequences_never_crash_and_leave_the_instance_usable() {
     for model in Model::all(FmiVersion::Fmi3) {
         for number in 0..sequences_for(&model.package) {
-            let interface = if number % 2 == 0 { Interface::CoSimulation } else { Interface::ModelExchange };
+            let interface = if number % 2 == 0 {
+                Interface::CoSimulation
+            } else {
+                Interface::ModelExchange
+            };
             fmi3_sequence(&model, interface, number);
         }
     }
@@ -480,7 +674,11 @@ fn random_fmi3_call_sequences_never_crash_and_leave_the_instance_usable() {
 fn random_fmi2_call_sequences_never_crash_and_leave_the_instance_usable() {
     for model in Model::all(FmiVersion::Fmi2) {
         for number in 0..sequences_for(&model.package) {
-            let kind = if number % 2 == 0 { FMI2_CO_SIMULATION } else { FMI2_MODEL_EXCHANGE };
+            let kind = if number % 2 == 0 {
+                FMI2_CO_SIMULATION
+            } else {
+                FMI2_MODEL_EXCHANGE
+            };
             fmi2_sequence(&model, kind, number);
         }
     }
@@ -490,7 +688,9 @@ fn random_fmi2_call_sequences_never_crash_and_leave_the_instance_usable() {
 fn an_instance_freed_twice_is_ignored_the_second_time() {
     let model = Model::named("oscillator", FmiVersion::Fmi3);
     let inst = Fmi3::instantiate(&model.fmu, Interface::CoSimulation, model.token()).unwrap();
-    let free = model.fmu.func::<unsafe extern "C" fn(Fmi3Instance)>("fmi3FreeInstance");
+    let free = model
+        .fmu
+        .func::<unsafe extern "C" fn(Fmi3Instance)>("fmi3FreeInstance");
     let handle = inst.i;
     // SAFETY: the first call frees the live instance; the second passes the same, now unknown,
     // handle, which the FMU must recognize as not its own and ignore. `inst` is not dropped

@@ -262,7 +262,10 @@ fn the_steel_law_sees_every_velocity_reversal_under_cvode() {
     for version in FmiVersion::ALL {
         let fmu = fmus::find("steel_law", version);
         let run = |interface| {
-            let simulation = Simulation { outputs: &["integral"], ..Simulation::new(interface) };
+            let simulation = Simulation {
+                outputs: &["integral"],
+                ..Simulation::new(interface)
+            };
             fmpy::simulate(&fmu.path, &simulation).unwrap_or_else(|e| panic!("{e}"))
         };
         let (me, cs) = (run(Interface::ModelExchange), run(Interface::CoSimulation));
@@ -270,7 +273,10 @@ fn the_steel_law_sees_every_velocity_reversal_under_cvode() {
         let g = me.last("integral");
         assert!((g / 0.04994 - 1.0).abs() < 1e-4, "{version:?}: G = {g}");
         let g_cs = cs.last("integral");
-        assert!((g / g_cs - 1.0).abs() < 1e-5, "{version:?}: ME G = {g}, CS G = {g_cs}");
+        assert!(
+            (g / g_cs - 1.0).abs() < 1e-5,
+            "{version:?}: ME G = {g}, CS G = {g_cs}"
+        );
     }
 }
 
@@ -305,7 +311,10 @@ fn recorded_sensitivity_matches_differences(
     };
     let recorded = simulate(value, &[y, &sensitivity]).column(&sensitivity);
     let dp = SENSITIVITY_DELTA * value.abs();
-    let (plus, minus) = (simulate(value + dp, &[y]).column(y), simulate(value - dp, &[y]).column(y));
+    let (plus, minus) = (
+        simulate(value + dp, &[y]).column(y),
+        simulate(value - dp, &[y]).column(y),
+    );
     assert_eq!(recorded.len(), plus.len());
     let largest = recorded.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
     assert!(largest > 0.0, "{sensitivity} is zero throughout");
@@ -315,20 +324,35 @@ fn recorded_sensitivity_matches_differences(
         .map(|(s, (a, b))| (s - (a - b) / (2.0 * dp)).abs() / s.abs().max(1e-3 * largest))
         .fold(0.0_f64, f64::max);
     println!("{model} {version:?}: {sensitivity} against differences of two FMPy runs: {error:e}");
-    assert!(error < SENSITIVITY_TOLERANCE, "{model} {version:?} {sensitivity}: relative error {error:e}");
+    assert!(
+        error < SENSITIVITY_TOLERANCE,
+        "{model} {version:?} {sensitivity}: relative error {error:e}"
+    );
 }
 
 #[test]
 fn fmpy_records_the_oscillator_sensitivities() {
     for version in FmiVersion::ALL {
-        recorded_sensitivity_matches_differences("oscillator", version, ("c", 400.0), "position", 1.0);
+        recorded_sensitivity_matches_differences(
+            "oscillator",
+            version,
+            ("c", 400.0),
+            "position",
+            1.0,
+        );
     }
 }
 
 #[test]
 fn fmpy_records_the_bouncing_ball_sensitivities_across_impacts() {
     for version in FmiVersion::ALL {
-        recorded_sensitivity_matches_differences("bouncing_ball", version, ("e", 0.7), "velocity", 1.3);
+        recorded_sensitivity_matches_differences(
+            "bouncing_ball",
+            version,
+            ("e", 0.7),
+            "velocity",
+            1.3,
+        );
     }
 }
 
@@ -340,14 +364,35 @@ fn string_variables_are_set_read_saved_and_reset_through_fmpy() {
             .unwrap_or_else(|e| panic!("{e}"));
         let context = format!("{}: {r}", fmu.path.display());
         assert_eq!(r["start"], "ground", "{context}");
-        assert_eq!(r["initial"], serde_json::json!(["trampoline \u{e9}", "bouncing on the trampoline \u{e9} after 0 impacts"]), "{context}");
-        let impacts = r["integers"]["bounces"].as_i64().expect("bounces is an Integer");
-        let phase = if r["booleans"]["resting"] == true { "resting" } else { "bouncing" };
+        assert_eq!(
+            r["initial"],
+            serde_json::json!([
+                "trampoline \u{e9}",
+                "bouncing on the trampoline \u{e9} after 0 impacts"
+            ]),
+            "{context}"
+        );
+        let impacts = r["integers"]["bounces"]
+            .as_i64()
+            .expect("bounces is an Integer");
+        let phase = if r["booleans"]["resting"] == true {
+            "resting"
+        } else {
+            "bouncing"
+        };
         assert!(impacts > 3, "{context}");
         let status = format!("{phase} on the trampoline \u{e9} after {impacts} impacts");
-        assert_eq!(r["final"], serde_json::json!([status, "trampoline \u{e9}"]), "{context}");
+        assert_eq!(
+            r["final"],
+            serde_json::json!([status, "trampoline \u{e9}"]),
+            "{context}"
+        );
         assert_eq!(r["late_set_refused"], true, "{context}");
         assert_eq!(r["after_reset"], "ground", "{context}");
-        assert_eq!(r["after_restore"], serde_json::json!(["trampoline \u{e9}", status]), "{context}");
+        assert_eq!(
+            r["after_restore"],
+            serde_json::json!(["trampoline \u{e9}", status]),
+            "{context}"
+        );
     }
 }

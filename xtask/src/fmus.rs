@@ -165,8 +165,8 @@ struct Described {
 /// Runs the describe program and returns the FMI 2.0 and FMI 3.0 descriptions, checked to name
 /// the library as their modelIdentifier, and the adjoint manifest.
 fn describe(model: &ModelCrate, executable: &Path, scratch: &Path) -> Result<Described> {
-    let files = ["fmi2", "fmi3", "adjoint"]
-        .map(|v| scratch.join(format!("{}-{v}.xml", model.identifier)));
+    let files =
+        ["fmi2", "fmi3", "adjoint"].map(|v| scratch.join(format!("{}-{v}.xml", model.identifier)));
     let output = Command::new(executable)
         .arg("--fmi2")
         .arg(&files[0])

@@ -38,7 +38,9 @@ pub fn run(
     if let Some(input) = input {
         command.arg("--input").arg(input);
     }
-    let status = command.status().with_context(|| format!("cannot run {}", program.display()))?;
+    let status = command
+        .status()
+        .with_context(|| format!("cannot run {}", program.display()))?;
     if !status.success() {
         bail!("fuzzing {target} found failures ({status})");
     }
@@ -48,7 +50,14 @@ pub fn run(
 /// `runs` random call sequences per model and FMI version on the exported FMUs.
 fn call_sequences(runs: u64) -> Result<()> {
     let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["test", "--release", "-p", "tandem-tests", "--test", "call_sequences"])
+        .args([
+            "test",
+            "--release",
+            "-p",
+            "tandem-tests",
+            "--test",
+            "call_sequences",
+        ])
         .env("TANDEM_CALL_SEQUENCES", runs.to_string())
         .status()
         .context("cannot run cargo test")?;

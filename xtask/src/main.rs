@@ -120,9 +120,14 @@ fn main() -> ExitCode {
         Command::BenchCosim { repetitions } => bench_cosim::run(repetitions),
         Command::BenchSimulate { repetitions } => bench_simulate::run(repetitions),
         Command::Demo => demo::run(),
-        Command::Fuzz { target, runs, seed, case, input, crashes } => {
-            fuzz::run(&target, runs, seed, case, input, crashes)
-        }
+        Command::Fuzz {
+            target,
+            runs,
+            seed,
+            case,
+            input,
+            crashes,
+        } => fuzz::run(&target, runs, seed, case, input, crashes),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -25,7 +25,10 @@ pub fn block_jacobians<F>(blocks: &[&[f64]], rows: usize, f: F) -> (Vec<Matrix>,
 where
     F: FnMut(&[&[Lanes]], &mut [Lanes]),
 {
-    let mut matrices: Vec<Matrix> = blocks.iter().map(|b| Matrix::zeros(rows, b.len())).collect();
+    let mut matrices: Vec<Matrix> = blocks
+        .iter()
+        .map(|b| Matrix::zeros(rows, b.len()))
+        .collect();
     let mut targets: Vec<&mut Matrix> = matrices.iter_mut().collect();
     let mut value = vec![0.0; rows];
     block_jacobians_into(blocks, rows, &mut targets, Some(&mut value), f);
@@ -44,8 +47,15 @@ pub fn block_jacobians_into<F>(
 ) where
     F: FnMut(&[&[Lanes]], &mut [Lanes]),
 {
-    assert!(blocks.len() <= MAX_BLOCKS, "at most {MAX_BLOCKS} argument blocks");
-    assert_eq!(blocks.len(), jacobians.len(), "one Jacobian per argument block");
+    assert!(
+        blocks.len() <= MAX_BLOCKS,
+        "at most {MAX_BLOCKS} argument blocks"
+    );
+    assert_eq!(
+        blocks.len(),
+        jacobians.len(),
+        "one Jacobian per argument block"
+    );
     BUFFERS.with(|buffers| match buffers.try_borrow_mut() {
         Ok(mut buffers) => evaluate(blocks, rows, jacobians, value, f, &mut buffers),
         // `f` itself linearizes something: it gets buffers of its own.
@@ -123,7 +133,10 @@ fn evaluate<F>(
         }
     }
     if let Some(value) = value {
-        value.iter_mut().zip(out.iter()).for_each(|(v, o)| *v = o.re);
+        value
+            .iter_mut()
+            .zip(out.iter())
+            .for_each(|(v, o)| *v = o.re);
     }
 }
 
@@ -177,14 +190,31 @@ mod tests {
         let (jacobians, value) = block_jacobians(&[a, b], 2, |args, out| {
             evaluations += 1;
             let all: Vec<Lanes> = args[0].iter().chain(args[1]).copied().collect();
-            out[0] = all.iter().enumerate().map(|(i, v)| *v * (i as f64 + 1.0)).sum();
+            out[0] = all
+                .iter()
+                .enumerate()
+                .map(|(i, v)| *v * (i as f64 + 1.0))
+                .sum();
             out[1] = all[0] * all[n - 1].sin();
         });
         assert_eq!(evaluations, 3);
-        assert_eq!(value[0], x.iter().enumerate().map(|(i, v)| v * (i as f64 + 1.0)).sum::<f64>());
+        assert_eq!(
+            value[0],
+            x.iter()
+                .enumerate()
+                .map(|(i, v)| v * (i as f64 + 1.0))
+                .sum::<f64>()
+        );
         let column = |j: usize| {
-            let (block, local) = if j < a.len() { (0, j) } else { (1, j - a.len()) };
-            (jacobians[block].get(0, local), jacobians[block].get(1, local))
+            let (block, local) = if j < a.len() {
+                (0, j)
+            } else {
+                (1, j - a.len())
+            };
+            (
+                jacobians[block].get(0, local),
+                jacobians[block].get(1, local),
+            )
         };
         for j in 0..n {
             let expected_second = match j {

@@ -10,18 +10,27 @@ pub fn central_difference_jacobian(
     steps: &[f64],
     mut f: impl FnMut(&[f64]) -> Vec<f64>,
 ) -> Matrix {
-    assert_eq!(point.len(), steps.len(), "central differences: one step per coordinate");
+    assert_eq!(
+        point.len(),
+        steps.len(),
+        "central differences: one step per coordinate"
+    );
     let columns: Vec<Vec<f64>> = (0..point.len())
         .map(|j| {
             let (mut plus, mut minus) = (point.to_vec(), point.to_vec());
             plus[j] += steps[j];
             minus[j] -= steps[j];
             let (up, down) = (f(&plus), f(&minus));
-            up.iter().zip(&down).map(|(a, b)| (a - b) / (2.0 * steps[j])).collect()
+            up.iter()
+                .zip(&down)
+                .map(|(a, b)| (a - b) / (2.0 * steps[j]))
+                .collect()
         })
         .collect();
     let rows = columns.first().map_or(0, Vec::len);
-    let data = (0..rows).flat_map(|i| columns.iter().map(move |c| c[i])).collect();
+    let data = (0..rows)
+        .flat_map(|i| columns.iter().map(move |c| c[i]))
+        .collect();
     Matrix::from_row_major(rows, point.len(), data)
 }
 
@@ -31,22 +40,43 @@ pub fn central_differences(
     steps: &[f64],
     mut f: impl FnMut(&[f64]) -> f64,
 ) -> Vec<f64> {
-    central_difference_jacobian(point, steps, |p| vec![f(p)]).data().to_vec()
+    central_difference_jacobian(point, steps, |p| vec![f(p)])
+        .data()
+        .to_vec()
 }
 
 /// Steps of `relative * |p_j|` (`relative` where `p_j = 0`).
 pub fn relative_steps(point: &[f64], relative: f64) -> Vec<f64> {
-    point.iter().map(|p| if *p == 0.0 { relative } else { relative * p.abs() }).collect()
+    point
+        .iter()
+        .map(|p| {
+            if *p == 0.0 {
+                relative
+            } else {
+                relative * p.abs()
+            }
+        })
+        .collect()
 }
 
 /// The largest componentwise relative error `|a_j - b_j| / |b_j|` of `actual` against
 /// `reference` (components where the reference is zero count by their absolute error).
 pub fn relative_error(actual: &[f64], reference: &[f64]) -> f64 {
-    assert_eq!(actual.len(), reference.len(), "relative error: lengths differ");
+    assert_eq!(
+        actual.len(),
+        reference.len(),
+        "relative error: lengths differ"
+    );
     actual
         .iter()
         .zip(reference)
-        .map(|(a, b)| if *b == 0.0 { a.abs() } else { (a - b).abs() / b.abs() })
+        .map(|(a, b)| {
+            if *b == 0.0 {
+                a.abs()
+            } else {
+                (a - b).abs() / b.abs()
+            }
+        })
         .fold(0.0, f64::max)
 }
 
@@ -58,7 +88,10 @@ mod tests {
     fn central_differences_are_exact_for_quadratics() {
         let gradient =
             central_differences(&[1.0, -2.0], &[1e-3, 1e-3], |p| p[0] * p[0] + 3.0 * p[1]);
-        assert!(relative_error(&gradient, &[2.0, 3.0]) < 1e-10, "{gradient:?}");
+        assert!(
+            relative_error(&gradient, &[2.0, 3.0]) < 1e-10,
+            "{gradient:?}"
+        );
         assert_eq!(relative_steps(&[0.0, -4.0], 1e-6), [1e-6, 4e-6]);
         assert_eq!(relative_error(&[1.1, 0.5], &[1.0, 0.0]), 0.5);
     }

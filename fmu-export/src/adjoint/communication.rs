@@ -41,8 +41,12 @@ impl CommunicationLinearization {
         tape: &Tape,
         event_time: EventTimeSensitivity,
     ) -> Result<Self, AdjointError> {
-        let mut linearization =
-            CommunicationLinearization { state_len: 0, inputs_len: 0, params_len: 0, segments: Vec::new() };
+        let mut linearization = CommunicationLinearization {
+            state_len: 0,
+            inputs_len: 0,
+            params_len: 0,
+            segments: Vec::new(),
+        };
         linearization.relinearize(sys, scheme, tape, event_time)?;
         Ok(linearization)
     }
@@ -61,8 +65,23 @@ impl CommunicationLinearization {
         self.segments.truncate(tape.segments.len());
         for (i, segment) in tape.segments.iter().enumerate() {
             let linearized = match segment {
-                Segment::Step { t, h, w_prev, w_next, d, end } => {
-                    let point = StepPoint { t: *t, h: *h, w_prev, w_next, inputs, params, d };
+                Segment::Step {
+                    t,
+                    h,
+                    w_prev,
+                    w_next,
+                    d,
+                    end,
+                } => {
+                    let point = StepPoint {
+                        t: *t,
+                        h: *h,
+                        w_prev,
+                        w_next,
+                        inputs,
+                        params,
+                        d,
+                    };
                     if let Some(Linearized::Step(step)) = self.segments.get_mut(i) {
                         step.relinearize(sys, scheme, &point, end, event_time)?;
                         continue;
@@ -70,9 +89,22 @@ impl CommunicationLinearization {
                     let step = StepLinearization::new(sys, scheme, &point, end, event_time)?;
                     Linearized::Step(Box::new(step))
                 }
-                Segment::Reset { t, event, w_prev, d_prev, .. } => {
+                Segment::Reset {
+                    t,
+                    event,
+                    w_prev,
+                    d_prev,
+                    ..
+                } => {
                     let x = scheme.continuous_state(w_prev);
-                    let point = ResetPoint { t: *t, event, x, d: d_prev, inputs, params };
+                    let point = ResetPoint {
+                        t: *t,
+                        event,
+                        x,
+                        d: d_prev,
+                        inputs,
+                        params,
+                    };
                     Linearized::Reset(ResetLinearization::new(sys, scheme, &point)?)
                 }
             };
@@ -130,7 +162,12 @@ impl CommunicationLinearization {
     pub fn vjp_into(&self, seed: &[f64], acc: &mut Cotangents, buffers: &mut VjpBuffers) {
         self.check(seed.len(), self.inputs_len, self.params_len);
         acc.reset(0, self.inputs_len, self.params_len);
-        let VjpBuffers { current: w_bar, next, lambda, .. } = buffers;
+        let VjpBuffers {
+            current: w_bar,
+            next,
+            lambda,
+            ..
+        } = buffers;
         w_bar.clear();
         w_bar.extend_from_slice(seed);
         let mut t_bar = 0.0;

@@ -166,7 +166,10 @@ impl LinearizedStep {
     /// Forward mode: the tangents of `(w_k+1, y_k+1)` from tangents of `w_k`, of the flat
     /// input coefficients and of the parameters. The step must cover its outputs.
     pub fn jvp(&self, dw: &[f64], du: &[f64], dp: &[f64]) -> (Vec<f64>, Vec<f64>) {
-        let outputs = self.outputs.as_ref().expect("the step was linearized with its outputs");
+        let outputs = self
+            .outputs
+            .as_ref()
+            .expect("the step was linearized with its outputs");
         let mut unknowns = self.step.jvp(&padded(dw, self.step.state_len()), du, dp);
         let dy_next = outputs.jvp(&unknowns, du, dp);
         unknowns.truncate(self.state_len);
@@ -183,7 +186,13 @@ impl LinearizedStep {
 
     /// [`vjp`](Self::vjp) into `out`, with `buffers` as working space (both keep their
     /// allocations).
-    pub fn vjp_into(&self, w_bar: &[f64], y_bar: &[f64], out: &mut Cotangents, buffers: &mut VjpBuffers) {
+    pub fn vjp_into(
+        &self,
+        w_bar: &[f64],
+        y_bar: &[f64],
+        out: &mut Cotangents,
+        buffers: &mut VjpBuffers,
+    ) {
         let mut direct = std::mem::take(&mut buffers.direct);
         match &self.outputs {
             Some(outputs) => outputs.vjp_into(y_bar, &mut direct),
@@ -254,9 +263,15 @@ impl LinearizedStart {
         accumulate(&mut lambda, &cotangents.state);
         let start = &self.start;
         cotangents.state = vec![0.0; start.state.cols()];
-        start.state.transpose_mul_add(&lambda, &mut cotangents.state);
-        start.inputs.transpose_mul_add(&lambda, &mut cotangents.inputs);
-        start.params.transpose_mul_add(&lambda, &mut cotangents.params);
+        start
+            .state
+            .transpose_mul_add(&lambda, &mut cotangents.state);
+        start
+            .inputs
+            .transpose_mul_add(&lambda, &mut cotangents.inputs);
+        start
+            .params
+            .transpose_mul_add(&lambda, &mut cotangents.params);
         cotangents
     }
 }
@@ -279,7 +294,8 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         outputs: EndOutputs,
     ) -> Result<LinearizedStep, AdjointError> {
         let mut copy = self.clone();
-        copy.record_and_linearize(sys, t, h, u, p, &mut d.to_vec(), outputs).map(|(_, step)| step)
+        copy.record_and_linearize(sys, t, h, u, p, &mut d.to_vec(), outputs)
+            .map(|(_, step)| step)
     }
 
     fn relinearize_step(
@@ -294,7 +310,9 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         scratch: &mut StepScratch,
     ) -> Result<(), AdjointError> {
         scratch.saved.clear();
-        scratch.saved.extend_from_slice(<Self as Integrator<S>>::state(self));
+        scratch
+            .saved
+            .extend_from_slice(<Self as Integrator<S>>::state(self));
         scratch.d.clear();
         scratch.d.extend_from_slice(d);
         let taken = self.do_step_recorded(sys, t, h, u, p, &mut scratch.d);
@@ -306,7 +324,8 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
             return Ok(());
         }
         let step = scratch.step.as_mut().expect("linearized before");
-        step.step.relinearize(sys, scheme, &tape, EventTimeSensitivity::Included)?;
+        step.step
+            .relinearize(sys, scheme, &tape, EventTimeSensitivity::Included)?;
         step.state_len = scheme.carried_len();
         if outputs == EndOutputs::Skipped {
             step.outputs = None;
@@ -316,7 +335,15 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         match step.outputs.as_mut() {
             Some(linearized) => linearized.relinearize(sys, scheme, t + h, w, inputs, p, d),
             None => {
-                step.outputs = Some(OutputLinearization::new(sys, scheme, t + h, w, inputs, p, d));
+                step.outputs = Some(OutputLinearization::new(
+                    sys,
+                    scheme,
+                    t + h,
+                    w,
+                    inputs,
+                    p,
+                    d,
+                ));
             }
         }
         Ok(())
@@ -343,9 +370,12 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         p: &[f64],
         d: &mut [f64],
     ) -> Result<(StepReport, Option<LinearizedStep>), AdjointError> {
-        let (report, tape) =
-            self.do_step_recorded(sys, t, h, u, p, d).map_err(AdjointError::Step)?;
-        let step = self.linearize_tape(sys, t, h, &tape, p, EndOutputs::Linearized).ok();
+        let (report, tape) = self
+            .do_step_recorded(sys, t, h, u, p, d)
+            .map_err(AdjointError::Step)?;
+        let step = self
+            .linearize_tape(sys, t, h, &tape, p, EndOutputs::Linearized)
+            .ok();
         Ok((report, step))
     }
 
@@ -376,7 +406,10 @@ impl<S: System, M: DifferentiableScheme<S> + Clone + Send> DiscreteAdjoint<S>
         let scheme = self.scheme();
         let w = &Integrator::state(self)[..scheme.state_len()];
         let outputs = OutputLinearization::new(sys, scheme, t, w, u, p, d);
-        LinearizedOutputs { outputs, state_len: scheme.carried_len() }
+        LinearizedOutputs {
+            outputs,
+            state_len: scheme.carried_len(),
+        }
     }
 
     fn relinearize_outputs(
@@ -417,8 +450,9 @@ impl<M> SchemeIntegrator<M> {
     where
         M: DifferentiableScheme<S>,
     {
-        let (report, tape) =
-            self.do_step_recorded(sys, t, h, u, p, d).map_err(AdjointError::Step)?;
+        let (report, tape) = self
+            .do_step_recorded(sys, t, h, u, p, d)
+            .map_err(AdjointError::Step)?;
         Ok((report, self.linearize_tape(sys, t, h, &tape, p, outputs)?))
     }
 
@@ -440,9 +474,21 @@ impl<M> SchemeIntegrator<M> {
         let step =
             CommunicationLinearization::new(sys, scheme, tape, EventTimeSensitivity::Included)?;
         let outputs = (outputs == EndOutputs::Linearized).then(|| {
-            OutputLinearization::new(sys, scheme, t + h, tape.w_end(), &tape.inputs, p, tape.d_end())
+            OutputLinearization::new(
+                sys,
+                scheme,
+                t + h,
+                tape.w_end(),
+                &tape.inputs,
+                p,
+                tape.d_end(),
+            )
         });
-        Ok(LinearizedStep { step, outputs, state_len: scheme.carried_len() })
+        Ok(LinearizedStep {
+            step,
+            outputs,
+            state_len: scheme.carried_len(),
+        })
     }
 }
 

@@ -28,7 +28,10 @@ impl Default for DualArguments {
         DualArguments {
             next: Leading::default(),
             prev: Leading::default(),
-            inputs: StepInputs { t0: 0.0, coefficients: Vec::new() },
+            inputs: StepInputs {
+                t0: 0.0,
+                coefficients: Vec::new(),
+            },
             at_time: Vec::new(),
             flat_inputs: Vec::new(),
         }

@@ -55,6 +55,10 @@ impl InitialLinearization {
             return Err(AdjointError::Start(error));
         }
         let [state, inputs, params] = <[Matrix; 3]>::try_from(jacobians).expect("three blocks");
-        Ok(InitialLinearization { state, inputs, params })
+        Ok(InitialLinearization {
+            state,
+            inputs,
+            params,
+        })
     }
 }

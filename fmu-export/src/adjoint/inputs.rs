@@ -13,7 +13,9 @@ pub fn flatten_inputs(u: &StepInputs<f64>) -> Vec<f64> {
 /// [`flatten_inputs`] into `flat`, keeping its allocation.
 pub fn flatten_inputs_into(u: &StepInputs<f64>, flat: &mut Vec<f64>) {
     flat.clear();
-    u.coefficients.iter().for_each(|c| flat.extend_from_slice(c));
+    u.coefficients
+        .iter()
+        .for_each(|c| flat.extend_from_slice(c));
 }
 
 /// The number of flat coefficients of `u`.
@@ -26,7 +28,9 @@ pub fn flat_len<T>(u: &StepInputs<T>) -> usize {
 pub fn shape_inputs<T: Scalar>(target: &mut StepInputs<T>, like: &StepInputs<f64>) {
     let n = like.len();
     target.t0 = like.t0;
-    target.coefficients.resize_with(like.coefficients.len(), Vec::new);
+    target
+        .coefficients
+        .resize_with(like.coefficients.len(), Vec::new);
     for row in &mut target.coefficients {
         row.clear();
         row.resize(n, T::cst(0.0));
@@ -42,7 +46,10 @@ pub fn inputs_like<T: Scalar>(like: &StepInputs<f64>, flat: &[T]) -> StepInputs<
     } else {
         flat.chunks(n).map(<[T]>::to_vec).collect()
     };
-    StepInputs { t0: like.t0, coefficients }
+    StepInputs {
+        t0: like.t0,
+        coefficients,
+    }
 }
 
 /// Overwrites the coefficients of `target`, laid out as [`inputs_like`] makes them, with the
@@ -63,7 +70,10 @@ mod tests {
 
     #[test]
     fn flattening_round_trips() {
-        let u = StepInputs { t0: 0.5, coefficients: vec![vec![1.0, 2.0], vec![3.0, 4.0]] };
+        let u = StepInputs {
+            t0: 0.5,
+            coefficients: vec![vec![1.0, 2.0], vec![3.0, 4.0]],
+        };
         let flat = flatten_inputs(&u);
         assert_eq!(flat, [1.0, 2.0, 3.0, 4.0]);
         assert_eq!(inputs_like(&u, &flat), u);

@@ -50,11 +50,11 @@ pub use outputs::OutputLinearization;
 pub use replay::{replay, replay_trajectory};
 pub use reset::{ResetLinearization, ResetPoint};
 pub use step::{EventTimeSensitivity, StepLinearization, StepPoint};
-pub use vjp_buffers::VjpBuffers;
 pub use trajectory::{
     discrete_adjoint_gradient, parameter_sensitivities, record_trajectory, Cost, Gradient,
     ScheduledStep, Trajectory,
 };
+pub use vjp_buffers::VjpBuffers;
 
 /// Adjoints of a step's (or trajectory's) arguments.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -70,14 +70,20 @@ pub struct Cotangents {
 impl Cotangents {
     /// All zero.
     pub fn zeros(state: usize, inputs: usize, params: usize) -> Self {
-        Cotangents { state: vec![0.0; state], inputs: vec![0.0; inputs], params: vec![0.0; params] }
+        Cotangents {
+            state: vec![0.0; state],
+            inputs: vec![0.0; inputs],
+            params: vec![0.0; params],
+        }
     }
 
     /// Makes these all zero with the given lengths, keeping the allocations.
     pub fn reset(&mut self, state: usize, inputs: usize, params: usize) {
-        for (values, len) in
-            [(&mut self.state, state), (&mut self.inputs, inputs), (&mut self.params, params)]
-        {
+        for (values, len) in [
+            (&mut self.state, state),
+            (&mut self.inputs, inputs),
+            (&mut self.params, params),
+        ] {
             values.clear();
             values.resize(len, 0.0);
         }

@@ -31,8 +31,18 @@ pub fn replay<S: System, M: DifferentiableScheme<S>>(
     let mut next = vec![0.0; w.len()];
     for segment in &tape.segments {
         match segment {
-            Segment::Step { t: start, h, end, .. } => {
-                let run = Run { sys, scheme, t, w: &w, inputs, params, d: &d };
+            Segment::Step {
+                t: start, h, end, ..
+            } => {
+                let run = Run {
+                    sys,
+                    scheme,
+                    t,
+                    w: &w,
+                    inputs,
+                    params,
+                    d: &d,
+                };
                 t = match end {
                     StepEnd::Free => {
                         run.step(*h, &mut next)?;
@@ -55,7 +65,13 @@ pub fn replay<S: System, M: DifferentiableScheme<S>>(
                 let (mut x_new, d_old) = (x.clone(), d.clone());
                 let mut u_t = vec![0.0; inputs.len()];
                 inputs.eval(t, &mut u_t);
-                let args = Args { t, x: &x, u: &u_t, p: params, d: &d_old };
+                let args = Args {
+                    t,
+                    x: &x,
+                    u: &u_t,
+                    p: params,
+                    d: &d_old,
+                };
                 sys.reset(&args, event.as_event(), &mut x_new, &mut d);
                 scheme.start(sys, t, &x_new, inputs, params, &d, &mut w)?;
             }
@@ -74,14 +90,33 @@ pub fn replay_trajectory<S: System, M: DifferentiableScheme<S>>(
     params: &[f64],
     inputs: &[StepInputs<f64>],
 ) -> Result<Vec<Vec<f64>>, StepError> {
-    assert_eq!(inputs.len(), trajectory.steps.len(), "replay: one input polynomial per step");
+    assert_eq!(
+        inputs.len(),
+        trajectory.steps.len(),
+        "replay: one input polynomial per step"
+    );
     let mut w = vec![0.0; trajectory.w0.len()];
     let held = StepInputs::held(trajectory.t0, &[]);
     let first = inputs.first().unwrap_or(&held);
-    scheme.start(sys, trajectory.t0, x0, first, params, &trajectory.d0, &mut w)?;
+    scheme.start(
+        sys,
+        trajectory.t0,
+        x0,
+        first,
+        params,
+        &trajectory.d0,
+        &mut w,
+    )?;
     let mut states = vec![w];
     for (tape, u) in trajectory.steps.iter().zip(inputs) {
-        let next = replay(sys, scheme, tape, states.last().expect("initial state"), u, params)?;
+        let next = replay(
+            sys,
+            scheme,
+            tape,
+            states.last().expect("initial state"),
+            u,
+            params,
+        )?;
         states.push(next);
     }
     Ok(states)
@@ -100,8 +135,27 @@ struct Run<'a, S, M> {
 
 impl<S: System, M: DifferentiableScheme<S>> Run<'_, S, M> {
     fn step(&self, h: f64, w_next: &mut [f64]) -> Result<(), StepError> {
-        let Run { sys, scheme, t, w, inputs, params, d } = *self;
-        scheme.step(&StepContext { sys, u: inputs, p: params, d }, t, h, w, w_next)
+        let Run {
+            sys,
+            scheme,
+            t,
+            w,
+            inputs,
+            params,
+            d,
+        } = *self;
+        scheme.step(
+            &StepContext {
+                sys,
+                u: inputs,
+                p: params,
+                d,
+            },
+            t,
+            h,
+            w,
+            w_next,
+        )
     }
 
     /// Indicator `indicator` at the end of a step of length `h` (leaving its state in `w_next`).

@@ -62,7 +62,13 @@ impl ResetLinearization {
             let mut u_t = vec![Lanes::from(0.0); u.len()];
             u.eval(t, &mut u_t);
             let (mut x_new, mut d_new) = (x.to_vec(), point.d.to_vec());
-            let args = Args { t, x, u: &u_t, p, d: point.d };
+            let args = Args {
+                t,
+                x,
+                u: &u_t,
+                p,
+                d: point.d,
+            };
             sys.reset(&args, point.event.as_event(), &mut x_new, &mut d_new);
             let mut w = vec![Lanes::from(0.0); scheme.state_len()];
             match scheme.start(sys, t, &x_new, &u, p, &d_new, &mut w) {
@@ -78,7 +84,12 @@ impl ResetLinearization {
         }
         let [time, state, inputs, params] =
             <[Matrix; 4]>::try_from(jacobians).expect("four blocks");
-        Ok(ResetLinearization { time: time.column(0), state, inputs, params })
+        Ok(ResetLinearization {
+            time: time.column(0),
+            state,
+            inputs,
+            params,
+        })
     }
 
     /// `dw+/dx-` (`nt x N`).
@@ -100,7 +111,8 @@ impl ResetLinearization {
     /// `w+`, adding the input and parameter adjoints to `acc`.
     pub(crate) fn pull_back(&self, w_bar: &[f64], acc: &mut Cotangents) -> (Vec<f64>, f64) {
         let mut w_prev_bar = vec![0.0; w_bar.len()];
-        self.state.transpose_mul_add(w_bar, &mut w_prev_bar[..self.state.cols()]);
+        self.state
+            .transpose_mul_add(w_bar, &mut w_prev_bar[..self.state.cols()]);
         self.inputs.transpose_mul_add(w_bar, &mut acc.inputs);
         self.params.transpose_mul_add(w_bar, &mut acc.params);
         let t_bar = self.time.iter().zip(w_bar).map(|(a, b)| a * b).sum();

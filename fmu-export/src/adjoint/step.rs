@@ -28,7 +28,9 @@ use crate::system::{StepInputs, System};
 use super::blocks::{block_jacobians, block_jacobians_into, Lanes};
 use super::dual_arguments::with_dual_arguments;
 use super::error::AdjointError;
-use super::inputs::{flatten_inputs, flatten_inputs_into, inputs_like, refill_inputs, shape_inputs};
+use super::inputs::{
+    flatten_inputs, flatten_inputs_into, inputs_like, refill_inputs, shape_inputs,
+};
 use super::matrix::{dot, Matrix};
 use super::Cotangents;
 
@@ -140,14 +142,28 @@ impl StepLinearization {
         event_time: EventTimeSensitivity,
     ) -> Result<(), AdjointError> {
         let (nt, carried) = (scheme.residual_len(), scheme.carried_len());
-        let StepPoint { t, h, w_prev, w_next, inputs, params, d } = *point;
+        let StepPoint {
+            t,
+            h,
+            w_prev,
+            w_next,
+            inputs,
+            params,
+            d,
+        } = *point;
         with_dual_arguments(|a| {
             flatten_inputs_into(inputs, &mut a.flat_inputs);
             a.next.lift(w_next);
             a.prev.lift(w_prev);
             shape_inputs(&mut a.inputs, inputs);
-            let blocks: [&[f64]; 6] =
-                [&w_next[..nt], &w_prev[..carried], &[t], &[h], &a.flat_inputs, params];
+            let blocks: [&[f64]; 6] = [
+                &w_next[..nt],
+                &w_prev[..carried],
+                &[t],
+                &[h],
+                &a.flat_inputs,
+                params,
+            ];
             let mut jacobians = [
                 &mut self.next,
                 &mut self.prev,
@@ -248,7 +264,9 @@ impl StepLinearization {
                 -change / c.rate
             }
         };
-        a.iter_mut().zip(&self.rate).for_each(|(ai, bi)| *ai += bi * dh);
+        a.iter_mut()
+            .zip(&self.rate)
+            .for_each(|(ai, bi)| *ai += bi * dh);
         (a, dt + dh)
     }
 
@@ -285,17 +303,27 @@ impl StepLinearization {
             LengthRule::EndsAtStop => t_prev_bar -= length_bar,
             LengthRule::EndsAtEvent(c) => {
                 let mu = length_bar / c.rate;
-                lambda.iter_mut().zip(&c.state).for_each(|(s, z)| *s -= mu * z);
+                lambda
+                    .iter_mut()
+                    .zip(&c.state)
+                    .for_each(|(s, z)| *s -= mu * z);
                 t_prev_bar -= mu * c.time;
-                acc.inputs.iter_mut().zip(&c.inputs).for_each(|(u, z)| *u -= mu * z);
-                acc.params.iter_mut().zip(&c.params).for_each(|(p, z)| *p -= mu * z);
+                acc.inputs
+                    .iter_mut()
+                    .zip(&c.inputs)
+                    .for_each(|(u, z)| *u -= mu * z);
+                acc.params
+                    .iter_mut()
+                    .zip(&c.params)
+                    .for_each(|(p, z)| *p -= mu * z);
             }
         }
         self.lu.solve_transposed(lambda);
         lambda.iter_mut().for_each(|v| *v = -*v);
         w_prev_bar.clear();
         w_prev_bar.resize(w_bar.len(), 0.0);
-        self.prev.transpose_mul_add(lambda, &mut w_prev_bar[..self.prev.cols()]);
+        self.prev
+            .transpose_mul_add(lambda, &mut w_prev_bar[..self.prev.cols()]);
         t_prev_bar += dot(self.start_time.data(), lambda);
         self.inputs.transpose_mul_add(lambda, &mut acc.inputs);
         self.params.transpose_mul_add(lambda, &mut acc.params);
@@ -328,7 +356,16 @@ impl EventCondition {
             let mut u_t = vec![Lanes::from(0.0); u.len()];
             u.eval(t, &mut u_t);
             let mut z = vec![Lanes::from(0.0); count];
-            sys.event_indicators(&Args { t, x: args[1], u: &u_t, p: args[3], d: point.d }, &mut z);
+            sys.event_indicators(
+                &Args {
+                    t,
+                    x: args[1],
+                    u: &u_t,
+                    p: args[3],
+                    d: point.d,
+                },
+                &mut z,
+            );
             out[0] = z[indicator];
         });
         let [time, state, inputs, params] =
@@ -338,7 +375,10 @@ impl EventCondition {
         let rate = time + along.iter().sum::<f64>();
         let scale = time.abs() + along.iter().map(|v| v.abs()).sum::<f64>();
         if rate.abs() <= 1e-12 * scale || !rate.is_finite() {
-            return Err(AdjointError::Grazing { t: t_end, indicator });
+            return Err(AdjointError::Grazing {
+                t: t_end,
+                indicator,
+            });
         }
         Ok(EventCondition {
             time,

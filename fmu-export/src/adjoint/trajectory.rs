@@ -78,7 +78,11 @@ impl Trajectory {
     /// `sum_k cost(k, t_k, w_k, p)` over the given method states (one per point).
     pub fn cost_of<C: Cost>(&self, states: &[Vec<f64>], params: &[f64], cost: &C) -> f64 {
         let n = self.residual_len;
-        states.iter().enumerate().map(|(k, w)| cost.term(k, self.time(k), &w[..n], params)).sum()
+        states
+            .iter()
+            .enumerate()
+            .map(|(k, w)| cost.term(k, self.time(k), &w[..n], params))
+            .sum()
     }
 }
 
@@ -115,7 +119,9 @@ pub fn record_trajectory<S: System, M: DifferentiableScheme<S> + Clone + Send>(
     d0: &[f64],
     schedule: &[ScheduledStep],
 ) -> Result<Trajectory, StepError> {
-    let first = schedule.first().expect("record_trajectory: the schedule has no steps");
+    let first = schedule
+        .first()
+        .expect("record_trajectory: the schedule has no steps");
     let t0 = first.inputs.t0;
     integrator.initialize(sys, t0, x0, &first.inputs, params, d0)?;
     let w0 = integrator.state()[..integrator.scheme().state_len()].to_vec();
@@ -156,7 +162,10 @@ pub fn discrete_adjoint_gradient<S: System, M: DifferentiableScheme<S>, C: Cost>
         let (value, by_state, by_params) = cost_gradient(cost, k, trajectory.time(k), w, p);
         total += value;
         lambda.iter_mut().zip(by_state).for_each(|(l, g)| *l += g);
-        params_bar.iter_mut().zip(by_params).for_each(|(a, g)| *a += g);
+        params_bar
+            .iter_mut()
+            .zip(by_params)
+            .for_each(|(a, g)| *a += g);
     };
     let mut lambda = vec![0.0; trajectory.residual_len];
     term(last, &mut lambda, &mut params_bar);
@@ -165,21 +174,35 @@ pub fn discrete_adjoint_gradient<S: System, M: DifferentiableScheme<S>, C: Cost>
         let tape = &trajectory.steps[k];
         let step = CommunicationLinearization::new(sys, scheme, tape, event_time)?;
         let cotangents = step.vjp(&lambda);
-        params_bar.iter_mut().zip(&cotangents.params).for_each(|(a, g)| *a += g);
+        params_bar
+            .iter_mut()
+            .zip(&cotangents.params)
+            .for_each(|(a, g)| *a += g);
         inputs[k] = cotangents.inputs;
         lambda = cotangents.state;
         term(k, &mut lambda, &mut params_bar);
     }
     let initial = linearize_start(sys, scheme, trajectory)?;
     let mut initial_state_term = vec![0.0; p.len()];
-    initial.params.transpose_mul_add(&lambda, &mut initial_state_term);
-    params_bar.iter_mut().zip(&initial_state_term).for_each(|(a, g)| *a += g);
+    initial
+        .params
+        .transpose_mul_add(&lambda, &mut initial_state_term);
+    params_bar
+        .iter_mut()
+        .zip(&initial_state_term)
+        .for_each(|(a, g)| *a += g);
     let mut initial_state = vec![0.0; trajectory.x0.len()];
     initial.state.transpose_mul_add(&lambda, &mut initial_state);
     if let Some(first) = inputs.first_mut() {
         initial.inputs.transpose_mul_add(&lambda, first);
     }
-    Ok(Gradient { cost: total, params: params_bar, initial_state_term, initial_state, inputs })
+    Ok(Gradient {
+        cost: total,
+        params: params_bar,
+        initial_state_term,
+        initial_state,
+        inputs,
+    })
 }
 
 /// `dw_k/dp` (`nt x n_p`) at every communication point, by forward mode (tangent-linear
@@ -194,7 +217,9 @@ pub fn parameter_sensitivities<S: System, M: DifferentiableScheme<S>>(
     let initial = linearize_start(sys, scheme, trajectory)?;
     let mut columns: Vec<Vec<f64>> = (0..np).map(|j| initial.params.column(j)).collect();
     let as_matrix = |columns: &[Vec<f64>]| {
-        let data = (0..nt).flat_map(|i| columns.iter().map(move |c| c[i])).collect();
+        let data = (0..nt)
+            .flat_map(|i| columns.iter().map(move |c| c[i]))
+            .collect();
         Matrix::from_row_major(nt, np, data)
     };
     let mut sensitivities = vec![as_matrix(&columns)];
@@ -219,7 +244,12 @@ fn linearize_start<S: System, M: DifferentiableScheme<S>>(
 ) -> Result<InitialLinearization, AdjointError> {
     let held = StepInputs::held(trajectory.t0, &[]);
     let inputs = trajectory.steps.first().map_or(&held, |tape| &tape.inputs);
-    let (t0, x0, p, d0) = (trajectory.t0, &trajectory.x0, &trajectory.params, &trajectory.d0);
+    let (t0, x0, p, d0) = (
+        trajectory.t0,
+        &trajectory.x0,
+        &trajectory.params,
+        &trajectory.d0,
+    );
     InitialLinearization::new(sys, scheme, t0, x0, inputs, p, d0)
 }
 
@@ -231,7 +261,12 @@ fn cost_gradient<C: Cost>(
     w: &[f64],
     p: &[f64],
 ) -> (f64, Vec<f64>, Vec<f64>) {
-    let (jacobians, value) =
-        block_jacobians(&[w, p], 1, |args, out| out[0] = cost.term(k, t, args[0], args[1]));
-    (value[0], jacobians[0].data().to_vec(), jacobians[1].data().to_vec())
+    let (jacobians, value) = block_jacobians(&[w, p], 1, |args, out| {
+        out[0] = cost.term(k, t, args[0], args[1])
+    });
+    (
+        value[0],
+        jacobians[0].data().to_vec(),
+        jacobians[1].data().to_vec(),
+    )
 }

@@ -49,7 +49,13 @@ pub fn adjoint_manifest<S: System>(sys: &S) -> Result<String, String> {
         );
     Ok(document(root, |w| {
         variables(w, "Inputs", &table, decl.inputs.len(), Role::Input)?;
-        variables(w, "Parameters", &table, decl.parameters.len(), Role::Parameter)?;
+        variables(
+            w,
+            "Parameters",
+            &table,
+            decl.parameters.len(),
+            Role::Parameter,
+        )?;
         variables(w, "Outputs", &table, decl.outputs.len(), Role::Output)
     }))
 }
@@ -64,7 +70,9 @@ fn variables(
 ) -> io::Result<()> {
     Element::new(list).with_children(w, |w| {
         (0..count).try_for_each(|i| {
-            let vr = table.vr_of(role(i)).expect("every declared variable has a value reference");
+            let vr = table
+                .vr_of(role(i))
+                .expect("every declared variable has a value reference");
             let variable = table.get(vr).expect("value references index the table");
             Element::new("Variable")
                 .attr("valueReference", vr.to_string())
@@ -133,7 +141,10 @@ mod tests {
         for (vr, name) in listed {
             assert_eq!(table.get(vr).unwrap().var.name, name);
             let declared = format!(r#"name="{name}" valueReference="{vr}""#);
-            assert!(description.contains(&declared), "{declared} not in\n{description}");
+            assert!(
+                description.contains(&declared),
+                "{declared} not in\n{description}"
+            );
         }
     }
 

@@ -3,7 +3,9 @@
 use std::io;
 
 use super::structure::{ModelStructure, Version};
-use super::{describe, start, unknown, value_attributes, variable_attributes, Element, Schema, Xml};
+use super::{
+    describe, start, unknown, value_attributes, variable_attributes, Element, Schema, Xml,
+};
 use crate::capabilities as cap;
 use crate::declaration::Declaration;
 use crate::system::System;
@@ -61,7 +63,8 @@ impl Schema for Fmi3 {
             VarType::String => {
                 let element = variable_attributes(Element::new("String"), v);
                 return match start(v) {
-                    Some(text) => element.with_children(w, |w| Element::new("Start").attr("value", text).empty(w)),
+                    Some(text) => element
+                        .with_children(w, |w| Element::new("Start").attr("value", text).empty(w)),
                     None => element.empty(w),
                 };
             }

@@ -53,7 +53,8 @@ pub unsafe fn string<'a>(ptr: *const c_char, name: &str) -> Outcome<&'a str> {
     }
     // SAFETY: non-NULL; termination and validity are the caller's contract.
     let text = unsafe { CStr::from_ptr(ptr) };
-    text.to_str().map_err(|_| Problem::error(format!("argument {name} is not valid UTF-8")))
+    text.to_str()
+        .map_err(|_| Problem::error(format!("argument {name} is not valid UTF-8")))
 }
 
 /// A host array by name, address and size, for [`check_disjoint`].
@@ -67,7 +68,11 @@ pub struct Span {
 impl Span {
     /// The `len` elements at `ptr`, called `name` in messages.
     pub fn of<T>(name: &'static str, ptr: *const T, len: usize) -> Span {
-        Span { name, start: ptr as usize, bytes: len.saturating_mul(std::mem::size_of::<T>()) }
+        Span {
+            name,
+            start: ptr as usize,
+            bytes: len.saturating_mul(std::mem::size_of::<T>()),
+        }
     }
 
     /// Whether both arrays are non-empty, non-NULL (NULL is reported where the array is
@@ -86,7 +91,11 @@ impl Span {
 /// arrays: a written array must not alias another (inputs may share memory with each other).
 pub fn check_disjoint(outputs: &[Span], inputs: &[Span]) -> Outcome {
     for (i, out) in outputs.iter().enumerate() {
-        if let Some(other) = outputs[i + 1..].iter().chain(inputs).find(|o| out.overlaps(o)) {
+        if let Some(other) = outputs[i + 1..]
+            .iter()
+            .chain(inputs)
+            .find(|o| out.overlaps(o))
+        {
             return Err(Problem::error(format!(
                 "argument {} overlaps argument {}: output arrays must not share memory with other arrays",
                 out.name, other.name
@@ -98,9 +107,13 @@ pub fn check_disjoint(outputs: &[Span], inputs: &[Span]) -> Outcome {
 
 fn check_pointer<T>(ptr: *const T, name: &str, len: usize) -> Outcome {
     if ptr.is_null() {
-        Err(Problem::error(format!("argument {name} is NULL but {len} element(s) are expected")))
+        Err(Problem::error(format!(
+            "argument {name} is NULL but {len} element(s) are expected"
+        )))
     } else if !ptr.is_aligned() {
-        Err(Problem::error(format!("argument {name} ({ptr:p}) is not aligned for its type")))
+        Err(Problem::error(format!(
+            "argument {name} ({ptr:p}) is not aligned for its type"
+        )))
     } else {
         Ok(())
     }
@@ -117,11 +130,17 @@ mod tests {
         assert!(check_disjoint(&[at(0, 2, "a"), at(2, 2, "b")], &[at(4, 4, "c")]).is_ok());
         assert!(check_disjoint(&[at(0, 2, "a")], &[at(0, 8, "c"), at(1, 2, "d")]).is_err());
         let error = check_disjoint(&[at(0, 3, "a"), at(2, 2, "b")], &[]).unwrap_err();
-        assert!(error.message.contains("argument a overlaps argument b"), "{error}");
+        assert!(
+            error.message.contains("argument a overlaps argument b"),
+            "{error}"
+        );
         // Empty arrays overlap nothing, wherever they point.
         assert!(check_disjoint(&[at(0, 0, "a")], &[at(0, 8, "c")]).is_ok());
         let null = Span::of("a", std::ptr::null::<f64>(), 2);
-        assert!(check_disjoint(&[null], &[null]).is_ok(), "NULL is reported where it is read");
+        assert!(
+            check_disjoint(&[null], &[null]).is_ok(),
+            "NULL is reported where it is read"
+        );
         // Inputs may share memory with each other.
         assert!(check_disjoint(&[], &[at(0, 8, "c"), at(0, 8, "d")]).is_ok());
     }

@@ -117,7 +117,10 @@ pub unsafe fn deserialize<S: System, F: Standard>(
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `bytes` holds `size` bytes and `state` points to a handle (caller).
         let (input, slot) = unsafe {
-            (arrays::input(bytes, size, "serializedState")?, arrays::out_param(state, "FMUState")?)
+            (
+                arrays::input(bytes, size, "serializedState")?,
+                arrays::out_param(state, "FMUState")?,
+            )
         };
         *slot = inst.deserialize_fmu_state(input)?;
         Ok(())

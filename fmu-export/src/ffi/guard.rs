@@ -82,8 +82,11 @@ mod tests {
 
     #[test]
     fn a_panic_marks_the_instance_failed_and_returns_the_fallback() {
-        let instance =
-            Box::new(Instance::<Ball>::new(Kind::ModelExchange, Box::new(Silent), false));
+        let instance = Box::new(Instance::<Ball>::new(
+            Kind::ModelExchange,
+            Box::new(Silent),
+            false,
+        ));
         let handle = registry::register(instance, FmiVersion::Fmi2);
         // SAFETY: the handle was registered above and is used by this thread only.
         unsafe {
@@ -107,7 +110,11 @@ mod tests {
 
     #[test]
     fn handles_are_only_valid_for_their_version_and_until_freed() {
-        let instance = Box::new(Instance::<Ball>::new(Kind::CoSimulation, Box::new(Silent), false));
+        let instance = Box::new(Instance::<Ball>::new(
+            Kind::CoSimulation,
+            Box::new(Silent),
+            false,
+        ));
         let handle = registry::register(instance, FmiVersion::Fmi3);
         // SAFETY: lookups on a handle this thread owns; unknown handles are never dereferenced.
         unsafe {

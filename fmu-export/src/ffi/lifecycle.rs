@@ -27,7 +27,11 @@ pub fn instantiate<S: System, F: Standard>(
     let token = match checked {
         Ok(token) => token,
         Err(problem) => {
-            logger.log(Status::Error, Category::StatusError, &format!("{function}: {problem}"));
+            logger.log(
+                Status::Error,
+                Category::StatusError,
+                &format!("{function}: {problem}"),
+            );
             return std::ptr::null_mut();
         }
     };

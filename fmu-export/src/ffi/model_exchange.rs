@@ -40,7 +40,13 @@ pub unsafe fn set_continuous_states<S: System, F: Standard>(
     };
     // SAFETY: the caller's contract on `handle`.
     unsafe {
-        with_instance::<S, F>(handle, function, Access::Normal, format_args!("nx = {nx}"), body)
+        with_instance::<S, F>(
+            handle,
+            function,
+            Access::Normal,
+            format_args!("nx = {nx}"),
+            body,
+        )
     }
 }
 
@@ -62,7 +68,13 @@ pub unsafe fn fill_reals<S: System, F: Standard>(
     };
     // SAFETY: the caller's contract on `handle`.
     unsafe {
-        with_instance::<S, F>(handle, function, Access::Normal, format_args!("n = {n}"), body)
+        with_instance::<S, F>(
+            handle,
+            function,
+            Access::Normal,
+            format_args!("n = {n}"),
+            body,
+        )
     }
 }
 

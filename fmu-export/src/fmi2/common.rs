@@ -60,8 +60,12 @@ pub unsafe fn instantiate<S: System>(
         return std::ptr::null_mut();
     }
     // SAFETY: NUL-terminated or NULL (FMI 2.0 contract).
-    let (name, guid) =
-        unsafe { (arrays::string(instance_name, "instanceName"), arrays::string(guid, "fmuGUID")) };
+    let (name, guid) = unsafe {
+        (
+            arrays::string(instance_name, "instanceName"),
+            arrays::string(guid, "fmuGUID"),
+        )
+    };
     let logger = Fmi2Logger::new(
         callbacks.logger,
         callbacks.component_environment,

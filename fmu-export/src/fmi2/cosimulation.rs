@@ -60,8 +60,12 @@ unsafe fn with_orders<S: System>(
 ) -> Fmi2Status {
     let body = |inst: &mut Instance<S>| {
         // SAFETY: two arrays of `nvr` elements (FMI 2.0 contract).
-        let (vrs, orders) =
-            unsafe { (arrays::input(vr, nvr, "vr")?, arrays::input(order, nvr, "order")?) };
+        let (vrs, orders) = unsafe {
+            (
+                arrays::input(vr, nvr, "vr")?,
+                arrays::input(order, nvr, "order")?,
+            )
+        };
         body(inst, vrs, orders)
     };
     let args = format_args!("nvr = {nvr}");
@@ -93,7 +97,9 @@ pub unsafe fn do_step<S: System>(
 pub unsafe fn cancel_step<S: System>(c: Fmi2Component) -> Fmi2Status {
     let body = |inst: &mut Instance<S>| {
         inst.expect_kind(Kind::CoSimulation)?;
-        Err(Problem::error("doStep never returns fmi2Pending, so there is no step to cancel"))
+        Err(Problem::error(
+            "doStep never returns fmi2Pending, so there is no step to cancel",
+        ))
     };
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe { call::<S, Fmi2>(c, "fmi2CancelStep", Access::Normal, body) }
@@ -121,7 +127,13 @@ unsafe fn inquire<S: System, T>(
     };
     // SAFETY: the FMI 2.0 contract on `c`.
     unsafe {
-        with_instance::<S, Fmi2>(c, function, Access::Normal, format_args!("s = {kind}"), body)
+        with_instance::<S, Fmi2>(
+            c,
+            function,
+            Access::Normal,
+            format_args!("s = {kind}"),
+            body,
+        )
     }
 }
 
@@ -175,7 +187,11 @@ pub unsafe fn get_integer_status<S: System>(
     value: *mut Fmi2Integer,
 ) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract.
-    unsafe { inquire::<S, _>(c, "fmi2GetIntegerStatus", "Integer", kind, value, |_, _| None) }
+    unsafe {
+        inquire::<S, _>(c, "fmi2GetIntegerStatus", "Integer", kind, value, |_, _| {
+            None
+        })
+    }
 }
 
 /// fmi2GetBooleanStatus: fmi2Terminated (the model never asks to terminate).

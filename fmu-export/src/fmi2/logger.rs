@@ -21,7 +21,11 @@ impl Fmi2Logger {
         environment: Fmi2ComponentEnvironment,
         instance_name: &str,
     ) -> Self {
-        Fmi2Logger { callback, environment, instance_name: c_string(instance_name) }
+        Fmi2Logger {
+            callback,
+            environment,
+            instance_name: c_string(instance_name),
+        }
     }
 }
 
@@ -31,7 +35,9 @@ unsafe impl Send for Fmi2Logger {}
 
 impl Logger for Fmi2Logger {
     fn log(&self, status: Status, category: Category, message: &str) {
-        let Some(callback) = self.callback else { return };
+        let Some(callback) = self.callback else {
+            return;
+        };
         let category = c_string(category.name());
         // The message is a printf format for the host: a literal '%' must be doubled.
         let message = c_string(&message.replace('%', "%%"));

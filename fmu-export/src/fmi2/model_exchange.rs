@@ -12,7 +12,14 @@ use crate::system::System;
 /// FMI 2.0 contract: `c` from fmi2Instantiate.
 pub unsafe fn enter_event_mode<S: System>(c: Fmi2Component) -> Fmi2Status {
     // SAFETY: the FMI 2.0 contract on `c`.
-    unsafe { call::<S, Fmi2>(c, "fmi2EnterEventMode", Access::Normal, Instance::enter_event_mode) }
+    unsafe {
+        call::<S, Fmi2>(
+            c,
+            "fmi2EnterEventMode",
+            Access::Normal,
+            Instance::enter_event_mode,
+        )
+    }
 }
 
 /// fmi2NewDiscreteStates.

@@ -200,7 +200,13 @@ pub unsafe fn tandem_initialization_vjp<S: System>(
     );
     // SAFETY: the extension's contract on `instance`.
     unsafe {
-        with_instance::<S, Fmi3>(instance, "tandemInitializationVjp", Access::Normal, args, body)
+        with_instance::<S, Fmi3>(
+            instance,
+            "tandemInitializationVjp",
+            Access::Normal,
+            args,
+            body,
+        )
     }
 }
 
@@ -262,6 +268,12 @@ pub unsafe fn tandem_keep_step_linearizations<S: System>(
     let args = format_args!("nSteps = {n_steps}");
     // SAFETY: the extension's contract on `instance`.
     unsafe {
-        with_instance::<S, Fmi3>(instance, "tandemKeepStepLinearizations", Access::Normal, args, body)
+        with_instance::<S, Fmi3>(
+            instance,
+            "tandemKeepStepLinearizations",
+            Access::Normal,
+            args,
+            body,
+        )
     }
 }

@@ -50,7 +50,10 @@ unsafe fn instantiate<S: System>(
 ) -> Fmi3Instance {
     // SAFETY: NULL or NUL-terminated (caller).
     let (name, token) = unsafe {
-        (arrays::string(name, "instanceName"), arrays::string(token, "instantiationToken"))
+        (
+            arrays::string(name, "instanceName"),
+            arrays::string(token, "instantiationToken"),
+        )
     };
     lifecycle::instantiate::<S, Fmi3>(
         function,
@@ -174,7 +177,10 @@ pub unsafe fn enter_initialization_mode<S: System>(
     stop_time_defined: Fmi3Boolean,
     stop_time: Fmi3Float64,
 ) -> Fmi3Status {
-    let (function, then) = ("fmi3EnterInitializationMode", Instance::enter_initialization_mode);
+    let (function, then) = (
+        "fmi3EnterInitializationMode",
+        Instance::enter_initialization_mode,
+    );
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
         lifecycle::setup_experiment::<S, Fmi3>(
@@ -213,7 +219,12 @@ pub unsafe fn exit_initialization_mode<S: System>(instance: Fmi3Instance) -> Fmi
 pub unsafe fn enter_event_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S, Fmi3>(instance, "fmi3EnterEventMode", Access::Normal, Instance::enter_event_mode)
+        call::<S, Fmi3>(
+            instance,
+            "fmi3EnterEventMode",
+            Access::Normal,
+            Instance::enter_event_mode,
+        )
     }
 }
 
@@ -223,7 +234,14 @@ pub unsafe fn enter_event_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status 
 /// FMI 3.0 contract: `instance` from an fmi3Instantiate function.
 pub unsafe fn terminate<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
-    unsafe { call::<S, Fmi3>(instance, "fmi3Terminate", Access::Normal, Instance::terminate) }
+    unsafe {
+        call::<S, Fmi3>(
+            instance,
+            "fmi3Terminate",
+            Access::Normal,
+            Instance::terminate,
+        )
+    }
 }
 
 /// fmi3Reset (also on a failed instance).

@@ -12,7 +12,12 @@ use crate::system::System;
 pub unsafe fn enter_step_mode<S: System>(instance: Fmi3Instance) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S, Fmi3>(instance, "fmi3EnterStepMode", Access::Normal, Instance::enter_step_mode)
+        call::<S, Fmi3>(
+            instance,
+            "fmi3EnterStepMode",
+            Access::Normal,
+            Instance::enter_step_mode,
+        )
     }
 }
 
@@ -43,7 +48,13 @@ pub unsafe fn get_output_derivatives<S: System>(
     let args = format_args!("nValueReferences = {nvr}, nValues = {n_values}");
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        with_instance::<S, Fmi3>(instance, "fmi3GetOutputDerivatives", Access::Normal, args, body)
+        with_instance::<S, Fmi3>(
+            instance,
+            "fmi3GetOutputDerivatives",
+            Access::Normal,
+            args,
+            body,
+        )
     }
 }
 

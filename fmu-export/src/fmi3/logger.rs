@@ -14,7 +14,10 @@ pub struct Fmi3Logger {
 impl Fmi3Logger {
     /// A logger for one instance.
     pub fn new(callback: Fmi3LogMessageCallback, environment: Fmi3InstanceEnvironment) -> Self {
-        Fmi3Logger { callback, environment }
+        Fmi3Logger {
+            callback,
+            environment,
+        }
     }
 }
 
@@ -24,7 +27,9 @@ unsafe impl Send for Fmi3Logger {}
 
 impl Logger for Fmi3Logger {
     fn log(&self, status: Status, category: Category, message: &str) {
-        let Some(callback) = self.callback else { return };
+        let Some(callback) = self.callback else {
+            return;
+        };
         let (category, message) = (c_string(category.name()), c_string(message));
         // SAFETY: the callback was given by the host for exactly this use; both strings are
         // NUL-terminated and live across the call.

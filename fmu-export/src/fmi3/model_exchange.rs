@@ -13,7 +13,12 @@ pub unsafe fn enter_continuous_time_mode<S: System>(instance: Fmi3Instance) -> F
     let function = "fmi3EnterContinuousTimeMode";
     // SAFETY: the FMI 3.0 contract on `instance`.
     unsafe {
-        call::<S, Fmi3>(instance, function, Access::Normal, Instance::enter_continuous_time_mode)
+        call::<S, Fmi3>(
+            instance,
+            function,
+            Access::Normal,
+            Instance::enter_continuous_time_mode,
+        )
     }
 }
 
@@ -111,7 +116,14 @@ pub unsafe fn get_number_of_event_indicators<S: System>(
     n: *mut usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { count::<S>(instance, "fmi3GetNumberOfEventIndicators", n, Instance::indicator_count) }
+    unsafe {
+        count::<S>(
+            instance,
+            "fmi3GetNumberOfEventIndicators",
+            n,
+            Instance::indicator_count,
+        )
+    }
 }
 
 /// fmi3GetNumberOfContinuousStates.
@@ -123,5 +135,12 @@ pub unsafe fn get_number_of_continuous_states<S: System>(
     n: *mut usize,
 ) -> Fmi3Status {
     // SAFETY: the FMI 3.0 contract.
-    unsafe { count::<S>(instance, "fmi3GetNumberOfContinuousStates", n, Instance::state_count) }
+    unsafe {
+        count::<S>(
+            instance,
+            "fmi3GetNumberOfContinuousStates",
+            n,
+            Instance::state_count,
+        )
+    }
 }

@@ -131,7 +131,14 @@ impl<S: System> Instance<S> {
         outputs: EndOutputs,
         seeds: &StepResults<&[f64]>,
     ) -> Outcome {
-        let Instance { sys, state: s, integrator, kept, adjoint_scratch: scratch, .. } = self;
+        let Instance {
+            sys,
+            state: s,
+            integrator,
+            kept,
+            adjoint_scratch: scratch,
+            ..
+        } = self;
         let (cotangents, buffers) = (&mut scratch.cotangents, &mut scratch.buffers);
         if let Some(step) = kept.find(s.t, h, integrator.state(), inputs, &s.p, &s.d) {
             step.vjp_into(seeds.state, seeds.outputs, cotangents, buffers);
@@ -189,7 +196,13 @@ impl<S: System> Instance<S> {
         expect_len("nOutputs", outputs_bar.len(), sizes.outputs)?;
         sizes.check_arguments(&out)?;
         let inputs = self.take_step_inputs();
-        let Instance { sys, state: s, integrator, adjoint_scratch: scratch, .. } = self;
+        let Instance {
+            sys,
+            state: s,
+            integrator,
+            adjoint_scratch: scratch,
+            ..
+        } = self;
         let adjoint = integrator.discrete_adjoint().expect("checked above");
         adjoint.relinearize_outputs(sys, s.t, &inputs, &s.p, &s.d, &mut scratch.outputs);
         let outputs = scratch.outputs.as_ref().expect("linearized just now");
@@ -201,7 +214,10 @@ impl<S: System> Instance<S> {
     /// The input polynomial of a step from the current point, in the allocation the instance
     /// keeps for it (to be put back into `self.inputs`).
     fn take_step_inputs(&mut self) -> StepInputs<f64> {
-        let empty = StepInputs { t0: self.state.t, coefficients: Vec::new() };
+        let empty = StepInputs {
+            t0: self.state.t,
+            coefficients: Vec::new(),
+        };
         let mut inputs = std::mem::replace(&mut self.inputs, empty);
         self.fill_step_inputs(&mut inputs);
         inputs
@@ -292,7 +308,10 @@ fn deliver_arguments(cotangents: &Cotangents, out: StepArguments<&mut [f64]>) ->
 /// Copies `values` into the host's array `name`; non-finite derivatives are an Error.
 fn deliver(name: &str, out: &mut [f64], values: &[f64]) -> Outcome {
     if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-        return Err(Problem::error(format!("{name}[{i}] = {} is not finite", values[i])));
+        return Err(Problem::error(format!(
+            "{name}[{i}] = {} is not finite",
+            values[i]
+        )));
     }
     out.copy_from_slice(values);
     Ok(())

@@ -89,7 +89,10 @@ impl<S: System> Instance<S> {
     /// along the step (no extra evaluation here just to check them).
     fn advance(&mut self, t: f64, h: f64) -> Result<usize, String> {
         // Taken out of the instance (to lend it alongside `self`), put back after the step.
-        let empty = StepInputs { t0: t, coefficients: Vec::new() };
+        let empty = StepInputs {
+            t0: t,
+            coefficients: Vec::new(),
+        };
         let mut inputs = std::mem::replace(&mut self.inputs, empty);
         self.fill_step_inputs(&mut inputs);
         let report = if self.propagates_sensitivities() {
@@ -108,14 +111,18 @@ impl<S: System> Instance<S> {
         }
         self.inputs = inputs;
         let report = report?;
-        self.check_state_finite().map_err(|p| format!("non-finite state: {p}"))?;
+        self.check_state_finite()
+            .map_err(|p| format!("non-finite state: {p}"))?;
         Ok(report.events)
     }
 
     /// The inputs over the next step: held values plus the derivatives set since, up to the
     /// highest order with a non-zero entry.
     pub(super) fn step_inputs(&self) -> StepInputs<f64> {
-        let mut inputs = StepInputs { t0: 0.0, coefficients: Vec::new() };
+        let mut inputs = StepInputs {
+            t0: 0.0,
+            coefficients: Vec::new(),
+        };
         self.fill_step_inputs(&mut inputs);
         inputs
     }
@@ -206,7 +213,12 @@ impl<S: System> Instance<S> {
         out: &mut [f64],
     ) -> Outcome {
         self.expect_kind(Kind::CoSimulation)?;
-        self.expect_mode(&[Mode::Initialization, Mode::Event, Mode::Step, Mode::Terminated])?;
+        self.expect_mode(&[
+            Mode::Initialization,
+            Mode::Event,
+            Mode::Step,
+            Mode::Terminated,
+        ])?;
         check_parallel(vrs.len(), orders.len(), out.len())?;
         let mut picks = Vec::with_capacity(vrs.len());
         for (&vr, &order) in vrs.iter().zip(orders) {
@@ -248,9 +260,9 @@ fn check_parallel(n_vr: usize, n_orders: usize, n_values: usize) -> Outcome {
 fn check_order(order: i32, max: u32, name: &str) -> Outcome<usize> {
     match u32::try_from(order) {
         Ok(k) if (1..=max).contains(&k) => Ok(k as usize),
-        _ => {
-            Err(Problem::error(format!("derivative order {order} of {name} is outside 1..={max}")))
-        }
+        _ => Err(Problem::error(format!(
+            "derivative order {order} of {name} is outside 1..={max}"
+        ))),
     }
 }
 

@@ -60,7 +60,11 @@ impl DynamicState {
             s: decl.string_parameter_starts(),
             z_ref: vec![0.0; decl.event_indicators],
             next_time_event: None,
-            experiment: ExperimentSetup { start, stop: None, tolerance: None },
+            experiment: ExperimentSetup {
+                start,
+                stop: None,
+                tolerance: None,
+            },
             last_successful_time: start,
             integrator_ready: false,
             sensitivities: Vec::new(),

@@ -21,11 +21,18 @@ impl<S: System> Instance<S> {
         sensitivity: &mut [f64],
     ) -> Outcome {
         let entries = unknowns.len().checked_mul(knowns.len()).ok_or_else(|| {
-            Problem::error(format!("{} unknowns times {} knowns", unknowns.len(), knowns.len()))
+            Problem::error(format!(
+                "{} unknowns times {} knowns",
+                unknowns.len(),
+                knowns.len()
+            ))
         })?;
         check_len("seed", seed.len(), "unknowns times knowns", entries)?;
         check_len("sensitivity", sensitivity.len(), "knowns", knowns.len())?;
-        let (unknowns, knowns) = (self.resolve_unknowns(unknowns)?, self.resolve_knowns(knowns)?);
+        let (unknowns, knowns) = (
+            self.resolve_unknowns(unknowns)?,
+            self.resolve_knowns(knowns)?,
+        );
         let base = self.known_values(&knowns);
         jacobian_adjoint_into(&base, seed, sensitivity, |k, out| {
             self.unknowns_at(&knowns, k, &unknowns, out)

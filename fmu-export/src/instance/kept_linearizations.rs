@@ -45,25 +45,48 @@ struct Arguments {
 
 impl Arguments {
     /// Overwrites these arguments with the given ones, reusing the allocations.
-    fn set(&mut self, t: f64, h: f64, integrator: &[f64], inputs: &StepInputs<f64>, p: &[f64], d: &[f64]) {
+    fn set(
+        &mut self,
+        t: f64,
+        h: f64,
+        integrator: &[f64],
+        inputs: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+    ) {
         self.t = t;
         self.h = h;
         refill(&mut self.integrator, integrator);
         self.inputs.clear();
-        inputs.coefficients.iter().for_each(|c| self.inputs.extend_from_slice(c));
+        inputs
+            .coefficients
+            .iter()
+            .for_each(|c| self.inputs.extend_from_slice(c));
         self.input_orders = inputs.coefficients.len();
         refill(&mut self.p, p);
         refill(&mut self.d, d);
     }
 
     /// Whether these are bit for bit the given arguments.
-    fn matches(&self, t: f64, h: f64, integrator: &[f64], inputs: &StepInputs<f64>, p: &[f64], d: &[f64]) -> bool {
+    fn matches(
+        &self,
+        t: f64,
+        h: f64,
+        integrator: &[f64],
+        inputs: &StepInputs<f64>,
+        p: &[f64],
+        d: &[f64],
+    ) -> bool {
         let flat = inputs.coefficients.iter().flatten();
         same(&[self.t, self.h], &[t, h])
             && same(&self.integrator, integrator)
             && self.input_orders == inputs.coefficients.len()
             && self.inputs.len() == flat.clone().count()
-            && self.inputs.iter().zip(flat).all(|(a, b)| a.to_bits() == b.to_bits())
+            && self
+                .inputs
+                .iter()
+                .zip(flat)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
             && same(&self.p, p)
             && same(&self.d, d)
     }
@@ -133,7 +156,8 @@ impl<S: System> Instance<S> {
     /// The kept linearization of the step of size `h` from the current point with `inputs`.
     pub(super) fn kept_step(&self, h: f64, inputs: &StepInputs<f64>) -> Option<&LinearizedStep> {
         let s = &self.state;
-        self.kept.find(s.t, h, self.integrator.state(), inputs, &s.p, &s.d)
+        self.kept
+            .find(s.t, h, self.integrator.state(), inputs, &s.p, &s.d)
     }
 
     /// Whether doStep linearizes its steps for [`Instance::kept_step`].

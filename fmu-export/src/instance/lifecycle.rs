@@ -70,7 +70,10 @@ impl Mode {
 
     /// The mode's code in serialized FMU states.
     pub fn code(self) -> u8 {
-        MODES.iter().position(|m| *m == self).expect("every mode is listed") as u8
+        MODES
+            .iter()
+            .position(|m| *m == self)
+            .expect("every mode is listed") as u8
     }
 
     /// The mode with serialized code `code`.
@@ -139,7 +142,11 @@ impl<S: System> Instance<S> {
                 return Err(Problem::error(format!("tolerance {tol} is not positive")));
             }
         }
-        self.state.experiment = ExperimentSetup { start, stop, tolerance };
+        self.state.experiment = ExperimentSetup {
+            start,
+            stop,
+            tolerance,
+        };
         self.state.t = start;
         self.state.last_successful_time = start;
         self.touch();
@@ -160,29 +167,38 @@ impl<S: System> Instance<S> {
         self.expect_mode(&[Mode::Initialization])?;
         match self.kind {
             Kind::ModelExchange => {
-                self.derivatives().map_err(|p| Problem::failure(p.message))?;
-                self.state.z_ref =
-                    self.indicator_sides().map_err(|p| Problem::failure(p.message))?;
+                self.derivatives()
+                    .map_err(|p| Problem::failure(p.message))?;
+                self.state.z_ref = self
+                    .indicator_sides()
+                    .map_err(|p| Problem::failure(p.message))?;
                 self.state.next_time_event =
-                    self.sys.next_time_event(self.state.t, &self.state.p, &self.state.d);
+                    self.sys
+                        .next_time_event(self.state.t, &self.state.p, &self.state.d);
                 self.state.mode = Mode::Event;
             }
             Kind::CoSimulation => {
                 let s = &self.state;
                 let inputs = StepInputs::held(s.t, &s.u);
                 self.integrator = self.sys.integrator();
-                self.integrator.initialize(&self.sys, s.t, &s.x, &inputs, &s.p, &s.d).map_err(
-                    |e| {
+                self.integrator
+                    .initialize(&self.sys, s.t, &s.x, &inputs, &s.p, &s.d)
+                    .map_err(|e| {
                         Problem::failure(format!(
                             "the co-simulation integrator could not start: {e}"
                         ))
-                    },
-                )?;
+                    })?;
                 self.state.integrator_ready = true;
                 self.sync_states_from_integrator();
-                self.check_state_finite().map_err(|p| Problem::failure(p.message))?;
-                self.start_sensitivities().map_err(|p| Problem::failure(p.message))?;
-                self.state.mode = if self.event_mode_used { Mode::Event } else { Mode::Step };
+                self.check_state_finite()
+                    .map_err(|p| Problem::failure(p.message))?;
+                self.start_sensitivities()
+                    .map_err(|p| Problem::failure(p.message))?;
+                self.state.mode = if self.event_mode_used {
+                    Mode::Event
+                } else {
+                    Mode::Step
+                };
             }
         }
         self.touch();

@@ -61,7 +61,9 @@ impl LogFilter {
     /// The filter after instantiation: Discard, Error and Fatal are always reported (a host
     /// that gets such a status needs the reason); everything else only with `logging_on`.
     pub fn new(logging_on: bool) -> Self {
-        let mut filter = LogFilter { enabled: vec![logging_on; LOG_CATEGORIES.len()] };
+        let mut filter = LogFilter {
+            enabled: vec![logging_on; LOG_CATEGORIES.len()],
+        };
         filter.enabled[Category::StatusDiscard as usize] = true;
         filter.enabled[Category::StatusError as usize] = true;
         filter.enabled[Category::StatusFatal as usize] = true;
@@ -77,13 +79,16 @@ impl LogFilter {
         }
         let mut indices = Vec::with_capacity(categories.len());
         for name in categories {
-            let index = LOG_CATEGORIES.iter().position(|(n, _)| n == name).ok_or_else(|| {
-                let known: Vec<_> = LOG_CATEGORIES.iter().map(|(n, _)| *n).collect();
-                Problem::error(format!(
-                    "unknown log category \"{name}\" (known: {})",
-                    known.join(", ")
-                ))
-            })?;
+            let index = LOG_CATEGORIES
+                .iter()
+                .position(|(n, _)| n == name)
+                .ok_or_else(|| {
+                    let known: Vec<_> = LOG_CATEGORIES.iter().map(|(n, _)| *n).collect();
+                    Problem::error(format!(
+                        "unknown log category \"{name}\" (known: {})",
+                        known.join(", ")
+                    ))
+                })?;
             indices.push(index);
         }
         for index in indices {
@@ -127,7 +132,10 @@ mod tests {
         assert!(filter.enabled(Category::Events));
         assert!(!filter.enabled(Category::Calls));
         assert!(filter.set(true, &["logCalls", "noSuchCategory"]).is_err());
-        assert!(!filter.enabled(Category::Calls), "a rejected call changes nothing");
+        assert!(
+            !filter.enabled(Category::Calls),
+            "a rejected call changes nothing"
+        );
         filter.set(false, &[]).unwrap();
         assert!(!filter.enabled(Category::StatusError));
     }

@@ -13,8 +13,8 @@ pub mod model_exchange;
 pub mod outcome;
 pub mod partials;
 mod rollback;
-pub mod serialization;
 pub mod sensitivity;
+pub mod serialization;
 pub mod snapshot;
 pub mod strings;
 pub mod values;
@@ -102,7 +102,10 @@ impl<S: System> Instance<S> {
             cache: Cache::default(),
             snapshots: SnapshotStore::default(),
             rollback: Rollback::default(),
-            inputs: StepInputs { t0: 0.0, coefficients: Vec::new() },
+            inputs: StepInputs {
+                t0: 0.0,
+                coefficients: Vec::new(),
+            },
             returned: strings::ReturnedStrings::default(),
             kept: KeptLinearizations::default(),
             adjoint_scratch: adjoint::AdjointScratch::default(),
@@ -175,8 +178,10 @@ impl<S: System> Instance<S> {
         match outcome {
             Ok(()) => Status::Ok,
             Err(problem) => {
-                let problem =
-                    Problem { message: format!("{function}: {}", problem.message), ..problem };
+                let problem = Problem {
+                    message: format!("{function}: {}", problem.message),
+                    ..problem
+                };
                 if problem.breaks_instance {
                     self.state.mode = Mode::Failed;
                 }
@@ -194,7 +199,13 @@ impl<S: System> Instance<S> {
     /// The model arguments at the current point, in plain reals.
     fn args(&self) -> Args<'_, f64> {
         let s = &self.state;
-        Args { t: s.t, x: &s.x, u: &s.u, p: &s.p, d: &s.d }
+        Args {
+            t: s.t,
+            x: &s.x,
+            u: &s.u,
+            p: &s.p,
+            d: &s.d,
+        }
     }
 
     /// The name of the variable playing `role` (for log messages).
@@ -213,7 +224,10 @@ impl<S: System> Instance<S> {
             dx.resize(self.state.x.len(), 0.0);
             self.sys.derivatives(&self.args(), &mut dx);
             let finite = self.check_finite(&dx, Role::Derivative);
-            self.cache.dx = Cached { values: dx, valid: finite.is_ok() };
+            self.cache.dx = Cached {
+                values: dx,
+                valid: finite.is_ok(),
+            };
             finite?;
         }
         Ok(&self.cache.dx.values)
@@ -229,12 +243,16 @@ impl<S: System> Instance<S> {
             y.resize(self.declaration().outputs.len(), 0.0);
             if self.state.integrator_ready {
                 let s = &self.state;
-                self.integrator.outputs(&self.sys, s.t, &s.u, &s.p, &s.d, &mut y);
+                self.integrator
+                    .outputs(&self.sys, s.t, &s.u, &s.p, &s.d, &mut y);
             } else {
                 self.sys.outputs(&self.args(), &mut y);
             }
             let finite = self.check_finite(&y, Role::Output);
-            self.cache.y = Cached { values: y, valid: finite.is_ok() };
+            self.cache.y = Cached {
+                values: y,
+                valid: finite.is_ok(),
+            };
             finite?;
         }
         Ok(&self.cache.y.values)

@@ -152,10 +152,18 @@ impl<S: System> Instance<S> {
             });
         }
         let sides = self.indicator_sides()?;
-        let crossing: Vec<Crossing> =
-            self.state.z_ref.iter().zip(&sides).map(|(&r, &z)| events::crossing(r, z)).collect();
+        let crossing: Vec<Crossing> = self
+            .state
+            .z_ref
+            .iter()
+            .zip(&sides)
+            .map(|(&r, &z)| events::crossing(r, z))
+            .collect();
         let t = self.state.t;
-        let time_event = self.state.next_time_event.is_some_and(|te| t >= te - time_tolerance(te));
+        let time_event = self
+            .state
+            .next_time_event
+            .is_some_and(|te| t >= te - time_tolerance(te));
         let x_before = self.state.x.clone();
         if crossing.iter().any(|c| *c != Crossing::None) {
             self.log(
@@ -166,13 +174,20 @@ impl<S: System> Instance<S> {
             self.apply_reset(Event::State(&crossing));
         }
         if time_event {
-            self.log(Status::Ok, Category::Events, &format!("time event at t = {t}"));
+            self.log(
+                Status::Ok,
+                Category::Events,
+                &format!("time event at t = {t}"),
+            );
             self.apply_reset(Event::Time);
         }
         self.check_state_finite()
             .map_err(|p| Problem::failure(format!("after the reset map: {p}")))?;
-        self.derivatives().map_err(|p| Problem::failure(format!("after the reset map: {p}")))?;
-        self.state.z_ref = self.indicator_sides().map_err(|p| Problem::failure(p.message))?;
+        self.derivatives()
+            .map_err(|p| Problem::failure(format!("after the reset map: {p}")))?;
+        self.state.z_ref = self
+            .indicator_sides()
+            .map_err(|p| Problem::failure(p.message))?;
         self.state.next_time_event = self.sys.next_time_event(t, &self.state.p, &self.state.d);
         Ok(EventInfo {
             discrete_states_need_update: false,

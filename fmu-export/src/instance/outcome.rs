@@ -33,17 +33,29 @@ pub struct Problem {
 impl Problem {
     /// A rejected call (bad argument, wrong state); the instance is unchanged.
     pub fn error(message: impl Into<String>) -> Self {
-        Problem { status: Status::Error, message: message.into(), breaks_instance: false }
+        Problem {
+            status: Status::Error,
+            message: message.into(),
+            breaks_instance: false,
+        }
     }
 
     /// A failure that leaves the instance unusable until it is reset or restored.
     pub fn failure(message: impl Into<String>) -> Self {
-        Problem { status: Status::Error, message: message.into(), breaks_instance: true }
+        Problem {
+            status: Status::Error,
+            message: message.into(),
+            breaks_instance: true,
+        }
     }
 
     /// A step or evaluation that could not be completed; the instance is unchanged.
     pub fn discard(message: impl Into<String>) -> Self {
-        Problem { status: Status::Discard, message: message.into(), breaks_instance: false }
+        Problem {
+            status: Status::Discard,
+            message: message.into(),
+            breaks_instance: false,
+        }
     }
 }
 

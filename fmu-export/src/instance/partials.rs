@@ -46,8 +46,9 @@ impl<S: System> Instance<S> {
     ) -> Outcome {
         check_len("seed", seed.len(), "knowns", knowns.len())?;
         check_len("sensitivity", sensitivity.len(), "unknowns", unknowns.len())?;
-        let jw =
-            self.product(unknowns, knowns, |base, m, f| jacobian::directional(base, seed, m, f))?;
+        let jw = self.product(unknowns, knowns, |base, m, f| {
+            jacobian::directional(base, seed, m, f)
+        })?;
         write_finite("directional derivative", &jw, sensitivity)
     }
 
@@ -99,7 +100,13 @@ impl<S: System> Instance<S> {
             }
             let (x, rest) = arguments.split_at(nx);
             let (u, p) = rest.split_at(nu);
-            let args = Args { t: Rev::constant(s.t), x, u, p, d: &s.d };
+            let args = Args {
+                t: Rev::constant(s.t),
+                x,
+                u,
+                p,
+                d: &s.d,
+            };
             let (dx, y) = results.split_at_mut(nx);
             if wants.0 {
                 self.sys.derivatives(&args, dx);
@@ -127,7 +134,10 @@ impl<S: System> Instance<S> {
         knowns: &[ValueReference],
         product: impl FnOnce(&[f64], usize, &mut dyn FnMut(&[Dual64], &mut [Dual64])) -> Vec<f64>,
     ) -> Outcome<Vec<f64>> {
-        let (unknowns, knowns) = (self.resolve_unknowns(unknowns)?, self.resolve_knowns(knowns)?);
+        let (unknowns, knowns) = (
+            self.resolve_unknowns(unknowns)?,
+            self.resolve_knowns(knowns)?,
+        );
         let base = self.known_values(&knowns);
         Ok(product(&base, unknowns.len(), &mut |k, out| {
             self.unknowns_at(&knowns, k, &unknowns, out)
@@ -139,11 +149,24 @@ impl<S: System> Instance<S> {
     pub(crate) fn output_rates(&mut self) -> Outcome<Vec<f64>> {
         let dx = self.derivatives()?.to_vec();
         let s = &self.state;
-        let x: Vec<Dual64> = s.x.iter().zip(&dx).map(|(&v, &e)| Dual64::new(v, e)).collect();
+        let x: Vec<Dual64> =
+            s.x.iter()
+                .zip(&dx)
+                .map(|(&v, &e)| Dual64::new(v, e))
+                .collect();
         let u: Vec<Dual64> =
-            s.u.iter().zip(&s.input_derivatives[0]).map(|(&v, &e)| Dual64::new(v, e)).collect();
+            s.u.iter()
+                .zip(&s.input_derivatives[0])
+                .map(|(&v, &e)| Dual64::new(v, e))
+                .collect();
         let p: Vec<Dual64> = lift(&s.p);
-        let args = Args { t: Dual64::new(s.t, 1.0), x: &x, u: &u, p: &p, d: &s.d };
+        let args = Args {
+            t: Dual64::new(s.t, 1.0),
+            x: &x,
+            u: &u,
+            p: &p,
+            d: &s.d,
+        };
         let mut y = vec![Dual64::from(0.0); self.declaration().outputs.len()];
         self.sys.outputs(&args, &mut y);
         let rates: Vec<f64> = y.iter().map(|v| v.eps).collect();
@@ -213,7 +236,13 @@ impl<S: System> Instance<S> {
                 Known::Parameter(i) => p[i] += delta,
             }
         }
-        let args = Args { t: T::cst(s.t), x: &x, u: &u, p: &p, d: &s.d };
+        let args = Args {
+            t: T::cst(s.t),
+            x: &x,
+            u: &u,
+            p: &p,
+            d: &s.d,
+        };
         let mut dx = vec![T::cst(0.0); x.len()];
         if unknowns.iter().any(|w| matches!(w, Unknown::Derivative(_))) {
             self.sys.derivatives(&args, &mut dx);
@@ -235,7 +264,9 @@ pub(super) fn check_len(array: &str, len: usize, of: &str, expected: usize) -> O
     if len == expected {
         Ok(())
     } else {
-        Err(Problem::error(format!("{array} has {len} entries but there are {expected} {of}")))
+        Err(Problem::error(format!(
+            "{array} has {len} entries but there are {expected} {of}"
+        )))
     }
 }
 

@@ -28,7 +28,10 @@ impl Rollback {
         state: &mut DynamicState,
         integrator: &mut I,
     ) {
-        let saved = self.state.as_mut().expect("a step saves the state before it can fail");
+        let saved = self
+            .state
+            .as_mut()
+            .expect("a step saves the state before it can fail");
         std::mem::swap(state, saved);
         integrator.set_state(&self.integrator);
     }

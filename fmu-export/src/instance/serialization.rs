@@ -115,20 +115,29 @@ pub fn decode(bytes: &[u8], layout: &Layout) -> Outcome<Snapshot> {
     let reject =
         |why: &str| Problem::error(format!("not a serialized FMU state of this model: {why}"));
     if bytes.len() < MAGIC.len() + 4 + 8 || &bytes[..MAGIC.len()] != MAGIC {
-        return Err(reject("the bytes do not start with the Tandem FMU-state marker"));
+        return Err(reject(
+            "the bytes do not start with the Tandem FMU-state marker",
+        ));
     }
     let (body, tail) = bytes.split_at(bytes.len() - 8);
     if fnv1a(body).to_le_bytes() != tail {
         return Err(reject("checksum mismatch (corrupted or truncated)"));
     }
-    let mut r = Reader { bytes: body, pos: MAGIC.len() };
+    let mut r = Reader {
+        bytes: body,
+        pos: MAGIC.len(),
+    };
     let version = r.u32()?;
     if version != VERSION {
-        return Err(reject(&format!("format version {version}, this FMU reads version {VERSION}")));
+        return Err(reject(&format!(
+            "format version {version}, this FMU reads version {VERSION}"
+        )));
     }
     let token_len = r.u32()? as usize;
     if r.take(token_len)? != layout.token.as_bytes() {
-        return Err(reject("it was saved by a different model (instantiation token differs)"));
+        return Err(reject(
+            "it was saved by a different model (instantiation token differs)",
+        ));
     }
     let kind = match r.u8()? {
         0 => Kind::ModelExchange,
@@ -154,10 +163,19 @@ pub fn decode(bytes: &[u8], layout: &Layout) -> Outcome<Snapshot> {
     let (t, start, last_successful_time) = (t?, start?, last_successful_time?);
     let optional =
         |bit: u8, v: Outcome<f64>| -> Outcome<Option<f64>> { Ok((flags & bit != 0).then_some(v?)) };
-    let (stop, tolerance) = (optional(HAS_STOP, stop)?, optional(HAS_TOLERANCE, tolerance)?);
+    let (stop, tolerance) = (
+        optional(HAS_STOP, stop)?,
+        optional(HAS_TOLERANCE, tolerance)?,
+    );
     let next_time_event = optional(HAS_NEXT_EVENT, next_event)?;
-    let times =
-        [Some(t), Some(start), Some(last_successful_time), stop, tolerance, next_time_event];
+    let times = [
+        Some(t),
+        Some(start),
+        Some(last_successful_time),
+        stop,
+        tolerance,
+        next_time_event,
+    ];
     if times.iter().flatten().any(|v| !v.is_finite()) {
         return Err(reject("a time is not finite"));
     }
@@ -168,9 +186,14 @@ pub fn decode(bytes: &[u8], layout: &Layout) -> Outcome<Snapshot> {
     let z_ref = r.finite_vec(Some(layout.indicators), "event indicators")?;
     let strings = r.u64()?;
     if strings != layout.strings as u64 {
-        return Err(reject(&format!("{strings} String parameters, expected {}", layout.strings)));
+        return Err(reject(&format!(
+            "{strings} String parameters, expected {}",
+            layout.strings
+        )));
     }
-    let s = (0..layout.strings).map(|_| r.text()).collect::<Outcome<Vec<_>>>()?;
+    let s = (0..layout.strings)
+        .map(|_| r.text())
+        .collect::<Outcome<Vec<_>>>()?;
     let orders = r.u64()?;
     if orders != layout.input_orders as u64 {
         return Err(reject(&format!(
@@ -205,12 +228,20 @@ pub fn decode(bytes: &[u8], layout: &Layout) -> Outcome<Snapshot> {
         s,
         z_ref,
         next_time_event,
-        experiment: ExperimentSetup { start, stop, tolerance },
+        experiment: ExperimentSetup {
+            start,
+            stop,
+            tolerance,
+        },
         last_successful_time,
         integrator_ready,
         sensitivities,
     };
-    Ok(Snapshot { kind, dynamic, integrator })
+    Ok(Snapshot {
+        kind,
+        dynamic,
+        integrator,
+    })
 }
 
 fn kind_code(kind: Kind) -> u8 {
@@ -228,9 +259,9 @@ fn put_vec(out: &mut Vec<u8>, values: &[f64]) {
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// A bounds-checked cursor over the serialized bytes.
@@ -292,8 +323,10 @@ impl<'a> Reader<'a> {
                 "not a serialized FMU state of this model: {len} {what}, expected {expected}"
             )));
         }
-        let n_bytes =
-            usize::try_from(len).ok().and_then(|n| n.checked_mul(8)).ok_or_else(|| {
+        let n_bytes = usize::try_from(len)
+            .ok()
+            .and_then(|n| n.checked_mul(8))
+            .ok_or_else(|| {
                 Problem::error(format!(
                     "not a serialized FMU state of this model: {len} {what} is too many"
                 ))

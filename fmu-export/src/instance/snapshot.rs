@@ -50,13 +50,18 @@ impl SnapshotStore {
     }
 
     fn get(&self, handle: FmuStateHandle) -> Outcome<&Snapshot> {
-        self.live.get(&(handle as usize)).map(|b| &**b).ok_or_else(|| foreign(handle))
+        self.live
+            .get(&(handle as usize))
+            .map(|b| &**b)
+            .ok_or_else(|| foreign(handle))
     }
 
     /// Takes a snapshot out of the store; [`SnapshotStore::insert_boxed`] returns it under the
     /// same handle (its address does not change).
     fn take(&mut self, handle: FmuStateHandle) -> Outcome<Box<Snapshot>> {
-        self.live.remove(&(handle as usize)).ok_or_else(|| foreign(handle))
+        self.live
+            .remove(&(handle as usize))
+            .ok_or_else(|| foreign(handle))
     }
 
     fn remove(&mut self, handle: FmuStateHandle) -> Outcome {
@@ -152,7 +157,11 @@ impl<S: System> Instance<S> {
     pub fn capture(&self) -> Outcome<Snapshot> {
         self.expect_capturable()?;
         let integrator = self.saved_integrator().to_vec();
-        Ok(Snapshot { kind: self.kind, dynamic: self.state.clone(), integrator })
+        Ok(Snapshot {
+            kind: self.kind,
+            dynamic: self.state.clone(),
+            integrator,
+        })
     }
 
     /// What a snapshot keeps of the integrator: its state once it holds the instance's.
@@ -167,7 +176,9 @@ impl<S: System> Instance<S> {
     /// An Error if the state cannot be saved (after a failure).
     fn expect_capturable(&self) -> Outcome {
         if self.state.mode == Mode::Failed {
-            return Err(Problem::error("the instance failed earlier; its state cannot be saved"));
+            return Err(Problem::error(
+                "the instance failed earlier; its state cannot be saved",
+            ));
         }
         Ok(())
     }
@@ -194,6 +205,10 @@ impl<S: System> Instance<S> {
 
     /// What a serialized state of this model must look like.
     pub(crate) fn layout(&self) -> Layout {
-        Layout::of(&self.token, self.kind, &DynamicState::from_declaration(self.sys.declaration()))
+        Layout::of(
+            &self.token,
+            self.kind,
+            &DynamicState::from_declaration(self.sys.declaration()),
+        )
     }
 }

@@ -20,8 +20,10 @@ impl<S: System> Instance<S> {
     /// Nothing is returned unless every reference is valid and every text is representable
     /// in C (no interior NUL byte).
     pub fn get_strings(&mut self, vrs: &[ValueReference]) -> Outcome<&[CString]> {
-        let roles: Vec<Role> =
-            vrs.iter().map(|&vr| Ok(self.variable(vr, VarType::String)?.role)).collect::<Outcome<_>>()?;
+        let roles: Vec<Role> = vrs
+            .iter()
+            .map(|&vr| Ok(self.variable(vr, VarType::String)?.role))
+            .collect::<Outcome<_>>()?;
         let computed = if roles.iter().any(|r| matches!(r, Role::StringOutput(_))) {
             self.string_outputs()
         } else {
@@ -35,7 +37,10 @@ impl<S: System> Instance<S> {
                 _ => unreachable!("`variable` returned a String variable"),
             };
             let c = CString::new(text.as_str()).map_err(|_| {
-                Problem::error(format!("{} holds a NUL byte, which C strings cannot carry", self.name_of(role)))
+                Problem::error(format!(
+                    "{} holds a NUL byte, which C strings cannot carry",
+                    self.name_of(role)
+                ))
             })?;
             texts.push(c);
         }
@@ -73,7 +78,8 @@ impl<S: System> Instance<S> {
     fn string_outputs(&self) -> Vec<String> {
         let count = self.declaration().string_outputs().count();
         let mut out = vec![String::new(); count];
-        self.sys.string_outputs(&self.args(), &self.state.s, &mut out);
+        self.sys
+            .string_outputs(&self.args(), &self.state.s, &mut out);
         out
     }
 }

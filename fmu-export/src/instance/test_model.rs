@@ -22,9 +22,21 @@ impl Default for Ball {
             .parameter(Var::new("k", 0.1), Tunability::Tunable)
             .output(Var::new("y0", 0.0))
             .output(Var::new("y1", 0.0))
-            .discrete(Var::new("bounces", 0.0), DiscreteType::Integer, DiscreteRole::Output)
-            .discrete(Var::new("ticks", 0.0), DiscreteType::Real, DiscreteRole::Local)
-            .discrete(Var::new("enabled", 1.0), DiscreteType::Boolean, DiscreteRole::Parameter)
+            .discrete(
+                Var::new("bounces", 0.0),
+                DiscreteType::Integer,
+                DiscreteRole::Output,
+            )
+            .discrete(
+                Var::new("ticks", 0.0),
+                DiscreteType::Real,
+                DiscreteRole::Local,
+            )
+            .discrete(
+                Var::new("enabled", 1.0),
+                DiscreteType::Boolean,
+                DiscreteRole::Parameter,
+            )
             .event_indicators(1)
             .string_parameter("surface", "floor", "what the ball bounces on")
             .string_output("status", "the bounce count and the surface");
@@ -130,7 +142,10 @@ impl Integrator<Ball> for Rk4 {
                 self.x[i] += dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
             }
         }
-        Ok(StepReport { internal_steps: n, events: 0 })
+        Ok(StepReport {
+            internal_steps: n,
+            events: 0,
+        })
     }
 
     fn state(&self) -> &[f64] {
@@ -146,6 +161,15 @@ impl Integrator<Ball> for Rk4 {
     }
 
     fn outputs(&self, sys: &Ball, t: f64, u: &[f64], p: &[f64], d: &[f64], y: &mut [f64]) {
-        sys.outputs(&Args { t, x: &self.x, u, p, d }, y);
+        sys.outputs(
+            &Args {
+                t,
+                x: &self.x,
+                u,
+                p,
+                d,
+            },
+            y,
+        );
     }
 }

@@ -15,13 +15,20 @@ struct Collect(Arc<Mutex<Vec<(Status, Category, String)>>>);
 
 impl Logger for Collect {
     fn log(&self, status: Status, category: Category, message: &str) {
-        self.0.lock().unwrap().push((status, category, message.to_owned()));
+        self.0
+            .lock()
+            .unwrap()
+            .push((status, category, message.to_owned()));
     }
 }
 
 impl Collect {
     fn contains(&self, text: &str) -> bool {
-        self.0.lock().unwrap().iter().any(|(_, _, m)| m.contains(text))
+        self.0
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|(_, _, m)| m.contains(text))
     }
 }
 
@@ -86,11 +93,17 @@ fn model_exchange_walks_through_the_state_machine() {
     inst.enter_initialization_mode().unwrap();
     inst.exit_initialization_mode().unwrap();
     assert_eq!(inst.mode(), Mode::Event);
-    assert!(inst.completed_integrator_step().is_err(), "only in continuous-time mode");
+    assert!(
+        inst.completed_integrator_step().is_err(),
+        "only in continuous-time mode"
+    );
     inst.enter_continuous_time_mode().unwrap();
     assert!(inst.enter_continuous_time_mode().is_err());
     inst.enter_event_mode().unwrap();
-    assert!(inst.do_step(0.0, 0.1).is_err(), "doStep on a Model Exchange instance");
+    assert!(
+        inst.do_step(0.0, 0.1).is_err(),
+        "doStep on a Model Exchange instance"
+    );
     inst.terminate().unwrap();
     assert_eq!(inst.mode(), Mode::Terminated);
     assert!(inst.terminate().is_err());
@@ -107,7 +120,11 @@ fn wrong_state_calls_are_errors_with_a_log_line() {
     let outcome = inst.get_derivatives(&mut [0.0; 2]);
     assert_eq!(inst.report("fmi2GetDerivatives", outcome), Status::Error);
     assert!(log.contains("fmi2GetDerivatives: is a Model Exchange function"));
-    assert_eq!(inst.mode(), Mode::Instantiated, "a rejected call does not break the instance");
+    assert_eq!(
+        inst.mode(),
+        Mode::Instantiated,
+        "a rejected call does not break the instance"
+    );
 }
 
 #[test]
@@ -116,11 +133,26 @@ fn setting_follows_causality_variability_and_bounds() {
     inst.set_values(&[E], &[0.5]).unwrap();
     assert!(inst.set_values(&[E], &[1.5]).is_err(), "above max");
     assert!(inst.set_values(&[G], &[f64::NAN]).is_err(), "not finite");
-    assert!(inst.set_values(&[Y0], &[1.0]).is_err(), "outputs are calculated");
-    assert!(inst.set_values(&[0], &[1.0]).is_err(), "time is independent");
-    assert!(inst.set_values(&[99], &[1.0]).is_err(), "unknown value reference");
-    assert!(inst.set_values(&[BOUNCES], &[1]).is_err(), "discrete output");
-    assert!(inst.set_values(&[E], &[1]).is_err(), "Integer access to a Real");
+    assert!(
+        inst.set_values(&[Y0], &[1.0]).is_err(),
+        "outputs are calculated"
+    );
+    assert!(
+        inst.set_values(&[0], &[1.0]).is_err(),
+        "time is independent"
+    );
+    assert!(
+        inst.set_values(&[99], &[1.0]).is_err(),
+        "unknown value reference"
+    );
+    assert!(
+        inst.set_values(&[BOUNCES], &[1]).is_err(),
+        "discrete output"
+    );
+    assert!(
+        inst.set_values(&[E], &[1]).is_err(),
+        "Integer access to a Real"
+    );
     inst.set_values(&[ENABLED], &[false]).unwrap();
     inst.set_values(&[H], &[2.0]).unwrap();
     inst.enter_initialization_mode().unwrap();
@@ -128,12 +160,22 @@ fn setting_follows_causality_variability_and_bounds() {
     let outcome = inst.set_values(&[E], &[0.6]);
     assert_eq!(inst.report("fmi2SetReal", outcome), Status::Error);
     assert!(log.contains("fmi2SetReal: e is a fixed parameter and cannot be set in event mode"));
-    assert!(inst.set_values(&[H], &[1.0]).is_err(), "states are set with setContinuousStates");
+    assert!(
+        inst.set_values(&[H], &[1.0]).is_err(),
+        "states are set with setContinuousStates"
+    );
     inst.set_values(&[G, F], &[9.0, 1.0]).unwrap();
     assert!(inst.set_values(&[G, E], &[8.0, 0.1]).is_err());
-    assert_eq!(get(&mut inst, &[G, E, H]), [9.0, 0.5, 2.0], "a rejected call changes nothing");
+    assert_eq!(
+        get(&mut inst, &[G, E, H]),
+        [9.0, 0.5, 2.0],
+        "a rejected call changes nothing"
+    );
     inst.enter_continuous_time_mode().unwrap();
-    assert!(inst.set_values(&[G], &[1.0]).is_err(), "tunable parameters only at events");
+    assert!(
+        inst.set_values(&[G], &[1.0]).is_err(),
+        "tunable parameters only at events"
+    );
     inst.set_values(&[F], &[2.0]).unwrap();
     let mut flags = [true];
     inst.get_values(&[ENABLED], &mut flags).unwrap();
@@ -153,7 +195,10 @@ fn derivatives_outputs_and_nominals_follow_the_model() {
     inst.get_derivatives(&mut dx).unwrap();
     assert_eq!(dx, [v, -g - k * v.powi(3) + h.sin() * f + t * 0.01]);
     assert_eq!(get(&mut inst, &[DER_H, DER_V]), dx);
-    assert_eq!(get(&mut inst, &[Y0, Y1]), [h * h * v + f * k, (-h).exp() * g + t * t]);
+    assert_eq!(
+        get(&mut inst, &[Y0, Y1]),
+        [h * h * v + f * k, (-h).exp() * g + t * t]
+    );
     let mut nominals = [0.0; 2];
     inst.get_nominals(&mut nominals).unwrap();
     assert_eq!(nominals, [2.0, 1.0]);
@@ -177,7 +222,10 @@ fn a_sign_change_of_an_indicator_applies_the_reset_map() {
     inst.get_values(&[BOUNCES], &mut bounces).unwrap();
     assert_eq!(bounces, [1]);
     let again = inst.update_discrete_states().unwrap();
-    assert!(!again.values_changed, "no second reset for the same crossing");
+    assert!(
+        !again.values_changed,
+        "no second reset for the same crossing"
+    );
 }
 
 /// FMI lets a host skip fmiCompletedIntegratorStep when the description says it is not
@@ -195,9 +243,15 @@ fn every_bounce_is_seen_without_completed_integrator_steps() {
         inst.set_time(t).unwrap();
         inst.set_continuous_states(&[-1e-12, v_landing]).unwrap();
         inst.enter_event_mode().unwrap();
-        assert!(inst.update_discrete_states().unwrap().values_changed, "landing {k}");
+        assert!(
+            inst.update_discrete_states().unwrap().values_changed,
+            "landing {k}"
+        );
         assert_eq!(get(&mut inst, &[H, V]), [0.0, -0.7 * v_landing]);
-        assert!(!inst.update_discrete_states().unwrap().values_changed, "the same landing again");
+        assert!(
+            !inst.update_discrete_states().unwrap().values_changed,
+            "the same landing again"
+        );
         inst.get_values(&[BOUNCES], &mut bounces).unwrap();
         assert_eq!(bounces, [k as i32 + 1]);
     }
@@ -224,7 +278,10 @@ fn an_indicator_starting_at_rest_on_zero_is_armed_by_the_values_the_host_reads()
     inst.set_continuous_states(&[-1e-3, -2.0]).unwrap();
     inst.get_event_indicators(&mut z).unwrap();
     inst.enter_event_mode().unwrap();
-    assert!(inst.update_discrete_states().unwrap().values_changed, "the first landing");
+    assert!(
+        inst.update_discrete_states().unwrap().values_changed,
+        "the first landing"
+    );
     let mut bounces = [0i32];
     inst.get_values(&[BOUNCES], &mut bounces).unwrap();
     assert_eq!(bounces, [1]);
@@ -277,7 +334,8 @@ fn directional_derivatives_match_central_differences() {
         let mut seed = [0.0; KNOWNS.len()];
         seed[j] = 1.0;
         let mut column = [0.0; UNKNOWNS.len()];
-        inst.directional_derivative(&UNKNOWNS, &KNOWNS, &seed, &mut column).unwrap();
+        inst.directional_derivative(&UNKNOWNS, &KNOWNS, &seed, &mut column)
+            .unwrap();
         let base = get(&mut inst, &[known])[0];
         let delta = 1e-6 * base.abs().max(1.0);
         set_known(&mut inst, known, base + delta);
@@ -305,23 +363,31 @@ fn adjoint_derivatives_are_the_transpose_of_directional_ones() {
         let w = randoms(seed, KNOWNS.len());
         let v = randoms(seed + 100, UNKNOWNS.len());
         let mut jw = [0.0; UNKNOWNS.len()];
-        inst.directional_derivative(&UNKNOWNS, &KNOWNS, &w, &mut jw).unwrap();
+        inst.directional_derivative(&UNKNOWNS, &KNOWNS, &w, &mut jw)
+            .unwrap();
         let mut jtv = [0.0; KNOWNS.len()];
-        inst.adjoint_derivative(&UNKNOWNS, &KNOWNS, &v, &mut jtv).unwrap();
+        inst.adjoint_derivative(&UNKNOWNS, &KNOWNS, &v, &mut jtv)
+            .unwrap();
         let lhs: f64 = v.iter().zip(&jw).map(|(a, b)| a * b).sum();
         let rhs: f64 = jtv.iter().zip(&w).map(|(a, b)| a * b).sum();
-        assert!((lhs - rhs).abs() <= 1e-12 * lhs.abs().max(rhs.abs()), "{lhs} vs {rhs}");
+        assert!(
+            (lhs - rhs).abs() <= 1e-12 * lhs.abs().max(rhs.abs()),
+            "{lhs} vs {rhs}"
+        );
     }
     assert!(
-        inst.adjoint_derivative(&UNKNOWNS, &KNOWNS, &[1.0; 3], &mut [0.0; 5]).is_err(),
+        inst.adjoint_derivative(&UNKNOWNS, &KNOWNS, &[1.0; 3], &mut [0.0; 5])
+            .is_err(),
         "seed length"
     );
     assert!(
-        inst.directional_derivative(&[H], &KNOWNS, &[1.0; 5], &mut [0.0; 1]).is_err(),
+        inst.directional_derivative(&[H], &KNOWNS, &[1.0; 5], &mut [0.0; 1])
+            .is_err(),
         "a state is no unknown"
     );
     assert!(
-        inst.directional_derivative(&UNKNOWNS, &[Y0], &[1.0], &mut [0.0; 4]).is_err(),
+        inst.directional_derivative(&UNKNOWNS, &[Y0], &[1.0], &mut [0.0; 4])
+            .is_err(),
         "an output is no known"
     );
 }
@@ -340,19 +406,27 @@ fn fmu_state_restores_everything_and_survives_serialization() {
 
     let mut bytes = vec![0u8; inst.serialized_fmu_state_size(handle).unwrap()];
     inst.serialize_fmu_state(handle, &mut bytes).unwrap();
-    assert!(inst.serialize_fmu_state(handle, &mut vec![0u8; bytes.len() + 1]).is_err());
+    assert!(inst
+        .serialize_fmu_state(handle, &mut vec![0u8; bytes.len() + 1])
+        .is_err());
     let (mut fresh, _) = instance(Kind::ModelExchange);
     let copy = fresh.deserialize_fmu_state(&bytes).unwrap();
     fresh.set_fmu_state(copy).unwrap();
     assert_eq!(fresh.capture().unwrap(), saved);
     assert_eq!(get(&mut fresh, &UNKNOWNS), get(&mut inst, &UNKNOWNS));
 
-    assert!(fresh.set_fmu_state(handle).is_err(), "a handle of another instance");
+    assert!(
+        fresh.set_fmu_state(handle).is_err(),
+        "a handle of another instance"
+    );
     inst.free_fmu_state(handle).unwrap();
     assert!(inst.set_fmu_state(handle).is_err(), "freed");
     assert!(inst.free_fmu_state(std::ptr::null_mut()).is_ok());
     let (mut cs, _) = instance(Kind::CoSimulation);
-    assert!(cs.deserialize_fmu_state(&bytes).is_err(), "a Model Exchange state");
+    assert!(
+        cs.deserialize_fmu_state(&bytes).is_err(),
+        "a Model Exchange state"
+    );
 }
 
 #[test]
@@ -391,12 +465,18 @@ fn garbage_serialized_states_are_rejected() {
     assert!(serialization::decode(&[], &layout).is_err());
     assert!(serialization::decode(b"definitely not an FMU state", &layout).is_err());
     for cut in [10, bytes.len() / 2, bytes.len() - 1] {
-        assert!(serialization::decode(&bytes[..cut], &layout).is_err(), "truncated at {cut}");
+        assert!(
+            serialization::decode(&bytes[..cut], &layout).is_err(),
+            "truncated at {cut}"
+        );
     }
     for i in (0..bytes.len()).step_by(7) {
         let mut corrupt = bytes.clone();
         corrupt[i] ^= 0x40;
-        assert!(serialization::decode(&corrupt, &layout).is_err(), "flipped byte {i}");
+        assert!(
+            serialization::decode(&corrupt, &layout).is_err(),
+            "flipped byte {i}"
+        );
     }
     let other = Layout::of("{another-model}", Kind::ModelExchange, &inst.state);
     let message = serialization::decode(&bytes, &other).unwrap_err().message;
@@ -433,9 +513,16 @@ fn cosimulation_steps_restore_and_repeat_bit_identically() {
 fn input_derivatives_extrapolate_inputs_over_the_step() {
     let (mut inst, _) = initialized(Kind::CoSimulation);
     inst.set_values(&[F], &[1.0]).unwrap();
-    inst.set_input_derivatives(&[F, F], &[1, 2], &[2.0, 4.0]).unwrap();
-    assert!(inst.set_input_derivatives(&[F], &[3], &[1.0]).is_err(), "order above the maximum");
-    assert!(inst.set_input_derivatives(&[G], &[1], &[1.0]).is_err(), "not an input");
+    inst.set_input_derivatives(&[F, F], &[1, 2], &[2.0, 4.0])
+        .unwrap();
+    assert!(
+        inst.set_input_derivatives(&[F], &[3], &[1.0]).is_err(),
+        "order above the maximum"
+    );
+    assert!(
+        inst.set_input_derivatives(&[G], &[1], &[1.0]).is_err(),
+        "not an input"
+    );
     inst.do_step(0.0, 0.5).unwrap();
     // u(t) = 1 + 2 t + 2 t^2: at 0.5, u = 2.5 and du/dt = 4.
     assert!((get(&mut inst, &[F])[0] - 2.5).abs() < 1e-15);
@@ -452,14 +539,24 @@ fn output_derivatives_are_exact_time_derivatives() {
     let [h, v, g, k] = [H, V, G, K].map(|vr| get(&mut inst, &[vr])[0]);
     let (t, df) = (inst.time(), 0.3);
     let dv = get(&mut inst, &[DER_V])[0];
-    let expected = [2.0 * h * v * v + h * h * dv + df * k, -(-h).exp() * v * g + 2.0 * t];
+    let expected = [
+        2.0 * h * v * v + h * h * dv + df * k,
+        -(-h).exp() * v * g + 2.0 * t,
+    ];
     let mut rates = [0.0; 2];
-    inst.output_derivatives(&[Y0, Y1], &[1, 1], &mut rates).unwrap();
+    inst.output_derivatives(&[Y0, Y1], &[1, 1], &mut rates)
+        .unwrap();
     for (a, b) in rates.iter().zip(expected) {
         assert!((a - b).abs() <= 1e-14 * b.abs().max(1.0), "{a} vs {b}");
     }
-    assert!(inst.output_derivatives(&[Y0], &[2], &mut [0.0]).is_err(), "order 2 is not provided");
-    assert!(inst.output_derivatives(&[H], &[1], &mut [0.0]).is_err(), "not an output");
+    assert!(
+        inst.output_derivatives(&[Y0], &[2], &mut [0.0]).is_err(),
+        "order 2 is not provided"
+    );
+    assert!(
+        inst.output_derivatives(&[H], &[1], &mut [0.0]).is_err(),
+        "not an output"
+    );
 }
 
 #[test]
@@ -477,7 +574,11 @@ fn a_non_finite_step_is_discarded_and_rolled_back() {
         (after.dynamic.t, &after.dynamic.x, &after.integrator),
         (before.dynamic.t, &before.dynamic.x, &before.integrator)
     );
-    assert_eq!(inst.mode(), Mode::Step, "a discarded step leaves the instance usable");
+    assert_eq!(
+        inst.mode(),
+        Mode::Step,
+        "a discarded step leaves the instance usable"
+    );
 }
 
 #[test]
@@ -506,37 +607,74 @@ fn cosimulation_with_event_mode_starts_in_event_mode() {
     inst.enter_event_mode().unwrap();
     inst.enter_step_mode().unwrap();
     let (mut plain, _) = initialized(Kind::CoSimulation);
-    assert!(plain.enter_event_mode().is_err(), "no event mode without eventModeUsed");
+    assert!(
+        plain.enter_event_mode().is_err(),
+        "no event mode without eventModeUsed"
+    );
 }
 
 fn texts(inst: &mut Instance<Ball>, vrs: &[u32]) -> Vec<String> {
     let texts = inst.get_strings(vrs).unwrap();
-    texts.iter().map(|t| t.to_str().unwrap().to_owned()).collect()
+    texts
+        .iter()
+        .map(|t| t.to_str().unwrap().to_owned())
+        .collect()
 }
 
 #[test]
 fn string_parameters_are_set_before_initialization_and_outputs_computed_from_them() {
     let (mut inst, _) = instance(Kind::ModelExchange);
-    assert_eq!(texts(&mut inst, &[SURFACE, STATUS]), ["floor", "0 bounces on the floor"]);
+    assert_eq!(
+        texts(&mut inst, &[SURFACE, STATUS]),
+        ["floor", "0 bounces on the floor"]
+    );
     inst.set_strings(&[SURFACE], &["ice"]).unwrap();
     inst.setup_experiment(None, 0.0, None).unwrap();
     inst.enter_initialization_mode().unwrap();
     inst.exit_initialization_mode().unwrap();
-    assert_eq!(texts(&mut inst, &[STATUS, SURFACE, STATUS]), ["0 bounces on the ice", "ice", "0 bounces on the ice"]);
+    assert_eq!(
+        texts(&mut inst, &[STATUS, SURFACE, STATUS]),
+        ["0 bounces on the ice", "ice", "0 bounces on the ice"]
+    );
 
     let error = inst.set_strings(&[SURFACE], &["sand"]).unwrap_err().message;
-    assert!(error.contains("surface is a String parameter and cannot be set in"), "{error}");
+    assert!(
+        error.contains("surface is a String parameter and cannot be set in"),
+        "{error}"
+    );
     let error = inst.set_strings(&[STATUS], &["x"]).unwrap_err().message;
-    assert!(error.contains("status is calculated by the model"), "{error}");
+    assert!(
+        error.contains("status is calculated by the model"),
+        "{error}"
+    );
     let error = inst.get_strings(&[SURFACE, 99]).unwrap_err().message;
     assert!(error.contains("unknown value reference 99"), "{error}");
-    assert!(inst.get_strings(&[H]).unwrap_err().message.contains("not String"));
-    assert!(inst.get_values(&[SURFACE], &mut [0.0]).unwrap_err().message.contains("not Real"));
-    assert!(inst.set_strings(&[SURFACE], &[]).is_err(), "one value per reference");
-    assert_eq!(texts(&mut inst, &[SURFACE]), ["ice"], "failed calls change nothing");
+    assert!(inst
+        .get_strings(&[H])
+        .unwrap_err()
+        .message
+        .contains("not String"));
+    assert!(inst
+        .get_values(&[SURFACE], &mut [0.0])
+        .unwrap_err()
+        .message
+        .contains("not Real"));
+    assert!(
+        inst.set_strings(&[SURFACE], &[]).is_err(),
+        "one value per reference"
+    );
+    assert_eq!(
+        texts(&mut inst, &[SURFACE]),
+        ["ice"],
+        "failed calls change nothing"
+    );
 
     inst.reset();
-    assert_eq!(texts(&mut inst, &[SURFACE]), ["floor"], "reset restores the start value");
+    assert_eq!(
+        texts(&mut inst, &[SURFACE]),
+        ["floor"],
+        "reset restores the start value"
+    );
 }
 
 #[test]
@@ -553,14 +691,19 @@ fn string_parameters_are_part_of_the_fmu_state_and_its_serialization() {
     let (mut fresh, _) = instance(Kind::CoSimulation);
     let copy = fresh.deserialize_fmu_state(&bytes).unwrap();
     fresh.set_fmu_state(copy).unwrap();
-    assert_eq!(texts(&mut fresh, &[SURFACE, STATUS]), ["wet grass \u{e9}", "0 bounces on the wet grass \u{e9}"]);
+    assert_eq!(
+        texts(&mut fresh, &[SURFACE, STATUS]),
+        ["wet grass \u{e9}", "0 bounces on the wet grass \u{e9}"]
+    );
 
     // A text C cannot carry (a NUL byte), even under a valid checksum, is rejected.
     let snapshot = inst.capture().unwrap();
     let layout = inst.layout();
     let mut broken = snapshot.clone();
     broken.dynamic.s[0] = "\0".to_owned();
-    let message = serialization::decode(&serialization::encode(&broken, &layout), &layout).unwrap_err().message;
+    let message = serialization::decode(&serialization::encode(&broken, &layout), &layout)
+        .unwrap_err()
+        .message;
     assert!(message.contains("String parameter"), "{message}");
 }
 
@@ -571,7 +714,16 @@ fn a_communication_step_of_too_many_internal_steps_is_an_error_not_a_hang() {
     let (mut inst, log) = initialized(Kind::CoSimulation);
     let error = inst.do_step(0.0, 1e308).unwrap_err();
     assert_eq!(error.status, Status::Error);
-    assert!(error.message.contains("would take more than 1e7 internal steps"), "{}", error.message);
-    assert!(inst.do_step(0.0, 1e-3).is_ok(), "the instance is unchanged and usable");
+    assert!(
+        error
+            .message
+            .contains("would take more than 1e7 internal steps"),
+        "{}",
+        error.message
+    );
+    assert!(
+        inst.do_step(0.0, 1e-3).is_ok(),
+        "the instance is unchanged and usable"
+    );
     drop(log);
 }

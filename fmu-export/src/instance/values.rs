@@ -55,10 +55,20 @@ impl FmiValue for bool {
 /// Modes in which start values and fixed parameters may be set.
 const BEFORE_INITIALIZATION_ENDS: &[Mode] = &[Mode::Instantiated, Mode::Initialization];
 /// Modes in which tunable parameters may be set.
-const TUNABLE: &[Mode] = &[Mode::Instantiated, Mode::Initialization, Mode::Event, Mode::Step];
+const TUNABLE: &[Mode] = &[
+    Mode::Instantiated,
+    Mode::Initialization,
+    Mode::Event,
+    Mode::Step,
+];
 /// Modes in which inputs may be set.
-const INPUT: &[Mode] =
-    &[Mode::Instantiated, Mode::Initialization, Mode::Event, Mode::ContinuousTime, Mode::Step];
+const INPUT: &[Mode] = &[
+    Mode::Instantiated,
+    Mode::Initialization,
+    Mode::Event,
+    Mode::ContinuousTime,
+    Mode::Step,
+];
 
 impl<S: System> Instance<S> {
     /// The variable with value reference `vr`, checked to be of type `ty`.
@@ -140,7 +150,10 @@ impl<S: System> Instance<S> {
             Role::StringParameter(_) | Role::StringOutput(_) => {
                 unreachable!("`variable` rejects String variables for numeric types")
             }
-            Role::Sensitivity { output, sensitivity } => {
+            Role::Sensitivity {
+                output,
+                sensitivity,
+            } => {
                 let ny = self.declaration().outputs.len();
                 let name = self.name_of(role).to_owned();
                 let values = self.output_sensitivities().map_err(|problem| Problem {
@@ -181,9 +194,10 @@ impl<S: System> Instance<S> {
             (Role::Parameter(_), ..) | (_, Causality::Parameter, _) => {
                 (BEFORE_INITIALIZATION_ENDS, "fixed parameter")
             }
-            (Role::State(_), ..) => {
-                (BEFORE_INITIALIZATION_ENDS, "continuous state (use setContinuousStates)")
-            }
+            (Role::State(_), ..) => (
+                BEFORE_INITIALIZATION_ENDS,
+                "continuous state (use setContinuousStates)",
+            ),
             (Role::Discrete(_), ..) => (BEFORE_INITIALIZATION_ENDS, "discrete variable"),
         };
         if allowed.contains(&self.state.mode) {
@@ -213,16 +227,22 @@ fn check_lengths(n_vr: usize, n_values: usize) -> Outcome {
 fn check_bounds(var: &ModelVariable, value: f64) -> Outcome {
     let name = &var.var.name;
     if !value.is_finite() {
-        return Err(Problem::error(format!("{name} = {value} is not a finite value")));
+        return Err(Problem::error(format!(
+            "{name} = {value} is not a finite value"
+        )));
     }
     if let Some(min) = var.var.min {
         if value < min {
-            return Err(Problem::error(format!("{name} = {value} is below its minimum {min}")));
+            return Err(Problem::error(format!(
+                "{name} = {value} is below its minimum {min}"
+            )));
         }
     }
     if let Some(max) = var.var.max {
         if value > max {
-            return Err(Problem::error(format!("{name} = {value} is above its maximum {max}")));
+            return Err(Problem::error(format!(
+                "{name} = {value} is above its maximum {max}"
+            )));
         }
     }
     Ok(())

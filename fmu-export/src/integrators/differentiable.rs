@@ -80,14 +80,5 @@ pub trait DifferentiableScheme<S: System>: Scheme<S> {
 
     /// Writes the outputs `y` at the discrete state `w`.
     #[allow(clippy::too_many_arguments)]
-    fn outputs<T: Scalar>(
-        &self,
-        sys: &S,
-        t: T,
-        w: &[T],
-        u: &[T],
-        p: &[T],
-        d: &[f64],
-        y: &mut [T],
-    );
+    fn outputs<T: Scalar>(&self, sys: &S, t: T, w: &[T], u: &[T], p: &[T], d: &[f64], y: &mut [T]);
 }

@@ -49,9 +49,11 @@ impl StepBuffers {
     /// (`next` is sized where it is used.)
     fn load(&mut self, state: &[f64], ns: usize, d: &[f64]) {
         let (w, references) = state.split_at(ns);
-        for (buffer, values) in
-            [(&mut self.w, w), (&mut self.references, references), (&mut self.d, d)]
-        {
+        for (buffer, values) in [
+            (&mut self.w, w),
+            (&mut self.references, references),
+            (&mut self.d, d),
+        ] {
             buffer.clear();
             buffer.extend_from_slice(values);
         }
@@ -62,7 +64,11 @@ impl<M> SchemeIntegrator<M> {
     /// An integrator for `scheme`, whose state vector has `len` entries (method state plus
     /// one per event indicator), all zero until [`Integrator::initialize`].
     pub fn with_state_len(scheme: M, len: usize) -> Self {
-        SchemeIntegrator { scheme, state: vec![0.0; len], buffers: StepBuffers::default() }
+        SchemeIntegrator {
+            scheme,
+            state: vec![0.0; len],
+            buffers: StepBuffers::default(),
+        }
     }
 
     /// The one-step method (for residual evaluations by the adjoint layer).
@@ -122,7 +128,14 @@ impl<M> SchemeIntegrator<M> {
         let ns = self.scheme.state_len();
         let mut buffers = std::mem::take(&mut self.buffers);
         buffers.load(&self.state, ns, d);
-        let mut step = CommunicationStep { scheme: &self.scheme, sys, u, p, buffers, tape };
+        let mut step = CommunicationStep {
+            scheme: &self.scheme,
+            sys,
+            u,
+            p,
+            buffers,
+            tape,
+        };
         let result = step.run(t, t + h);
         let buffers = step.buffers;
         // Commit only a completed step, so a failed one leaves state and `d` untouched.
@@ -217,9 +230,19 @@ impl<'a, S: System, M: DifferentiableScheme<S>> CommunicationStep<'a, S, M> {
     /// Records an accepted step from `(t, self.buffers.w)` to `w_next`, when recording.
     fn record_step(&mut self, t: f64, h: f64, w_next: &[f64], end: StepEnd) {
         if let Some(tape) = self.tape.as_deref_mut() {
-            let (w_prev, w_next, d) =
-                (self.buffers.w.clone(), w_next.to_vec(), self.buffers.d.clone());
-            tape.push(Segment::Step { t, h, w_prev, w_next, d, end });
+            let (w_prev, w_next, d) = (
+                self.buffers.w.clone(),
+                w_next.to_vec(),
+                self.buffers.d.clone(),
+            );
+            tape.push(Segment::Step {
+                t,
+                h,
+                w_prev,
+                w_next,
+                d,
+                end,
+            });
         }
     }
 
@@ -260,25 +283,49 @@ impl<'a, S: System, M: DifferentiableScheme<S>> CommunicationStep<'a, S, M> {
         next.resize(self.buffers.w.len(), 0.0);
         while stop - t > NEGLIGIBLE * t.abs().max(1.0) {
             let (scheme, sys, u, p) = (self.scheme, self.sys, self.u, self.p);
-            let cx = StepContext { sys, u, p, d: &self.buffers.d };
+            let cx = StepContext {
+                sys,
+                u,
+                p,
+                d: &self.buffers.d,
+            };
             let t_next = scheme.advance(&cx, t, stop, &self.buffers.w, &mut next)?;
             report.internal_steps += 1;
             if !self.buffers.references.is_empty() {
-                let z =
-                    indicators(sys, t_next, scheme.continuous_state(&next), u, p, &self.buffers.d);
+                let z = indicators(
+                    sys,
+                    t_next,
+                    scheme.continuous_state(&next),
+                    u,
+                    p,
+                    &self.buffers.d,
+                );
                 if any_crossing(&self.buffers.references, &z) {
                     let h = t_next - t;
-                    let shortened = ShortenedStep { scheme, cx, t, w: &self.buffers.w };
+                    let shortened = ShortenedStep {
+                        scheme,
+                        cx,
+                        t,
+                        w: &self.buffers.w,
+                    };
                     let located = shortened.locate(h, next, z, &self.buffers.references)?;
                     let end = StepEnd::Event(located.crossings.clone());
                     self.record_step(t, located.h, &located.w, end);
                     self.buffers.w = located.w;
-                    let t_event = if located.h == h { t_next } else { t + located.h };
+                    let t_event = if located.h == h {
+                        t_next
+                    } else {
+                        t + located.h
+                    };
                     return Ok((t_event, Some(located.crossings)));
                 }
                 advance_signs(&mut self.buffers.references, &z);
             }
-            let end = if t_next == stop { StepEnd::Stop } else { StepEnd::Free };
+            let end = if t_next == stop {
+                StepEnd::Stop
+            } else {
+                StepEnd::Free
+            };
             self.record_step(t, t_next - t, &next, end);
             std::mem::swap(&mut self.buffers.w, &mut next);
             t = t_next;
@@ -296,7 +343,13 @@ impl<'a, S: System, M: DifferentiableScheme<S>> CommunicationStep<'a, S, M> {
         let d_old = self.buffers.d.clone();
         let u_t = inputs_at(u, t);
         sys.reset(
-            &Args { t, x: &x, u: &u_t, p, d: &d_old },
+            &Args {
+                t,
+                x: &x,
+                u: &u_t,
+                p,
+                d: &d_old,
+            },
             event,
             &mut x_new,
             &mut self.buffers.d,
@@ -310,7 +363,14 @@ impl<'a, S: System, M: DifferentiableScheme<S>> CommunicationStep<'a, S, M> {
                 Event::Time => RecordedEvent::Time,
             };
             let (w_next, d_next) = (self.buffers.w.clone(), self.buffers.d.clone());
-            tape.push(Segment::Reset { t, event, w_prev, d_prev: d_old, w_next, d_next });
+            tape.push(Segment::Reset {
+                t,
+                event,
+                w_prev,
+                d_prev: d_old,
+                w_next,
+                d_next,
+            });
         }
         if !self.buffers.references.is_empty() {
             let z = indicators(sys, t, &x_new, u, p, &self.buffers.d);

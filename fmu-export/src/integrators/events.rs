@@ -43,7 +43,16 @@ pub fn indicators<S: System>(
 ) -> Vec<f64> {
     let u_t = inputs_at(u, t);
     let mut z = vec![0.0; sys.declaration().event_indicators];
-    sys.event_indicators(&Args { t, x, u: &u_t, p, d }, &mut z);
+    sys.event_indicators(
+        &Args {
+            t,
+            x,
+            u: &u_t,
+            p,
+            d,
+        },
+        &mut z,
+    );
     z
 }
 
@@ -58,13 +67,35 @@ pub fn indicator_rates<S: System>(
 ) -> Vec<f64> {
     let u_t = inputs_at(u, t);
     let mut f = vec![0.0; x.len()];
-    sys.derivatives(&Args { t, x, u: &u_t, p, d }, &mut f);
+    sys.derivatives(
+        &Args {
+            t,
+            x,
+            u: &u_t,
+            p,
+            d,
+        },
+        &mut f,
+    );
     let td = Dual64::new(t, 1.0);
-    let xd: Vec<Dual64> = x.iter().zip(&f).map(|(&xi, &fi)| Dual64::new(xi, fi)).collect();
+    let xd: Vec<Dual64> = x
+        .iter()
+        .zip(&f)
+        .map(|(&xi, &fi)| Dual64::new(xi, fi))
+        .collect();
     let ud = inputs_at(u, td);
     let pd: Vec<Dual64> = lift(p);
     let mut z = vec![Dual64::from(0.0); sys.declaration().event_indicators];
-    sys.event_indicators(&Args { t: td, x: &xd, u: &ud, p: &pd, d }, &mut z);
+    sys.event_indicators(
+        &Args {
+            t: td,
+            x: &xd,
+            u: &ud,
+            p: &pd,
+            d,
+        },
+        &mut z,
+    );
     z.iter().map(|zi| zi.eps).collect()
 }
 
@@ -81,13 +112,20 @@ pub fn crossing(reference: f64, z: f64) -> Crossing {
 
 /// Whether any indicator crossed zero.
 pub fn any_crossing(references: &[f64], z: &[f64]) -> bool {
-    references.iter().zip(z).any(|(&r, &zi)| crossing(r, zi) != Crossing::None)
+    references
+        .iter()
+        .zip(z)
+        .any(|(&r, &zi)| crossing(r, zi) != Crossing::None)
 }
 
 /// Reference signs at the start of an integration: the sign of `z`, or of `dz/dt` where `z = 0`.
 pub fn initial_signs(z: &[f64], rates: &[f64], references: &mut [f64]) {
     for ((r, &zi), &ri) in references.iter_mut().zip(z).zip(rates) {
-        *r = if zi != 0.0 { zi.signum() } else { sign_or_zero(ri) };
+        *r = if zi != 0.0 {
+            zi.signum()
+        } else {
+            sign_or_zero(ri)
+        };
     }
 }
 
@@ -96,7 +134,11 @@ pub fn initial_signs(z: &[f64], rates: &[f64], references: &mut [f64]) {
 pub fn post_event_signs(t: f64, z: &[f64], rates: &[f64], references: &mut [f64]) {
     let band = BAND * time_tolerance(t);
     for ((r, &zi), &ri) in references.iter_mut().zip(z).zip(rates) {
-        *r = if zi.abs() <= ri.abs() * band && ri != 0.0 { ri.signum() } else { sign_or_zero(zi) };
+        *r = if zi.abs() <= ri.abs() * band && ri != 0.0 {
+            ri.signum()
+        } else {
+            sign_or_zero(zi)
+        };
     }
 }
 
@@ -178,7 +220,13 @@ impl<S: System, M: Scheme<S>> ShortenedStep<'_, S, M> {
         let mut z_lo: Vec<f64> = z_start
             .iter()
             .zip(references)
-            .map(|(&z, &r)| if z * r > 0.0 { z } else { r * f64::MIN_POSITIVE })
+            .map(|(&z, &r)| {
+                if z * r > 0.0 {
+                    z
+                } else {
+                    r * f64::MIN_POSITIVE
+                }
+            })
             .collect();
         let (mut lo, mut hi, mut w_hi, mut z_hi) = (0.0, h, w_end, z_end);
         let tolerance = time_tolerance(self.t);
@@ -196,7 +244,11 @@ impl<S: System, M: Scheme<S>> ShortenedStep<'_, S, M> {
                 .filter(|&(i, &r)| crossing(r, z_hi[i]) != Crossing::None)
                 .map(|(i, _)| lo + width * z_lo[i] / (z_lo[i] - z_hi[i]))
                 .fold(hi, f64::min);
-            let theta = if width > 0.5 * widths[0] { 0.5 * (lo + hi) } else { secant };
+            let theta = if width > 0.5 * widths[0] {
+                0.5 * (lo + hi)
+            } else {
+                secant
+            };
             let theta = theta.clamp(lo + 0.25 * tolerance, hi - 0.25 * tolerance);
             widths = [widths[1], width];
             let (w, z) = self.solve(theta)?;
@@ -214,8 +266,16 @@ impl<S: System, M: Scheme<S>> ShortenedStep<'_, S, M> {
                 replaced_hi_last = Some(false);
             }
         }
-        let crossings = references.iter().zip(&z_hi).map(|(&r, &z)| crossing(r, z)).collect();
-        Ok(Located { h: hi, w: w_hi, crossings })
+        let crossings = references
+            .iter()
+            .zip(&z_hi)
+            .map(|(&r, &z)| crossing(r, z))
+            .collect();
+        Ok(Located {
+            h: hi,
+            w: w_hi,
+            crossings,
+        })
     }
 }
 

@@ -68,7 +68,10 @@ impl Hht {
             (-1.0 / 3.0..=0.0).contains(&alpha),
             "HHT alpha must lie in [-1/3, 0], got {alpha}"
         );
-        assert!(max_step > 0.0, "HHT max_step must be positive, got {max_step}");
+        assert!(
+            max_step > 0.0,
+            "HHT max_step must be positive, got {max_step}"
+        );
         Hht {
             dofs,
             constraints,
@@ -97,7 +100,12 @@ impl Hht {
     /// Splits `w` into `(q, v, a, lambda)`.
     fn split<'w, T>(&self, w: &'w [T]) -> (&'w [T], &'w [T], &'w [T], &'w [T]) {
         let n = self.dofs;
-        (&w[..n], &w[n..2 * n], &w[2 * n..3 * n], &w[3 * n..3 * n + self.constraints])
+        (
+            &w[..n],
+            &w[n..2 * n],
+            &w[2 * n..3 * n],
+            &w[3 * n..3 * n + self.constraints],
+        )
     }
 
     /// Entries of the discrete state `w`.
@@ -169,7 +177,14 @@ impl Hht {
             r[n + i] = v[i] - v0 - old_v * a0 - new_v * a[i];
         }
         let u_t = inputs_at(u, t);
-        let args = MechArgs { t, q, v, u: &u_t, p, d };
+        let args = MechArgs {
+            t,
+            q,
+            v,
+            u: &u_t,
+            p,
+            d,
+        };
         let mut mass: SmallMatrix<T> = matrix_zeros(n * n);
         sys.mass_matrix_into(&args, &mut mass);
         let mut imbalance: Small<T> = zeros(n);
@@ -214,8 +229,16 @@ impl Hht {
         let p_dual: Small<Dual64> = cx.p.iter().map(|&v| Dual64::from(v)).collect();
         let imbalance_prev = self.start_imbalance(cx, t, w, &p_dual);
         let imbalance_prev = &imbalance_prev;
-        let mut equation =
-            StepEquation { hht: self, cx, t, h, w_prev: w, imbalance_prev, p_dual, scale };
+        let mut equation = StepEquation {
+            hht: self,
+            cx,
+            t,
+            h,
+            w_prev: w,
+            imbalance_prev,
+            p_dual,
+            scale,
+        };
         let mut matrix: Option<IterationMatrix> = None;
         newton.solve(t, w_next, &mut matrix, &mut equation)
     }
@@ -234,7 +257,19 @@ impl Hht {
         let t = Dual64::from(t);
         let u_t = inputs_at(cx.u, t);
         let mut imbalance: Small<Dual64> = zeros(self.dofs);
-        self.imbalance(cx.sys, &MechArgs { t, q, v, u: &u_t, p, d: cx.d }, lambda, &mut imbalance);
+        self.imbalance(
+            cx.sys,
+            &MechArgs {
+                t,
+                q,
+                v,
+                u: &u_t,
+                p,
+                d: cx.d,
+            },
+            lambda,
+            &mut imbalance,
+        );
         imbalance.iter().map(|i| i.re).collect()
     }
 
@@ -272,7 +307,12 @@ impl Hht {
         let (q, rest) = scale.split_at_mut(n);
         let (v, rest) = rest.split_at_mut(n);
         let (a, lambda) = rest.split_at_mut(n);
-        for (block, value) in [(q, q_scale), (v, v_scale), (a, a_scale), (lambda, lambda_scale)] {
+        for (block, value) in [
+            (q, q_scale),
+            (v, v_scale),
+            (a, a_scale),
+            (lambda, lambda_scale),
+        ] {
             block.fill(value);
         }
         scale
@@ -288,20 +328,34 @@ impl Hht {
         let (n, sys) = (self.dofs, cx.sys);
         let (q, v, a, lambda) = self.split(w);
         let u_t = inputs_at(cx.u, t);
-        let args = MechArgs { t, q, v, u: &u_t, p: cx.p, d: cx.d };
+        let args = MechArgs {
+            t,
+            q,
+            v,
+            u: &u_t,
+            p: cx.p,
+            d: cx.d,
+        };
         let mut mass: SmallMatrix<f64> = matrix_zeros(n * n);
         sys.mass_matrix_into(&args, &mut mass);
-        let inertia: Small<f64> =
-            (0..n).map(|i| (0..n).map(|j| mass[i * n + j] * a[j]).sum()).collect();
+        let inertia: Small<f64> = (0..n)
+            .map(|i| (0..n).map(|j| mass[i * n + j] * a[j]).sum())
+            .collect();
         let mut forces: Small<f64> = zeros(n);
         sys.forces_into(&args, &mut forces);
         let mut imbalance = forces.clone();
         self.balance(sys, &args, lambda, &mut imbalance);
-        let force = largest(&inertia).max(largest(&forces)).max(largest(&imbalance));
+        let force = largest(&inertia)
+            .max(largest(&forces))
+            .max(largest(&imbalance));
         let mut constraint_jacobian: SmallMatrix<f64> = matrix_zeros(self.constraints * n);
         sys.constraint_jacobian_into(t, q, cx.p, &mut constraint_jacobian);
         let constraint_jacobian = largest(&constraint_jacobian);
-        Magnitudes { force, mass: largest(&mass), constraint_jacobian }
+        Magnitudes {
+            force,
+            mass: largest(&mass),
+            constraint_jacobian,
+        }
     }
 }
 
@@ -417,7 +471,14 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Hht {
     ) {
         let (q0, v0, _, lambda0) = self.split(w_prev);
         let u_t = inputs_at(u, t_prev);
-        let args = MechArgs { t: t_prev, q: q0, v: v0, u: &u_t, p, d };
+        let args = MechArgs {
+            t: t_prev,
+            q: q0,
+            v: v0,
+            u: &u_t,
+            p,
+            d,
+        };
         let mut imbalance_prev: Small<T> = zeros(self.dofs);
         self.imbalance(sys, &args, lambda0, &mut imbalance_prev);
         self.residual_given::<M, T, T>(sys, t_prev, h, w_next, w_prev, &imbalance_prev, u, p, d, r)
@@ -438,7 +499,14 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Hht {
         let u_t = inputs_at(u, t);
         let (q, v) = sys.split(x);
         let (a, lambda) = sys
-            .accelerations(&MechArgs { t, q, v, u: &u_t, p, d })
+            .accelerations(&MechArgs {
+                t,
+                q,
+                v,
+                u: &u_t,
+                p,
+                d,
+            })
             .map_err(|_| StepError::Singular { t: t.real() })?;
         w[..2 * n].copy_from_slice(x);
         w[2 * n..3 * n].copy_from_slice(&a);
@@ -457,7 +525,8 @@ impl<M: MechanicalModel> DifferentiableScheme<MechanicalSystem<M>> for Hht {
         y: &mut [T],
     ) {
         let (q, v, a, lambda) = self.split(w);
-        sys.model().outputs(&MechArgs { t, q, v, u, p, d }, a, lambda, y);
+        sys.model()
+            .outputs(&MechArgs { t, q, v, u, p, d }, a, lambda, y);
     }
 }
 
@@ -472,7 +541,9 @@ mod tests {
 
     impl MechanicalModel for Duffing {
         fn declaration(&self) -> Declaration {
-            Declaration::new("duffing", "").state(Var::new("q", 1.0)).state(Var::new("v", 0.0))
+            Declaration::new("duffing", "")
+                .state(Var::new("q", 1.0))
+                .state(Var::new("v", 0.0))
         }
         fn mass_matrix<T: Scalar>(&self, _a: &MechArgs<T>, m: &mut [T]) {
             m[0] = T::cst(1.0);
@@ -484,8 +555,11 @@ mod tests {
     }
 
     /// Full Newton: a fresh matrix at every iterate.
-    const FULL: Newton =
-        Newton { refresh: Refresh::Always, acceptance: Acceptance::Update, ..NEWTON };
+    const FULL: Newton = Newton {
+        refresh: Refresh::Always,
+        acceptance: Acceptance::Update,
+        ..NEWTON
+    };
 
     #[test]
     fn a_kept_matrix_reaches_the_root_of_full_newton_within_the_tolerance() {
@@ -493,9 +567,15 @@ mod tests {
         let h = 0.02;
         let hht = Hht::new(-0.1, 1, 0, h);
         let u = StepInputs::held(0.0, &[]);
-        let cx = StepContext { sys: &sys, u: &u, p: &[], d: &[] };
+        let cx = StepContext {
+            sys: &sys,
+            u: &u,
+            p: &[],
+            d: &[],
+        };
         let mut w = vec![0.0; 3];
-        hht.start(&sys, 0.0, &[1.0, 0.0], &u, &[], &[], &mut w).unwrap();
+        hht.start(&sys, 0.0, &[1.0, 0.0], &u, &[], &[], &mut w)
+            .unwrap();
         let mut trajectory = vec![w];
         let mut largest_difference = [0.0f64; 3];
         for k in 0..200 {
@@ -517,7 +597,10 @@ mod tests {
         let largest: Vec<f64> = (0..3)
             .map(|i| trajectory.iter().fold(0.0f64, |m, w| m.max(w[i].abs())))
             .collect();
-        assert!(largest[2] > 40.0, "the spring is strongly nonlinear: {largest:?}");
+        assert!(
+            largest[2] > 40.0,
+            "the spring is strongly nonlinear: {largest:?}"
+        );
         for i in 0..3 {
             assert!(
                 largest_difference[i] <= 2.0 * TOLERANCE * largest[i],

@@ -15,5 +15,8 @@ pub(crate) fn inputs_at<C: Scalar, T: Scalar + From<C>>(u: &StepInputs<C>, t: T)
 
 /// The inputs over a step with their coefficients lifted into the scalar type `T`.
 pub fn lift_inputs<T: Scalar>(u: &StepInputs<f64>) -> StepInputs<T> {
-    StepInputs { t0: u.t0, coefficients: u.coefficients.iter().map(|c| lift(c)).collect() }
+    StepInputs {
+        t0: u.t0,
+        coefficients: u.coefficients.iter().map(|c| lift(c)).collect(),
+    }
 }

@@ -32,8 +32,12 @@ pub trait NewtonProblem {
     /// into `r` too and returns `true` when it computes the residual on the way (a dual-number
     /// Jacobian does); otherwise returns `false` and leaves `r` to
     /// [`residual`](Self::residual).
-    fn linearize(&mut self, w: &[f64], matrix: &mut [f64], r: &mut [f64])
-        -> Result<bool, StepError>;
+    fn linearize(
+        &mut self,
+        w: &[f64],
+        matrix: &mut [f64],
+        r: &mut [f64],
+    ) -> Result<bool, StepError>;
 
     /// The size of `update`, which has just taken the iterate to `w`, in units of the
     /// tolerance (at most 1 is within tolerance).
@@ -224,7 +228,12 @@ mod tests {
 
     impl<F: FnMut(&[Dual64], &mut [Dual64])> Counted<F> {
         fn new(f: F, tolerance: f64) -> Self {
-            Counted { f, tolerance, residuals: 0, linearizations: 0 }
+            Counted {
+                f,
+                tolerance,
+                residuals: 0,
+                linearizations: 0,
+            }
         }
     }
 
@@ -282,16 +291,24 @@ mod tests {
             r[1] = x[1].exp() - x[0];
         };
         let tolerance = 1e-10;
-        let full = Newton { refresh: Refresh::Always, ..STEP };
+        let full = Newton {
+            refresh: Refresh::Always,
+            ..STEP
+        };
         let mut results = Vec::new();
         for newton in [STEP, full] {
             let (mut w, mut matrix) = ([1.3, 0.2], None);
             let mut problem = Counted::new(f, tolerance);
-            newton.solve(0.0, &mut w, &mut matrix, &mut problem).unwrap();
+            newton
+                .solve(0.0, &mut w, &mut matrix, &mut problem)
+                .unwrap();
             results.push((w, problem.linearizations));
         }
         let ((kept, kept_matrices), (rebuilt, rebuilt_matrices)) = (results[0], results[1]);
-        assert!(kept_matrices < rebuilt_matrices, "{kept_matrices} vs {rebuilt_matrices}");
+        assert!(
+            kept_matrices < rebuilt_matrices,
+            "{kept_matrices} vs {rebuilt_matrices}"
+        );
         for (a, b) in kept.iter().zip(rebuilt) {
             assert!((a - b).abs() <= 2.0 * tolerance, "{kept:?} vs {rebuilt:?}");
         }
@@ -327,10 +344,19 @@ mod tests {
         assert_eq!(non_finite.unwrap_err(), StepError::NonFinite { t: 1.0 });
         // atan has no Newton-convergent start far from its root (full Newton overflows to
         // infinity within 20 iterations, so it gets 5).
-        for newton in [Newton { max_iterations: 5, ..STEP }, STAGE] {
+        for newton in [
+            Newton {
+                max_iterations: 5,
+                ..STEP
+            },
+            STAGE,
+        ] {
             let diverging = solve(newton, &mut [2.0], |x, r| r[0] = x[0].atan());
             let error = diverging.unwrap_err();
-            assert!(matches!(error, StepError::NoConvergence { t, .. } if t == 1.0), "{error}");
+            assert!(
+                matches!(error, StepError::NoConvergence { t, .. } if t == 1.0),
+                "{error}"
+            );
         }
     }
 }

@@ -97,7 +97,9 @@ mod tests {
             assert_eq!(t, stop);
             assert_eq!(steps, count);
             let h = interval / count as f64;
-            assert!(lengths.iter().all(|l| (l - h).abs() < 1e-14 && *l <= max_step * (1.0 + 1e-9)));
+            assert!(lengths
+                .iter()
+                .all(|l| (l - h).abs() < 1e-14 && *l <= max_step * (1.0 + 1e-9)));
         }
     }
 }

@@ -89,8 +89,16 @@ impl SdirkScheme {
             rtol >= 0.0 && atol >= 0.0 && rtol + atol > 0.0,
             "SDIRK tolerances must be positive"
         );
-        assert!(max_step > 0.0, "SDIRK max_step must be positive, got {max_step}");
-        SdirkScheme { states, rtol, atol, max_step }
+        assert!(
+            max_step > 0.0,
+            "SDIRK max_step must be positive, got {max_step}"
+        );
+        SdirkScheme {
+            states,
+            rtol,
+            atol,
+            max_step,
+        }
     }
 
     /// The method a declaration asks for (panics, naming the model, if it is not SDIRK).
@@ -149,7 +157,16 @@ impl SdirkScheme {
         let t = t_prev + h * T::cst(C[i]);
         let x = stage_state(h, i, x_prev, previous, k);
         let u_t = inputs_at(u, t);
-        sys.derivatives(&Args { t, x: &x, u: &u_t, p, d }, r);
+        sys.derivatives(
+            &Args {
+                t,
+                x: &x,
+                u: &u_t,
+                p,
+                d,
+            },
+            r,
+        );
         r.iter_mut().zip(k).for_each(|(ri, &ki)| *ri = ki - *ri);
     }
 
@@ -176,8 +193,14 @@ impl SdirkScheme {
             if let Some(matrix) = &mut matrix {
                 matrix.current = false;
             }
-            let mut equation =
-                StageEquation { scheme: self, start, h, stage: i, previous, newton_weight };
+            let mut equation = StageEquation {
+                scheme: self,
+                start,
+                h,
+                stage: i,
+                previous,
+                newton_weight,
+            };
             STAGE_NEWTON.solve(t, k, &mut matrix, &mut equation)?;
         }
         let (x_next, rest) = w_next[..self.residual_len()].split_at_mut(n);
@@ -221,7 +244,9 @@ fn weighted_sum<T: Scalar>(x: &[T], h: T, weights: &[f64], stages: &[T], out: &m
     out.copy_from_slice(x);
     for (j, &weight) in weights.iter().enumerate() {
         let factor = h * T::cst(weight);
-        out.iter_mut().zip(&stages[j * n..(j + 1) * n]).for_each(|(o, &k)| *o += factor * k);
+        out.iter_mut()
+            .zip(&stages[j * n..(j + 1) * n])
+            .for_each(|(o, &k)| *o += factor * k);
     }
 }
 
@@ -250,7 +275,10 @@ fn iteration_matrix(t: f64, h: f64, jacobian: &[f64], n: usize) -> Result<Lu<f64
 
 /// Writes the stage iteration matrix `I - h GAMMA J` for the `n x n` Jacobian `J`.
 fn fill_iteration_matrix(h: f64, jacobian: &[f64], n: usize, matrix: &mut [f64]) {
-    matrix.iter_mut().zip(jacobian).for_each(|(m, &j)| *m = -h * GAMMA * j);
+    matrix
+        .iter_mut()
+        .zip(jacobian)
+        .for_each(|(m, &j)| *m = -h * GAMMA * j);
     (0..n).for_each(|i| matrix[i * n + i] += 1.0);
 }
 
@@ -268,8 +296,14 @@ struct StepStart<'a, S> {
 impl<'a, S: System> StepStart<'a, S> {
     fn new(cx: &StepContext<'a, S>, t: f64, x: &'a [f64]) -> Result<Self, StepError> {
         let p_dual = lift::<Dual64>(cx.p);
-        let mut start =
-            StepStart { cx: *cx, t, x, p_dual, derivative: Vec::new(), jacobian: Vec::new() };
+        let mut start = StepStart {
+            cx: *cx,
+            t,
+            x,
+            p_dual,
+            derivative: Vec::new(),
+            jacobian: Vec::new(),
+        };
         (start.jacobian, start.derivative) = start.linearize(t, x)?;
         Ok(start)
     }
@@ -280,7 +314,16 @@ impl<'a, S: System> StepStart<'a, S> {
         let (jac, f) = jacobian(x, x.len(), |x, out| {
             let t = Dual64::from(t);
             let u_t = inputs_at(cx.u, t);
-            cx.sys.derivatives(&Args { t, x, u: &u_t, p: &self.p_dual, d: cx.d }, out);
+            cx.sys.derivatives(
+                &Args {
+                    t,
+                    x,
+                    u: &u_t,
+                    p: &self.p_dual,
+                    d: cx.d,
+                },
+                out,
+            );
         });
         require_finite(self.t, &f)?;
         require_finite(self.t, &jac)?;
@@ -304,7 +347,8 @@ impl<S: System> NewtonProblem for StageEquation<'_, S> {
     fn residual(&mut self, k: &[f64], r: &mut [f64]) {
         let (start, h, i, previous) = (self.start, self.h, self.stage, self.previous);
         let StepContext { sys, u, p, d } = start.cx;
-        self.scheme.stage_residual(sys, start.t, h, i, start.x, previous, k, u, p, d, r);
+        self.scheme
+            .stage_residual(sys, start.t, h, i, start.x, previous, k, u, p, d, r);
     }
 
     fn linearize(
@@ -322,11 +366,15 @@ impl<S: System> NewtonProblem for StageEquation<'_, S> {
 
     fn size(&self, update: &[f64], k: &[f64]) -> f64 {
         let (scheme, h) = (self.scheme, self.h);
-        let scaled = update.iter().zip(k).zip(self.start.x).map(|((&dk, &ki), &xi)| {
-            let weight = self.newton_weight * (scheme.atol + scheme.rtol * xi.abs());
-            let floor = ROUNDING * (xi.abs() + h * ki.abs());
-            scaled(h * dk, weight.max(floor))
-        });
+        let scaled = update
+            .iter()
+            .zip(k)
+            .zip(self.start.x)
+            .map(|((&dk, &ki), &xi)| {
+                let weight = self.newton_weight * (scheme.atol + scheme.rtol * xi.abs());
+                let floor = ROUNDING * (xi.abs() + h * ki.abs());
+                scaled(h * dk, weight.max(floor))
+            });
         scaled.fold(0.0, f64::max)
     }
 }
@@ -374,7 +422,11 @@ impl<S: System> Scheme<S> for SdirkScheme {
     ) -> Result<f64, StepError> {
         let control = self.step_index();
         let (proposal, previous_error) = (w[control], w[control + 1]);
-        let mut h = if proposal > 0.0 { proposal.min(self.max_step) } else { self.max_step };
+        let mut h = if proposal > 0.0 {
+            proposal.min(self.max_step)
+        } else {
+            self.max_step
+        };
         let min_step = MIN_STEP * t.abs().max(1.0);
         let start = StepStart::new(cx, t, &w[..self.states])?;
         let mut rejected = false;
@@ -456,7 +508,10 @@ impl<S: System> DifferentiableScheme<S> for SdirkScheme {
             self.stage_residual(sys, t_prev, h, i, x_prev, previous, &rest[..n], u, p, d, ri);
         }
         weighted_sum(x_prev, h, &B, stages, update_rows);
-        update_rows.iter_mut().zip(x_next).for_each(|(ri, &xi)| *ri = xi - *ri);
+        update_rows
+            .iter_mut()
+            .zip(x_next)
+            .for_each(|(ri, &xi)| *ri = xi - *ri);
     }
 
     /// Every stage derivative is `f(t, x)` (the residual of a step of length zero vanishes);
@@ -474,7 +529,16 @@ impl<S: System> DifferentiableScheme<S> for SdirkScheme {
         let n = self.states;
         let u_t = inputs_at(u, t);
         let mut f = vec![T::cst(0.0); n];
-        sys.derivatives(&Args { t, x, u: &u_t, p, d }, &mut f);
+        sys.derivatives(
+            &Args {
+                t,
+                x,
+                u: &u_t,
+                p,
+                d,
+            },
+            &mut f,
+        );
         require_finite(t.real(), &f)?;
         require_finite(t.real(), x)?;
         w[..n].copy_from_slice(x);
@@ -486,17 +550,17 @@ impl<S: System> DifferentiableScheme<S> for SdirkScheme {
         Ok(())
     }
 
-    fn outputs<T: Scalar>(
-        &self,
-        sys: &S,
-        t: T,
-        w: &[T],
-        u: &[T],
-        p: &[T],
-        d: &[f64],
-        y: &mut [T],
-    ) {
-        sys.outputs(&Args { t, x: &w[..self.states], u, p, d }, y);
+    fn outputs<T: Scalar>(&self, sys: &S, t: T, w: &[T], u: &[T], p: &[T], d: &[f64], y: &mut [T]) {
+        sys.outputs(
+            &Args {
+                t,
+                x: &w[..self.states],
+                u,
+                p,
+                d,
+            },
+            y,
+        );
     }
 }
 

@@ -39,7 +39,10 @@ pub struct SymplecticEuler {
 impl SymplecticEuler {
     /// The method for `dofs` coordinates with steps `<= max_step`.
     pub fn new(dofs: usize, max_step: f64) -> Self {
-        assert!(max_step > 0.0, "symplectic Euler max_step must be positive, got {max_step}");
+        assert!(
+            max_step > 0.0,
+            "symplectic Euler max_step must be positive, got {max_step}"
+        );
         SymplecticEuler { dofs, max_step }
     }
 
@@ -60,7 +63,14 @@ impl SymplecticEuler {
     ) -> Result<Small<T>, Singular> {
         let u_t = inputs_at(u, t);
         let (q, v) = sys.split(w);
-        let args = MechArgs { t, q, v, u: &u_t, p, d };
+        let args = MechArgs {
+            t,
+            q,
+            v,
+            u: &u_t,
+            p,
+            d,
+        };
         sys.accelerations(&args).map(|(a, _)| a)
     }
 }

@@ -30,7 +30,10 @@ impl Rev {
     /// A constant: it depends on no input, and operations on constants alone record nothing.
     #[inline]
     pub fn constant(value: f64) -> Rev {
-        Rev { value, slot: tape::CONSTANT }
+        Rev {
+            value,
+            slot: tape::CONSTANT,
+        }
     }
 
     /// The value.

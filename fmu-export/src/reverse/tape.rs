@@ -17,7 +17,10 @@ struct Node {
 }
 
 /// An input: a node without operands.
-const LEAF: Node = Node { operands: [CONSTANT; 2], partials: [0.0; 2] };
+const LEAF: Node = Node {
+    operands: [CONSTANT; 2],
+    partials: [0.0; 2],
+};
 
 thread_local! {
     static TAPE: RefCell<Vec<Node>> = const { RefCell::new(Vec::new()) };
@@ -48,7 +51,13 @@ pub(super) fn unary(value: f64, x: Rev, partial: f64) -> Rev {
     if x.is_constant() {
         Rev::constant(value)
     } else {
-        record(value, Node { operands: [x.slot, CONSTANT], partials: [partial, 0.0] })
+        record(
+            value,
+            Node {
+                operands: [x.slot, CONSTANT],
+                partials: [partial, 0.0],
+            },
+        )
     }
 }
 
@@ -59,7 +68,13 @@ pub(super) fn binary(value: f64, a: Rev, da: f64, b: Rev, db: f64) -> Rev {
         (true, true) => Rev::constant(value),
         (false, true) => unary(value, a, da),
         (true, false) => unary(value, b, db),
-        (false, false) => record(value, Node { operands: [a.slot, b.slot], partials: [da, db] }),
+        (false, false) => record(
+            value,
+            Node {
+                operands: [a.slot, b.slot],
+                partials: [da, db],
+            },
+        ),
     }
 }
 
@@ -68,7 +83,10 @@ pub(super) fn binary(value: f64, a: Rev, da: f64, b: Rev, db: f64) -> Rev {
 /// base values plus the recorded inputs costs no node this way.
 #[inline]
 pub(super) fn shifted(value: f64, x: Rev) -> Rev {
-    Rev { value, slot: x.slot }
+    Rev {
+        value,
+        slot: x.slot,
+    }
 }
 
 /// One reverse-mode product: inputs are recorded with [`Recording::input`], the code runs on
@@ -86,7 +104,10 @@ impl Recording {
     pub fn new() -> Recording {
         // Taken, not borrowed, so that recordings may nest (an inner one allocates its own).
         let adjoints = ADJOINTS.with_borrow_mut(std::mem::take);
-        Recording { start: TAPE.with_borrow(Vec::len), adjoints }
+        Recording {
+            start: TAPE.with_borrow(Vec::len),
+            adjoints,
+        }
     }
 
     /// A new input of value `value`.
@@ -148,7 +169,10 @@ impl Recording {
     /// The adjoint of `x` after [`Recording::sweep`] (zero for a constant or a number recorded
     /// elsewhere).
     pub fn adjoint(&self, x: Rev) -> f64 {
-        self.local(x.slot).and_then(|i| self.adjoints.get(i)).copied().unwrap_or(0.0)
+        self.local(x.slot)
+            .and_then(|i| self.adjoints.get(i))
+            .copied()
+            .unwrap_or(0.0)
     }
 }
 

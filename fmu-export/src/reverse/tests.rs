@@ -40,7 +40,11 @@ fn the_vjp_is_the_transposed_dual_jacobian_times_the_seed() {
             "{k}: {value} vs {expected}"
         );
     }
-    assert_eq!(tape::recorded(), 0, "a finished product leaves nothing on the tape");
+    assert_eq!(
+        tape::recorded(),
+        0,
+        "a finished product leaves nothing on the tape"
+    );
 }
 
 #[test]
@@ -70,7 +74,11 @@ fn constants_record_nothing_and_shifts_share_their_operand() {
     assert_eq!(tape::recorded(), before, "constants alone are not recorded");
     let x = recording.input(0.5);
     let shifted = x + 3.0 - 1.0;
-    assert_eq!(tape::recorded(), before + 1, "a shift by a constant records nothing");
+    assert_eq!(
+        tape::recorded(),
+        before + 1,
+        "a shift by a constant records nothing"
+    );
     let mut recording = recording;
     recording.seed(shifted * 4.0, 1.0);
     recording.sweep();
@@ -93,7 +101,11 @@ fn abs_and_signum_follow_the_sign() {
 #[test]
 fn remainder_and_fused_multiply_add_have_their_derivatives() {
     let mut recording = Recording::new();
-    let (a, b, c) = (recording.input(7.5), recording.input(2.0), recording.input(0.25));
+    let (a, b, c) = (
+        recording.input(7.5),
+        recording.input(2.0),
+        recording.input(0.25),
+    );
     let r = a % b;
     let m = a.mul_add(b, c);
     assert_eq!((r.value(), m.value()), (1.5, 7.5f64.mul_add(2.0, 0.25)));
@@ -119,7 +131,9 @@ fn hyper_dual_contraction(seed: &[f64]) -> Vec<f64> {
                 .collect();
             let mut out = [HyperDual64::from(0.0); OUTPUTS];
             sample(&x, &mut out);
-            *r += (0..OUTPUTS).map(|i| seed[i * n + j] * out[i].eps1eps2).sum::<f64>();
+            *r += (0..OUTPUTS)
+                .map(|i| seed[i * n + j] * out[i].eps1eps2)
+                .sum::<f64>();
         }
     }
     result
@@ -129,7 +143,13 @@ fn hyper_dual_contraction(seed: &[f64]) -> Vec<f64> {
 fn the_jacobian_adjoint_is_the_hyper_dual_second_derivative_contraction() {
     // A seed with one column of zeros, which is skipped.
     let seed: Vec<f64> = (0..OUTPUTS * 3)
-        .map(|e| if e % 3 == 1 { 0.0 } else { ((e * 7) % 5) as f64 - 1.5 })
+        .map(|e| {
+            if e % 3 == 1 {
+                0.0
+            } else {
+                ((e * 7) % 5) as f64 - 1.5
+            }
+        })
         .collect();
     let mut exact = [0.0; 3];
     jacobian_adjoint_into(&X, &seed, &mut exact, sample);

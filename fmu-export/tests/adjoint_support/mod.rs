@@ -34,8 +34,14 @@ pub fn duality_defect(step: &CommunicationLinearization, scales: [f64; 3], seed:
     let forward = step.jvp(&dw, &du, &dp);
     let adjoint = step.vjp(&v);
     let lhs = dot(&v, &forward);
-    let terms = [dot(&adjoint.state, &dw), dot(&adjoint.inputs, &du), dot(&adjoint.params, &dp)];
+    let terms = [
+        dot(&adjoint.state, &dw),
+        dot(&adjoint.inputs, &du),
+        dot(&adjoint.params, &dp),
+    ];
     let rhs: f64 = terms.iter().sum();
-    let magnitude = lhs.abs().max(terms.iter().map(|t| t.abs()).fold(0.0, f64::max));
+    let magnitude = lhs
+        .abs()
+        .max(terms.iter().map(|t| t.abs()).fold(0.0, f64::max));
     (lhs - rhs).abs() / magnitude
 }

@@ -66,7 +66,9 @@ pub fn simulate<S: System, I: Integrator<S>>(
     d: &mut [f64],
     mut observe: impl FnMut(f64, &[f64], &[f64]),
 ) -> StepReport {
-    integrator.initialize(sys, 0.0, x0, &StepInputs::held(0.0, u), p, d).expect("initialize");
+    integrator
+        .initialize(sys, 0.0, x0, &StepInputs::held(0.0, u), p, d)
+        .expect("initialize");
     run(sys, integrator, 0.0, t_end, step, u, p, d, &mut observe)
 }
 

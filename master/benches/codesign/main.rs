@@ -25,9 +25,7 @@ const PROBLEMS: [(&str, &str); 2] = [("cart-pole", "cart_pole"), ("mass-chain", 
 fn main() {
     let (fmus, repetitions) = arguments::fmus_and_repetitions("codesign", 5);
     machine::print_machine();
-    println!(
-        "| problem | n_x | n_d | f | df/dd adjoint | adjoint / f | central differences / f |"
-    );
+    println!("| problem | n_x | n_d | f | df/dd adjoint | adjoint / f | central differences / f |");
     println!("|---|---|---|---|---|---|---|");
     for (problem, model) in PROBLEMS {
         measure(&fmus, problem, model, repetitions);
@@ -55,11 +53,7 @@ fn measure(fmus: &Path, problem: &str, model: &str, repetitions: usize) {
         central_differences(&mut plant, &file.problem, &d, 1e-4).expect("differences");
         fd_times.push(start.elapsed());
     }
-    let (f, adjoint, fd) = (
-        median(f_times),
-        median(adjoint_times),
-        median(fd_times),
-    );
+    let (f, adjoint, fd) = (median(f_times), median(adjoint_times), median(fd_times));
     let ms = |t: Duration| format!("{:.1} ms", t.as_secs_f64() * 1e3);
     println!(
         "| {problem} | {} | {} | {} | {} | {:.2} | {:.1} |",

@@ -50,12 +50,23 @@ pub fn compare(
             };
             let runs: Vec<master::Run> = std::thread::scope(|scope| {
                 let copies: Vec<_> = (0..variant.copies).map(|_| scope.spawn(run)).collect();
-                copies.into_iter().map(|copy| copy.join().expect("a copy panicked")).collect()
+                copies
+                    .into_iter()
+                    .map(|copy| copy.join().expect("a copy panicked"))
+                    .collect()
             });
-            let slowest = runs.iter().map(|run| run.stepping).max().expect("one copy or more");
+            let slowest = runs
+                .iter()
+                .map(|run| run.stepping)
+                .max()
+                .expect("one copy or more");
             times[i].push(slowest);
             steps = runs[0].macro_steps;
-            finals[i] = runs.into_iter().next().expect("one copy or more").final_values;
+            finals[i] = runs
+                .into_iter()
+                .next()
+                .expect("one copy or more")
+                .final_values;
         }
     }
     println!("| variant | macro steps | runs | stepping, each run (s) | median (s) | per macro step (us) | per component and macro step (us) |");

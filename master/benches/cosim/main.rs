@@ -6,11 +6,11 @@
 //!
 //! Usage: `cosim --fmus <folder with fmi2/ and fmi3/> [--repetitions N]`.
 
+#[path = "../arguments.rs"]
+mod arguments;
 mod chain;
 mod fmpy;
 mod layouts;
-#[path = "../arguments.rs"]
-mod arguments;
 #[path = "../machine.rs"]
 mod machine;
 mod master;

@@ -34,7 +34,9 @@ pub fn compare(fmu_dir: &Path, repetitions: usize) {
     for components in [2, 8] {
         let path = folder.path().join(format!("mounts-{components}.toml"));
         std::fs::write(&path, system_file(components)).expect("write a system file");
-        let half = folder.path().join(format!("mounts-{}.toml", components / 2));
+        let half = folder
+            .path()
+            .join(format!("mounts-{}.toml", components / 2));
         std::fs::write(&half, system_file(components / 2)).expect("write a system file");
         println!("## {components} engine mounts, {STOP} s at H = {MACRO_STEP} s: Jacobi in parallel vs in turn\n");
         let variants = [

@@ -224,7 +224,10 @@ fn timed<T>(repetitions: usize, mut work: impl FnMut() -> T) -> (Times, T) {
 /// co-simulations' Jacobi pools too, their spinning included): unlike wall time, it does not
 /// count the time other programs on a loaded machine hold the processors.
 fn process_cpu_time() -> Duration {
-    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: `clock_gettime` writes one `timespec` through the pointer, which points to one.
     let status = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now) };
     assert_eq!(status, 0, "the process's CPU clock");
@@ -234,7 +237,12 @@ fn process_cpu_time() -> Duration {
 /// Part 1: one gradient against one forward run, three methods, p = 4 and 64.
 fn cost(settings: &Settings) {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let path = chain(&settings.fmus, settings.steps, &settings.threads, dir.path());
+    let path = chain(
+        &settings.fmus,
+        settings.steps,
+        &settings.threads,
+        dir.path(),
+    );
     // The parameters are taken from mass1 on: the cost watches their end of the chain.
     let cost = CostSpec::Integral {
         output: "mass1.position".into(),

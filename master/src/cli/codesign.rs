@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::stdout::out;
 use super::print_table;
+use super::stdout::out;
 use crate::codesign::fmu_plant::FmuPlant;
 use crate::codesign::optimize::{optimize, Optimum};
 use crate::codesign::problem_file::{self, CodesignFile};

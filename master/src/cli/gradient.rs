@@ -8,9 +8,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::stdout::out;
 use super::print_table;
 use super::run::Switch;
+use super::stdout::out;
 use crate::cluster::Cluster;
 use crate::coupling::Threads;
 use crate::error::{Error, Result};
@@ -202,7 +202,12 @@ pub(super) fn load_problem<'a>(
             .as_ref()
             .map(|d| section::resolve(&args.system, d))
     });
-    let cost = CostSpec::new(cost.or(defaults.cost.as_deref()), data, weights, &cost_source)?;
+    let cost = CostSpec::new(
+        cost.or(defaults.cost.as_deref()),
+        data,
+        weights,
+        &cost_source,
+    )?;
     Ok(Fit::One(Box::new(
         Problem::new(system, parameters, &cost, option)?
             .with_checkpointing(checkpointing)

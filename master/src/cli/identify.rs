@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::stdout::out;
 use super::gradient::{load_problem, Fit, ProblemArgs, SectionDefaults};
 use super::print_table;
+use super::stdout::out;
 use crate::cluster::Cluster;
 use crate::error::{Error, Result};
 use crate::experiments;
@@ -174,7 +174,8 @@ fn print_fit(fit: &crate::identify::Fit, bounds: &[Bounded]) {
 /// collective).
 fn setup<'a>(args: &IdentifyArgs, cluster: &'a Cluster) -> Result<(Fit<'a>, Plan)> {
     let system_file = &args.problem.system;
-    let section: IdentifySection = section::read(system_file, crate::identify::section::SECTION)?.unwrap_or_default();
+    let section: IdentifySection =
+        section::read(system_file, crate::identify::section::SECTION)?.unwrap_or_default();
     let (written, option) = if args.parameters.is_empty() {
         (section.parameters.clone(), "[identify] parameters")
     } else {

@@ -461,14 +461,13 @@ impl Problem {
             .collect();
         let system = &self.system;
         let given = self.instantiate.as_deref();
-        let instantiate = |c: &Component,
-                           log: &LogSettings|
-         -> tandem_cosim::Result<Box<dyn FmuInstance>> {
-            Ok(match given {
-                Some(instantiate) => instantiate(c, log)?,
-                None => model_exchange::instantiate(system, c, log)?,
-            })
-        };
+        let instantiate =
+            |c: &Component, log: &LogSettings| -> tandem_cosim::Result<Box<dyn FmuInstance>> {
+                Ok(match given {
+                    Some(instantiate) => instantiate(c, log)?,
+                    None => model_exchange::instantiate(system, c, log)?,
+                })
+            };
         let hooks = Hooks {
             instantiate: Some(&instantiate),
             recorders,

@@ -125,7 +125,15 @@ pub fn sweep(recording: Recording<'_>, cost: CostAdjoints<'_>) -> Result<Vec<Vec
         // every step of a segment (its outputs included) costs as much as the step VJPs save
         // (docs/benchmarks.md, "Gradients").
         let linearize = |_: usize| false;
-        checkpoints.ensure_step(pass.cosimulation, system, stages, shared, tapes, k, &linearize)?;
+        checkpoints.ensure_step(
+            pass.cosimulation,
+            system,
+            stages,
+            shared,
+            tapes,
+            k,
+            &linearize,
+        )?;
         if differentiate_stages {
             pass.stages_reverse(stages, tapes, k + 1)?;
         }
@@ -249,7 +257,10 @@ impl Pass<'_> {
             .for_each_component(items, |i, mut component, (reversal, tape)| {
                 reversal.outcome = reversal.reverse(&mut component, tape, k, &seeds[i], &names[i]);
             });
-        order.iter().rev().try_for_each(|&i| self.settle(i, tapes, k))
+        order
+            .iter()
+            .rev()
+            .try_for_each(|&i| self.settle(i, tapes, k))
     }
 
     /// Settles component `i`'s reversal of macro step `k`: its first failure, or its VJPs'
@@ -456,7 +467,11 @@ impl Reversal {
     ) -> Result<()> {
         let time = sub_step.inputs.time;
         let mut returned = self.returned(map);
-        let output_seeds = if with_outputs { &self.output_seeds } else { &self.no_outputs };
+        let output_seeds = if with_outputs {
+            &self.output_seeds
+        } else {
+            &self.no_outputs
+        };
         replay::derivatives(component, name, time)?
             .step_vjp(
                 sub_step.step,

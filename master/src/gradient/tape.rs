@@ -145,8 +145,12 @@ struct Spares {
 impl Spares {
     /// Takes over the records of `steps` and the value lists of `values`, emptying both.
     fn keep(&mut self, steps: &mut Vec<MacroStep>, values: &mut Vec<Vec<f64>>) {
-        for MacroStep { mut sub_steps, end, .. } in steps.drain(..) {
-            self.records.extend(sub_steps.drain(..).map(|sub_step| sub_step.inputs));
+        for MacroStep {
+            mut sub_steps, end, ..
+        } in steps.drain(..)
+        {
+            self.records
+                .extend(sub_steps.drain(..).map(|sub_step| sub_step.inputs));
             self.records.push(end);
             self.sub_step_lists.push(sub_steps);
         }

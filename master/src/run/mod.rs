@@ -173,12 +173,16 @@ pub fn run_loaded(
     }
     let plotted = plotted_variables(system, &header, &options.plot_variables)?;
     let intervals = grid_intervals(system.start, system.macro_step, system.stop);
-    check_output_size(intervals as f64 + 1.0, header.len() + 1, options.force, "macro step (--step-size)").map_err(
-        |message| Error::InvalidValue {
-            item: output_file.display().to_string(),
-            message,
-        },
-    )?;
+    check_output_size(
+        intervals as f64 + 1.0,
+        header.len() + 1,
+        options.force,
+        "macro step (--step-size)",
+    )
+    .map_err(|message| Error::InvalidValue {
+        item: output_file.display().to_string(),
+        message,
+    })?;
     let mut writer = CsvWriter::create(&output_file, &header)?;
     let mut trace = (!options.plots.is_empty() || options.keep_trace).then(|| Trace {
         names: header.clone(),
@@ -228,7 +232,9 @@ pub fn run_loaded(
             let path = kind.path(&output_file);
             let title = system.name();
             match kind {
-                PlotKind::Energy => crate::output::energy_plot::draw(&path, &title, trace, &energy_columns)?,
+                PlotKind::Energy => {
+                    crate::output::energy_plot::draw(&path, &title, trace, &energy_columns)?
+                }
                 PlotKind::Variables => draw_variables(&path, &title, trace, &plotted)?,
             }
             plots.push(path);

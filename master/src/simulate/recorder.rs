@@ -241,7 +241,11 @@ impl Recorder {
         time: f64,
         flags: &[bool],
     ) -> Result<()> {
-        debug_assert_eq!(flags.len(), self.flag_values.len(), "one flag per flag column");
+        debug_assert_eq!(
+            flags.len(),
+            self.flag_values.len(),
+            "one flag per flag column"
+        );
         self.recorded.read(instance)?;
         let row = &mut self.recorded.columns;
         let non_finite = non_finite_columns(&self.recorded.names, row);
@@ -259,7 +263,10 @@ impl Recorder {
                     *number = f64::from(u8::from(flag));
                 }
             }
-            row.push(std::mem::replace(&mut self.flag_values, Values::Float(Vec::new())));
+            row.push(std::mem::replace(
+                &mut self.flag_values,
+                Values::Float(Vec::new()),
+            ));
             let written = self.writer.write_row(time, row);
             self.flag_values = row.pop().expect("the flags pushed above");
             written?;

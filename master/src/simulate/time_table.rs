@@ -59,7 +59,9 @@ impl TimeTable {
             };
             let time = number(0)?;
             if !time.is_finite() {
-                return Err(bad(format!("line {line}: time {time} is not a finite number")));
+                return Err(bad(format!(
+                    "line {line}: time {time} is not a finite number"
+                )));
             }
             if times.last().is_some_and(|&last| time < last) {
                 return Err(bad(format!(

@@ -32,4 +32,3 @@ pub fn faulty_fmu(dir: &Path, keep: Option<usize>) -> PathBuf {
         ],
     )
 }
-

@@ -47,7 +47,10 @@ pub fn fmu_with_model_description(model: &str, edits: &[(&str, &str)]) -> Vec<u8
     let dir = tempfile::tempdir().expect("a temporary folder");
     let edited = edit_model_description(source, &dir.path().join("edited.fmu"), |mut text| {
         for (from, to) in edits {
-            assert!(text.contains(from), "{from:?} is not in {model}'s model description");
+            assert!(
+                text.contains(from),
+                "{from:?} is not in {model}'s model description"
+            );
             text = text.replacen(from, to, 1);
         }
         text

@@ -16,6 +16,7 @@ use std::ffi::c_void;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use fmi_host::{Error, Result};
 use nalgebra::{DMatrix, DVector};
 use tandem::gradient::{DerivativeLayout, Instantiator, StepDerivatives};
 use tandem::instance::{
@@ -23,7 +24,6 @@ use tandem::instance::{
 };
 use tandem::model_description::{FmiVersion, InterfaceType, Values, VariableType};
 use tandem::system::Component;
-use fmi_host::{Error, Result};
 
 /// Value reference of input `i` is `i`, of output `j` is `OUTPUT + j`, of parameter `l` is
 /// `PARAMETER + l`.

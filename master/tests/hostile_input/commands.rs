@@ -8,14 +8,26 @@ use std::time::{Duration, Instant};
 use super::files::{tandem_in, Setup};
 
 /// The `[gradient]` section of the mass: its stiffness, and the integral of its position.
-const GRADIENT: &str = "\n[gradient]\nparameters = [\"mass.k\"]\ncost = \"integral:mass.position\"\n";
+const GRADIENT: &str =
+    "\n[gradient]\nparameters = [\"mass.k\"]\ncost = \"integral:mass.position\"\n";
 
 #[test]
 fn time_grids_that_never_end_are_refused_before_anything_is_written() {
     let setup = Setup::new("");
     let cases: &[(&[&str], &str)] = &[
         (
-            &["simulate", "@mass.fmu", "--interface-type", "me", "--start-time", "1", "--stop-time", "2", "--output-interval", "1e-17"],
+            &[
+                "simulate",
+                "@mass.fmu",
+                "--interface-type",
+                "me",
+                "--start-time",
+                "1",
+                "--stop-time",
+                "2",
+                "--output-interval",
+                "1e-17",
+            ],
             "--output-interval: the output interval 1e-17 does not advance time at t = 2",
         ),
         (
@@ -31,7 +43,14 @@ fn time_grids_that_never_end_are_refused_before_anything_is_written() {
             "--stop-time: the stop time inf is not a finite number",
         ),
         (
-            &["simulate", "@mass.fmu", "--step-size", "1e-9", "--stop-time", "100"],
+            &[
+                "simulate",
+                "@mass.fmu",
+                "--step-size",
+                "1e-9",
+                "--stop-time",
+                "100",
+            ],
             "give a larger --output-interval, or --force",
         ),
     ];
@@ -39,17 +58,28 @@ fn time_grids_that_never_end_are_refused_before_anything_is_written() {
         let started = Instant::now();
         tandem_in(&setup, args).assert_fails_with(message);
         assert!(started.elapsed() < Duration::from_secs(20), "{args:?} ran");
-        assert!(!setup.path("mass_out.csv").exists() && !std::path::Path::new("mass_out.csv").exists());
+        assert!(
+            !setup.path("mass_out.csv").exists() && !std::path::Path::new("mass_out.csv").exists()
+        );
     }
     for (experiment, message) in [
-        ("[experiment]\nstop = 2.0\nstart = 1.0\nstep = 1e-17\n", "the macro step 1e-17 does not advance time at t = 2"),
-        ("[experiment]\nstop = inf\nstep = 1e-3\n", "the stop time inf is not a finite number"),
+        (
+            "[experiment]\nstop = 2.0\nstart = 1.0\nstep = 1e-17\n",
+            "the macro step 1e-17 does not advance time at t = 2",
+        ),
+        (
+            "[experiment]\nstop = inf\nstep = 1e-3\n",
+            "the stop time inf is not a finite number",
+        ),
     ] {
         let system = std::fs::read_to_string(setup.path("system.toml"))
             .unwrap()
             .replace("[experiment]\nstop = 0.1\nstep = 1e-3\n", experiment);
         std::fs::write(setup.path("endless.toml"), system).unwrap();
-        let run = tandem_in(&setup, &["run", "@endless.toml", "--output-file", "@endless.csv"]);
+        let run = tandem_in(
+            &setup,
+            &["run", "@endless.toml", "--output-file", "@endless.csv"],
+        );
         run.assert_fails_with(message);
         assert!(run.stderr.contains("endless.toml"), "{}", run.stderr);
         assert!(!setup.path("endless.csv").exists());
@@ -60,12 +90,27 @@ fn time_grids_that_never_end_are_refused_before_anything_is_written() {
 fn sweeps_that_cannot_fit_in_memory_are_refused_up_front() {
     let setup = Setup::new("");
     for (args, message) in [
-        (&["--grid", "mass.k=1:2:1000000000"][..], "--grid: 1000000000 runs: a sweep runs at most"),
-        (&["--grid", "mass.k=1:2:10000000000", "--grid", "mass.c=0:1:10000000000"][..], "more than 2^64"),
-        (&["--samples", "1000000000", "--sample", "mass.k=normal(10,1)"][..], "--samples: 1000000000 runs"),
+        (
+            &["--grid", "mass.k=1:2:1000000000"][..],
+            "--grid: 1000000000 runs: a sweep runs at most",
+        ),
+        (
+            &[
+                "--grid",
+                "mass.k=1:2:10000000000",
+                "--grid",
+                "mass.c=0:1:10000000000",
+            ][..],
+            "more than 2^64",
+        ),
+        (
+            &["--samples", "1000000000", "--sample", "mass.k=normal(10,1)"][..],
+            "--samples: 1000000000 runs",
+        ),
     ] {
         // Under a bound of 2 GB of address space, which the plan alone would exceed.
-        let command = format!(
+        let command =
+            format!(
             "ulimit -v 2000000; exec '{}' sweep '{}' --metric final:mass.position --output '{}' {}",
             env!("CARGO_BIN_EXE_tandem"),
             setup.arg("system.toml"),
@@ -90,15 +135,33 @@ fn costs_and_measurements_are_blamed_where_they_are_written() {
     run.assert_fails_with("system.toml: [gradient] cost:");
     assert!(!run.stderr.contains("--cost"), "{}", run.stderr);
 
-    std::fs::write(setup.path("measured.csv"), "time,mass.position\n0,0\nnan,1\n").unwrap();
+    std::fs::write(
+        setup.path("measured.csv"),
+        "time,mass.position\n0,0\nnan,1\n",
+    )
+    .unwrap();
     let run = tandem_in(
         &setup,
-        &["gradient", "@system.toml", "--cost", "least-squares", "--data", "@measured.csv"],
+        &[
+            "gradient",
+            "@system.toml",
+            "--cost",
+            "least-squares",
+            "--data",
+            "@measured.csv",
+        ],
     );
     run.assert_fails_with("measured.csv: line 3, column 1: \"nan\" is not a number");
     tandem_in(
         &setup,
-        &["identify", "@system.toml", "--data", "/dev/zero", "--parameters", "mass.k=1:100"],
+        &[
+            "identify",
+            "@system.toml",
+            "--data",
+            "/dev/zero",
+            "--parameters",
+            "mass.k=1:100",
+        ],
     )
     .assert_fails_with("/dev/zero: not a regular file (a device)");
 }
@@ -129,7 +192,8 @@ fn with_stdout_closed(setup: &Setup, args: &[&str]) -> (Option<i32>, Option<i32>
 fn every_command_ends_quietly_when_its_standard_output_closes() {
     let setup = Setup::new(GRADIENT);
     let problem = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/codesign/mass-spring-damper.toml"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/codesign/mass-spring-damper.toml"),
     )
     .unwrap()
     .replace(
@@ -152,9 +216,25 @@ fn every_command_ends_quietly_when_its_standard_output_closes() {
         &["simulate", "@mass.fmu"],
         &["run", "@system.toml"],
         &["gradient", "@system.toml", "--check"],
-        &["identify", "@system.toml", "--data", "@measured.csv", "--parameters", "mass.k=1:100", "--max-iterations", "2"],
+        &[
+            "identify",
+            "@system.toml",
+            "--data",
+            "@measured.csv",
+            "--parameters",
+            "mass.k=1:100",
+            "--max-iterations",
+            "2",
+        ],
         &["codesign", "@codesign.toml"],
-        &["sweep", "@system.toml", "--grid", "mass.k=5:15:2", "--metric", "final:mass.position"],
+        &[
+            "sweep",
+            "@system.toml",
+            "--grid",
+            "mass.k=5:15:2",
+            "--metric",
+            "final:mass.position",
+        ],
     ];
     for args in commands {
         let (code, signal, stderr) = with_stdout_closed(&setup, args);

@@ -82,7 +82,14 @@ fn a_result_file_never_overwrites_an_input() {
             "mass.fmu: the result file would overwrite the input",
         ),
         (
-            &["simulate", "@mass.fmu", "--input-file", "@input.csv", "--output-file", "@input.csv"],
+            &[
+                "simulate",
+                "@mass.fmu",
+                "--input-file",
+                "@input.csv",
+                "--output-file",
+                "@input.csv",
+            ],
             "",
             "input.csv: the result file would overwrite the input",
         ),
@@ -128,10 +135,16 @@ fn two_runs_writing_one_result_file_are_refused() {
     // The first run holds the file once its header is there.
     let started = Instant::now();
     while std::fs::metadata(&output).map_or(true, |m| m.len() == 0) {
-        assert!(started.elapsed() < Duration::from_secs(60), "the first run wrote nothing");
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the first run wrote nothing"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let second = tandem_in(&setup, &["simulate", "@mass.fmu", "--output-file", "@out.csv"]);
+    let second = tandem_in(
+        &setup,
+        &["simulate", "@mass.fmu", "--output-file", "@out.csv"],
+    );
     let first_done = first.wait_with_output().expect("the first run ends");
     assert!(
         first_done.status.success(),
@@ -148,14 +161,24 @@ fn two_runs_writing_one_result_file_are_refused() {
 fn inputs_that_are_not_regular_files_are_refused_at_once() {
     let setup = Setup::new("");
     let fifo = setup.path("pipe.fmu");
-    let status = Command::new("mkfifo").arg(&fifo).status().expect("run mkfifo");
+    let status = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("run mkfifo");
     assert!(status.success());
     let started = Instant::now();
-    tandem_in(&setup, &["info", "@pipe.fmu"]).assert_fails_with("pipe.fmu: not a regular file (a named pipe)");
-    tandem_in(&setup, &["simulate", "@mass.fmu", "--input-file", "/dev/zero"])
-        .assert_fails_with("/dev/zero: not a regular file (a device)");
+    tandem_in(&setup, &["info", "@pipe.fmu"])
+        .assert_fails_with("pipe.fmu: not a regular file (a named pipe)");
+    tandem_in(
+        &setup,
+        &["simulate", "@mass.fmu", "--input-file", "/dev/zero"],
+    )
+    .assert_fails_with("/dev/zero: not a regular file (a device)");
     tandem_in(&setup, &["run", "/dev/stdin"]).assert_fails_with("not a regular file");
-    assert!(started.elapsed() < Duration::from_secs(30), "a FIFO blocked");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "a FIFO blocked"
+    );
 }
 
 /// The bouncing ball (FMI 3.0) with two variables sharing value reference 1, which FMI 3.0
@@ -177,15 +200,25 @@ fn simulate_and_run_refuse_what_validate_rejects() {
     let output = dir.path().join("out.csv").display().to_string();
     tandem(&["simulate", &fmu, "--output-file", &output])
         .assert_fails_with("modelDescription.xml is invalid, the FMU is not run");
-    assert!(!Path::new(&output).exists(), "no result file for an invalid FMU");
+    assert!(
+        !Path::new(&output).exists(),
+        "no result file for an invalid FMU"
+    );
     let system = dir.path().join("system.toml");
     std::fs::write(
         &system,
-        format!("[experiment]\nstop = 0.1\nstep = 0.01\n\n[[component]]\nname = \"m\"\nfmu = '{fmu}'\n"),
+        format!(
+            "[experiment]\nstop = 0.1\nstep = 0.01\n\n[[component]]\nname = \"m\"\nfmu = '{fmu}'\n"
+        ),
     )
     .unwrap();
-    tandem(&["run", &system.display().to_string(), "--output-file", &output])
-        .assert_fails_with("modelDescription.xml is invalid, the FMU is not run");
+    tandem(&[
+        "run",
+        &system.display().to_string(),
+        "--output-file",
+        &output,
+    ])
+    .assert_fails_with("modelDescription.xml is invalid, the FMU is not run");
 }
 
 #[test]
@@ -198,7 +231,10 @@ fn validate_refuses_start_values_that_are_no_number() {
     ] {
         let bytes = common::fmu_with_model_description(
             "mass",
-            &[(r#"unit="N/m" start="10""#, &format!(r#"unit="N/m" start="{start}""#))],
+            &[(
+                r#"unit="N/m" start="10""#,
+                &format!(r#"unit="N/m" start="{start}""#),
+            )],
         );
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bad_start.fmu");

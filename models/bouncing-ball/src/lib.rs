@@ -40,18 +40,34 @@ impl OdeModel for BouncingBall {
             "Ball bouncing on the ground with coefficient of restitution e; \
              comes to rest when a rebound is slower than 0.1 m/s",
         )
-        .state(Var::new("h", 1.0).unit("m").description("height above the ground"))
-        .state(Var::new("v", 0.0).unit("m/s").description("upward velocity"))
+        .state(
+            Var::new("h", 1.0)
+                .unit("m")
+                .description("height above the ground"),
+        )
+        .state(
+            Var::new("v", 0.0)
+                .unit("m/s")
+                .description("upward velocity"),
+        )
         .parameter(
-            Var::new("g", 9.81).unit("m/s2").description("gravitational acceleration"),
+            Var::new("g", 9.81)
+                .unit("m/s2")
+                .description("gravitational acceleration"),
             Tunability::Fixed,
         )
         .parameter(
-            Var::new("e", 0.7).range(0.0, 1.0).description("coefficient of restitution"),
+            Var::new("e", 0.7)
+                .range(0.0, 1.0)
+                .description("coefficient of restitution"),
             Tunability::Tunable,
         )
         .output(Var::new("height", 1.0).unit("m").description("height h"))
-        .output(Var::new("velocity", 0.0).unit("m/s").description("velocity v"))
+        .output(
+            Var::new("velocity", 0.0)
+                .unit("m/s")
+                .description("velocity v"),
+        )
         .discrete(
             Var::new("bounces", 0.0).description("number of impacts so far"),
             DiscreteType::Integer,
@@ -63,10 +79,23 @@ impl OdeModel for BouncingBall {
             DiscreteRole::Local,
         )
         .event_indicators(1)
-        .string_parameter("surface", "ground", "name of the surface the ball bounces on, used in status")
-        .string_output("status", "the phase (bouncing or resting) and the impacts so far, in words")
+        .string_parameter(
+            "surface",
+            "ground",
+            "name of the surface the ball bounces on, used in status",
+        )
+        .string_output(
+            "status",
+            "the phase (bouncing or resting) and the impacts so far, in words",
+        )
         .sensitivities(&["g", "e"])
-        .cosimulation(Method::Sdirk { rtol: 1e-8, atol: 1e-10 }, 1e-2)
+        .cosimulation(
+            Method::Sdirk {
+                rtol: 1e-8,
+                atol: 1e-10,
+            },
+            1e-2,
+        )
         .experiment(0.0, 3.0, 1e-8, 1e-2)
     }
 
@@ -90,7 +119,9 @@ impl OdeModel for BouncingBall {
     }
 
     fn reset<T: Scalar>(&self, a: &Args<T>, event: Event, x_new: &mut [T], d_new: &mut [f64]) {
-        let Event::State(crossings) = event else { return };
+        let Event::State(crossings) = event else {
+            return;
+        };
         if crossings[0] != Crossing::Falling || is_resting(a.d) {
             return;
         }
@@ -106,8 +137,15 @@ impl OdeModel for BouncingBall {
     }
 
     fn string_outputs(&self, a: &Args<f64>, s: &[String], out: &mut [String]) {
-        let phase = if is_resting(a.d) { "resting" } else { "bouncing" };
-        out[0] = format!("{phase} on the {} after {} impacts", s[SURFACE], a.d[BOUNCES]);
+        let phase = if is_resting(a.d) {
+            "resting"
+        } else {
+            "bouncing"
+        };
+        out[0] = format!(
+            "{phase} on the {} after {} impacts",
+            s[SURFACE], a.d[BOUNCES]
+        );
     }
 }
 
@@ -124,14 +162,25 @@ mod tests {
     const P: [f64; 2] = [9.81, 0.7];
 
     fn args<'a, T: Scalar>(x: &'a [T], p: &'a [T], d: &'a [f64]) -> Args<'a, T> {
-        Args { t: T::cst(0.0), x, u: &[], p, d }
+        Args {
+            t: T::cst(0.0),
+            x,
+            u: &[],
+            p,
+            d,
+        }
     }
 
     /// Applies one falling-crossing reset to `(x, d)` through the `System` view.
     fn bounce(sys: &OdeSystem<BouncingBall>, x: [f64; 2], d: &mut [f64]) -> [f64; 2] {
         let pre_d = d.to_vec();
         let mut x_new = x;
-        sys.reset(&args(&x, &P, &pre_d), Event::State(&[Crossing::Falling]), &mut x_new, d);
+        sys.reset(
+            &args(&x, &P, &pre_d),
+            Event::State(&[Crossing::Falling]),
+            &mut x_new,
+            d,
+        );
         x_new
     }
 
@@ -223,7 +272,12 @@ mod tests {
         let (jac, value) = jacobian(&[h, v, P[G], e], 2, |w, out| {
             let (x, p) = w.split_at(2);
             let (mut x_new, mut d_new) = ([x[0], x[1]], d.clone());
-            sys.reset(&args(x, p, &d), Event::State(&[Crossing::Falling]), &mut x_new, &mut d_new);
+            sys.reset(
+                &args(x, p, &d),
+                Event::State(&[Crossing::Falling]),
+                &mut x_new,
+                &mut d_new,
+            );
             out.copy_from_slice(&x_new);
         });
         assert_eq!(value, [0.0, -e * v]);

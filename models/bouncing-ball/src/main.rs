@@ -1,4 +1,8 @@
 //! The describe program of the `bouncing-ball` model: `cargo xtask fmus` runs it to write the FMU's
 //! model descriptions and adjoint-extension manifest.
 
-fn main() { fmu_export::describe::main::<fmu_export::OdeSystem<bouncing_ball::BouncingBall>>("bouncing_ball") }
+fn main() {
+    fmu_export::describe::main::<fmu_export::OdeSystem<bouncing_ball::BouncingBall>>(
+        "bouncing_ball",
+    )
+}

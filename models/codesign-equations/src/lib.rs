@@ -186,7 +186,8 @@ impl PlantEquations for MassChain {
     const DESCRIPTION: &'static str =
         "Chain of 10 unit masses with a spring and a damper per link and a force on the last";
     const STATES: &'static [&'static str] = &[
-        "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10",
+        "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "v1", "v2", "v3", "v4", "v5",
+        "v6", "v7", "v8", "v9", "v10",
     ];
     const INPUTS: &'static [&'static str] = &["force"];
     const PARAMETERS: &'static [(&'static str, f64)] = &[

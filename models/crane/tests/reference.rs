@@ -32,9 +32,8 @@ fn read_reference(file: &str, skip: usize, s_column: &str, f_column: &str) -> Re
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/data/lim-cosim-benchmarks")
         .join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("cannot read the crane reference {}: {e}", path.display())
-    });
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read the crane reference {}: {e}", path.display()));
     let mut lines = text.lines().skip(skip);
     let header: Vec<&str> = lines
         .next()

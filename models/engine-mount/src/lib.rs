@@ -41,10 +41,19 @@ pub struct EngineMount;
 impl MechanicalModel for EngineMount {
     fn declaration(&self) -> Declaration {
         let tunable = |name: &str, value: f64, unit: &str, text: &str| {
-            (Var::new(name, value).unit(unit).nominal(value).description(text), Tunability::Tunable)
+            (
+                Var::new(name, value)
+                    .unit(unit)
+                    .nominal(value)
+                    .description(text),
+                Tunability::Tunable,
+            )
         };
         let fixed = |name: &str, value: f64, unit: &str, text: &str| {
-            (Var::new(name, value).unit(unit).description(text), Tunability::Fixed)
+            (
+                Var::new(name, value).unit(unit).description(text),
+                Tunability::Fixed,
+            )
         };
         // Order must match the parameter index constants above.
         let parameters = [
@@ -63,7 +72,12 @@ impl MechanicalModel for EngineMount {
             fixed("d_M", 5.0, "N.s/m", "membrane damping"),
             fixed("d_H1", 5.0, "N.s/m", "inertia-track linear damping"),
             fixed("A", 100.0, "N", "sweep force amplitude"),
-            fixed("omega0", 4.0 * std::f64::consts::PI, "rad/s", "initial sweep angular frequency"),
+            fixed(
+                "omega0",
+                4.0 * std::f64::consts::PI,
+                "rad/s",
+                "initial sweep angular frequency",
+            ),
             fixed("C", 25.0, "1", "sweep base: the phase is omega0 C^t t"),
         ];
         let coordinates = [
@@ -87,7 +101,11 @@ impl MechanicalModel for EngineMount {
             decl = decl.parameter(var, tunability);
         }
         decl.output(Var::new("load_position", 0.0).unit("m").description("x1"))
-            .output(Var::new("load_velocity", 0.0).unit("m/s").description("x1'"))
+            .output(
+                Var::new("load_velocity", 0.0)
+                    .unit("m/s")
+                    .description("x1'"),
+            )
             .output(
                 Var::new("load_acceleration", 0.0)
                     .unit("m/s2")
@@ -161,14 +179,24 @@ mod tests {
     }
 
     fn args<'a, T: Scalar>(t: T, q: &'a [T], v: &'a [T], p: &'a [T]) -> MechArgs<'a, T> {
-        MechArgs { t, q, v, u: &[], p, d: &[] }
+        MechArgs {
+            t,
+            q,
+            v,
+            u: &[],
+            p,
+            d: &[],
+        }
     }
 
     /// A state with every coordinate and velocity non-zero, on the constraint manifold.
     fn sample_state(p: &[f64]) -> ([f64; 4], [f64; 4]) {
         let lever = |x3: f64, x4: f64| (p[B] * x3 + p[A] * x4) / (p[A] + p[B]);
         let (x3, x4, v3, v4) = (1.3e-3, -2.1e-2, 0.07, -0.6);
-        ([2.7e-3, lever(x3, x4), x3, x4], [-0.11, lever(v3, v4), v3, v4])
+        (
+            [2.7e-3, lever(x3, x4), x3, x4],
+            [-0.11, lever(v3, v4), v3, v4],
+        )
     }
 
     /// Eq. (21) written out independently of the model code, as the oracle.
@@ -183,7 +211,10 @@ mod tests {
 
     fn assert_close(actual: f64, expected: f64, tol: f64, what: &str) {
         let error = (actual - expected).abs();
-        assert!(error <= tol * (1.0 + expected.abs()), "{what}: {actual} vs {expected}");
+        assert!(
+            error <= tol * (1.0 + expected.abs()),
+            "{what}: {actual} vs {expected}"
+        );
     }
 
     #[test]
@@ -216,19 +247,32 @@ mod tests {
         let (sys, p) = system();
         let (q, v) = sample_state(&p);
         let t = 0.42;
-        assert_close(sys.constraints(t, &q, &p)[0], 0.0, 1e-16, "position constraint");
+        assert_close(
+            sys.constraints(t, &q, &p)[0],
+            0.0,
+            1e-16,
+            "position constraint",
+        );
         let cq = sys.constraint_jacobian(t, &q, &p);
         assert_eq!(cq[..], [0.0, p[A] + p[B], -p[B], -p[A]]);
         let (acc, lambda) = sys.accelerations(&args(t, &q, &v, &p)).unwrap();
         // The terms of C_q a are large (about 3e5 here); compare the sum with their magnitude.
         let cq_a: f64 = cq.iter().zip(&acc).map(|(c, a)| c * a).sum();
         let scale: f64 = cq.iter().zip(&acc).map(|(c, a)| (c * a).abs()).sum();
-        assert!(cq_a.abs() <= 1e-14 * scale, "C_q a = {cq_a}, terms of size {scale}");
+        assert!(
+            cq_a.abs() <= 1e-14 * scale,
+            "C_q a = {cq_a}, terms of size {scale}"
+        );
         let mass = [p[M_L], 0.0, p[M_M], p[M_H]];
         let forces = paper_forces(t, &q, &v, &p);
         for i in 0..4 {
             let balance = mass[i] * acc[i] + cq[i] * lambda[0];
-            assert_close(balance, forces[i], 1e-12, &format!("row {i} of M a + C_q^T lambda = Q"));
+            assert_close(
+                balance,
+                forces[i],
+                1e-12,
+                &format!("row {i} of M a + C_q^T lambda = Q"),
+            );
         }
     }
 

@@ -1,4 +1,8 @@
 //! The describe program of the `engine-mount` model: `cargo xtask fmus` runs it to write the FMU's
 //! model descriptions and adjoint-extension manifest.
 
-fn main() { fmu_export::describe::main::<fmu_export::MechanicalSystem<engine_mount::EngineMount>>("engine_mount") }
+fn main() {
+    fmu_export::describe::main::<fmu_export::MechanicalSystem<engine_mount::EngineMount>>(
+        "engine_mount",
+    )
+}

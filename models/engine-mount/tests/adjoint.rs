@@ -41,7 +41,10 @@ fn parameters(sys: &MechanicalSystem<EngineMount>, u: &[f64]) -> Vec<f64> {
 
 fn simulate(sys: &MechanicalSystem<EngineMount>, u: &[f64]) -> (Trajectory, impl Sized + use<>) {
     let schedule: Vec<ScheduledStep> = (0..STEPS)
-        .map(|k| ScheduledStep { h: H, inputs: StepInputs::held(k as f64 * H, &[]) })
+        .map(|k| ScheduledStep {
+            h: H,
+            inputs: StepInputs::held(k as f64 * H, &[]),
+        })
         .collect();
     let mut integrator = sys.integrator();
     let x0 = sys.declaration().state_starts();
@@ -56,8 +59,11 @@ fn adjoint_gradient_matches_central_differences() {
     let sys = MechanicalSystem::<EngineMount>::default();
     let u_opt = sys.declaration().parameter_starts()[..4].to_vec();
     let (optimal, _) = simulate(&sys, &u_opt);
-    let misfit =
-        Misfit { measured: (0..STEPS).map(|k| optimal.state(k)[LOAD_ACCELERATION]).collect() };
+    let misfit = Misfit {
+        measured: (0..STEPS)
+            .map(|k| optimal.state(k)[LOAD_ACCELERATION])
+            .collect(),
+    };
     let (trajectory, _) = simulate(&sys, &U_INIT);
     let integrator = sys.integrator();
     let gradient = discrete_adjoint_gradient(
@@ -93,11 +99,26 @@ fn adjoint_gradient_matches_central_differences() {
     let dw: Vec<f64> = (0..13).map(|i| 1e-3 * ((i as f64) * 0.7).sin()).collect();
     let dp: Vec<f64> = (0..17).map(|i| ((i as f64) * 1.3).cos()).collect();
     let v: Vec<f64> = (0..13).map(|i| ((i as f64) * 2.1).cos()).collect();
-    let forward: f64 = step.jvp(&dw, &[], &dp).iter().zip(&v).map(|(a, b)| a * b).sum();
+    let forward: f64 = step
+        .jvp(&dw, &[], &dp)
+        .iter()
+        .zip(&v)
+        .map(|(a, b)| a * b)
+        .sum();
     let adjoint = step.vjp(&v);
     let terms = [
-        adjoint.state.iter().zip(&dw).map(|(a, b)| a * b).sum::<f64>(),
-        adjoint.params.iter().zip(&dp).map(|(a, b)| a * b).sum::<f64>(),
+        adjoint
+            .state
+            .iter()
+            .zip(&dw)
+            .map(|(a, b)| a * b)
+            .sum::<f64>(),
+        adjoint
+            .params
+            .iter()
+            .zip(&dp)
+            .map(|(a, b)| a * b)
+            .sum::<f64>(),
     ];
     let magnitude = terms.iter().fold(forward.abs(), |m, t| m.max(t.abs()));
     let defect = (forward - terms[0] - terms[1]).abs() / magnitude;

@@ -64,7 +64,10 @@ mod tests {
     fn assert_close(actual: &[f64], expected: &[f64], tolerance: f64) {
         assert_eq!(actual.len(), expected.len());
         for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
-            assert!((a - e).abs() <= tolerance * e.abs().max(1.0), "entry {i}: {a} vs {e}");
+            assert!(
+                (a - e).abs() <= tolerance * e.abs().max(1.0),
+                "entry {i}: {a} vs {e}"
+            );
         }
     }
 
@@ -73,11 +76,29 @@ mod tests {
         let sys = MechanicalSystem::<Mass>::default();
         let (x, v, force) = (0.2, -3.0, 7.0);
         let mut y = [f64::NAN; 4];
-        sys.outputs(&Args { t: 0.0, x: &[x, v], u: &[force], p: &P, d: &[] }, &mut y);
+        sys.outputs(
+            &Args {
+                t: 0.0,
+                x: &[x, v],
+                u: &[force],
+                p: &P,
+                d: &[],
+            },
+            &mut y,
+        );
         // a = (-40 * 0.2 + 0.3 * 3 + 7) / 2.5, E = (2.5 * 9 + 40 * 0.04) / 2.
         assert_close(&y, &[x, v, -0.04, 12.05], 1e-14);
         let mut dx = [f64::NAN; 2];
-        sys.derivatives(&Args { t: 0.0, x: &[x, v], u: &[force], p: &P, d: &[] }, &mut dx);
+        sys.derivatives(
+            &Args {
+                t: 0.0,
+                x: &[x, v],
+                u: &[force],
+                p: &P,
+                d: &[],
+            },
+            &mut dx,
+        );
         assert_close(&dx, &[v, -0.04], 1e-14);
     }
 
@@ -88,7 +109,16 @@ mod tests {
         let (jac, value) = jacobian(&[x, v, force, P[M], P[K], P[C]], 4, |w, y| {
             let (state, rest) = w.split_at(2);
             let (u, p) = rest.split_at(1);
-            sys.outputs(&Args { t: 0.0.into(), x: state, u, p, d: &[] }, y);
+            sys.outputs(
+                &Args {
+                    t: 0.0.into(),
+                    x: state,
+                    u,
+                    p,
+                    d: &[],
+                },
+                y,
+            );
         });
         let [m, k, c] = P;
         let a = acceleration(&P, x, v, force);
@@ -127,7 +157,14 @@ mod tests {
         let h = 2f64.powi(-10);
         let forces = [0.5, -2.0, 3.0];
         integrator
-            .initialize(&sys, 0.0, &x0, &StepInputs::held(0.0, &[forces[0]]), &P, &[])
+            .initialize(
+                &sys,
+                0.0,
+                &x0,
+                &StepInputs::held(0.0, &[forces[0]]),
+                &P,
+                &[],
+            )
             .unwrap();
         let mut expected = x0;
         for (i, force) in forces.into_iter().enumerate() {
@@ -154,12 +191,20 @@ mod tests {
         let x0 = [0.0, -100.0];
         let h = 2f64.powi(-10);
         // First-order hold: F(t) = 4 - 300 t over [0, 3h].
-        let ramp = StepInputs { t0: 0.0, coefficients: vec![vec![4.0], vec![-300.0]] };
-        integrator.initialize(&sys, 0.0, &x0, &ramp, &P, &[]).unwrap();
-        let report = integrator.do_step(&sys, 0.0, 3.0 * h, &ramp, &P, &mut []).unwrap();
+        let ramp = StepInputs {
+            t0: 0.0,
+            coefficients: vec![vec![4.0], vec![-300.0]],
+        };
+        integrator
+            .initialize(&sys, 0.0, &x0, &ramp, &P, &[])
+            .unwrap();
+        let report = integrator
+            .do_step(&sys, 0.0, 3.0 * h, &ramp, &P, &mut [])
+            .unwrap();
         assert_eq!(report.internal_steps, 3);
-        let expected =
-            (0..3).fold(x0, |w, i| symplectic_euler(&P, w, 4.0 - 300.0 * (i as f64 * h), h));
+        let expected = (0..3).fold(x0, |w, i| {
+            symplectic_euler(&P, w, 4.0 - 300.0 * (i as f64 * h), h)
+        });
         assert_eq!(continuous_state(&integrator), expected);
     }
 
@@ -170,10 +215,17 @@ mod tests {
         let mut integrator = sys.integrator();
         let (x0, force, step) = ([0.0, 100.0], -5.0, 1e-4);
         let held = StepInputs::held(0.0, &[force]);
-        integrator.initialize(&sys, 0.0, &x0, &held, &P, &[]).unwrap();
-        let report = integrator.do_step(&sys, 0.0, step, &held, &P, &mut []).unwrap();
+        integrator
+            .initialize(&sys, 0.0, &x0, &held, &P, &[])
+            .unwrap();
+        let report = integrator
+            .do_step(&sys, 0.0, step, &held, &P, &mut [])
+            .unwrap();
         assert_eq!(report.internal_steps, 1);
-        assert_eq!(continuous_state(&integrator), symplectic_euler(&P, x0, force, step));
+        assert_eq!(
+            continuous_state(&integrator),
+            symplectic_euler(&P, x0, force, step)
+        );
     }
 }
 

@@ -1,4 +1,6 @@
 //! The describe program of the `mass` model: `cargo xtask fmus` runs it to write the FMU's
 //! model descriptions and adjoint-extension manifest.
 
-fn main() { fmu_export::describe::main::<fmu_export::MechanicalSystem<mass::Mass>>("mass") }
+fn main() {
+    fmu_export::describe::main::<fmu_export::MechanicalSystem<mass::Mass>>("mass")
+}

@@ -77,7 +77,16 @@ mod tests {
     fn outputs(u: &[f64], p: &[f64]) -> [f64; 3] {
         let sys = OdeSystem::<SpringDamper>::default();
         let mut y = [f64::NAN; 3];
-        sys.outputs(&Args { t: 0.0, x: &[], u, p, d: &[] }, &mut y);
+        sys.outputs(
+            &Args {
+                t: 0.0,
+                x: &[],
+                u,
+                p,
+                d: &[],
+            },
+            &mut y,
+        );
         y
     }
 
@@ -91,7 +100,10 @@ mod tests {
     fn assert_close(actual: &[f64], expected: &[f64], tolerance: f64) {
         assert_eq!(actual.len(), expected.len());
         for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
-            assert!((a - e).abs() <= tolerance * e.abs().max(1.0), "entry {i}: {a} vs {e}");
+            assert!(
+                (a - e).abs() <= tolerance * e.abs().max(1.0),
+                "entry {i}: {a} vs {e}"
+            );
         }
     }
 
@@ -99,11 +111,22 @@ mod tests {
     fn forces_oppose_the_stretch_and_the_closing_speed_and_balance() {
         let y = outputs(&U, &P);
         // s = 0.3 + 0.1 - 0.05 = 0.35, v_a - v_b = -7.
-        assert_close(&y, &[-(250.0 * 0.35 + 1.5 * -7.0), 250.0 * 0.35 - 1.5 * 7.0, 15.3125], 1e-14);
+        assert_close(
+            &y,
+            &[
+                -(250.0 * 0.35 + 1.5 * -7.0),
+                250.0 * 0.35 - 1.5 * 7.0,
+                15.3125,
+            ],
+            1e-14,
+        );
         assert_close(&y, &expected(&U, &P), 1e-14);
         assert_eq!(y[F_A] + y[F_B], 0.0);
         // An unloaded spring at rest relative to its other end carries no force or energy.
-        assert_eq!(outputs(&[1.25, 3.0, 1.0, 3.0], &[P[0], P[1], 0.25]), [0.0, 0.0, 0.0]);
+        assert_eq!(
+            outputs(&[1.25, 3.0, 1.0, 3.0], &[P[0], P[1], 0.25]),
+            [0.0, 0.0, 0.0]
+        );
     }
 
     #[test]
@@ -111,7 +134,16 @@ mod tests {
         let sys = OdeSystem::<SpringDamper>::default();
         let (jac, value) = jacobian(&[U.as_slice(), &P].concat(), 3, |w, y| {
             let (u, p) = w.split_at(4);
-            sys.outputs(&Args { t: 0.0.into(), x: &[], u, p, d: &[] }, y);
+            sys.outputs(
+                &Args {
+                    t: 0.0.into(),
+                    x: &[],
+                    u,
+                    p,
+                    d: &[],
+                },
+                y,
+            );
         });
         assert_close(&value, &expected(&U, &P), 1e-14);
         let [k, c, _] = P;
@@ -119,8 +151,15 @@ mod tests {
         // Columns x_a, v_a, x_b, v_b, k, c, l0.
         let f_a = [-k, -c, k, c, -stretch, -closing, k];
         let f_b = f_a.map(|v| -v);
-        let energy =
-            [k * stretch, 0.0, -k * stretch, 0.0, stretch * stretch / 2.0, 0.0, -k * stretch];
+        let energy = [
+            k * stretch,
+            0.0,
+            -k * stretch,
+            0.0,
+            stretch * stretch / 2.0,
+            0.0,
+            -k * stretch,
+        ];
         assert_close(&jac, &[f_a, f_b, energy].concat(), 1e-14);
     }
 
@@ -129,14 +168,22 @@ mod tests {
         let sys = OdeSystem::<SpringDamper>::default();
         let p = sys.declaration().parameter_starts();
         let mut integrator = sys.integrator();
-        integrator.initialize(&sys, 0.0, &[], &StepInputs::held(0.0, &U), &p, &[]).unwrap();
+        integrator
+            .initialize(&sys, 0.0, &[], &StepInputs::held(0.0, &U), &p, &[])
+            .unwrap();
         // Held inputs over one step, then a ramp over a step longer than max_step.
-        let report =
-            integrator.do_step(&sys, 0.0, 1e-3, &StepInputs::held(0.0, &U), &p, &mut []).unwrap();
+        let report = integrator
+            .do_step(&sys, 0.0, 1e-3, &StepInputs::held(0.0, &U), &p, &mut [])
+            .unwrap();
         assert_eq!(report.internal_steps, 1);
         let rates = [1.0, -4.0, 2.0, 0.5];
-        let ramp = StepInputs { t0: 1e-3, coefficients: vec![U.to_vec(), rates.to_vec()] };
-        let report = integrator.do_step(&sys, 1e-3, 2.5, &ramp, &p, &mut []).unwrap();
+        let ramp = StepInputs {
+            t0: 1e-3,
+            coefficients: vec![U.to_vec(), rates.to_vec()],
+        };
+        let report = integrator
+            .do_step(&sys, 1e-3, 2.5, &ramp, &p, &mut [])
+            .unwrap();
         assert_eq!(report.internal_steps, 3);
         let u_end: Vec<f64> = U.iter().zip(rates).map(|(u, r)| u + 2.5 * r).collect();
         let mut y = [f64::NAN; 3];

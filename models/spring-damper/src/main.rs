@@ -1,4 +1,8 @@
 //! The describe program of the `spring-damper` model: `cargo xtask fmus` runs it to write the FMU's
 //! model descriptions and adjoint-extension manifest.
 
-fn main() { fmu_export::describe::main::<fmu_export::OdeSystem<spring_damper::SpringDamper>>("spring_damper") }
+fn main() {
+    fmu_export::describe::main::<fmu_export::OdeSystem<spring_damper::SpringDamper>>(
+        "spring_damper",
+    )
+}

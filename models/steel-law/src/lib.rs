@@ -138,7 +138,9 @@ mod tests {
     use fmu_export::System;
 
     fn parameters() -> Vec<f64> {
-        OdeSystem::<SteelLaw>::default().declaration().parameter_starts()
+        OdeSystem::<SteelLaw>::default()
+            .declaration()
+            .parameter_starts()
     }
 
     #[test]
@@ -164,7 +166,11 @@ mod tests {
             jac[0]
         };
         let (ka, kb) = (p[KA], p[KB]);
-        assert!((slope(0.0) - 0.5 * (ka + kb)).abs() < 1e-9 * ka, "{}", slope(0.0));
+        assert!(
+            (slope(0.0) - 0.5 * (ka + kb)).abs() < 1e-9 * ka,
+            "{}",
+            slope(0.0)
+        );
         assert!((slope(0.2) - kb).abs() < 1e-9 * ka, "{}", slope(0.2));
     }
 
@@ -174,8 +180,19 @@ mod tests {
         let p = parameters();
         let x = [0.03, 0.0, 0.0, 0.0, 1e-4];
         let (mut x_new, mut d) = (x, [1.0]);
-        let args = Args { t: 0.4, x: &x, u: &[], p: &p, d: &[1.0] };
-        sys.reset(&args, Event::State(&[fmu_export::Crossing::Falling]), &mut x_new, &mut d);
+        let args = Args {
+            t: 0.4,
+            x: &x,
+            u: &[],
+            p: &p,
+            d: &[1.0],
+        };
+        sys.reset(
+            &args,
+            Event::State(&[fmu_export::Crossing::Falling]),
+            &mut x_new,
+            &mut d,
+        );
         assert_eq!(x_new[U_STAR], 0.03);
         assert_eq!(x_new[Z_STAR], stress(0.03, 0.0, 0.0, 1.0, &p));
         assert_eq!(d, [-1.0]);

@@ -1,4 +1,6 @@
 //! The describe program of the `steel-law` model: `cargo xtask fmus` runs it to write the FMU's
 //! model descriptions and adjoint-extension manifest.
 
-fn main() { fmu_export::describe::main::<fmu_export::OdeSystem<steel_law::SteelLaw>>("steel_law") }
+fn main() {
+    fmu_export::describe::main::<fmu_export::OdeSystem<steel_law::SteelLaw>>("steel_law")
+}

@@ -42,14 +42,23 @@ impl Cost for FinalIntegral {
 fn integral_and_gradient_match_the_reference() {
     let sys = OdeSystem::<SteelLaw>::default();
     let declaration = sys.declaration();
-    let (x0, p, d0) =
-        (declaration.state_starts(), declaration.parameter_starts(), declaration.discrete_starts());
+    let (x0, p, d0) = (
+        declaration.state_starts(),
+        declaration.parameter_starts(),
+        declaration.discrete_starts(),
+    );
     let schedule: Vec<ScheduledStep> = (0..STEPS)
-        .map(|k| ScheduledStep { h: STEP, inputs: StepInputs::held(k as f64 * STEP, &[]) })
+        .map(|k| ScheduledStep {
+            h: STEP,
+            inputs: StepInputs::held(k as f64 * STEP, &[]),
+        })
         .collect();
     // The paper's tolerances (ode15s, rtol 1e-8, atol 1e-12) keep the linearization of the
     // ~2000 ESDIRK steps quick; the model's default rtol 1e-10 agrees with the digest to 2e-9.
-    let tolerances = Method::Sdirk { rtol: 1e-8, atol: 1e-12 };
+    let tolerances = Method::Sdirk {
+        rtol: 1e-8,
+        atol: 1e-12,
+    };
     let declaration = declaration.clone().cosimulation(tolerances, 0.05);
     let mut integrator = Sdirk::new(&declaration);
     let trajectory = record_trajectory(&sys, &mut integrator, &x0, &p, &d0, &schedule).unwrap();
@@ -59,8 +68,12 @@ fn integral_and_gradient_match_the_reference() {
         .flat_map(|tape| &tape.segments)
         .filter(|s| matches!(s, Segment::Reset { .. }))
         .count();
-    let internal =
-        trajectory.steps.iter().map(|tape| tape.segments.len()).sum::<usize>() - reversals;
+    let internal = trajectory
+        .steps
+        .iter()
+        .map(|tape| tape.segments.len())
+        .sum::<usize>()
+        - reversals;
     let g = trajectory.state(STEPS)[4];
     println!("{reversals} reversals, {internal} internal steps, G = {g:.13}");
     assert_eq!(reversals, 19);

@@ -48,13 +48,23 @@ impl OdeModel for SwitchingOde {
             DiscreteRole::Local,
         )
         .event_indicators(1)
-        .cosimulation(Method::Sdirk { rtol: 1e-10, atol: 1e-12 }, 0.1)
+        .cosimulation(
+            Method::Sdirk {
+                rtol: 1e-10,
+                atol: 1e-12,
+            },
+            0.1,
+        )
         .experiment(0.0, 5.0, 1e-10, 0.1)
     }
 
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
         let x = a.x[X];
-        dx[X] = if a.d[MODE] == 1.0 { T::cst(4.0) - x } else { T::cst(10.0) - x * T::cst(2.0) };
+        dx[X] = if a.d[MODE] == 1.0 {
+            T::cst(4.0) - x
+        } else {
+            T::cst(10.0) - x * T::cst(2.0)
+        };
         dx[G] = x;
     }
 
@@ -90,17 +100,51 @@ mod tests {
         let (x, p) = ([1.5, 0.0], [2.9]);
         let mut dx = [0.0; 2];
         for (mode, expected) in [(1.0, 2.5), (2.0, 7.0)] {
-            sys.derivatives(&Args { t: 0.0, x: &x, u: &[], p: &p, d: &[mode] }, &mut dx);
+            sys.derivatives(
+                &Args {
+                    t: 0.0,
+                    x: &x,
+                    u: &[],
+                    p: &p,
+                    d: &[mode],
+                },
+                &mut dx,
+            );
             assert_eq!(dx, [expected, 1.5]);
         }
         let mut z = [0.0];
-        sys.event_indicators(&Args { t: 0.0, x: &x, u: &[], p: &p, d: &[1.0] }, &mut z);
+        sys.event_indicators(
+            &Args {
+                t: 0.0,
+                x: &x,
+                u: &[],
+                p: &p,
+                d: &[1.0],
+            },
+            &mut z,
+        );
         assert_eq!(z[0], 1.5f64.powi(3) - 5.0 * 2.25 + 7.0 * 1.5 - 2.9);
         let mut d = [1.0];
-        let args = Args { t: 0.0, x: &x, u: &[], p: &p, d: &[1.0] };
-        sys.reset(&args, Event::State(&[Crossing::Rising]), &mut x.clone(), &mut d);
+        let args = Args {
+            t: 0.0,
+            x: &x,
+            u: &[],
+            p: &p,
+            d: &[1.0],
+        };
+        sys.reset(
+            &args,
+            Event::State(&[Crossing::Rising]),
+            &mut x.clone(),
+            &mut d,
+        );
         assert_eq!(d, [2.0]);
-        sys.reset(&args, Event::State(&[Crossing::Falling]), &mut x.clone(), &mut d);
+        sys.reset(
+            &args,
+            Event::State(&[Crossing::Falling]),
+            &mut x.clone(),
+            &mut d,
+        );
         assert_eq!(d, [1.0]);
     }
 }

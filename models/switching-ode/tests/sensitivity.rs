@@ -37,12 +37,18 @@ impl Cost for FinalIntegral {
 
 fn simulate(sys: &OdeSystem<SwitchingOde>) -> (Trajectory, Sdirk) {
     let schedule: Vec<ScheduledStep> = (0..STEPS)
-        .map(|k| ScheduledStep { h: STEP, inputs: StepInputs::held(k as f64 * STEP, &[]) })
+        .map(|k| ScheduledStep {
+            h: STEP,
+            inputs: StepInputs::held(k as f64 * STEP, &[]),
+        })
         .collect();
     let declaration = sys.declaration();
     let mut integrator = sys.integrator();
-    let (x0, p, d0) =
-        (declaration.state_starts(), declaration.parameter_starts(), declaration.discrete_starts());
+    let (x0, p, d0) = (
+        declaration.state_starts(),
+        declaration.parameter_starts(),
+        declaration.discrete_starts(),
+    );
     let trajectory = record_trajectory(sys, &mut integrator, &x0, &p, &d0, &schedule).unwrap();
     (trajectory, integrator)
 }
@@ -62,7 +68,10 @@ fn the_gradient_of_the_integral_is_the_papers_by_adjoint_and_forward_mode() {
         .collect();
     println!("switches at {switches:?}");
     assert_eq!(switches.len(), 3);
-    assert!(switches.iter().zip(SWITCHES).all(|(t, exact)| (t - exact).abs() < 1e-9));
+    assert!(switches
+        .iter()
+        .zip(SWITCHES)
+        .all(|(t, exact)| (t - exact).abs() < 1e-9));
     let g = trajectory.state(STEPS)[1];
     println!("G = {g} (exact {EXACT_G}, error {:e})", g - EXACT_G);
     assert!((g - EXACT_G).abs() < 1e-8 * EXACT_G);
@@ -103,6 +112,9 @@ fn without_the_event_time_sensitivity_the_gradient_vanishes() {
         EventTimeSensitivity::Ignored,
     )
     .unwrap();
-    println!("dG/dp with the switching times held fixed: {}", gradient.params[0]);
+    println!(
+        "dG/dp with the switching times held fixed: {}",
+        gradient.params[0]
+    );
     assert_eq!(gradient.params[0], 0.0);
 }

@@ -12,17 +12,28 @@ pub struct VanDerPol;
 
 impl OdeModel for VanDerPol {
     fn declaration(&self) -> Declaration {
-        Declaration::new("van_der_pol", "Van der Pol oscillator x0'' - mu (1 - x0^2) x0' + x0 = 0")
-            .state(Var::new("x0", 2.0).description("oscillator coordinate"))
-            .state(Var::new("x1", 0.0).description("rate of x0"))
-            .parameter(
-                Var::new("mu", 1.0).nominal(1.0).description("nonlinear damping parameter"),
-                Tunability::Tunable,
-            )
-            .output(Var::new("y0", 2.0).description("x0"))
-            .output(Var::new("y1", 0.0).description("x1"))
-            .cosimulation(Method::Sdirk { rtol: 1e-8, atol: 1e-10 }, 1e-2)
-            .experiment(0.0, 20.0, 1e-8, 1e-2)
+        Declaration::new(
+            "van_der_pol",
+            "Van der Pol oscillator x0'' - mu (1 - x0^2) x0' + x0 = 0",
+        )
+        .state(Var::new("x0", 2.0).description("oscillator coordinate"))
+        .state(Var::new("x1", 0.0).description("rate of x0"))
+        .parameter(
+            Var::new("mu", 1.0)
+                .nominal(1.0)
+                .description("nonlinear damping parameter"),
+            Tunability::Tunable,
+        )
+        .output(Var::new("y0", 2.0).description("x0"))
+        .output(Var::new("y1", 0.0).description("x1"))
+        .cosimulation(
+            Method::Sdirk {
+                rtol: 1e-8,
+                atol: 1e-10,
+            },
+            1e-2,
+        )
+        .experiment(0.0, 20.0, 1e-8, 1e-2)
     }
 
     fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
@@ -48,7 +59,13 @@ mod tests {
     const MU_VALUE: f64 = 1.5;
 
     fn args<'a, T: Scalar>(x: &'a [T], p: &'a [T]) -> Args<'a, T> {
-        Args { t: T::cst(0.0), x, u: &[], p, d: &[] }
+        Args {
+            t: T::cst(0.0),
+            x,
+            u: &[],
+            p,
+            d: &[],
+        }
     }
 
     #[test]
@@ -72,8 +89,12 @@ mod tests {
         let ([x0, x1], mu) = (X, MU_VALUE);
         // Columns x0, x1, mu.
         let analytic = [
-            0.0, 1.0, 0.0,
-            -2.0 * mu * x0 * x1 - 1.0, mu * (1.0 - x0 * x0), (1.0 - x0 * x0) * x1,
+            0.0,
+            1.0,
+            0.0,
+            -2.0 * mu * x0 * x1 - 1.0,
+            mu * (1.0 - x0 * x0),
+            (1.0 - x0 * x0) * x1,
         ];
         assert_eq!(jac, analytic);
     }

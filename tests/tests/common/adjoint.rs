@@ -91,7 +91,9 @@ impl Fmi3<'_> {
         // SAFETY: the function takes the instance and a count.
         unsafe {
             self.fmu
-                .func::<KeepStepLinearizations>("tandemKeepStepLinearizations")(self.i, steps)
+                .func::<KeepStepLinearizations>("tandemKeepStepLinearizations")(
+                self.i, steps
+            )
         }
     }
 

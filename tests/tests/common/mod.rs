@@ -155,16 +155,32 @@ impl<'a> Fmi2<'a> {
     pub fn instantiate(fmu: &'a Fmu, kind: Fmi2Type, guid: &str) -> Result<Self, Vec<String>> {
         let messages = Box::new(Messages::default());
         let callbacks = Box::new(fmi2_callbacks(&messages));
-        let (name, guid) = (CString::new("instance").unwrap(), CString::new(guid).unwrap());
+        let (name, guid) = (
+            CString::new("instance").unwrap(),
+            CString::new(guid).unwrap(),
+        );
         let instantiate: Instantiate2 = fmu.func("fmi2Instantiate");
         // SAFETY: valid strings and callbacks that outlive the instance.
         let c = unsafe {
-            instantiate(name.as_ptr(), kind, guid.as_ptr(), std::ptr::null(), &*callbacks, 0, 0)
+            instantiate(
+                name.as_ptr(),
+                kind,
+                guid.as_ptr(),
+                std::ptr::null(),
+                &*callbacks,
+                0,
+                0,
+            )
         };
         if c.is_null() {
             return Err(messages.all());
         }
-        Ok(Fmi2 { fmu, c, messages, callbacks })
+        Ok(Fmi2 {
+            fmu,
+            c,
+            messages,
+            callbacks,
+        })
     }
 
     /// A function taking only the instance.
@@ -224,7 +240,8 @@ impl<'a> Fmi2<'a> {
     pub fn set_time(&self, t: f64) -> Fmi2Status {
         // SAFETY: the FMI 2.0 signature.
         unsafe {
-            self.fmu.func::<unsafe extern "C" fn(Fmi2Component, f64) -> Fmi2Status>("fmi2SetTime")(
+            self.fmu
+                .func::<unsafe extern "C" fn(Fmi2Component, f64) -> Fmi2Status>("fmi2SetTime")(
                 self.c, t,
             )
         }
@@ -253,7 +270,9 @@ impl<'a> Fmi2<'a> {
         seed: &[f64],
     ) -> (Fmi2Status, Vec<f64>) {
         let mut out = vec![f64::NAN; unknowns.len()];
-        let f = self.fmu.func::<Directional2>("fmi2GetDirectionalDerivative");
+        let f = self
+            .fmu
+            .func::<Directional2>("fmi2GetDirectionalDerivative");
         // SAFETY: arrays of the stated lengths.
         let status = unsafe {
             f(
@@ -300,9 +319,10 @@ impl<'a> Fmi2<'a> {
     pub fn set_state(&self, state: Fmi2FmuState) -> Fmi2Status {
         // SAFETY: the FMI 2.0 signature.
         unsafe {
-            self.fmu.func::<unsafe extern "C" fn(Fmi2Component, Fmi2FmuState) -> Fmi2Status>(
-                "fmi2SetFMUstate",
-            )(self.c, state)
+            self.fmu
+                .func::<unsafe extern "C" fn(Fmi2Component, Fmi2FmuState) -> Fmi2Status>(
+                    "fmi2SetFMUstate",
+                )(self.c, state)
         }
     }
 
@@ -364,7 +384,10 @@ impl<'a> Fmi2<'a> {
 impl Drop for Fmi2<'_> {
     fn drop(&mut self) {
         // SAFETY: the instance is live and dropped once.
-        unsafe { self.fmu.func::<unsafe extern "C" fn(Fmi2Component)>("fmi2FreeInstance")(self.c) }
+        unsafe {
+            self.fmu
+                .func::<unsafe extern "C" fn(Fmi2Component)>("fmi2FreeInstance")(self.c)
+        }
     }
 }
 
@@ -432,7 +455,10 @@ impl<'a> Fmi3<'a> {
         token: &str,
     ) -> Result<Self, Vec<String>> {
         let messages = Box::new(Messages::default());
-        let (name, token) = (CString::new("instance").unwrap(), CString::new(token).unwrap());
+        let (name, token) = (
+            CString::new("instance").unwrap(),
+            CString::new(token).unwrap(),
+        );
         let env = &*messages as *const Messages as *mut c_void;
         let log: Fmi3LogMessageCallback = Some(log3);
         // SAFETY: valid strings; the environment outlives the instance.
@@ -529,7 +555,8 @@ impl<'a> Fmi3<'a> {
     pub fn set_time(&self, t: f64) -> Fmi3Status {
         // SAFETY: the FMI 3.0 signature.
         unsafe {
-            self.fmu.func::<unsafe extern "C" fn(Fmi3Instance, f64) -> Fmi3Status>("fmi3SetTime")(
+            self.fmu
+                .func::<unsafe extern "C" fn(Fmi3Instance, f64) -> Fmi3Status>("fmi3SetTime")(
                 self.i, t,
             )
         }
@@ -559,10 +586,17 @@ impl<'a> Fmi3<'a> {
         knowns: &[u32],
         seed: &[f64],
     ) -> (Fmi3Status, Vec<f64>) {
-        let n_out = if adjoint { knowns.len() } else { unknowns.len() };
+        let n_out = if adjoint {
+            knowns.len()
+        } else {
+            unknowns.len()
+        };
         let mut out = vec![f64::NAN; n_out];
-        let name =
-            if adjoint { "fmi3GetAdjointDerivative" } else { "fmi3GetDirectionalDerivative" };
+        let name = if adjoint {
+            "fmi3GetAdjointDerivative"
+        } else {
+            "fmi3GetDirectionalDerivative"
+        };
         // SAFETY: arrays of the stated lengths.
         let status = unsafe {
             self.fmu.func::<Product3>(name)(
@@ -617,9 +651,10 @@ impl<'a> Fmi3<'a> {
     pub fn set_state(&self, state: Fmi3FmuState) -> Fmi3Status {
         // SAFETY: the FMI 3.0 signature.
         unsafe {
-            self.fmu.func::<unsafe extern "C" fn(Fmi3Instance, Fmi3FmuState) -> Fmi3Status>(
-                "fmi3SetFMUState",
-            )(self.i, state)
+            self.fmu
+                .func::<unsafe extern "C" fn(Fmi3Instance, Fmi3FmuState) -> Fmi3Status>(
+                    "fmi3SetFMUState",
+                )(self.i, state)
         }
     }
 
@@ -699,7 +734,10 @@ impl<'a> Fmi3<'a> {
 impl Drop for Fmi3<'_> {
     fn drop(&mut self) {
         // SAFETY: the instance is live and dropped once.
-        unsafe { self.fmu.func::<unsafe extern "C" fn(Fmi3Instance)>("fmi3FreeInstance")(self.i) }
+        unsafe {
+            self.fmu
+                .func::<unsafe extern "C" fn(Fmi3Instance)>("fmi3FreeInstance")(self.i)
+        }
     }
 }
 

@@ -39,7 +39,11 @@ pub fn after_acceptance(error: f64, previous: f64) -> f64 {
 
 /// The factor (below one) on the step size after rejecting a step with error norm `error > 1`.
 pub fn after_rejection(error: f64) -> f64 {
-    let factor = if error.is_finite() { SAFETY * error.powf(-1.0 / ESTIMATE_ORDER) } else { 0.0 };
+    let factor = if error.is_finite() {
+        SAFETY * error.powf(-1.0 / ESTIMATE_ORDER)
+    } else {
+        0.0
+    };
     bounded(factor).min(SAFETY)
 }
 

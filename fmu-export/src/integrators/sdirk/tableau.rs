@@ -24,8 +24,17 @@ pub const A: [&[f64]; STAGES] = [
     &[],
     &[0.25],
     &[-0.05177669529663689, -0.05177669529663689],
-    &[-0.07655460838455727, -0.07655460838455727, 0.5281092167691145],
-    &[-0.7274063478261299, -0.7274063478261299, 1.5849950617406794, 0.6598176339115805],
+    &[
+        -0.07655460838455727,
+        -0.07655460838455727,
+        0.5281092167691145,
+    ],
+    &[
+        -0.7274063478261299,
+        -0.7274063478261299,
+        1.5849950617406794,
+        0.6598176339115805,
+    ],
     &[
         -0.01558763503571651,
         -0.01558763503571651,
@@ -114,7 +123,12 @@ mod tests {
     fn defects(b: &[f64; STAGES]) -> Vec<f64> {
         conditions()
             .iter()
-            .map(|order| order.iter().map(|(v, r)| (dot(b, v) - r).abs()).fold(0.0, f64::max))
+            .map(|order| {
+                order
+                    .iter()
+                    .map(|(v, r)| (dot(b, v) - r).abs())
+                    .fold(0.0, f64::max)
+            })
             .collect()
     }
 
@@ -125,7 +139,11 @@ mod tests {
             &[],
             &[0.25],
             &[(1.0 - s) / 8.0, (1.0 - s) / 8.0],
-            &[(5.0 - 7.0 * s) / 64.0, (5.0 - 7.0 * s) / 64.0, 7.0 * (1.0 + s) / 32.0],
+            &[
+                (5.0 - 7.0 * s) / 64.0,
+                (5.0 - 7.0 * s) / 64.0,
+                7.0 * (1.0 + s) / 32.0,
+            ],
             &[
                 (-13796.0 - 54539.0 * s) / 125000.0,
                 (-13796.0 - 54539.0 * s) / 125000.0,
@@ -150,7 +168,10 @@ mod tests {
         ];
         let close = |x: f64, y: f64| (x - y).abs() <= 4.0 * f64::EPSILON * y.abs().max(1.0);
         for (row, expected) in A.iter().zip(closed) {
-            assert!(row.iter().zip(expected).all(|(&x, &y)| close(x, y)), "{row:?}");
+            assert!(
+                row.iter().zip(expected).all(|(&x, &y)| close(x, y)),
+                "{row:?}"
+            );
         }
         assert!(B_HAT.iter().zip(b_hat).all(|(&x, y)| close(x, y)));
         assert!(close(C[2], (2.0 - s) / 4.0));
@@ -165,8 +186,16 @@ mod tests {
         let row_sums = times(&a, &[1.0; STAGES]);
         let ac = times(&a, &C);
         for i in 0..STAGES {
-            assert!((row_sums[i] - C[i]).abs() < 1e-15, "row {i}: {} vs {}", row_sums[i], C[i]);
-            assert!((ac[i] - C[i] * C[i] / 2.0).abs() < 1e-15, "stage order, row {i}");
+            assert!(
+                (row_sums[i] - C[i]).abs() < 1e-15,
+                "row {i}: {} vs {}",
+                row_sums[i],
+                C[i]
+            );
+            assert!(
+                (ac[i] - C[i] * C[i] / 2.0).abs() < 1e-15,
+                "stage order, row {i}"
+            );
         }
     }
 

@@ -59,10 +59,15 @@ pub fn check(
             .map(|(a, e)| (a * (e.max - e.min)).abs())
             .sum::<f64>()
             .max(f64::MIN_POSITIVE);
-        if let Some(min) = constraint.min.filter(|min| (value - min).abs() <= ACTIVE * scale) {
+        if let Some(min) = constraint
+            .min
+            .filter(|min| (value - min).abs() <= ACTIVE * scale)
+        {
             normals.push(-a.clone());
             active.push(format!("{} = {min} (min)", constraint.text));
-        } else if let Some(max) = constraint.max.filter(|max| (value - max).abs() <= ACTIVE * scale)
+        } else if let Some(max) = constraint
+            .max
+            .filter(|max| (value - max).abs() <= ACTIVE * scale)
         {
             normals.push(a);
             active.push(format!("{} = {max} (max)", constraint.text));
@@ -156,13 +161,22 @@ mod tests {
             text: "a + b".into(),
         };
         // f grows with a and with b, faster with a: the optimum is a = 0, b = 1 on a + b = 1.
-        let at = check(&[0.0, 1.0], &[2.0, 1.0], 2.0, &design, std::slice::from_ref(&sum));
+        let at = check(
+            &[0.0, 1.0],
+            &[2.0, 1.0],
+            2.0,
+            &design,
+            std::slice::from_ref(&sum),
+        );
         assert_eq!(at.active, ["a = 0 (min)", "b = 1 (max)", "a + b = 1 (min)"]);
         assert!(at.holds(1e-10), "{at:?}");
         // At a = 1, b = 0 moving along a + b = 1 towards b lowers f: a multiplier is negative.
         let wrong = check(&[1.0, 0.0], &[2.0, 1.0], 2.0, &design, &[sum]);
         assert!(!wrong.holds(1e-6), "{wrong:?}");
-        assert!((wrong.residual - 0.5f64.sqrt() / 2.0).abs() < 1e-12, "{wrong:?}");
+        assert!(
+            (wrong.residual - 0.5f64.sqrt() / 2.0).abs() < 1e-12,
+            "{wrong:?}"
+        );
         // Inside the box with a non-zero gradient: not an optimum.
         let inside = check(&[0.5, 0.5], &[2.0, 1.0], 2.0, &design, &[]);
         assert!(inside.active.is_empty() && !inside.holds(1e-6));

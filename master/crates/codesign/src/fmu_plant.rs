@@ -12,8 +12,8 @@ use super::error::CodesignError;
 use super::plant::{Adjoints, Dims, Plant};
 use fmi_host::instance::{EventUpdate, FmuInstance, LogSettings};
 use fmi_host::model_description::{Causality, InterfaceType, ModelDescription};
-use tandem_ode::model_exchange::partials::{Equation, Partials};
 use fmi_host::Fmu;
+use tandem_ode::model_exchange::partials::{Equation, Partials};
 
 /// Relative step of the central differences of J and G in the seed contraction.
 const SEED_STEP: f64 = 1e-5;

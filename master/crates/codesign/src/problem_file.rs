@@ -10,8 +10,8 @@ use serde::Deserialize;
 
 use super::fmu_plant::FmuPlantSpec;
 use super::problem::Problem;
-use tandem_cosim::{Error, Result};
 use tandem_cosim::system::toml_file::Lines;
+use tandem_cosim::{Error, Result};
 
 /// The file as written.
 #[derive(Debug, Deserialize)]

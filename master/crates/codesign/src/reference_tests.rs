@@ -316,6 +316,9 @@ fn cart_pole_optimum_is_the_papers_with_a_77_percent_reduction() {
     assert!((0.76..=0.78).contains(&reduction), "reduction {reduction}");
     // The optimum is a vertex: M and L at their minima and m + M at its limit.
     let check = &optimum.first_order;
-    assert_eq!(check.active, ["M = 2.5 (min)", "L = 1 (min)", "m + M = 3.5 (min)"]);
+    assert_eq!(
+        check.active,
+        ["M = 2.5 (min)", "L = 1 (min)", "m + M = 3.5 (min)"]
+    );
     assert!(check.holds(1e-6), "{check:?} ({})", optimum.status);
 }

@@ -28,7 +28,9 @@ pub fn check_interval(start: f64, stop: f64) -> Result<(), String> {
 pub fn check_step(what: &str, start: f64, stop: f64, step: f64) -> Result<(), String> {
     let step_text = format_float(step);
     if !(step > 0.0 && step.is_finite()) {
-        return Err(format!("the {what} {step_text} must be positive and finite"));
+        return Err(format!(
+            "the {what} {step_text} must be positive and finite"
+        ));
     }
     // The largest magnitude on the grid has the coarsest floats: if the step advances time
     // there, it does everywhere.
@@ -67,7 +69,12 @@ pub const MAX_UNFORCED_OUTPUT: f64 = 10e9;
 
 /// Refuses a result file expected to exceed [`MAX_UNFORCED_OUTPUT`] bytes unless `force`:
 /// `rows` rows of `columns` numbers, `option` the option that sets the rows' spacing.
-pub fn check_output_size(rows: f64, columns: usize, force: bool, option: &str) -> Result<(), String> {
+pub fn check_output_size(
+    rows: f64,
+    columns: usize,
+    force: bool,
+    option: &str,
+) -> Result<(), String> {
     let bytes = expected_csv_bytes(rows, columns);
     if force || bytes <= MAX_UNFORCED_OUTPUT {
         return Ok(());
@@ -94,7 +101,8 @@ mod tests {
         assert!(check_step("step size", 1.0, 2.0, 1e-3).is_ok());
         let stuck = check_step("output interval", 1.0, 2.0, 1e-17).unwrap_err();
         assert!(
-            stuck.contains("does not advance time at t = 2") && stuck.contains("4.440892098500626e-16"),
+            stuck.contains("does not advance time at t = 2")
+                && stuck.contains("4.440892098500626e-16"),
             "{stuck}"
         );
         let tiny = check_step("step size", 0.0, 1.0, 1e-300).unwrap_err();

@@ -6,8 +6,8 @@
 
 use super::{Histories, Hooks, Participant, Source};
 use crate::error::{Error, Result};
-use fmi_host::instance::{CountingInstance, LogSettings};
 use crate::system::{Port, System};
+use fmi_host::instance::{CountingInstance, LogSettings};
 
 /// The initialized participants, the histories holding their values at the start time, and
 /// per component the ports it observes (in the order of its history slots).

@@ -77,7 +77,10 @@ impl Jacobi {
                 message: format!("cannot start {size} threads for the Jacobi schedule: {e}"),
             })?;
         Ok(Jacobi {
-            pool: Some(Pool { threads, generation: Arc::default() }),
+            pool: Some(Pool {
+                threads,
+                generation: Arc::default(),
+            }),
             chooser: chooser(),
             sweeps: chooser(),
             advances: Vec::with_capacity(participants),

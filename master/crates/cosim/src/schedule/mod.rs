@@ -40,8 +40,8 @@ use participant::{Advance, Participant};
 
 use crate::coupling::{Schedule, ScheduleKind};
 use crate::error::Result;
-use fmi_host::instance::{FmuInstance, LogSettings};
 use crate::system::{Component, Port, System};
+use fmi_host::instance::{FmuInstance, LogSettings};
 
 /// Creates a component's instance in place of its FMU's (an in-process stand-in, say).
 pub type Instantiate<'a> = &'a dyn Fn(&Component, &LogSettings) -> Result<Box<dyn FmuInstance>>;
@@ -226,7 +226,11 @@ impl CoSimulation {
         I: ExactSizeIterator + Send,
         I::Item: Send,
     {
-        assert_eq!(items.len(), self.participants.len(), "one item per component");
+        assert_eq!(
+            items.len(),
+            self.participants.len(),
+            "one item per component"
+        );
         let work = |index: usize, participant: &mut Participant, item: I::Item| {
             work(index, ComponentMut(participant), item);
         };

@@ -10,11 +10,11 @@ use super::history::{Histories, Hold, Source};
 use super::recording::{Event, Recorder};
 use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
+use crate::system::{Component, Connection, Port, System, Transform, ValueMap};
 use fmi_host::instance::FmuInstance;
 use fmi_host::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
 use tandem_ode::model_exchange::{MeStepper, Reached};
 use tandem_ode::solver::Auto;
-use crate::system::{Component, Connection, Port, System, Transform, ValueMap};
 
 /// A connected input.
 struct Input {

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use super::description::{ComponentDescription, Located, Location, SystemDescription, ValueKind};
 use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
-use fmi_host::model_description::{Causality, InterfaceType, Shapes};
-use tandem_ode::solver::Method;
 use crate::start_values::{array_value, check_settable_array, StartValue};
+use fmi_host::model_description::{Causality, InterfaceType, Shapes};
 use fmi_host::suggest::did_you_mean;
 use fmi_host::Fmu;
+use tandem_ode::solver::Method;
 
 /// Relative tolerance of the master's integrator for Model Exchange components whose FMU
 /// suggests none.

@@ -36,11 +36,11 @@ use std::path::{Path, PathBuf};
 use crate::column::Column;
 use crate::coupling::{Schedule, ScheduleKind, Threads};
 use crate::error::{Error, Result};
-use fmi_host::model_description::{Causality, Values, Variable, VariableType};
 use crate::start_values::StartValue;
-use fmi_host::suggest::did_you_mean;
 use component::FmuLocation;
 use description::Located;
+use fmi_host::model_description::{Causality, Values, Variable, VariableType};
+use fmi_host::suggest::did_you_mean;
 
 /// Reads a TOML system file (which may hold the top-level tables `sections` of other commands,
 /// see [`LoadOptions::sections`]) or a bare `.ssd` (by extension) into its description, without

@@ -88,7 +88,8 @@ impl Transformation {
                 })
             }
             Transformation::Boolean(pairs) => {
-                let value = parse_bool(text).ok_or_else(|| format!("\"{text}\" is not a boolean"))?;
+                let value =
+                    parse_bool(text).ok_or_else(|| format!("\"{text}\" is not a boolean"))?;
                 let mapped = pairs
                     .iter()
                     .find(|(s, _)| *s == value)
@@ -126,7 +127,6 @@ fn map_entries<T>(
         })
         .collect()
 }
-
 
 impl Mapping {
     /// The mapping of the `ssm:ParameterMapping` element `mapping` of `file`.

@@ -19,9 +19,9 @@ use super::description::{
     SystemDescription, ValueDescription, ValueKind,
 };
 use super::parameter_mapping::{Mapping, Transformation};
-use super::transform::{Transform, ValueMap};
 use super::parameter_set::{self, Parameter};
 use super::system_connectors::{self, End, Link};
+use super::transform::{Transform, ValueMap};
 use super::xml_file::{children, local_name, XmlFile};
 use crate::error::Result;
 use fmi_host::model_description::xml::Element;

@@ -3,8 +3,8 @@
 
 pub use fmi_abi::fmi2::*;
 
-use super::SharedLibrary;
 use super::Error;
+use super::SharedLibrary;
 use crate::model_description::InterfaceType;
 
 /// Functions every FMI 2.0 binary exports.

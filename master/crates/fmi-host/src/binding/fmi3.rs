@@ -3,13 +3,12 @@
 //! [`fmi_abi::adjoint`], re-exported here for the instance code).
 
 pub use fmi_abi::adjoint::{
-    GetState, GetStateSize, InitializationVjp, KeepStepLinearizations, OutputVjp, StepJvp,
-    StepVjp,
+    GetState, GetStateSize, InitializationVjp, KeepStepLinearizations, OutputVjp, StepJvp, StepVjp,
 };
 pub use fmi_abi::fmi3::*;
 
-use super::SharedLibrary;
 use super::Error;
+use super::SharedLibrary;
 use crate::model_description::InterfaceType;
 
 /// Getter and setter of one value type.

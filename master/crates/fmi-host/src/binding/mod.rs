@@ -11,7 +11,6 @@ pub use error::Error;
 
 use std::path::{Path, PathBuf};
 
-
 /// The loaded shared library an FMU's function pointers point into.
 pub struct SharedLibrary {
     library: libloading::Library,

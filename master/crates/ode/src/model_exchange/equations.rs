@@ -6,9 +6,9 @@ use nalgebra::DMatrix;
 
 use super::stepper::Inputs;
 use crate::error::{Error, Result};
+use crate::solver::{forward_differences, Ode};
 use fmi_host::instance::FmuInstance;
 use fmi_host::model_description::{element_names, ModelDescription, Shapes};
-use crate::solver::{forward_differences, Ode};
 
 /// The continuous states and their derivatives in the order of the state vector.
 pub(super) struct StateVariables {

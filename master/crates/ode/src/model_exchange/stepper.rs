@@ -9,11 +9,11 @@ use std::borrow::BorrowMut;
 
 use super::equations::{put, Equations, NonFinite, StateVariables};
 use crate::error::{Error, Result};
-use fmi_host::instance::{EventUpdate, FmuInstance};
-use fmi_host::model_description::ModelDescription;
 use crate::solver::{
     locate_crossing, sign_changed, DormandPrince, Interpolant, SolverMemory, Stepper, Tolerances,
 };
+use fmi_host::instance::{EventUpdate, FmuInstance};
+use fmi_host::model_description::ModelDescription;
 
 /// Writes the inputs' values at a time into the instance. The flag is true in event mode,
 /// where inputs that change only at events may be set too; otherwise only inputs that vary

@@ -15,11 +15,11 @@ use super::mu::{self, Feedthrough, MuRule, Side};
 use super::settings::MuChoice;
 use crate::coupling::{Extrapolation, ScheduleKind};
 use crate::error::Result;
-use fmi_host::model_description::{Causality, Variability};
 use crate::system::description::BondDescription;
 use crate::system::{
     depends_directly, resolve_port, Component, Connection, Port, SystemDescription,
 };
+use fmi_host::model_description::{Causality, Variability};
 
 /// A checked power bond.
 #[derive(Debug, Clone, PartialEq)]
@@ -139,7 +139,8 @@ fn resolve_one(
     // or shifts either would make the two sides disagree on it.
     let carried = effort.iter().chain(&flow);
     if let Some(c) = context.connections.iter().find(|c| {
-        carried.clone().any(|&p| c.from == p) && (c.to.component == a || c.to.component == b)
+        carried.clone().any(|&p| c.from == p)
+            && (c.to.component == a || c.to.component == b)
             && !c.transform.is_identity()
     }) {
         return Err(format!(

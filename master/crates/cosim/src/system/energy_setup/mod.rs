@@ -13,8 +13,8 @@ pub use settings::{EnergyEntry, EnergySettings};
 use super::{Component, Connection, Port, SystemDescription};
 use crate::coupling::Schedule;
 use crate::error::Result;
-use fmi_host::model_description::Causality;
 use bond::Context;
+use fmi_host::model_description::Causality;
 
 /// The name of the output through which a component reports its energy.
 pub const ENERGY_OUTPUT: &str = "energy";

@@ -20,10 +20,10 @@ use nalgebra::{DMatrix, DVector};
 
 use super::{HeldInputStep, Saved};
 use crate::error::{Error, Result};
-use fmi_host::instance::{DerivativeLayout, StepDerivatives};
 use crate::model_exchange::partials::Equation;
 use crate::model_exchange::Reached;
 use crate::solver::StepLinearization;
+use fmi_host::instance::{DerivativeLayout, StepDerivatives};
 
 /// The step taken again: its solver steps and where it ended.
 struct Retraced {

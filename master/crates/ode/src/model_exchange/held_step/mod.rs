@@ -18,12 +18,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::partials::Partials;
 use super::stepper::{MeStepper, Reached, StepperSnapshot};
 use crate::error::{Error, Result};
+use crate::solver::{Auto, Method};
 use fmi_host::instance::DerivativeLayout;
 use fmi_host::instance::{FmuInstance, FmuState, StepOutcome};
 use fmi_host::model_description::{
     Causality, FmiVersion, ModelDescription, Variability, VariableType,
 };
-use crate::solver::{Auto, Method};
 
 /// Identities of the instances, for their FMU state handles.
 static NEXT_OWNER: AtomicUsize = AtomicUsize::new(1);
