@@ -2,7 +2,6 @@
 
 pub mod csv;
 mod drawing_error;
-pub mod energy_plot;
 pub mod plot;
 pub mod progress;
 pub mod summary;

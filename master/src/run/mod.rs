@@ -2,6 +2,8 @@
 //! variables (and the energy monitor's columns) written to CSV row by row (flushed, so a failed
 //! run leaves the rows up to the failure), with a summary of the work done and optional plots.
 
+mod energy_plot;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -232,9 +234,7 @@ pub fn run_loaded(
             let path = kind.path(&output_file);
             let title = system.name();
             match kind {
-                PlotKind::Energy => {
-                    crate::output::energy_plot::draw(&path, &title, trace, &energy_columns)?
-                }
+                PlotKind::Energy => energy_plot::draw(&path, &title, trace, &energy_columns)?,
                 PlotKind::Variables => draw_variables(&path, &title, trace, &plotted)?,
             }
             plots.push(path);

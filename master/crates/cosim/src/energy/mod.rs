@@ -12,7 +12,7 @@
 //! estimated energy error `mu H dP` (with the factor `mu` from
 //! [`crate::system::energy_setup::mu`]) is added to the effort sent to the flow side during the
 //! next macro step. The [`manager`] runs all of this at the communication points of a
-//! co-simulation; the binary's `output::energy_plot` draws it.
+//! co-simulation; the `run` command draws it.
 //!
 //! This module is the stage that runs on top of a loaded system: the bonds and settings a
 //! system declares are read and checked with the system, into its

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use super::plot::{grouped_time_series, PlotOptions};
 use crate::energy::{Column, Quantity};
 use crate::error::Result;
+use crate::output::plot::{grouped_time_series, PlotOptions};
 use crate::simulate::Trace;
 
 /// The panels, top to bottom.
