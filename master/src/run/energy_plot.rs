@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::energy::{Column, Quantity};
+use crate::energy::{EnergyColumn, Quantity};
 use crate::error::Result;
 use crate::output::plot::{grouped_time_series, PlotOptions};
 use crate::simulate::Trace;
@@ -20,7 +20,7 @@ const PANELS: [Quantity; 5] = [
 
 /// Draws the energy `columns` of `trace` (which holds them by name) into `path` (`.png` or
 /// `.svg`), titled `title`.
-pub fn draw(path: &Path, title: &str, trace: &Trace, columns: &[Column]) -> Result<()> {
+pub fn draw(path: &Path, title: &str, trace: &Trace, columns: &[EnergyColumn]) -> Result<()> {
     let groups: Vec<Vec<(&str, &[f64])>> = PANELS
         .iter()
         .map(|&quantity| {
@@ -41,7 +41,7 @@ pub fn draw(path: &Path, title: &str, trace: &Trace, columns: &[Column]) -> Resu
 }
 
 /// The samples of `column` in `trace`, with its name.
-fn signal<'a>(trace: &'a Trace, column: &'a Column) -> Option<(&'a str, &'a [f64])> {
+fn signal<'a>(trace: &'a Trace, column: &'a EnergyColumn) -> Option<(&'a str, &'a [f64])> {
     trace
         .names
         .iter()

@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 /// The schedule of a system.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Schedule {
+pub struct ScheduleSettings {
     /// Jacobi or Gauss-Seidel.
     pub kind: ScheduleKind,
     /// Component indices in stepping order (file order for Jacobi).

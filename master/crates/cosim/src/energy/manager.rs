@@ -31,7 +31,7 @@ pub enum Quantity {
 
 /// One column of the energy record.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Column {
+pub struct EnergyColumn {
     /// The result-file header: `bond1.dP`, `bond1.dE`, `bond1.f_corr`, `bond1.U`, `total_energy`.
     pub name: String,
     /// What it holds.
@@ -248,9 +248,10 @@ pub fn next_step(system: &System, time: f64) -> f64 {
 
 /// The columns a run of `setup` adds to the result file, with the correction on or off, in the
 /// order of [`EnergyManager::values`].
-pub fn setup_columns(setup: &EnergySetup, correct: bool) -> Vec<Column> {
+pub fn setup_columns(setup: &EnergySetup, correct: bool) -> Vec<EnergyColumn> {
     let mut columns = Vec::new();
-    let mut column = |name: String, quantity: Quantity| columns.push(Column { name, quantity });
+    let mut column =
+        |name: String, quantity: Quantity| columns.push(EnergyColumn { name, quantity });
     if !setup.energy_outputs.is_empty() {
         column("total_energy".into(), Quantity::TotalEnergy);
     }

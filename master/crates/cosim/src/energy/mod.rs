@@ -26,4 +26,4 @@ pub mod monitor;
 pub mod scalar;
 pub mod warnings;
 
-pub use manager::{setup_columns, Column, EnergyManager, EnergyReport, Quantity};
+pub use manager::{setup_columns, EnergyColumn, EnergyManager, EnergyReport, Quantity};

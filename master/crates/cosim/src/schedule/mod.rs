@@ -38,7 +38,7 @@ pub use snapshot::Snapshot;
 use history::{Histories, Source};
 use participant::{Advance, Participant};
 
-use crate::coupling::{Schedule, ScheduleKind};
+use crate::coupling::{ScheduleKind, ScheduleSettings};
 use crate::error::Result;
 use crate::system::{Component, Port, System};
 use fmi_host::instance::{FmuInstance, LogSettings};
@@ -78,7 +78,7 @@ pub struct CoSimulation {
     histories: Histories,
     /// Per component, the ports it observes, in the order of its history slots.
     observed: Vec<Vec<Port>>,
-    schedule: Schedule,
+    schedule: ScheduleSettings,
     time: f64,
     macro_steps: usize,
 }

@@ -34,7 +34,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::column::Column;
-use crate::coupling::{Schedule, ScheduleKind, Threads};
+use crate::coupling::{ScheduleKind, ScheduleSettings, Threads};
 use crate::error::{Error, Result};
 use crate::start_values::StartValue;
 use component::FmuLocation;
@@ -74,7 +74,7 @@ pub struct System {
     /// The connections.
     pub connections: Vec<Connection>,
     /// How the components advance.
-    pub schedule: Schedule,
+    pub schedule: ScheduleSettings,
     /// The variables written to the result file, in column order.
     pub recorded: Vec<Port>,
     /// The result columns of `recorded` (`component.name`, an alias's display unit).
@@ -416,7 +416,7 @@ fn schedule(
     system: &SystemDescription,
     components: &[Component],
     threads: Option<Threads>,
-) -> Result<Schedule> {
+) -> Result<ScheduleSettings> {
     let entry = &system.schedule;
     let order = match (&entry.order, entry.kind) {
         (None, _) => (0..components.len()).collect(),
@@ -462,7 +462,7 @@ fn schedule(
             indices
         }
     };
-    Ok(Schedule {
+    Ok(ScheduleSettings {
         kind: entry.kind,
         order,
         extrapolation: entry.extrapolation,

@@ -11,7 +11,7 @@ pub use bond::Bond;
 pub use settings::{EnergyEntry, EnergySettings};
 
 use super::{Component, Connection, Port, SystemDescription};
-use crate::coupling::Schedule;
+use crate::coupling::ScheduleSettings;
 use crate::error::Result;
 use bond::Context;
 use fmi_host::model_description::Causality;
@@ -37,7 +37,7 @@ impl EnergySetup {
         description: &SystemDescription,
         components: &[Component],
         connections: &[Connection],
-        schedule: &Schedule,
+        schedule: &ScheduleSettings,
     ) -> Result<Option<Self>> {
         let entry = description.energy.as_ref();
         if description.bonds.is_empty() && entry.is_none() {
