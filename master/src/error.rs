@@ -157,6 +157,8 @@ impl From<tandem_cosim::Error> for Error {
             Cosim::InputFile { path, message } => Error::InputFile { path, message },
             Cosim::InvalidValue { item, message } => Error::InvalidValue { item, message },
             Cosim::Simulation { time, message } => Error::Simulation { time, message },
+            Cosim::Interrupted { signal, time } => Error::Interrupted { signal, time },
+            Cosim::Stopped { signal, outcome } => Error::Stopped { signal, outcome },
             Cosim::External(external) => match external.downcast::<Error>() {
                 Ok(own) => *own,
                 Err(other) => Error::Fmi(fmi_host::Error::External(other)),
@@ -176,6 +178,8 @@ impl From<Error> for tandem_cosim::Error {
             Error::InputFile { path, message } => Cosim::InputFile { path, message },
             Error::InvalidValue { item, message } => Cosim::InvalidValue { item, message },
             Error::Simulation { time, message } => Cosim::Simulation { time, message },
+            Error::Interrupted { signal, time } => Cosim::Interrupted { signal, time },
+            Error::Stopped { signal, outcome } => Cosim::Stopped { signal, outcome },
             error => Cosim::External(Box::new(error)),
         }
     }

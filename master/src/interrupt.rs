@@ -1,18 +1,15 @@
-//! Ctrl-C and SIGTERM during a command that runs systems. The first one only sets a flag, which
-//! the host loops check after every macro step: the command ends after the step in progress,
+//! Ctrl-C and SIGTERM during a command that runs systems. The first one only sets the stop
+//! request of the co-simulation crate (`tandem_cosim::stop`), which the loops check after
+//! every macro step: the command ends after the step in progress,
 //! keeping what it has (a run its rows, an identification its best point) and saying so. A
 //! signal within [`SAME_SIGNAL`] of the first is the same request sent twice (GNU `timeout`
 //! signals the child, then its group; an impatient double Ctrl-C) and changes nothing; one
 //! later than that ends the process at once, for an FMU that never returns.
 
 #[cfg(unix)]
-use std::sync::atomic::AtomicU64;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Error, Result};
-
-/// The signal received, 0 while none.
-static RECEIVED: AtomicUsize = AtomicUsize::new(0);
 
 /// When the first signal arrived, in nanoseconds of the monotonic clock (at least 1); 0 while
 /// none has.
@@ -49,7 +46,7 @@ pub fn install() {
 fn on_signal(signal: i32) {
     let now = monotonic_nanos().max(1);
     match FIRST_AT.compare_exchange(0, now, Ordering::SeqCst, Ordering::SeqCst) {
-        Ok(_) => RECEIVED.store(signal as usize, Ordering::SeqCst),
+        Ok(_) => tandem_cosim::stop::request(signal as usize),
         // A handler running on another thread may have read the clock after this one.
         Err(first) if now.saturating_sub(first) > SAME_SIGNAL => {
             signal_hook::low_level::exit(128 + signal)
@@ -75,33 +72,17 @@ fn monotonic_nanos() -> u64 {
 /// An error naming the signal if one arrived, to end the run at `time`, the last time whose
 /// results were recorded.
 pub fn check(time: f64) -> Result<()> {
-    match received() {
-        None => Ok(()),
-        Some(signal) => Err(Error::Interrupted { signal, time }),
-    }
+    Ok(tandem_cosim::stop::check(time)?)
 }
 
 /// The name of the signal received, if one was.
-pub fn received() -> Option<&'static str> {
-    match number() {
-        0 => None,
-        signal => Some(signal_name(signal)),
-    }
-}
+pub use tandem_cosim::stop::received;
 
 /// The number of the signal received, 0 while none: what MPI ranks tell each other.
-pub fn number() -> usize {
-    RECEIVED.load(Ordering::SeqCst)
-}
+pub use tandem_cosim::stop::number;
 
 /// The name of signal number `signal`.
-pub fn signal_name(signal: usize) -> &'static str {
-    match signal {
-        2 => "SIGINT",
-        15 => "SIGTERM",
-        _ => "a signal",
-    }
-}
+pub use tandem_cosim::stop::signal_name;
 
 /// `error`, or, if it is the user's interruption, that of a whole command (a gradient, an
 /// identification) with `outcome`, what the command kept: the time inside one of its many runs

@@ -8,8 +8,6 @@ pub mod cli;
 pub mod cluster;
 pub mod error;
 pub mod experiments;
-pub mod gradient;
-pub mod identify;
 pub mod interrupt;
 pub mod output;
 pub mod run;
@@ -34,6 +32,10 @@ pub use tandem_cosim::{column, coupling, energy, schedule, start_values, system,
 
 /// Control co-design, under the path the rest of the master uses.
 pub use tandem_codesign as codesign;
+
+/// Gradients through co-simulations and the identification on top, under the paths the rest
+/// of the master uses.
+pub use tandem_gradient::{self as gradient, identify};
 
 pub use error::{Error, Result};
 pub use import::Fmu;

@@ -118,7 +118,9 @@ impl Fit<'_> {
     /// Central finite differences of whole runs (summed over the experiments).
     pub fn finite_differences(&mut self, values: &[f64], which: &[usize]) -> Result<Vec<f64>> {
         match self {
-            Fit::One(problem) => problem.finite_differences(values, which, Differences::CHECK),
+            Fit::One(problem) => {
+                Ok(problem.finite_differences(values, which, Differences::CHECK)?)
+            }
             Fit::Several(experiments) => {
                 experiments.finite_differences(values, which, Differences::CHECK)
             }
@@ -242,7 +244,7 @@ pub fn run(args: &GradientArgs, cluster: &Cluster) -> Result<ExitCode> {
     let evaluation = problem
         .fittable()
         .gradient(&values)
-        .map_err(|e| interrupt::with_outcome(e, || "no gradient was computed".into()))?;
+        .map_err(|e| interrupt::with_outcome(e.into(), || "no gradient was computed".into()))?;
     let (check, interrupted) = if args.check {
         let all: Vec<usize> = (0..values.len()).collect();
         match problem.finite_differences(&values, &all) {

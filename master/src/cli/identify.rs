@@ -16,9 +16,9 @@ use crate::float_text::format_float;
 use crate::gradient::section;
 use crate::gradient::Method;
 use crate::identify::bounds::Bounded;
-use crate::identify::fit_output::{plot, write_parameters};
 use crate::identify::{identify, IdentifySection, Iteration, Settings};
 use crate::interrupt;
+use crate::output::fit::{plot, write_parameters};
 
 /// Arguments of `tandem identify`.
 #[derive(Args, Debug)]
@@ -81,7 +81,7 @@ pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
         }
     });
     let fit = identify(problem.fittable(), &bounds, &settings, report).map_err(|e| {
-        interrupt::with_outcome(e, || {
+        interrupt::with_outcome(e.into(), || {
             "the first evaluation did not end: no point to write".into()
         })
     })?;
@@ -184,7 +184,7 @@ fn setup<'a>(args: &IdentifyArgs, cluster: &'a Cluster) -> Result<(Fit<'a>, Plan
     let bounds = written
         .iter()
         .map(|text| Bounded::parse(text, option))
-        .collect::<Result<Vec<_>>>()?;
+        .collect::<tandem_cosim::Result<Vec<_>>>()?;
     if args.problem.data.is_none()
         && section.data.is_none()
         && experiments::read(system_file)?.is_empty()

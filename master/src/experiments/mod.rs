@@ -196,7 +196,7 @@ impl<'a> Experiments<'a> {
 
     /// The weighted sum of the experiments' `J` and `dJ/dp` at `values`.
     pub fn gradient(&mut self, values: &[f64]) -> Result<Evaluation> {
-        let evaluations = self.each(|problem| problem.gradient(values))?;
+        let evaluations = self.each(|problem| Ok(problem.gradient(values)?))?;
         let mut sum = Evaluation {
             cost: 0.0,
             gradient: vec![0.0; values.len()],
@@ -218,7 +218,8 @@ impl<'a> Experiments<'a> {
         which: &[usize],
         differences: Differences,
     ) -> Result<Vec<f64>> {
-        let parts = self.each(|problem| problem.finite_differences(values, which, differences))?;
+        let parts =
+            self.each(|problem| Ok(problem.finite_differences(values, which, differences)?))?;
         let mut sum = vec![0.0; which.len()];
         for (part, weight) in &parts {
             for (total, value) in sum.iter_mut().zip(part) {
@@ -230,7 +231,7 @@ impl<'a> Experiments<'a> {
 
     /// Each experiment's cost outputs at `values`.
     pub fn outputs(&mut self, values: &[f64]) -> Result<Vec<Outputs>> {
-        let outputs = self.each(|problem| problem.outputs(values))?;
+        let outputs = self.each(|problem| Ok(problem.outputs(values)?))?;
         Ok(outputs.into_iter().map(|(outputs, _)| outputs).collect())
     }
 
@@ -341,7 +342,7 @@ impl Fittable for Experiments<'_> {
         Experiments::start_values(self)
     }
 
-    fn gradient(&mut self, values: &[f64]) -> Result<Evaluation> {
-        Experiments::gradient(self, values)
+    fn gradient(&mut self, values: &[f64]) -> tandem_cosim::Result<Evaluation> {
+        Ok(Experiments::gradient(self, values)?)
     }
 }

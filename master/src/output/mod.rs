@@ -2,6 +2,7 @@
 
 pub mod csv;
 mod drawing_error;
+pub mod fit;
 pub mod plot;
 pub mod progress;
 pub mod summary;

@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
-use super::time_table::TimeTable;
 use crate::error::{Error, Result};
 use crate::instance::FmuInstance;
 use crate::model_description::{Causality, Values, Variability, VariableType};
 use crate::suggest::did_you_mean;
 use crate::Fmu;
+use tandem_cosim::time_table::TimeTable;
 
 struct Column {
     name: String,

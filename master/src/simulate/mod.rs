@@ -8,10 +8,12 @@ mod model_exchange;
 mod recorder;
 pub mod scheduled_execution;
 pub mod selection;
-pub mod time_table;
 
 pub use inputs::InputTable;
 pub use recorder::Trace;
+/// The communication grid and the CSV time tables, under the paths commands use.
+pub use tandem_cosim::time_grid::{grid_intervals, grid_point};
+pub use tandem_cosim::time_table;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -561,23 +563,6 @@ fn experiment(
         tolerance,
         tolerance_defined: defined,
     })
-}
-
-/// The `k`-th point of a grid from `start` with spacing `step`, computed without accumulating
-/// rounding error and clipped to `stop`.
-pub fn grid_point(start: f64, step: f64, k: usize, stop: f64) -> f64 {
-    (start + k as f64 * step).min(stop)
-}
-
-/// Number of grid intervals of `step` needed to reach `stop` from `start` (the last may be shorter).
-pub fn grid_intervals(start: f64, step: f64, stop: f64) -> usize {
-    let exact = (stop - start) / step;
-    let rounded = exact.round();
-    if (exact - rounded).abs() <= 1e-9 * rounded.max(1.0) {
-        rounded as usize
-    } else {
-        exact.ceil() as usize
-    }
 }
 
 #[cfg(test)]

@@ -81,7 +81,7 @@ impl CostColumns {
             Ok(problem) => problem
                 .with_checkpointing(self.checkpointing)
                 .with_log(log.clone()),
-            Err(error) => return (Err(error), None),
+            Err(error) => return (Err(error.into()), None),
         };
         let values = problem.start_values();
         let result = if self.gradient {
@@ -94,6 +94,6 @@ impl CostColumns {
             problem.cost(&values).map(|cost| vec![cost])
         };
         let system = result.is_ok().then(|| problem.into_system());
-        (result, system)
+        (result.map_err(Into::into), system)
     }
 }

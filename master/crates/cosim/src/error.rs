@@ -41,12 +41,53 @@ pub enum Error {
         /// What happened.
         message: String,
     },
+    /// A stop was requested ([`crate::stop`]): the run ends after its last recorded time.
+    #[error(
+        "interrupted by {signal} at t = {}; the rows recorded up to then are kept",
+        format_float(*time)
+    )]
+    Interrupted {
+        /// The signal's name.
+        signal: &'static str,
+        /// The last time reached.
+        time: f64,
+    },
+    /// A stop was requested during a command that runs the system many times (a gradient,
+    /// an identification).
+    #[error("interrupted by {signal}; {outcome}")]
+    Stopped {
+        /// The signal's name.
+        signal: &'static str,
+        /// What was kept, or that nothing was.
+        outcome: String,
+    },
     /// An error of the caller's own code (a recorder it plugged in), passed through unchanged.
     #[error(transparent)]
     External(Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl Error {
+    /// The signal, if a stop request ended the work this error ended.
+    pub fn interrupting_signal(&self) -> Option<&'static str> {
+        match self {
+            Error::Interrupted { signal, .. } | Error::Stopped { signal, .. } => Some(signal),
+            _ => None,
+        }
+    }
+
+    /// `self`, or, if a stop request ended it, that of a whole command (a gradient, an
+    /// identification) with `outcome`, what the command kept: the time inside one of its many
+    /// runs would tell the user nothing.
+    pub fn with_outcome(self, outcome: impl FnOnce() -> String) -> Error {
+        match self.interrupting_signal() {
+            Some(signal) => Error::Stopped {
+                signal,
+                outcome: outcome(),
+            },
+            None => self,
+        }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Files(tandem_files::Error::io(path, source))

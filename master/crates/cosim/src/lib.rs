@@ -8,8 +8,10 @@
 //!   caller plugs in;
 //! - [`energy`]: the energy monitor and correction, a stage that runs at the communication
 //!   points;
-//! - [`start_values`], [`column`], [`time_grid`]: start values (arrays too), result columns
-//!   and communication grids shared by single-FMU simulation and systems.
+//! - [`stop`]: the request to stop (a signal) that the loops check after every macro step;
+//! - [`start_values`], [`column`], [`time_grid`], [`time_table`]: start values (arrays too),
+//!   result columns, communication grids and signals read from CSV files, shared by
+//!   single-FMU simulation, systems and gradients.
 
 pub mod column;
 pub mod coupling;
@@ -17,7 +19,9 @@ pub mod energy;
 pub mod error;
 pub mod schedule;
 pub mod start_values;
+pub mod stop;
 pub mod system;
 pub mod time_grid;
+pub mod time_table;
 
 pub use error::{Error, Result};

@@ -87,6 +87,23 @@ pub fn check_output_size(
     ))
 }
 
+/// The `k`-th point of a grid from `start` with spacing `step`, computed without accumulating
+/// rounding error and clipped to `stop`.
+pub fn grid_point(start: f64, step: f64, k: usize, stop: f64) -> f64 {
+    (start + k as f64 * step).min(stop)
+}
+
+/// Number of grid intervals of `step` needed to reach `stop` from `start` (the last may be shorter).
+pub fn grid_intervals(start: f64, step: f64, stop: f64) -> usize {
+    let exact = (stop - start) / step;
+    let rounded = exact.round();
+    if (exact - rounded).abs() <= 1e-9 * rounded.max(1.0) {
+        rounded as usize
+    } else {
+        exact.ceil() as usize
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
-use crate::simulate::time_table::TimeTable;
+use tandem_cosim::time_table::TimeTable;
+use tandem_cosim::{Error, Result};
 
 /// The measured signals of one file.
 #[derive(Debug, Clone)]

@@ -12,9 +12,9 @@
 use std::path::PathBuf;
 
 use super::measurements::Measurements;
-use crate::error::{Error, Result};
-use crate::model_description::Causality;
-use crate::system::{resolve_port, Port, System};
+use fmi_host::model_description::Causality;
+use tandem_cosim::system::{resolve_port, Port, System};
+use tandem_cosim::{Error, Result};
 
 /// The cost as written, by names.
 #[derive(Debug, Clone, PartialEq)]

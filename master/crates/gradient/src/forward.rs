@@ -19,8 +19,8 @@ use super::samples::Samples;
 use super::stage::{Communicated, SampleTangents, Tangents};
 use super::tape::{InputRecord, Place, Tape};
 use super::wiring::{SeedMap, Wiring};
-use crate::error::Result;
-use crate::schedule::CoSimulation;
+use tandem_cosim::schedule::CoSimulation;
+use tandem_cosim::Result;
 
 /// Samples a hold can read at once: the latest three (second-order hold), one more under
 /// Gauss-Seidel.

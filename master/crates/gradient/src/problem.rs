@@ -18,12 +18,12 @@ use super::reverse::{self, Recording};
 use super::stage::CouplingStage;
 use super::tape::{lock, SharedTapes, StatePolicy, Tape, TapeRecorder};
 use super::wiring::{wire, SeedMap, Wiring};
-use crate::error::{Error, Result};
-use crate::instance::{FmuInstance, LogSettings};
-use crate::model_description::InterfaceType;
-use crate::schedule::{CoSimulation, Hooks, Recorder};
-use crate::simulate::{grid_intervals, grid_point};
-use crate::system::{Component, Port, System};
+use fmi_host::instance::{FmuInstance, LogSettings};
+use fmi_host::model_description::InterfaceType;
+use tandem_cosim::schedule::{CoSimulation, Hooks, Recorder};
+use tandem_cosim::system::{Component, Port, System};
+use tandem_cosim::time_grid::{grid_intervals, grid_point};
+use tandem_cosim::{Error, Result};
 
 /// Creates a component's instance in place of its FMU's (an in-process stand-in).
 pub type Instantiator =

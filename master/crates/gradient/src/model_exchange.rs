@@ -4,11 +4,11 @@
 //! FMU gives what the sensitivities need; otherwise the gradient falls back to finite
 //! differences and reports why.
 
-use crate::error::Result;
-use crate::instance::{FmuInstance, LogSettings};
-use crate::model_description::InterfaceType;
-use crate::model_exchange::HeldInputStep;
-use crate::system::{Component, System};
+use fmi_host::instance::{FmuInstance, LogSettings};
+use fmi_host::model_description::InterfaceType;
+use tandem_cosim::system::{Component, System};
+use tandem_cosim::Result;
+use tandem_ode::model_exchange::HeldInputStep;
 
 /// Why `component` of `system`, a Model Exchange component, cannot be differentiated through
 /// the master's integrator, if it cannot (never for a Co-Simulation component).

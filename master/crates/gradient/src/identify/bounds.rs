@@ -6,7 +6,7 @@
 //! - a lower bound: `p = l + (p0 - l) e^x`, an upper bound: `p = u - (u - p0) e^x` (`x0 = 0`),
 //! - both: `p = l + (u - l) / (1 + e^-x)` (`x0` where `p = p0`).
 
-use crate::error::{Error, Result};
+use tandem_cosim::{Error, Result};
 
 /// A parameter name with optional bounds.
 #[derive(Debug, Clone, PartialEq)]

@@ -12,11 +12,11 @@
 
 use super::stage::{CouplingStage, StageCheckpoint};
 use super::tape::{lock, SharedTapes, Tape};
-use crate::error::{Error, Result};
-use crate::instance::FmuState;
-use crate::interrupt;
-use crate::schedule::{CoSimulation, Progress, Snapshot};
-use crate::system::System;
+use fmi_host::instance::FmuState;
+use tandem_cosim::schedule::{CoSimulation, Progress, Snapshot};
+use tandem_cosim::stop;
+use tandem_cosim::system::System;
+use tandem_cosim::{Error, Result};
 
 /// The coupling stages of a run.
 pub type Stages = [Box<dyn CouplingStage>];
@@ -109,7 +109,7 @@ impl Checkpoints {
         linearize: &dyn Fn(usize) -> bool,
     ) -> Result<()> {
         // Every sweep asks for each macro step: where it stops when the user interrupts.
-        interrupt::check(self.times[k])?;
+        stop::check(self.times[k])?;
         if tapes.iter().all(|tape| tape.holds_step(k)) {
             return Ok(());
         }
@@ -202,7 +202,7 @@ pub fn macro_step(
     point: usize,
     to: f64,
 ) -> Result<()> {
-    interrupt::check(cosimulation.time())?;
+    stop::check(cosimulation.time())?;
     if let Progress::Terminated { component, time } = cosimulation.step(to)? {
         return Err(Error::Simulation {
             time,

@@ -26,7 +26,7 @@ impl TimeTable {
             path: path.to_path_buf(),
             message,
         };
-        let file = crate::files::open_data(path).map_err(|e| bad(e.to_string()))?;
+        let file = tandem_files::open_data(path).map_err(|e| bad(e.to_string()))?;
         let mut reader = csv::ReaderBuilder::new()
             .trim(csv::Trim::All)
             .from_reader(file);

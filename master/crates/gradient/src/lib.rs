@@ -7,7 +7,7 @@
 //! 1. **The discrete adjoint of the co-simulation**, when every component's step has
 //!    derivatives ([`StepDerivatives`]): a Co-Simulation FMU's from the adjoint extension, a
 //!    Model Exchange FMU's from its partial derivatives through the master's integrator
-//!    ([`crate::model_exchange::HeldInputStep`]). The forward run keeps the cost's outputs and,
+//!    ([`tandem_ode::model_exchange::HeldInputStep`]). The forward run keeps the cost's outputs and,
 //!    at checkpoints, the whole co-simulation's state (FMU states, the master's, the coupling
 //!    stages'); the sweeps re-run one segment at a time from its checkpoint, recording per
 //!    component the inputs of every step and how the schedule computed them from communicated
@@ -27,11 +27,14 @@
 //! communicate and the inputs they receive (the energy correction of power bonds, when the
 //! system turns it on), take part in the forward run and in both sweeps through
 //! [`CouplingStage`].
+//!
+//! On top of the gradient, [`identify`] fits parameters to measurements.
 
 mod checkpoints;
 pub mod cost;
 mod energy_correction;
 mod forward;
+pub mod identify;
 pub mod measurements;
 mod model_exchange;
 pub mod parameters;
@@ -50,5 +53,5 @@ pub use parameters::Parameter;
 pub use problem::{Checkpointing, Differences, Evaluation, Instantiator, Method, Outputs, Problem};
 pub use section::GradientSection;
 // The derivatives the instances hand out are what the gradient consumes: part of its API.
-pub use crate::instance::{DerivativeLayout, StepDerivatives};
+pub use fmi_host::instance::{DerivativeLayout, StepDerivatives};
 pub use stage::{Communicated, CouplingStage, SampleAdjoints, SampleTangents, StageCheckpoint};

@@ -2,10 +2,10 @@
 //! float parameters of the system's components, and their values written into the system
 //! before a run.
 
-use crate::error::{Error, Result};
-use crate::model_description::Causality;
-use crate::start_values::check_settable;
-use crate::system::{resolve_port, Port, System};
+use fmi_host::model_description::Causality;
+use tandem_cosim::start_values::check_settable;
+use tandem_cosim::system::{resolve_port, Port, System};
+use tandem_cosim::{Error, Result};
 
 /// A float parameter of one component.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,9 +4,9 @@
 //! end and the other's start), the inputs it had there written.
 
 use super::tape::{InputRecord, Place, Tape};
-use crate::error::{Error, Result};
-use crate::instance::StepDerivatives;
-use crate::schedule::ComponentMut;
+use fmi_host::instance::StepDerivatives;
+use tandem_cosim::schedule::ComponentMut;
+use tandem_cosim::{Error, Result};
 
 /// Puts `component` (named `name`) at `place` of its recorded run `tape` and writes the
 /// recorded `inputs`.

@@ -2,10 +2,10 @@
 //! input's samples come from, and which entries of a component's derivative seeds its inputs
 //! and observed variables are.
 
-use crate::instance::DerivativeLayout;
-use crate::model_description::Variability;
-use crate::schedule::{connections_into, observed_ports};
-use crate::system::{Port, System};
+use fmi_host::instance::DerivativeLayout;
+use fmi_host::model_description::Variability;
+use tandem_cosim::schedule::{connections_into, observed_ports};
+use tandem_cosim::system::{Port, System};
 
 /// One connected input.
 #[derive(Debug, Clone)]

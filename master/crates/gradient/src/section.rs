@@ -10,8 +10,8 @@ use serde::Deserialize;
 
 use super::cost::{CostSource, CostSpec};
 use super::problem::{Checkpointing, Problem};
-use crate::error::{Error, Result};
-use crate::system::{LoadOptions, System};
+use tandem_cosim::system::{LoadOptions, System};
+use tandem_cosim::{Error, Result};
 
 /// The name of the table this section is in.
 pub const SECTION: &str = "gradient";
@@ -37,7 +37,7 @@ pub struct GradientSection {
 /// Reads the table `name` of the system file `path` as a `T`, if the file has one. The table is
 /// resolved against the file (see [`resolve`] for paths inside it).
 pub fn read<T: DeserializeOwned>(path: &Path, name: &str) -> Result<Option<T>> {
-    let text = crate::files::read_text(path).map_err(|e| Error::io(path, e))?;
+    let text = tandem_files::read_text(path).map_err(|e| Error::io(path, e))?;
     let invalid = |message: String| Error::InputFile {
         path: path.to_path_buf(),
         message,

@@ -39,9 +39,9 @@ use std::any::Any;
 
 use super::samples::Samples;
 use super::tape::Tape;
-use crate::error::Result;
-use crate::schedule::CoSimulation;
-use crate::system::System;
+use tandem_cosim::schedule::CoSimulation;
+use tandem_cosim::system::System;
+use tandem_cosim::Result;
 
 /// Tangents, per direction, of one vector.
 pub(super) type Tangents = Vec<Vec<f64>>;

@@ -4,10 +4,10 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::Fit;
 use crate::error::Result;
 use crate::float_text::format_float;
 use crate::gradient::Outputs;
+use crate::identify::Fit;
 use crate::output::plot::{panels, Mark, Panel, PlotOptions, Signal};
 
 /// Writes the fitted parameters to `path`: a TOML table `[parameters]` of

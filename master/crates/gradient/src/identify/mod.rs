@@ -5,7 +5,6 @@
 //! the co-simulation where the FMUs provide it, finite differences otherwise.
 
 pub mod bounds;
-pub mod fit_output;
 pub mod section;
 
 use std::cell::RefCell;
@@ -16,10 +15,10 @@ use argmin::core::{CostFunction, Executor, Gradient, IterState, State, KV};
 use argmin::solver::linesearch::MoreThuenteLineSearch;
 use argmin::solver::quasinewton::LBFGS;
 
-use crate::error::{Error, Result};
-use crate::gradient::{Evaluation, Method, Problem};
-use crate::interrupt;
+use crate::{Evaluation, Method, Problem};
 use bounds::{Bounded, Transform};
+use tandem_cosim::stop;
+use tandem_cosim::{Error, Result};
 
 pub use section::IdentifySection;
 
@@ -99,7 +98,7 @@ impl Fittable for Problem {
 
 /// Fits the parameters of `problem` (bounded by `bounds`, in the problem's parameter order),
 /// calling `report` at every iteration. When the user interrupts the command (see
-/// [`crate::interrupt`]), the fit is the best point evaluated so far, marked
+/// [`tandem_cosim::stop`]), the fit is the best point evaluated so far, marked
 /// [`Fit::interrupted`]; before the first evaluation has ended, the error says so.
 pub fn identify(
     problem: &mut dyn Fittable,
@@ -307,7 +306,7 @@ impl IterationLog {
     /// Logs `state` as iteration `number`, unless the user interrupted the command: then the
     /// state is the optimizer's way out, no iteration.
     fn log(&mut self, state: &LbfgsState, number: u64) {
-        if interrupt::received().is_some() {
+        if stop::received().is_some() {
             return;
         }
         let iteration = Iteration {

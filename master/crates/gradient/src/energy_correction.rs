@@ -1,4 +1,4 @@
-//! The energy correction of power bonds ([`crate::energy`]) as a coupling stage of the
+//! The energy correction of power bonds ([`tandem_cosim::energy`]) as a coupling stage of the
 //! gradient: the forward run applies exactly the corrections `tandem run` applies (the same
 //! [`EnergyManager`] computes and sets them), and the sweeps differentiate them.
 //!
@@ -23,13 +23,13 @@ use num_dual::Dual64;
 
 use super::stage::{Communicated, CouplingStage, SampleAdjoints, SampleTangents, StageCheckpoint};
 use super::wiring::Wiring;
-use crate::energy::correction::{Correction, CorrectionLaw};
-use crate::energy::manager::{self, EnergyManager};
-use crate::energy::monitor::{dot, residual_power};
-use crate::energy::scalar::Scalar;
-use crate::error::Result;
-use crate::schedule::{connections_into, CoSimulation};
-use crate::system::{EnergySetup, Port, System};
+use tandem_cosim::energy::correction::{Correction, CorrectionLaw};
+use tandem_cosim::energy::manager::{self, EnergyManager};
+use tandem_cosim::energy::monitor::{dot, residual_power};
+use tandem_cosim::energy::scalar::Scalar;
+use tandem_cosim::schedule::{connections_into, CoSimulation};
+use tandem_cosim::system::{EnergySetup, Port, System};
+use tandem_cosim::Result;
 
 /// Where a communicated value sits: its participant and observed slot.
 #[derive(Debug, Clone, Copy)]
@@ -383,7 +383,7 @@ fn state<T: Scalar>(correction: &Correction<T>) -> Vec<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::system::energy_setup::settings::Cap;
+    use tandem_cosim::system::energy_setup::settings::Cap;
 
     /// The dual-number Jacobian against central differences of the update in `f64`, for a
     /// vector bond with the leftover on, capped and uncapped.

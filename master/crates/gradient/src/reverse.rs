@@ -39,10 +39,10 @@ use super::samples::Samples;
 use super::stage::{Communicated, SampleAdjoints};
 use super::tape::{InputRecord, Place, SharedTapes, SubStep, Tape};
 use super::wiring::{SeedMap, Wiring};
-use crate::coupling::ScheduleKind;
-use crate::error::Result;
-use crate::schedule::{CoSimulation, ComponentMut};
-use crate::system::System;
+use tandem_cosim::coupling::ScheduleKind;
+use tandem_cosim::schedule::{CoSimulation, ComponentMut};
+use tandem_cosim::system::System;
+use tandem_cosim::Result;
 
 /// A recorded run and what the reverse pass knows of its components.
 pub struct Recording<'a> {

@@ -1,5 +1,5 @@
 //! The `[identify]` section of a system file: the defaults of `tandem identify`, each of which
-//! the command line overrides (read like [`crate::gradient::section`]).
+//! the command line overrides (read like [`crate::section`]).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

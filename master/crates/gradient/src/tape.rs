@@ -9,9 +9,9 @@
 use std::cell::Cell;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::error::{Error, Result};
-use crate::instance::{DerivativeLayout, FmuInstance, FmuState};
-use crate::schedule::{Event, Hold, Recorder};
+use fmi_host::instance::{DerivativeLayout, FmuInstance, FmuState};
+use tandem_cosim::schedule::{Event, Hold, Recorder};
+use tandem_cosim::{Error, Result};
 
 /// Which FMU states a forward run keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -553,6 +553,6 @@ impl Recorder for TapeRecorder {
         instance: &mut dyn FmuInstance,
         event: Event<'_>,
     ) -> tandem_cosim::Result<()> {
-        Ok(lock(&self.tape).record(instance, event)?)
+        lock(&self.tape).record(instance, event)
     }
 }
