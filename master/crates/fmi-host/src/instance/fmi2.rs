@@ -104,24 +104,17 @@ impl Fmu2Instance {
     }
 
     fn me(&self, function: &'static str) -> Result<&ffi::ModelExchangeFunctions> {
-        self.binding
-            .model_exchange
-            .as_ref()
-            .ok_or_else(|| self.core.unsupported(function))
+        self.core
+            .provided(self.binding.model_exchange.as_ref(), function)
     }
 
     fn cs(&self, function: &'static str) -> Result<&ffi::CoSimulationFunctions> {
-        self.binding
-            .co_simulation
-            .as_ref()
-            .ok_or_else(|| self.core.unsupported(function))
+        self.core
+            .provided(self.binding.co_simulation.as_ref(), function)
     }
 
     fn state_functions(&self, function: &'static str) -> Result<&ffi::StateFunctions> {
-        self.binding
-            .state
-            .as_ref()
-            .ok_or_else(|| self.core.unsupported(function))
+        self.core.provided(self.binding.state.as_ref(), function)
     }
 
     /// Calls a `fmi2Component -> fmi2Status` function.

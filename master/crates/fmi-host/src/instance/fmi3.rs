@@ -2,6 +2,7 @@
 //! (Float32, Int8..UInt64, Binary, Clock) and the adjoint extension ([`adjoint`]).
 
 pub mod adjoint;
+mod instantiation;
 mod jacobian_adjoint;
 pub mod scheduled_execution;
 mod step_derivatives;
@@ -18,6 +19,7 @@ use crate::binding::fmi3::{self as ffi, Binding, Getter, Instance, Setter};
 use crate::error::{Error, Result};
 use crate::import::Extracted;
 use crate::model_description::{FmiVersion, InterfaceType, Values, VariableType};
+use instantiation::Instantiation;
 
 /// An instance of an FMI 3.0 FMU.
 pub struct Fmu3Instance {
@@ -63,77 +65,31 @@ impl Fmu3Instance {
         let token = c_text(&md.instantiation_token, "instantiationToken")?;
         let resources = c_text(&files.resource_path(), "resource path")?;
         let logging_on = core.log.logging_on() as ffi::Boolean;
-        let logger = Some(super::logging::fmi3_logger as ffi::LogMessageCallback);
+        let texts = Instantiation {
+            name: &c_name,
+            token: &token,
+            resources: &resources,
+            logging_on,
+            log: core.environment(),
+        };
         let mut scheduled = None;
         let (instance, function) = match interface {
             InterfaceType::ModelExchange => {
-                let f = binding
-                    .model_exchange
-                    .as_ref()
-                    .map(|me| me.instantiate)
-                    .ok_or_else(|| core.unsupported("fmi3InstantiateModelExchange"))?;
-                // SAFETY: NUL-terminated strings that outlive the call; the environment is the
-                // boxed log context, kept until after fmi3FreeInstance.
-                (
-                    unsafe {
-                        f(
-                            c_name.as_ptr(),
-                            token.as_ptr(),
-                            resources.as_ptr(),
-                            0,
-                            logging_on,
-                            core.environment(),
-                            logger,
-                        )
-                    },
-                    "fmi3InstantiateModelExchange",
-                )
+                let function = "fmi3InstantiateModelExchange";
+                let functions = core.provided(binding.model_exchange.as_ref(), function)?;
+                (texts.model_exchange(functions.instantiate), function)
             }
             InterfaceType::CoSimulation => {
-                let f = binding
-                    .co_simulation
-                    .as_ref()
-                    .map(|cs| cs.instantiate)
-                    .ok_or_else(|| core.unsupported("fmi3InstantiateCoSimulation"))?;
-                // SAFETY: as above; no intermediate variables (null array of length 0), no
-                // event mode, no early return, no intermediate update callback.
-                (
-                    unsafe {
-                        f(
-                            c_name.as_ptr(),
-                            token.as_ptr(),
-                            resources.as_ptr(),
-                            0,
-                            logging_on,
-                            0,
-                            0,
-                            std::ptr::null(),
-                            0,
-                            core.environment(),
-                            logger,
-                            None,
-                        )
-                    },
-                    "fmi3InstantiateCoSimulation",
-                )
+                let function = "fmi3InstantiateCoSimulation";
+                let functions = core.provided(binding.co_simulation.as_ref(), function)?;
+                (texts.co_simulation(functions.instantiate), function)
             }
             InterfaceType::ScheduledExecution => {
-                let functions = binding
-                    .scheduled_execution
-                    .as_ref()
-                    .ok_or_else(|| core.unsupported("fmi3InstantiateScheduledExecution"))?;
-                let (instance, environment) = scheduled_execution::instantiate(
-                    functions,
-                    scheduled_execution::Instantiation {
-                        name: &c_name,
-                        token: &token,
-                        resources: &resources,
-                        logging_on,
-                        log: core.environment(),
-                    },
-                );
+                let function = "fmi3InstantiateScheduledExecution";
+                let functions = core.provided(binding.scheduled_execution.as_ref(), function)?;
+                let (instance, environment) = scheduled_execution::instantiate(functions, texts);
                 scheduled = Some(environment);
-                (instance, "fmi3InstantiateScheduledExecution")
+                (instance, function)
             }
         };
         if instance.is_null() {
@@ -184,17 +140,12 @@ impl Fmu3Instance {
     }
 
     fn me(&self, function: &'static str) -> Result<&ffi::ModelExchangeFunctions> {
-        self.binding
-            .model_exchange
-            .as_ref()
-            .ok_or_else(|| self.core.unsupported(function))
+        self.core
+            .provided(self.binding.model_exchange.as_ref(), function)
     }
 
     fn state_functions(&self, function: &'static str) -> Result<&ffi::StateFunctions> {
-        self.binding
-            .state
-            .as_ref()
-            .ok_or_else(|| self.core.unsupported(function))
+        self.core.provided(self.binding.state.as_ref(), function)
     }
 
     /// The calls this instance makes as FMI 2.0 and 3.0 alike.

@@ -331,6 +331,12 @@ impl InstanceCore {
         !self.fatal.get()
     }
 
+    /// The function table `table` of an interface or capability, or the error that the FMU
+    /// does not provide `function`.
+    fn provided<'t, T>(&self, table: Option<&'t T>, function: &'static str) -> Result<&'t T> {
+        table.ok_or_else(|| self.unsupported(function))
+    }
+
     fn unsupported(&self, function: &'static str) -> Error {
         Error::Unsupported {
             instance: self.name.clone(),

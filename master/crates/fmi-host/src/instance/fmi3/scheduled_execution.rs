@@ -5,6 +5,7 @@
 use std::ffi::{c_char, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::instantiation::Instantiation;
 use super::Fmu3Instance;
 use crate::binding::fmi3::{self as ffi, Instance, ScheduledExecutionFunctions};
 use crate::error::{Error, Result};
@@ -74,16 +75,6 @@ unsafe extern "C" fn lock_preemption() {}
 /// `fmi3UnlockPreemptionCallback`: see [`lock_preemption`].
 unsafe extern "C" fn unlock_preemption() {}
 
-/// What `fmi3InstantiateScheduledExecution` needs besides the instance's own texts.
-pub(super) struct Instantiation<'a> {
-    pub name: &'a std::ffi::CStr,
-    pub token: &'a std::ffi::CStr,
-    pub resources: &'a std::ffi::CStr,
-    pub logging_on: ffi::Boolean,
-    /// The instance's log context (the core's environment pointer).
-    pub log: *mut c_void,
-}
-
 /// Creates the instance with fmi3InstantiateScheduledExecution; the environment returned must
 /// outlive it.
 pub(super) fn instantiate(
@@ -116,10 +107,8 @@ pub(super) fn instantiate(
 
 impl Fmu3Instance {
     fn scheduled_functions(&self, function: &'static str) -> Result<&ScheduledExecutionFunctions> {
-        self.binding
-            .scheduled_execution
-            .as_ref()
-            .ok_or_else(|| self.core.unsupported(function))
+        self.core
+            .provided(self.binding.scheduled_execution.as_ref(), function)
     }
 
     /// Runs the model partition of the input clock `clock` for the tick at `time`
