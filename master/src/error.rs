@@ -95,6 +95,23 @@ impl Error {
         }
     }
 
+    /// An error that came back through a crate below as one of the caller's own: the
+    /// master's, or a crate's whose kinds the master takes over; anything else stays external.
+    fn from_external(external: Box<dyn std::error::Error + Send + Sync>) -> Error {
+        let external = match external.downcast::<Error>() {
+            Ok(own) => return *own,
+            Err(other) => other,
+        };
+        let external = match external.downcast::<tandem_ode::Error>() {
+            Ok(integration) => return Error::from(*integration),
+            Err(other) => other,
+        };
+        match external.downcast::<tandem_cosim::Error>() {
+            Ok(cosimulation) => Error::from(*cosimulation),
+            Err(other) => Error::Fmi(fmi_host::Error::External(other)),
+        }
+    }
+
     /// An I/O error on `path` (an error of the files, [`tandem_files::Error::Io`]).
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Files(tandem_files::Error::io(path, source))
@@ -106,16 +123,7 @@ impl Error {
 impl From<fmi_host::Error> for Error {
     fn from(error: fmi_host::Error) -> Self {
         match error {
-            fmi_host::Error::External(external) => match external.downcast::<Error>() {
-                Ok(own) => *own,
-                Err(other) => match other.downcast::<tandem_ode::Error>() {
-                    Ok(integration) => Error::from(*integration),
-                    Err(other) => match other.downcast::<tandem_cosim::Error>() {
-                        Ok(cosimulation) => Error::from(*cosimulation),
-                        Err(other) => Error::Fmi(fmi_host::Error::External(other)),
-                    },
-                },
-            },
+            fmi_host::Error::External(external) => Error::from_external(external),
             error => Error::Fmi(error),
         }
     }
@@ -159,10 +167,7 @@ impl From<tandem_cosim::Error> for Error {
             Cosim::Simulation { time, message } => Error::Simulation { time, message },
             Cosim::Interrupted { signal, time } => Error::Interrupted { signal, time },
             Cosim::Stopped { signal, outcome } => Error::Stopped { signal, outcome },
-            Cosim::External(external) => match external.downcast::<Error>() {
-                Ok(own) => *own,
-                Err(other) => Error::Fmi(fmi_host::Error::External(other)),
-            },
+            Cosim::External(external) => Error::from_external(external),
         }
     }
 }
