@@ -8,18 +8,18 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::coupling::{Extrapolation, ScheduleKind, Threads};
-use crate::energy::{self, EnergyManager, EnergyReport};
+use crate::energy::{self, EnergyManager, EnergyReport, EnergyStage};
 use crate::error::{Error, Result};
 use crate::instance::LogSettings;
-use crate::interrupt;
 use crate::output::csv::CsvWriter;
 use crate::output::plot::{self, PlotOptions, TimeSeries};
 use crate::output::progress::Progress as ProgressBar;
 use crate::schedule::{CoSimulation, Progress};
-use crate::simulate::{grid_intervals, grid_point, Trace};
+use crate::simulate::{grid_intervals, Trace};
 use crate::suggest::did_you_mean;
 use crate::system::{LoadOptions, System};
 use crate::time_grid::check_output_size;
+use tandem_cosim::macro_loop::{self, PointStage};
 
 /// A plot `tandem run` draws at the end of a run, into `<result file stem>_<kind>.png`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,39 +192,28 @@ pub fn run_loaded(
         columns: vec![Vec::new(); header.len()],
     });
     let mut cosimulation = CoSimulation::initialize(system, &options.log)?;
-    let mut energy = setup
-        .map(|s| EnergyManager::start(s, system, &mut cosimulation, correct))
-        .transpose()?;
-    let mut row = Row {
-        writer: &mut writer,
-        trace: trace.as_mut(),
-        system,
-        recorded: Vec::with_capacity(system.recorded.len()),
-    };
-    row.write(&cosimulation, energy.as_ref())?;
-    let mut terminated_by = None;
-    let mut bar = if options.progress {
+    let bar = if options.progress {
         ProgressBar::on_stderr(system.start, system.stop)
     } else {
         ProgressBar::hidden(system.start, system.stop)
     };
-    for k in 1..=intervals {
-        let to = grid_point(system.start, system.macro_step, k, system.stop);
-        match cosimulation.step(to)? {
-            Progress::Reached => {
-                if let Some(energy) = &mut energy {
-                    energy.after_step(system, &mut cosimulation)?;
-                }
-                row.write(&cosimulation, energy.as_ref())?;
-                bar.update(to);
-                interrupt::check(to)?;
-            }
-            Progress::Terminated { component, time } => {
-                terminated_by = Some((component, time));
-                break;
-            }
-        }
-    }
+    let mut points = RunPoints {
+        energy: setup.map(|s| EnergyStage::new(s.clone(), correct)),
+        row: Row {
+            writer: &mut writer,
+            trace: trace.as_mut(),
+            recorded: Vec::with_capacity(system.recorded.len()),
+        },
+        bar,
+    };
+    let terminated_by =
+        match macro_loop::drive(&mut cosimulation, system, 0..=intervals, &mut points)? {
+            Progress::Reached => None,
+            Progress::Terminated { component, time } => Some((component, time)),
+        };
+    let RunPoints {
+        energy, mut bar, ..
+    } = points;
     bar.finish();
     writer.flush()?;
     cosimulation.terminate()?;
@@ -251,30 +240,63 @@ pub fn run_loaded(
         output_file,
         terminated_by,
         wall_time: started.elapsed(),
-        energy: energy.map(|e| e.finish(system)),
+        energy: energy
+            .and_then(EnergyStage::into_manager)
+            .map(|e| e.finish(system)),
         plots,
         trace: trace.filter(|_| options.keep_trace),
     })
+}
+
+/// What `tandem run` does at every macro point: the energy stage, then the row, then the
+/// progress bar.
+struct RunPoints<'a> {
+    energy: Option<EnergyStage>,
+    row: Row<'a>,
+    bar: ProgressBar,
+}
+
+impl PointStage for RunPoints<'_> {
+    fn at_point(
+        &mut self,
+        point: usize,
+        system: &System,
+        cosimulation: &mut CoSimulation,
+    ) -> tandem_cosim::Result<()> {
+        if let Some(energy) = &mut self.energy {
+            energy.at_point(point, system, cosimulation)?;
+        }
+        let manager = self.energy.as_ref().and_then(EnergyStage::manager);
+        self.row.write(system, cosimulation, manager)?;
+        if point > 0 {
+            self.bar.update(cosimulation.time());
+        }
+        Ok(())
+    }
 }
 
 /// Where a row goes: the result file, and the in-memory trace when plots are drawn.
 struct Row<'a> {
     writer: &'a mut CsvWriter,
     trace: Option<&'a mut Trace>,
-    system: &'a System,
     /// The recorded values of the row being written, kept to spare an allocation per row.
     recorded: Vec<f64>,
 }
 
 impl Row<'_> {
     /// Writes the recorded values and the energy columns at the current time.
-    fn write(&mut self, cosimulation: &CoSimulation, energy: Option<&EnergyManager>) -> Result<()> {
+    fn write(
+        &mut self,
+        system: &System,
+        cosimulation: &CoSimulation,
+        energy: Option<&EnergyManager>,
+    ) -> Result<()> {
         self.recorded.clear();
         self.recorded.extend(
-            self.system
+            system
                 .recorded
                 .iter()
-                .zip(&self.system.recorded_columns)
+                .zip(&system.recorded_columns)
                 .map(|(&port, column)| column.show(cosimulation.value(port))),
         );
         let energy = energy.map_or_else(Vec::new, EnergyManager::values);

@@ -6,6 +6,8 @@
 //! - [`coupling`] and [`schedule`]: the macro step: Jacobi (on threads) and Gauss-Seidel,
 //!   multi-rate components, input extrapolation, FMU state snapshots, and a recorder the
 //!   caller plugs in;
+//! - [`macro_loop`]: the one loop over the macro steps that every run drives, with the
+//!   stages that act at the macro points it reaches;
 //! - [`energy`]: the energy monitor and correction, a stage that runs at the communication
 //!   points;
 //! - [`stop`]: the request to stop (a signal) that the loops check after every macro step;
@@ -17,6 +19,7 @@ pub mod column;
 pub mod coupling;
 pub mod energy;
 pub mod error;
+pub mod macro_loop;
 pub mod schedule;
 pub mod start_values;
 pub mod stop;

@@ -4,15 +4,18 @@
 //! correction, its residual energies, correction states and the efforts and flows it last
 //! read). The forward run keeps only these and the cost's values; a sweep that needs a macro
 //! step re-runs its segment of n macro steps from the checkpoint before it, with the same
-//! [`macro_step`] as the first run (the coupling stages included), the recorders filling the
+//! macro-step loop ([`run_points`]) as the first run (the coupling stages included), the recorders filling the
 //! tapes' windows and the stages their own records as in the first run, so that the record, the
 //! states and the offsets are exactly those the first run would have kept.
 //! Memory: N / n checkpoints and one segment of n macro steps per component (N macro
 //! steps), least for n near sqrt(N); the time: every macro step taken twice.
 
+use std::ops::RangeInclusive;
+
 use super::stage::{CouplingStage, StageCheckpoint};
 use super::tape::{lock, SharedTapes, Tape};
 use fmi_host::instance::FmuState;
+use tandem_cosim::macro_loop::{self, PointStage};
 use tandem_cosim::schedule::{CoSimulation, Progress, Snapshot};
 use tandem_cosim::stop;
 use tandem_cosim::system::System;
@@ -151,9 +154,8 @@ impl Checkpoints {
         }
         // The recorders fill the tapes while the co-simulation runs the segment again.
         exchange(tapes, shared);
-        let rerun = (first + 1..=end).try_for_each(|point| {
-            macro_step(cosimulation, system, stages, point, self.times[point])
-        });
+        let mut rerun_points = GradientPoints { stages, keep: None };
+        let rerun = run_points(cosimulation, system, first + 1..=end, &mut rerun_points);
         exchange(tapes, shared);
         rerun
     }
@@ -193,40 +195,54 @@ fn exchange(tapes: &mut [Tape], shared: &SharedTapes) {
     }
 }
 
-/// One macro step of a gradient run of `system`, to macro point `point` at time `to`, then
-/// the coupling stages there; none if the user interrupted the command.
-pub fn macro_step(
+/// What a gradient run does at every macro point: its coupling stages act, then, in the first
+/// run, a checkpoint is kept where a segment starts.
+pub struct GradientPoints<'a> {
+    /// The coupling stages.
+    pub stages: &'a mut Stages,
+    /// The checkpoints to keep and the tapes the recorders fill; none in a re-run.
+    pub keep: Option<(&'a mut Checkpoints, &'a SharedTapes)>,
+}
+
+impl PointStage for GradientPoints<'_> {
+    fn at_point(
+        &mut self,
+        point: usize,
+        system: &System,
+        cosimulation: &mut CoSimulation,
+    ) -> Result<()> {
+        for stage in self.stages.iter_mut() {
+            stage.at_point(point, system, cosimulation)?;
+        }
+        match &mut self.keep {
+            Some((checkpoints, shared)) => {
+                checkpoints.reach(cosimulation, shared, self.stages, point)
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+/// Runs the macro points `points` of a gradient run of `system`, with `points` acting at each:
+/// the one macro-step loop, where a component ending the run early is an error (a cost and
+/// its gradient need the whole run).
+pub fn run_points(
     cosimulation: &mut CoSimulation,
     system: &System,
-    stages: &mut Stages,
-    point: usize,
-    to: f64,
+    points: RangeInclusive<usize>,
+    stages: &mut GradientPoints<'_>,
 ) -> Result<()> {
-    stop::check(cosimulation.time())?;
-    if let Progress::Terminated { component, time } = cosimulation.step(to)? {
-        return Err(Error::Simulation {
+    match macro_loop::drive(cosimulation, system, points, stages)? {
+        Progress::Reached => Ok(()),
+        Progress::Terminated { component, time } => Err(Error::Simulation {
             time,
             message: format!(
                 "component {component} ended the run before t = {}; a cost and its gradient \
                  need the whole run",
                 system.stop
             ),
-        });
+        }),
     }
-    stages_forward(cosimulation, system, stages, point)
-}
-
-/// Lets every coupling stage act at macro point `point`, which the run of `system` just
-/// reached.
-pub fn stages_forward(
-    cosimulation: &mut CoSimulation,
-    system: &System,
-    stages: &mut Stages,
-    point: usize,
-) -> Result<()> {
-    stages
-        .iter_mut()
-        .try_for_each(|stage| stage.forward(point, system, cosimulation))
 }
 
 /// Frees `states` of component `index`.

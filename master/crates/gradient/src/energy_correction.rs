@@ -1,6 +1,6 @@
 //! The energy correction of power bonds ([`tandem_cosim::energy`]) as a coupling stage of the
 //! gradient: the forward run applies exactly the corrections `tandem run` applies (the same
-//! [`EnergyManager`] computes and sets them), and the sweeps differentiate them.
+//! [`EnergyStage`] computes and sets them), and the sweeps differentiate them.
 //!
 //! At every macro point `p >= 1` a bond's correction maps
 //! `x = (f_{p-1}, v_{p-1}, f_p, v_p, sigma_{p-1}, U_{p-1}, F_{p-1})` (the effort and flow
@@ -15,7 +15,7 @@
 //!
 //! The sweeps read each point's correction state and step lengths, kept per point like the
 //! components' records: for the whole run, or, with checkpoints, for the segment re-run last. A
-//! checkpoint keeps the [`EnergyManager`] (every bond's residual energy, correction state and
+//! checkpoint keeps the [`EnergyStage`] (every bond's residual energy, correction state and
 //! the effort and flow it read last) and the bonds' corrections there; a re-run resumes from
 //! it and sets the very offsets of the first run.
 
@@ -24,9 +24,11 @@ use num_dual::Dual64;
 use super::stage::{Communicated, CouplingStage, SampleAdjoints, SampleTangents, StageCheckpoint};
 use super::wiring::Wiring;
 use tandem_cosim::energy::correction::{Correction, CorrectionLaw};
-use tandem_cosim::energy::manager::{self, EnergyManager};
+use tandem_cosim::energy::manager;
 use tandem_cosim::energy::monitor::{dot, residual_power};
 use tandem_cosim::energy::scalar::Scalar;
+use tandem_cosim::energy::EnergyStage;
+use tandem_cosim::macro_loop::PointStage;
 use tandem_cosim::schedule::{connections_into, CoSimulation};
 use tandem_cosim::system::{EnergySetup, Port, System};
 use tandem_cosim::Result;
@@ -66,10 +68,10 @@ struct BondStage {
 
 /// The energy correction of every bond of a system, as a coupling stage.
 pub struct EnergyCorrection {
-    /// The system's energy part, without the energy outputs: the correction does not need the
-    /// total energy, and reading it would cost FMU calls at every point.
-    setup: EnergySetup,
-    manager: Option<EnergyManager>,
+    /// The run's energy stage, over the system's energy part without the energy outputs: the
+    /// correction does not need the total energy, and reading it would cost FMU calls at every
+    /// point.
+    energy: EnergyStage,
     bonds: Vec<BondStage>,
     /// The time of the latest macro point reached.
     time: f64,
@@ -81,7 +83,7 @@ pub struct EnergyCorrection {
 
 /// The correction at a macro point: what a re-run from there starts from.
 struct Reached {
-    manager: Option<EnergyManager>,
+    energy: EnergyStage,
     time: f64,
     /// Per bond, its record there.
     points: Vec<Point>,
@@ -119,11 +121,13 @@ impl EnergyCorrection {
             })
             .collect();
         EnergyCorrection {
-            setup: EnergySetup {
-                energy_outputs: Vec::new(),
-                ..setup.clone()
-            },
-            manager: None,
+            energy: EnergyStage::new(
+                EnergySetup {
+                    energy_outputs: Vec::new(),
+                    ..setup.clone()
+                },
+                true,
+            ),
             bonds,
             time: system.start,
             recorded,
@@ -132,23 +136,15 @@ impl EnergyCorrection {
     }
 }
 
-impl CouplingStage for EnergyCorrection {
-    fn forward(
+impl PointStage for EnergyCorrection {
+    fn at_point(
         &mut self,
         point: usize,
         system: &System,
         cosimulation: &mut CoSimulation,
     ) -> Result<()> {
-        let manager = match self.manager.as_mut() {
-            Some(manager) if point > 0 => {
-                manager.after_step(system, cosimulation)?;
-                manager
-            }
-            _ => {
-                let started = EnergyManager::start(&self.setup, system, cosimulation, true)?;
-                self.manager.insert(started)
-            }
-        };
+        self.energy.at_point(point, system, cosimulation)?;
+        let manager = self.energy.manager().expect("the stage acted at the point");
         let time = cosimulation.time();
         let step = if point == 0 { 0.0 } else { time - self.time };
         self.time = time;
@@ -171,10 +167,12 @@ impl CouplingStage for EnergyCorrection {
         }
         Ok(())
     }
+}
 
+impl CouplingStage for EnergyCorrection {
     fn checkpoint(&self) -> StageCheckpoint {
         Box::new(Reached {
-            manager: self.manager.clone(),
+            energy: self.energy.clone(),
             time: self.time,
             points: self
                 .bonds
@@ -188,7 +186,7 @@ impl CouplingStage for EnergyCorrection {
         let reached = checkpoint
             .downcast::<Reached>()
             .expect("a checkpoint the energy correction took");
-        self.manager = reached.manager;
+        self.energy = reached.energy;
         self.time = reached.time;
         self.recorded = true;
         self.first = point;

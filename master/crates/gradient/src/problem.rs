@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::checkpoints::{self, Checkpoints};
+use super::checkpoints::{self, Checkpoints, GradientPoints};
 use super::cost::{Cost, CostSpec};
 use super::energy_correction::EnergyCorrection;
 use super::forward;
@@ -480,15 +480,12 @@ impl Problem {
         let mut checkpoints = Checkpoints::new(interval, &self.points);
         let mut stages = self.stages(policy == StatePolicy::All);
         let system = &self.system;
-        let kept = checkpoints::stages_forward(&mut cosimulation, system, &mut stages, 0)
-            .and_then(|()| checkpoints.reach(&mut cosimulation, &shared, &stages, 0))
-            .and_then(|()| {
-                for (point, &to) in self.points.iter().enumerate().skip(1) {
-                    checkpoints::macro_step(&mut cosimulation, system, &mut stages, point, to)?;
-                    checkpoints.reach(&mut cosimulation, &shared, &stages, point)?;
-                }
-                Ok(())
-            });
+        let mut points = GradientPoints {
+            stages: &mut stages,
+            keep: Some((&mut checkpoints, &shared)),
+        };
+        let steps = self.points.len() - 1;
+        let kept = checkpoints::run_points(&mut cosimulation, system, 0..=steps, &mut points);
         let tapes = shared
             .iter()
             .map(|tape| std::mem::replace(&mut *lock(tape), Tape::new(policy, Vec::new())))

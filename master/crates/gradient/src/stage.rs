@@ -15,7 +15,8 @@
 //! adds the adjoint of every input written during a macro step to the adjoint of that input's
 //! offset over the step; the forward sweep adds the offset's tangent to the input's.
 //!
-//! **Contract.** `forward(point, ..)` is called once the run reached macro point `point`
+//! **Contract.** `at_point(point, ..)` (the stage's [`PointStage`] part, which the macro-step
+//! loop of [`tandem_cosim::macro_loop`] drives) is called once the run reached macro point `point`
 //! (`0`: the start, after initialization), when every component's values there are
 //! communicated and before the next macro step; it may set input offsets for the macro step
 //! starting there (an offset keeps its value until set again; none set is zero).
@@ -29,8 +30,8 @@
 //!
 //! **Segments.** With checkpoints (module `checkpoints`) the sweeps see one segment of macro
 //! steps at a time, re-run from the checkpoint before it: the run keeps each stage's
-//! [`CouplingStage::checkpoint`] there (taken after `forward` at that point), and a re-run calls
-//! [`CouplingStage::rewind`] with it, then `forward` at the segment's points again, which must
+//! [`CouplingStage::checkpoint`] there (taken after `at_point` there), and a re-run calls
+//! [`CouplingStage::rewind`] with it, then `at_point` at the segment's points again, which must
 //! set the very offsets of the first run, bit for bit. The views answer inside the segment the
 //! sweep is at (`Communicated::values` for its points, from first to last), so a stage keeps what
 //! it needs of its own forward computation for the points since its latest rewind.
@@ -39,8 +40,7 @@ use std::any::Any;
 
 use super::samples::Samples;
 use super::tape::Tape;
-use tandem_cosim::schedule::CoSimulation;
-use tandem_cosim::system::System;
+use tandem_cosim::macro_loop::PointStage;
 use tandem_cosim::Result;
 
 /// Tangents, per direction, of one vector.
@@ -129,18 +129,10 @@ impl SampleTangents<'_> {
     }
 }
 
-/// A map at macro points from communicated values to input offsets, with its derivatives.
-pub trait CouplingStage {
-    /// At macro point `point` of the run `cosimulation` of `system`: reads what it needs and
-    /// sets the offsets of the next macro step.
-    fn forward(
-        &mut self,
-        point: usize,
-        system: &System,
-        cosimulation: &mut CoSimulation,
-    ) -> Result<()>;
-
-    /// Its state at the macro point the run reached (after [`CouplingStage::forward`] there),
+/// A map at macro points from communicated values to input offsets ([`PointStage::at_point`]),
+/// with its derivatives.
+pub trait CouplingStage: PointStage {
+    /// Its state at the macro point the run reached (after [`PointStage::at_point`] there),
     /// for a re-run from that point.
     fn checkpoint(&self) -> StageCheckpoint;
 
@@ -148,9 +140,9 @@ pub trait CouplingStage {
     /// a re-run of the macro steps after it; what the sweeps read is kept from there on.
     fn rewind(&mut self, point: usize, checkpoint: StageCheckpoint);
 
-    /// The reverse of [`CouplingStage::forward`] at `point` (see the contract).
+    /// The reverse of [`PointStage::at_point`] at `point` (see the contract).
     fn reverse(&mut self, point: usize, adjoints: &mut SampleAdjoints<'_>) -> Result<()>;
 
-    /// The forward derivative of [`CouplingStage::forward`] at `point` (see the contract).
+    /// The forward derivative of [`PointStage::at_point`] at `point` (see the contract).
     fn tangents(&mut self, point: usize, tangents: &mut SampleTangents<'_>) -> Result<()>;
 }

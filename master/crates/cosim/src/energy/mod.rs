@@ -12,7 +12,8 @@
 //! estimated energy error `mu H dP` (with the factor `mu` from
 //! [`crate::system::energy_setup::mu`]) is added to the effort sent to the flow side during the
 //! next macro step. The [`manager`] runs all of this at the communication points of a
-//! co-simulation; the `run` command draws it.
+//! co-simulation, and [`EnergyStage`] runs the manager as a stage of the one macro-step loop
+//! ([`crate::macro_loop`]); the `run` command draws it.
 //!
 //! This module is the stage that runs on top of a loaded system: the bonds and settings a
 //! system declares are read and checked with the system, into its
@@ -24,6 +25,8 @@ pub mod correction;
 pub mod manager;
 pub mod monitor;
 pub mod scalar;
+mod stage;
 pub mod warnings;
 
 pub use manager::{setup_columns, EnergyColumn, EnergyManager, EnergyReport, Quantity};
+pub use stage::EnergyStage;
