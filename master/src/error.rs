@@ -1,31 +1,23 @@
-//! The errors of the master: each names the file, the item and the problem.
+//! The errors of the master: each names the file, the item and the problem. The kinds the
+//! libraries below have are theirs ([`tandem_cosim::Error`] carries the files', the FMUs' and
+//! the integration's); the master adds only its own.
 
 use std::path::{Path, PathBuf};
 
-use crate::float_text::format_float;
 use crate::model_description::ModelDescription;
 
 /// Result with the master's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// Everything that can go wrong when importing, instantiating or simulating an FMU.
+/// Everything that can go wrong in a command: the co-simulation crate's errors, which carry
+/// those of the files, the FMUs and the integration, and the two kinds only the application
+/// has, plots and co-design problems.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A file could not be read or written, a result file cannot be created as asked, or a
-    /// temporary folder could not be made.
+    /// A file, an FMU, a system or a value is wrong, or a run failed or was stopped: the kinds
+    /// every command shares with the co-simulation crate ([`tandem_cosim::Error`]).
     #[error(transparent)]
-    Files(#[from] tandem_files::Error),
-    /// An FMU could not be imported, instantiated or called.
-    #[error(transparent)]
-    Fmi(fmi_host::Error),
-    /// A value does not fit the variable or option it is given for.
-    #[error("{item}: {message}")]
-    InvalidValue {
-        /// The variable or option.
-        item: String,
-        /// What is wrong.
-        message: String,
-    },
+    Cosim(tandem_cosim::Error),
     /// A co-design problem cannot be analyzed.
     #[error("{}: {source}", path.display())]
     Codesign {
@@ -35,14 +27,6 @@ pub enum Error {
         /// failing inside the analysis), so it is held as any error.
         source: Box<dyn std::error::Error + Send + Sync>,
     },
-    /// An input file is malformed.
-    #[error("{}: {message}", path.display())]
-    InputFile {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong, with line number.
-        message: String,
-    },
     /// A plot could not be drawn or written.
     #[error("{}: cannot draw the plot: {message}", path.display())]
     Plot {
@@ -51,47 +35,61 @@ pub enum Error {
         /// What went wrong.
         message: String,
     },
-    /// The simulation cannot continue.
-    #[error("simulation failed at t = {}: {message}", format_float(*time))]
-    Simulation {
-        /// Simulation time of the failure.
-        time: f64,
-        /// What happened.
-        message: String,
-    },
-    /// The user stopped the run (Ctrl-C or SIGTERM).
-    #[error(
-        "interrupted by {signal} at t = {}; the rows recorded up to then are kept",
-        format_float(*time)
-    )]
-    Interrupted {
-        /// The signal's name.
-        signal: &'static str,
-        /// The last time reached.
-        time: f64,
-    },
-    /// The user stopped a command that runs the system many times (Ctrl-C or SIGTERM): a
-    /// gradient, an identification.
-    #[error("interrupted by {signal}; {outcome}")]
-    Stopped {
-        /// The signal's name.
-        signal: &'static str,
-        /// What was kept, or that nothing was.
-        outcome: String,
-    },
 }
 
 impl Error {
+    /// A value that does not fit the variable or option `item` it is given for.
+    pub fn invalid_value(item: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Cosim(tandem_cosim::Error::InvalidValue {
+            item: item.into(),
+            message: message.into(),
+        })
+    }
+
+    /// A malformed input file (`message` with the line number).
+    pub fn input_file(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Error::Cosim(tandem_cosim::Error::InputFile {
+            path: path.into(),
+            message: message.into(),
+        })
+    }
+
+    /// A run that cannot go on at `time`.
+    pub fn simulation(time: f64, message: impl Into<String>) -> Self {
+        Error::Cosim(tandem_cosim::Error::Simulation {
+            time,
+            message: message.into(),
+        })
+    }
+
+    /// A command that runs the system many times, stopped by `signal`, with what it kept.
+    pub fn stopped(signal: &'static str, outcome: impl Into<String>) -> Self {
+        Error::Cosim(tandem_cosim::Error::Stopped {
+            signal,
+            outcome: outcome.into(),
+        })
+    }
+
     /// `name` is no variable of the FMU at `fmu` described by `md`; suggests the closest names.
     pub fn unknown_variable(fmu: &Path, md: &ModelDescription, name: &str) -> Self {
-        Error::Fmi(fmi_host::Error::unknown_variable(fmu, md, name))
+        Error::from(fmi_host::Error::unknown_variable(fmu, md, name))
     }
 
     /// The signal, if the user interrupted the work this error ended.
     pub fn interrupting_signal(&self) -> Option<&'static str> {
         match self {
-            Error::Interrupted { signal, .. } | Error::Stopped { signal, .. } => Some(signal),
+            Error::Cosim(error) => error.interrupting_signal(),
             _ => None,
+        }
+    }
+
+    /// `self`, or, if it is the user's interruption, that of a whole command (a gradient, an
+    /// identification) with `outcome`, what the command kept: the time inside one of its many
+    /// runs would tell the user nothing.
+    pub fn with_outcome(self, outcome: impl FnOnce() -> String) -> Self {
+        match self {
+            Error::Cosim(error) => Error::Cosim(error.with_outcome(outcome)),
+            error => error,
         }
     }
 
@@ -108,38 +106,48 @@ impl Error {
         };
         match external.downcast::<tandem_cosim::Error>() {
             Ok(cosimulation) => Error::from(*cosimulation),
-            Err(other) => Error::Fmi(fmi_host::Error::External(other)),
+            Err(other) => Error::Cosim(tandem_cosim::Error::Fmi(fmi_host::Error::External(other))),
         }
     }
 
     /// An I/O error on `path` (an error of the files, [`tandem_files::Error::Io`]).
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Files(tandem_files::Error::io(path, source))
+        Error::from(tandem_files::Error::io(path, source))
     }
 }
 
-/// An FMU's error, or the master's own error back from an instance the master implements
-/// (which the host passes through as [`fmi_host::Error::External`]).
+/// The co-simulation's errors, with the master's own errors that come back from the callbacks
+/// it plugged in (recorders, instances it implements) recovered.
+impl From<tandem_cosim::Error> for Error {
+    fn from(error: tandem_cosim::Error) -> Self {
+        match error {
+            tandem_cosim::Error::External(external)
+            | tandem_cosim::Error::Fmi(fmi_host::Error::External(external)) => {
+                Error::from_external(external)
+            }
+            error => Error::Cosim(error),
+        }
+    }
+}
+
+/// An FMU's error (or the master's own, back from an instance the master implements).
 impl From<fmi_host::Error> for Error {
     fn from(error: fmi_host::Error) -> Self {
-        match error {
-            fmi_host::Error::External(external) => Error::from_external(external),
-            error => Error::Fmi(error),
-        }
+        Error::from(tandem_cosim::Error::from(error))
     }
 }
 
-/// The integration's errors are the master's own kinds (a failure at a time, a value out of
-/// range), so that callers match them the same wherever they arise.
+/// A file's error.
+impl From<tandem_files::Error> for Error {
+    fn from(error: tandem_files::Error) -> Self {
+        Error::Cosim(tandem_cosim::Error::Files(error))
+    }
+}
+
+/// The integration's errors are the co-simulation's kinds.
 impl From<tandem_ode::Error> for Error {
     fn from(error: tandem_ode::Error) -> Self {
-        match error {
-            tandem_ode::Error::Fmi(error) => Error::from(error),
-            tandem_ode::Error::Simulation { time, message } => Error::Simulation { time, message },
-            tandem_ode::Error::InvalidValue { item, message } => {
-                Error::InvalidValue { item, message }
-            }
-        }
+        Error::from(tandem_cosim::Error::from(error))
     }
 }
 
@@ -148,26 +156,8 @@ impl From<tandem_ode::Error> for Error {
 impl From<Error> for fmi_host::Error {
     fn from(error: Error) -> Self {
         match error {
-            Error::Fmi(error) => error,
+            Error::Cosim(tandem_cosim::Error::Fmi(error)) => error,
             error => fmi_host::Error::External(Box::new(error)),
-        }
-    }
-}
-
-/// The co-simulation's errors are the master's own kinds, and the master's own errors come
-/// back from the callbacks it plugged in unchanged.
-impl From<tandem_cosim::Error> for Error {
-    fn from(error: tandem_cosim::Error) -> Self {
-        use tandem_cosim::Error as Cosim;
-        match error {
-            Cosim::Fmi(error) => Error::from(error),
-            Cosim::Files(error) => Error::Files(error),
-            Cosim::InputFile { path, message } => Error::InputFile { path, message },
-            Cosim::InvalidValue { item, message } => Error::InvalidValue { item, message },
-            Cosim::Simulation { time, message } => Error::Simulation { time, message },
-            Cosim::Interrupted { signal, time } => Error::Interrupted { signal, time },
-            Cosim::Stopped { signal, outcome } => Error::Stopped { signal, outcome },
-            Cosim::External(external) => Error::from_external(external),
         }
     }
 }
@@ -176,16 +166,9 @@ impl From<tandem_cosim::Error> for Error {
 /// unchanged.
 impl From<Error> for tandem_cosim::Error {
     fn from(error: Error) -> Self {
-        use tandem_cosim::Error as Cosim;
         match error {
-            Error::Fmi(error) => Cosim::Fmi(error),
-            Error::Files(error) => Cosim::Files(error),
-            Error::InputFile { path, message } => Cosim::InputFile { path, message },
-            Error::InvalidValue { item, message } => Cosim::InvalidValue { item, message },
-            Error::Simulation { time, message } => Cosim::Simulation { time, message },
-            Error::Interrupted { signal, time } => Cosim::Interrupted { signal, time },
-            Error::Stopped { signal, outcome } => Cosim::Stopped { signal, outcome },
-            error => Cosim::External(Box::new(error)),
+            Error::Cosim(error) => error,
+            error => tandem_cosim::Error::External(Box::new(error)),
         }
     }
 }
@@ -204,10 +187,10 @@ mod tests {
 
     #[test]
     fn times_in_messages_are_short() {
-        let interrupted = Error::Interrupted {
+        let interrupted = Error::from(tandem_cosim::Error::Interrupted {
             signal: "SIGTERM",
             time: 1e300,
-        };
+        });
         assert_eq!(
             interrupted.to_string(),
             "interrupted by SIGTERM at t = 1e300; the rows recorded up to then are kept"

@@ -9,7 +9,7 @@
 #[cfg(unix)]
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// When the first signal arrived, in nanoseconds of the monotonic clock (at least 1); 0 while
 /// none has.
@@ -83,16 +83,3 @@ pub use tandem_cosim::stop::number;
 
 /// The name of signal number `signal`.
 pub use tandem_cosim::stop::signal_name;
-
-/// `error`, or, if it is the user's interruption, that of a whole command (a gradient, an
-/// identification) with `outcome`, what the command kept: the time inside one of its many runs
-/// would tell the user nothing.
-pub fn with_outcome(error: Error, outcome: impl FnOnce() -> String) -> Error {
-    match error.interrupting_signal() {
-        Some(signal) => Error::Stopped {
-            signal,
-            outcome: outcome(),
-        },
-        None => error,
-    }
-}

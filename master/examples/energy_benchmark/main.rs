@@ -189,7 +189,7 @@ impl Runner<'_> {
         let text = scaled(&self.text(benchmark.system), multiple);
         let Finished { header, rows, .. } = match self.run(&text, correct) {
             Ok(result) => result,
-            Err(tandem::Error::Simulation { time, .. }) => {
+            Err(tandem::Error::Cosim(tandem_cosim::Error::Simulation { time, .. })) => {
                 return Outcome::Failed(format!("fails at t = {time:.3} s"))
             }
             Err(other) => return Outcome::Failed(other.to_string()),

@@ -174,13 +174,13 @@ pub(super) fn load_problem<'a>(
     let entries = experiments::read(&args.system)?;
     if !entries.is_empty() {
         if let Some(data) = &args.data {
-            return Err(Error::InvalidValue {
-                item: format!("--data {}", data.display()),
-                message: format!(
+            return Err(Error::invalid_value(
+                format!("--data {}", data.display()),
+                format!(
                     "{} has [[experiments]], each with its own data",
                     args.system.display()
                 ),
-            });
+            ));
         }
         let setup = experiments::Setup {
             system: &args.system,
@@ -219,10 +219,7 @@ pub(super) fn load_problem<'a>(
 
 /// `component.output=weight`.
 fn parse_weight(text: &str) -> Result<(String, f64)> {
-    let invalid = |message: &str| Error::InvalidValue {
-        item: format!("--weights {text}"),
-        message: message.into(),
-    };
+    let invalid = |message: &str| Error::invalid_value(format!("--weights {text}"), message);
     let (name, weight) = text
         .split_once('=')
         .ok_or_else(|| invalid("expected component.output=weight"))?;
@@ -244,7 +241,7 @@ pub fn run(args: &GradientArgs, cluster: &Cluster) -> Result<ExitCode> {
     let evaluation = problem
         .fittable()
         .gradient(&values)
-        .map_err(|e| interrupt::with_outcome(e.into(), || "no gradient was computed".into()))?;
+        .map_err(|e| Error::from(e).with_outcome(|| "no gradient was computed".into()))?;
     let (check, interrupted) = if args.check {
         let all: Vec<usize> = (0..values.len()).collect();
         match problem.finite_differences(&values, &all) {
@@ -259,9 +256,8 @@ pub fn run(args: &GradientArgs, cluster: &Cluster) -> Result<ExitCode> {
         print(&values, &evaluation, check.as_deref(), &problem);
     }
     match interrupted {
-        Some(error) => Err(interrupt::with_outcome(error, || {
-            "the gradient is printed without the finite-difference check".into()
-        })),
+        Some(error) => Err(error
+            .with_outcome(|| "the gradient is printed without the finite-difference check".into())),
         None => Ok(ExitCode::SUCCESS),
     }
 }

@@ -81,9 +81,7 @@ pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
         }
     });
     let fit = identify(problem.fittable(), &bounds, &settings, report).map_err(|e| {
-        interrupt::with_outcome(e.into(), || {
-            "the first evaluation did not end: no point to write".into()
-        })
+        Error::from(e).with_outcome(|| "the first evaluation did not end: no point to write".into())
     })?;
     if root {
         print_fit(&fit, &bounds);
@@ -96,16 +94,16 @@ pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
     // Collective under MPI: every rank goes on to the outputs, or none.
     cluster.agree(written)?;
     if let Some(signal) = fit.interrupted {
-        return Err(Error::Stopped {
+        return Err(Error::stopped(
             signal,
-            outcome: format!(
+            format!(
                 "the best point so far (J = {}, the lowest of {} evaluations) is written to \
                  {}, without a plot",
                 format_float(fit.cost),
                 fit.evaluations,
                 output.display()
             ),
-        });
+        ));
     }
     let no_plot = || {
         format!(
@@ -115,10 +113,10 @@ pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
     };
     let fitted = problem
         .outputs(&fit.fitted)
-        .map_err(|e| interrupt::with_outcome(e, no_plot))?;
+        .map_err(|e| e.with_outcome(no_plot))?;
     let start = problem
         .outputs(&fit.start)
-        .map_err(|e| interrupt::with_outcome(e, no_plot))?;
+        .map_err(|e| e.with_outcome(no_plot))?;
     if !root {
         return Ok(ExitCode::SUCCESS);
     }
@@ -189,12 +187,11 @@ fn setup<'a>(args: &IdentifyArgs, cluster: &'a Cluster) -> Result<(Fit<'a>, Plan
         && section.data.is_none()
         && experiments::read(system_file)?.is_empty()
     {
-        return Err(Error::InvalidValue {
-            item: "--data".into(),
-            message: "identification needs measurements: give --data measured.csv, data = \
-                      \"...\" in the [identify] section, or [[experiments]] entries"
-                .into(),
-        });
+        return Err(Error::invalid_value(
+            "--data",
+            "identification needs measurements: give --data measured.csv, data = \
+                      \"...\" in the [identify] section, or [[experiments]] entries",
+        ));
     }
     let names: Vec<String> = bounds.iter().map(|b| b.name.clone()).collect();
     let defaults = SectionDefaults {

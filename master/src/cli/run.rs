@@ -108,10 +108,10 @@ pub struct RunArgs {
 pub fn run(args: &RunArgs) -> Result<ExitCode> {
     let variables_plot = args.plot.iter().any(|p| matches!(p, PlotArg::Variables));
     if !args.plot_variables.is_empty() && !variables_plot {
-        return Err(Error::InvalidValue {
-            item: "--plot-variables".into(),
-            message: "needs --plot variables to draw them".into(),
-        });
+        return Err(Error::invalid_value(
+            "--plot-variables",
+            "needs --plot variables to draw them",
+        ));
     }
     let options = RunOptions {
         output_file: args.output_file.clone(),

@@ -126,10 +126,10 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| default_output_file(&args.fmu));
     if args.plot.is_none() && !args.plot_variables.is_empty() {
-        return Err(Error::InvalidValue {
-            item: "--plot-variables".into(),
-            message: "needs --plot FILE to say where the plot goes".into(),
-        });
+        return Err(Error::invalid_value(
+            "--plot-variables",
+            "needs --plot FILE to say where the plot goes",
+        ));
     }
     let options = SimulationOptions {
         interface: args.interface_type.map(|i| match i {

@@ -137,11 +137,10 @@ pub fn run(args: &SweepArgs, cluster: &Cluster) -> Result<ExitCode> {
     );
     if interrupt::check(table.rows.len() as f64).is_err() {
         // The table is written, but the runs after the signal are rows that say "not run".
-        return Err(Error::InvalidValue {
-            item: written.join(", "),
-            message: "the sweep was interrupted; the runs not started are marked \"not run\""
-                .into(),
-        });
+        return Err(Error::invalid_value(
+            written.join(", "),
+            "the sweep was interrupted; the runs not started are marked \"not run\"",
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -165,10 +164,10 @@ fn prepare(args: &SweepArgs, root: bool) -> Result<Prepared> {
         .map(|path| match path.extension().and_then(|e| e.to_str()) {
             Some("csv") => Ok((path, Format::Csv)),
             Some("parquet") => Ok((path, Format::Parquet)),
-            _ => Err(Error::InvalidValue {
-                item: format!("--output {}", path.display()),
-                message: "the table is written as .csv or .parquet, by extension".into(),
-            }),
+            _ => Err(Error::invalid_value(
+                format!("--output {}", path.display()),
+                "the table is written as .csv or .parquet, by extension",
+            )),
         })
         .collect::<Result<Vec<_>>>()?;
     if let Some(path) = &args.plot {
@@ -176,10 +175,10 @@ fn prepare(args: &SweepArgs, root: bool) -> Result<Prepared> {
             path.extension().and_then(|e| e.to_str()),
             Some("png" | "svg")
         ) {
-            return Err(Error::InvalidValue {
-                item: format!("--plot {}", path.display()),
-                message: "the plot is drawn as .png or .svg, by extension".into(),
-            });
+            return Err(Error::invalid_value(
+                format!("--plot {}", path.display()),
+                "the plot is drawn as .png or .svg, by extension",
+            ));
         }
     }
     let outputs = outputs
@@ -213,14 +212,14 @@ fn prepare(args: &SweepArgs, root: bool) -> Result<Prepared> {
 fn check_runs(option: &str, runs: Option<usize>) -> Result<()> {
     match runs {
         Some(runs) if runs <= MAX_RUNS => Ok(()),
-        _ => Err(Error::InvalidValue {
-            item: option.into(),
-            message: format!(
+        _ => Err(Error::invalid_value(
+            option,
+            format!(
                 "{} runs: a sweep runs at most {MAX_RUNS} (its plan and table of results are \
                  held in memory, about 200 bytes a run); split it into several sweeps",
                 runs.map_or("more than 2^64".to_string(), |r| r.to_string())
             ),
-        }),
+        )),
     }
 }
 
@@ -232,11 +231,10 @@ fn sets(args: &SweepArgs) -> Result<Sets> {
         args.sets.is_some(),
     ];
     if sources.iter().filter(|&&given| given).count() != 1 {
-        return Err(Error::InvalidValue {
-            item: "tandem sweep".into(),
-            message: "give the parameter sets one way: --grid, --samples with --sample, or --sets"
-                .into(),
-        });
+        return Err(Error::invalid_value(
+            "tandem sweep",
+            "give the parameter sets one way: --grid, --samples with --sample, or --sets",
+        ));
     }
     if !args.grid.is_empty() {
         let grids = args
@@ -257,21 +255,19 @@ fn sets(args: &SweepArgs) -> Result<Sets> {
     if let Some(path) = &args.sets {
         return sets_file::read(path);
     }
-    let count = args
-        .samples
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| Error::InvalidValue {
-            item: "--samples".into(),
-            message: "Monte Carlo needs the number of sets, a whole number from 1".into(),
-        })?;
+    let count = args.samples.filter(|&n| n >= 1).ok_or_else(|| {
+        Error::invalid_value(
+            "--samples",
+            "Monte Carlo needs the number of sets, a whole number from 1",
+        )
+    })?;
     check_runs("--samples", Some(count))?;
     if args.sample.is_empty() {
-        return Err(Error::InvalidValue {
-            item: "--samples".into(),
-            message: "no sampled parameter: give --sample component.parameter=normal(mu,sigma) \
-                      (or uniform, lognormal)"
-                .into(),
-        });
+        return Err(Error::invalid_value(
+            "--samples",
+            "no sampled parameter: give --sample component.parameter=normal(mu,sigma) \
+                      (or uniform, lognormal)",
+        ));
     }
     let sampled = args
         .sample

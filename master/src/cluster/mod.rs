@@ -42,14 +42,14 @@ impl Cluster {
             .filter_map(|name| std::env::var(name).ok()?.parse::<usize>().ok())
             .max();
         match ranks {
-            Some(ranks) if ranks > 1 => Err(Error::InvalidValue {
-                item: "MPI".into(),
-                message: format!(
+            Some(ranks) if ranks > 1 => Err(Error::invalid_value(
+                "MPI",
+                format!(
                     "this tandem was built without the mpi feature but started as one of \
                      {ranks} MPI ranks, each of which would run the whole command: build it \
                      with --features mpi, or start it without mpirun or srun"
                 ),
-            }),
+            )),
             _ => Ok(Cluster::Alone),
         }
     }
@@ -104,10 +104,9 @@ impl Cluster {
         );
         match (result, failure) {
             (Err(error), _) => Err(error),
-            (Ok(_), Some((rank, message))) => Err(Error::InvalidValue {
-                item: format!("MPI rank {rank}"),
-                message,
-            }),
+            (Ok(_), Some((rank, message))) => {
+                Err(Error::invalid_value(format!("MPI rank {rank}"), message))
+            }
             (Ok(value), None) => Ok(value),
         }
     }

@@ -19,10 +19,7 @@ pub struct Mpi {
 impl Mpi {
     /// Initializes MPI for this process (once: later calls fail).
     pub fn initialize() -> Result<Mpi> {
-        let failure = |message: String| Error::InvalidValue {
-            item: "MPI".into(),
-            message,
-        };
+        let failure = |message: String| Error::invalid_value("MPI", message);
         let (universe, threading) = mpi::initialize_with_threading(Threading::Funneled)
             .ok_or_else(|| failure("the MPI library was already initialized".into()))?;
         if threading < Threading::Funneled {

@@ -59,14 +59,14 @@ pub fn read(path: &Path) -> Result<Vec<ExperimentEntry>> {
     let entries: Vec<ExperimentEntry> = section::read(path, SECTION)?.unwrap_or_default();
     for (index, entry) in entries.iter().enumerate() {
         if !(entry.weight.is_finite() && entry.weight > 0.0) {
-            return Err(Error::InputFile {
-                path: path.to_path_buf(),
-                message: format!(
+            return Err(Error::input_file(
+                path.to_path_buf(),
+                format!(
                     "[[experiments]] entry {}: weight = {} must be a positive number",
                     index + 1,
                     entry.weight
                 ),
-            });
+            ));
         }
     }
     Ok(entries)
@@ -115,10 +115,10 @@ impl<'a> Experiments<'a> {
         cluster: &'a Cluster,
     ) -> Result<Experiments<'a>> {
         if entries.is_empty() {
-            return Err(Error::InputFile {
-                path: setup.system.to_path_buf(),
-                message: "no [[experiments]] entries".into(),
-            });
+            return Err(Error::input_file(
+                setup.system.to_path_buf(),
+                "no [[experiments]] entries",
+            ));
         }
         let (rank, size) = (cluster.rank(), cluster.size());
         let problems = entries
@@ -132,12 +132,14 @@ impl<'a> Experiments<'a> {
                 let mut system = System::read(setup.system, setup.load)?;
                 system.set_energy_correction(setup.correction)?;
                 for (name, &value) in &entry.start {
-                    write_start(&mut system, name, value).map_err(|message| Error::InputFile {
-                        path: setup.system.to_path_buf(),
-                        message: format!(
-                            "[[experiments]] entry {}: start {name}: {message}",
-                            index + 1
-                        ),
+                    write_start(&mut system, name, value).map_err(|message| {
+                        Error::input_file(
+                            setup.system.to_path_buf(),
+                            format!(
+                                "[[experiments]] entry {}: start {name}: {message}",
+                                index + 1
+                            ),
+                        )
                     })?;
                 }
                 let data = resolve(setup.system, &entry.data);
@@ -155,14 +157,14 @@ impl<'a> Experiments<'a> {
                     .iter()
                     .find(|p| entry.start.contains_key(&p.name))
                 {
-                    return Err(Error::InputFile {
-                        path: setup.system.to_path_buf(),
-                        message: format!(
+                    return Err(Error::input_file(
+                        setup.system.to_path_buf(),
+                        format!(
                             "[[experiments]] entry {}: start {} is a parameter being fitted",
                             index + 1,
                             fitted.name
                         ),
-                    });
+                    ));
                 }
                 Ok(Some(problem))
             })
@@ -262,22 +264,19 @@ impl<'a> Experiments<'a> {
             self.exchange(mine)?
         };
         if signal != 0 {
-            return Err(Error::Stopped {
-                signal: interrupt::signal_name(signal),
-                outcome: "the experiments' runs were stopped".into(),
-            });
+            return Err(Error::stopped(
+                interrupt::signal_name(signal),
+                "the experiments' runs were stopped",
+            ));
         }
         results
             .into_iter()
             .zip(&self.weights)
             .enumerate()
             .map(|(index, (result, weight))| {
-                result
-                    .map(|value| (value, *weight))
-                    .map_err(|message| Error::InvalidValue {
-                        item: format!("experiment {}", index + 1),
-                        message,
-                    })
+                result.map(|value| (value, *weight)).map_err(|message| {
+                    Error::invalid_value(format!("experiment {}", index + 1), message)
+                })
             })
             .collect()
     }
@@ -291,9 +290,8 @@ impl<'a> Experiments<'a> {
         let sent = encode(&(interrupt::number(), mine));
         for (rank, bytes) in self.cluster.all_gather(&sent).iter().enumerate() {
             let (interrupted, results): (usize, Vec<Outcome<T>>) =
-                decode(bytes).ok_or_else(|| Error::InvalidValue {
-                    item: "tandem identify, gradient".into(),
-                    message: malformed(rank),
+                decode(bytes).ok_or_else(|| {
+                    Error::invalid_value("tandem identify, gradient", malformed(rank))
                 })?;
             if signal == 0 {
                 signal = interrupted;
@@ -302,12 +300,12 @@ impl<'a> Experiments<'a> {
         }
         let results = (0..self.count())
             .map(|index| {
-                by_rank[owner(index, size)]
-                    .next()
-                    .ok_or_else(|| Error::InvalidValue {
-                        item: format!("experiment {}", index + 1),
-                        message: malformed(owner(index, size)),
-                    })
+                by_rank[owner(index, size)].next().ok_or_else(|| {
+                    Error::invalid_value(
+                        format!("experiment {}", index + 1),
+                        malformed(owner(index, size)),
+                    )
+                })
             })
             .collect::<Result<_>>()?;
         Ok((signal, results))

@@ -149,10 +149,10 @@ impl CsvWriter {
         if count == self.columns {
             return Ok(());
         }
-        Err(Error::InvalidValue {
-            item: self.path.display().to_string(),
-            message: format!("a row has {count} values for {} columns", self.columns),
-        })
+        Err(Error::invalid_value(
+            self.path.display().to_string(),
+            format!("a row has {count} values for {} columns", self.columns),
+        ))
     }
 
     /// Ends the row in the buffer and writes the buffer out when it is due.

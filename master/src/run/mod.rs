@@ -145,12 +145,11 @@ pub fn run_loaded(
     let correct = system.set_energy_correction(options.correction)?;
     let setup = system.energy.as_ref();
     if setup.is_none() && options.plots.contains(&PlotKind::Energy) {
-        return Err(Error::InvalidValue {
-            item: system.path.display().to_string(),
-            message: "the energy plot needs energy monitoring: declare [[bond]] tables or an \
-                      [energy] table (with monitor = true)"
-                .into(),
-        });
+        return Err(Error::invalid_value(
+            system.path.display().to_string(),
+            "the energy plot needs energy monitoring: declare [[bond]] tables or an \
+                      [energy] table (with monitor = true)",
+        ));
     }
     let energy_columns = setup.map_or_else(Vec::new, |s| energy::setup_columns(s, correct));
     let header: Vec<String> = system
@@ -164,14 +163,14 @@ pub fn run_loaded(
         .enumerate()
         .find(|(i, name)| header[..*i].contains(name))
     {
-        return Err(Error::InvalidValue {
-            item: system.path.display().to_string(),
-            message: format!(
+        return Err(Error::invalid_value(
+            system.path.display().to_string(),
+            format!(
                 "the result column {} is both a recorded variable and an energy column: rename \
                  the component",
                 twice.1
             ),
-        });
+        ));
     }
     let plotted = plotted_variables(system, &header, &options.plot_variables)?;
     let intervals = grid_intervals(system.start, system.macro_step, system.stop);
@@ -181,10 +180,7 @@ pub fn run_loaded(
         options.force,
         "macro step (--step-size)",
     )
-    .map_err(|message| Error::InvalidValue {
-        item: output_file.display().to_string(),
-        message,
-    })?;
+    .map_err(|message| Error::invalid_value(output_file.display().to_string(), message))?;
     let mut writer = CsvWriter::create(&output_file, &header)?;
     let mut trace = (!options.plots.is_empty() || options.keep_trace).then(|| Trace {
         names: header.clone(),
@@ -324,14 +320,16 @@ fn plotted_variables(system: &System, header: &[String], names: &[String]) -> Re
             header
                 .iter()
                 .position(|column| column == name)
-                .ok_or_else(|| Error::InvalidValue {
-                    item: "--plot-variables".into(),
-                    message: format!(
-                        "{name} is no result column of {} (they are: {}){}",
-                        system.path.display(),
-                        header.join(", "),
-                        did_you_mean(name, header.iter().map(String::as_str))
-                    ),
+                .ok_or_else(|| {
+                    Error::invalid_value(
+                        "--plot-variables",
+                        format!(
+                            "{name} is no result column of {} (they are: {}){}",
+                            system.path.display(),
+                            header.join(", "),
+                            did_you_mean(name, header.iter().map(String::as_str))
+                        ),
+                    )
                 })
         })
         .collect()

@@ -31,14 +31,14 @@ pub(super) fn run(run: Run<'_>) -> Result<SimulationSummary> {
             time = outcome.last_time;
             recorder.record(instance, time)?;
             if !outcome.terminate {
-                return Err(Error::Simulation {
+                return Err(Error::simulation(
                     time,
-                    message: format!(
+                    format!(
                         "{} stopped the step from {} early and does not ask to terminate",
                         instance.name(),
                         next - experiment.step.min(next - experiment.start)
                     ),
-                });
+                ));
             }
             summary.terminated_by_fmu = true;
             break;

@@ -32,10 +32,7 @@ impl InputTable {
     /// Reads `path`, matching each column after `time` to an input variable of `fmu`.
     pub fn read(fmu: &Fmu, path: &Path) -> Result<Self> {
         let md = fmu.model_description();
-        let bad = |message: String| Error::InputFile {
-            path: path.to_path_buf(),
-            message,
-        };
+        let bad = |message: String| Error::input_file(path.to_path_buf(), message);
         let table = TimeTable::read(path)?;
         let mut columns = Vec::new();
         let mut clocks = Vec::new();

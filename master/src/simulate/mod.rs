@@ -244,13 +244,13 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
     };
     if let (None, Some(inputs)) = (&clocks, &inputs) {
         if let Some((name, _)) = inputs.clock_ticks().next() {
-            return Err(Error::InputFile {
-                path: inputs.path().to_path_buf(),
-                message: format!(
+            return Err(Error::input_file(
+                inputs.path().to_path_buf(),
+                format!(
                     "column \"{name}\" is a clock, which ticks only in Scheduled Execution \
                      (--interface-type se)"
                 ),
-            });
+            ));
         }
     }
     let rows = (experiment.stop - experiment.start) / experiment.output_interval + 1.0;
@@ -265,10 +265,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
             .map_or(&[], |clocks| clocks.columns.as_slice()),
         |columns| {
             check_output_size(rows, columns, options.force, "--output-interval").map_err(
-                |message| Error::InvalidValue {
-                    item: options.output_file.display().to_string(),
-                    message,
-                },
+                |message| Error::invalid_value(options.output_file.display().to_string(), message),
             )
         },
     )?;
@@ -406,12 +403,11 @@ fn check_interface_options(interface: InterfaceType, options: &SimulationOptions
         ("--output-interval", options.output_interval.is_some()),
     ];
     match refused.into_iter().find(|(_, given)| *given) {
-        Some((option, _)) => Err(Error::InvalidValue {
-            item: option.into(),
-            message: "does not apply to Scheduled Execution, which writes a row at every time \
-                      model partitions ran"
-                .into(),
-        }),
+        Some((option, _)) => Err(Error::invalid_value(
+            option,
+            "does not apply to Scheduled Execution, which writes a row at every time \
+                      model partitions ran",
+        )),
         None => Ok(()),
     }
 }
@@ -485,10 +481,7 @@ fn experiment(
         .stop_time
         .or(default.stop_time)
         .unwrap_or(start + 1.0);
-    let invalid = |item: &str, message: String| Error::InvalidValue {
-        item: item.to_string(),
-        message,
-    };
+    let invalid = |item: &str, message: String| Error::invalid_value(item.to_string(), message);
     check_interval(start, stop).map_err(|message| {
         let item = if start.is_finite() {
             "--stop-time"

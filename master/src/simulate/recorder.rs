@@ -201,10 +201,10 @@ impl Recorder {
             .map(|names| -> Result<_> {
                 let columns = lookup(fmu, shapes, names)?;
                 if let Some((v, _)) = columns.iter().find(|(v, _)| !is_numeric(v)) {
-                    return Err(Error::InvalidValue {
-                        item: format!("plot variable {}", v.name),
-                        message: format!("{} variables cannot be plotted", v.ty),
-                    });
+                    return Err(Error::invalid_value(
+                        format!("plot variable {}", v.name),
+                        format!("{} variables cannot be plotted", v.ty),
+                    ));
                 }
                 let selection = Selection::new(shapes, columns);
                 let trace = Trace {
@@ -250,10 +250,10 @@ impl Recorder {
         let row = &mut self.recorded.columns;
         let non_finite = non_finite_columns(&self.recorded.names, row);
         if !non_finite.is_empty() {
-            return Err(Error::Simulation {
+            return Err(Error::simulation(
                 time,
-                message: format!("{} returned {}", instance.name(), non_finite.join(", ")),
-            });
+                format!("{} returned {}", instance.name(), non_finite.join(", ")),
+            ));
         }
         if flags.is_empty() {
             self.writer.write_row(time, row)?;

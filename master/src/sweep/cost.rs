@@ -22,10 +22,11 @@ impl CostColumns {
     /// The `[gradient]` section of `system_file`; `gradient` asks for `dJ/dp` besides `J`.
     pub fn read(system_file: &Path, gradient: bool) -> Result<CostColumns> {
         let section: GradientSection =
-            section::read(system_file, section::SECTION)?.ok_or_else(|| Error::InputFile {
-                path: system_file.to_path_buf(),
-                message: "--cost and --gradient need a [gradient] section (parameters and cost)"
-                    .into(),
+            section::read(system_file, section::SECTION)?.ok_or_else(|| {
+                Error::input_file(
+                    system_file.to_path_buf(),
+                    "--cost and --gradient need a [gradient] section (parameters and cost)",
+                )
             })?;
         let data = section
             .data

@@ -30,12 +30,14 @@ pub struct Grid {
 impl Grid {
     /// Parses `comp.p=lo:hi:n` or `comp.p=log:lo:hi:n`.
     pub fn parse(text: &str) -> Result<Grid> {
-        let invalid = |message: &str| Error::InvalidValue {
-            item: format!("--grid {text}"),
-            message: format!(
-                "{message} (expected component.parameter=low:high:count or \
+        let invalid = |message: &str| {
+            Error::invalid_value(
+                format!("--grid {text}"),
+                format!(
+                    "{message} (expected component.parameter=low:high:count or \
                               component.parameter=log:low:high:count)"
-            ),
+                ),
+            )
         };
         let (name, range) = text
             .split_once('=')

@@ -32,11 +32,13 @@ pub struct Metric {
 impl Metric {
     /// Parses `final:c.y` (also `min:`, `max:`, `mean:`, `rms:`).
     pub fn parse(text: &str) -> Result<Metric> {
-        let invalid = |message: &str| Error::InvalidValue {
-            item: format!("--metric {text}"),
-            message: format!(
-                "{message} (expected final:, min:, max:, mean: or rms: and a result column)"
-            ),
+        let invalid = |message: &str| {
+            Error::invalid_value(
+                format!("--metric {text}"),
+                format!(
+                    "{message} (expected final:, min:, max:, mean: or rms: and a result column)"
+                ),
+            )
         };
         let (kind, column) = text
             .split_once(':')
@@ -72,15 +74,15 @@ impl Metric {
         if header.contains(&self.column) {
             return Ok(());
         }
-        Err(Error::InvalidValue {
-            item: format!("--metric {}", self.name()),
-            message: format!(
+        Err(Error::invalid_value(
+            format!("--metric {}", self.name()),
+            format!(
                 "{} is no result column of {system} (they are: {}){}",
                 self.column,
                 header.join(", "),
                 did_you_mean(&self.column, header.iter().map(String::as_str))
             ),
-        })
+        ))
     }
 
     /// The metric of a run's rows; the column was checked.

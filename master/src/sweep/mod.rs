@@ -114,12 +114,11 @@ pub fn sweep_on(
     options: &SweepOptions,
 ) -> Result<Option<SweepTable>> {
     if let (Some(threads), 2..) = (options.threads, cluster.size()) {
-        return Err(Error::InvalidValue {
-            item: format!("--threads {threads}"),
-            message: "under MPI each rank runs one set at a time: start one rank per core \
-                      instead"
-                .into(),
-        });
+        return Err(Error::invalid_value(
+            format!("--threads {threads}"),
+            "under MPI each rank runs one set at a time: start one rank per core \
+                      instead",
+        ));
     }
     let run_options = per_run(&options.run, !options.metrics.is_empty());
     let runner = cluster.agree(Runner::new(system_file, sets, options, &run_options))?;
@@ -159,10 +158,7 @@ fn on_threads(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.map_or(0, NonZeroUsize::get))
         .build()
-        .map_err(|e| Error::InvalidValue {
-            item: "--threads".into(),
-            message: format!("cannot start the threads: {e}"),
-        })?;
+        .map_err(|e| Error::invalid_value("--threads", format!("cannot start the threads: {e}")))?;
     Ok(pool.install(|| {
         (0..runner.count())
             .into_par_iter()

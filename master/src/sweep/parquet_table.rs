@@ -138,8 +138,10 @@ pub fn write(table: &SweepTable, path: &Path, file: File) -> Result<()> {
         writer.close()?;
         Ok(())
     })();
-    written.map_err(|e| Error::InputFile {
-        path: path.to_path_buf(),
-        message: format!("cannot write the sweep table: {e}"),
+    written.map_err(|e| {
+        Error::input_file(
+            path.to_path_buf(),
+            format!("cannot write the sweep table: {e}"),
+        )
     })
 }

@@ -21,10 +21,10 @@ pub enum Figure {
 /// parameter's or metric's name after its stem when there are several; returns the files.
 pub fn plot(table: &SweepTable, figure: Figure, path: &Path) -> Result<Vec<PathBuf>> {
     if table.metrics.is_empty() {
-        return Err(Error::InvalidValue {
-            item: format!("--plot {}", path.display()),
-            message: "the sweep has no metric to plot: give --metric, --cost or --gradient".into(),
-        });
+        return Err(Error::invalid_value(
+            format!("--plot {}", path.display()),
+            "the sweep has no metric to plot: give --metric, --cost or --gradient",
+        ));
     }
     let metrics: Vec<Vec<f64>> = (0..table.metrics.len())
         .map(|column| {

@@ -35,12 +35,14 @@ pub struct Sampled {
 impl Sampled {
     /// Parses `comp.p=uniform(lo,hi)`, `comp.p=normal(mu,sigma)` or `comp.p=lognormal(mu,sigma)`.
     pub fn parse(text: &str) -> Result<Sampled> {
-        let invalid = |message: &str| Error::InvalidValue {
-            item: format!("--sample {text}"),
-            message: format!(
+        let invalid = |message: &str| {
+            Error::invalid_value(
+                format!("--sample {text}"),
+                format!(
                 "{message} (expected component.parameter=uniform(low,high), normal(mu,sigma) or \
                  lognormal(mu,sigma))"
             ),
+            )
         };
         let (name, law) = text
             .split_once('=')

@@ -8,10 +8,7 @@ use crate::error::{Error, Result};
 
 /// Reads the sets of `path`.
 pub fn read(path: &Path) -> Result<Sets> {
-    let invalid = |message: String| Error::InputFile {
-        path: path.to_path_buf(),
-        message,
-    };
+    let invalid = |message: String| Error::input_file(path.to_path_buf(), message);
     let file = crate::files::open_data(path).map_err(|e| invalid(e.to_string()))?;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)

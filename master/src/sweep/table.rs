@@ -51,9 +51,11 @@ impl SweepTable {
     /// files write them (shortest text that reads back to the same value), a failed run's
     /// metrics left empty.
     pub fn write_csv(&self, path: &Path, file: impl std::io::Write) -> Result<()> {
-        let error = |e: csv::Error| Error::InputFile {
-            path: path.to_path_buf(),
-            message: format!("cannot write the sweep table: {e}"),
+        let error = |e: csv::Error| {
+            Error::input_file(
+                path.to_path_buf(),
+                format!("cannot write the sweep table: {e}"),
+            )
         };
         let mut writer = csv::Writer::from_writer(file);
         writer.write_record(self.header()).map_err(error)?;

@@ -85,10 +85,7 @@ fn non_negative(x: f64) -> bool {
 
 /// An error about the clock `name` of the FMU `fmu`.
 fn clock_error(fmu: &Path, name: &str, message: impl Into<String>) -> Error {
-    Error::InvalidValue {
-        item: format!("{}: clock {name}", fmu.display()),
-        message: message.into(),
-    }
+    Error::invalid_value(format!("{}: clock {name}", fmu.display()), message)
 }
 
 impl Clocks {
@@ -230,14 +227,14 @@ impl Clocks {
     pub fn activating(&mut self, index: usize, time: f64) -> Result<(u32, usize)> {
         let clock = &mut self.inputs[index];
         if clock.last.is_some_and(|last| last >= time) {
-            return Err(Error::Simulation {
+            return Err(Error::simulation(
                 time,
-                message: format!(
+                format!(
                     "clock {} would tick twice at t = {time}; the standard activates a model \
                      partition once per time",
                     clock.name
                 ),
-            });
+            ));
         }
         clock.last = Some(time);
         Ok((clock.reference, clock.column))

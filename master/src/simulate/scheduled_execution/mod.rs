@@ -55,10 +55,9 @@ fn triggered_ticks(
     inputs
         .clock_ticks()
         .map(|(name, times)| {
-            let index = clocks.triggered(name).map_err(|message| Error::InputFile {
-                path: inputs.path().to_path_buf(),
-                message,
-            })?;
+            let index = clocks
+                .triggered(name)
+                .map_err(|message| Error::input_file(inputs.path().to_path_buf(), message))?;
             Ok((index, times.into_iter().filter(|&t| t >= start).collect()))
         })
         .collect()
