@@ -7,9 +7,10 @@
 mod common;
 
 use fmi_host::Error;
+use tandem::instance::prelude::*;
 use tandem::instance::{Fmu3Instance, LogLevel, LogSettings};
 use tandem::model_description::InterfaceType;
-use tandem::{Fmu, FmuInstance};
+use tandem::Fmu;
 use tandem_tests::fmus::{self, FmiVersion};
 
 /// Communication step size and steps taken before the point the step is linearized at.

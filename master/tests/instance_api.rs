@@ -9,9 +9,10 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use common::pythonfmu::{build, libpython};
 use fmi_host::Error;
+use tandem::instance::prelude::*;
 use tandem::instance::{LogLevel, LogMessage, LogSettings};
 use tandem::model_description::{InterfaceType, Values, VariableType};
-use tandem::{Fmu, FmuInstance};
+use tandem::Fmu;
 
 /// Makes the Python runtime's symbols global and serializes the tests (one embedded
 /// interpreter per process).

@@ -1265,9 +1265,9 @@ fn bad_calls_are_errors_with_a_log_line() {
 /// point: the wrappers pass every array in its place.
 #[test]
 fn the_master_wrappers_return_the_c_abi_numbers() {
+    use tandem::instance::prelude::*;
     use tandem::instance::{LogLevel, LogSettings};
     use tandem::model_description::InterfaceType;
-    use tandem::FmuInstance;
 
     let case = Case::named("pendulum");
     let (ns, nu, np, ny) = (

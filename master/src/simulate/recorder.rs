@@ -105,7 +105,8 @@ impl Selection {
     }
 
     /// Reads every batch and takes its columns, one [`Values`] per batch: Float64 batches
-    /// in place, without allocating, the others through [`FmuInstance::get_elements`].
+    /// in place, without allocating, the others through
+    /// [`get_elements`](crate::instance::Common::get_elements).
     fn read(&mut self, instance: &mut dyn FmuInstance) -> Result<()> {
         for ((group, read), columns) in self
             .groups

@@ -19,9 +19,8 @@ use std::sync::Arc;
 use fmi_host::{Error, Result};
 use nalgebra::{DMatrix, DVector};
 use tandem::gradient::{DerivativeLayout, Instantiator, StepDerivatives};
-use tandem::instance::{
-    EventUpdate, FmuInstance, FmuState, IntegratorStepOutcome, LogSettings, StepOutcome,
-};
+use tandem::instance::prelude::*;
+use tandem::instance::{EventUpdate, FmuState, IntegratorStepOutcome, LogSettings, StepOutcome};
 use tandem::model_description::{FmiVersion, InterfaceType, Values, VariableType};
 use tandem::system::Component;
 
@@ -351,7 +350,7 @@ impl StepDerivatives for FakeInstance {
     }
 }
 
-impl FmuInstance for FakeInstance {
+impl Common for FakeInstance {
     fn name(&self) -> &str {
         &self.name
     }
@@ -441,6 +440,15 @@ impl FmuInstance for FakeInstance {
             other => panic!("the fake takes floats, not {other:?}"),
         }
     }
+    fn enter_event_mode(&mut self) -> Result<()> {
+        Err(self.unsupported("enter_event_mode"))
+    }
+    fn update_discrete_states(&mut self) -> Result<EventUpdate> {
+        Err(self.unsupported("update_discrete_states"))
+    }
+}
+
+impl CoSimulationInstance for FakeInstance {
     fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome> {
         assert!(
             (time - self.time).abs() <= 1e-12 * time.abs().max(1.0),
@@ -460,12 +468,9 @@ impl FmuInstance for FakeInstance {
             event_handling_needed: false,
         })
     }
-    fn enter_event_mode(&mut self) -> Result<()> {
-        Err(self.unsupported("enter_event_mode"))
-    }
-    fn update_discrete_states(&mut self) -> Result<EventUpdate> {
-        Err(self.unsupported("update_discrete_states"))
-    }
+}
+
+impl ModelExchangeInstance for FakeInstance {
     fn enter_continuous_time_mode(&mut self) -> Result<()> {
         Err(self.unsupported("enter_continuous_time_mode"))
     }
@@ -496,6 +501,9 @@ impl FmuInstance for FakeInstance {
     fn number_of_event_indicators(&self) -> usize {
         0
     }
+}
+
+impl PartialDerivatives for FakeInstance {
     fn get_directional_derivative(
         &mut self,
         _: &[u32],
@@ -514,6 +522,12 @@ impl FmuInstance for FakeInstance {
     ) -> Result<()> {
         Err(self.unsupported("get_adjoint_derivative"))
     }
+    fn step_derivatives(&mut self) -> Option<&mut dyn StepDerivatives> {
+        Some(self)
+    }
+}
+
+impl FmuStates for FakeInstance {
     fn get_fmu_state(&mut self) -> Result<FmuState> {
         self.snapshots.push(Some(Snapshot {
             time: self.time,
@@ -551,9 +565,6 @@ impl FmuInstance for FakeInstance {
     }
     fn deserialize_fmu_state(&mut self, _: &[u8]) -> Result<FmuState> {
         Err(self.unsupported("deserialize_fmu_state"))
-    }
-    fn step_derivatives(&mut self) -> Option<&mut dyn StepDerivatives> {
-        Some(self)
     }
 }
 

@@ -2,8 +2,9 @@
 //!
 //! - [`import`]: an `.fmu` opened ([`Fmu`]): its archive unpacked under limits, its model
 //!   description read and checked, its binary for this platform loaded;
-//! - [`instance`]: instances of an FMU ([`FmuInstance`], implemented for FMI 2.0 and 3.0),
-//!   with call counting, the FMU's log, and crash reports;
+//! - [`instance`]: instances of an FMU ([`FmuInstance`], implemented for FMI 2.0 and 3.0,
+//!   its operations split into one trait per FMI interface), with call counting, the FMU's
+//!   log, and crash reports;
 //! - [`model_description`]: `modelDescription.xml` of either standard, parsed into one
 //!   [`ModelDescription`] and validated;
 //! - [`binding`]: the binary's functions resolved up front into tables typed by the ABI

@@ -23,7 +23,7 @@ pub use queue::{Tick, TickQueue};
 use super::recorder::Recorder;
 use super::{Experiment, InputTable, SimulationSummary};
 use crate::error::{Error, Result};
-use crate::instance::{FmuInstance, LogSettings};
+use crate::instance::{Common, LogSettings};
 use crate::interrupt;
 use crate::model_description::InterfaceType;
 use crate::output::progress::Progress;

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use super::crash;
 use super::{
-    EventUpdate, FmuInstance, FmuState, IntegratorStepOutcome, StepDerivatives, StepOutcome,
+    CoSimulationInstance, Common, EventUpdate, FmuInstance, FmuState, FmuStates,
+    IntegratorStepOutcome, ModelExchangeInstance, PartialDerivatives, StepDerivatives, StepOutcome,
 };
 use crate::error::Result;
 use crate::model_description::{FmiVersion, InterfaceType, Values, VariableType};
@@ -102,7 +103,7 @@ impl CallCounter {
 }
 
 /// An instance that counts every call reaching the FMU (one per [`FmuInstance`] method; the
-/// accessors of cached facts such as [`FmuInstance::name`] are not FMU calls), and notes each
+/// accessors of cached facts such as [`Common::name`] are not FMU calls), and notes each
 /// call for the crash report (see [`super::crash`]) with the simulation time last given to
 /// the FMU.
 pub struct CountingInstance {
@@ -137,7 +138,7 @@ impl CountingInstance {
     }
 }
 
-impl FmuInstance for CountingInstance {
+impl Common for CountingInstance {
     fn name(&self) -> &str {
         self.inner.name()
     }
@@ -235,11 +236,6 @@ impl FmuInstance for CountingInstance {
         self.call(Call::ExitConfigurationMode, |i| i.exit_configuration_mode())
     }
 
-    fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome> {
-        self.time = time;
-        self.call(Call::DoStep, |i| i.do_step(time, step))
-    }
-
     fn enter_event_mode(&mut self) -> Result<()> {
         self.call(Call::EnterEventMode, |i| i.enter_event_mode())
     }
@@ -247,7 +243,16 @@ impl FmuInstance for CountingInstance {
     fn update_discrete_states(&mut self) -> Result<EventUpdate> {
         self.call(Call::UpdateDiscreteStates, |i| i.update_discrete_states())
     }
+}
 
+impl CoSimulationInstance for CountingInstance {
+    fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome> {
+        self.time = time;
+        self.call(Call::DoStep, |i| i.do_step(time, step))
+    }
+}
+
+impl ModelExchangeInstance for CountingInstance {
     fn enter_continuous_time_mode(&mut self) -> Result<()> {
         self.call(Call::EnterContinuousTimeMode, |i| {
             i.enter_continuous_time_mode()
@@ -303,7 +308,9 @@ impl FmuInstance for CountingInstance {
     fn number_of_event_indicators(&self) -> usize {
         self.inner.number_of_event_indicators()
     }
+}
 
+impl PartialDerivatives for CountingInstance {
     fn get_directional_derivative(
         &mut self,
         unknowns: &[u32],
@@ -328,6 +335,14 @@ impl FmuInstance for CountingInstance {
         })
     }
 
+    /// The wrapped instance's step derivatives; their calls are not counted (they belong to a
+    /// gradient's reverse pass, not to a run).
+    fn step_derivatives(&mut self) -> Option<&mut dyn StepDerivatives> {
+        self.inner.step_derivatives()
+    }
+}
+
+impl FmuStates for CountingInstance {
     fn get_fmu_state(&mut self) -> Result<FmuState> {
         self.call(Call::GetFMUState, |i| i.get_fmu_state())
     }
@@ -348,12 +363,6 @@ impl FmuInstance for CountingInstance {
         self.call(Call::DeserializeFMUState, |i| {
             i.deserialize_fmu_state(bytes)
         })
-    }
-
-    /// The wrapped instance's step derivatives; their calls are not counted (they belong to a
-    /// gradient's reverse pass, not to a run).
-    fn step_derivatives(&mut self) -> Option<&mut dyn StepDerivatives> {
-        self.inner.step_derivatives()
     }
 }
 

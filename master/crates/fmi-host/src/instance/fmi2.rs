@@ -1,12 +1,14 @@
-//! [`FmuInstance`] for FMI 2.0 binaries.
+//! [`FmuInstance`](super::FmuInstance) for FMI 2.0 binaries: one implementation of each
+//! interface trait.
 
 use std::ffi::{c_void, CString};
 use std::sync::Arc;
 
 use super::calls::Calls;
 use super::{
-    copy_strings, narrow, EventUpdate, FmuInstance, FmuState, InstanceCore, IntegratorStepOutcome,
-    LogSettings, StepOutcome,
+    copy_strings, narrow, CoSimulationInstance, Common, EventUpdate, FmuState, FmuStates,
+    InstanceCore, IntegratorStepOutcome, LogSettings, ModelExchangeInstance, PartialDerivatives,
+    StepOutcome,
 };
 use crate::binding::fmi2::{self as ffi, Binding, CallbackFunctions, Component};
 use crate::error::{Error, Result};
@@ -195,7 +197,7 @@ impl Drop for Fmu2Instance {
     }
 }
 
-impl FmuInstance for Fmu2Instance {
+impl Common for Fmu2Instance {
     fn name(&self) -> &str {
         &self.core.name
     }
@@ -384,6 +386,28 @@ impl FmuInstance for Fmu2Instance {
         }
     }
 
+    fn enter_event_mode(&mut self) -> Result<()> {
+        let f = self.me("fmi2EnterEventMode")?.enter_event_mode;
+        self.calls().call("fmi2EnterEventMode", f)
+    }
+
+    fn update_discrete_states(&mut self) -> Result<EventUpdate> {
+        let f = self.me("fmi2NewDiscreteStates")?.new_discrete_states;
+        let mut info = ffi::EventInfo::default();
+        // SAFETY: `info` is a valid fmi2EventInfo for the FMU to fill.
+        let status = unsafe { f(self.component, &mut info) };
+        self.core.check("fmi2NewDiscreteStates", status)?;
+        Ok(EventUpdate {
+            discrete_states_need_update: info.new_discrete_states_needed != 0,
+            terminate: info.terminate_simulation != 0,
+            nominals_changed: info.nominals_of_continuous_states_changed != 0,
+            values_changed: info.values_of_continuous_states_changed != 0,
+            next_event_time: (info.next_event_time_defined != 0).then_some(info.next_event_time),
+        })
+    }
+}
+
+impl CoSimulationInstance for Fmu2Instance {
     fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome> {
         let do_step = self.cs("fmi2DoStep")?.do_step;
         // SAFETY: plain values for a live component.
@@ -411,27 +435,9 @@ impl FmuInstance for Fmu2Instance {
             _ => Err(self.core.call_error("fmi2DoStep", status)),
         }
     }
+}
 
-    fn enter_event_mode(&mut self) -> Result<()> {
-        let f = self.me("fmi2EnterEventMode")?.enter_event_mode;
-        self.calls().call("fmi2EnterEventMode", f)
-    }
-
-    fn update_discrete_states(&mut self) -> Result<EventUpdate> {
-        let f = self.me("fmi2NewDiscreteStates")?.new_discrete_states;
-        let mut info = ffi::EventInfo::default();
-        // SAFETY: `info` is a valid fmi2EventInfo for the FMU to fill.
-        let status = unsafe { f(self.component, &mut info) };
-        self.core.check("fmi2NewDiscreteStates", status)?;
-        Ok(EventUpdate {
-            discrete_states_need_update: info.new_discrete_states_needed != 0,
-            terminate: info.terminate_simulation != 0,
-            nominals_changed: info.nominals_of_continuous_states_changed != 0,
-            values_changed: info.values_of_continuous_states_changed != 0,
-            next_event_time: (info.next_event_time_defined != 0).then_some(info.next_event_time),
-        })
-    }
-
+impl ModelExchangeInstance for Fmu2Instance {
     fn enter_continuous_time_mode(&mut self) -> Result<()> {
         let f = self
             .me("fmi2EnterContinuousTimeMode")?
@@ -490,7 +496,9 @@ impl FmuInstance for Fmu2Instance {
     fn number_of_event_indicators(&self) -> usize {
         self.event_indicators
     }
+}
 
+impl PartialDerivatives for Fmu2Instance {
     fn get_directional_derivative(
         &mut self,
         unknowns: &[u32],
@@ -535,7 +543,9 @@ impl FmuInstance for Fmu2Instance {
             .core
             .unsupported("fmi3GetAdjointDerivative (FMI 2.0 has no adjoint derivatives)"))
     }
+}
 
+impl FmuStates for Fmu2Instance {
     fn get_fmu_state(&mut self) -> Result<FmuState> {
         let f = self.state_functions("fmi2GetFMUstate")?.get;
         self.calls().get_fmu_state("fmi2GetFMUstate", f)

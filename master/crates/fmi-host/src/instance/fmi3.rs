@@ -1,5 +1,6 @@
-//! [`FmuInstance`] for FMI 3.0 binaries, plus the typed access only FMI 3.0 has
-//! (Float32, Int8..UInt64, Binary, Clock) and the adjoint extension ([`adjoint`]).
+//! [`FmuInstance`](super::FmuInstance) for FMI 3.0 binaries (one implementation of each
+//! interface trait), plus the typed access only FMI 3.0 has (Float32, Int8..UInt64, Binary,
+//! Clock) and the adjoint extension ([`adjoint`]).
 
 pub mod adjoint;
 mod instantiation;
@@ -12,8 +13,9 @@ use std::sync::Arc;
 
 use super::calls::Calls;
 use super::{
-    copy_strings, narrow, EventUpdate, FmuInstance, FmuState, InstanceCore, IntegratorStepOutcome,
-    LogSettings, StepDerivatives, StepOutcome,
+    copy_strings, narrow, CoSimulationInstance, Common, EventUpdate, FmuState, FmuStates,
+    InstanceCore, IntegratorStepOutcome, LogSettings, ModelExchangeInstance, PartialDerivatives,
+    StepDerivatives, StepOutcome,
 };
 use crate::binding::fmi3::{self as ffi, Binding, Getter, Instance, Setter};
 use crate::error::{Error, Result};
@@ -418,7 +420,7 @@ macro_rules! narrowed {
     }};
 }
 
-impl FmuInstance for Fmu3Instance {
+impl Common for Fmu3Instance {
     fn name(&self) -> &str {
         &self.core.name
     }
@@ -591,6 +593,42 @@ impl FmuInstance for Fmu3Instance {
         }
     }
 
+    fn enter_event_mode(&mut self) -> Result<()> {
+        self.calls()
+            .call("fmi3EnterEventMode", self.binding.common.enter_event_mode)
+    }
+
+    fn update_discrete_states(&mut self) -> Result<EventUpdate> {
+        let f = self
+            .binding
+            .update_discrete_states
+            .ok_or_else(|| self.core.unsupported("fmi3UpdateDiscreteStates"))?;
+        let (mut again, mut terminate, mut nominals, mut values, mut defined, mut next) =
+            (0, 0, 0, 0, 0, 0.0);
+        // SAFETY: six outputs of the declared types.
+        let status = unsafe {
+            f(
+                self.instance,
+                &mut again,
+                &mut terminate,
+                &mut nominals,
+                &mut values,
+                &mut defined,
+                &mut next,
+            )
+        };
+        self.core.check("fmi3UpdateDiscreteStates", status)?;
+        Ok(EventUpdate {
+            discrete_states_need_update: again != 0,
+            terminate: terminate != 0,
+            nominals_changed: nominals != 0,
+            values_changed: values != 0,
+            next_event_time: (defined != 0).then_some(next),
+        })
+    }
+}
+
+impl CoSimulationInstance for Fmu3Instance {
     fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome> {
         let do_step = self
             .binding
@@ -627,41 +665,9 @@ impl FmuInstance for Fmu3Instance {
             _ => Err(self.core.call_error("fmi3DoStep", status)),
         }
     }
+}
 
-    fn enter_event_mode(&mut self) -> Result<()> {
-        self.calls()
-            .call("fmi3EnterEventMode", self.binding.common.enter_event_mode)
-    }
-
-    fn update_discrete_states(&mut self) -> Result<EventUpdate> {
-        let f = self
-            .binding
-            .update_discrete_states
-            .ok_or_else(|| self.core.unsupported("fmi3UpdateDiscreteStates"))?;
-        let (mut again, mut terminate, mut nominals, mut values, mut defined, mut next) =
-            (0, 0, 0, 0, 0, 0.0);
-        // SAFETY: six outputs of the declared types.
-        let status = unsafe {
-            f(
-                self.instance,
-                &mut again,
-                &mut terminate,
-                &mut nominals,
-                &mut values,
-                &mut defined,
-                &mut next,
-            )
-        };
-        self.core.check("fmi3UpdateDiscreteStates", status)?;
-        Ok(EventUpdate {
-            discrete_states_need_update: again != 0,
-            terminate: terminate != 0,
-            nominals_changed: nominals != 0,
-            values_changed: values != 0,
-            next_event_time: (defined != 0).then_some(next),
-        })
-    }
-
+impl ModelExchangeInstance for Fmu3Instance {
     fn enter_continuous_time_mode(&mut self) -> Result<()> {
         let f = self
             .me("fmi3EnterContinuousTimeMode")?
@@ -723,7 +729,9 @@ impl FmuInstance for Fmu3Instance {
     fn number_of_event_indicators(&self) -> usize {
         self.event_indicators
     }
+}
 
+impl PartialDerivatives for Fmu3Instance {
     fn get_directional_derivative(
         &mut self,
         unknowns: &[u32],
@@ -758,6 +766,30 @@ impl FmuInstance for Fmu3Instance {
         )
     }
 
+    fn provides_jacobian_adjoint_derivative(&self) -> bool {
+        Fmu3Instance::provides_jacobian_adjoint_derivative(self)
+    }
+
+    fn get_jacobian_adjoint_derivative(
+        &mut self,
+        unknowns: &[u32],
+        knowns: &[u32],
+        seed: &[f64],
+        sensitivity: &mut [f64],
+    ) -> Result<()> {
+        Fmu3Instance::get_jacobian_adjoint_derivative(self, unknowns, knowns, seed, sensitivity)
+    }
+
+    fn step_derivatives(&mut self) -> Option<&mut dyn StepDerivatives> {
+        if self.provides_step_derivatives() {
+            Some(self)
+        } else {
+            None
+        }
+    }
+}
+
+impl FmuStates for Fmu3Instance {
     fn get_fmu_state(&mut self) -> Result<FmuState> {
         let f = self.state_functions("fmi3GetFMUState")?.get;
         self.calls().get_fmu_state("fmi3GetFMUState", f)
@@ -791,27 +823,5 @@ impl FmuInstance for Fmu3Instance {
             .ok_or_else(|| self.core.unsupported("fmi3DeserializeFMUState"))?;
         self.calls()
             .deserialize_fmu_state("fmi3DeserializeFMUState", f, bytes)
-    }
-
-    fn provides_jacobian_adjoint_derivative(&self) -> bool {
-        Fmu3Instance::provides_jacobian_adjoint_derivative(self)
-    }
-
-    fn get_jacobian_adjoint_derivative(
-        &mut self,
-        unknowns: &[u32],
-        knowns: &[u32],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<()> {
-        Fmu3Instance::get_jacobian_adjoint_derivative(self, unknowns, knowns, seed, sensitivity)
-    }
-
-    fn step_derivatives(&mut self) -> Option<&mut dyn StepDerivatives> {
-        if self.provides_step_derivatives() {
-            Some(self)
-        } else {
-            None
-        }
     }
 }

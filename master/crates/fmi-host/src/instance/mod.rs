@@ -1,11 +1,26 @@
-//! A safe API over an FMU instance: one trait, [`FmuInstance`], implemented for FMI 2.0
-//! ([`Fmu2Instance`]) and FMI 3.0 ([`Fmu3Instance`]).
+//! A safe API over an FMU instance, implemented for FMI 2.0 ([`Fmu2Instance`]) and FMI 3.0
+//! ([`Fmu3Instance`]).
+//!
+//! Its operations are split by FMI interface, one trait each (in `interfaces/`): [`Common`]
+//! (identity, modes, variable access, event mode), [`ModelExchangeInstance`],
+//! [`CoSimulationInstance`], [`FmuStates`] and [`PartialDerivatives`]. [`FmuInstance`] is
+//! all of them, implemented for every type that implements them: callers hold a
+//! `Box<dyn FmuInstance>` or `&mut dyn FmuInstance` and call any method on it; a call on a
+//! concrete type needs its trait in scope, which `use fmi_host::instance::prelude::*` gives.
+//! A type that offers only part of the standard (the held-input step of a Model Exchange
+//! FMU, a test double) leaves out the optional calls and those of the other interface, and
+//! gets defaults that report them unsupported.
+//!
+//! Scheduled Execution ([`Fmu3Instance::activate_model_partition`] and the clock queries)
+//! stays inherent to [`Fmu3Instance`]: only FMI 3.0 binaries have it, and its scheduler
+//! holds that type.
 
 mod calls;
 mod counting;
 mod crash;
 mod fmi2;
 mod fmi3;
+mod interfaces;
 pub mod logging;
 mod step_derivatives;
 
@@ -16,13 +31,25 @@ pub use fmi2::Fmu2Instance;
 pub use fmi3::adjoint::{InitialCotangents, StepCotangents, StepTangents};
 pub use fmi3::scheduled_execution::ClockInterval;
 pub use fmi3::Fmu3Instance;
+pub use interfaces::{
+    CoSimulationInstance, Common, FmuInstance, FmuStates, ModelExchangeInstance, PartialDerivatives,
+};
 pub use logging::{LogLevel, LogMessage, LogSettings, Logger};
 pub use step_derivatives::{DerivativeLayout, StepDerivatives};
 
 use std::ffi::{c_int, c_void};
 
 use crate::error::{Error, Result};
-use crate::model_description::{FmiVersion, InterfaceType, Values, VariableType};
+use crate::model_description::{InterfaceType, Values, VariableType};
+
+/// The instance traits, for calls on a concrete instance type (`use
+/// fmi_host::instance::prelude::*`); calls on `dyn FmuInstance` need no import.
+pub mod prelude {
+    pub use super::{
+        CoSimulationInstance, Common, FmuInstance, FmuStates, ModelExchangeInstance,
+        PartialDerivatives,
+    };
+}
 
 /// The result of one co-simulation step.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -86,176 +113,6 @@ impl FmuState {
 // owning instance's functions, which need `&mut` access to that instance; moving the token
 // between threads moves no access to the memory behind it.
 unsafe impl Send for FmuState {}
-
-/// The operations of an FMU instance. Methods take `&mut self` because the standard forbids
-/// concurrent calls on one instance; instances are `Send`, so different instances can step
-/// on different threads.
-pub trait FmuInstance: Send {
-    /// The instance name.
-    fn name(&self) -> &str;
-    /// FMI version of the binary.
-    fn fmi_version(&self) -> FmiVersion;
-    /// The interface this instance was created for.
-    fn interface(&self) -> InterfaceType;
-
-    /// Enters initialization mode (FMI 2.0: after fmi2SetupExperiment).
-    fn enter_initialization_mode(
-        &mut self,
-        tolerance: Option<f64>,
-        start_time: f64,
-        stop_time: Option<f64>,
-    ) -> Result<()>;
-    /// Leaves initialization mode.
-    fn exit_initialization_mode(&mut self) -> Result<()>;
-    /// Terminates the simulation run.
-    fn terminate(&mut self) -> Result<()>;
-    /// Resets the instance to the state after instantiation.
-    fn reset(&mut self) -> Result<()>;
-
-    /// Reads Float64 (FMI 2.0 Real) variables.
-    fn get_real(&mut self, references: &[u32], values: &mut [f64]) -> Result<()>;
-    /// Writes Float64 (FMI 2.0 Real) variables.
-    fn set_real(&mut self, references: &[u32], values: &[f64]) -> Result<()>;
-    /// Reads Int32 (FMI 2.0 Integer) variables.
-    fn get_integer(&mut self, references: &[u32], values: &mut [i32]) -> Result<()>;
-    /// Writes Int32 (FMI 2.0 Integer) variables.
-    fn set_integer(&mut self, references: &[u32], values: &[i32]) -> Result<()>;
-    /// Reads Boolean variables.
-    fn get_boolean(&mut self, references: &[u32], values: &mut [bool]) -> Result<()>;
-    /// Writes Boolean variables.
-    fn set_boolean(&mut self, references: &[u32], values: &[bool]) -> Result<()>;
-    /// Reads String variables.
-    fn get_string(&mut self, references: &[u32]) -> Result<Vec<String>>;
-    /// Writes String variables.
-    fn set_string(&mut self, references: &[u32], values: &[String]) -> Result<()>;
-    /// Reads scalar variables of any type `ty` of this FMI version, widened to [`Values`].
-    fn get_values(&mut self, ty: VariableType, references: &[u32]) -> Result<Values>;
-    /// Writes scalar variables of type `ty`; values out of the type's range are an error.
-    fn set_values(&mut self, ty: VariableType, references: &[u32], values: &Values) -> Result<()>;
-    /// Reads the `count` elements of the variables `references` of type `ty`: an FMI 3.0
-    /// array gives all its elements for its one value reference, in row-major order. Without
-    /// arrays (FMI 2.0) `count` is the number of references.
-    fn get_elements(
-        &mut self,
-        ty: VariableType,
-        references: &[u32],
-        count: usize,
-    ) -> Result<Values> {
-        if count != references.len() {
-            return Err(crate::Error::InvalidValue {
-                item: format!("instance {}", self.name()),
-                message: "array variables need FMI 3.0".to_string(),
-            });
-        }
-        self.get_values(ty, references)
-    }
-
-    /// FMI 3.0: enters Configuration Mode, where structural parameters may be set (after
-    /// instantiation, before Initialization Mode).
-    fn enter_configuration_mode(&mut self) -> Result<()> {
-        Err(crate::Error::Unsupported {
-            instance: self.name().to_string(),
-            function: "fmi3EnterConfigurationMode",
-        })
-    }
-
-    /// FMI 3.0: leaves Configuration Mode; the sizes of arrays, the number of continuous
-    /// states and of event indicators may have changed with the structural parameters.
-    fn exit_configuration_mode(&mut self) -> Result<()> {
-        Err(crate::Error::Unsupported {
-            instance: self.name().to_string(),
-            function: "fmi3ExitConfigurationMode",
-        })
-    }
-
-    /// Co-Simulation: advances from `time` by `step`.
-    fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome>;
-
-    /// Model Exchange (and FMI 3.0 CS with event mode): enters event mode.
-    fn enter_event_mode(&mut self) -> Result<()>;
-    /// One pass of the event iteration.
-    fn update_discrete_states(&mut self) -> Result<EventUpdate>;
-    /// Model Exchange: enters continuous-time mode.
-    fn enter_continuous_time_mode(&mut self) -> Result<()>;
-    /// Model Exchange: reports an accepted integrator step.
-    fn completed_integrator_step(
-        &mut self,
-        no_set_state_prior: bool,
-    ) -> Result<IntegratorStepOutcome>;
-    /// Model Exchange: sets the independent variable.
-    fn set_time(&mut self, time: f64) -> Result<()>;
-    /// Model Exchange: sets the continuous states.
-    fn set_continuous_states(&mut self, states: &[f64]) -> Result<()>;
-    /// Model Exchange: reads the continuous states.
-    fn get_continuous_states(&mut self, states: &mut [f64]) -> Result<()>;
-    /// Model Exchange: reads the state derivatives.
-    fn get_derivatives(&mut self, derivatives: &mut [f64]) -> Result<()>;
-    /// Model Exchange: reads the event indicators.
-    fn get_event_indicators(&mut self, indicators: &mut [f64]) -> Result<()>;
-    /// Model Exchange: reads the nominal values of the states.
-    fn get_nominals_of_continuous_states(&mut self, nominals: &mut [f64]) -> Result<()>;
-    /// Number of continuous states.
-    fn number_of_continuous_states(&self) -> usize;
-    /// Number of event indicators.
-    fn number_of_event_indicators(&self) -> usize;
-
-    /// Forward derivative: `sensitivity = d unknowns / d knowns * seed`.
-    fn get_directional_derivative(
-        &mut self,
-        unknowns: &[u32],
-        knowns: &[u32],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<()>;
-    /// Reverse derivative: `sensitivity = seed^T * d unknowns / d knowns` (FMI 3.0 only).
-    fn get_adjoint_derivative(
-        &mut self,
-        unknowns: &[u32],
-        knowns: &[u32],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<()>;
-
-    /// Saves the FMU state.
-    fn get_fmu_state(&mut self) -> Result<FmuState>;
-    /// Restores a state saved by this instance.
-    fn set_fmu_state(&mut self, state: &FmuState) -> Result<()>;
-    /// Frees a state saved by this instance.
-    fn free_fmu_state(&mut self, state: FmuState) -> Result<()>;
-    /// Serializes a state saved by this instance.
-    fn serialize_fmu_state(&mut self, state: &FmuState) -> Result<Vec<u8>>;
-    /// Creates a state from bytes made by [`FmuInstance::serialize_fmu_state`].
-    fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> Result<FmuState>;
-
-    /// Whether the FMU provides the adjoint extension's second-order product
-    /// [`FmuInstance::get_jacobian_adjoint_derivative`] (capability
-    /// `jacobianAdjointDerivative`).
-    fn provides_jacobian_adjoint_derivative(&self) -> bool {
-        false
-    }
-
-    /// The adjoint extension's tandemGetJacobianAdjointDerivative: for a seed `S` on the
-    /// Jacobian `J = d unknowns / d knowns` (row-major, `seed[i * knowns.len() + j]` weighs
-    /// `J_ij`), `sensitivity_k = Σ_ij S_ij ∂²unknown_i/∂known_j∂known_k` (FMI 3.0 only).
-    fn get_jacobian_adjoint_derivative(
-        &mut self,
-        _unknowns: &[u32],
-        _knowns: &[u32],
-        _seed: &[f64],
-        _sensitivity: &mut [f64],
-    ) -> Result<()> {
-        Err(Error::Unsupported {
-            instance: self.name().to_string(),
-            function: "tandemGetJacobianAdjointDerivative",
-        })
-    }
-
-    /// The derivatives of the instance's co-simulation step (the adjoint extension), if the
-    /// FMU provides them.
-    fn step_derivatives(&mut self) -> Option<&mut dyn StepDerivatives> {
-        None
-    }
-}
 
 /// Copies the strings an FMU's string getter returned (a null pointer reads as the empty
 /// string), before its next call may free them.

@@ -4,7 +4,7 @@
 //! output map `y = g(w, u, p)` and of the initialization map `(w_0, y_0) = Psi(u_0, p)`, at
 //! the instance's current point.
 //!
-//! An FMU instance hands these out through [`super::FmuInstance::step_derivatives`] when its
+//! An FMU instance hands these out through [`super::PartialDerivatives::step_derivatives`] when its
 //! FMU provides the extension; in-process stand-ins implement the same trait. The gradient
 //! computation consumes them; they live here because the instances provide them.
 

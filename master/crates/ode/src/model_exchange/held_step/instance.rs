@@ -1,28 +1,21 @@
-//! [`HeldInputStep`] as an [`FmuInstance`] of the Co-Simulation interface: variable access and
-//! partial derivatives go to the FMU, steps to the solver, and FMU states hold both. The Model
-//! Exchange calls belong to the solver and are not available from outside.
+//! [`HeldInputStep`] as an [`FmuInstance`](fmi_host::instance::FmuInstance) of the
+//! Co-Simulation interface: variable access and partial derivatives go to the FMU, steps to
+//! the solver, and FMU states hold both. The Model Exchange calls belong to the solver and
+//! are not available from outside.
 
 use std::ffi::c_void;
 
 use super::{HeldInputStep, Saved};
 use crate::error::Error;
-use fmi_host::instance::{
-    EventUpdate, FmuInstance, FmuState, IntegratorStepOutcome, StepDerivatives, StepOutcome,
-};
+use fmi_host::instance::prelude::*;
+use fmi_host::instance::{FmuState, StepDerivatives, StepOutcome};
 use fmi_host::model_description::{FmiVersion, InterfaceType, Values, VariableType};
 use fmi_host::Result;
 
-impl HeldInputStep {
-    /// The error of a call the held step does not offer.
-    fn unsupported(&self, function: &'static str) -> fmi_host::Error {
-        fmi_host::Error::Unsupported {
-            instance: self.name.clone(),
-            function,
-        }
-    }
-}
-
-impl FmuInstance for HeldInputStep {
+/// Variable access goes to the FMU. The reset, the configuration mode and the event mode,
+/// which a co-simulation step without event mode does not offer, keep their defaults
+/// (unsupported, as `Reset`, `fmi3EnterConfigurationMode`, `EnterEventMode`, ...).
+impl Common for HeldInputStep {
     fn name(&self) -> &str {
         &self.name
     }
@@ -67,10 +60,6 @@ impl FmuInstance for HeldInputStep {
 
     fn terminate(&mut self) -> Result<()> {
         self.fmu_instance().terminate()
-    }
-
-    fn reset(&mut self) -> Result<()> {
-        Err(self.unsupported("Reset"))
     }
 
     fn get_real(&mut self, references: &[u32], values: &mut [f64]) -> Result<()> {
@@ -121,60 +110,20 @@ impl FmuInstance for HeldInputStep {
     ) -> Result<Values> {
         self.fmu_instance().get_elements(ty, references, count)
     }
+}
 
+impl CoSimulationInstance for HeldInputStep {
     fn do_step(&mut self, time: f64, step: f64) -> Result<StepOutcome> {
         Ok(self.advance(time, step)?)
     }
+}
 
-    fn enter_event_mode(&mut self) -> Result<()> {
-        Err(self.unsupported("EnterEventMode"))
-    }
+/// The held step is a Co-Simulation view of a Model Exchange FMU: the FMU's Model Exchange
+/// calls belong to the solver that integrates it, so from outside every one of them is
+/// unsupported and there are no continuous states or event indicators (the trait's defaults).
+impl ModelExchangeInstance for HeldInputStep {}
 
-    fn update_discrete_states(&mut self) -> Result<EventUpdate> {
-        Err(self.unsupported("UpdateDiscreteStates"))
-    }
-
-    fn enter_continuous_time_mode(&mut self) -> Result<()> {
-        Err(self.unsupported("EnterContinuousTimeMode"))
-    }
-
-    fn completed_integrator_step(&mut self, _: bool) -> Result<IntegratorStepOutcome> {
-        Err(self.unsupported("CompletedIntegratorStep"))
-    }
-
-    fn set_time(&mut self, _: f64) -> Result<()> {
-        Err(self.unsupported("SetTime"))
-    }
-
-    fn set_continuous_states(&mut self, _: &[f64]) -> Result<()> {
-        Err(self.unsupported("SetContinuousStates"))
-    }
-
-    fn get_continuous_states(&mut self, _: &mut [f64]) -> Result<()> {
-        Err(self.unsupported("GetContinuousStates"))
-    }
-
-    fn get_derivatives(&mut self, _: &mut [f64]) -> Result<()> {
-        Err(self.unsupported("GetDerivatives"))
-    }
-
-    fn get_event_indicators(&mut self, _: &mut [f64]) -> Result<()> {
-        Err(self.unsupported("GetEventIndicators"))
-    }
-
-    fn get_nominals_of_continuous_states(&mut self, _: &mut [f64]) -> Result<()> {
-        Err(self.unsupported("GetNominalsOfContinuousStates"))
-    }
-
-    /// None from outside: the solver owns them.
-    fn number_of_continuous_states(&self) -> usize {
-        0
-    }
-
-    fn number_of_event_indicators(&self) -> usize {
-        0
-    }
-
+impl PartialDerivatives for HeldInputStep {
     fn get_directional_derivative(
         &mut self,
         unknowns: &[u32],
@@ -197,6 +146,14 @@ impl FmuInstance for HeldInputStep {
             .get_adjoint_derivative(unknowns, knowns, seed, sensitivity)
     }
 
+    fn step_derivatives(&mut self) -> Option<&mut dyn StepDerivatives> {
+        Some(self)
+    }
+}
+
+/// States are held in memory only: serialization keeps its default (unsupported, as
+/// `SerializeFMUState` and `DeserializeFMUState`).
+impl FmuStates for HeldInputStep {
     fn get_fmu_state(&mut self) -> Result<FmuState> {
         let saved = self.save()?;
         let slot = match self.saved.iter().position(Option::is_none) {
@@ -225,17 +182,5 @@ impl FmuInstance for HeldInputStep {
         let index = self.slot_of(&state)?;
         let Saved { fmu, .. } = self.saved[index].take().expect("slot_of checked it");
         self.fmu_instance().free_fmu_state(fmu)
-    }
-
-    fn serialize_fmu_state(&mut self, _: &FmuState) -> Result<Vec<u8>> {
-        Err(self.unsupported("SerializeFMUState"))
-    }
-
-    fn deserialize_fmu_state(&mut self, _: &[u8]) -> Result<FmuState> {
-        Err(self.unsupported("DeserializeFMUState"))
-    }
-
-    fn step_derivatives(&mut self) -> Option<&mut dyn StepDerivatives> {
-        Some(self)
     }
 }
