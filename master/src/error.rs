@@ -40,26 +40,17 @@ pub enum Error {
 impl Error {
     /// A value that does not fit the variable or option `item` it is given for.
     pub fn invalid_value(item: impl Into<String>, message: impl Into<String>) -> Self {
-        Error::Cosim(tandem_cosim::Error::InvalidValue {
-            item: item.into(),
-            message: message.into(),
-        })
+        Error::Cosim(tandem_cosim::Error::invalid_value(item, message))
     }
 
     /// A malformed input file (`message` with the line number).
     pub fn input_file(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
-        Error::Cosim(tandem_cosim::Error::InputFile {
-            path: path.into(),
-            message: message.into(),
-        })
+        Error::Cosim(tandem_cosim::Error::input_file(path, message))
     }
 
     /// A run that cannot go on at `time`.
     pub fn simulation(time: f64, message: impl Into<String>) -> Self {
-        Error::Cosim(tandem_cosim::Error::Simulation {
-            time,
-            message: message.into(),
-        })
+        Error::Cosim(tandem_cosim::Error::simulation(time, message))
     }
 
     /// A command that runs the system many times, stopped by `signal`, with what it kept.

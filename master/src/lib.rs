@@ -1,8 +1,9 @@
-//! The Tandem co-simulation master: FMI 2.0/3.0 import, simulation of single FMUs
-//! (Co-Simulation, Model Exchange under the master's own integrator, and FMI 3.0 Scheduled
-//! Execution under the master's own scheduler), co-simulation of
-//! systems of FMUs (Jacobi and Gauss-Seidel, multi-rate, input extrapolation) with energy
-//! monitoring and correction, and the `tandem` CLI.
+//! The `tandem` application: the command line (`cli`), what it shows (plots, the progress
+//! bar, Parquet tables, summaries: `output`), sweeps, experiments and the cluster (MPI), the
+//! signal handlers, and the commands' glue over the library crates (`simulate`, `run`).
+//! The library crates under `master/crates/` do the work; this library target exists so that
+//! tests and benchmarks can call the commands in process, and re-exports the crates' modules
+//! under the paths the commands use.
 
 pub mod cli;
 pub mod cluster;

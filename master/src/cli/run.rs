@@ -11,7 +11,7 @@ use crate::instance::install_crash_report;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::interrupt;
 use crate::output::csv::write_pending_after_crash;
-use crate::run::{run as run_system, PlotKind, RunOptions};
+use crate::run::{run_with_plots, PlotKind, Plots, RunOptions};
 
 /// `--energy-correction` values.
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -116,7 +116,12 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     let options = RunOptions {
         output_file: args.output_file.clone(),
         threads: args.threads,
-        plots: args
+        keep_trace: false,
+        force: args.force,
+        ..args.overrides.run_options()
+    };
+    let plots = Plots {
+        kinds: args
             .plot
             .iter()
             .map(|p| match p {
@@ -124,15 +129,11 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                 PlotArg::Variables => PlotKind::Variables,
             })
             .collect(),
-        plot_variables: args.plot_variables.clone(),
-        progress: true,
-        keep_trace: false,
-        force: args.force,
-        ..args.overrides.run_options()
+        variables: args.plot_variables.clone(),
     };
     interrupt::install();
     install_crash_report(write_pending_after_crash);
-    let summary = run_system(&args.system, &options)?;
+    let (summary, drawn) = run_with_plots(&args.system, &options, &plots, true)?;
     let mut line = format!(
         "{}: {} with {} to t = {} in {} macro steps, {} FMU calls, {} rows written to {}, wall time {:.3} s",
         summary.system,
@@ -154,7 +155,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     if let Some(energy) = &summary.energy {
         eprintln!("{energy}");
     }
-    for plot in &summary.plots {
+    for plot in &drawn {
         eprintln!("plot written to {}", plot.display());
     }
     Ok(ExitCode::SUCCESS)

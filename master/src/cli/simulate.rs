@@ -12,7 +12,7 @@ use crate::interrupt;
 use crate::model_description::{split_names, InterfaceType};
 use crate::output::csv::write_pending_after_crash;
 use crate::output::plot::Layout;
-use crate::simulate::{simulate, PlotRequest, SimulationOptions};
+use crate::simulate::{self, simulate_with_plot, PlotRequest, SimulationOptions};
 use crate::solver::Method;
 use crate::Fmu;
 
@@ -157,28 +157,28 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
             SolverArg::Dopri5 => Method::Dopri5,
             SolverArg::Esdirk => Method::Esdirk,
         },
-        progress: true,
-        plot: args.plot.as_ref().map(|path| PlotRequest {
-            path: path.clone(),
-            variables: (!args.plot_variables.is_empty()).then(|| {
-                args.plot_variables
-                    .iter()
-                    .flat_map(|list| split_names(list))
-                    .map(str::to_string)
-                    .collect()
-            }),
-            layout: match args.plot_layout {
-                LayoutArg::Stacked => Layout::Stacked,
-                LayoutArg::Overlay => Layout::Overlay,
-            },
-        }),
+        trace: None,
         force: args.force,
     };
+    let plot = args.plot.as_ref().map(|path| PlotRequest {
+        path: path.clone(),
+        variables: (!args.plot_variables.is_empty()).then(|| {
+            args.plot_variables
+                .iter()
+                .flat_map(|list| split_names(list))
+                .map(str::to_string)
+                .collect()
+        }),
+        layout: match args.plot_layout {
+            LayoutArg::Stacked => Layout::Stacked,
+            LayoutArg::Overlay => Layout::Overlay,
+        },
+    });
     interrupt::install();
     install_crash_report(write_pending_after_crash);
-    let summary = simulate(&fmu, &options)?;
+    let summary = simulate_with_plot(&fmu, &options, plot.as_ref(), true)?;
     // One write: stderr is unbuffered, and the line has a dozen pieces.
-    let line = summary.summary(model, &output_file).to_string();
+    let line = simulate::summary(&summary, model, &output_file).to_string();
     eprintln!("{line}");
     Ok(ExitCode::SUCCESS)
 }

@@ -10,21 +10,15 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+/// An integrator's work so far, for the bar's text.
+pub use tandem_simulate::progress::StepCounts;
+
 /// Wall time after which the bar appears.
 const DELAY: Duration = Duration::from_secs(1);
 /// Resolution of the bar: its length in units.
 const UNITS: u64 = 1000;
 /// Longest wall time the text stays the same while the run goes on.
 const REFRESH: Duration = Duration::from_millis(250);
-
-/// An integrator's work so far, for the bar's text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StepCounts {
-    /// Accepted steps.
-    pub accepted: usize,
-    /// Rejected steps.
-    pub rejected: usize,
-}
 
 /// The progress of a run from `start` to `stop` in simulated time.
 pub struct Progress {
@@ -146,6 +140,48 @@ fn significant(x: f64) -> String {
 impl Drop for Progress {
     fn drop(&mut self) {
         self.finish();
+    }
+}
+
+/// The bar as the listener of one run of the simulation crate: made when the run says where
+/// it goes, on standard error when it is a terminal (see [`Progress::on_stderr`]), else hidden.
+pub struct TerminalProgress {
+    visible: bool,
+    bar: Option<Progress>,
+}
+
+impl TerminalProgress {
+    /// A bar on standard error if `visible`, else none.
+    pub fn new(visible: bool) -> Self {
+        TerminalProgress { visible, bar: None }
+    }
+}
+
+impl tandem_simulate::progress::Progress for TerminalProgress {
+    fn begin(&mut self, start: f64, stop: f64) {
+        self.bar = Some(if self.visible {
+            Progress::on_stderr(start, stop)
+        } else {
+            Progress::hidden(start, stop)
+        });
+    }
+
+    fn update(&mut self, time: f64) {
+        if let Some(bar) = &mut self.bar {
+            bar.update(time);
+        }
+    }
+
+    fn update_steps(&mut self, time: f64, steps: StepCounts) {
+        if let Some(bar) = &mut self.bar {
+            bar.update_steps(time, steps);
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = &mut self.bar {
+            bar.finish();
+        }
     }
 }
 

@@ -29,13 +29,14 @@ use crate::energy;
 use crate::error::{Error, Result};
 use crate::gradient::parameters::{resolve_all, write_all, Parameter};
 use crate::interrupt;
-use crate::run::{run_loaded, RunOptions};
+use crate::run::RunOptions;
 use crate::system::{LoadOptions, System};
 use crate::temporary::{self, Kind};
 use cost::CostColumns;
 use metrics::Metric;
 use progress::SweepProgress;
 use table::{RunRow, SweepTable};
+use tandem_simulate::run::run_loaded;
 
 /// Most runs of one sweep: its sets and its table are held in memory (a run's row takes about
 /// 200 bytes with a few parameters and metrics, so the largest sweep takes a few GB).
@@ -142,9 +143,7 @@ fn per_run(run: &RunOptions, keep_trace: bool) -> RunOptions {
     RunOptions {
         // Parallel over runs, so each run steps its components on its own thread.
         threads: Some(Threads::Count(NonZeroUsize::MIN)),
-        progress: false,
         keep_trace,
-        plots: Vec::new(),
         ..run.clone()
     }
 }

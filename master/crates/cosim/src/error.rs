@@ -67,6 +67,30 @@ pub enum Error {
 }
 
 impl Error {
+    /// A value that does not fit the variable or option `item` it is given for.
+    pub fn invalid_value(item: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::InvalidValue {
+            item: item.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A malformed input file (`message` with the line number).
+    pub fn input_file(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Error::InputFile {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A run that cannot go on at `time`.
+    pub fn simulation(time: f64, message: impl Into<String>) -> Self {
+        Error::Simulation {
+            time,
+            message: message.into(),
+        }
+    }
+
     /// The signal, if a stop request ended the work this error ended.
     pub fn interrupting_signal(&self) -> Option<&'static str> {
         match self {

@@ -4,12 +4,12 @@
 use std::path::Path;
 
 use super::selection;
-use crate::column::Column;
-use crate::error::{Error, Result};
-use crate::instance::FmuInstance;
-use crate::model_description::{DisplayUnit, Shapes, Values, Variable, VariableType};
-use crate::output::csv::CsvWriter;
-use crate::Fmu;
+use crate::csv::CsvWriter;
+use fmi_host::import::Fmu;
+use fmi_host::instance::FmuInstance;
+use fmi_host::model_description::{DisplayUnit, Shapes, Values, Variable, VariableType};
+use tandem_cosim::column::Column;
+use tandem_cosim::{Error, Result};
 
 /// Variables of one type read with one batched call, and the columns taken from what it
 /// reads.
@@ -106,7 +106,7 @@ impl Selection {
 
     /// Reads every batch and takes its columns, one [`Values`] per batch: Float64 batches
     /// in place, without allocating, the others through
-    /// [`get_elements`](crate::instance::Common::get_elements).
+    /// [`get_elements`](fmi_host::instance::Common::get_elements).
     fn read(&mut self, instance: &mut dyn FmuInstance) -> Result<()> {
         for ((group, read), columns) in self
             .groups
@@ -284,7 +284,7 @@ impl Recorder {
             }
         }
         // At every row, not only every step: one step may pass many rows.
-        crate::interrupt::check(time)
+        tandem_cosim::stop::check(time)
     }
 
     /// Why the recorded variables are not the outputs, when they were chosen by default.
@@ -311,9 +311,10 @@ impl Recorder {
         self.writer.flush()
     }
 
-    /// The in-memory samples of the traced variables, if any were asked for.
-    pub fn trace(&self) -> Option<&Trace> {
-        self.traced.as_ref().map(|(_, trace)| trace)
+    /// The in-memory samples of the traced variables, if any were asked for; the recorder
+    /// keeps no more of them.
+    pub fn take_trace(&mut self) -> Option<Trace> {
+        self.traced.take().map(|(_, trace)| trace)
     }
 }
 
@@ -325,7 +326,8 @@ fn lookup<'a>(
     names: &[String],
 ) -> Result<Vec<(&'a Variable, Column)>> {
     let md = fmu.model_description();
-    selection::expand(shapes, names).map_err(|name| Error::unknown_variable(fmu.path(), md, &name))
+    selection::expand(shapes, names)
+        .map_err(|name| Error::from(fmi_host::Error::unknown_variable(fmu.path(), md, &name)))
 }
 
 /// Whether the variable's values can be drawn as numbers.

@@ -15,13 +15,13 @@ use std::ptr;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::error::{Error, Result};
-use crate::files::{create_output, OutputFile};
-use crate::float_text::write_float;
-use crate::model_description::Values;
+use fmi_host::float_text::write_float;
+use fmi_host::model_description::Values;
+use tandem_cosim::{Error, Result};
+use tandem_files::{create_output, OutputFile};
 
 // Tests and other crates read numbers the way result files write them from here.
-pub use crate::float_text::format_float;
+pub use fmi_host::float_text::format_float;
 
 /// Longest time a written row stays in memory only.
 const FLUSH_INTERVAL: Duration = Duration::from_millis(500);
@@ -211,7 +211,7 @@ impl CsvWriter {
 }
 
 /// Writes the complete rows the result file has not received yet; for the crash handler
-/// ([`crate::instance::install_crash_report`]), so async-signal-safe: atomics and write(2)
+/// ([`fmi_host::instance::install_crash_report`]), so async-signal-safe: atomics and write(2)
 /// only. Called while an FMU call is in progress, when no row is being formatted; writes at
 /// most once.
 #[cfg(unix)]

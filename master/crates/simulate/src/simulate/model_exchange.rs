@@ -4,13 +4,13 @@
 
 use super::recorder::Recorder;
 use super::{grid_intervals, grid_point, InputTable, Run, SimulationSummary};
-use crate::error::Result;
-use crate::instance::FmuInstance;
-use crate::interrupt;
-use crate::model_description::InterfaceType;
-use crate::model_exchange::{Inputs, MeStepper};
-use crate::output::progress::StepCounts;
-use crate::solver::{Auto, DormandPrince, Esdirk, Method, Span, Stepper};
+use crate::progress::StepCounts;
+use fmi_host::instance::FmuInstance;
+use fmi_host::model_description::InterfaceType;
+use tandem_cosim::stop;
+use tandem_cosim::Result;
+use tandem_ode::model_exchange::{Inputs, MeStepper};
+use tandem_ode::solver::{Auto, DormandPrince, Esdirk, Method, Span, Stepper};
 
 /// A step covers at most 1/50 of the run (as in FMPy), so that an indicator that changes
 /// sign twice between step ends is not missed on a smooth stretch.
@@ -120,7 +120,7 @@ fn integrate<S: Stepper>(
         while let Some(time) = outputs.next_if(|&t| t <= me.time()) {
             recorder.record(me.instance(), time)?;
         }
-        interrupt::check(me.time())?;
+        stop::check(me.time())?;
     }
     let statistics = me.statistics();
     summary.steps = statistics.steps;

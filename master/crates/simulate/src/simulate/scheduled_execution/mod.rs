@@ -22,13 +22,13 @@ pub use queue::{Tick, TickQueue};
 
 use super::recorder::Recorder;
 use super::{Experiment, InputTable, SimulationSummary};
-use crate::error::{Error, Result};
-use crate::instance::{Common, LogSettings};
-use crate::interrupt;
-use crate::model_description::InterfaceType;
-use crate::output::progress::Progress;
-use crate::start_values::{self, StartValue};
-use crate::Fmu;
+use crate::progress::Progress;
+use fmi_host::import::Fmu;
+use fmi_host::instance::{Common, LogSettings};
+use fmi_host::model_description::InterfaceType;
+use tandem_cosim::start_values::{self, StartValue};
+use tandem_cosim::stop;
+use tandem_cosim::{Error, Result};
 
 /// What the Scheduled Execution loop needs.
 pub(super) struct Scheduled<'a> {
@@ -38,7 +38,7 @@ pub(super) struct Scheduled<'a> {
     pub start_values: &'a [StartValue],
     pub inputs: Option<&'a InputTable>,
     pub recorder: &'a mut Recorder,
-    pub progress: &'a mut Progress,
+    pub progress: &'a mut dyn Progress,
     pub experiment: Experiment,
 }
 
@@ -124,7 +124,7 @@ pub(super) fn run(scheduled: Scheduled<'_>, calls: &mut u64) -> Result<Simulatio
         recorder.record_with_flags(&mut instance, time, &ticked)?;
         *calls += recorder.calls_per_row() as u64;
         progress.update(time);
-        interrupt::check(time)?;
+        stop::check(time)?;
     }
     // The run covers [start, stop) whether or not a clock ticks near the stop.
     summary.final_time = experiment.stop;

@@ -15,21 +15,19 @@ pub use recorder::Trace;
 pub use tandem_cosim::time_grid::{grid_intervals, grid_point};
 pub use tandem_cosim::time_table;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::column::Column;
-use crate::error::{Error, Result};
-use crate::instance::{CountingInstance, FmuInstance, LogSettings};
-use crate::model_description::{InterfaceType, ModelDescription, Shapes, Variable};
-use crate::output::plot::{self, Layout, PlotOptions, TimeSeries};
-use crate::output::progress::Progress;
-use crate::output::summary::{Steps, Summary};
-use crate::solver::{describe_spans, Method, Span};
-use crate::start_values::{self, StartValue};
-use crate::time_grid::{check_interval, check_output_size, check_step};
-use crate::Fmu;
+use crate::progress::{NoProgress, Progress};
+use fmi_host::import::Fmu;
+use fmi_host::instance::{CountingInstance, FmuInstance, LogSettings};
+use fmi_host::model_description::{InterfaceType, ModelDescription, Shapes, Variable};
 use recorder::Recorder;
+use tandem_cosim::column::Column;
+use tandem_cosim::start_values::{self, StartValue};
+use tandem_cosim::time_grid::{check_interval, check_output_size, check_step};
+use tandem_cosim::{Error, Result};
+use tandem_ode::solver::{describe_spans, Method, Span};
 
 /// Everything `tandem simulate` can be told.
 #[derive(Clone, Default)]
@@ -61,24 +59,28 @@ pub struct SimulationOptions {
     pub log: LogSettings,
     /// Model Exchange solver.
     pub solver: Method,
-    /// Whether to show a progress bar on standard error (only when it is a terminal, and only
-    /// once the run has taken a second).
-    pub progress: bool,
-    /// A plot of the results to draw at the end of the run (also when it fails).
-    pub plot: Option<PlotRequest>,
-    /// Whether to write a result file larger than [`crate::time_grid::MAX_UNFORCED_OUTPUT`].
+    /// Variables whose rows to keep in memory ([`Simulated::trace`]), also when the run fails.
+    pub trace: Option<TraceRequest>,
+    /// Whether to write a result file larger than
+    /// [`tandem_cosim::time_grid::MAX_UNFORCED_OUTPUT`].
     pub force: bool,
 }
 
-/// What to plot and where.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlotRequest {
-    /// The plot file (`.png` or `.svg`).
-    pub path: PathBuf,
-    /// Variables to plot (default: the numeric recorded variables).
+/// Which variables to keep in memory.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TraceRequest {
+    /// Their names (default: the numeric recorded variables).
     pub variables: Option<Vec<String>>,
-    /// Arrangement of the panels.
-    pub layout: Layout,
+}
+
+/// A simulation's outcome, with the rows kept in memory: those are kept also when the run
+/// fails, up to the failure.
+#[derive(Debug)]
+pub struct Simulated {
+    /// The summary of the run, or why it failed.
+    pub outcome: Result<SimulationSummary>,
+    /// The rows of the variables [`SimulationOptions::trace`] asked for.
+    pub trace: Option<Trace>,
 }
 
 /// The experiment after defaults are applied.
@@ -153,7 +155,7 @@ impl SimulationSummary {
     }
 
     /// The solver in words; for auto, which method ran over which interval.
-    fn solver_description(&self) -> String {
+    pub fn solver_description(&self) -> String {
         let solver = self.solver.unwrap_or_default();
         if self.solver_spans.is_empty() {
             solver.to_string()
@@ -164,56 +166,32 @@ impl SimulationSummary {
             )
         }
     }
-
-    /// The summary line of this run of `model`, whose results went to `output`.
-    pub fn summary(&self, model: &str, output: &Path) -> Summary {
-        let (mode, steps, events) = match self.interface {
-            InterfaceType::CoSimulation => (
-                self.interface.to_string(),
-                Steps::Communication(self.steps),
-                None,
-            ),
-            InterfaceType::ModelExchange => (
-                format!("{} ({})", self.interface, self.solver_description()),
-                Steps::Integrator {
-                    accepted: self.steps,
-                    rejected: self.rejected_steps,
-                },
-                Some(self.events),
-            ),
-            InterfaceType::ScheduledExecution => (
-                self.interface.to_string(),
-                Steps::Activations(self.steps),
-                None,
-            ),
-        };
-        Summary {
-            subject: model.to_string(),
-            mode,
-            final_time: self.final_time,
-            steps,
-            events,
-            fmu_calls: self.fmu_calls,
-            wall_time: self.wall_time,
-            rows: self.rows,
-            output: output.to_path_buf(),
-            remarks: self
-                .recorded_remark
-                .iter()
-                .chain(&self.tolerance_remark)
-                .cloned()
-                .chain(
-                    self.terminated_by_fmu
-                        .then(|| "the FMU ended the run early".to_string()),
-                )
-                .collect(),
-        }
-    }
 }
 
-/// Runs one simulation as `options` say, writing the result file as it goes. When a plot is
-/// requested it is drawn from the rows recorded, also when the run fails.
+/// Runs one simulation as `options` say, writing the result file as it goes.
 pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSummary> {
+    simulate_watched(fmu, options, &mut NoProgress).outcome
+}
+
+/// [`simulate`], telling `progress` how far the run got, and keeping the rows of the variables
+/// [`SimulationOptions::trace`] asks for in memory.
+pub fn simulate_watched(
+    fmu: &Fmu,
+    options: &SimulationOptions,
+    progress: &mut dyn Progress,
+) -> Simulated {
+    let mut trace = None;
+    let outcome = run_recorded(fmu, options, progress, &mut trace);
+    Simulated { outcome, trace }
+}
+
+/// The simulation, with the traced rows left in `trace` however it ends.
+fn run_recorded(
+    fmu: &Fmu,
+    options: &SimulationOptions,
+    progress: &mut dyn Progress,
+    trace: &mut Option<Trace>,
+) -> Result<SimulationSummary> {
     let began = Instant::now();
     let md = fmu.model_description();
     let interface = match options.interface {
@@ -233,10 +211,10 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
         .as_ref()
         .map(|path| InputTable::read(fmu, path))
         .transpose()?;
-    let plot_names = options
-        .plot
+    let traced = options
+        .trace
         .as_ref()
-        .map(|request| plot_variables(&shapes, request, options.output_variables.as_deref()));
+        .map(|request| traced_variables(&shapes, request, options.output_variables.as_deref()));
     fmu.load(interface)?;
     let clocks = match interface {
         InterfaceType::ScheduledExecution => Some(scheduled_execution::Clocks::of(md, fmu.path())?),
@@ -259,7 +237,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
         &shapes,
         options.output_variables.as_deref(),
         &options.output_file,
-        plot_names.as_deref(),
+        traced.as_deref(),
         clocks
             .as_ref()
             .map_or(&[], |clocks| clocks.columns.as_slice()),
@@ -269,11 +247,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
             )
         },
     )?;
-    let mut progress = if options.progress {
-        Progress::on_stderr(experiment.start, experiment.stop)
-    } else {
-        Progress::hidden(experiment.start, experiment.stop)
-    };
+    progress.begin(experiment.start, experiment.stop);
     let mut calls = 0;
     let outcome = match clocks {
         Some(clocks) => scheduled_execution::run(
@@ -284,7 +258,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
                 start_values: &start_values,
                 inputs: inputs.as_ref(),
                 recorder: &mut recorder,
-                progress: &mut progress,
+                progress,
                 experiment,
             },
             &mut calls,
@@ -302,7 +276,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
                     inputs: inputs.as_ref(),
                     recorder: &mut recorder,
                     model_description: md,
-                    progress: &mut progress,
+                    progress,
                     experiment,
                 },
                 interface,
@@ -316,13 +290,9 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
     progress.finish();
     // Every way out, errors included, leaves the rows recorded so far on disk.
     let flushed = recorder.flush();
-    let plotted = match (&options.plot, recorder.trace()) {
-        (Some(request), Some(trace)) => draw(request, &md.model_name, trace),
-        _ => Ok(()),
-    };
+    *trace = recorder.take_trace();
     let mut summary = outcome?;
     flushed?;
-    plotted?;
     summary.recorded_remark = recorder.remark().map(String::from);
     if !experiment.tolerance_defined {
         summary.tolerance_remark = Some(match interface {
@@ -331,7 +301,7 @@ pub fn simulate(fmu: &Fmu, options: &SimulationOptions) -> Result<SimulationSumm
             }
             InterfaceType::ModelExchange => format!(
                 "relative tolerance 0: none was passed to the FMU; the master's integrator used {}",
-                crate::float_text::format_float(experiment.tolerance)
+                fmi_host::float_text::format_float(experiment.tolerance)
             ),
         });
     }
@@ -412,12 +382,12 @@ fn check_interface_options(interface: InterfaceType, options: &SimulationOptions
     }
 }
 
-/// The variables a plot request names, else the numeric ones among those recorded (the
+/// The variables a trace request names, else the numeric ones among those recorded (the
 /// `--output-variable` requests expanded, else the default choice): a plot shows what the
 /// user asked to record.
-fn plot_variables(
+fn traced_variables(
     shapes: &Shapes<'_>,
-    request: &PlotRequest,
+    request: &TraceRequest,
     recorded: Option<&[String]>,
 ) -> Vec<String> {
     if let Some(names) = &request.variables {
@@ -435,32 +405,13 @@ fn plot_variables(
         .collect()
 }
 
-/// Draws the traced variables as the request says, titled with the model name.
-fn draw(request: &PlotRequest, model: &str, trace: &Trace) -> Result<()> {
-    let series = TimeSeries {
-        time: &trace.time,
-        columns: trace
-            .names
-            .iter()
-            .map(String::as_str)
-            .zip(trace.columns.iter().map(Vec::as_slice))
-            .collect(),
-    };
-    let options = PlotOptions {
-        title: Some(model.to_string()),
-        layout: request.layout,
-        ..PlotOptions::default()
-    };
-    plot::time_series(&request.path, &series, &options)
-}
-
 /// What the interface-specific loops need.
 struct Run<'a> {
     instance: &'a mut (dyn FmuInstance + 'static),
     inputs: Option<&'a InputTable>,
     recorder: &'a mut Recorder,
     model_description: &'a ModelDescription,
-    progress: &'a mut Progress,
+    progress: &'a mut dyn Progress,
     experiment: Experiment,
 }
 
@@ -563,15 +514,15 @@ mod tests {
     use super::*;
 
     fn ball() -> ModelDescription {
-        ModelDescription::parse(include_str!("../../tests/fixtures/fmi2_bouncing_ball.xml"))
-            .expect("the fixture parses")
+        ModelDescription::parse(include_str!(
+            "../../../../tests/fixtures/fmi2_bouncing_ball.xml"
+        ))
+        .expect("the fixture parses")
     }
 
-    fn request(variables: Option<&[&str]>) -> PlotRequest {
-        PlotRequest {
-            path: PathBuf::from("plot.png"),
+    fn request(variables: Option<&[&str]>) -> TraceRequest {
+        TraceRequest {
             variables: variables.map(|names| names.iter().map(|n| n.to_string()).collect()),
-            layout: Layout::Stacked,
         }
     }
 
@@ -584,17 +535,17 @@ mod tests {
         let md = ball();
         let recorded = names(&["der(h)", "label", "der(v)"]);
         assert_eq!(
-            plot_variables(&Shapes::new(&md), &request(None), Some(&recorded)),
+            traced_variables(&Shapes::new(&md), &request(None), Some(&recorded)),
             names(&["der(h)", "der(v)"]),
             "the recorded numeric variables, without the String"
         );
         assert_eq!(
-            plot_variables(&Shapes::new(&md), &request(None), None),
+            traced_variables(&Shapes::new(&md), &request(None), None),
             names(&["h", "v", "bounces"]),
             "the outputs when the outputs are recorded"
         );
         assert_eq!(
-            plot_variables(&Shapes::new(&md), &request(Some(&["v"])), Some(&recorded)),
+            traced_variables(&Shapes::new(&md), &request(Some(&["v"])), Some(&recorded)),
             names(&["v"]),
             "--plot-variables wins"
         );

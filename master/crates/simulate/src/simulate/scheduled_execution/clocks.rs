@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use super::queue::{Tick, TickQueue};
-use crate::error::{Error, Result};
-use crate::instance::{ClockInterval, Fmu3Instance};
-use crate::model_description::{
+use fmi_host::instance::{ClockInterval, Fmu3Instance};
+use fmi_host::model_description::{
     Causality, ClockAttributes, IntervalVariability, ModelDescription, Variable, VariableType,
 };
+use tandem_cosim::{Error, Result};
 
 /// How the master learns when an input clock ticks.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
-use crate::instance::FmuInstance;
-use crate::model_description::{Causality, Values, Variability, VariableType};
-use crate::suggest::did_you_mean;
-use crate::Fmu;
+use fmi_host::import::Fmu;
+use fmi_host::instance::FmuInstance;
+use fmi_host::model_description::{Causality, Values, Variability, VariableType};
+use fmi_host::suggest::did_you_mean;
 use tandem_cosim::time_table::TimeTable;
+use tandem_cosim::{Error, Result};
 
 struct Column {
     name: String,

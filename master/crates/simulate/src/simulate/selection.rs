@@ -6,10 +6,10 @@
 
 use glob::Pattern;
 
-use crate::column::Column;
-use crate::model_description::{
+use fmi_host::model_description::{
     flat_index, parse_element, Causality, Shapes, Variable, VariableType,
 };
+use tandem_cosim::column::Column;
 
 /// How many states or local variables the default records (FMPy's limit).
 const DEFAULT_LIMIT: usize = 5;
@@ -218,7 +218,7 @@ pub fn expand<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model_description::ModelDescription;
+    use fmi_host::model_description::ModelDescription;
 
     /// A Dymola-style description: no outputs; `structure` holds the ModelStructure's body.
     fn description(structure: &str) -> ModelDescription {

@@ -1,9 +1,9 @@
 //! The Co-Simulation loop: set inputs, doStep, record on the output grid, stop on Ctrl-C.
 
 use super::{grid_intervals, grid_point, Run, SimulationSummary};
-use crate::error::{Error, Result};
-use crate::interrupt;
-use crate::model_description::InterfaceType;
+use fmi_host::model_description::InterfaceType;
+use tandem_cosim::stop;
+use tandem_cosim::{Error, Result};
 
 /// Steps the instance from start to stop with the fixed communication step.
 pub(super) fn run(run: Run<'_>) -> Result<SimulationSummary> {
@@ -48,7 +48,7 @@ pub(super) fn run(run: Run<'_>) -> Result<SimulationSummary> {
         if k % steps_per_output == 0 || k == intervals {
             recorder.record(instance, time)?;
         }
-        interrupt::check(time)?;
+        stop::check(time)?;
     }
     summary.final_time = time;
     Ok(summary)

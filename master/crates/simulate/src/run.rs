@@ -1,0 +1,269 @@
+//! A run of a system: co-simulated from its start to its stop time through the co-simulation
+//! crate's macro-step loop, the recorded variables (and the energy monitor's columns) written
+//! to CSV row by row (flushed, so a failed run leaves the rows up to the failure), with a
+//! summary of the work done.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::csv::CsvWriter;
+use crate::progress::{NoProgress, Progress};
+use crate::simulate::{grid_intervals, Trace};
+use fmi_host::instance::LogSettings;
+use tandem_cosim::coupling::{Extrapolation, ScheduleKind, Threads};
+use tandem_cosim::energy::{self, EnergyColumn, EnergyManager, EnergyReport, EnergyStage};
+use tandem_cosim::macro_loop::{self, PointStage};
+use tandem_cosim::schedule::{self, CoSimulation};
+use tandem_cosim::system::{LoadOptions, System};
+use tandem_cosim::time_grid::check_output_size;
+use tandem_cosim::{Error, Result};
+
+/// What the command line adds to a system file.
+#[derive(Clone, Default)]
+pub struct RunOptions {
+    /// Result file (default: `[output] file`, else `<system file stem>_out.csv`).
+    pub output_file: Option<PathBuf>,
+    /// Replaces the system's stop time.
+    pub stop_time: Option<f64>,
+    /// Replaces the system's macro step.
+    pub step_size: Option<f64>,
+    /// Takes every FMU from this folder, by file name.
+    pub fmu_dir: Option<PathBuf>,
+    /// Replaces `[schedule] threads`.
+    pub threads: Option<Threads>,
+    /// Logging of the FMUs' messages.
+    pub log: LogSettings,
+    /// Replaces `[energy] correction`.
+    pub correction: Option<bool>,
+    /// Whether to return the result rows in [`RunSummary::trace`] (for plots, or `tandem
+    /// sweep`'s metrics).
+    pub keep_trace: bool,
+    /// Whether to write a result file larger than [`tandem_cosim::time_grid::MAX_UNFORCED_OUTPUT`].
+    pub force: bool,
+    /// The top-level tables of other commands the system file may hold (see
+    /// [`LoadOptions::sections`]).
+    pub sections: &'static [&'static str],
+}
+
+/// What a finished run reports.
+#[derive(Debug, Clone)]
+pub struct RunSummary {
+    /// The system's name (its file stem).
+    pub system: String,
+    /// Jacobi or Gauss-Seidel.
+    pub schedule: ScheduleKind,
+    /// The input extrapolation.
+    pub extrapolation: Extrapolation,
+    /// The time reached.
+    pub final_time: f64,
+    /// Macro steps taken.
+    pub macro_steps: usize,
+    /// FMI calls made.
+    pub fmu_calls: usize,
+    /// Result rows written.
+    pub rows: usize,
+    /// The result file.
+    pub output_file: PathBuf,
+    /// The component whose FMU asked to end the run early, and the time it reached.
+    pub terminated_by: Option<(String, f64)>,
+    /// Wall-clock time of the whole run, loading included.
+    pub wall_time: Duration,
+    /// What the energy monitor found, when the system monitors energy.
+    pub energy: Option<EnergyReport>,
+    /// The result rows, when [`RunOptions::keep_trace`] asked for them.
+    pub trace: Option<Trace>,
+}
+
+/// Loads `system_file`, co-simulates it and writes the result file.
+pub fn run(system_file: &Path, options: &RunOptions) -> Result<RunSummary> {
+    let started = Instant::now();
+    let mut system = System::load(system_file, options.load_options())?;
+    run_loaded(&mut system, options, started)
+}
+
+impl RunOptions {
+    /// What these options change in the system file.
+    pub fn load_options(&self) -> LoadOptions<'_> {
+        LoadOptions {
+            stop_time: self.stop_time,
+            step_size: self.step_size,
+            fmu_dir: self.fmu_dir.as_deref(),
+            threads: self.threads,
+            sections: self.sections,
+        }
+    }
+}
+
+/// Co-simulates `system`, loaded with `options`' load options at `started` (its wall time counts
+/// from there), and writes the result file: the one path of every run, `tandem run`'s and each
+/// of `tandem sweep`'s.
+pub fn run_loaded(
+    system: &mut System,
+    options: &RunOptions,
+    started: Instant,
+) -> Result<RunSummary> {
+    run_loaded_watched(system, options, started, &mut NoProgress)
+}
+
+/// [`run_loaded`], telling `progress` how far the run got.
+pub fn run_loaded_watched(
+    system: &mut System,
+    options: &RunOptions,
+    started: Instant,
+    progress: &mut dyn Progress,
+) -> Result<RunSummary> {
+    let output_file = options
+        .output_file
+        .clone()
+        .or_else(|| system.output_file.clone())
+        .unwrap_or_else(|| PathBuf::from(format!("{}_out.csv", system.name())));
+    let correct = system.set_energy_correction(options.correction)?;
+    let setup = system.energy.as_ref();
+    let (header, _) = result_columns(system, correct)?;
+    let intervals = grid_intervals(system.start, system.macro_step, system.stop);
+    check_output_size(
+        intervals as f64 + 1.0,
+        header.len() + 1,
+        options.force,
+        "macro step (--step-size)",
+    )
+    .map_err(|message| Error::invalid_value(output_file.display().to_string(), message))?;
+    let mut writer = CsvWriter::create(&output_file, &header)?;
+    let mut trace = options.keep_trace.then(|| Trace {
+        names: header.clone(),
+        time: Vec::new(),
+        columns: vec![Vec::new(); header.len()],
+    });
+    let mut cosimulation = CoSimulation::initialize(system, &options.log)?;
+    progress.begin(system.start, system.stop);
+    let mut points = RunPoints {
+        energy: setup.map(|s| EnergyStage::new(s.clone(), correct)),
+        row: Row {
+            writer: &mut writer,
+            trace: trace.as_mut(),
+            recorded: Vec::with_capacity(system.recorded.len()),
+        },
+        progress,
+    };
+    let terminated_by =
+        match macro_loop::drive(&mut cosimulation, system, 0..=intervals, &mut points)? {
+            schedule::Progress::Reached => None,
+            schedule::Progress::Terminated { component, time } => Some((component, time)),
+        };
+    let RunPoints {
+        energy, progress, ..
+    } = points;
+    progress.finish();
+    writer.flush()?;
+    cosimulation.terminate()?;
+    Ok(RunSummary {
+        system: system.name(),
+        schedule: system.schedule.kind,
+        extrapolation: system.schedule.extrapolation,
+        final_time: cosimulation.time(),
+        macro_steps: cosimulation.macro_steps(),
+        fmu_calls: cosimulation.fmu_calls(),
+        rows: writer.rows(),
+        output_file,
+        terminated_by,
+        wall_time: started.elapsed(),
+        energy: energy
+            .and_then(EnergyStage::into_manager)
+            .map(|e| e.finish(system)),
+        trace,
+    })
+}
+
+/// What a run does at every macro point: the energy stage, then the row, then the progress.
+struct RunPoints<'a> {
+    energy: Option<EnergyStage>,
+    row: Row<'a>,
+    progress: &'a mut dyn Progress,
+}
+
+impl PointStage for RunPoints<'_> {
+    fn at_point(
+        &mut self,
+        point: usize,
+        system: &System,
+        cosimulation: &mut CoSimulation,
+    ) -> tandem_cosim::Result<()> {
+        if let Some(energy) = &mut self.energy {
+            energy.at_point(point, system, cosimulation)?;
+        }
+        let manager = self.energy.as_ref().and_then(EnergyStage::manager);
+        self.row.write(system, cosimulation, manager)?;
+        if point > 0 {
+            self.progress.update(cosimulation.time());
+        }
+        Ok(())
+    }
+}
+
+/// Where a row goes: the result file, and the in-memory trace when plots are drawn.
+struct Row<'a> {
+    writer: &'a mut CsvWriter,
+    trace: Option<&'a mut Trace>,
+    /// The recorded values of the row being written, kept to spare an allocation per row.
+    recorded: Vec<f64>,
+}
+
+impl Row<'_> {
+    /// Writes the recorded values and the energy columns at the current time.
+    fn write(
+        &mut self,
+        system: &System,
+        cosimulation: &CoSimulation,
+        energy: Option<&EnergyManager>,
+    ) -> Result<()> {
+        self.recorded.clear();
+        self.recorded.extend(
+            system
+                .recorded
+                .iter()
+                .zip(&system.recorded_columns)
+                .map(|(&port, column)| column.show(cosimulation.value(port))),
+        );
+        let energy = energy.map_or_else(Vec::new, EnergyManager::values);
+        if let Some(trace) = self.trace.as_deref_mut() {
+            trace.time.push(cosimulation.time());
+            let values = self.recorded.iter().chain(&energy);
+            for (column, &value) in trace.columns.iter_mut().zip(values) {
+                column.push(value);
+            }
+        }
+        self.writer
+            .write_floats(cosimulation.time(), &[&self.recorded, &energy])
+    }
+}
+
+/// The result file's columns of a run of `system` with the energy correction on or off
+/// (`correct`): the recorded variables, then the energy stage's columns (returned apart too);
+/// refused when a name comes twice.
+pub fn result_columns(system: &System, correct: bool) -> Result<(Vec<String>, Vec<EnergyColumn>)> {
+    let energy_columns = system
+        .energy
+        .as_ref()
+        .map_or_else(Vec::new, |s| energy::setup_columns(s, correct));
+    let header: Vec<String> = system
+        .recorded_columns
+        .iter()
+        .map(|column| column.name.clone())
+        .chain(energy_columns.iter().map(|c| c.name.clone()))
+        .collect();
+    if let Some(twice) = header
+        .iter()
+        .enumerate()
+        .find(|(i, name)| header[..*i].contains(name))
+    {
+        return Err(Error::invalid_value(
+            system.path.display().to_string(),
+            format!(
+                "the result column {} is both a recorded variable and an energy column: rename \
+                 the component",
+                twice.1
+            ),
+        ));
+    }
+    Ok((header, energy_columns))
+}
