@@ -2,7 +2,8 @@
 //! the implicit method: a mass of 1 g on a soft spring and a strong damper to ground, whose
 //! fast mode (-c/m = -1e4 per second) makes Dormand–Prince's steps stability-limited after the
 //! first hundredth of a second. The adjoint then goes through the ESDIRK stages too and must
-//! still agree with central differences of whole runs.
+//! still agree with central differences of whole runs. `tandem run` names the methods that
+//! ran in its summary.
 
 mod common;
 
@@ -53,6 +54,51 @@ fn auto_switches_to_esdirk_on_the_stiff_mass() {
         run.stderr.contains("(auto: dopri5 0–") && run.stderr.contains(", esdirk "),
         "{}",
         run.stderr
+    );
+}
+
+#[test]
+fn tandem_run_names_the_methods_each_model_exchange_component_ran() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, system: String| {
+        let file = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&file, system).unwrap();
+        let output = dir.path().join(format!("{name}.csv"));
+        let run = common::tandem(&[
+            "run",
+            file.to_str().unwrap(),
+            "--output-file",
+            output.to_str().unwrap(),
+        ]);
+        run.assert_success();
+        run.stderr
+    };
+    let auto = run("auto", stiff_mass_system(FmiVersion::Fmi3));
+    let line = auto
+        .lines()
+        .find(|line| line.starts_with("component mass: "))
+        .unwrap_or_else(|| panic!("no line for the component: {auto}"));
+    assert!(
+        line.starts_with("component mass: Model Exchange (auto: dopri5 0–")
+            && line.contains(", esdirk ")
+            && line.contains("(1 switch)), "),
+        "{line}"
+    );
+    let steps: usize = line
+        .split("), ")
+        .nth(1)
+        .and_then(|tail| tail.split(' ').next())
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("no step count: {line}"));
+    assert!(steps > 0, "{line}");
+    let esdirk = stiff_mass_system(FmiVersion::Fmi3).replace(
+        "interface = \"me\"\n",
+        "interface = \"me\"\nsolver = \"esdirk\"\n",
+    );
+    let fixed = run("esdirk", esdirk);
+    assert!(
+        fixed.contains("component mass: Model Exchange (esdirk), "),
+        "{fixed}"
     );
 }
 

@@ -152,6 +152,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         ));
     }
     eprintln!("{line}");
+    for integration in &summary.integrations {
+        eprintln!("{integration}");
+    }
     if let Some(energy) = &summary.energy {
         eprintln!("{energy}");
     }

@@ -13,7 +13,7 @@ use fmi_host::instance::LogSettings;
 use tandem_cosim::coupling::{Extrapolation, ScheduleKind, Threads};
 use tandem_cosim::energy::{self, EnergyColumn, EnergyManager, EnergyReport, EnergyStage};
 use tandem_cosim::macro_loop::{self, PointStage};
-use tandem_cosim::schedule::{self, CoSimulation};
+use tandem_cosim::schedule::{self, CoSimulation, Integration};
 use tandem_cosim::system::{LoadOptions, System};
 use tandem_cosim::time_grid::check_output_size;
 use tandem_cosim::{Error, Result};
@@ -70,6 +70,8 @@ pub struct RunSummary {
     pub wall_time: Duration,
     /// What the energy monitor found, when the system monitors energy.
     pub energy: Option<EnergyReport>,
+    /// What the master's integrator did for each Model Exchange component.
+    pub integrations: Vec<Integration>,
     /// The result rows, when [`RunOptions::keep_trace`] asked for them.
     pub trace: Option<Trace>,
 }
@@ -155,6 +157,7 @@ pub fn run_loaded_watched(
     } = points;
     progress.finish();
     writer.flush()?;
+    let integrations = cosimulation.integrations();
     cosimulation.terminate()?;
     Ok(RunSummary {
         system: system.name(),
@@ -170,6 +173,7 @@ pub fn run_loaded_watched(
         energy: energy
             .and_then(EnergyStage::into_manager)
             .map(|e| e.finish(system)),
+        integrations,
         trace,
     })
 }

@@ -23,6 +23,7 @@
 mod gauss_seidel;
 mod history;
 mod initialization;
+mod integration;
 mod jacobi;
 mod layout;
 mod participant;
@@ -31,6 +32,7 @@ mod snapshot;
 
 pub use history::Hold;
 pub use initialization::observed_ports;
+pub use integration::Integration;
 pub use participant::connections_into;
 pub use recording::{Event, Recorder};
 pub use snapshot::Snapshot;
@@ -196,6 +198,15 @@ impl CoSimulation {
     /// Macro steps taken.
     pub fn macro_steps(&self) -> usize {
         self.macro_steps
+    }
+
+    /// For each Model Exchange participant, in component order, what the master's integrator
+    /// did so far.
+    pub fn integrations(&self) -> Vec<Integration> {
+        self.participants
+            .iter()
+            .filter_map(|participant| participant.integration(self.time))
+            .collect()
     }
 
     /// FMI calls made so far, over all participants.

@@ -7,6 +7,7 @@
 use std::ops::Range;
 
 use super::history::{Histories, Hold, Source};
+use super::integration::Integration;
 use super::recording::{Event, Recorder};
 use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
@@ -261,6 +262,21 @@ impl Participant {
     /// The component name.
     pub fn name(&self) -> &str {
         &self.ports.name
+    }
+
+    /// For a Model Exchange participant, what the master's integrator did so far, up to `end`.
+    pub fn integration(&self, end: f64) -> Option<Integration> {
+        let Engine::ModelExchange(stepper) = &self.engine else {
+            return None;
+        };
+        let solver = stepper.solver();
+        Some(Integration {
+            component: self.ports.name.clone(),
+            method: solver.method(),
+            spans: solver.spans().to_vec(),
+            statistics: stepper.statistics(),
+            end,
+        })
     }
 
     /// FMI calls made so far.

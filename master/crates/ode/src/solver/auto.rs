@@ -88,6 +88,16 @@ impl Auto {
         }
     }
 
+    /// The method it was made with: [`Method::Auto`] when it switches, else the one method it
+    /// runs.
+    pub fn method(&self) -> Method {
+        if self.switching {
+            Method::Auto
+        } else {
+            self.current
+        }
+    }
+
     /// The method the next attempt uses.
     pub fn current(&self) -> Method {
         self.current
