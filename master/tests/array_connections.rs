@@ -1,7 +1,8 @@
 //! Connections of FMI 3.0 arrays in TOML systems, on the Reference-FMUs' StateSpace
 //! (x' = A x + B u, y = C x + D u) and Feedthrough: a whole array to an array of its shape,
 //! an element to a scalar and a scalar to an element, under Jacobi, against the values the
-//! dynamics give; and the connections refused.
+//! dynamics give; the connections refused; and arrays in SSP systems, directly and through
+//! the connectors of a subsystem.
 
 mod common;
 
@@ -169,4 +170,86 @@ fn a_whole_array_and_a_scalar_are_refused() {
         "connection \"a.y -> f.Float64_continuous_input\": shapes differ: a.y is an array of \
          shape [3] and f.Float64_continuous_input a single value",
     );
+}
+
+/// A StateSpace component `name` with its default matrices, as a TOML table.
+fn state_space(name: &str) -> String {
+    format!("[[component]]\nname = \"{name}\"\nfmu = \"StateSpace.fmu\"\n\n")
+}
+
+/// Two StateSpace FMUs with their default matrices (A = B = C = D = I, x0 = 0, u = [1, 2, 3])
+/// as an SSD, `a.y` feeding `b.u`: `nested` puts `b` in a subsystem `inner` reached through its
+/// array connector `u`, else the connection joins the two components directly.
+fn state_space_ssd(nested: bool) -> String {
+    let component = |name: &str, connector: &str, kind: &str| {
+        format!(
+            "<ssd:Component name=\"{name}\" source=\"StateSpace.fmu\"><ssd:Connectors>\
+             <ssd:Connector name=\"{connector}\" kind=\"{kind}\"/></ssd:Connectors></ssd:Component>"
+        )
+    };
+    let a = component("a", "y", "output");
+    let b = component("b", "u", "input");
+    let (elements, connection) = if nested {
+        (
+            format!(
+                "{a}<ssd:System name=\"inner\"><ssd:Connectors>\
+                 <ssd:Connector name=\"u\" kind=\"input\"/></ssd:Connectors>\
+                 <ssd:Elements>{b}</ssd:Elements><ssd:Connections>\
+                 <ssd:Connection startConnector=\"u\" endElement=\"b\" endConnector=\"u\"/>\
+                 </ssd:Connections></ssd:System>"
+            ),
+            "endElement=\"inner\"",
+        )
+    } else {
+        (format!("{a}{b}"), "endElement=\"b\"")
+    };
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <ssd:SystemStructureDescription \
+         xmlns:ssd=\"http://ssp-standard.org/SSP1/SystemStructureDescription\" \
+         xmlns:ssc=\"http://ssp-standard.org/SSP1/SystemStructureCommon\" version=\"1.0\" \
+         name=\"arrays\"><ssd:System name=\"arrays\"><ssd:Elements>{elements}</ssd:Elements>\
+         <ssd:Connections><ssd:Connection startElement=\"a\" startConnector=\"y\" {connection} \
+         endConnector=\"u\"/></ssd:Connections></ssd:System>\
+         <ssd:DefaultExperiment startTime=\"0\" stopTime=\"1\"/></ssd:SystemStructureDescription>"
+    )
+}
+
+#[test]
+fn ssp_arrays_connect_directly_and_through_system_connectors_as_in_toml() {
+    let (a, b) = (state_space("a"), state_space("b"));
+    let toml = System::new(&["a.y -> b.u"], &[&a, &b]);
+    let (toml_header, toml_rows) = toml.run();
+    for nested in [false, true] {
+        let path = toml.dir.path().join(format!("system-{nested}.ssd"));
+        std::fs::write(&path, state_space_ssd(nested)).unwrap();
+        let result = toml.dir.path().join(format!("result-{nested}.csv"));
+        tandem(&[
+            "run",
+            path.to_str().unwrap(),
+            "--step-size",
+            &H.to_string(),
+            "--output-file",
+            result.to_str().unwrap(),
+        ])
+        .assert_success();
+        let (header, rows) = read_csv(&result);
+        let prefix = if nested { "inner.b" } else { "b" };
+        let expected: Vec<String> = toml_header
+            .iter()
+            .map(|name| name.replacen("b.", &format!("{prefix}."), 1))
+            .collect();
+        assert_eq!(header, expected, "nested: {nested}");
+        assert_eq!(
+            rows, toml_rows,
+            "nested: {nested}: the SSD's rows differ from the TOML's"
+        );
+    }
+    // Unconnected, b would follow a exactly (both start alike with u = [1, 2, 3]).
+    let last = toml_rows.last().unwrap();
+    let (a1, b1) = (
+        column(&toml_header, "a.y[1]"),
+        column(&toml_header, "b.y[1]"),
+    );
+    assert!(last[b1] > last[a1] + 1.0, "b received a's output: {last:?}");
 }

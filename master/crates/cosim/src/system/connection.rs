@@ -83,7 +83,7 @@ pub(super) fn resolve(
         let ports = net
             .ends
             .iter()
-            .map(|end| port::resolve(end, components))
+            .map(|end| port::resolve_element(end, components))
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(error)?;
         let outputs: Vec<Port> = ports
@@ -97,7 +97,7 @@ pub(super) fn resolve(
             [from] => {
                 for &to in ports.iter().filter(|&&p| p != from) {
                     connections
-                        .add(from, to, Ends::default(), &net.at)
+                        .add_elementwise(from, to, Ends::default(), &net.at)
                         .map_err(error)?;
                 }
             }
