@@ -227,3 +227,67 @@ fn bad_problems_fail_with_the_file_and_the_problem() {
         );
     }
 }
+
+#[test]
+fn the_call_counting_layer_passes_the_jacobian_adjoint_derivative_on() {
+    use tandem::instance::prelude::*;
+    use tandem::instance::{CountingInstance, LogSettings};
+    use tandem::model_description::InterfaceType;
+
+    let fmu = Fmu::open(&fmus::find("cart_pole", FmiVersion::Fmi3).path).expect("open the FMU");
+    let md = fmu.model_description();
+    let reference = |i: Option<usize>| md.variables[i.expect("a state resolves")].value_reference;
+    let states: Vec<u32> = md.states().into_iter().map(reference).collect();
+    let derivatives: Vec<u32> = md
+        .model_structure
+        .derivatives
+        .iter()
+        .map(|u| reference(md.resolve(u.reference)))
+        .collect();
+    let instantiate = || {
+        let mut instance = fmu
+            .instantiate(
+                InterfaceType::ModelExchange,
+                "plant",
+                LogSettings::default(),
+            )
+            .expect("instantiate");
+        instance
+            .enter_initialization_mode(None, 0.0, None)
+            .expect("initialize");
+        instance.exit_initialization_mode().expect("initialize");
+        // Away from the upright rest, where the second derivatives vanish.
+        instance
+            .enter_continuous_time_mode()
+            .expect("continuous time");
+        let x: Vec<f64> = (0..states.len()).map(|i| 0.3 + 0.2 * i as f64).collect();
+        instance.set_continuous_states(&x).expect("set the states");
+        instance
+    };
+    // A seed on every entry of the Jacobian d derivatives / d states, row-major.
+    let seed: Vec<f64> = (0..derivatives.len() * states.len())
+        .map(|k| 0.25 + k as f64 / 8.0)
+        .collect();
+    let mut direct = instantiate();
+    assert!(direct.provides_jacobian_adjoint_derivative());
+    let mut expected = vec![0.0; states.len()];
+    direct
+        .get_jacobian_adjoint_derivative(&derivatives, &states, &seed, &mut expected)
+        .expect("the FMU's own product");
+    let mut counted = CountingInstance::new(instantiate());
+    let counter = counted.counter();
+    assert!(counted.provides_jacobian_adjoint_derivative());
+    let mut through = vec![0.0; states.len()];
+    counted
+        .get_jacobian_adjoint_derivative(&derivatives, &states, &seed, &mut through)
+        .expect("the product through the counting layer");
+    assert_eq!(through, expected);
+    assert!(expected.iter().any(|&v| v != 0.0), "{expected:?}");
+    assert!(
+        counter
+            .by_function()
+            .contains(&("GetJacobianAdjointDerivative", 1)),
+        "{:?}",
+        counter.by_function()
+    );
+}

@@ -56,6 +56,7 @@ calls!(
     GetNominalsOfContinuousStates,
     GetDirectionalDerivative,
     GetAdjointDerivative,
+    GetJacobianAdjointDerivative,
     GetFMUState,
     SetFMUState,
     FreeFMUState,
@@ -332,6 +333,22 @@ impl PartialDerivatives for CountingInstance {
     ) -> Result<()> {
         self.call(Call::GetAdjointDerivative, |i| {
             i.get_adjoint_derivative(unknowns, knowns, seed, sensitivity)
+        })
+    }
+
+    fn provides_jacobian_adjoint_derivative(&self) -> bool {
+        self.inner.provides_jacobian_adjoint_derivative()
+    }
+
+    fn get_jacobian_adjoint_derivative(
+        &mut self,
+        unknowns: &[u32],
+        knowns: &[u32],
+        seed: &[f64],
+        sensitivity: &mut [f64],
+    ) -> Result<()> {
+        self.call(Call::GetJacobianAdjointDerivative, |i| {
+            i.get_jacobian_adjoint_derivative(unknowns, knowns, seed, sensitivity)
         })
     }
 
