@@ -20,8 +20,9 @@ use super::tape::{lock, SharedTapes, StatePolicy, Tape, TapeRecorder};
 use super::wiring::{wire, SeedMap, Wiring};
 use fmi_host::instance::{FmuInstance, LogSettings};
 use fmi_host::model_description::InterfaceType;
+use tandem_cosim::coupling::ScheduleKind;
 use tandem_cosim::schedule::{CoSimulation, Hooks, Recorder};
-use tandem_cosim::system::{Component, Port, System};
+use tandem_cosim::system::{algebraic_loop, Component, Port, System};
 use tandem_cosim::time_grid::{grid_intervals, grid_point};
 use tandem_cosim::{Error, Result};
 
@@ -173,6 +174,21 @@ impl Problem {
         cost: &CostSpec,
         option: &str,
     ) -> Result<Self> {
+        // The reverse pass follows the macro steps' data flow; the implicit equations of a
+        // solved algebraic loop are not part of it yet.
+        if system.schedule.kind == ScheduleKind::GaussSeidel {
+            if let Some(cycle) = algebraic_loop::find(&system.components, &system.connections) {
+                return Err(Error::InvalidValue {
+                    item: system.path.display().to_string(),
+                    message: format!(
+                        "algebraic loop {}: gradients through the loops Gauss-Seidel solves are \
+                         not available yet; use the jacobi schedule, which breaks the loop with \
+                         a delay of one macro step",
+                        algebraic_loop::describe(&cycle, &system.components)
+                    ),
+                });
+            }
+        }
         // The derivatives of an FMU are taken by value reference, one per input: an element
         // of an array input has none of its own.
         if let Some(c) = system

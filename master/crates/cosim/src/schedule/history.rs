@@ -62,6 +62,13 @@ impl History {
         self.push(time, value, tag);
     }
 
+    /// Replaces the latest sample's value (an algebraic loop solved at its time).
+    pub fn set_latest(&mut self, value: f64) {
+        if let Some(latest) = self.values.last_mut() {
+            *latest = value;
+        }
+    }
+
     /// The latest sample's value (NaN before any sample).
     pub fn latest(&self) -> f64 {
         self.values.last().copied().unwrap_or(f64::NAN)
@@ -164,6 +171,18 @@ impl Histories {
         let tag = self.next_tag(participant);
         for (history, &value) in self.participants[participant].iter_mut().zip(values) {
             history.push(time, value, tag);
+        }
+    }
+
+    /// Replaces the latest value of `source`.
+    pub fn set_latest(&mut self, source: Source, value: f64) {
+        self.participants[source.participant][source.slot].set_latest(value);
+    }
+
+    /// Replaces the latest values of every observed variable of `participant`.
+    pub fn replace_latest(&mut self, participant: usize, values: &[f64]) {
+        for (history, &value) in self.participants[participant].iter_mut().zip(values) {
+            history.set_latest(value);
         }
     }
 

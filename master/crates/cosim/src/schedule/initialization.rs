@@ -1,21 +1,29 @@
 //! Initialization: every participant is instantiated with its parameter and start values and
 //! enters initialization mode; outputs are then propagated to inputs at the start time in
 //! stepping order, one pass per participant (enough for any chain of direct feedthrough, and
-//! as many fixed-point passes for a loop under Jacobi); finally all leave initialization mode
-//! and their values at the start time become the first communicated values.
+//! as many fixed-point passes for a loop under Jacobi), and under Gauss-Seidel the algebraic
+//! loops are solved to tolerance; finally all leave initialization mode and their values at
+//! the start time become the first communicated values.
 
+use super::algebraic_loops::LoopSolver;
 use super::{Histories, Hooks, Participant, Source};
+use crate::coupling::ScheduleKind;
 use crate::error::{Error, Result};
 use crate::system::{Port, System};
 use fmi_host::instance::{CountingInstance, LogSettings};
 
-/// The initialized participants, the histories holding their values at the start time, and
-/// per component the ports it observes (in the order of its history slots).
-pub(super) fn run(
-    system: &System,
-    log: &LogSettings,
-    hooks: Hooks<'_>,
-) -> Result<(Vec<Participant>, Histories, Vec<Vec<Port>>)> {
+/// What initialization leaves: the participants, the histories holding their values at the
+/// start time, per component the ports it observes (in the order of its history slots), and
+/// under Gauss-Seidel the solver of the system's algebraic loops, if it has any.
+pub(super) struct Initialized {
+    pub(super) participants: Vec<Participant>,
+    pub(super) histories: Histories,
+    pub(super) observed: Vec<Vec<Port>>,
+    pub(super) loops: Option<LoopSolver>,
+}
+
+/// Initializes every participant of `system`.
+pub(super) fn run(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Result<Initialized> {
     let observed = observed_ports(system);
     let slot_of = |port: Port| Source {
         participant: port.component,
@@ -65,11 +73,23 @@ pub(super) fn run(
             histories.reset(i, start, values);
         }
     }
+    let loops = match system.schedule.kind {
+        ScheduleKind::GaussSeidel => LoopSolver::new(system, &observed),
+        ScheduleKind::Jacobi => None,
+    };
+    if let Some(loops) = &loops {
+        loops.solve(&mut participants, &mut histories, order, start, 0)?;
+    }
     for participant in &mut participants {
         participant.exit_initialization_mode(&histories, start)?;
     }
     observe_all(&mut participants, &mut histories, order, start)?;
-    Ok((participants, histories, observed))
+    Ok(Initialized {
+        participants,
+        histories,
+        observed,
+        loops,
+    })
 }
 
 /// Reads every participant's observed values at `start` into fresh histories.

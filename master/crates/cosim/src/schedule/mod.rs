@@ -20,6 +20,7 @@
 //! A caller may hook into a run ([`Hooks`]): create the instances itself and give every
 //! participant a [`Recorder`] that hears of each input written, step taken and value read.
 
+mod algebraic_loops;
 mod gauss_seidel;
 mod history;
 mod initialization;
@@ -80,6 +81,8 @@ pub struct CoSimulation {
     histories: Histories,
     /// Per component, the ports it observes, in the order of its history slots.
     observed: Vec<Vec<Port>>,
+    /// Under Gauss-Seidel, the solver of the system's algebraic loops, if it has any.
+    loops: Option<algebraic_loops::LoopSolver>,
     schedule: ScheduleSettings,
     time: f64,
     macro_steps: usize,
@@ -94,7 +97,12 @@ impl CoSimulation {
 
     /// [`CoSimulation::initialize`] with the caller's `hooks`.
     pub fn initialize_with(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Result<Self> {
-        let (participants, histories, observed) = initialization::run(system, log, hooks)?;
+        let initialization::Initialized {
+            participants,
+            histories,
+            observed,
+            loops,
+        } = initialization::run(system, log, hooks)?;
         let jacobi = match system.schedule.kind {
             ScheduleKind::Jacobi => Some(jacobi::Jacobi::new(
                 system.schedule.threads,
@@ -108,6 +116,7 @@ impl CoSimulation {
             jacobi,
             histories,
             observed,
+            loops,
             schedule: system.schedule.clone(),
             time: system.start,
             macro_steps: 0,
@@ -129,6 +138,10 @@ impl CoSimulation {
                 degree,
             )?,
         };
+        if let (Progress::Reached, Some(loops)) = (&progress, &self.loops) {
+            let order = &self.schedule.order;
+            loops.solve(participants, histories, order, to, degree)?;
+        }
         if progress == Progress::Reached {
             self.time = to;
             self.macro_steps += 1;

@@ -1,0 +1,99 @@
+//! Algebraic loops under Gauss-Seidel, on two Reference-FMU Feedthrough components whose
+//! output equals their input at every instant: `a.u = b.y` and `b.u = f a.y + o` close a loop
+//! whose solution is `a.y = b.y = o / (1 - f)`. Gauss-Seidel solves it at the start and at
+//! every communication point, whatever the order and the FMI version; a loop without a unique
+//! solution (`f = 1`) is an error naming the loop; gradients refuse such systems.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{read_csv, tandem};
+
+const OUTPUT: &str = "Float64_continuous_output";
+const INPUT: &str = "Float64_continuous_input";
+
+/// The Reference FMU Feedthrough of FMI `version` ("2" or "3").
+fn feedthrough(version: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "tests/fixtures/reference-fmus/fmi{version}/Feedthrough.fmu"
+    ))
+}
+
+/// The loop with `b.u = factor a.y + offset`, stepped in `order`, written into `dir`.
+fn looped(dir: &Path, version: &str, order: [&str; 2], factor: f64, offset: f64) -> PathBuf {
+    let fmu = feedthrough(version);
+    let component = |name: &str| format!("[[component]]\nname = \"{name}\"\nfmu = {fmu:?}\n\n");
+    let text = format!(
+        "[experiment]\nstop = 1.0\nstep = 0.1\n\n\
+         [schedule]\nkind = \"gauss-seidel\"\norder = [\"{}\", \"{}\"]\n\n{}{}\
+         [[connection]]\nfrom = \"a.{OUTPUT}\"\nto = \"b.{INPUT}\"\nfactor = {factor:?}\noffset = {offset:?}\n\n\
+         [[connection]]\nfrom = \"b.{OUTPUT}\"\nto = \"a.{INPUT}\"\n\n\
+         [output]\nvariables = [\"a.{OUTPUT}\", \"b.{OUTPUT}\"]\n",
+        order[0],
+        order[1],
+        component("a"),
+        component("b"),
+    );
+    let path = dir.join("loop.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn gauss_seidel_solves_the_loop_at_the_start_and_every_communication_point() {
+    let dir = tempfile::tempdir().unwrap();
+    for version in ["2", "3"] {
+        for order in [["a", "b"], ["b", "a"]] {
+            for (factor, offset) in [(0.5, 1.0), (-3.0, 2.0), (2.0, -0.25)] {
+                let system = looped(dir.path(), version, order, factor, offset);
+                let result = dir.path().join("result.csv");
+                let run = tandem(&[
+                    "run",
+                    system.to_str().unwrap(),
+                    "--output-file",
+                    result.to_str().unwrap(),
+                ]);
+                run.assert_success();
+                let (_, rows) = read_csv(&result);
+                assert_eq!(rows.len(), 11, "{}", run.stderr);
+                let expected = offset / (1.0 - factor);
+                for row in &rows {
+                    for &value in &row[1..] {
+                        assert!(
+                            (value - expected).abs() <= 1e-10 * expected.abs().max(1.0),
+                            "FMI {version}, order {order:?}, f = {factor}, o = {offset}: \
+                             {value} at t = {}, expected {expected}",
+                            row[0]
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_loop_without_a_unique_solution_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let system = looped(dir.path(), "3", ["a", "b"], 1.0, 1.0);
+    tandem(&["run", system.to_str().unwrap(), "--output-file", "-"]).assert_fails_with(&format!(
+        "simulation failed at t = 0: algebraic loop a.{OUTPUT} -> b.{INPUT} -> b.{OUTPUT} -> \
+             a.{INPUT} -> a.{OUTPUT}: its equations have no unique solution"
+    ));
+}
+
+#[test]
+fn gradients_refuse_the_loops_gauss_seidel_solves() {
+    let dir = tempfile::tempdir().unwrap();
+    let system = looped(dir.path(), "3", ["a", "b"], 0.5, 1.0);
+    tandem(&[
+        "gradient",
+        system.to_str().unwrap(),
+        "--parameters",
+        "a.Float64_tunable_parameter",
+        "--cost",
+        &format!("final:a.{OUTPUT}"),
+    ])
+    .assert_fails_with("gradients through the loops Gauss-Seidel solves are not available yet");
+}
