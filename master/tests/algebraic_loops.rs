@@ -2,12 +2,15 @@
 //! output equals their input at every instant: `a.u = b.y` and `b.u = f a.y + o` close a loop
 //! whose solution is `a.y = b.y = o / (1 - f)`. Gauss-Seidel solves it at the start and at
 //! every communication point, whatever the order and the FMI version; a loop without a unique
-//! solution (`f = 1`) is an error naming the loop; gradients refuse such systems.
+//! solution (`f = 1`) is an error naming the loop; gradients refuse such systems. On the double
+//! oscillator with mass1's acceleration fed to the spring's x_a, the loop's values change at
+//! every point, and the solved loop holds at every one.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
+use common::double_oscillator::Setup;
 use common::{read_csv, tandem};
 
 const OUTPUT: &str = "Float64_continuous_output";
@@ -96,4 +99,70 @@ fn gradients_refuse_the_loops_gauss_seidel_solves() {
         &format!("final:a.{OUTPUT}"),
     ])
     .assert_fails_with("gradients through the loops Gauss-Seidel solves are not available yet");
+}
+
+#[test]
+fn a_loop_whose_values_change_holds_at_every_communication_point() {
+    // mass1.acceleration depends directly on its force input F, which the spring computes
+    // from x_a: a loop, solved anew at every point as the masses move. (The FMU's
+    // acceleration is declared in metres so that it may feed a position.)
+    let dir = tempfile::tempdir().unwrap();
+    let fmu = dir.path().join("mass-in-metres.fmu");
+    let edited =
+        common::fmu_with_model_description("mass", &[(r#"unit="m/s2"/>"#, r#"unit="m"/>"#)]);
+    std::fs::write(&fmu, edited).unwrap();
+    let mass = tandem_tests::fmus::find("mass", tandem_tests::fmus::FmiVersion::Fmi3)
+        .path
+        .display()
+        .to_string();
+    let setup = Setup {
+        stop: 0.5,
+        ..Setup::gauss_seidel(["mass1", "spring", "mass2"], "zoh", 1e-2)
+    };
+    let text = setup
+        .toml()
+        .replacen(
+            "\"mass1.position -> spring.x_a\"",
+            "\"mass1.acceleration -> spring.x_a\"",
+            1,
+        )
+        .replacen(
+            &format!("fmu = '{mass}'"),
+            &format!("fmu = '{}'", fmu.display()),
+            1,
+        )
+        .replacen(
+            "variables = [",
+            "variables = [\"mass1.F\", \"mass1.acceleration\", \"spring.x_a\", ",
+            1,
+        );
+    let system = dir.path().join("looped.toml");
+    std::fs::write(&system, text).unwrap();
+    let result = dir.path().join("result.csv");
+    tandem(&[
+        "run",
+        system.to_str().unwrap(),
+        "--output-file",
+        result.to_str().unwrap(),
+    ])
+    .assert_success();
+    let (header, rows) = read_csv(&result);
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (force, acceleration) = (column("mass1.F"), column("mass1.acceleration"));
+    let (x_a, f_a) = (column("spring.x_a"), column("spring.f_a"));
+    assert_eq!(rows.len(), 51);
+    let mut changes = 0;
+    for pair in rows.windows(2) {
+        changes += usize::from(pair[1][f_a] != pair[0][f_a]);
+    }
+    assert!(changes > 40, "the loop's values change: {changes} changes");
+    for row in &rows {
+        let scale = row[f_a].abs().max(1.0);
+        assert!(
+            (row[force] - row[f_a]).abs() <= 1e-10 * scale
+                && (row[x_a] - row[acceleration]).abs() <= 1e-10 * row[acceleration].abs().max(1.0),
+            "the loop does not hold at t = {}: {row:?}",
+            row[0]
+        );
+    }
 }

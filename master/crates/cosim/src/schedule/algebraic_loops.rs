@@ -10,8 +10,13 @@
 //! `G` by forward differences (one pass per tear value), to a relative tolerance of 1e-12; a
 //! loop without a unique solution, or one that does not converge in 20 iterations, is an
 //! error naming the loop, the residual and the iterations.
+//!
+//! The factors of `I - dG/dv` are kept from one point to the next, as an implicit integrator
+//! keeps its iteration matrix, and made afresh only when an iteration with them fails to cut
+//! the residual by ten: a loop whose Jacobian changes slowly then costs one or two passes per
+//! point, and the points after the first allocate nothing.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::{DMatrix, DVector, Dyn, LU};
 
 use super::history::{Histories, Source};
 use super::participant::Participant;
@@ -32,6 +37,58 @@ pub(super) struct LoopSolver {
     tears: Vec<Source>,
     /// The first loop found, for messages: `a.y -> b.u -> b.z -> a.y`.
     description: String,
+    /// The LU factors of `I - dG/dv` at an earlier iterate, while Newton converges with them.
+    kept: Option<LU<f64, Dyn, Dyn>>,
+    /// The tear values, their images under a pass, and the Newton step.
+    v: DVector<f64>,
+    g: DVector<f64>,
+    step: DVector<f64>,
+}
+
+/// What a pass needs besides the tear values.
+struct Pass<'a> {
+    tears: &'a [Source],
+    participants: &'a mut [Participant],
+    histories: &'a mut Histories,
+    order: &'a [usize],
+    time: f64,
+    degree: usize,
+}
+
+impl Pass<'_> {
+    /// Sets the tear values `v`, lets every participant in order take its inputs and give its
+    /// outputs, and writes the tear outputs' new values into `g`.
+    fn run(&mut self, v: &DVector<f64>, g: &mut DVector<f64>) -> Result<()> {
+        for (&tear, &value) in self.tears.iter().zip(v.iter()) {
+            self.histories.set_latest(tear, value);
+        }
+        for &i in self.order {
+            self.participants[i].set_inputs(self.histories, self.time, self.degree)?;
+            let values = self.participants[i].observe(self.time)?;
+            self.histories.replace_latest(i, values);
+        }
+        for (out, &tear) in g.iter_mut().zip(self.tears) {
+            *out = self.histories.latest(tear);
+        }
+        Ok(())
+    }
+
+    /// The LU factors of `I - dG/dv` at `v`, whose image is `g`, by forward differences.
+    fn factors(&mut self, v: &DVector<f64>, g: &DVector<f64>) -> Result<LU<f64, Dyn, Dyn>> {
+        let n = v.len();
+        let mut matrix = DMatrix::<f64>::identity(n, n);
+        let (mut shifted, mut image) = (v.clone(), DVector::zeros(n));
+        for j in 0..n {
+            let h = f64::EPSILON.sqrt() * v[j].abs().max(1.0);
+            shifted[j] = v[j] + h;
+            self.run(&shifted, &mut image)?;
+            shifted[j] = v[j];
+            for i in 0..n {
+                matrix[(i, j)] -= (image[i] - g[i]) / h;
+            }
+        }
+        Ok(matrix.lu())
+    }
 }
 
 impl LoopSolver {
@@ -64,78 +121,80 @@ impl LoopSolver {
                 tears.push(source);
             }
         }
+        let n = tears.len();
         Some(LoopSolver {
             tears,
             description: algebraic_loop::describe(&cycle, &system.components),
+            kept: None,
+            v: DVector::zeros(n),
+            g: DVector::zeros(n),
+            step: DVector::zeros(n),
         })
     }
 
     /// Makes the values communicated at `time` satisfy the loops: on return the latest values
     /// in `histories` and the participants' inputs are consistent.
     pub(super) fn solve(
-        &self,
+        &mut self,
         participants: &mut [Participant],
         histories: &mut Histories,
         order: &[usize],
         time: f64,
         degree: usize,
     ) -> Result<()> {
-        let n = self.tears.len();
-        let mut v = DVector::from_iterator(n, self.tears.iter().map(|&t| histories.latest(t)));
-        let mut pass = |v: &DVector<f64>| -> Result<DVector<f64>> {
-            for (&tear, &value) in self.tears.iter().zip(v.iter()) {
-                histories.set_latest(tear, value);
-            }
-            for &i in order {
-                participants[i].set_inputs(histories, time, degree)?;
-                let values = participants[i].observe(time)?;
-                histories.replace_latest(i, values);
-            }
-            Ok(DVector::from_iterator(
-                n,
-                self.tears.iter().map(|&tear| histories.latest(tear)),
-            ))
+        for (value, &tear) in self.v.iter_mut().zip(&self.tears) {
+            *value = histories.latest(tear);
+        }
+        let mut pass = Pass {
+            tears: &self.tears,
+            participants,
+            histories,
+            order,
+            time,
+            degree,
         };
+        let (v, g, step) = (&mut self.v, &mut self.g, &mut self.step);
         let mut residual = f64::INFINITY;
         for iteration in 0..=MAX_ITERATIONS {
-            let g = pass(&v)?;
-            let r = &g - &v;
-            residual = r.amax();
-            let satisfied = r
-                .iter()
-                .zip(g.iter())
-                .all(|(&r, &g)| r.abs() <= TOLERANCE * g.abs().max(1.0));
+            pass.run(v, g)?;
+            let previous = residual;
+            residual = 0.0;
+            let mut satisfied = true;
+            for (&image, &value) in g.iter().zip(v.iter()) {
+                let change = (image - value).abs();
+                residual = residual.max(change);
+                satisfied &= change <= TOLERANCE * image.abs().max(1.0);
+            }
             if satisfied {
                 return Ok(());
             }
             if iteration == MAX_ITERATIONS {
                 break;
             }
-            // d G / d v by forward differences, one pass per tear value.
-            let mut jacobian = DMatrix::<f64>::identity(n, n);
-            for j in 0..n {
-                let h = f64::EPSILON.sqrt() * v[j].abs().max(1.0);
-                let mut shifted = v.clone();
-                shifted[j] += h;
-                let column = (pass(&shifted)? - &g) / h;
-                jacobian.set_column(j, &(jacobian.column(j) - column));
+            // Factors that did not cut the residual by ten are made afresh, at this iterate.
+            let fresh = self.kept.is_none() || residual > 0.1 * previous;
+            if fresh {
+                self.kept = Some(pass.factors(v, g)?);
             }
-            let step = jacobian
-                .lu()
-                .solve(&r)
-                .filter(|s| s.iter().all(|x| x.is_finite()));
-            let Some(step) = step else {
+            step.copy_from(g);
+            *step -= &*v;
+            let factors = self.kept.as_ref().expect("made above");
+            if !factors.solve_mut(step) || step.iter().any(|x| !x.is_finite()) {
+                if !fresh {
+                    self.kept = None;
+                    continue;
+                }
                 return Err(Error::simulation(
                     time,
                     format!(
                         "algebraic loop {}: its equations have no unique solution (the \
-                         Jacobian of the loop is singular; residual {residual:e} after {} \
-                         Newton iterations)",
-                        self.description, iteration
+                         Jacobian of the loop is singular; residual {residual:e} after \
+                         {iteration} Newton iterations)",
+                        self.description
                     ),
                 ));
-            };
-            v += step;
+            }
+            *v += &*step;
         }
         Err(Error::simulation(
             time,

@@ -73,11 +73,11 @@ pub(super) fn run(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Resul
             histories.reset(i, start, values);
         }
     }
-    let loops = match system.schedule.kind {
+    let mut loops = match system.schedule.kind {
         ScheduleKind::GaussSeidel => LoopSolver::new(system, &observed),
         ScheduleKind::Jacobi => None,
     };
-    if let Some(loops) = &loops {
+    if let Some(loops) = &mut loops {
         loops.solve(&mut participants, &mut histories, order, start, 0)?;
     }
     for participant in &mut participants {

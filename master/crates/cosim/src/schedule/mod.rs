@@ -138,7 +138,7 @@ impl CoSimulation {
                 degree,
             )?,
         };
-        if let (Progress::Reached, Some(loops)) = (&progress, &self.loops) {
+        if let (Progress::Reached, Some(loops)) = (&progress, &mut self.loops) {
             let order = &self.schedule.order;
             loops.solve(participants, histories, order, to, degree)?;
         }
