@@ -103,39 +103,17 @@ fn gradients_refuse_the_loops_gauss_seidel_solves() {
 
 #[test]
 fn a_loop_whose_values_change_holds_at_every_communication_point() {
-    // mass1.acceleration depends directly on its force input F, which the spring computes
-    // from x_a: a loop, solved anew at every point as the masses move. (The FMU's
-    // acceleration is declared in metres so that it may feed a position.)
+    // A loop solved anew at every point as the masses move.
     let dir = tempfile::tempdir().unwrap();
-    let fmu = dir.path().join("mass-in-metres.fmu");
-    let edited =
-        common::fmu_with_model_description("mass", &[(r#"unit="m/s2"/>"#, r#"unit="m"/>"#)]);
-    std::fs::write(&fmu, edited).unwrap();
-    let mass = tandem_tests::fmus::find("mass", tandem_tests::fmus::FmiVersion::Fmi3)
-        .path
-        .display()
-        .to_string();
     let setup = Setup {
         stop: 0.5,
         ..Setup::gauss_seidel(["mass1", "spring", "mass2"], "zoh", 1e-2)
     };
-    let text = setup
-        .toml()
-        .replacen(
-            "\"mass1.position -> spring.x_a\"",
-            "\"mass1.acceleration -> spring.x_a\"",
-            1,
-        )
-        .replacen(
-            &format!("fmu = '{mass}'"),
-            &format!("fmu = '{}'", fmu.display()),
-            1,
-        )
-        .replacen(
-            "variables = [",
-            "variables = [\"mass1.F\", \"mass1.acceleration\", \"spring.x_a\", ",
-            1,
-        );
+    let text = setup.acceleration_loop_toml(dir.path()).replacen(
+        "variables = [",
+        "variables = [\"mass1.F\", \"mass1.acceleration\", \"spring.x_a\", ",
+        1,
+    );
     let system = dir.path().join("looped.toml");
     std::fs::write(&system, text).unwrap();
     let result = dir.path().join("result.csv");

@@ -19,30 +19,11 @@ static ALLOCATOR: Counting = Counting;
 #[test]
 fn macro_steps_through_a_solved_loop_allocate_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let fmu = dir.path().join("mass-in-metres.fmu");
-    let edited =
-        common::fmu_with_model_description("mass", &[(r#"unit="m/s2"/>"#, r#"unit="m"/>"#)]);
-    std::fs::write(&fmu, edited).unwrap();
-    let mass = tandem_tests::fmus::find("mass", tandem_tests::fmus::FmiVersion::Fmi3)
-        .path
-        .display()
-        .to_string();
     let setup = Setup {
         stop: 10.0,
         ..Setup::gauss_seidel(["mass1", "spring", "mass2"], "zoh", 1e-3)
     };
-    let text = setup
-        .toml()
-        .replacen(
-            "\"mass1.position -> spring.x_a\"",
-            "\"mass1.acceleration -> spring.x_a\"",
-            1,
-        )
-        .replacen(
-            &format!("fmu = '{mass}'"),
-            &format!("fmu = '{}'", fmu.display()),
-            1,
-        );
+    let text = setup.acceleration_loop_toml(dir.path());
     let path = dir.path().join("looped.toml");
     std::fs::write(&path, text).unwrap();
     let system = System::load(&path, LoadOptions::default()).unwrap();

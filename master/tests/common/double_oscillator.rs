@@ -144,6 +144,32 @@ variables = ["mass1.position", "mass2.position", "mass1.velocity", "mass2.veloci
         )
     }
 
+    /// The system file with an algebraic loop: mass1's acceleration, which depends directly
+    /// on its force input, feeds the spring's x_a, from which the spring computes that force.
+    /// mass1 is then an FMU (written into `dir`) whose acceleration is declared in metres, so
+    /// that it may feed a position.
+    pub fn acceleration_loop_toml(&self, dir: &Path) -> String {
+        let fmu = dir.join("mass-in-metres.fmu");
+        let edited =
+            super::fmu_with_model_description("mass", &[(r#"unit="m/s2"/>"#, r#"unit="m"/>"#)]);
+        std::fs::write(&fmu, edited).expect("write the edited FMU");
+        let mass = fmus::find("mass", FmiVersion::Fmi3)
+            .path
+            .display()
+            .to_string();
+        self.toml()
+            .replacen(
+                "\"mass1.position -> spring.x_a\"",
+                "\"mass1.acceleration -> spring.x_a\"",
+                1,
+            )
+            .replacen(
+                &format!("fmu = '{mass}'"),
+                &format!("fmu = '{}'", fmu.display()),
+                1,
+            )
+    }
+
     /// Writes the system file into `dir` and returns its path.
     pub fn write(&self, dir: &Path) -> PathBuf {
         let path = dir.join("double-oscillator.toml");
