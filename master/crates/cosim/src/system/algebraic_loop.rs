@@ -1,6 +1,7 @@
 //! Algebraic loops: cycles of connections closed through direct feedthrough, that is through
 //! outputs that depend on inputs of the same component at the same instant (read from the
-//! ModelStructure). Gauss-Seidel cannot order the components of such a cycle.
+//! ModelStructure). Jacobi breaks such a cycle with its one-step delay; Gauss-Seidel solves it
+//! at every communication point (`schedule/algebraic_loops.rs`).
 
 use std::collections::HashMap;
 
