@@ -223,16 +223,16 @@ impl PointStage for GradientPoints<'_> {
     }
 }
 
-/// Runs the macro points `points` of a gradient run of `system`, with `points` acting at each:
+/// Runs the macro points `points` of a gradient run of `system`, with `work` acting at each:
 /// the one macro-step loop, where a component ending the run early is an error (a cost and
 /// its gradient need the whole run).
 pub fn run_points(
     cosimulation: &mut CoSimulation,
     system: &System,
     points: RangeInclusive<usize>,
-    stages: &mut GradientPoints<'_>,
+    work: &mut GradientPoints<'_>,
 ) -> Result<()> {
-    match macro_loop::drive(cosimulation, system, points, stages)? {
+    match macro_loop::drive(cosimulation, system, points, work)? {
         Progress::Reached => Ok(()),
         Progress::Terminated { component, time } => Err(Error::Simulation {
             time,

@@ -144,6 +144,7 @@ pub fn run_loaded_watched(
             writer: &mut writer,
             trace: trace.as_mut(),
             recorded: Vec::with_capacity(system.recorded.len()),
+            energy: Vec::new(),
         },
         progress,
     };
@@ -208,8 +209,10 @@ impl PointStage for RunPoints<'_> {
 struct Row<'a> {
     writer: &'a mut CsvWriter,
     trace: Option<&'a mut Trace>,
-    /// The recorded values of the row being written, kept to spare an allocation per row.
+    /// The recorded values and the energy columns of the row being written, kept to spare
+    /// allocations per row.
     recorded: Vec<f64>,
+    energy: Vec<f64>,
 }
 
 impl Row<'_> {
@@ -228,16 +231,19 @@ impl Row<'_> {
                 .zip(&system.recorded_columns)
                 .map(|(&port, column)| column.show(cosimulation.value(port))),
         );
-        let energy = energy.map_or_else(Vec::new, EnergyManager::values);
+        match energy {
+            Some(manager) => manager.write_values(&mut self.energy),
+            None => self.energy.clear(),
+        }
         if let Some(trace) = self.trace.as_deref_mut() {
             trace.time.push(cosimulation.time());
-            let values = self.recorded.iter().chain(&energy);
+            let values = self.recorded.iter().chain(&self.energy);
             for (column, &value) in trace.columns.iter_mut().zip(values) {
                 column.push(value);
             }
         }
         self.writer
-            .write_floats(cosimulation.time(), &[&self.recorded, &energy])
+            .write_floats(cosimulation.time(), &[&self.recorded, &self.energy])
     }
 }
 

@@ -180,9 +180,11 @@ impl EnergyManager {
         self.bonds[bond].correction.as_ref()
     }
 
-    /// The current values of the columns [`setup_columns`] names, in its order.
-    pub fn values(&self) -> Vec<f64> {
-        let mut values: Vec<f64> = self.energy.into_iter().collect();
+    /// Replaces `values` by the current values of the columns [`setup_columns`] names, in its
+    /// order (into the caller's buffer: a run writes them at every macro point).
+    pub fn write_values(&self, values: &mut Vec<f64>) {
+        values.clear();
+        values.extend(self.energy);
         for run in &self.bonds {
             values.push(run.monitor.power());
             values.push(run.monitor.energy());
@@ -191,7 +193,6 @@ impl EnergyManager {
                 values.push(correction.leftover());
             }
         }
-        values
     }
 
     /// The summary of the run so far, with the warnings of the whole run.
@@ -247,7 +248,7 @@ pub fn next_step(system: &System, time: f64) -> f64 {
 }
 
 /// The columns a run of `setup` adds to the result file, with the correction on or off, in the
-/// order of [`EnergyManager::values`].
+/// order of [`EnergyManager::write_values`].
 pub fn setup_columns(setup: &EnergySetup, correct: bool) -> Vec<EnergyColumn> {
     let mut columns = Vec::new();
     let mut column =
