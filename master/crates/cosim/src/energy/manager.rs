@@ -45,6 +45,10 @@ struct BondRun {
     monitor: BondMonitor,
     correction: Option<Correction>,
     watch: Watch,
+    /// The effort and flow read at the latest communication point (kept, so that a macro step
+    /// allocates nothing).
+    effort: Vec<f64>,
+    flow: Vec<f64>,
 }
 
 /// Monitoring (and correction) of a running co-simulation.
@@ -116,11 +120,14 @@ impl EnergyManager {
                     }
                     (Err(_), false) => 0.0,
                 };
+                let (effort, flow) = (
+                    values(cosimulation, &bond.effort),
+                    values(cosimulation, &bond.flow),
+                );
                 Ok(BondRun {
-                    monitor: BondMonitor::new(
-                        values(cosimulation, &bond.effort),
-                        values(cosimulation, &bond.flow),
-                    ),
+                    monitor: BondMonitor::new(effort.clone(), flow.clone()),
+                    effort,
+                    flow,
                     correction: correct.then(|| {
                         let law = CorrectionLaw {
                             mu,
@@ -154,13 +161,13 @@ impl EnergyManager {
         let step = time - self.time;
         let next_step = next_step(system, time);
         for run in &mut self.bonds {
-            let effort = values(cosimulation, &run.bond.effort);
-            let flow = values(cosimulation, &run.bond.flow);
-            let power = run.monitor.advance(&effort, &flow, step);
+            read(cosimulation, &run.bond.effort, &mut run.effort);
+            read(cosimulation, &run.bond.flow, &mut run.flow);
+            let power = run.monitor.advance(&run.effort, &run.flow, step);
             run.watch
-                .record(time, step, power, net_power(run, power, &flow));
+                .record(time, step, power, net_power(run, power, &run.flow));
             if let Some(correction) = &mut run.correction {
-                let force = correction.update(power, step, &effort, &flow, next_step);
+                let force = correction.update(power, step, &run.effort, &run.flow, next_step);
                 for (&input, &value) in run.bond.corrected.iter().zip(force) {
                     let applied = cosimulation.set_input_offset(input, value);
                     assert!(
@@ -289,6 +296,13 @@ fn net_power(run: &BondRun, power: f64, flow: &[f64]) -> f64 {
 /// The latest communicated values of `ports`.
 fn values(cosimulation: &CoSimulation, ports: &[Port]) -> Vec<f64> {
     ports.iter().map(|&port| cosimulation.value(port)).collect()
+}
+
+/// The latest communicated values of `ports`, into `values` (of their length).
+fn read(cosimulation: &CoSimulation, ports: &[Port], values: &mut [f64]) {
+    for (value, &port) in values.iter_mut().zip(ports) {
+        *value = cosimulation.value(port);
+    }
 }
 
 impl fmt::Display for EnergyReport {
