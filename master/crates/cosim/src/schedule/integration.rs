@@ -5,7 +5,7 @@
 use std::fmt;
 
 use tandem_ode::model_exchange::Statistics;
-use tandem_ode::solver::{describe_spans, Method, Span};
+use tandem_ode::solver::{describe_solver, Method, Span};
 
 /// The integration of one Model Exchange component.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,14 +26,8 @@ pub struct Integration {
 /// (3 rejected), 0 events`.
 impl fmt::Display for Integration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "component {}: Model Exchange ({}",
-            self.component, self.method
-        )?;
-        if self.method == Method::Auto {
-            write!(f, ": {}", describe_spans(&self.spans, self.end))?;
-        }
+        let solver = describe_solver(self.method, &self.spans, self.end);
+        write!(f, "component {}: Model Exchange ({solver}", self.component)?;
         let Statistics {
             steps,
             rejected_steps,

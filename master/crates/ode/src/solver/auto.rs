@@ -287,6 +287,16 @@ impl Interpolant for AutoDense {
     }
 }
 
+/// A solver in words for a run that ended at `end`: the method, and for one that changes
+/// methods (auto) with the `spans` it recorded, which method ran over which interval.
+pub fn describe_solver(method: Method, spans: &[Span], end: f64) -> String {
+    if method != Method::Auto || spans.is_empty() {
+        method.to_string()
+    } else {
+        format!("{method}: {}", describe_spans(spans, end))
+    }
+}
+
 /// The spans of a run that ended at `end`, in words: "dopri5 0–0.0123, esdirk 0.0123–1e8
 /// (1 switch)", or the one method that ran.
 pub fn describe_spans(spans: &[Span], end: f64) -> String {

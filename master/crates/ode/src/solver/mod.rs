@@ -15,7 +15,7 @@ mod spectral_radius;
 mod stepper;
 mod stiffness;
 
-pub use auto::{describe_spans, Auto, AutoDense, Span};
+pub use auto::{describe_solver, describe_spans, Auto, AutoDense, Span};
 pub use dopri5::{DenseOutput, DormandPrince};
 pub use esdirk::{Esdirk, EsdirkStatistics, HermiteOutput};
 pub use initial_step::initial_step;

@@ -27,7 +27,7 @@ use tandem_cosim::column::Column;
 use tandem_cosim::start_values::{self, StartValue};
 use tandem_cosim::time_grid::{check_interval, check_output_size, check_step};
 use tandem_cosim::{Error, Result};
-use tandem_ode::solver::{describe_spans, Method, Span};
+use tandem_ode::solver::{describe_solver, Method, Span};
 
 /// Everything `tandem simulate` can be told.
 #[derive(Clone, Default)]
@@ -157,14 +157,7 @@ impl SimulationSummary {
     /// The solver in words; for auto, which method ran over which interval.
     pub fn solver_description(&self) -> String {
         let solver = self.solver.unwrap_or_default();
-        if self.solver_spans.is_empty() {
-            solver.to_string()
-        } else {
-            format!(
-                "{solver}: {}",
-                describe_spans(&self.solver_spans, self.final_time)
-            )
-        }
+        describe_solver(solver, &self.solver_spans, self.final_time)
     }
 }
 
