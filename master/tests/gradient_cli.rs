@@ -98,7 +98,7 @@ fn gradient_names_bad_costs_and_data() {
     run("", 1.0, &p).assert_fails_with("a least-squares cost needs measurements: give --data");
     run("", 1.0, &with(&p, &["--cost", "median"])).assert_fails_with("\"median\" is no cost");
     run("", 1.0, &with(&p, &["--cost", "integral:plant.u0"]))
-        .assert_fails_with("u0 is a input Float64 variable; the cost takes scalar float outputs");
+        .assert_fails_with("u0 is a input Float64 variable; the cost takes float outputs");
     run(
         "",
         1.0,

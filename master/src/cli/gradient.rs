@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::name_list;
 use super::print_table;
 use super::run::Switch;
 use super::stdout::out;
@@ -34,7 +35,7 @@ pub struct ProblemArgs {
     #[arg(long)]
     pub data: Option<PathBuf>,
     /// Weights of measured columns, component.output=weight (default 1).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long)]
     pub weights: Vec<String>,
     /// Keep FMU states at every k-th macro point for the adjoint and recompute the steps between
     /// (0: keep all; default: about the square root of the number of macro steps).
@@ -66,7 +67,7 @@ pub struct GradientArgs {
     #[command(flatten)]
     pub problem: ProblemArgs,
     /// The parameters, component.parameter, separated by commas (default: [gradient] parameters).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long)]
     pub parameters: Vec<String>,
     /// The cost: least-squares (against --data), integral:component.output,
     /// final:component.output, or a weighted sum such as 'final:a.y + 0.5*integral:b.z'.
@@ -159,7 +160,7 @@ pub(super) fn load_problem<'a>(
     let weights = if args.weights.is_empty() {
         defaults.weights.into_iter().collect()
     } else {
-        args.weights
+        name_list::split(&args.weights)
             .iter()
             .map(|text| parse_weight(text))
             .collect::<Result<Vec<_>>>()?
@@ -269,7 +270,7 @@ fn setup<'a>(args: &GradientArgs, cluster: &'a Cluster) -> Result<Fit<'a>> {
     let parameters = if args.parameters.is_empty() {
         section.parameters
     } else {
-        args.parameters.clone()
+        name_list::split(&args.parameters)
     };
     let option = if args.parameters.is_empty() {
         "[gradient] parameters"

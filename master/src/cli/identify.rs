@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::gradient::{load_problem, Fit, ProblemArgs, SectionDefaults};
+use super::name_list;
 use super::print_table;
 use super::stdout::out;
 use crate::cluster::Cluster;
@@ -28,7 +29,7 @@ pub struct IdentifyArgs {
     pub problem: ProblemArgs,
     /// The parameters with bounds, component.parameter=lower:upper (either bound may be left
     /// out), separated by commas (default: [identify] parameters).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long)]
     pub parameters: Vec<String>,
     /// Most L-BFGS iterations (default 200).
     #[arg(long)]
@@ -177,7 +178,7 @@ fn setup<'a>(args: &IdentifyArgs, cluster: &'a Cluster) -> Result<(Fit<'a>, Plan
     let (written, option) = if args.parameters.is_empty() {
         (section.parameters.clone(), "[identify] parameters")
     } else {
-        (args.parameters.clone(), "--parameters")
+        (name_list::split(&args.parameters), "--parameters")
     };
     let bounds = written
         .iter()

@@ -4,6 +4,7 @@ mod codesign;
 mod gradient;
 mod identify;
 mod info;
+mod name_list;
 mod run;
 mod simulate;
 mod stdout;

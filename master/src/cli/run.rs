@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
+use super::name_list;
 use crate::coupling::Threads;
 use crate::error::{Error, Result};
 use crate::instance::install_crash_report;
@@ -97,7 +98,7 @@ pub struct RunArgs {
     pub plot: Vec<PlotArg>,
     /// Result columns the variables plot shows, comma-separated (default: every recorded
     /// variable).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long)]
     pub plot_variables: Vec<String>,
     /// Write the result file even if it is expected to exceed 10 GB.
     #[arg(long)]
@@ -129,7 +130,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                 PlotArg::Variables => PlotKind::Variables,
             })
             .collect(),
-        variables: args.plot_variables.clone(),
+        variables: name_list::split(&args.plot_variables),
     };
     interrupt::install();
     install_crash_report(write_pending_after_crash);

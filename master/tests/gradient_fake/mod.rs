@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use fmi_host::{Error, Result};
 use nalgebra::{DMatrix, DVector};
-use tandem::gradient::{DerivativeLayout, Instantiator, StepDerivatives};
+use tandem::gradient::{DerivativeLayout, Instantiator, Seed, StepDerivatives};
 use tandem::instance::prelude::*;
 use tandem::instance::{EventUpdate, FmuState, IntegratorStepOutcome, LogSettings, StepOutcome};
 use tandem::model_description::{FmiVersion, InterfaceType, Values, VariableType};
@@ -193,9 +193,9 @@ impl FakeInstance {
         FakeInstance {
             name: name.to_string(),
             layout: DerivativeLayout {
-                inputs: (0..m as u32).collect(),
-                parameters: (0..q as u32).map(|l| PARAMETER + l).collect(),
-                outputs: (0..r as u32).map(|j| OUTPUT + j).collect(),
+                inputs: (0..m as u32).map(Seed::scalar).collect(),
+                parameters: (0..q as u32).map(|l| Seed::scalar(PARAMETER + l)).collect(),
+                outputs: (0..r as u32).map(|j| Seed::scalar(OUTPUT + j)).collect(),
                 excluded: Vec::new(),
             },
             p: model.parameters.clone(),

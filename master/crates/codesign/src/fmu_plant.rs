@@ -126,7 +126,8 @@ impl FmuPlant {
         let partials = Partials::new(
             derivatives.clone(),
             Vec::new(),
-            knowns.clone(),
+            // The plant's variables are scalars: one value each.
+            knowns.iter().map(|&reference| (reference, 1)).collect(),
             me.capabilities.provides_adjoint_derivatives,
         );
         let instance = fmu.instantiate(

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use super::measurements::Measurements;
 use fmi_host::model_description::Causality;
-use tandem_cosim::system::{resolve_port, Port, System};
+use tandem_cosim::system::{resolve_element, Port, System};
 use tandem_cosim::{Error, Result};
 
 /// The cost as written, by names.
@@ -345,18 +345,25 @@ impl Cost {
     }
 }
 
-/// The float output `name` of `system`; `option` prefixes messages.
+/// The float output `name` of `system` (`component.y[2]` for an element of an FMI 3.0 array);
+/// `option` prefixes messages.
 fn output_port(name: &str, system: &System, option: &str) -> Result<Port> {
     let invalid = |message: String| Error::InvalidValue {
         item: format!("{option}{name}"),
         message,
     };
-    let port = resolve_port(name, &system.components).map_err(invalid)?;
+    let port = resolve_element(name, &system.components).map_err(invalid)?;
     let variable = port.variable(&system.components);
-    if variable.causality != Causality::Output || !variable.ty.is_float() || !variable.is_scalar() {
+    if variable.causality != Causality::Output || !variable.ty.is_float() {
         return Err(invalid(format!(
-            "{} is a {} {} variable; the cost takes scalar float outputs",
+            "{} is a {} {} variable; the cost takes float outputs",
             variable.name, variable.causality, variable.ty
+        )));
+    }
+    if !variable.is_scalar() && port.element.is_none() {
+        return Err(invalid(format!(
+            "{} is an array; the cost takes one element at a time, as in {name}[1]",
+            variable.name
         )));
     }
     Ok(port)

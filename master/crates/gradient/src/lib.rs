@@ -53,5 +53,5 @@ pub use parameters::Parameter;
 pub use problem::{Checkpointing, Differences, Evaluation, Instantiator, Method, Outputs, Problem};
 pub use section::GradientSection;
 // The derivatives the instances hand out are what the gradient consumes: part of its API.
-pub use fmi_host::instance::{DerivativeLayout, StepDerivatives};
+pub use fmi_host::instance::{DerivativeLayout, Seed, StepDerivatives};
 pub use stage::{Communicated, CouplingStage, SampleAdjoints, SampleTangents, StageCheckpoint};

@@ -47,10 +47,9 @@ pub fn instantiate(
         .instantiate(component.interface, &component.name, log.clone())?;
     if component.interface == InterfaceType::ModelExchange && obstacle(system, component).is_none()
     {
-        let md = component.fmu.model_description();
         return Ok(Box::new(HeldInputStep::new(
             instance,
-            md,
+            &component.shapes(),
             component.solver,
             component.tolerance,
         )));

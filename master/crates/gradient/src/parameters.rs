@@ -1,10 +1,11 @@
 //! The parameters a gradient is taken with respect to: `component.variable` names resolved to
-//! float parameters of the system's components, and their values written into the system
-//! before a run.
+//! float parameters of the system's components (`component.A[2,1]` for an element of an FMI 3.0
+//! array), and their values written into the system before a run.
 
+use fmi_host::instance::Seed;
 use fmi_host::model_description::Causality;
-use tandem_cosim::start_values::check_settable;
-use tandem_cosim::system::{resolve_port, Port, System};
+use tandem_cosim::start_values::check_settable_array;
+use tandem_cosim::system::{resolve_element, Port, System};
 use tandem_cosim::{Error, Result};
 
 /// A float parameter of one component.
@@ -12,7 +13,7 @@ use tandem_cosim::{Error, Result};
 pub struct Parameter {
     /// `component.variable`, as given.
     pub name: String,
-    /// The component and variable.
+    /// The component and variable, and the element of an array.
     pub port: Port,
     /// The variable's value reference.
     pub value_reference: u32,
@@ -30,7 +31,7 @@ impl Parameter {
             item: format!("{option} {name}"),
             message,
         };
-        let port = resolve_port(name, &system.components).map_err(invalid)?;
+        let port = resolve_element(name, &system.components).map_err(invalid)?;
         let component = &system.components[port.component];
         let variable = port.variable(&system.components);
         if variable.causality != Causality::Parameter {
@@ -45,15 +46,23 @@ impl Parameter {
                 variable.name, variable.ty
             )));
         }
-        check_settable(variable).map_err(invalid)?;
+        check_settable_array(variable).map_err(invalid)?;
+        if !variable.is_scalar() && port.element.is_none() {
+            return Err(invalid(format!(
+                "{} is an array; name the element to differentiate by, as in {}[1]",
+                variable.name, name
+            )));
+        }
+        let element = port.element.unwrap_or(0);
         let given = component
             .start_values
             .iter()
             .find(|s| s.value_reference == variable.value_reference)
             .map(|s| &s.value);
+        // A start value written once stands for every element.
         let value = given
             .or(variable.start.as_ref())
-            .and_then(|v| v.f64_at(0))
+            .and_then(|v| v.f64_at(element).or_else(|| v.f64_at(0)))
             .ok_or_else(|| invalid(format!("{} has no start value", variable.name)))?;
         let scale = match variable.nominal {
             Some(nominal) if nominal != 0.0 => nominal.abs(),
@@ -67,6 +76,14 @@ impl Parameter {
             value,
             scale,
         })
+    }
+
+    /// The entry of the parameter in its FMU's derivative seeds.
+    pub fn seed(&self) -> Seed {
+        Seed {
+            value_reference: self.value_reference,
+            element: self.port.element,
+        }
     }
 
     /// Makes `value` the parameter's value in `system` (set before initialization).

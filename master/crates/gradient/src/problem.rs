@@ -17,7 +17,7 @@ use super::parameters::{self, Parameter};
 use super::reverse::{self, Recording};
 use super::stage::CouplingStage;
 use super::tape::{lock, SharedTapes, StatePolicy, Tape, TapeRecorder};
-use super::wiring::{wire, SeedMap, Wiring};
+use super::wiring::{seed_of, wire, SeedMap, Wiring};
 use fmi_host::instance::{FmuInstance, LogSettings};
 use fmi_host::model_description::InterfaceType;
 use tandem_cosim::coupling::ScheduleKind;
@@ -188,23 +188,6 @@ impl Problem {
                     ),
                 });
             }
-        }
-        // The derivatives of an FMU are taken by value reference, one per input: an element
-        // of an array input has none of its own.
-        if let Some(c) = system
-            .connections
-            .iter()
-            .find(|c| c.from.element.is_some() || c.to.element.is_some())
-        {
-            return Err(Error::InvalidValue {
-                item: system.path.display().to_string(),
-                message: format!(
-                    "connection {} -> {}: gradients take connections of scalars only, not of \
-                     array elements",
-                    c.from.display(&system.components),
-                    c.to.display(&system.components)
-                ),
-            });
         }
         let parameters = parameters::resolve_all(parameters, &system, option)?;
         let intervals = grid_intervals(system.start, system.macro_step, system.stop);
@@ -591,7 +574,7 @@ impl Problem {
                         .as_ref()
                         .expect("no obstacle: every component has derivatives")
                         .layout;
-                    if layout.parameters.contains(&p.value_reference) {
+                    if layout.parameters.contains(&p.seed()) {
                         Method::Adjoint
                     } else if let Some((_, reason)) = layout
                         .excluded
@@ -639,14 +622,16 @@ impl Problem {
         };
         for (i, wiring) in self.wiring.iter().enumerate() {
             for input in wiring.inputs.iter().filter(|w| w.differentiable) {
-                if !layouts[i].inputs.contains(&input.value_reference) {
+                if !layouts[i].inputs.contains(&input.seed) {
                     return Some(format!(
                         "the input fed by {} is not in its FMU's adjoint manifest",
                         name(input.source)
                     ));
                 }
-                let source = input.source.variable(components).value_reference;
-                if !layouts[input.participant].outputs.contains(&source) {
+                if !layouts[input.participant]
+                    .outputs
+                    .contains(&seed_of(input.source, components))
+                {
                     return Some(format!(
                         "output {} is not in its FMU's adjoint manifest",
                         name(input.source)
@@ -655,8 +640,10 @@ impl Problem {
             }
         }
         self.cost.ports().into_iter().find_map(|port| {
-            let reference = port.variable(components).value_reference;
-            (!layouts[port.component].outputs.contains(&reference)).then(|| {
+            (!layouts[port.component]
+                .outputs
+                .contains(&seed_of(port, components)))
+            .then(|| {
                 format!(
                     "cost output {} is not in its FMU's adjoint manifest",
                     name(port)
@@ -697,7 +684,7 @@ impl Problem {
     /// Per component, where its inputs and observed variables sit in its derivative seeds.
     fn seed_maps(&self, tapes: &[Tape]) -> Vec<SeedMap> {
         let components = &self.system.components;
-        let reference = |port: Port| port.variable(components).value_reference;
+        let reference = |port: Port| seed_of(port, components);
         tapes
             .iter()
             .zip(&self.wiring)
@@ -745,7 +732,7 @@ impl Problem {
                 layout
                     .parameters
                     .iter()
-                    .position(|&r| r == p.value_reference)
+                    .position(|&seed| seed == p.seed())
                     .map(|index| (component, index))
             })
             .collect()

@@ -4,7 +4,7 @@
 //! end and the other's start), the inputs it had there written.
 
 use super::tape::{InputRecord, Place, Tape};
-use fmi_host::instance::StepDerivatives;
+use fmi_host::instance::{seed_references, StepDerivatives};
 use tandem_cosim::schedule::ComponentMut;
 use tandem_cosim::{Error, Result};
 
@@ -73,7 +73,10 @@ pub fn restore_initialization<'t>(
             let derivatives = tape.derivatives.as_ref().expect("kept with states");
             component
                 .instance_mut()
-                .set_real(&derivatives.layout.inputs, &derivatives.start_inputs)
+                .set_real(
+                    &seed_references(&derivatives.layout.inputs),
+                    &derivatives.start_inputs,
+                )
                 .map_err(|e| failed(name, start, e))?;
         }
     }

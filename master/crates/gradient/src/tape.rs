@@ -9,7 +9,7 @@
 use std::cell::Cell;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use fmi_host::instance::{DerivativeLayout, FmuInstance, FmuState};
+use fmi_host::instance::{seed_references, DerivativeLayout, FmuInstance, FmuState};
 use tandem_cosim::schedule::{Event, Hold, Recorder};
 use tandem_cosim::{Error, Result};
 
@@ -490,7 +490,7 @@ impl Tape {
         };
         let layout = derivatives.layout();
         let mut start_inputs = vec![0.0; layout.inputs.len()];
-        instance.get_real(&layout.inputs, &mut start_inputs)?;
+        instance.get_real(&seed_references(&layout.inputs), &mut start_inputs)?;
         Ok(Some(Derivatives {
             layout,
             state_size: 0,

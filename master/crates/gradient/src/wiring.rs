@@ -2,10 +2,10 @@
 //! input's samples come from, and which entries of a component's derivative seeds its inputs
 //! and observed variables are.
 
-use fmi_host::instance::DerivativeLayout;
+use fmi_host::instance::{DerivativeLayout, Seed};
 use fmi_host::model_description::Variability;
 use tandem_cosim::schedule::{connections_into, observed_ports};
-use tandem_cosim::system::{Port, System};
+use tandem_cosim::system::{Component, Port, System};
 
 /// One connected input.
 #[derive(Debug, Clone)]
@@ -14,8 +14,8 @@ pub struct InputWire {
     pub participant: usize,
     /// The slot of the source among that participant's observed variables.
     pub slot: usize,
-    /// The input's value reference.
-    pub value_reference: u32,
+    /// The input's entry in its FMU's derivative seeds.
+    pub seed: Seed,
     /// The source output.
     pub source: Port,
     /// A continuous float input (others carry no derivative).
@@ -45,7 +45,7 @@ pub fn wire(system: &System) -> Vec<Wiring> {
                             .iter()
                             .position(|p| *p == c.from)
                             .expect("every connection source is observed"),
-                        value_reference: input.value_reference,
+                        seed: seed_of(c.to, &system.components),
                         source: c.from,
                         differentiable: input.ty.is_float()
                             && input.variability == Variability::Continuous,
@@ -55,6 +55,14 @@ pub fn wire(system: &System) -> Vec<Wiring> {
             observed: observed[index].clone(),
         })
         .collect()
+}
+
+/// The entry of the variable (or array element) at `port` in its FMU's derivative seeds.
+pub fn seed_of(port: Port, components: &[Component]) -> Seed {
+    Seed {
+        value_reference: port.variable(components).value_reference,
+        element: port.element,
+    }
 }
 
 /// Where a participant's inputs and observed variables sit in its derivative seeds, and the
@@ -76,15 +84,15 @@ pub struct SeedMap {
 }
 
 impl SeedMap {
-    /// The map of `wiring` onto `layout` for a state of `state_size`; `reference` gives an
-    /// observed port's value reference.
+    /// The map of `wiring` onto `layout` for a state of `state_size`; `seed` gives an
+    /// observed port's seed entry.
     pub fn new(
         wiring: &Wiring,
         layout: &DerivativeLayout,
         state_size: usize,
-        reference: &dyn Fn(Port) -> u32,
+        seed: &dyn Fn(Port) -> Seed,
     ) -> Self {
-        let position = |list: &[u32], vr: u32| list.iter().position(|&r| r == vr);
+        let position = |list: &[Seed], entry: Seed| list.iter().position(|&s| s == entry);
         SeedMap {
             state_size,
             input_count: layout.inputs.len(),
@@ -93,12 +101,12 @@ impl SeedMap {
             inputs: wiring
                 .inputs
                 .iter()
-                .map(|input| position(&layout.inputs, input.value_reference))
+                .map(|input| position(&layout.inputs, input.seed))
                 .collect(),
             outputs: wiring
                 .observed
                 .iter()
-                .map(|&port| position(&layout.outputs, reference(port)))
+                .map(|&port| position(&layout.outputs, seed(port)))
                 .collect(),
         }
     }

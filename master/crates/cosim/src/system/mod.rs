@@ -27,6 +27,7 @@ pub use connection::Connection;
 pub use description::SystemDescription;
 pub use energy_setup::EnergySetup;
 pub use port::resolve as resolve_port;
+pub use port::resolve_element;
 pub use port::Port;
 pub use transform::{Transform, ValueMap};
 
@@ -205,17 +206,41 @@ impl System {
     }
 
     /// Makes `value` the start value of the float variable at `port` (set before
-    /// initialization), replacing the file's.
+    /// initialization), replacing the file's; for an element of an FMI 3.0 array, of that
+    /// element, the others keeping the file's values (else the FMU's).
     pub fn set_start_value(&mut self, port: Port, value: f64) {
+        let component = &self.components[port.component];
         let variable = port.variable(&self.components);
-        let values = Values::from_numbers(variable.ty, &[value]);
-        let start = StartValue::new(variable, values);
+        let given = component
+            .start_values
+            .iter()
+            .position(|s| s.value_reference == variable.value_reference);
+        let numbers = match port.element {
+            None => vec![value],
+            Some(element) => {
+                let count = component
+                    .shapes()
+                    .count(variable)
+                    .unwrap_or(0)
+                    .max(element + 1);
+                let base = given
+                    .map(|index| &component.start_values[index].value)
+                    .or(variable.start.as_ref());
+                // A start value written once stands for every element.
+                let mut numbers: Vec<f64> = (0..count)
+                    .map(|i| {
+                        base.and_then(|b| b.f64_at(i).or_else(|| b.f64_at(0)))
+                            .unwrap_or(0.0)
+                    })
+                    .collect();
+                numbers[element] = value;
+                numbers
+            }
+        };
+        let start = StartValue::new(variable, Values::from_numbers(variable.ty, &numbers));
         let starts = &mut self.components[port.component].start_values;
-        match starts
-            .iter_mut()
-            .find(|s| s.value_reference == start.value_reference)
-        {
-            Some(given) => given.value = start.value,
+        match given {
+            Some(index) => starts[index].value = start.value,
             None => starts.push(start),
         }
     }

@@ -3,7 +3,9 @@
 //! [`AdjointManifest`] and checked against the FMU's model description.
 
 use crate::model_description::xml::{parse_document, Element};
-use crate::model_description::{Causality, FmiVersion, ModelDescription, ParseError, VariableType};
+use crate::model_description::{
+    Causality, FmiVersion, ModelDescription, ParseError, Shapes, VariableType,
+};
 
 pub use fmi_abi::adjoint::{
     EXTENSION as ADJOINT_EXTENSION, JACOBIAN_ADJOINT_DERIVATIVE, KEEP_STEP_LINEARIZATIONS,
@@ -36,6 +38,9 @@ pub struct ManifestVariable {
     pub value_reference: u32,
     /// Its name.
     pub name: String,
+    /// For an FMI 3.0 array, which element (0-based, row-major): the manifest lists an array
+    /// by element, each with an entry of its own in the seeds.
+    pub element: Option<usize>,
 }
 
 /// The three lists, with the causality their variables must have.
@@ -102,20 +107,28 @@ impl AdjointManifest {
         self.capabilities.iter().any(|c| c == capability)
     }
 
-    /// The value references of the inputs, in seed order.
+    /// The value references of the inputs, in seed order, one per variable (an array's
+    /// elements share theirs), as get and set calls take them.
     pub fn input_references(&self) -> Vec<u32> {
         references(&self.inputs)
     }
 
-    /// The value references of the parameters, in seed order.
+    /// The value references of the parameters, as [`Self::input_references`].
     pub fn parameter_references(&self) -> Vec<u32> {
         references(&self.parameters)
     }
 
-    /// The value references of the outputs, in seed order.
+    /// The value references of the outputs, as [`Self::input_references`].
     pub fn output_references(&self) -> Vec<u32> {
         references(&self.outputs)
     }
+}
+
+/// One value reference per variable of `list`, in order.
+fn references(list: &[ManifestVariable]) -> Vec<u32> {
+    let mut references: Vec<u32> = list.iter().map(|v| v.value_reference).collect();
+    references.dedup();
+    references
 }
 
 /// The `<Variable>` children of `list`, each checked against `md`.
@@ -157,16 +170,31 @@ fn variables(
                     declared.ty, declared.causality, list.name
                 )));
             }
+            let position: Option<usize> = element.parsed("element")?;
+            let count = Shapes::new(md)
+                .count(declared)
+                .map_err(|message| element.error(message))?;
+            let problem = match (declared.is_scalar(), position) {
+                (true, Some(_)) => Some(format!("{name} is a scalar; it has no elements")),
+                (false, None) => Some(format!(
+                    "{name} is an array: list it by element (element=\"0\" to \"{}\")",
+                    count.saturating_sub(1)
+                )),
+                (false, Some(e)) if e >= count => Some(format!(
+                    "element {e} of {name} is out of range: it has {count} elements"
+                )),
+                _ => None,
+            };
+            if let Some(problem) = problem {
+                return Err(element.error(problem));
+            }
             Ok(ManifestVariable {
                 value_reference,
                 name: name.to_string(),
+                element: position,
             })
         })
         .collect()
-}
-
-fn references(variables: &[ManifestVariable]) -> Vec<u32> {
-    variables.iter().map(|v| v.value_reference).collect()
 }
 
 #[cfg(test)]
@@ -182,6 +210,9 @@ mod tests {
     <Float64 name="F" valueReference="5" causality="input" variability="continuous" start="0"/>
     <Float64 name="m" valueReference="6" causality="parameter" variability="fixed" start="1"/>
     <Float64 name="k" valueReference="7" causality="parameter" variability="tunable" start="2"/>
+    <Float64 name="A" valueReference="11" causality="parameter" variability="tunable" start="1 2 3 4 5 6">
+      <Dimension start="2"/><Dimension start="3"/>
+    </Float64>
     <Float64 name="position" valueReference="9" causality="output" variability="continuous"/>
     <Int32 name="count" valueReference="10" causality="output" variability="discrete"/>
   </ModelVariables>
@@ -284,6 +315,37 @@ mod tests {
         );
         assert!(error("<Adjoint/>").contains("expected <TandemAdjoint>"));
         assert!(error("<TandemAdjoint version=\"1\" nState=\"1\">").contains("malformed XML"));
+    }
+
+    #[test]
+    fn arrays_are_listed_by_element() {
+        let list = |elements: &str| {
+            manifest(&format!(
+                "  <Parameters>\n{elements}    <Variable valueReference=\"7\" name=\"k\"/>\n  </Parameters>\n"
+            ))
+        };
+        let elements: String = [5, 0]
+            .map(|e| format!("    <Variable valueReference=\"11\" name=\"A\" element=\"{e}\"/>\n"))
+            .concat();
+        let parsed = AdjointManifest::parse(&list(&elements), &description()).unwrap();
+        let listed: Vec<(u32, Option<usize>)> = parsed
+            .parameters
+            .iter()
+            .map(|p| (p.value_reference, p.element))
+            .collect();
+        assert_eq!(listed, [(11, Some(5)), (11, Some(0)), (7, None)]);
+        assert_eq!(parsed.parameter_references(), [11, 7]);
+        let refused = |line: &str| error(&list(&format!("    {line}\n")));
+        assert!(refused(r#"<Variable valueReference="11" name="A"/>"#)
+            .contains("A is an array: list it by element (element=\"0\" to \"5\")"));
+        assert!(
+            refused(r#"<Variable valueReference="11" name="A" element="6"/>"#)
+                .contains("element 6 of A is out of range: it has 6 elements")
+        );
+        assert!(
+            refused(r#"<Variable valueReference="6" name="m" element="0"/>"#)
+                .contains("m is a scalar; it has no elements")
+        );
     }
 
     #[test]

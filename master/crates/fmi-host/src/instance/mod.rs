@@ -35,7 +35,9 @@ pub use interfaces::{
     CoSimulationInstance, Common, FmuInstance, FmuStates, ModelExchangeInstance, PartialDerivatives,
 };
 pub use logging::{LogLevel, LogMessage, LogSettings, Logger};
-pub use step_derivatives::{DerivativeLayout, StepDerivatives};
+pub use step_derivatives::{
+    seed_references, seed_variables, DerivativeLayout, Seed, StepDerivatives,
+};
 
 use std::ffi::{c_int, c_void};
 

@@ -10,16 +10,59 @@
 
 use crate::error::Result;
 
+/// What one entry of a seed refers to: a Float64 scalar, or one element of an FMI 3.0 array
+/// (whose elements each have an entry of their own, as the sizes of FMI 3.0 seeds count them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Seed {
+    /// The variable's value reference.
+    pub value_reference: u32,
+    /// The row-major position of the element in its array; `None` for a scalar.
+    pub element: Option<usize>,
+}
+
+impl Seed {
+    /// The entry of a scalar variable.
+    pub fn scalar(value_reference: u32) -> Self {
+        Seed {
+            value_reference,
+            element: None,
+        }
+    }
+
+    /// The entries of a variable with `count` values (`None`: a scalar) in seed order.
+    pub fn of_variable(value_reference: u32, count: Option<usize>) -> impl Iterator<Item = Seed> {
+        (0..count.unwrap_or(1)).map(move |element| Seed {
+            value_reference,
+            element: count.map(|_| element),
+        })
+    }
+}
+
+/// The variables of `seeds` in seed order, each with its number of entries (the elements of
+/// an array are consecutive): the value references and sizes FMI calls take.
+pub fn seed_variables(seeds: &[Seed]) -> impl Iterator<Item = (u32, usize)> + '_ {
+    seeds
+        .chunk_by(|a, b| a.value_reference == b.value_reference)
+        .map(|run| (run[0].value_reference, run.len()))
+}
+
+/// The value references of the variables of `seeds`, in seed order, one per variable.
+pub fn seed_references(seeds: &[Seed]) -> Vec<u32> {
+    seed_variables(seeds)
+        .map(|(reference, _)| reference)
+        .collect()
+}
+
 /// Which variables the input, parameter and output seeds refer to, in seed order (the
-/// extension's manifest), by value reference.
+/// extension's manifest), by value reference and, for arrays, element.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct DerivativeLayout {
     /// The continuous Float64 inputs.
-    pub inputs: Vec<u32>,
+    pub inputs: Vec<Seed>,
     /// The Float64 parameters.
-    pub parameters: Vec<u32>,
+    pub parameters: Vec<Seed>,
     /// The continuous Float64 outputs.
-    pub outputs: Vec<u32>,
+    pub outputs: Vec<Seed>,
     /// Float64 parameters the derivatives do not cover, with the reason.
     pub excluded: Vec<(u32, String)>,
 }

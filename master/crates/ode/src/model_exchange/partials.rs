@@ -22,26 +22,35 @@ pub struct Partials {
     outputs: Vec<u32>,
     /// States, inputs, parameters.
     knowns: Vec<u32>,
+    /// The number of values of each known (an FMI 3.0 array has one per element).
+    known_sizes: Vec<usize>,
     /// Whether the FMU computes `J^T v` itself (fmi3GetAdjointDerivative); otherwise the
     /// transposed product is assembled from one directional derivative per known.
     adjoint: bool,
 }
 
 impl Partials {
-    /// Products of `derivatives` and `outputs` with respect to `knowns` (value references);
-    /// `adjoint`: the FMU provides adjoint derivatives.
-    pub fn new(derivatives: Vec<u32>, outputs: Vec<u32>, knowns: Vec<u32>, adjoint: bool) -> Self {
+    /// Products of `derivatives` and `outputs` with respect to `knowns` (value references,
+    /// each with its number of values); `adjoint`: the FMU provides adjoint derivatives.
+    pub fn new(
+        derivatives: Vec<u32>,
+        outputs: Vec<u32>,
+        knowns: Vec<(u32, usize)>,
+        adjoint: bool,
+    ) -> Self {
+        let (knowns, known_sizes) = knowns.into_iter().unzip();
         Partials {
             derivatives,
             outputs,
             knowns,
+            known_sizes,
             adjoint,
         }
     }
 
-    /// Number of knowns (the length of a seed of [`Self::jvp`]).
+    /// Number of known values (the length of a seed of [`Self::jvp`]).
     pub fn known_count(&self) -> usize {
-        self.knowns.len()
+        self.known_sizes.iter().sum()
     }
 
     fn unknowns(&self, equation: Equation) -> &[u32] {
@@ -82,15 +91,25 @@ impl Partials {
         if self.adjoint {
             return Ok(instance.get_adjoint_derivative(unknowns, &self.knowns, seed, out)?);
         }
-        let mut column = vec![0.0; unknowns.len()];
-        for (j, o) in out.iter_mut().enumerate() {
-            instance.get_directional_derivative(
-                unknowns,
-                &self.knowns[j..=j],
-                &[1.0],
-                &mut column,
-            )?;
-            *o = column.iter().zip(seed).map(|(c, s)| c * s).sum();
+        // One directional derivative per known value: an element of an array is seeded
+        // through its whole array, as FMI 3.0 sizes a seed by the knowns' values.
+        let mut column = vec![0.0; seed.len()];
+        let mut unit = vec![0.0; self.known_sizes.iter().copied().max().unwrap_or(0)];
+        let mut entries = out.iter_mut();
+        for (j, &size) in self.known_sizes.iter().enumerate() {
+            for element in 0..size {
+                unit[element] = 1.0;
+                instance.get_directional_derivative(
+                    unknowns,
+                    &self.knowns[j..=j],
+                    &unit[..size],
+                    &mut column,
+                )?;
+                unit[element] = 0.0;
+                if let Some(o) = entries.next() {
+                    *o = column.iter().zip(seed).map(|(c, s)| c * s).sum();
+                }
+            }
         }
         Ok(())
     }

@@ -5,7 +5,7 @@
 use super::Fmu3Instance;
 use crate::error::Result;
 use crate::import::ManifestVariable;
-use crate::instance::{DerivativeLayout, StepDerivatives};
+use crate::instance::{DerivativeLayout, Seed, StepDerivatives};
 use crate::model_description::InterfaceType;
 
 impl Fmu3Instance {
@@ -35,18 +35,23 @@ impl Fmu3Instance {
     }
 }
 
-/// The value references of a manifest list, in seed order.
-fn references(list: &[ManifestVariable]) -> Vec<u32> {
-    list.iter().map(|v| v.value_reference).collect()
+/// The seed entries of a manifest list, in seed order.
+fn seeds(list: &[ManifestVariable]) -> Vec<Seed> {
+    list.iter()
+        .map(|v| Seed {
+            value_reference: v.value_reference,
+            element: v.element,
+        })
+        .collect()
 }
 
 impl StepDerivatives for Fmu3Instance {
     fn layout(&self) -> DerivativeLayout {
         self.adjoint_manifest()
             .map(|manifest| DerivativeLayout {
-                inputs: references(&manifest.inputs),
-                parameters: references(&manifest.parameters),
-                outputs: references(&manifest.outputs),
+                inputs: seeds(&manifest.inputs),
+                parameters: seeds(&manifest.parameters),
+                outputs: seeds(&manifest.outputs),
                 excluded: Vec::new(),
             })
             .unwrap_or_default()

@@ -19,10 +19,10 @@ use super::partials::Partials;
 use super::stepper::{MeStepper, Reached, StepperSnapshot};
 use crate::error::{Error, Result};
 use crate::solver::{Auto, Method};
-use fmi_host::instance::DerivativeLayout;
+use fmi_host::instance::{seed_references, seed_variables, DerivativeLayout, Seed};
 use fmi_host::instance::{FmuInstance, FmuState, StepOutcome};
 use fmi_host::model_description::{
-    Causality, FmiVersion, ModelDescription, Variability, VariableType,
+    Causality, FmiVersion, ModelDescription, Shapes, Variability, Variable, VariableType,
 };
 
 /// Identities of the instances, for their FMU state handles.
@@ -73,19 +73,20 @@ impl HeldInputStep {
         None
     }
 
-    /// Wraps the Model Exchange `instance` of the FMU described by `md` (for which
-    /// [`Self::obstacle`] found nothing), integrated by `method` with `tolerance`.
+    /// Wraps the Model Exchange `instance` of the FMU whose variables have `shapes` (its
+    /// model description with the structural parameters the instance was given), for which
+    /// [`Self::obstacle`] found nothing, integrated by `method` with `tolerance`.
     pub fn new(
         instance: Box<dyn FmuInstance>,
-        md: &ModelDescription,
+        shapes: &Shapes,
         method: Method,
         tolerance: f64,
     ) -> Self {
+        let md = shapes.model_description();
         let states = instance.number_of_continuous_states();
         let instance_name = instance.name().to_string();
         let solver = Auto::with_method(states, method);
         let reference = |index: usize| md.variables[index].value_reference;
-        let state_references: Vec<u32> = md.states().into_iter().flatten().map(reference).collect();
         let derivative_references: Vec<u32> = md
             .model_structure
             .derivatives
@@ -93,11 +94,14 @@ impl HeldInputStep {
             .filter_map(|unknown| md.resolve(unknown.reference))
             .map(reference)
             .collect();
-        let layout = layout(md);
-        let knowns = [&state_references, &layout.inputs, &layout.parameters]
-            .into_iter()
-            .flatten()
-            .copied()
+        let layout = layout(shapes);
+        let state_knowns = md.states().into_iter().flatten().map(|index| {
+            let state = &md.variables[index];
+            (state.value_reference, shapes.count(state).unwrap_or(1))
+        });
+        let knowns = state_knowns
+            .chain(seed_variables(&layout.inputs))
+            .chain(seed_variables(&layout.parameters))
             .collect();
         let adjoint = md
             .model_exchange
@@ -110,7 +114,7 @@ impl HeldInputStep {
             start_time: 0.0,
             partials: Partials::new(
                 derivative_references,
-                layout.outputs.clone(),
+                seed_references(&layout.outputs),
                 knowns,
                 adjoint,
             ),
@@ -187,18 +191,25 @@ fn hold(_: &mut dyn FmuInstance, _: f64, _: bool) -> Result<()> {
 }
 
 /// The seeds of the step derivatives: continuous Float64 inputs and outputs, and the Float64
-/// parameters the initial states do not depend on (the others are excluded with the reason).
-fn layout(md: &ModelDescription) -> DerivativeLayout {
+/// parameters the initial states do not depend on (the others are excluded with the reason);
+/// an array has an entry per element.
+fn layout(shapes: &Shapes) -> DerivativeLayout {
+    let md = shapes.model_description();
     let float = |causality: Causality| {
         md.variables
             .iter()
             .enumerate()
             .filter(move |(_, v)| v.causality == causality && v.ty == VariableType::Float64)
     };
+    // A variable whose shape cannot be had was refused when the system was loaded.
+    let seeds = |variable: &Variable| {
+        let count = (!variable.is_scalar()).then(|| shapes.count(variable).unwrap_or(0));
+        Seed::of_variable(variable.value_reference, count)
+    };
     let continuous = |causality| {
         float(causality)
             .filter(|(_, v)| v.variability == Variability::Continuous)
-            .map(|(_, v)| v.value_reference)
+            .flat_map(|(_, v)| seeds(v))
             .collect()
     };
     let states: Vec<usize> = md.states().into_iter().flatten().collect();
@@ -237,7 +248,7 @@ fn layout(md: &ModelDescription) -> DerivativeLayout {
                 ),
             ));
         } else {
-            layout.parameters.push(parameter.value_reference);
+            layout.parameters.extend(seeds(parameter));
         }
     }
     layout
