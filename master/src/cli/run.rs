@@ -156,6 +156,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     for integration in &summary.integrations {
         eprintln!("{integration}");
     }
+    for activations in &summary.activations {
+        eprintln!("{activations}");
+    }
     if let Some(energy) = &summary.energy {
         eprintln!("{energy}");
     }

@@ -6,6 +6,8 @@
 //! - [`coupling`] and [`schedule`]: the macro step: Jacobi (on threads) and Gauss-Seidel,
 //!   multi-rate components, input extrapolation, FMU state snapshots, and a recorder the
 //!   caller plugs in;
+//! - [`scheduled_execution`]: the clocks of Scheduled Execution FMUs and the master's
+//!   schedule of their model partitions, for a single FMU and for a component of a system;
 //! - [`macro_loop`]: the one loop over the macro steps that every run drives, with the
 //!   stages that act at the macro points it reaches;
 //! - [`energy`]: the energy monitor and correction, a stage that runs at the communication
@@ -21,6 +23,7 @@ pub mod energy;
 pub mod error;
 pub mod macro_loop;
 pub mod schedule;
+pub mod scheduled_execution;
 pub mod start_values;
 pub mod stop;
 pub mod system;

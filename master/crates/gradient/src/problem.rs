@@ -174,6 +174,23 @@ impl Problem {
         cost: &CostSpec,
         option: &str,
     ) -> Result<Self> {
+        // A partition has no derivatives, and the gradient's runs go back to checkpoints of FMU
+        // states, which the master's schedule of pending ticks is not part of.
+        if let Some(component) = system
+            .components
+            .iter()
+            .find(|c| c.interface == InterfaceType::ScheduledExecution)
+        {
+            return Err(Error::invalid_value(
+                system.path.display().to_string(),
+                format!(
+                    "component {} ({}) is Scheduled Execution: gradients and identification \
+                     take Co-Simulation and Model Exchange components only (`tandem run` \
+                     runs it)",
+                    component.name, component.fmu_label
+                ),
+            ));
+        }
         // The reverse pass follows the macro steps' data flow; the implicit equations of a
         // solved algebraic loop are not part of it yet.
         if system.schedule.kind == ScheduleKind::GaussSeidel {

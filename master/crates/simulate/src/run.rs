@@ -13,7 +13,7 @@ use fmi_host::instance::LogSettings;
 use tandem_cosim::coupling::{Extrapolation, ScheduleKind, Threads};
 use tandem_cosim::energy::{self, EnergyColumn, EnergyManager, EnergyReport, EnergyStage};
 use tandem_cosim::macro_loop::{self, PointStage};
-use tandem_cosim::schedule::{self, CoSimulation, Integration};
+use tandem_cosim::schedule::{self, Activations, CoSimulation, Integration};
 use tandem_cosim::system::{LoadOptions, System};
 use tandem_cosim::time_grid::check_output_size;
 use tandem_cosim::{Error, Result};
@@ -72,6 +72,8 @@ pub struct RunSummary {
     pub energy: Option<EnergyReport>,
     /// What the master's integrator did for each Model Exchange component.
     pub integrations: Vec<Integration>,
+    /// The partitions the master activated for each Scheduled Execution component.
+    pub activations: Vec<Activations>,
     /// The result rows, when [`RunOptions::keep_trace`] asked for them.
     pub trace: Option<Trace>,
 }
@@ -159,6 +161,7 @@ pub fn run_loaded_watched(
     progress.finish();
     writer.flush()?;
     let integrations = cosimulation.integrations();
+    let activations = cosimulation.activations();
     cosimulation.terminate()?;
     Ok(RunSummary {
         system: system.name(),
@@ -175,6 +178,7 @@ pub fn run_loaded_watched(
             .and_then(EnergyStage::into_manager)
             .map(|e| e.finish(system)),
         integrations,
+        activations,
         trace,
     })
 }

@@ -6,11 +6,13 @@
 //! the start time become the first communicated values.
 
 use super::algebraic_loops::LoopSolver;
+use super::participant::Instance;
 use super::{Histories, Hooks, Participant, Source};
 use crate::coupling::ScheduleKind;
 use crate::error::{Error, Result};
 use crate::system::{Port, System};
 use fmi_host::instance::{CountingInstance, LogSettings};
+use fmi_host::model_description::InterfaceType;
 
 /// What initialization leaves: the participants, the histories holding their values at the
 /// start time, per component the ports it observes (in the order of its history slots), and
@@ -42,14 +44,22 @@ pub(super) fn run(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Resul
     let mut recorders = hooks.recorders.into_iter();
     let mut participants = Vec::with_capacity(count);
     for (i, component) in system.components.iter().enumerate() {
-        let instance = match hooks.instantiate {
-            Some(instantiate) => instantiate(component, log)?,
+        let instance = match (component.interface, hooks.instantiate) {
+            // The scheduler needs FMI 3.0's own calls, which no stand-in offers.
+            (InterfaceType::ScheduledExecution, _) => {
+                Instance::Scheduled(component.fmu.instantiate_fmi3(
+                    component.interface,
+                    &component.name,
+                    log.clone(),
+                )?)
+            }
+            (_, Some(instantiate)) => Instance::Stepped(instantiate(component, log)?),
             // Through the counting layer, which notes each call for the crash report.
-            None => Box::new(CountingInstance::new(component.fmu.instantiate(
-                component.interface,
-                &component.name,
-                log.clone(),
-            )?)),
+            (_, None) => Instance::Stepped(Box::new(CountingInstance::new(
+                component
+                    .fmu
+                    .instantiate(component.interface, &component.name, log.clone())?,
+            ))),
         };
         participants.push(Participant::instantiate(
             system,

@@ -13,13 +13,16 @@
 //! stepping from `t` gets the value at `t`; a Model Exchange FMU, integrated by the master,
 //! gets the polynomial's value at every time the integrator evaluates it. Multi-rate: a
 //! Co-Simulation participant may take several equal sub-steps per macro step, each with its
-//! inputs from the same polynomials. At the end of the
+//! inputs from the same polynomials. A Scheduled Execution participant runs the model
+//! partitions of the clock ticks in `[t, t + H)`, its inputs held at their values at `t`.
+//! At the end of the
 //! macro step the inputs are set to their values there before the outputs are read, so an
 //! output with direct feedthrough uses the extrapolated (or, in Gauss-Seidel, current) inputs.
 //!
 //! A caller may hook into a run ([`Hooks`]): create the instances itself and give every
 //! participant a [`Recorder`] that hears of each input written, step taken and value read.
 
+mod activations;
 mod algebraic_loops;
 mod gauss_seidel;
 mod history;
@@ -28,9 +31,11 @@ mod integration;
 mod jacobi;
 mod layout;
 mod participant;
+mod partitions;
 mod recording;
 mod snapshot;
 
+pub use activations::Activations;
 pub use history::Hold;
 pub use initialization::observed_ports;
 pub use integration::Integration;
@@ -52,7 +57,8 @@ pub type Instantiate<'a> = &'a dyn Fn(&Component, &LogSettings) -> Result<Box<dy
 /// What a caller adds to a co-simulation.
 #[derive(Default)]
 pub struct Hooks<'a> {
-    /// Creates the instances (default: each component's FMU, for Co-Simulation).
+    /// Creates the instances (default: each component's FMU, with its interface) of the
+    /// components that are not Scheduled Execution: those always run their FMU's instance.
     pub instantiate: Option<Instantiate<'a>>,
     /// One recorder per component, in component order, or none.
     pub recorders: Vec<Box<dyn Recorder>>,
@@ -219,6 +225,15 @@ impl CoSimulation {
         self.participants
             .iter()
             .filter_map(|participant| participant.integration(self.time))
+            .collect()
+    }
+
+    /// For each Scheduled Execution participant, in component order, the partitions the
+    /// master activated so far.
+    pub fn activations(&self) -> Vec<Activations> {
+        self.participants
+            .iter()
+            .filter_map(Participant::activations)
             .collect()
     }
 

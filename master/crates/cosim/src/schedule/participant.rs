@@ -1,18 +1,21 @@
 //! A component taking part in a co-simulation: its FMU instance and how it advances (a
-//! Co-Simulation FMU steps itself, a Model Exchange FMU is integrated by the master), the
+//! Co-Simulation FMU steps itself, a Model Exchange FMU is integrated by the master, the
+//! master activates the model partitions of a Scheduled Execution FMU at its clocks' ticks), the
 //! inputs it takes from other participants, and the variables the master reads from it at
 //! communication points. Every FMU call goes through here and is counted, and reported to
 //! the participant's recorder, if it has one.
 
 use std::ops::Range;
 
+use super::activations::Activations;
 use super::history::{Histories, Hold, Source};
 use super::integration::Integration;
+use super::partitions::Partitions;
 use super::recording::{Event, Recorder};
 use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
 use crate::system::{Component, Connection, Port, System, Transform, ValueMap};
-use fmi_host::instance::FmuInstance;
+use fmi_host::instance::{Fmu3Instance, FmuInstance};
 use fmi_host::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
 use tandem_ode::model_exchange::{MeStepper, Reached};
 use tandem_ode::solver::Auto;
@@ -109,6 +112,9 @@ enum Engine {
     /// A Model Exchange FMU integrated by the master, its inputs set to their holds at every
     /// time the integrator evaluates it.
     ModelExchange(Box<MeStepper<Box<dyn FmuInstance>, Auto>>),
+    /// A Scheduled Execution FMU whose partitions the master activates at the ticks of each
+    /// macro step, its inputs held at their values at the step's start.
+    ScheduledExecution(Box<Partitions>),
 }
 
 impl Engine {
@@ -116,8 +122,19 @@ impl Engine {
         match self {
             Engine::CoSimulation { instance, .. } => instance.as_mut(),
             Engine::ModelExchange(stepper) => stepper.instance(),
+            Engine::ScheduledExecution(partitions) => partitions.instance(),
         }
     }
+}
+
+/// The instance a participant drives.
+pub enum Instance {
+    /// An instance the master steps or integrates: Co-Simulation, Model Exchange, or a
+    /// stand-in that presents itself as either.
+    Stepped(Box<dyn FmuInstance>),
+    /// An FMI 3.0 Scheduled Execution instance, whose partitions the master activates through
+    /// calls only FMI 3.0 has.
+    Scheduled(Fmu3Instance),
 }
 
 /// The participant's connections to the others: the inputs it writes and the variables it
@@ -160,7 +177,7 @@ impl Participant {
     pub fn instantiate(
         system: &System,
         index: usize,
-        mut instance: Box<dyn FmuInstance>,
+        instance: Instance,
         observed_ports: &[Port],
         slots_of: &dyn Fn(Port) -> Source,
         recorder: Option<Box<dyn Recorder>>,
@@ -223,33 +240,20 @@ impl Participant {
             observed_values: vec![0.0; observed_ports.len()],
         };
         ports.calls += component.start_values.len();
-        crate::start_values::apply(instance.as_mut(), &component.start_values)?;
-        // The instance's interface, not the component's: a gradient run integrates a Model
-        // Exchange FMU in steps of its own (a held-input step) that present it as Co-Simulation.
-        let (engine, tolerance) = match instance.interface() {
-            InterfaceType::CoSimulation => (
-                Engine::CoSimulation {
-                    instance,
-                    sub_steps: component.sub_steps,
-                },
-                None,
-            ),
-            InterfaceType::ModelExchange => {
-                let solver =
-                    Auto::with_method(instance.number_of_continuous_states(), component.solver);
-                let stepper = MeStepper::new(instance, md, component.tolerance, solver);
-                (
-                    Engine::ModelExchange(Box::new(stepper)),
-                    Some(component.tolerance),
-                )
+        let (engine, tolerance) = match instance {
+            Instance::Scheduled(mut instance) => {
+                crate::start_values::apply(&mut instance, &component.start_values)?;
+                let clocks = component.clocks.clone().ok_or_else(|| {
+                    Error::invalid_value(
+                        format!("component {}", component.name),
+                        "a Scheduled Execution instance for a component loaded with another \
+                         interface",
+                    )
+                })?;
+                let partitions = Partitions::new(instance, clocks);
+                (Engine::ScheduledExecution(Box::new(partitions)), None)
             }
-            // A system opens its components as Co-Simulation or Model Exchange only.
-            InterfaceType::ScheduledExecution => {
-                return Err(Error::InvalidValue {
-                    item: format!("component {}", component.name),
-                    message: "Scheduled Execution components cannot run in a system".into(),
-                })
-            }
+            Instance::Stepped(instance) => stepped(component, instance)?,
         };
         Ok(Participant {
             engine,
@@ -279,11 +283,23 @@ impl Participant {
         })
     }
 
+    /// For a Scheduled Execution participant, the partitions the master activated so far.
+    pub fn activations(&self) -> Option<Activations> {
+        let Engine::ScheduledExecution(partitions) = &self.engine else {
+            return None;
+        };
+        Some(Activations {
+            component: self.ports.name.clone(),
+            partitions: partitions.activations(),
+        })
+    }
+
     /// FMI calls made so far.
     pub fn calls(&self) -> usize {
         let integration = match &self.engine {
             Engine::CoSimulation { .. } => 0,
             Engine::ModelExchange(stepper) => stepper.statistics().calls,
+            Engine::ScheduledExecution(partitions) => partitions.calls(),
         };
         self.ports.calls + integration
     }
@@ -302,9 +318,13 @@ impl Participant {
             .map_err(|e| at(start, e))
     }
 
-    /// Leaves initialization mode; a Model Exchange participant then settles its discrete
-    /// states (with its inputs from `histories`) and starts integrating at `start`.
+    /// Leaves initialization mode; a Scheduled Execution participant first schedules its
+    /// first ticks, a Model Exchange participant then settles its discrete states (with its
+    /// inputs from `histories`) and starts integrating at `start`.
     pub fn exit_initialization_mode(&mut self, histories: &Histories, start: f64) -> Result<()> {
+        if let Engine::ScheduledExecution(partitions) = &mut self.engine {
+            partitions.schedule_first(start).map_err(|e| at(start, e))?;
+        }
         self.ports.calls += 1;
         let instance = self.engine.instance();
         instance
@@ -427,9 +447,11 @@ impl Participant {
 
     /// Advances from `from` to `to`: a Co-Simulation FMU in its sub-steps, each with its inputs
     /// set to the holds at the sub-step's start; a Model Exchange FMU with its inputs following
-    /// the holds. At `to` sets the inputs to their holds there (so that outputs with direct
-    /// feedthrough see them) and reads the observed variables. The holds are of degree
-    /// `degree` unless the component has its own extrapolation.
+    /// the holds; a Scheduled Execution FMU by the partitions of the ticks in `[from, to)`,
+    /// its inputs set to the holds at `from` before the partitions of each tick time. At `to`
+    /// sets the inputs to their holds there (so that outputs with direct feedthrough see them)
+    /// and reads the observed variables. The holds are of degree `degree` unless the
+    /// component has its own extrapolation.
     pub fn advance(
         &mut self,
         histories: &Histories,
@@ -487,12 +509,57 @@ impl Participant {
                     Reached::Terminated(time) => return Ok(Advance::Terminated(time)),
                 }
             }
+            Engine::ScheduledExecution(partitions) => {
+                // The inputs are set again at each tick time, as `tandem simulate` sets its
+                // input file's: a partition may consume an input (set it back).
+                while let Some(time) = partitions.next_time_before(to) {
+                    ports.set_inputs(partitions.instance(), histories, from, degree)?;
+                    partitions.run_instant(time).map_err(|e| at(time, e))?;
+                }
+            }
         }
         let instance = self.engine.instance();
         self.ports.set_inputs(instance, histories, to, degree)?;
         self.ports.observe(instance, to)?;
         Ok(Advance::Reached)
     }
+}
+
+/// The engine of `instance`, with the tolerance it is given, after its start values are set.
+/// The instance's interface decides, not the component's: a gradient run integrates a Model
+/// Exchange FMU in steps of its own (a held-input step) that present it as Co-Simulation.
+fn stepped(
+    component: &Component,
+    mut instance: Box<dyn FmuInstance>,
+) -> Result<(Engine, Option<f64>)> {
+    crate::start_values::apply(instance.as_mut(), &component.start_values)?;
+    Ok(match instance.interface() {
+        InterfaceType::CoSimulation => (
+            Engine::CoSimulation {
+                instance,
+                sub_steps: component.sub_steps,
+            },
+            None,
+        ),
+        InterfaceType::ModelExchange => {
+            let solver =
+                Auto::with_method(instance.number_of_continuous_states(), component.solver);
+            let md = component.fmu.model_description();
+            let stepper = MeStepper::new(instance, md, component.tolerance, solver);
+            (
+                Engine::ModelExchange(Box::new(stepper)),
+                Some(component.tolerance),
+            )
+        }
+        // Scheduling partitions takes FMI 3.0's own calls, which a boxed instance hides.
+        InterfaceType::ScheduledExecution => {
+            return Err(Error::invalid_value(
+                format!("component {}", component.name),
+                "a Scheduled Execution instance must be given as such, not boxed as any FMU \
+                 instance",
+            ))
+        }
+    })
 }
 
 impl Ports {

@@ -11,7 +11,8 @@ use fmi_host::instance::FmuInstance;
 /// A participant's run reads as: `Observed` once when initialization starts; then, per
 /// initialization pass, `Inputs` and `Observed`; `Initialized`; `Observed` (the values at the
 /// start time that the first macro step uses). Then per macro step: per sub-step `Inputs` and
-/// `Step`, then `Inputs` at the end of the macro step and `Observed` there. The n-th
+/// `Step` (a Scheduled Execution participant: `Inputs` before the partitions of each tick
+/// time, no `Step`), then `Inputs` at the end of the macro step and `Observed` there. The n-th
 /// `Observed` values are the samples with tag n in the histories (see [`Hold`]).
 #[derive(Debug, Clone, Copy)]
 pub enum Event<'a> {

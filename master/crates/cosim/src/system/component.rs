@@ -1,12 +1,13 @@
 //! One component: its FMU opened with the interface it runs with, its step as a number of
-//! sub-steps per macro step, and its parameter and start values checked against the model
-//! description.
+//! sub-steps per macro step, the clocks of a Scheduled Execution component, and its parameter
+//! and start values checked against the model description.
 
 use std::path::{Path, PathBuf};
 
 use super::description::{ComponentDescription, Located, Location, SystemDescription, ValueKind};
 use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
+use crate::scheduled_execution::Clocks;
 use crate::start_values::{array_value, check_settable_array, StartValue};
 use fmi_host::model_description::{Causality, InterfaceType, Shapes};
 use fmi_host::suggest::did_you_mean;
@@ -25,11 +26,15 @@ pub struct Component {
     pub fmu: Fmu,
     /// The FMU file for messages (inside a package: the package path joined with the source).
     pub fmu_label: String,
-    /// Co-Simulation (the FMU steps itself) or Model Exchange (the master integrates it).
+    /// Co-Simulation (the FMU steps itself), Model Exchange (the master integrates it) or
+    /// Scheduled Execution (the master activates its model partitions at its clocks' ticks).
     pub interface: InterfaceType,
     /// Steps a Co-Simulation component takes per macro step (its step is the macro step
-    /// divided by this); 1 for Model Exchange components.
+    /// divided by this); 1 for the other interfaces.
     pub sub_steps: usize,
+    /// The clocks of a Scheduled Execution component, as checked when loading: at least one
+    /// input clock ticks without the user (a system has no input file to tick the others).
+    pub clocks: Option<Clocks>,
     /// Relative tolerance of the master's integrator (Model Exchange components).
     pub tolerance: f64,
     /// The master's integrator (Model Exchange components).
@@ -149,30 +154,36 @@ pub(super) fn open<'a>(
         })?
         .shown_as(&fmu_label);
     let md = fmu.model_description();
-    let (has_cs, has_me) = (md.co_simulation.is_some(), md.model_exchange.is_some());
+    let (has_cs, has_me, has_se) = (
+        md.co_simulation.is_some(),
+        md.model_exchange.is_some(),
+        md.scheduled_execution.is_some(),
+    );
     let interface = match &entry.interface {
         Some(Located { value, at }) => {
             let present = match value {
                 InterfaceType::CoSimulation => has_cs,
                 InterfaceType::ModelExchange => has_me,
-                // The system files name only cs and me.
-                InterfaceType::ScheduledExecution => false,
+                InterfaceType::ScheduledExecution => has_se,
             };
             if !present {
-                return Err(error(at, format!("{fmu_label} has no {value} interface")));
+                return Err(error(
+                    at,
+                    format!(
+                        "{fmu_label} has no {value} interface (it implements: {})",
+                        md.interfaces_text()
+                    ),
+                ));
             }
             *value
         }
         None if has_cs => InterfaceType::CoSimulation,
         None if has_me => InterfaceType::ModelExchange,
+        None if has_se => InterfaceType::ScheduledExecution,
         None => {
             return Err(error(
                 &entry.fmu.at,
-                format!(
-                    "{fmu_label} has neither a Co-Simulation nor a Model Exchange interface (it \
-                     implements: {})",
-                    md.interfaces_text()
-                ),
+                format!("{fmu_label} implements no FMI interface"),
             ))
         }
     };
@@ -204,9 +215,12 @@ pub(super) fn configure(
     let error =
         |at: &Location, message: String| system.error(at, format!("component {name}: {message}"));
     let model_exchange = interface == InterfaceType::ModelExchange;
-    let sub_steps = match &entry.step {
-        None => 1,
-        Some(step) if model_exchange => {
+    let sub_steps = match (&entry.step, interface) {
+        (None, _) => 1,
+        (Some(step), InterfaceType::CoSimulation) => {
+            sub_steps(step.value, macro_step).map_err(|m| error(&step.at, m))?
+        }
+        (Some(step), InterfaceType::ModelExchange) => {
             return Err(error(
                 &step.at,
                 format!(
@@ -216,15 +230,27 @@ pub(super) fn configure(
                 ),
             ))
         }
-        Some(step) => sub_steps(step.value, macro_step).map_err(|m| error(&step.at, m))?,
+        (Some(step), InterfaceType::ScheduledExecution) => {
+            return Err(error(
+                &step.at,
+                format!(
+                    "step {} applies to Co-Simulation components; a Scheduled Execution \
+                     component runs its model partitions at the ticks of its clocks",
+                    step.value
+                ),
+            ))
+        }
+    };
+    // What controls the integration of a component the master does not integrate.
+    let own_integration = match interface {
+        InterfaceType::ScheduledExecution => "a Scheduled Execution FMU's partitions compute",
+        _ => "a Co-Simulation FMU controls its own integration",
     };
     let tolerance = match &entry.tolerance {
         Some(tolerance) if !model_exchange => {
             return Err(error(
                 &tolerance.at,
-                "tolerance applies to Model Exchange components (a Co-Simulation FMU \
-                 controls its own integration)"
-                    .to_string(),
+                format!("tolerance applies to Model Exchange components ({own_integration})"),
             ))
         }
         Some(Located { value, at }) if !(*value > 0.0 && value.is_finite()) => {
@@ -244,8 +270,7 @@ pub(super) fn configure(
             return Err(error(
                 &solver.at,
                 format!(
-                    "solver {} applies to Model Exchange components (a Co-Simulation FMU \
-                     controls its own integration)",
+                    "solver {} applies to Model Exchange components ({own_integration})",
                     solver.value
                 ),
             ))
@@ -259,6 +284,13 @@ pub(super) fn configure(
             system.path.display()
         ))
     };
+    let clocks = match interface {
+        InterfaceType::ScheduledExecution => {
+            let at = entry.interface.as_ref().map_or(&entry.fmu.at, |i| &i.at);
+            Some(clocks(&fmu, &fmu_label, at, &error, &mut warn)?)
+        }
+        _ => None,
+    };
     let start_values = start_values(&fmu, &fmu_label, entry, &error, &mut warn, ignored)?;
     Ok(Component {
         name: name.clone(),
@@ -266,11 +298,58 @@ pub(super) fn configure(
         fmu_label,
         interface,
         sub_steps,
+        clocks,
         tolerance,
         solver,
         extrapolation: entry.extrapolation,
         start_values,
     })
+}
+
+/// The clocks of the Scheduled Execution FMU `fmu`, written at `at`: refused when the master
+/// cannot schedule one, or when only the user ticks its input clocks (triggered clocks, from
+/// the input file of `tandem simulate`), since nothing in a system ticks them; a triggered
+/// input clock beside others passes with a `warn`ing that it never ticks.
+fn clocks(
+    fmu: &Fmu,
+    fmu_label: &str,
+    at: &Location,
+    error: &dyn Fn(&Location, String) -> Error,
+    warn: &mut dyn FnMut(&Location, String),
+) -> Result<Clocks> {
+    let clocks = Clocks::of(fmu.model_description(), fmu.path())
+        .map_err(|e| error(at, format!("Scheduled Execution: {e}")))?;
+    let triggered: Vec<&str> = clocks.triggered_inputs().collect();
+    if !clocks.ticks_by_itself() {
+        let what = match triggered.as_slice() {
+            [] => "has no input clock".to_string(),
+            names => format!(
+                "has only triggered input clocks ({}), which tick only when the user ticks \
+                 them (`tandem simulate --input-file`)",
+                names.join(", ")
+            ),
+        };
+        return Err(error(
+            at,
+            format!(
+                "{fmu_label} {what}: a system ticks periodic, changing and countdown input \
+                 clocks only, so no model partition of this Scheduled Execution component \
+                 would run"
+            ),
+        ));
+    }
+    if !triggered.is_empty() {
+        warn(
+            at,
+            format!(
+                "the triggered input clocks of {fmu_label} ({}) never tick in a system (only \
+                 the input file of `tandem simulate` ticks triggered clocks); its other input \
+                 clocks run their partitions",
+                triggered.join(", ")
+            ),
+        );
+    }
+    Ok(clocks)
 }
 
 /// The number of sub-steps of `step` in `macro_step`, which must be a whole number.

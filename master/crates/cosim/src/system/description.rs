@@ -128,7 +128,8 @@ pub struct ComponentDescription {
     pub name: Located<String>,
     /// The FMU file as written, relative to [`SystemDescription::folder`].
     pub fmu: Located<String>,
-    /// The interface to use (default: Co-Simulation when the FMU has it, else Model Exchange).
+    /// The interface to use (default: Co-Simulation when the FMU has it, else Model Exchange,
+    /// else Scheduled Execution).
     pub interface: Option<Located<InterfaceType>>,
     /// The component's own step, the macro step divided by a whole number (Co-Simulation).
     pub step: Option<Located<f64>>,

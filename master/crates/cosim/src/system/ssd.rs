@@ -279,12 +279,14 @@ impl Reader<'_> {
             "any" => None,
             "CoSimulation" => Some(InterfaceType::CoSimulation),
             "ModelExchange" => Some(InterfaceType::ModelExchange),
+            // SSP 2.0's value; SSP 1.0 has none for Scheduled Execution.
+            "ScheduledExecution" => Some(InterfaceType::ScheduledExecution),
             other => {
                 return Err(xml.error(
                     element,
                     format!(
                         "component {name}: implementation=\"{other}\" (expected any, \
-                         CoSimulation or ModelExchange)"
+                         CoSimulation, ModelExchange or ScheduledExecution)"
                     ),
                 ))
             }

@@ -377,10 +377,11 @@ fn component(
             let interface = match written.get_ref().as_str() {
                 "cs" => InterfaceType::CoSimulation,
                 "me" => InterfaceType::ModelExchange,
+                "se" => InterfaceType::ScheduledExecution,
                 other => {
                     return Err(error(
                         written.span(),
-                        format!("interface \"{other}\": expected \"cs\" (Co-Simulation) or \"me\" (Model Exchange)"),
+                        format!("interface \"{other}\": expected \"cs\" (Co-Simulation), \"me\" (Model Exchange) or \"se\" (Scheduled Execution)"),
                     ))
                 }
             };

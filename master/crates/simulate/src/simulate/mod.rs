@@ -6,7 +6,7 @@ mod co_simulation;
 mod inputs;
 mod model_exchange;
 mod recorder;
-pub mod scheduled_execution;
+mod scheduled_execution;
 pub mod selection;
 
 pub use inputs::InputTable;
@@ -24,6 +24,7 @@ use fmi_host::instance::{CountingInstance, FmuInstance, LogSettings};
 use fmi_host::model_description::{InterfaceType, ModelDescription, Shapes, Variable};
 use recorder::Recorder;
 use tandem_cosim::column::Column;
+use tandem_cosim::scheduled_execution::Clocks;
 use tandem_cosim::start_values::{self, StartValue};
 use tandem_cosim::time_grid::{check_interval, check_output_size, check_step};
 use tandem_cosim::{Error, Result};
@@ -210,7 +211,7 @@ fn run_recorded(
         .map(|request| traced_variables(&shapes, request, options.output_variables.as_deref()));
     fmu.load(interface)?;
     let clocks = match interface {
-        InterfaceType::ScheduledExecution => Some(scheduled_execution::Clocks::of(md, fmu.path())?),
+        InterfaceType::ScheduledExecution => Some(Clocks::of(md, fmu.path())?),
         _ => None,
     };
     if let (None, Some(inputs)) = (&clocks, &inputs) {

@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use super::queue::{Tick, TickQueue};
+use crate::error::{Error, Result};
 use fmi_host::instance::{ClockInterval, Fmu3Instance};
 use fmi_host::model_description::{
     Causality, ClockAttributes, IntervalVariability, ModelDescription, Variable, VariableType,
 };
-use tandem_cosim::{Error, Result};
 
 /// How the master learns when an input clock ticks.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,6 +71,14 @@ pub struct Clocks {
     inputs: Vec<InputClock>,
     /// `(value reference, column)` of the output clocks.
     outputs: Vec<(u32, usize)>,
+    /// The value references of the output clocks, asked for after each clock update (kept,
+    /// so that an update allocates no list of its own).
+    output_references: Vec<u32>,
+    /// The countdown clocks, by index among the input clocks.
+    countdown: Vec<usize>,
+    /// The value references of the countdown clocks, asked for their intervals after each
+    /// clock update.
+    countdown_references: Vec<u32>,
 }
 
 /// Whether `x` is a finite number above 0 (NaN is not).
@@ -96,6 +104,9 @@ impl Clocks {
             columns: Vec::new(),
             inputs: Vec::new(),
             outputs: Vec::new(),
+            output_references: Vec::new(),
+            countdown: Vec::new(),
+            countdown_references: Vec::new(),
         };
         for variable in md.variables.iter().filter(|v| v.ty == VariableType::Clock) {
             let error = |message: String| clock_error(fmu, &variable.name, message);
@@ -116,7 +127,31 @@ impl Clocks {
             }
             clocks.columns.push(variable.name.clone());
         }
+        clocks.output_references = clocks.outputs.iter().map(|&(r, _)| r).collect();
+        clocks.countdown = (0..clocks.inputs.len())
+            .filter(|&i| clocks.inputs[i].timing == Timing::Countdown)
+            .collect();
+        clocks.countdown_references = clocks
+            .countdown
+            .iter()
+            .map(|&i| clocks.inputs[i].reference)
+            .collect();
         Ok(clocks)
+    }
+
+    /// The names of the triggered input clocks, which only the user ticks.
+    pub fn triggered_inputs(&self) -> impl Iterator<Item = &str> {
+        self.inputs
+            .iter()
+            .filter(|clock| clock.timing == Timing::Triggered)
+            .map(|clock| clock.name.as_str())
+    }
+
+    /// Whether some input clock ticks without the user: periodic, changing or countdown.
+    pub fn ticks_by_itself(&self) -> bool {
+        self.inputs
+            .iter()
+            .any(|clock| clock.timing != Timing::Triggered)
     }
 
     /// The index among the input clocks of the triggered input clock called `name`; the error
@@ -139,7 +174,7 @@ impl Clocks {
     /// Schedules the first ticks from `start`, asking the FMU for intervals and shifts where
     /// the standard says so; called in Initialization Mode. `triggered` holds the input
     /// file's ticks of each triggered clock (by index among the input clocks).
-    pub fn schedule_first(
+    pub(super) fn schedule_first(
         &mut self,
         instance: &mut Fmu3Instance,
         queue: &mut TickQueue,
@@ -224,7 +259,7 @@ impl Clocks {
 
     /// The value reference, column and name of the input clock `index`, refusing a second
     /// activation at the time `time` or before.
-    pub fn activating(&mut self, index: usize, time: f64) -> Result<(u32, usize)> {
+    pub(super) fn activating(&mut self, index: usize, time: f64) -> Result<(u32, usize)> {
         let clock = &mut self.inputs[index];
         if clock.last.is_some_and(|last| last >= time) {
             return Err(Error::simulation(
@@ -242,7 +277,7 @@ impl Clocks {
 
     /// Schedules what follows the tick of input clock `index` at `time`: the next tick of a
     /// periodic clock, or of a tunable or changing one by the interval the FMU gives now.
-    pub fn after_tick(
+    pub(super) fn after_tick(
         &mut self,
         instance: &mut Fmu3Instance,
         queue: &mut TickQueue,
@@ -302,7 +337,7 @@ impl Clocks {
     /// Asks the FMU, after it called the clock-update callback during a partition run at
     /// `time`, which output clocks ticked (marked in `ticked`, by column) and which countdown
     /// clocks have a new interval (re-scheduled from `time`).
-    pub fn clock_update(
+    pub(super) fn clock_update(
         &mut self,
         instance: &mut Fmu3Instance,
         queue: &mut TickQueue,
@@ -311,26 +346,18 @@ impl Clocks {
         calls: &mut u64,
     ) -> Result<()> {
         if !self.outputs.is_empty() {
-            let references: Vec<u32> = self.outputs.iter().map(|&(r, _)| r).collect();
             *calls += 1;
-            let active = instance.get_clock(&references)?;
+            let active = instance.get_clock(&self.output_references)?;
             for (&(_, column), active) in self.outputs.iter().zip(active) {
                 ticked[column] |= active;
             }
         }
-        let countdown: Vec<usize> = (0..self.inputs.len())
-            .filter(|&i| self.inputs[i].timing == Timing::Countdown)
-            .collect();
-        if countdown.is_empty() {
+        if self.countdown.is_empty() {
             return Ok(());
         }
-        let references: Vec<u32> = countdown
-            .iter()
-            .map(|&i| self.inputs[i].reference)
-            .collect();
         *calls += 1;
-        let intervals = instance.get_interval_decimal(&references)?;
-        for (&index, interval) in countdown.iter().zip(intervals) {
+        let intervals = instance.get_interval_decimal(&self.countdown_references)?;
+        for (&index, interval) in self.countdown.iter().zip(intervals) {
             if let ClockInterval::Changed(interval) = interval {
                 if !non_negative(interval) {
                     return Err(clock_error(

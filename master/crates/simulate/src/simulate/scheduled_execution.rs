@@ -1,24 +1,17 @@
-//! The Scheduled Execution loop of `tandem simulate`: the master is the scheduler. It
-//! activates the model partition of each input clock at its ticks
-//! (`fmi3ActivateModelPartition`), in time order and, at one time, by priority (the lowest
-//! `priority` value first), one partition after the other on one thread (no preemption).
+//! The Scheduled Execution loop of `tandem simulate`: the master is the scheduler
+//! ([`tandem_cosim::scheduled_execution`]). It activates the model partition of each input
+//! clock at its ticks, in time order and, at one time, by priority.
 //!
-//! Input clocks tick as the model description declares them ([`clocks`]): periodic clocks
-//! every interval from the start plus their shift, countdown clocks when the FMU announces
-//! them through the clock-update callback, triggered clocks at the rows of the input file
-//! that hold a value other than 0 in their column. Ticks at the stop time or later, or
-//! before the start, are not activated: the run covers `[start, stop)`.
+//! Input clocks tick as the model description declares them: periodic clocks every interval
+//! from the start plus their shift, countdown clocks when the FMU announces them through the
+//! clock-update callback, triggered clocks at the rows of the input file that hold a value
+//! other than 0 in their column. Ticks at the stop time or later, or before the start, are
+//! not activated: the run covers `[start, stop)`.
 //!
 //! The result file has one row per time at which partitions ran, written after the last
 //! partition of that time: the time, the recorded variables (as read then), and one column
 //! per clock of the FMU (input and output, in model description order), 1 where the clock
 //! ticked at that time, else 0.
-
-mod clocks;
-mod queue;
-
-pub use clocks::Clocks;
-pub use queue::{Tick, TickQueue};
 
 use super::recorder::Recorder;
 use super::{Experiment, InputTable, SimulationSummary};
@@ -26,6 +19,7 @@ use crate::progress::Progress;
 use fmi_host::import::Fmu;
 use fmi_host::instance::{Common, LogSettings};
 use fmi_host::model_description::InterfaceType;
+use tandem_cosim::scheduled_execution::{Clocks, Scheduler};
 use tandem_cosim::start_values::{self, StartValue};
 use tandem_cosim::stop;
 use tandem_cosim::{Error, Result};
@@ -68,7 +62,7 @@ fn triggered_ticks(
 pub(super) fn run(scheduled: Scheduled<'_>, calls: &mut u64) -> Result<SimulationSummary> {
     let Scheduled {
         fmu,
-        mut clocks,
+        clocks,
         log,
         start_values,
         inputs,
@@ -78,6 +72,8 @@ pub(super) fn run(scheduled: Scheduled<'_>, calls: &mut u64) -> Result<Simulatio
     } = scheduled;
     let md = fmu.model_description();
     let triggered = triggered_ticks(&clocks, inputs, experiment.start)?;
+    let columns = clocks.columns.len();
+    let mut scheduler = Scheduler::new(clocks);
     let mut instance =
         fmu.instantiate_fmi3(InterfaceType::ScheduledExecution, &md.model_name, log)?;
     *calls += 1;
@@ -92,35 +88,18 @@ pub(super) fn run(scheduled: Scheduled<'_>, calls: &mut u64) -> Result<Simulatio
         inputs.apply(&mut instance, experiment.start)?;
         *calls += inputs.names().count() as u64;
     }
-    let mut queue = TickQueue::new();
-    clocks.schedule_first(
-        &mut instance,
-        &mut queue,
-        experiment.start,
-        &triggered,
-        calls,
-    )?;
+    scheduler.schedule_first(&mut instance, experiment.start, &triggered, calls)?;
     *calls += 1;
     instance.exit_initialization_mode()?;
     let mut summary = SimulationSummary::new(InterfaceType::ScheduledExecution, experiment.start);
-    let mut ticked = vec![false; clocks.columns.len()];
-    while let Some(time) = queue.next_time().filter(|&time| time < experiment.stop) {
+    let mut ticked = vec![false; columns];
+    while let Some(time) = scheduler.next_time().filter(|&time| time < experiment.stop) {
         if let Some(inputs) = inputs {
             inputs.apply(&mut instance, time)?;
             *calls += inputs.names().count() as u64;
         }
         ticked.fill(false);
-        while let Some(tick) = queue.pop_due(time) {
-            let (reference, column) = clocks.activating(tick.clock, time)?;
-            *calls += 1;
-            instance.activate_model_partition(reference, time)?;
-            summary.steps += 1;
-            ticked[column] = true;
-            clocks.after_tick(&mut instance, &mut queue, tick.clock, time, calls)?;
-            if instance.take_clock_update() {
-                clocks.clock_update(&mut instance, &mut queue, time, &mut ticked, calls)?;
-            }
-        }
+        summary.steps += scheduler.run_instant(&mut instance, time, &mut ticked, calls)?;
         recorder.record_with_flags(&mut instance, time, &ticked)?;
         *calls += recorder.calls_per_row() as u64;
         progress.update(time);

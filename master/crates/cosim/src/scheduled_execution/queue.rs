@@ -97,6 +97,12 @@ impl TickQueue {
         self.heap.peek().map(|entry| entry.tick.time)
     }
 
+    /// The time of the earliest pending tick if it comes before the instant `end`: a tick at
+    /// `end`, to the last bits, belongs to the interval that begins there.
+    pub fn next_time_before(&self, end: f64) -> Option<f64> {
+        self.next_time().filter(|&time| !due(end, time))
+    }
+
     /// The next tick to run at the instant `now`: the pending tick of highest priority among
     /// those due at `now`, including ticks scheduled while partitions of `now` ran.
     pub fn pop_due(&mut self, now: f64) -> Option<Tick> {
@@ -186,6 +192,16 @@ mod tests {
         let now = queue.next_time().unwrap();
         assert_eq!(queue.pop_due(now).map(|t| t.clock), Some(1));
         assert_eq!(queue.pop_due(now).map(|t| t.clock), Some(0));
+    }
+
+    #[test]
+    fn a_tick_at_the_end_of_an_interval_to_the_last_bits_belongs_to_the_next() {
+        let mut queue = TickQueue::new();
+        queue.push(tick(0.3, 0, 0));
+        assert_ne!(0.3, 3.0 * 0.1);
+        assert_eq!(queue.next_time_before(3.0 * 0.1), None);
+        assert_eq!(queue.next_time_before(0.3), None);
+        assert_eq!(queue.next_time_before(0.4), Some(0.3));
     }
 
     #[test]
