@@ -159,6 +159,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     for activations in &summary.activations {
         eprintln!("{activations}");
     }
+    if let Some(loops) = &summary.loops {
+        eprintln!("{loops}");
+    }
     if let Some(energy) = &summary.energy {
         eprintln!("{energy}");
     }

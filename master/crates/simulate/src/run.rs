@@ -13,7 +13,7 @@ use fmi_host::instance::LogSettings;
 use tandem_cosim::coupling::{Extrapolation, ScheduleKind, Threads};
 use tandem_cosim::energy::{self, EnergyColumn, EnergyManager, EnergyReport, EnergyStage};
 use tandem_cosim::macro_loop::{self, PointStage};
-use tandem_cosim::schedule::{self, Activations, CoSimulation, Integration};
+use tandem_cosim::schedule::{self, Activations, CoSimulation, Integration, LoopReport};
 use tandem_cosim::system::{LoadOptions, System};
 use tandem_cosim::time_grid::check_output_size;
 use tandem_cosim::{Error, Result};
@@ -74,6 +74,8 @@ pub struct RunSummary {
     pub integrations: Vec<Integration>,
     /// The partitions the master activated for each Scheduled Execution component.
     pub activations: Vec<Activations>,
+    /// Under Gauss-Seidel with algebraic loops, what their solver did.
+    pub loops: Option<LoopReport>,
     /// The result rows, when [`RunOptions::keep_trace`] asked for them.
     pub trace: Option<Trace>,
 }
@@ -162,6 +164,7 @@ pub fn run_loaded_watched(
     writer.flush()?;
     let integrations = cosimulation.integrations();
     let activations = cosimulation.activations();
+    let loops = cosimulation.loop_report();
     cosimulation.terminate()?;
     Ok(RunSummary {
         system: system.name(),
@@ -179,6 +182,7 @@ pub fn run_loaded_watched(
             .map(|e| e.finish(system)),
         integrations,
         activations,
+        loops,
         trace,
     })
 }

@@ -6,8 +6,11 @@
 //! start: the unknowns are the **tear values**, the values of the outputs that feed a
 //! participant no later in the order than their own; one **pass** sets them, then lets every
 //! participant in order take its inputs and give its outputs at that time (no step), and
-//! returns the tear outputs' new values, `G(v)`. Newton solves `G(v) = v` with the Jacobian of
-//! `G` by forward differences (one pass per tear value), to a relative tolerance of 1e-12; a
+//! returns the tear outputs' new values, `G(v)`. Newton solves `G(v) = v` to a relative
+//! tolerance of 1e-12 with the Jacobian of `G`: exact where every participant's FMU gives
+//! directional derivatives (the tangent of one tear value carried through a pass, each
+//! participant's outputs by its inputs from [`super::feedthrough`], one pass of products per
+//! tear value), else by forward differences (one pass per tear value); a
 //! loop without a unique solution, or one that does not converge in 20 iterations, is an
 //! error naming the loop, the residual and the iterations.
 //!
@@ -19,6 +22,7 @@
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
 use super::history::{Histories, Source};
+use super::loop_report::{LoopJacobian, LoopReport};
 use super::participant::Participant;
 use crate::error::{Error, Result};
 use crate::system::algebraic_loop;
@@ -43,10 +47,23 @@ pub(super) struct LoopSolver {
     v: DVector<f64>,
     g: DVector<f64>,
     step: DVector<f64>,
+    /// The tangents of every participant's observed variables and of one participant's
+    /// inputs in a pass of tangents (kept for their capacity).
+    tangents: Tangents,
+    /// What it did so far.
+    report: LoopReport,
+}
+
+/// The buffers of a pass of tangents.
+struct Tangents {
+    observed: Vec<Vec<f64>>,
+    inputs: Vec<f64>,
 }
 
 /// What a pass needs besides the tear values.
 struct Pass<'a> {
+    /// What the solver did so far: passes and Jacobians are counted.
+    report: &'a mut LoopReport,
     tears: &'a [Source],
     participants: &'a mut [Participant],
     histories: &'a mut Histories,
@@ -59,6 +76,7 @@ impl Pass<'_> {
     /// Sets the tear values `v`, lets every participant in order take its inputs and give its
     /// outputs, and writes the tear outputs' new values into `g`.
     fn run(&mut self, v: &DVector<f64>, g: &mut DVector<f64>) -> Result<()> {
+        self.report.passes += 1;
         for (&tear, &value) in self.tears.iter().zip(v.iter()) {
             self.histories.set_latest(tear, value);
         }
@@ -73,8 +91,65 @@ impl Pass<'_> {
         Ok(())
     }
 
+    /// The LU factors of `I - dG/dv` at `v`, whose image `g` the latest pass computed: from
+    /// the directional derivatives where every participant has them, else by differences.
+    fn factors(
+        &mut self,
+        v: &DVector<f64>,
+        g: &DVector<f64>,
+        tangents: &mut Tangents,
+    ) -> Result<LU<f64, Dyn, Dyn>> {
+        self.report.jacobians += 1;
+        if self
+            .participants
+            .iter()
+            .all(|p| p.has_feedthrough_derivatives())
+        {
+            self.report.source = LoopJacobian::DirectionalDerivatives;
+            self.exact_factors(v.len(), tangents)
+        } else {
+            self.report.source = LoopJacobian::Differences;
+            self.difference_factors(v, g)
+        }
+    }
+
+    /// The LU factors of `I - dG/dv` at the point of the latest pass, column `j` the tangent
+    /// of the tear outputs when tear value `j` has the tangent 1: carried through the
+    /// participants in order as the pass carries the values.
+    fn exact_factors(&mut self, n: usize, tangents: &mut Tangents) -> Result<LU<f64, Dyn, Dyn>> {
+        let mut matrix = DMatrix::<f64>::identity(n, n);
+        for j in 0..n {
+            for observed in &mut tangents.observed {
+                observed.fill(0.0);
+            }
+            let tear = self.tears[j];
+            tangents.observed[tear.participant][tear.slot] = 1.0;
+            for &i in self.order {
+                let observed = &tangents.observed;
+                let latest = |source: Source| observed[source.participant][source.slot];
+                self.participants[i].input_tangents(
+                    self.histories,
+                    self.time,
+                    self.degree,
+                    &latest,
+                    &mut tangents.inputs,
+                );
+                self.participants[i]
+                    .observed_tangents(&tangents.inputs, &mut tangents.observed[i])?;
+            }
+            for (row, &tear) in self.tears.iter().enumerate() {
+                matrix[(row, j)] -= tangents.observed[tear.participant][tear.slot];
+            }
+        }
+        Ok(matrix.lu())
+    }
+
     /// The LU factors of `I - dG/dv` at `v`, whose image is `g`, by forward differences.
-    fn factors(&mut self, v: &DVector<f64>, g: &DVector<f64>) -> Result<LU<f64, Dyn, Dyn>> {
+    fn difference_factors(
+        &mut self,
+        v: &DVector<f64>,
+        g: &DVector<f64>,
+    ) -> Result<LU<f64, Dyn, Dyn>> {
         let n = v.len();
         let mut matrix = DMatrix::<f64>::identity(n, n);
         let (mut shifted, mut image) = (v.clone(), DVector::zeros(n));
@@ -122,14 +197,35 @@ impl LoopSolver {
             }
         }
         let n = tears.len();
+        let tangents = Tangents {
+            observed: observed
+                .iter()
+                .map(|ports| vec![0.0; ports.len()])
+                .collect(),
+            inputs: Vec::new(),
+        };
+        let description = algebraic_loop::describe(&cycle, &system.components);
         Some(LoopSolver {
+            tangents,
             tears,
-            description: algebraic_loop::describe(&cycle, &system.components),
+            report: LoopReport {
+                description: description.clone(),
+                points: 0,
+                passes: 0,
+                jacobians: 0,
+                source: LoopJacobian::Differences,
+            },
+            description,
             kept: None,
             v: DVector::zeros(n),
             g: DVector::zeros(n),
             step: DVector::zeros(n),
         })
+    }
+
+    /// What the solver did so far.
+    pub(super) fn report(&self) -> &LoopReport {
+        &self.report
     }
 
     /// Makes the values communicated at `time` satisfy the loops: on return the latest values
@@ -145,7 +241,9 @@ impl LoopSolver {
         for (value, &tear) in self.v.iter_mut().zip(&self.tears) {
             *value = histories.latest(tear);
         }
+        self.report.points += 1;
         let mut pass = Pass {
+            report: &mut self.report,
             tears: &self.tears,
             participants,
             histories,
@@ -174,7 +272,7 @@ impl LoopSolver {
             // Factors that did not cut the residual by ten are made afresh, at this iterate.
             let fresh = self.kept.is_none() || residual > 0.1 * previous;
             if fresh {
-                self.kept = Some(pass.factors(v, g)?);
+                self.kept = Some(pass.factors(v, g, &mut self.tangents)?);
             }
             step.copy_from(g);
             *step -= &*v;

@@ -161,6 +161,14 @@ impl Histories {
         self.participants[source.participant][source.slot].hold_at(time, degree)
     }
 
+    /// The tag of the latest sample of `source`.
+    pub fn latest_tag(&self, source: Source) -> Option<usize> {
+        self.participants[source.participant][source.slot]
+            .tags
+            .last()
+            .copied()
+    }
+
     /// The latest value of `source`.
     pub fn latest(&self, source: Source) -> f64 {
         self.participants[source.participant][source.slot].latest()

@@ -24,12 +24,14 @@
 
 mod activations;
 mod algebraic_loops;
+mod feedthrough;
 mod gauss_seidel;
 mod history;
 mod initialization;
 mod integration;
 mod jacobi;
 mod layout;
+mod loop_report;
 mod participant;
 mod partitions;
 mod recording;
@@ -39,6 +41,7 @@ pub use activations::Activations;
 pub use history::Hold;
 pub use initialization::observed_ports;
 pub use integration::Integration;
+pub use loop_report::{LoopJacobian, LoopReport};
 pub use participant::connections_into;
 pub use recording::{Event, Recorder};
 pub use snapshot::Snapshot;
@@ -226,6 +229,11 @@ impl CoSimulation {
             .iter()
             .filter_map(|participant| participant.integration(self.time))
             .collect()
+    }
+
+    /// Under Gauss-Seidel with algebraic loops, what their solver did so far.
+    pub fn loop_report(&self) -> Option<LoopReport> {
+        self.loops.as_ref().map(|loops| loops.report().clone())
     }
 
     /// For each Scheduled Execution participant, in component order, the partitions the

@@ -8,6 +8,7 @@
 use std::ops::Range;
 
 use super::activations::Activations;
+use super::feedthrough::Feedthrough;
 use super::history::{Histories, Hold, Source};
 use super::integration::Integration;
 use super::partitions::Partitions;
@@ -166,6 +167,8 @@ pub struct Participant {
     degree: Option<usize>,
     /// Relative tolerance given to the FMU (Model Exchange: also the integrator's).
     tolerance: Option<f64>,
+    /// The derivatives of the observed variables by the inputs, where the FMU gives them.
+    feedthrough: Option<Feedthrough>,
 }
 
 impl Participant {
@@ -240,6 +243,11 @@ impl Participant {
             observed_values: vec![0.0; observed_ports.len()],
         };
         ports.calls += component.start_values.len();
+        let interface = match &instance {
+            Instance::Stepped(instance) => instance.interface(),
+            Instance::Scheduled(_) => InterfaceType::ScheduledExecution,
+        };
+        let feedthrough = Feedthrough::new(system, index, interface, observed_ports);
         let (engine, tolerance) = match instance {
             Instance::Scheduled(mut instance) => {
                 crate::start_values::apply(&mut instance, &component.start_values)?;
@@ -260,6 +268,7 @@ impl Participant {
             ports,
             degree: component.extrapolation.map(Extrapolation::degree),
             tolerance,
+            feedthrough,
         })
     }
 
@@ -385,6 +394,55 @@ impl Participant {
     /// The observed variables' values as last read.
     pub fn observed(&self) -> &[f64] {
         &self.ports.observed_values
+    }
+
+    /// Whether the derivatives of the observed variables by the connected inputs can be had
+    /// ([`Self::observed_tangents`]): the FMU gives directional derivatives.
+    pub fn has_feedthrough_derivatives(&self) -> bool {
+        self.feedthrough.is_some()
+    }
+
+    /// Into `out`, per connected input, the tangent of the value it receives at `time` (hold of
+    /// `degree`, the component's own if it has one) when the latest sample of each source has
+    /// the tangent `latest` gives (the earlier samples none).
+    pub fn input_tangents(
+        &self,
+        histories: &Histories,
+        time: f64,
+        degree: usize,
+        latest: &dyn Fn(Source) -> f64,
+        out: &mut Vec<f64>,
+    ) {
+        let degree = self.degree.unwrap_or(degree);
+        out.clear();
+        out.extend(self.ports.inputs.iter().map(|input| {
+            if !input.continuous {
+                return 0.0;
+            }
+            let tag = histories.latest_tag(input.source);
+            let weight: f64 = input
+                .hold(histories, time, degree)
+                .terms()
+                .iter()
+                .filter(|(t, _)| Some(*t) == tag)
+                .map(|(_, weight)| weight)
+                .sum();
+            weight * latest(input.source)
+        }));
+    }
+
+    /// The tangents of the observed variables (into `observed`, by slot) that the tangents of
+    /// the connected inputs (`inputs`, in connection order) cause at the current point.
+    /// Without [`Self::has_feedthrough_derivatives`] an error.
+    pub fn observed_tangents(&mut self, inputs: &[f64], observed: &mut [f64]) -> Result<()> {
+        let Some(feedthrough) = &mut self.feedthrough else {
+            return Err(Error::invalid_value(
+                format!("component {}", self.ports.name),
+                "its FMU gives no directional derivatives",
+            ));
+        };
+        self.ports.calls += 1;
+        feedthrough.jvp(self.engine.instance(), inputs, observed)
     }
 
     /// Adds `offset` to every value sent to the connected input variable `variable` from now

@@ -1,0 +1,124 @@
+//! The direct feedthrough of one participant at a communication point: the derivatives of the
+//! variables it is observed by with respect to its connected inputs, from its FMU's directional
+//! derivatives (`fmi2GetDirectionalDerivative`, `fmi3GetDirectionalDerivative`). The solver of
+//! algebraic loops ([`super::algebraic_loops`]) chains them into the Jacobian of a pass.
+
+use crate::error::Result;
+use crate::system::{Component, Port, System};
+use fmi_host::instance::FmuInstance;
+use fmi_host::model_description::{Causality, InterfaceType, Variability, VariableType};
+
+/// The directional derivatives of a participant's observed variables by its inputs.
+pub struct Feedthrough {
+    /// The continuous Float64 inputs, by value reference: the knowns.
+    knowns: Vec<u32>,
+    /// Per connected input, its index among the knowns (`None`: a discrete input, which no
+    /// tangent reaches).
+    known_of_input: Vec<Option<usize>>,
+    /// The Float64 observed variables, by value reference: the unknowns.
+    unknowns: Vec<u32>,
+    /// Per observed slot, its index among the unknowns (`None`: no tangent reaches it).
+    unknown_of_slot: Vec<Option<usize>>,
+    /// The seed and the sensitivity of the latest product (kept for their capacity).
+    seed: Vec<f64>,
+    sensitivity: Vec<f64>,
+}
+
+impl Feedthrough {
+    /// The feedthrough of `component` (index `index` of `system`), instantiated as
+    /// `interface`, observed at `observed`; `None` when its FMU gives no directional derivatives
+    /// for that interface, or an array element is among its connected inputs or observed
+    /// floats (the derivatives are taken by value reference, one per scalar).
+    pub fn new(
+        system: &System,
+        index: usize,
+        interface: InterfaceType,
+        observed: &[Port],
+    ) -> Option<Self> {
+        let component: &Component = &system.components[index];
+        let md = component.fmu.model_description();
+        let capabilities = match interface {
+            InterfaceType::CoSimulation => &md.co_simulation.as_ref()?.capabilities,
+            InterfaceType::ModelExchange => &md.model_exchange.as_ref()?.capabilities,
+            InterfaceType::ScheduledExecution => return None,
+        };
+        if !capabilities.provides_directional_derivatives {
+            return None;
+        }
+        let mut knowns = Vec::new();
+        let mut known_of_input = Vec::new();
+        for connection in super::participant::connections_into(system, index) {
+            let variable = connection.to.variable(&system.components);
+            let continuous = variable.ty == VariableType::Float64
+                && variable.variability == Variability::Continuous;
+            if !continuous {
+                known_of_input.push(None);
+                continue;
+            }
+            if connection.to.element.is_some() {
+                return None;
+            }
+            known_of_input.push(Some(knowns.len()));
+            knowns.push(variable.value_reference);
+        }
+        let mut unknowns = Vec::new();
+        let mut unknown_of_slot = Vec::new();
+        for port in observed {
+            let variable = port.variable(&system.components);
+            let scalar_output = variable.causality == Causality::Output
+                && variable.ty == VariableType::Float64
+                && port.element.is_none();
+            if scalar_output {
+                unknown_of_slot.push(Some(unknowns.len()));
+                unknowns.push(variable.value_reference);
+                continue;
+            }
+            // FMI differentiates outputs (and state derivatives) only. A variable recorded but
+            // feeding no connection carries no tangent of a pass; one feeding a connection
+            // leaves the Jacobian to differences.
+            if variable.ty.is_float() && system.connections.iter().any(|c| c.from == *port) {
+                return None;
+            }
+            unknown_of_slot.push(None);
+        }
+        Some(Feedthrough {
+            seed: vec![0.0; knowns.len()],
+            sensitivity: vec![0.0; unknowns.len()],
+            knowns,
+            known_of_input,
+            unknowns,
+            unknown_of_slot,
+        })
+    }
+
+    /// The tangents of the observed variables (`observed`, by slot) that the tangents of the
+    /// connected inputs (`inputs`, in connection order) cause, at the instance's current point.
+    pub fn jvp(
+        &mut self,
+        instance: &mut dyn FmuInstance,
+        inputs: &[f64],
+        observed: &mut [f64],
+    ) -> Result<()> {
+        self.seed.fill(0.0);
+        for (known, &tangent) in self.known_of_input.iter().zip(inputs) {
+            if let Some(known) = known {
+                self.seed[*known] = tangent;
+            }
+        }
+        let zero = self.seed.iter().all(|&s| s == 0.0);
+        if zero || self.unknowns.is_empty() {
+            self.sensitivity.fill(0.0);
+        } else {
+            instance.get_directional_derivative(
+                &self.unknowns,
+                &self.knowns,
+                &self.seed,
+                &mut self.sensitivity,
+            )?;
+        }
+        for (slot, unknown) in observed.iter_mut().zip(&self.unknown_of_slot) {
+            *slot = unknown.map_or(0.0, |u| self.sensitivity[u]);
+        }
+        Ok(())
+    }
+}
