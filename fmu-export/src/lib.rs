@@ -34,6 +34,7 @@ pub mod scalar;
 pub mod small;
 pub mod system;
 pub mod token;
+pub mod validation;
 pub mod variables;
 
 /// The C ABI of FMI 2.0 and 3.0 and of the adjoint extension, declared once for the exporter
@@ -42,7 +43,7 @@ pub use fmi_abi as abi;
 
 pub use declaration::{
     CoSimulation, Declaration, Discrete, DiscreteRole, DiscreteType, Experiment, Method, Parameter,
-    StringRole, StringVariable, Tunability, Var,
+    ParameterArray, StringRole, StringVariable, Tunability, Var,
 };
 pub use mechanical_system::MechanicalSystem;
 pub use mechanics::{MechArgs, MechanicalModel};
