@@ -11,6 +11,11 @@
 //! [`variables::sensitivity_name`]), which the co-simulation integrator propagates exactly
 //! through every doStep, events included ([`instance::sensitivity`]); in Model Exchange getting
 //! it is an Error.
+//!
+//! Array parameters: [`Declaration::parameter_array`] declares consecutive real parameters with
+//! a shape, FMI 3.0 arrays and FMI 2.0 scalars `A[i,j]`; the FMI 3.0 C ABI translates array value
+//! references into the elements' entries in one place ([`ffi::references`]), and the export
+//! checks the declaration first ([`validation`]).
 
 pub mod adjoint;
 pub mod capabilities;
