@@ -413,11 +413,11 @@ const STATE_SPACE: Lti2 = Lti2 {
 const STATE_SPACE_TOLERANCE: f64 = 1e-6;
 
 /// FMPy simulates the state-space FMU of `version` through `interface` for 10 s with
-/// `start_values`; every sample of `y` must agree with `expected`.
+/// `start_values` and `start_arrays`; every sample of `y` must agree with `expected`.
 fn state_space_matches_the_closed_form(
     version: FmiVersion,
     interface: Interface,
-    start_values: &[(&str, f64)],
+    (start_values, start_arrays): (&[(&str, f64)], &[(&str, &[f64])]),
     expected: Lti2,
 ) {
     let simulation = Simulation {
@@ -425,6 +425,7 @@ fn state_space_matches_the_closed_form(
         output_interval: Some(1e-2),
         relative_tolerance: Some(1e-9),
         start_values,
+        start_arrays,
         outputs: &["y"],
         ..Simulation::new(interface)
     };
@@ -442,7 +443,9 @@ fn state_space_matches_the_closed_form(
         .zip(&y)
         .map(|(&t, &y)| (y - expected.output(t)).abs())
         .fold(0.0_f64, f64::max);
-    eprintln!("state_space {version:?} {interface:?} {start_values:?}: worst error {error:.2e}");
+    eprintln!(
+        "state_space {version:?} {interface:?} {start_values:?} {start_arrays:?}: worst error {error:.2e}"
+    );
     assert!(
         error < STATE_SPACE_TOLERANCE,
         "{version:?} {interface:?}: y differs from the closed form by {error:e}"
@@ -453,22 +456,35 @@ fn state_space_matches_the_closed_form(
 fn state_space_agrees_with_the_closed_form_in_both_versions_and_interfaces() {
     for version in FmiVersion::ALL {
         for interface in [Interface::ModelExchange, Interface::CoSimulation] {
-            state_space_matches_the_closed_form(version, interface, &[], STATE_SPACE);
+            state_space_matches_the_closed_form(version, interface, (&[], &[]), STATE_SPACE);
         }
     }
 }
 
-/// FMI 2.0 hosts set an array's elements as the scalars `A[i,j]`: a stiffer, more damped `A`
-/// and another initial state, set by name through FMPy.
+/// Another `A` (stiffer, more damped) and initial state, set through FMPy: FMI 2.0 hosts set
+/// the elements as the scalars `A[i,j]`, FMI 3.0 hosts the array whole.
 #[test]
-fn state_space_fmi2_elements_are_set_by_their_scalar_names() {
-    let start_values = [("A[2,1]", -9.0), ("A[2,2]", -0.6), ("x2", 0.5)];
+fn state_space_matrices_set_by_fmpy_change_the_response() {
+    let a = [0.0, 1.0, -9.0, -0.6];
     let expected = Lti2 {
-        a: [0.0, 1.0, -9.0, -0.6],
+        a,
         x0: [1.0, 0.5],
         ..STATE_SPACE
     };
+    let elements = [("A[2,1]", a[2]), ("A[2,2]", a[3]), ("x2", 0.5)];
+    let arrays: [(&str, &[f64]); 1] = [("A", &a)];
     for interface in [Interface::ModelExchange, Interface::CoSimulation] {
-        state_space_matches_the_closed_form(FmiVersion::Fmi2, interface, &start_values, expected);
+        state_space_matches_the_closed_form(
+            FmiVersion::Fmi2,
+            interface,
+            (&elements, &[]),
+            expected,
+        );
+        state_space_matches_the_closed_form(
+            FmiVersion::Fmi3,
+            interface,
+            (&[("x2", 0.5)], &arrays),
+            expected,
+        );
     }
 }
