@@ -412,26 +412,20 @@ const STATE_SPACE: Lti2 = Lti2 {
 /// about 1e-7.
 const STATE_SPACE_TOLERANCE: f64 = 1e-6;
 
-/// FMPy simulates the state-space FMU of `version` through `interface` for 10 s with
-/// `start_values` and `start_arrays`; every sample of `y` must agree with `expected`.
-fn state_space_matches_the_closed_form(
-    version: FmiVersion,
-    interface: Interface,
-    (start_values, start_arrays): (&[(&str, f64)], &[(&str, &[f64])]),
-    expected: Lti2,
-) {
+/// FMPy simulates the state-space FMU of `version` for 10 s with the interface and start values
+/// of `start`; every sample of `y` must agree with `expected`.
+fn state_space_matches_the_closed_form(version: FmiVersion, start: Simulation, expected: Lti2) {
     let simulation = Simulation {
         stop_time: Some(10.0),
         output_interval: Some(1e-2),
         relative_tolerance: Some(1e-9),
-        start_values,
-        start_arrays,
         outputs: &["y"],
-        ..Simulation::new(interface)
+        ..start
     };
     let fmu = fmus::find("state_space", version);
     let result = fmpy::simulate(&fmu.path, &simulation).unwrap_or_else(|e| panic!("{e}"));
     let (time, y) = (result.column("time"), result.column("y"));
+    let interface = simulation.interface;
     assert!(
         (result.last("time") - 10.0).abs() < 1e-9 && time.len() > 900,
         "{version:?} {interface:?}: {} samples up to {} s",
@@ -444,7 +438,8 @@ fn state_space_matches_the_closed_form(
         .map(|(&t, &y)| (y - expected.output(t)).abs())
         .fold(0.0_f64, f64::max);
     eprintln!(
-        "state_space {version:?} {interface:?} {start_values:?} {start_arrays:?}: worst error {error:.2e}"
+        "state_space {version:?} {interface:?} {:?} {:?}: worst error {error:.2e}",
+        simulation.start_values, simulation.start_arrays
     );
     assert!(
         error < STATE_SPACE_TOLERANCE,
@@ -456,7 +451,7 @@ fn state_space_matches_the_closed_form(
 fn state_space_agrees_with_the_closed_form_in_both_versions_and_interfaces() {
     for version in FmiVersion::ALL {
         for interface in [Interface::ModelExchange, Interface::CoSimulation] {
-            state_space_matches_the_closed_form(version, interface, (&[], &[]), STATE_SPACE);
+            state_space_matches_the_closed_form(version, Simulation::new(interface), STATE_SPACE);
         }
     }
 }
@@ -474,17 +469,16 @@ fn state_space_matrices_set_by_fmpy_change_the_response() {
     let elements = [("A[2,1]", a[2]), ("A[2,2]", a[3]), ("x2", 0.5)];
     let arrays: [(&str, &[f64]); 1] = [("A", &a)];
     for interface in [Interface::ModelExchange, Interface::CoSimulation] {
-        state_space_matches_the_closed_form(
-            FmiVersion::Fmi2,
-            interface,
-            (&elements, &[]),
-            expected,
-        );
-        state_space_matches_the_closed_form(
-            FmiVersion::Fmi3,
-            interface,
-            (&[("x2", 0.5)], &arrays),
-            expected,
-        );
+        let fmi2 = Simulation {
+            start_values: &elements,
+            ..Simulation::new(interface)
+        };
+        state_space_matches_the_closed_form(FmiVersion::Fmi2, fmi2, expected);
+        let fmi3 = Simulation {
+            start_values: &[("x2", 0.5)],
+            start_arrays: &arrays,
+            ..Simulation::new(interface)
+        };
+        state_space_matches_the_closed_form(FmiVersion::Fmi3, fmi3, expected);
     }
 }
