@@ -78,6 +78,23 @@ pub struct Parameter {
     pub tunability: Tunability,
 }
 
+/// An array of real parameters (FMI 3.0 style, row-major): consecutive entries of
+/// [`Declaration::parameters`], one per element, so that model code reads the elements as
+/// ordinary parameters `p[first..first + len]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParameterArray {
+    /// The array's name (FMI 3.0); its elements are named `name[i,j,...]` (1-based), which is
+    /// how FMI 2.0 writes arrays.
+    pub name: String,
+    /// The size of each dimension, outermost first.
+    pub shape: Vec<usize>,
+    /// Index of the first element in [`Declaration::parameters`].
+    pub first: usize,
+    /// Number of elements (the product of `shape` in a valid declaration, see
+    /// [`crate::validation`]).
+    pub len: usize,
+}
+
 /// The FMI type of a discrete variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DiscreteType {
@@ -190,6 +207,8 @@ pub struct Declaration {
     pub inputs: Vec<Var>,
     /// Real parameters `p`.
     pub parameters: Vec<Parameter>,
+    /// The arrays among the real parameters, in declaration order.
+    pub arrays: Vec<ParameterArray>,
     /// Continuous real outputs `y`.
     pub outputs: Vec<Var>,
     /// Discrete variables `d` (parameters, outputs, modes, memory).
@@ -216,6 +235,7 @@ impl Declaration {
             states: Vec::new(),
             inputs: Vec::new(),
             parameters: Vec::new(),
+            arrays: Vec::new(),
             outputs: Vec::new(),
             discrete: Vec::new(),
             event_indicators: 0,
@@ -252,6 +272,41 @@ impl Declaration {
     /// Adds a real parameter.
     pub fn parameter(mut self, var: Var, tunability: Tunability) -> Self {
         self.parameters.push(Parameter { var, tunability });
+        self
+    }
+
+    /// Adds an array of real parameters of shape `shape` (e.g. `&[2, 2]`), with the start
+    /// values `starts` in row-major order: `var` names the array and gives the attributes all
+    /// its elements share (description, unit, nominal, range; its own start is not used).
+    /// Each element becomes a parameter of its own, `p[i]` in declaration order, named
+    /// `name[i,j]` (1-based; `name[i]` for a vector). The FMI 3.0 model description declares
+    /// one array variable, the FMI 2.0 one a scalar per element. The shape is checked when the
+    /// FMU is exported ([`crate::validation::validate`]).
+    pub fn parameter_array(
+        mut self,
+        var: Var,
+        shape: &[usize],
+        starts: &[f64],
+        tunability: Tunability,
+    ) -> Self {
+        let first = self.parameters.len();
+        for (k, &start) in starts.iter().enumerate() {
+            let element = Var {
+                name: element_name(&var.name, shape, k),
+                start,
+                ..var.clone()
+            };
+            self.parameters.push(Parameter {
+                var: element,
+                tunability,
+            });
+        }
+        self.arrays.push(ParameterArray {
+            name: var.name,
+            shape: shape.to_vec(),
+            first,
+            len: starts.len(),
+        });
         self
     }
 
@@ -377,5 +432,79 @@ impl Declaration {
     /// Start values of the discrete variables.
     pub fn discrete_starts(&self) -> Vec<f64> {
         self.discrete.iter().map(|d| d.var.start).collect()
+    }
+}
+
+/// The name of the `k`-th element (row-major, 0-based) of the array `array` of shape `shape`:
+/// `array[i,j,...]` with 1-based indices, the FMI structured name of an array element. An
+/// element beyond the shape (a declaration the export rejects) counts on in the first index.
+pub fn element_name(array: &str, shape: &[usize], k: usize) -> String {
+    let Some((_, inner)) = shape.split_first() else {
+        return format!("{array}[{}]", k + 1);
+    };
+    let mut indices = vec![0; shape.len()];
+    let mut rest = k;
+    for (index, &size) in indices[1..].iter_mut().zip(inner).rev() {
+        let size = size.max(1);
+        *index = rest % size;
+        rest /= size;
+    }
+    indices[0] = rest;
+    let indices: Vec<String> = indices.iter().map(|i| (i + 1).to_string()).collect();
+    format!("{array}[{}]", indices.join(","))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn array_elements_are_parameters_named_row_major_with_one_based_indices() {
+        let decl = Declaration::new("m", "")
+            .parameter(Var::new("k", 1.0), Tunability::Fixed)
+            .parameter_array(
+                Var::new("A", 0.0).unit("1/s").range(-10.0, 10.0),
+                &[2, 3],
+                &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+                Tunability::Tunable,
+            )
+            .parameter_array(Var::new("v", 0.0), &[2], &[7.0, 8.0], Tunability::Fixed);
+        let names: Vec<&str> = decl
+            .parameters
+            .iter()
+            .map(|p| p.var.name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            ["k", "A[1,1]", "A[1,2]", "A[1,3]", "A[2,1]", "A[2,2]", "A[2,3]", "v[1]", "v[2]"]
+        );
+        assert_eq!(
+            decl.parameter_starts(),
+            [1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+        );
+        let a21 = &decl.parameters[4];
+        assert_eq!(
+            (a21.var.unit.as_deref(), a21.var.max, a21.tunability),
+            (Some("1/s"), Some(10.0), Tunability::Tunable)
+        );
+        assert_eq!(
+            decl.arrays,
+            [
+                ParameterArray {
+                    name: "A".into(),
+                    shape: vec![2, 3],
+                    first: 1,
+                    len: 6
+                },
+                ParameterArray {
+                    name: "v".into(),
+                    shape: vec![2],
+                    first: 7,
+                    len: 2
+                }
+            ]
+        );
+        assert_eq!(element_name("T", &[2, 2, 2], 5), "T[2,1,2]");
+        assert_eq!(element_name("T", &[2, 2], 5), "T[3,2]", "beyond the shape");
     }
 }

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use crate::description;
 use crate::system::System;
+use crate::validation::validate;
 
 const USAGE: &str = "usage: <model> [--fmi2 FILE] [--fmi3 FILE] [--adjoint-manifest FILE]\n\
                      Writes the model's FMI 2.0 and/or FMI 3.0 modelDescription.xml, and/or the\n\
@@ -66,8 +67,11 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Targets>, Stri
     Ok(Some(targets))
 }
 
+/// Writes the requested files of `S`, after checking its declaration: a model that cannot be
+/// exported gets no file.
 fn write<S: System>(targets: &Targets, model_identifier: &str) -> Result<(), String> {
     let sys = S::default();
+    validate(sys.declaration())?;
     if let Some(path) = &targets.fmi2 {
         save(path, &description::fmi2(&sys, model_identifier))?;
     }

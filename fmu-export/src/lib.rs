@@ -11,6 +11,11 @@
 //! [`variables::sensitivity_name`]), which the co-simulation integrator propagates exactly
 //! through every doStep, events included ([`instance::sensitivity`]); in Model Exchange getting
 //! it is an Error.
+//!
+//! Array parameters: [`Declaration::parameter_array`] declares consecutive real parameters with
+//! a shape, FMI 3.0 arrays and FMI 2.0 scalars `A[i,j]`; the FMI 3.0 C ABI translates array value
+//! references into the elements' entries in one place ([`ffi::references`]), and the export
+//! checks the declaration first ([`validation`]).
 
 pub mod adjoint;
 pub mod capabilities;
@@ -34,6 +39,7 @@ pub mod scalar;
 pub mod small;
 pub mod system;
 pub mod token;
+pub mod validation;
 pub mod variables;
 
 /// The C ABI of FMI 2.0 and 3.0 and of the adjoint extension, declared once for the exporter
@@ -42,7 +48,7 @@ pub use fmi_abi as abi;
 
 pub use declaration::{
     CoSimulation, Declaration, Discrete, DiscreteRole, DiscreteType, Experiment, Method, Parameter,
-    StringRole, StringVariable, Tunability, Var,
+    ParameterArray, StringRole, StringVariable, Tunability, Var,
 };
 pub use mechanical_system::MechanicalSystem;
 pub use mechanics::{MechArgs, MechanicalModel};

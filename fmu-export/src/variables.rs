@@ -4,7 +4,9 @@
 
 use crate::declaration::{Declaration, DiscreteRole, DiscreteType, StringRole, Tunability, Var};
 
-/// Value reference type (the same numbering is used in FMI 2.0 and FMI 3.0).
+/// Value reference type: the position in the [`VariableTable`], which is the value reference
+/// in FMI 2.0 and, but for the elements of arrays after their first, in FMI 3.0 (see
+/// [`VariableTable::fmi3_reference`]).
 pub type ValueReference = u32;
 
 /// The FMI type of a variable.
@@ -113,6 +115,39 @@ pub struct ModelVariable {
     pub derivative_of: Option<ValueReference>,
     /// For a String parameter: its start value (`var.start` holds numbers only).
     pub text_start: Option<String>,
+    /// For an element of an array parameter: which array, and where in it.
+    pub array: Option<ArrayElement>,
+}
+
+/// Where an element of an array parameter sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrayElement {
+    /// Index of the array in [`VariableTable::arrays`].
+    pub array: usize,
+    /// Row-major position in the array (0 for the first element).
+    pub element: usize,
+}
+
+/// An array parameter: consecutive entries of the table, one per element in row-major order.
+/// FMI 3.0 declares it as one variable with the value reference of its first element; FMI 2.0
+/// declares every element.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayVariable {
+    /// The array's name (FMI 3.0).
+    pub name: String,
+    /// The size of each dimension, outermost first.
+    pub shape: Vec<usize>,
+    /// The entry (value reference) of the first element.
+    pub first: ValueReference,
+    /// Number of elements.
+    pub len: usize,
+}
+
+impl ArrayVariable {
+    /// The entries of the elements, in row-major order.
+    pub fn entries(&self) -> std::ops::Range<ValueReference> {
+        self.first..self.first + self.len as ValueReference
+    }
 }
 
 impl ModelVariable {
@@ -127,6 +162,7 @@ impl ModelVariable {
 #[derive(Clone, Debug, PartialEq)]
 pub struct VariableTable {
     variables: Vec<ModelVariable>,
+    arrays: Vec<ArrayVariable>,
 }
 
 impl VariableTable {
@@ -147,6 +183,7 @@ impl VariableTable {
                 role,
                 derivative_of,
                 text_start: None,
+                array: None,
             });
         };
         let time = Var::new("time", 0.0)
@@ -323,7 +360,8 @@ impl VariableTable {
                 v.text_start = Some(starts[i].to_owned());
             }
         }
-        VariableTable { variables }
+        let arrays = mark_arrays(decl, &mut variables);
+        VariableTable { variables, arrays }
     }
 
     /// The variable with value reference `vr`.
@@ -355,6 +393,68 @@ impl VariableTable {
     pub fn by_name(&self, name: &str) -> Option<&ModelVariable> {
         self.variables.iter().find(|v| v.var.name == name)
     }
+
+    /// The array parameters, in declaration order.
+    pub fn arrays(&self) -> &[ArrayVariable] {
+        &self.arrays
+    }
+
+    /// Whether the model has array parameters (without them, FMI 3.0 value references are
+    /// the table's entries one for one).
+    pub fn has_arrays(&self) -> bool {
+        !self.arrays.is_empty()
+    }
+
+    /// The array `v` is an element of, and its position there.
+    pub fn array_of(&self, v: &ModelVariable) -> Option<(&ArrayVariable, usize)> {
+        v.array.map(|a| (&self.arrays[a.array], a.element))
+    }
+
+    /// The elements of `array`, in row-major order.
+    pub fn elements(&self, array: &ArrayVariable) -> &[ModelVariable] {
+        &self.variables[array.first as usize..][..array.len]
+    }
+
+    /// The FMI 3.0 value reference of the variable at entry `vr`: its own, or for an element
+    /// of an array, the array's.
+    pub fn fmi3_reference(&self, vr: ValueReference) -> ValueReference {
+        match self.get(vr).and_then(|v| self.array_of(v)) {
+            Some((array, _)) => array.first,
+            None => vr,
+        }
+    }
+}
+
+/// The table's view of the declaration's arrays, each element marked with its array. An
+/// array is cut to the parameters that exist (a declaration the export rejects may claim
+/// more), so that its entries never reach beyond them.
+fn mark_arrays(decl: &Declaration, variables: &mut [ModelVariable]) -> Vec<ArrayVariable> {
+    let parameters: Vec<usize> = variables
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| matches!(v.role, Role::Parameter(_)))
+        .map(|(entry, _)| entry)
+        .collect();
+    decl.arrays
+        .iter()
+        .enumerate()
+        .map(|(index, a)| {
+            let entries = parameters.get(a.first..).unwrap_or_default();
+            let len = a.len.min(entries.len());
+            for (element, &entry) in entries[..len].iter().enumerate() {
+                variables[entry].array = Some(ArrayElement {
+                    array: index,
+                    element,
+                });
+            }
+            ArrayVariable {
+                name: a.name.clone(),
+                shape: a.shape.clone(),
+                first: entries.first().map_or(0, |&e| e as ValueReference),
+                len,
+            }
+        })
+        .collect()
 }
 
 /// The output `'d(y)/d(p)'`: the forward sensitivity of output `y` to parameter `p`, named
@@ -452,5 +552,52 @@ mod tests {
         let _ = Declaration::new("m", "")
             .parameter(Var::new("k", 2.0), Tunability::Fixed)
             .sensitivities(&["g"]);
+    }
+
+    #[test]
+    fn array_elements_are_consecutive_entries_marked_with_their_array() {
+        let decl = Declaration::new("m", "")
+            .state(Var::new("x", 1.0))
+            .parameter(Var::new("k", 2.0), Tunability::Fixed)
+            .parameter_array(
+                Var::new("A", 0.0),
+                &[2, 2],
+                &[1.0, 2.0, 3.0, 4.0],
+                Tunability::Tunable,
+            )
+            .output(Var::new("y", 0.0));
+        let table = VariableTable::new(&decl);
+        assert!(table.has_arrays());
+        let [array] = table.arrays() else {
+            panic!("one array: {:?}", table.arrays())
+        };
+        assert_eq!(
+            (
+                array.name.as_str(),
+                &array.shape[..],
+                array.first,
+                array.len
+            ),
+            ("A", &[2, 2][..], 4, 4)
+        );
+        assert_eq!(array.entries(), 4..8);
+        let names: Vec<&str> = table
+            .elements(array)
+            .iter()
+            .map(|v| v.var.name.as_str())
+            .collect();
+        assert_eq!(names, ["A[1,1]", "A[1,2]", "A[2,1]", "A[2,2]"]);
+        let a21 = table.by_name("A[2,1]").unwrap();
+        assert_eq!(
+            (a21.role, a21.variability),
+            (Role::Parameter(3), Variability::Tunable)
+        );
+        assert_eq!(table.array_of(a21).map(|(a, k)| (a.first, k)), Some((4, 2)));
+        assert_eq!(table.array_of(table.by_name("k").unwrap()), None);
+        assert_eq!(
+            [3, 4, 6, 7, 8].map(|vr| table.fmi3_reference(vr)),
+            [3, 4, 4, 4, 8]
+        );
+        assert!(!VariableTable::new(&Declaration::new("m", "")).has_arrays());
     }
 }

@@ -47,6 +47,8 @@ pub struct Simulation<'a> {
     pub relative_tolerance: Option<f64>,
     /// Start values set before initialization.
     pub start_values: &'a [(&'a str, f64)],
+    /// Start values of arrays (FMI 3.0), each all its elements in row-major order.
+    pub start_arrays: &'a [(&'a str, &'a [f64])],
     /// Variables to record (empty: FMPy records the outputs).
     pub outputs: &'a [&'a str],
 }
@@ -60,6 +62,7 @@ impl<'a> Simulation<'a> {
             output_interval: None,
             relative_tolerance: None,
             start_values: &[],
+            start_arrays: &[],
             outputs: &[],
         }
     }
@@ -95,10 +98,17 @@ pub fn simulate(fmu: &Path, s: &Simulation) -> Result<Trajectory, String> {
             command.args([flag, &format!("{value:e}")]);
         }
     }
-    if !s.start_values.is_empty() {
+    if !s.start_values.is_empty() || !s.start_arrays.is_empty() {
         command.arg("--start-values");
         for (name, value) in s.start_values {
-            command.args([name.to_string(), format!("{value:e}")]);
+            // Positional notation: argparse takes `-9e0` for an option, but reads `-9` and
+            // `-0.6` as negative numbers (Rust's shortest digits round-trip either way).
+            command.args([name.to_string(), value.to_string()]);
+        }
+        for (name, values) in s.start_arrays {
+            // One argument of space-separated elements, which FMPy splits for an array.
+            let elements: Vec<String> = values.iter().map(f64::to_string).collect();
+            command.args([name.to_string(), elements.join(" ")]);
         }
     }
     if !s.outputs.is_empty() {

@@ -6,6 +6,7 @@ pub mod cdylib;
 pub mod double_oscillator;
 pub mod fmpy;
 pub mod fmus;
+pub mod lti;
 pub mod models;
 pub mod oscillator;
 pub mod python;

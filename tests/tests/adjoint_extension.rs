@@ -13,15 +13,19 @@
 //!
 //! Differences are Richardson-extrapolated central differences (truncation error of order
 //! `step^4`), at the step chosen by [`differences`].
+//!
+//! A parameter array (the state-space model's matrices) is listed in the manifest once per
+//! element, consecutively under the array's value reference; a known is one element, and
+//! moving it sets the whole array with that element moved.
 
 mod common;
 
 use common::adjoint::{Cotangents, OutputVjp, StepJvp, StepVjp};
-use common::model::{start, Model};
+use common::model::{size, Element, Model};
 use common::{randoms, Fmi2, Fmi3, Interface};
 use fmu_export::fmi2::types::FMI2_CO_SIMULATION;
 use fmu_export::fmi3::types::{Fmi3FmuState, Fmi3Status};
-use tandem::import::AdjointManifest;
+use tandem::import::{AdjointManifest, ManifestVariable};
 use tandem::model_description::{Variability, Variable};
 use tandem_tests::fmus::FmiVersion;
 
@@ -146,17 +150,68 @@ impl Case {
     }
 
     fn known_vr(&self, known: Known) -> u32 {
+        self.entry(known).value_reference
+    }
+
+    fn entry(&self, known: Known) -> &ManifestVariable {
         match known {
-            Known::Input(i) => self.manifest.inputs[i].value_reference,
-            Known::Param(j) => self.manifest.parameters[j].value_reference,
+            Known::Input(i) => &self.manifest.inputs[i],
+            Known::Param(j) => &self.manifest.parameters[j],
         }
     }
 
-    fn known_name(&self, known: Known) -> &str {
-        match known {
-            Known::Input(i) => &self.manifest.inputs[i].name,
-            Known::Param(j) => &self.manifest.parameters[j].name,
+    /// The position of `known` in its variable's values: 0 for a scalar; for an array, the
+    /// manifest lists the elements consecutively in row-major order under its value reference.
+    fn element(&self, known: Known) -> usize {
+        let (list, k) = match known {
+            Known::Input(i) => (&self.manifest.inputs, i),
+            Known::Param(j) => (&self.manifest.parameters, j),
+        };
+        let vr = list[k].value_reference;
+        list[..k]
+            .iter()
+            .rev()
+            .take_while(|v| v.value_reference == vr)
+            .count()
+    }
+
+    fn known_name(&self, known: Known) -> String {
+        let name = &self.entry(known).name;
+        if self.variable(self.known_vr(known)).is_scalar() {
+            name.clone()
+        } else {
+            format!("{name} (element {})", self.element(known))
         }
+    }
+
+    /// The values of `knowns`, read through fmi3GetFloat64.
+    fn known_values(&self, inst: &Fmi3, knowns: &[Known]) -> Vec<f64> {
+        knowns
+            .iter()
+            .map(|&k| {
+                let vr = self.known_vr(k);
+                let (status, values) = inst.get_float64_values(&[vr], size(self.variable(vr)));
+                assert_eq!(status, Fmi3Status::Ok, "{}", self.name());
+                values[self.element(k)]
+            })
+            .collect()
+    }
+
+    /// fmi3SetFloat64 of one known: an element of an array is set with the others as they are.
+    fn set_known(&self, inst: &Fmi3, known: Known, value: f64) -> Fmi3Status {
+        let vr = self.known_vr(known);
+        let (status, mut values) = inst.get_float64_values(&[vr], size(self.variable(vr)));
+        assert_eq!(status, Fmi3Status::Ok, "{}", self.name());
+        values[self.element(known)] = value;
+        inst.set_float64(&[vr], &values)
+    }
+
+    /// fmi3SetFloat64 of every known, `values` in [`Case::knowns`] order (the elements of an
+    /// array are consecutive and complete there, so each array is set once, whole).
+    fn set_knowns(&self, inst: &Fmi3, values: &[f64]) -> Fmi3Status {
+        let mut vrs: Vec<u32> = self.knowns().iter().map(|&k| self.known_vr(k)).collect();
+        vrs.dedup();
+        inst.set_float64(&vrs, values)
     }
 
     /// Every input and parameter.
@@ -180,9 +235,8 @@ impl Case {
             self.model.token(),
         )
         .unwrap_or_else(|log| panic!("{}: instantiate: {log:#?}", self.name()));
-        let all: Vec<u32> = self.knowns().iter().map(|&k| self.known_vr(k)).collect();
         assert_eq!(
-            inst.set_float64(&all, &self.point()),
+            self.set_knowns(&inst, &self.point()),
             Fmi3Status::Ok,
             "{}",
             self.name()
@@ -251,7 +305,11 @@ impl Case {
             .zip(randoms(5, knowns.len()))
             .map(|(&k, r)| {
                 let v = self.variable(self.known_vr(k));
-                let s = start(v);
+                let s = Element {
+                    variable: v,
+                    index: self.element(k),
+                }
+                .start();
                 let moved = if s != 0.0 {
                     s * (1.0 + SPREAD * r)
                 } else {
@@ -265,24 +323,25 @@ impl Case {
             .collect()
     }
 
-    /// A Co-Simulation instance at the test [`Case::point`], with `values` set for `vrs`
-    /// after it, before initialization; initialized at t = 0.
-    fn started(&self, vrs: &[u32], values: &[f64]) -> Fmi3<'_> {
+    /// A Co-Simulation instance at the test [`Case::point`], with `moved` (a known and its
+    /// value) set after it, before initialization; initialized at t = 0.
+    fn started(&self, moved: Option<(Known, f64)>) -> Fmi3<'_> {
         let inst = Fmi3::instantiate(&self.model.fmu, Interface::CoSimulation, self.model.token())
             .unwrap_or_else(|log| panic!("{}: instantiate: {log:#?}", self.name()));
-        let all: Vec<u32> = self.knowns().iter().map(|&k| self.known_vr(k)).collect();
         assert_eq!(
-            inst.set_float64(&all, &self.point()),
+            self.set_knowns(&inst, &self.point()),
             Fmi3Status::Ok,
             "{}",
             self.name()
         );
-        assert_eq!(
-            inst.set_float64(vrs, values),
-            Fmi3Status::Ok,
-            "{}",
-            self.name()
-        );
+        if let Some((known, value)) = moved {
+            assert_eq!(
+                self.set_known(&inst, known, value),
+                Fmi3Status::Ok,
+                "{}",
+                self.name()
+            );
+        }
         assert_eq!(
             inst.initialize(),
             Fmi3Status::Ok,
@@ -595,7 +654,7 @@ fn compare_columns_to(
 #[test]
 fn the_state_size_is_the_manifest_s() {
     for case in Case::all() {
-        let inst = case.started(&[], &[]);
+        let inst = case.started(None);
         let (status, n) = inst.state_size();
         assert_eq!(
             (status, n),
@@ -620,11 +679,10 @@ fn step_jvp_matches_differences_of_do_step_in_inputs_and_tunable_parameters() {
             eprintln!("{}: no input or tunable parameter", case.name());
             continue;
         }
-        let inst = case.started(&[], &[]);
+        let inst = case.started(None);
         let t = case.after(&inst, STEPS_BEFORE);
         let at_t = inst.get_state();
-        let known_vrs: Vec<u32> = knowns.iter().map(|&k| case.known_vr(k)).collect();
-        let (_, base) = inst.get_float64(&known_vrs);
+        let base = case.known_values(&inst, &knowns);
         let zeros = vec![0.0; case.n_state()];
         let exact: Vec<Vec<f64>> = knowns
             .iter()
@@ -638,10 +696,10 @@ fn step_jvp_matches_differences_of_do_step_in_inputs_and_tunable_parameters() {
             .zip(&base)
             .map(|(&k, &v)| case.scale(k, v))
             .collect();
-        let stepped = |vr: u32, value: f64| {
+        let stepped = |known: Known, value: f64| {
             assert_eq!(inst.set_state(at_t), Fmi3Status::Ok);
             assert_eq!(
-                inst.set_float64(&[vr], &[value]),
+                case.set_known(&inst, known, value),
                 Fmi3Status::Ok,
                 "{}",
                 case.name()
@@ -649,10 +707,10 @@ fn step_jvp_matches_differences_of_do_step_in_inputs_and_tunable_parameters() {
             case.step(&inst, t);
             case.results(&inst)
         };
-        let values = stepped(known_vrs[0], base[0]);
+        let values = stepped(knowns[0], base[0]);
         let fd: Vec<Difference> = (0..knowns.len())
             .map(|j| {
-                let column = differences(base[j], scales[j], &values, |v| stepped(known_vrs[j], v));
+                let column = differences(base[j], scales[j], &values, |v| stepped(knowns[j], v));
                 assert_eq!(inst.set_state(at_t), Fmi3Status::Ok);
                 column
             })
@@ -679,12 +737,11 @@ fn step_jvp_matches_differences_of_do_step_in_inputs_and_tunable_parameters() {
 fn step_vjp_is_the_transposed_step_jvp() {
     let mut failures = Vec::new();
     for case in Case::all() {
-        let inst = case.started(&[], &[]);
+        let inst = case.started(None);
         let t = case.after(&inst, STEPS_BEFORE);
         let (ns, nu) = (case.n_state(), case.n_inputs());
         let knowns = case.knowns();
-        let (_, known_values) =
-            inst.get_float64(&knowns.iter().map(|&k| case.known_vr(k)).collect::<Vec<_>>());
+        let known_values = case.known_values(&inst, &knowns);
         let at_t = inst.get_state();
         let (_, w) = inst.discrete_state(ns);
         case.step(&inst, t);
@@ -761,7 +818,7 @@ fn check_trajectory_gradient(
     failures: &mut Vec<String>,
 ) -> f64 {
     let knowns = case.knowns();
-    let inst = case.started(&[], &[]);
+    let inst = case.started(None);
     let mut points: Vec<Fmi3FmuState> = Vec::new();
     for k in 0..steps {
         points.push(inst.get_state());
@@ -791,7 +848,6 @@ fn check_trajectory_gradient(
     u_grad.iter_mut().zip(&u_init).for_each(|(g, c)| *g += c);
     p_grad.iter_mut().zip(&p_init).for_each(|(g, c)| *g += c);
 
-    let known_vrs: Vec<u32> = knowns.iter().map(|&k| case.known_vr(k)).collect();
     let base = case.point();
     let scales: Vec<f64> = knowns
         .iter()
@@ -803,7 +859,7 @@ fn check_trajectory_gradient(
         .map(|&k| vec![case.pick(k, &u_grad, &p_grad)])
         .collect();
     let functional = |j: usize, value: f64| {
-        let run = case.started(&[known_vrs[j]], &[value]);
+        let run = case.started(Some((knowns[j], value)));
         case.after(&run, steps);
         let r = case.results(&run);
         vec![dot(&a, &r[..case.n_state()]) + dot(&b, &r[case.n_state()..])]
@@ -871,7 +927,7 @@ fn the_bouncing_ball_s_gradient_through_its_impact_matches_differences() {
 fn output_vjp_matches_differences_and_composes_with_the_step_and_the_start() {
     let mut failures = Vec::new();
     for case in Case::all() {
-        let inst = case.started(&[], &[]);
+        let inst = case.started(None);
         let start_point = inst.get_state();
         let t = case.after(&inst, STEPS_BEFORE);
         let at_t = inst.get_state();
@@ -879,8 +935,7 @@ fn output_vjp_matches_differences_and_composes_with_the_step_and_the_start() {
         let (_, b) = case.seeds(11, &[vec![0.0; case.n_state()], y.clone()].concat());
         let out = case.output_vjp(&inst, &b);
         let knowns = case.step_knowns();
-        let known_vrs: Vec<u32> = knowns.iter().map(|&k| case.known_vr(k)).collect();
-        let (_, base) = inst.get_float64(&known_vrs);
+        let base = case.known_values(&inst, &knowns);
         let scales: Vec<f64> = knowns
             .iter()
             .zip(&base)
@@ -895,7 +950,7 @@ fn output_vjp_matches_differences_and_composes_with_the_step_and_the_start() {
             .map(|j| {
                 let column = differences(base[j], scales[j], &[value], |v| {
                     assert_eq!(inst.set_state(at_t), Fmi3Status::Ok);
-                    assert_eq!(inst.set_float64(&[known_vrs[j]], &[v]), Fmi3Status::Ok);
+                    assert_eq!(case.set_known(&inst, knowns[j], v), Fmi3Status::Ok);
                     vec![dot(&b, &case.outputs(&inst))]
                 });
                 assert_eq!(inst.set_state(at_t), Fmi3Status::Ok);
@@ -966,7 +1021,7 @@ fn compose_error(direct: &[f64], through: &[f64], extra: &[f64]) -> f64 {
 #[test]
 fn the_calls_leave_the_instance_unchanged() {
     for case in Case::all() {
-        let inst = case.started(&[], &[]);
+        let inst = case.started(None);
         let t = case.after(&inst, STEPS_BEFORE);
         let at_t = inst.get_state();
         let before = case.results(&inst);
@@ -1003,7 +1058,7 @@ fn kept_step_linearizations_give_the_same_steps_and_derivatives() {
             case.manifest.has("keepStepLinearizations"),
             "{name}: capability listed"
         );
-        let (keeping, plain) = (case.started(&[], &[]), case.started(&[], &[]));
+        let (keeping, plain) = (case.started(None), case.started(None));
         assert_eq!(
             keeping.keep_step_linearizations(KEPT),
             Fmi3Status::Ok,
@@ -1111,7 +1166,7 @@ fn bad_calls_are_errors_with_a_log_line() {
     let (status, _) = me.output_vjp(&vec![0.0; ny], ns, nu, np);
     expect_error(&me, status, "tandemOutputVjp: is a Co-Simulation function");
 
-    let inst = case.started(&[], &[]);
+    let inst = case.started(None);
     let (zw, zu, zp, zy) = (vec![0.0; ns], vec![0.0; nu], vec![0.0; np], vec![0.0; ny]);
     // Lengths that differ from the manifest.
     let (status, _, _) = inst.step_jvp(case.h, &vec![0.0; ns + 1], &zu, &zp, ny);
@@ -1289,7 +1344,7 @@ fn the_master_wrappers_return_the_c_abi_numbers() {
     wrapped.set_real(&all, &case.point()).unwrap();
     wrapped.enter_initialization_mode(None, 0.0, None).unwrap();
     wrapped.exit_initialization_mode().unwrap();
-    let direct = case.started(&[], &[]);
+    let direct = case.started(None);
 
     let same = |what: &str, a: &[f64], b: &[f64]| {
         assert_eq!(a.len(), b.len(), "{what}");

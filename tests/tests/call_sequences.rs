@@ -15,7 +15,7 @@ mod common;
 use std::ffi::{c_char, c_void, CString};
 use std::ptr::{null, null_mut};
 
-use common::model::Model;
+use common::model::{size, Model};
 use common::{Fmi2, Fmi3, Interface};
 use fmu_export::fmi2::types::{Fmi2Component, Fmi2Status, FMI2_CO_SIMULATION, FMI2_MODEL_EXCHANGE};
 use fmu_export::fmi3::types::{Fmi3Instance, Fmi3Status};
@@ -132,6 +132,20 @@ impl Rng {
 
 fn variables_count(model: &Model) -> u32 {
     model.description.variables.len() as u32
+}
+
+/// The number of values `vrs` name: one per element of an array, one for any other value
+/// reference (unknown ones included).
+fn values_count(model: &Model, vrs: &[u32]) -> usize {
+    vrs.iter()
+        .map(|&vr| {
+            let variables = &model.description.variables;
+            variables
+                .iter()
+                .find(|v| v.value_reference == vr)
+                .map_or(1, size)
+        })
+        .sum()
 }
 
 /// A handle no FMU issued.
@@ -264,7 +278,7 @@ fn fmi3_sequence(model: &Model, interface: Interface, number: u64) {
                 }
                 4 | 5 => {
                     let vrs = rng.references(model);
-                    let len = rng.length(vrs.len());
+                    let len = rng.length(values_count(model, &vrs));
                     let mut out = vec![0.0; len];
                     let s = f.func::<Values3>("fmi3GetFloat64")(
                         i,
@@ -278,7 +292,7 @@ fn fmi3_sequence(model: &Model, interface: Interface, number: u64) {
                 }
                 6 | 7 => {
                     let vrs = rng.references(model);
-                    let len = rng.length(vrs.len());
+                    let len = rng.length(values_count(model, &vrs));
                     let given: Vec<f64> = (0..len).map(|_| rng.value()).collect();
                     let ptr = if rng.chance(5) {
                         null()

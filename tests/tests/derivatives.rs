@@ -5,15 +5,15 @@
 //! real inputs and the real parameters (fixed ones included), all read from the model's own
 //! modelDescription.xml. The point is a generic one: every known is moved off its start value
 //! (see [`point`]) so that nonlinear terms (the engine mount's cubic stiffness and damping,
-//! van der Pol's `mu (1 - x0^2) x1`) contribute to every column.
+//! van der Pol's `mu (1 - x0^2) x1`) contribute to every column. An FMI 3.0 array known has a
+//! column per element (the state-space model's matrices).
 
 mod common;
 
 use common::checked::Checked;
-use common::model::{names, start, vrs, Model};
+use common::model::{count, elements, names, vrs, Element, Model};
 use common::{randoms, Fmi2, Fmi3, Interface};
 use fmu_export::fmi3::types::Fmi3Status;
-use tandem::model_description::Variable;
 use tandem_tests::fmus::FmiVersion;
 
 /// Time of the point (the engine mount's sweep force is non-zero there).
@@ -37,17 +37,17 @@ const FLOOR: f64 = 1e-3;
 /// Required agreement of `v^T (J w)` and `(J^T v)^T w` relative to `|v|^T |J| |w|`.
 const ADJOINT_TOLERANCE: f64 = 1e-12;
 
-/// The knowns' values at the test point: each start value `s` moved to `s (1 + SPREAD r)`
-/// (or `SPREAD r` times the nominal where `s = 0`) for a pseudo-random `r` in [-1, 1), then
-/// clamped into the variable's range.
+/// The knowns' values at the test point, one per element: each start value `s` moved to
+/// `s (1 + SPREAD r)` (or `SPREAD r` times the nominal where `s = 0`) for a pseudo-random `r`
+/// in [-1, 1), then clamped into the variable's range.
 fn point(model: &Model) -> Vec<f64> {
-    let knowns = model.knowns();
+    let knowns = elements(&model.knowns());
     let r = randoms(7, knowns.len());
     knowns
         .iter()
         .zip(r)
-        .map(|(v, r)| {
-            let s = start(v);
+        .map(|(e, r)| {
+            let (s, v) = (e.start(), e.variable);
             let moved = if s != 0.0 {
                 s * (1.0 + SPREAD * r)
             } else {
@@ -63,11 +63,11 @@ fn point(model: &Model) -> Vec<f64> {
 
 /// The magnitude a known's finite-difference step is relative to: its value, or its nominal
 /// where the value is zero.
-fn scale(known: &Variable, value: f64) -> f64 {
+fn scale(known: &Element, value: f64) -> f64 {
     if value != 0.0 {
         value.abs()
     } else {
-        known.nominal.unwrap_or(1.0)
+        known.variable.nominal.unwrap_or(1.0)
     }
 }
 
@@ -100,7 +100,7 @@ struct Jacobians {
 fn exact_jacobian<'m, I: Checked<'m>>(model: &'m Model) -> (Vec<f64>, Vec<f64>) {
     let (knowns, unknowns) = (model.knowns(), model.unknowns());
     let (known_vrs, unknown_vrs) = (vrs(&knowns), vrs(&unknowns));
-    let (rows, cols) = (unknowns.len(), knowns.len());
+    let (rows, cols) = (unknowns.len(), count(&knowns));
     let z = point(model);
     let inst: I = at(model, &z);
     let mut exact = vec![0.0; rows * cols];
@@ -112,7 +112,11 @@ fn exact_jacobian<'m, I: Checked<'m>>(model: &'m Model) -> (Vec<f64>, Vec<f64>) 
             exact[i * cols + j] = column[i];
         }
     }
-    let scales = knowns.iter().zip(&z).map(|(k, &v)| scale(k, v)).collect();
+    let scales = elements(&knowns)
+        .iter()
+        .zip(&z)
+        .map(|(k, &v)| scale(k, v))
+        .collect();
     (exact, scales)
 }
 
@@ -262,7 +266,7 @@ fn fmi3_adjoint_derivatives_of_every_model_are_transposed_directional_derivative
                 .map(|(r, s)| r / s)
                 .collect();
             let jw = inst.directional_ok(&unknown_vrs, &known_vrs, &w);
-            let (status, jtv) = inst.product(true, &unknown_vrs, &known_vrs, &v);
+            let (status, jtv) = inst.product_values(true, &unknown_vrs, &known_vrs, &v, n);
             assert_eq!(
                 status,
                 Fmi3Status::Ok,

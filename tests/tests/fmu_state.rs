@@ -5,7 +5,7 @@
 mod common;
 
 use common::checked::Checked;
-use common::model::{start, vrs, Model};
+use common::model::{count, start, vrs, Model};
 use common::{randoms, Fmi2, Fmi3, Interface};
 use tandem::model_description::VariableType;
 use tandem_tests::fmus::FmiVersion;
@@ -24,6 +24,8 @@ struct Run<'a> {
     h: f64,
     inputs: Vec<u32>,
     reals: Vec<u32>,
+    /// The number of values of `reals` (an array has one per element).
+    real_values: usize,
     integers: Vec<u32>,
 }
 
@@ -47,6 +49,7 @@ impl Run<'_> {
             h,
             inputs: vrs(&model.inputs()),
             reals: vrs(&model.of_type(VariableType::Float64)),
+            real_values: count(&model.of_type(VariableType::Float64)),
             integers: vrs(&model.of_type(VariableType::Int32)),
         }
     }
@@ -72,7 +75,7 @@ impl Run<'_> {
                 inst.step(k as f64 * self.h, self.h);
                 Sample {
                     reals: inst
-                        .values(&self.reals)
+                        .values_of(&self.reals, self.real_values)
                         .iter()
                         .map(|v| v.to_bits())
                         .collect(),
@@ -121,10 +124,10 @@ fn state_replays_bit_identically<'m, I: Checked<'m>>(model: &'m Model) {
         model.version.folder()
     );
     eprintln!(
-        "{} {}: {} real and {} integer variables bit-identical over {REPLAYED_STEPS} steps of {} s (state {} bytes)",
+        "{} {}: {} real values and {} integer variables bit-identical over {REPLAYED_STEPS} steps of {} s (state {} bytes)",
         model.package,
         model.version.folder(),
-        run.reals.len(),
+        run.real_values,
         run.integers.len(),
         run.h,
         bytes.len()

@@ -60,7 +60,10 @@ pub fn adjoint_manifest<S: System>(sys: &S) -> Result<String, String> {
     }))
 }
 
-/// `<list>` with one `<Variable>` per role `role(0..count)`, in that order.
+/// `<list>` with one `<Variable>` per role `role(0..count)`, in that order. An element of an
+/// array is listed by the array's FMI 3.0 value reference and name, with its row-major
+/// position in the array as `element` (docs/adjoint-extension.md), so that the seed arrays keep
+/// one entry per scalar.
 fn variables(
     w: &mut Xml,
     list: &'static str,
@@ -74,10 +77,17 @@ fn variables(
                 .vr_of(role(i))
                 .expect("every declared variable has a value reference");
             let variable = table.get(vr).expect("value references index the table");
-            Element::new("Variable")
-                .attr("valueReference", vr.to_string())
-                .attr("name", variable.var.name.as_str())
-                .empty(w)
+            let listed = Element::new("Variable");
+            match table.array_of(variable) {
+                Some((array, element)) => listed
+                    .attr("valueReference", array.first.to_string())
+                    .attr("name", array.name.as_str())
+                    .attr("element", element.to_string()),
+                None => listed
+                    .attr("valueReference", vr.to_string())
+                    .attr("name", variable.var.name.as_str()),
+            }
+            .empty(w)
         })
     })
 }
@@ -152,5 +162,43 @@ mod tests {
     fn an_integrator_without_a_discrete_adjoint_has_no_manifest() {
         let error = adjoint_manifest(&Ball::default()).unwrap_err();
         assert!(error.contains("no discrete adjoint"), "{error}");
+    }
+
+    /// A mass on a spring whose stiffness and damping are the vector `c` (2).
+    #[derive(Default)]
+    struct VectorSpring;
+
+    impl MechanicalModel for VectorSpring {
+        fn declaration(&self) -> Declaration {
+            Declaration::new("vector_spring", "")
+                .state(Var::new("x", 0.1))
+                .state(Var::new("v", 0.0))
+                .parameter(Var::new("m", 2.0), Tunability::Fixed)
+                .parameter_array(Var::new("c", 0.0), &[2], &[3.0, 0.1], Tunability::Tunable)
+                .output(Var::new("position", 0.0))
+                .cosimulation(Method::Hht { alpha: -0.1 }, 1e-3)
+        }
+        fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>, m: &mut [T]) {
+            m[0] = a.p[0];
+        }
+        fn forces<T: Scalar>(&self, a: &MechArgs<T>, f: &mut [T]) {
+            f[0] = -a.p[1] * a.q[0] - a.p[2] * a.v[0];
+        }
+        fn outputs<T: Scalar>(&self, a: &MechArgs<T>, _acc: &[T], _lambda: &[T], y: &mut [T]) {
+            y[0] = a.q[0];
+        }
+    }
+
+    #[test]
+    fn an_array_is_listed_once_per_element_by_its_value_reference_name_and_position() {
+        let sys = MechanicalSystem::<VectorSpring>::default();
+        let manifest = adjoint_manifest(&sys).unwrap();
+        // Entries: 0 time, 1 x, 2 v, 3 der(x), 4 der(v), 5 m, 6 c[1], 7 c[2], 8 position.
+        let parameters = "<Parameters>\n    <Variable valueReference=\"5\" name=\"m\"/>\n    \
+                          <Variable valueReference=\"6\" name=\"c\" element=\"0\"/>\n    \
+                          <Variable valueReference=\"6\" name=\"c\" element=\"1\"/>\n  </Parameters>";
+        assert!(manifest.contains(parameters), "{manifest}");
+        let description = super::super::fmi3(&sys, "vector_spring");
+        assert!(description.contains("<Float64 name=\"c\" valueReference=\"6\""));
     }
 }

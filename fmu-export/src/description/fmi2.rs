@@ -8,7 +8,7 @@ use crate::capabilities as cap;
 use crate::declaration::Declaration;
 use crate::system::System;
 use crate::token::instantiation_token;
-use crate::variables::{ModelVariable, ValueReference, VarType};
+use crate::variables::{ModelVariable, ValueReference, VarType, VariableTable};
 
 /// The complete FMI 2.0 model description of `sys` for Model Exchange and Co-Simulation, whose
 /// binary is `<model_identifier>.so/.dll/.dylib`.
@@ -25,7 +25,7 @@ impl Schema for Fmi2 {
 
     /// FMI 2.0 refers to variables by their 1-based position in `<ModelVariables>`; the table
     /// lists variables in value-reference order starting at 0.
-    fn reference(vr: ValueReference) -> u32 {
+    fn reference(_: &VariableTable, vr: ValueReference) -> u32 {
         vr + 1
     }
 
@@ -56,21 +56,28 @@ impl Schema for Fmi2 {
         shared_capabilities(co_simulation).empty(w)
     }
 
-    /// One `<ScalarVariable>` with its type element.
-    fn variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<()> {
+    /// One `<ScalarVariable>` with its type element (an element of an array too: FMI 2.0 has
+    /// scalars only, named `A[i,j]`).
+    fn variable(
+        w: &mut Xml,
+        table: &VariableTable,
+        v: &ModelVariable,
+        reinit: bool,
+    ) -> io::Result<()> {
         let type_name = match v.ty {
             VarType::Real => "Real",
             VarType::Integer => "Integer",
             VarType::Boolean => "Boolean",
             VarType::String => "String",
         };
-        let value = value_attributes::<Self>(Element::new(type_name), v, reinit);
-        variable_attributes(Element::new("ScalarVariable"), v).with_children(w, |w| value.empty(w))
+        let value = value_attributes::<Self>(Element::new(type_name), table, v, reinit);
+        variable_attributes(Element::new("ScalarVariable"), &v.var.name, v)
+            .with_children(w, |w| value.empty(w))
     }
 
     /// `<ModelStructure>` with `<Outputs>`, `<Derivatives>` and `<InitialUnknowns>` (each only
     /// if non-empty, as the schema requires).
-    fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()> {
+    fn model_structure(w: &mut Xml, table: &VariableTable, s: &ModelStructure) -> io::Result<()> {
         Element::new("ModelStructure").with_children(w, |w| {
             for (name, list) in [
                 ("Outputs", &s.outputs),
@@ -80,7 +87,7 @@ impl Schema for Fmi2 {
                 if !list.is_empty() {
                     Element::new(name).with_children(w, |w| {
                         list.iter()
-                            .try_for_each(|u| unknown::<Self>(w, "Unknown", "index", u))
+                            .try_for_each(|u| unknown::<Self>(w, table, "Unknown", "index", u))
                     })?;
                 }
             }
@@ -229,5 +236,41 @@ mod tests {
              <Unknown index=\"3\"/>\n      <Unknown index=\"6\"/>\n      <Unknown index=\"7\"/>\n      <Unknown index=\"11\"/>\n    \
              </InitialUnknowns>\n  </ModelStructure>\n</fmiModelDescription>\n"
         );
+    }
+
+    /// `x' = -k1 x + k2`: a fixed vector parameter.
+    #[derive(Default)]
+    struct Vector;
+
+    impl OdeModel for Vector {
+        fn declaration(&self) -> Declaration {
+            Declaration::new("vector", "")
+                .state(Var::new("x", 1.0))
+                .parameter_array(
+                    Var::new("k", 0.0).unit("1/s").description("rates"),
+                    &[2],
+                    &[3.0, 0.5],
+                    Tunability::Fixed,
+                )
+        }
+        fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
+            dx[0] = -a.p[0] * a.x[0] + a.p[1];
+        }
+        fn outputs<T: Scalar>(&self, _: &Args<T>, _: &mut [T]) {}
+    }
+
+    #[test]
+    fn an_array_parameter_is_a_scalar_variable_per_element() {
+        let xml = fmi2(&OdeSystem::<Vector>::default(), "vector");
+        for (index, vr, start) in [(1, 3, "3"), (2, 4, "0.5")] {
+            let element = format!(
+                "<ScalarVariable name=\"k[{index}]\" valueReference=\"{vr}\" description=\"rates\" \
+                 causality=\"parameter\" variability=\"fixed\" initial=\"exact\">\n      \
+                 <Real unit=\"1/s\" start=\"{start}\"/>"
+            );
+            assert!(xml.contains(&element), "{element} not in {xml}");
+        }
+        assert!(!xml.contains("name=\"k\""));
+        assert!(!xml.contains("Dimension"));
     }
 }

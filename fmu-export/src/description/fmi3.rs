@@ -4,13 +4,14 @@ use std::io;
 
 use super::structure::{ModelStructure, Version};
 use super::{
-    describe, start, unknown, value_attributes, variable_attributes, Element, Schema, Xml,
+    bounds, describe, real, start, unknown, value_attributes, variable_attributes, Element, Schema,
+    Xml,
 };
 use crate::capabilities as cap;
 use crate::declaration::Declaration;
 use crate::system::System;
 use crate::token::instantiation_token;
-use crate::variables::{ModelVariable, ValueReference, VarType};
+use crate::variables::{ArrayVariable, ModelVariable, ValueReference, VarType, VariableTable};
 
 /// The complete FMI 3.0 model description of `sys` for Model Exchange and Co-Simulation, whose
 /// binary is `<model_identifier>.so/.dll/.dylib`.
@@ -25,8 +26,8 @@ impl Schema for Fmi3 {
     const FMI_VERSION: &'static str = "3.0";
     const STRUCTURE: Version = Version::Fmi3;
 
-    fn reference(vr: ValueReference) -> u32 {
-        vr
+    fn reference(table: &VariableTable, vr: ValueReference) -> u32 {
+        table.fmi3_reference(vr)
     }
 
     fn root(root: Element, decl: &Declaration) -> Element {
@@ -54,14 +55,25 @@ impl Schema for Fmi3 {
     }
 
     /// One `<Float64>`, `<Int32>`, `<Boolean>` or `<String>` variable; a String's start value
-    /// is a `<Start value>` child (FMI 3.0 section 2.4.7.5), not an attribute.
-    fn variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<()> {
+    /// is a `<Start value>` child (FMI 3.0 section 2.4.7.5), not an attribute. An array is
+    /// written at its first element, and its other elements are not declared.
+    fn variable(
+        w: &mut Xml,
+        table: &VariableTable,
+        v: &ModelVariable,
+        reinit: bool,
+    ) -> io::Result<()> {
+        match table.array_of(v) {
+            Some((array, 0)) => return array_variable(w, table, array),
+            Some(_) => return Ok(()),
+            None => {}
+        }
         let name = match v.ty {
             VarType::Real => "Float64",
             VarType::Integer => "Int32",
             VarType::Boolean => "Boolean",
             VarType::String => {
-                let element = variable_attributes(Element::new("String"), v);
+                let element = variable_attributes(Element::new("String"), &v.var.name, v);
                 return match start(v) {
                     Some(text) => element
                         .with_children(w, |w| Element::new("Start").attr("value", text).empty(w)),
@@ -69,12 +81,13 @@ impl Schema for Fmi3 {
                 };
             }
         };
-        value_attributes::<Self>(variable_attributes(Element::new(name), v), v, reinit).empty(w)
+        let element = variable_attributes(Element::new(name), &v.var.name, v);
+        value_attributes::<Self>(element, table, v, reinit).empty(w)
     }
 
     /// `<ModelStructure>` with its `<Output>`, `<ContinuousStateDerivative>`,
     /// `<InitialUnknown>` and `<EventIndicator>` lists, in the schema's order.
-    fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()> {
+    fn model_structure(w: &mut Xml, table: &VariableTable, s: &ModelStructure) -> io::Result<()> {
         Element::new("ModelStructure").with_children(w, |w| {
             for (name, list) in [
                 ("Output", &s.outputs),
@@ -83,11 +96,30 @@ impl Schema for Fmi3 {
                 ("EventIndicator", &s.event_indicators),
             ] {
                 list.iter()
-                    .try_for_each(|u| unknown::<Self>(w, name, "valueReference", u))?;
+                    .try_for_each(|u| unknown::<Self>(w, table, name, "valueReference", u))?;
             }
             Ok(())
         })
     }
+}
+
+/// A `<Float64>` array (FMI 3.0 section 2.4.7.2): the array's name, the value reference and
+/// attributes of its first element, which all elements share, the start values of all its
+/// elements in row-major order, and one `<Dimension>` per entry of its shape.
+fn array_variable(w: &mut Xml, table: &VariableTable, array: &ArrayVariable) -> io::Result<()> {
+    let elements = table.elements(array);
+    let first = &elements[0];
+    let starts: Vec<String> = elements.iter().map(|e| real(e.var.start)).collect();
+    let element = variable_attributes(Element::new("Float64"), &array.name, first);
+    bounds(element, first)
+        .attr("start", starts.join(" "))
+        .with_children(w, |w| {
+            array.shape.iter().try_for_each(|size| {
+                Element::new("Dimension")
+                    .attr("start", size.to_string())
+                    .empty(w)
+            })
+        })
 }
 
 /// The attributes Model Exchange and Co-Simulation share.
@@ -208,6 +240,71 @@ mod tests {
              <InitialUnknown valueReference=\"9\"/>\n    \
              <EventIndicator valueReference=\"7\" dependencies=\"1\"/>\n  </ModelStructure>\n\
              </fmiModelDescription>\n"
+        );
+    }
+
+    /// `x' = A x + b`, `y = x1`: a 2x2 tunable array with a range and unit, and a fixed
+    /// vector.
+    #[derive(Default)]
+    struct Linear;
+
+    impl OdeModel for Linear {
+        fn declaration(&self) -> Declaration {
+            Declaration::new("linear", "")
+                .state(Var::new("x1", 1.0))
+                .state(Var::new("x2", 0.0))
+                .parameter_array(
+                    Var::new("A", 0.0)
+                        .unit("1/s")
+                        .range(-10.0, 10.0)
+                        .description("system matrix"),
+                    &[2, 2],
+                    &[0.0, 1.0, -4.0, -0.4],
+                    Tunability::Tunable,
+                )
+                .parameter_array(Var::new("b", 0.0), &[2], &[0.5, 2e-8], Tunability::Fixed)
+                .output(Var::new("y", 0.0))
+        }
+        fn derivatives<T: Scalar>(&self, a: &Args<T>, dx: &mut [T]) {
+            let (x, p) = (a.x, a.p);
+            dx[0] = p[0] * x[0] + p[1] * x[1] + p[4];
+            dx[1] = p[2] * x[0] + p[3] * x[1] + p[5];
+        }
+        fn outputs<T: Scalar>(&self, a: &Args<T>, y: &mut [T]) {
+            y[0] = a.x[0];
+        }
+    }
+
+    #[test]
+    fn an_array_parameter_is_one_variable_with_its_dimensions_and_start_values() {
+        let xml = fmi3(&OdeSystem::<Linear>::default(), "linear");
+        // Entries: 0 time, 1 x1, 2 x2, 3 der(x1), 4 der(x2), 5..=8 A, 9 b[1], 10 b[2], 11 y.
+        assert!(
+            xml.contains(
+                "<Float64 name=\"A\" valueReference=\"5\" description=\"system matrix\" causality=\"parameter\" \
+                 variability=\"tunable\" initial=\"exact\" unit=\"1/s\" min=\"-10\" max=\"10\" start=\"0 1 -4 -0.4\">\n      \
+                 <Dimension start=\"2\"/>\n      <Dimension start=\"2\"/>\n    </Float64>\n    \
+                 <Float64 name=\"b\" valueReference=\"9\" causality=\"parameter\" variability=\"fixed\" \
+                 initial=\"exact\" start=\"0.5 2e-8\">\n      <Dimension start=\"2\"/>\n    </Float64>\n    \
+                 <Float64 name=\"y\" valueReference=\"11\""
+            ),
+            "{xml}"
+        );
+        for element in ["A[", "b[", "valueReference=\"6\"", "valueReference=\"10\""] {
+            assert!(!xml.contains(element), "{element} in {xml}");
+        }
+    }
+
+    #[test]
+    fn dependencies_on_elements_are_dependencies_on_their_array() {
+        let xml = fmi3(&OdeSystem::<Linear>::default(), "linear");
+        let structure = &xml[xml.find("<ModelStructure>").unwrap()..];
+        // Run time: the tunable A; initialization: A and the fixed b.
+        assert!(structure
+            .contains("<ContinuousStateDerivative valueReference=\"3\" dependencies=\"1 2 5\"/>"));
+        assert!(
+            structure.contains("<InitialUnknown valueReference=\"4\" dependencies=\"1 2 5 9\"/>"),
+            "{structure}"
         );
     }
 }

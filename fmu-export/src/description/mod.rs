@@ -39,16 +39,22 @@ trait Schema {
     const FMI_VERSION: &'static str;
     /// The dependency structure the version declares.
     const STRUCTURE: Version;
-    /// How other elements refer to the variable with value reference `vr`.
-    fn reference(vr: ValueReference) -> u32;
+    /// How other elements refer to the variable at entry `vr` of `table`.
+    fn reference(table: &VariableTable, vr: ValueReference) -> u32;
     /// The root element's attributes of this version (the instantiation token ...).
     fn root(root: Element, decl: &Declaration) -> Element;
     /// `<ModelExchange>` and `<CoSimulation>`.
     fn interfaces(w: &mut Xml, model_identifier: &str) -> io::Result<()>;
-    /// One variable of `<ModelVariables>`; `reinit` tells whether the model has events.
-    fn variable(w: &mut Xml, v: &ModelVariable, reinit: bool) -> io::Result<()>;
+    /// The variable at entry `v` of `table` in `<ModelVariables>` (nothing where the version
+    /// declares it as part of another); `reinit` tells whether the model has events.
+    fn variable(
+        w: &mut Xml,
+        table: &VariableTable,
+        v: &ModelVariable,
+        reinit: bool,
+    ) -> io::Result<()>;
     /// `<ModelStructure>`.
-    fn model_structure(w: &mut Xml, s: &ModelStructure) -> io::Result<()>;
+    fn model_structure(w: &mut Xml, table: &VariableTable, s: &ModelStructure) -> io::Result<()>;
 }
 
 /// The complete model description of `sys` in schema `V`, for Model Exchange and
@@ -64,9 +70,11 @@ fn describe<V: Schema, S: System>(sys: &S, model_identifier: &str) -> String {
         log_categories(w)?;
         default_experiment(w, &decl.experiment)?;
         Element::new("ModelVariables").with_children(w, |w| {
-            table.iter().try_for_each(|v| V::variable(w, v, reinit))
+            table
+                .iter()
+                .try_for_each(|v| V::variable(w, &table, v, reinit))
         })?;
-        V::model_structure(w, &structure)
+        V::model_structure(w, &table, &structure)
     })
 }
 
@@ -206,10 +214,11 @@ fn default_experiment(w: &mut Xml, e: &Experiment) -> io::Result<()> {
         .empty(w)
 }
 
-/// The attributes that name and classify a variable (the same in both versions).
-fn variable_attributes(element: Element, v: &ModelVariable) -> Element {
+/// The attributes that name and classify a variable (the same in both versions): `name` (the
+/// variable's own, or its array's), then those of `v`.
+fn variable_attributes(element: Element, name: &str, v: &ModelVariable) -> Element {
     element
-        .attr("name", v.var.name.as_str())
+        .attr("name", name)
         .attr("valueReference", v.vr.to_string())
         .opt_attr("description", non_empty(&v.var.description))
         .attr("causality", causality(v.causality))
@@ -220,10 +229,16 @@ fn variable_attributes(element: Element, v: &ModelVariable) -> Element {
 /// The attributes both versions give a variable's value: unit, nominal, bounds and start, each
 /// formatted for the variable's type, then the state it is the derivative of and, for a state
 /// of a model with events (`reinit`), that events may reinitialize it.
-fn value_attributes<V: Schema>(element: Element, v: &ModelVariable, reinit: bool) -> Element {
-    let element = bounds_and_start(element, v).opt_attr(
+fn value_attributes<V: Schema>(
+    element: Element,
+    table: &VariableTable,
+    v: &ModelVariable,
+    reinit: bool,
+) -> Element {
+    let element = bounds(element, v).opt_attr("start", start(v)).opt_attr(
         "derivative",
-        v.derivative_of.map(|state| V::reference(state).to_string()),
+        v.derivative_of
+            .map(|state| V::reference(table, state).to_string()),
     );
     if reinit && matches!(v.role, Role::State(_)) {
         element.flag("reinit", true)
@@ -232,8 +247,8 @@ fn value_attributes<V: Schema>(element: Element, v: &ModelVariable, reinit: bool
     }
 }
 
-/// Unit, nominal, bounds and start, each formatted for the variable's type.
-fn bounds_and_start(element: Element, v: &ModelVariable) -> Element {
+/// Unit, nominal and bounds, each formatted for the variable's type.
+fn bounds(element: Element, v: &ModelVariable) -> Element {
     let format = |x: f64| value(v, x);
     let element = match v.ty {
         VarType::Real => element
@@ -241,13 +256,12 @@ fn bounds_and_start(element: Element, v: &ModelVariable) -> Element {
             .opt_attr("nominal", v.var.nominal.map(real)),
         VarType::Integer | VarType::Boolean | VarType::String => element,
     };
-    let element = match v.ty {
+    match v.ty {
         VarType::Real | VarType::Integer => element
             .opt_attr("min", v.var.min.map(format))
             .opt_attr("max", v.var.max.map(format)),
         VarType::Boolean | VarType::String => element,
-    };
-    element.opt_attr("start", start(v))
+    }
 }
 
 /// The start value of `v` as written in the model description, if it has one.
@@ -322,21 +336,24 @@ fn initial(i: Initial) -> &'static str {
 }
 
 /// One unknown of `<ModelStructure>`: the element `name` that refers to the unknown with the
-/// attribute `key`, and to its dependencies.
+/// attribute `key`, and to its dependencies (the elements of an array a version declares as
+/// one variable are one dependency).
 fn unknown<V: Schema>(
     w: &mut Xml,
+    table: &VariableTable,
     name: &'static str,
     key: &'static str,
     u: &Unknown,
 ) -> io::Result<()> {
+    let dependencies = u.dependencies.as_ref().map(|d| {
+        let mut references: Vec<u32> = d.iter().map(|&vr| V::reference(table, vr)).collect();
+        // Ascending entries stay ascending, and an array's elements are consecutive entries.
+        references.dedup();
+        number_list(references)
+    });
     Element::new(name)
-        .attr(key, V::reference(u.vr).to_string())
-        .opt_attr(
-            "dependencies",
-            u.dependencies
-                .as_ref()
-                .map(|d| number_list(d.iter().copied().map(V::reference))),
-        )
+        .attr(key, V::reference(table, u.vr).to_string())
+        .opt_attr("dependencies", dependencies)
         .empty(w)
 }
 

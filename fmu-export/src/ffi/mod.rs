@@ -12,6 +12,7 @@ pub mod guard;
 pub mod lifecycle;
 pub mod model_exchange;
 pub mod partial_derivatives;
+pub mod references;
 pub mod registry;
 pub mod values;
 

@@ -2,7 +2,7 @@
 
 use std::ffi::c_void;
 
-use crate::ffi::{arrays, with_instance, Access, Standard};
+use crate::ffi::{arrays, references, with_instance, Access, Standard};
 use crate::instance::Instance;
 use crate::system::System;
 
@@ -15,7 +15,8 @@ pub enum Product {
     Adjoint,
 }
 
-/// fmiGetDirectionalDerivative / fmi3GetAdjointDerivative.
+/// fmiGetDirectionalDerivative / fmi3GetAdjointDerivative. In FMI 3.0 an array known or
+/// unknown has one seed or sensitivity per element (FMI 3.0 section 3.2.2).
 ///
 /// # Safety
 /// `handle` as for [`with_instance`]; every pointer NULL or an array of the given length.
@@ -44,12 +45,17 @@ pub unsafe fn product<S: System, F: Standard>(
                 arrays::output(sensitivity, n_sensitivity, "sensitivity")?,
             )
         };
-        match product {
-            Product::Directional => {
-                inst.directional_derivative(unknowns, knowns, seed, sensitivity)
-            }
-            Product::Adjoint => inst.adjoint_derivative(unknowns, knowns, seed, sensitivity),
-        }
+        references::with_entries(
+            F::VERSION,
+            inst,
+            [unknowns, knowns],
+            |inst, [unknowns, knowns]| match product {
+                Product::Directional => {
+                    inst.directional_derivative(unknowns, knowns, seed, sensitivity)
+                }
+                Product::Adjoint => inst.adjoint_derivative(unknowns, knowns, seed, sensitivity),
+            },
+        )
     };
     // SAFETY: the caller's contract on `handle`.
     unsafe { with_instance::<S, F>(handle, function, Access::Normal, args, body) }

@@ -2,6 +2,7 @@
 
 use std::ffi::{c_char, c_void};
 
+use crate::ffi::references::{self, check_value_count};
 use crate::ffi::{arrays, with_instance, Access, Standard};
 use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::values::FmiValue;
@@ -51,7 +52,7 @@ impl<F: Standard> CValue<F> for bool {
 }
 
 /// fmiGet*: the values of `vr` into the host's array `values` of `n_values` elements (FMI 2.0
-/// passes `n_values = nvr`).
+/// passes `n_values = nvr`; in FMI 3.0 an array has one value per element).
 ///
 /// # Safety
 /// `handle` as for [`with_instance`]; `vr` and `values` must be NULL or arrays of `nvr` and
@@ -65,6 +66,7 @@ pub unsafe fn get<S: System, F: Standard, V: CValue<F>>(
     n_values: usize,
 ) -> F::Status {
     let body = |inst: &mut Instance<S>, vrs: &[u32]| {
+        check_value_count(n_values, nvr, vrs.len())?;
         // SAFETY: `values` is an array of `n_values` elements (caller).
         let out = unsafe { arrays::output(values, n_values, "values")? };
         // On the stack for the few values a call usually carries: no allocation per call.
@@ -92,6 +94,7 @@ pub unsafe fn set<S: System, F: Standard, V: CValue<F>>(
     n_values: usize,
 ) -> F::Status {
     let body = |inst: &mut Instance<S>, vrs: &[u32]| {
+        check_value_count(n_values, nvr, vrs.len())?;
         // SAFETY: `values` is an array of `n_values` elements (caller).
         let given = unsafe { arrays::input(values, n_values, "values")? };
         let converted: Small<V> = given.iter().map(|&c| V::from_c(c)).collect();
@@ -115,12 +118,7 @@ pub unsafe fn get_strings<S: System, F: Standard>(
     n_values: usize,
 ) -> F::Status {
     let body = |inst: &mut Instance<S>, vrs: &[u32]| {
-        if vrs.len() != n_values {
-            return Err(Problem::error(format!(
-                "{n_values} values for {} value references (only scalar variables exist)",
-                vrs.len()
-            )));
-        }
+        check_value_count(n_values, nvr, vrs.len())?;
         // SAFETY: `values` is an array of `n_values` elements (caller).
         let out = unsafe { arrays::output(values, n_values, "values")? };
         for (slot, text) in out.iter_mut().zip(inst.get_strings(vrs)?) {
@@ -145,6 +143,7 @@ pub unsafe fn set_strings<S: System, F: Standard>(
     n_values: usize,
 ) -> F::Status {
     let body = |inst: &mut Instance<S>, vrs: &[u32]| {
+        check_value_count(n_values, nvr, vrs.len())?;
         // SAFETY: `values` is an array of `n_values` elements (caller).
         let given = unsafe { arrays::input(values, n_values, "values")? };
         let texts = given
@@ -181,7 +180,8 @@ pub unsafe fn none_of_type<S: System, F: Standard>(
     unsafe { with_value_references::<S, F>(handle, function, vr, nvr, body) }
 }
 
-/// Runs `body` with the host's `nvr` value references.
+/// Runs `body` with the host's `nvr` value references, as entries of the variable table (see
+/// [`references::with_entries`]).
 ///
 /// # Safety
 /// `handle` as for [`with_instance`]; `vr` NULL or an array of `nvr` elements.
@@ -195,7 +195,10 @@ unsafe fn with_value_references<S: System, F: Standard>(
     let args = format_args!("nValueReferences = {nvr}");
     let body = |inst: &mut Instance<S>| {
         // SAFETY: `vr` is an array of `nvr` elements (caller).
-        body(inst, unsafe { arrays::input(vr, nvr, "valueReferences")? })
+        let vrs = unsafe { arrays::input(vr, nvr, "valueReferences")? };
+        references::with_entries(F::VERSION, inst, [vrs], |inst, [entries]| {
+            body(inst, entries)
+        })
     };
     // SAFETY: the caller's contract on `handle`.
     unsafe { with_instance::<S, F>(handle, function, Access::Normal, args, body) }

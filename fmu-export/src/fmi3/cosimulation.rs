@@ -1,6 +1,6 @@
 //! FMI 3.0 Co-Simulation functions.
 
-use crate::ffi::{arrays, call, with_instance, Access};
+use crate::ffi::{arrays, call, references, with_instance, Access, FmiVersion};
 use crate::fmi3::types::*;
 use crate::instance::Instance;
 use crate::system::System;
@@ -43,6 +43,7 @@ pub unsafe fn get_output_derivatives<S: System>(
                 arrays::output(values, n_values, "values")?,
             )
         };
+        references::check_scalars(FmiVersion::Fmi3, inst.table(), vrs)?;
         inst.output_derivatives(vrs, orders, out)
     };
     let args = format_args!("nValueReferences = {nvr}, nValues = {n_values}");

@@ -46,10 +46,10 @@ macro_rules! partial_derivatives {
 }
 
 partial_derivatives! {
-    /// fmi3GetDirectionalDerivative: `sensitivity = J seed`, exact (`nSeed = nKnowns`,
-    /// `nSensitivity = nUnknowns`).
+    /// fmi3GetDirectionalDerivative: `sensitivity = J seed`, exact (`nSeed` the number of
+    /// values of the knowns, `nSensitivity` that of the unknowns: an array has one per element).
     get_directional_derivative = "fmi3GetDirectionalDerivative", Directional;
-    /// fmi3GetAdjointDerivative: `sensitivity = J^T seed`, exact (`nSeed = nUnknowns`,
-    /// `nSensitivity = nKnowns`).
+    /// fmi3GetAdjointDerivative: `sensitivity = J^T seed`, exact (`nSeed` the number of
+    /// values of the unknowns, `nSensitivity` that of the knowns).
     get_adjoint_derivative = "fmi3GetAdjointDerivative", Adjoint;
 }

@@ -3,13 +3,14 @@
 //! fmi3GetAdjointDerivative, with a seed on the whole Jacobian instead of on the unknowns.
 
 use crate::ffi::arrays::{self, check_disjoint, Span};
-use crate::ffi::{with_instance, Access};
+use crate::ffi::{references, with_instance, Access, FmiVersion};
 use crate::fmi3::types::*;
 use crate::instance::Instance;
 use crate::system::System;
 
 /// tandemGetJacobianAdjointDerivative: `sensitivity_k = Σ_ij seed[i nKnowns + j]
-/// ∂²unknown_i/∂known_j∂known_k` (`nSeed = nUnknowns nKnowns`, `nSensitivity = nKnowns`).
+/// ∂²unknown_i/∂known_j∂known_k` (`nSeed = nUnknowns nKnowns`, `nSensitivity = nKnowns`, where
+/// an array counts as many unknowns or knowns as it has elements).
 ///
 /// # Safety
 /// `instance` from an fmi3Instantiate function; each array of its stated length.
@@ -44,7 +45,14 @@ pub unsafe fn tandem_get_jacobian_adjoint_derivative<S: System>(
                 arrays::output(sensitivity, n_sensitivity, "sensitivity")?,
             )
         };
-        inst.jacobian_adjoint_derivative(unknowns, knowns, seed, sensitivity)
+        references::with_entries(
+            FmiVersion::Fmi3,
+            inst,
+            [unknowns, knowns],
+            |inst, [unknowns, knowns]| {
+                inst.jacobian_adjoint_derivative(unknowns, knowns, seed, sensitivity)
+            },
+        )
     };
     let args = format_args!(
         "nUnknowns = {n_unknowns}, nKnowns = {n_knowns}, nSeed = {n_seed}, nSensitivity = {n_sensitivity}"

@@ -1,6 +1,7 @@
-//! FMI 3.0 get/set of variables. The model has Float64, Int32, Boolean and String variables
-//! only (scalars: `nValues` must equal `nValueReferences`); the getters and setters of every
-//! other type accept no value references and reject any.
+//! FMI 3.0 get/set of variables. The model has Float64 (scalars and array parameters), Int32,
+//! Boolean and String variables only (`nValues` is the number of values of the referenced
+//! variables: one per scalar, one per element of an array, row-major); the getters and setters
+//! of every other type accept no value references and reject any.
 
 use crate::ffi::values;
 use crate::fmi3::types::*;

@@ -23,7 +23,7 @@ use crate::declaration::Declaration;
 use crate::ode::Args;
 use crate::system::{Integrator, StepInputs, System};
 use crate::token::instantiation_token;
-use crate::variables::{Role, VariableTable};
+use crate::variables::{Role, ValueReference, VariableTable};
 use dynamic::DynamicState;
 use kept_linearizations::KeptLinearizations;
 use lifecycle::{Kind, Mode};
@@ -54,7 +54,18 @@ pub struct Instance<S: System> {
     kept: KeptLinearizations,
     /// What the step and output VJPs reuse from one call to the next.
     adjoint_scratch: adjoint::AdjointScratch,
+    /// The table entries the C ABI last expanded FMI 3.0 value references into, kept for their
+    /// capacity.
+    reference_lists: ReferenceLists,
 }
+
+/// How many lists of value references one C function takes at most (unknowns and knowns).
+pub const REFERENCE_LISTS: usize = 2;
+
+/// Lists of table entries, one per list of value references of a C function, which the C ABI
+/// fills from the host's FMI 3.0 value references of a model with arrays
+/// ([`crate::ffi::references`]).
+pub type ReferenceLists = [Vec<ValueReference>; REFERENCE_LISTS];
 
 /// Values computed from the current point, dropped whenever an input to them changes.
 #[derive(Default)]
@@ -109,6 +120,7 @@ impl<S: System> Instance<S> {
             returned: strings::ReturnedStrings::default(),
             kept: KeptLinearizations::default(),
             adjoint_scratch: adjoint::AdjointScratch::default(),
+            reference_lists: ReferenceLists::default(),
         }
     }
 
@@ -146,6 +158,11 @@ impl<S: System> Instance<S> {
     /// The model's variable table.
     pub fn table(&self) -> &VariableTable {
         &self.table
+    }
+
+    /// The lists the C ABI expands FMI 3.0 value references into (see [`ReferenceLists`]).
+    pub fn reference_lists(&mut self) -> &mut ReferenceLists {
+        &mut self.reference_lists
     }
 
     /// fmiSetDebugLogging.

@@ -14,8 +14,12 @@ use super::{Fmi2, Fmi3, Interface, Messages, Values2, Values3};
 pub trait Checked<'m>: Sized {
     /// Instantiates `model` for `interface`.
     fn create(model: &'m Model, interface: Interface) -> Self;
-    /// Reads real values.
-    fn values(&self, vrs: &[u32]) -> Vec<f64>;
+    /// Reads the values of scalar real variables.
+    fn values(&self, vrs: &[u32]) -> Vec<f64> {
+        self.values_of(vrs, vrs.len())
+    }
+    /// Reads the `n` values of real variables (FMI 3.0 arrays have one per element).
+    fn values_of(&self, vrs: &[u32], n: usize) -> Vec<f64>;
     /// Reads 32-bit integer values (FMI 2.0 Integer, FMI 3.0 Int32).
     fn integers(&self, vrs: &[u32]) -> Vec<i32>;
     /// Writes real values.
@@ -69,7 +73,8 @@ impl<'m> Checked<'m> for Fmi2<'m> {
             .unwrap_or_else(|log| panic!("{} fmi2Instantiate: {log:#?}", model.package))
     }
 
-    fn values(&self, vrs: &[u32]) -> Vec<f64> {
+    fn values_of(&self, vrs: &[u32], n: usize) -> Vec<f64> {
+        assert_eq!(n, vrs.len(), "FMI 2.0 has scalar variables only");
         let (status, values) = self.get_real(vrs);
         ok(status, "fmi2GetReal", &self.messages);
         values
@@ -144,8 +149,8 @@ impl<'m> Checked<'m> for Fmi3<'m> {
         })
     }
 
-    fn values(&self, vrs: &[u32]) -> Vec<f64> {
-        let (status, values) = self.get_float64(vrs);
+    fn values_of(&self, vrs: &[u32], n: usize) -> Vec<f64> {
+        let (status, values) = self.get_float64_values(vrs, n);
         ok(status, "fmi3GetFloat64", &self.messages);
         values
     }

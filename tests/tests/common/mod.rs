@@ -521,9 +521,14 @@ impl<'a> Fmi3<'a> {
         self.unary("fmi3ExitInitializationMode")
     }
 
-    /// fmi3GetFloat64.
+    /// fmi3GetFloat64 of scalar variables.
     pub fn get_float64(&self, vrs: &[u32]) -> (Fmi3Status, Vec<f64>) {
-        let mut values = vec![f64::NAN; vrs.len()];
+        self.get_float64_values(vrs, vrs.len())
+    }
+
+    /// fmi3GetFloat64 into `n` values (arrays have one per element).
+    pub fn get_float64_values(&self, vrs: &[u32], n: usize) -> (Fmi3Status, Vec<f64>) {
+        let mut values = vec![f64::NAN; n];
         // SAFETY: arrays of `vrs.len()` elements.
         let status = unsafe {
             self.fmu.func::<Values3<f64>>("fmi3GetFloat64")(
@@ -578,7 +583,8 @@ impl<'a> Fmi3<'a> {
         (status, values)
     }
 
-    /// fmi3GetDirectionalDerivative (`adjoint = false`) or fmi3GetAdjointDerivative.
+    /// fmi3GetDirectionalDerivative (`adjoint = false`) or fmi3GetAdjointDerivative of scalar
+    /// variables.
     pub fn product(
         &self,
         adjoint: bool,
@@ -591,6 +597,18 @@ impl<'a> Fmi3<'a> {
         } else {
             unknowns.len()
         };
+        self.product_values(adjoint, unknowns, knowns, seed, n_out)
+    }
+
+    /// [`Fmi3::product`] with `n_out` sensitivities (arrays have one per element).
+    pub fn product_values(
+        &self,
+        adjoint: bool,
+        unknowns: &[u32],
+        knowns: &[u32],
+        seed: &[f64],
+        n_out: usize,
+    ) -> (Fmi3Status, Vec<f64>) {
         let mut out = vec![f64::NAN; n_out];
         let name = if adjoint {
             "fmi3GetAdjointDerivative"

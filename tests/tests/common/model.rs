@@ -1,9 +1,13 @@
 //! A model crate under test through its C ABI: its shared library together with the model
 //! description its describe program writes, which gives every value reference by role, so
 //! that one test serves every model.
+//!
+//! A variable may be an FMI 3.0 array (a Tandem array parameter): its value reference then
+//! stands for all its elements, and every array of values a call passes has one entry per
+//! element ([`size`], [`count`], [`elements`]).
 
 use tandem::import::AdjointManifest;
-use tandem::model_description::{Causality, Variability, Variable, VariableType};
+use tandem::model_description::{Causality, Dimension, Variability, Variable, VariableType};
 use tandem::ModelDescription;
 use tandem_tests::fmus::FmiVersion;
 use tandem_tests::models::ModelCrate;
@@ -155,16 +159,74 @@ pub fn vrs(variables: &[&Variable]) -> Vec<u32> {
     variables.iter().map(|v| v.value_reference).collect()
 }
 
-/// The start value of a real variable (0 when it has none).
+/// The start value of a real variable (0 when it has none); of its first element for an
+/// array.
 pub fn start(variable: &Variable) -> f64 {
+    start_at(variable, 0)
+}
+
+/// The start value of element `index` of a real variable (0 when it has none).
+fn start_at(variable: &Variable, index: usize) -> f64 {
     variable
         .start
         .as_ref()
-        .and_then(|s| s.as_f64())
+        .and_then(|s| s.f64_at(index))
         .unwrap_or(0.0)
 }
 
-/// The names of `variables`, for messages.
+/// The number of values of `variable`: 1 for a scalar, the product of its dimensions for an
+/// array (Tandem's arrays have fixed sizes).
+pub fn size(variable: &Variable) -> usize {
+    variable
+        .dimensions
+        .iter()
+        .map(|d| match d {
+            Dimension::Fixed(n) => *n as usize,
+            Dimension::Parameter(_) => panic!("{}: a structural dimension", variable.name),
+        })
+        .product()
+}
+
+/// The number of values of `variables`: what FMI 3.0 counts in `nValues`, `nSeed` and
+/// `nSensitivity`.
+pub fn count(variables: &[&Variable]) -> usize {
+    variables.iter().map(|v| size(v)).sum()
+}
+
+/// One value of a variable: the variable itself, or one element of an array (row-major).
+#[derive(Clone, Copy, Debug)]
+pub struct Element<'a> {
+    /// The variable.
+    pub variable: &'a Variable,
+    /// The row-major position in the array (0 for a scalar).
+    pub index: usize,
+}
+
+impl Element<'_> {
+    /// The start value.
+    pub fn start(&self) -> f64 {
+        start_at(self.variable, self.index)
+    }
+
+    /// The name, with the position for an element of an array.
+    pub fn name(&self) -> String {
+        if self.variable.is_scalar() {
+            self.variable.name.clone()
+        } else {
+            format!("{} (element {})", self.variable.name, self.index)
+        }
+    }
+}
+
+/// Every value of `variables`, in the order arrays of values list them.
+pub fn elements<'a>(variables: &[&'a Variable]) -> Vec<Element<'a>> {
+    variables
+        .iter()
+        .flat_map(|&variable| (0..size(variable)).map(move |index| Element { variable, index }))
+        .collect()
+}
+
+/// The names of the values of `variables`, for messages.
 pub fn names(variables: &[&Variable]) -> Vec<String> {
-    variables.iter().map(|v| v.name.clone()).collect()
+    elements(variables).iter().map(Element::name).collect()
 }
