@@ -164,10 +164,17 @@ fn the_command_line_lists_elements_whose_indices_hold_commas() {
 /// scalars in FMI 2.0) as the component `ss` of `interface`, driven by a step input of 1.
 fn tandem_state_space(dir: &Path, version: FmiVersion, interface: &str) -> PathBuf {
     let fmu = &fmus::find("state_space", version).path;
+    // The master's integrator of a Model Exchange component runs to a tight tolerance, so
+    // that its step-size control, which the sensitivities freeze, moves nothing visible.
+    let tolerance = if interface == "me" {
+        "tolerance = 1e-10\n"
+    } else {
+        ""
+    };
     let text = format!(
         "[experiment]\nstop = 2.0\nstep = 0.05\n\n\
          [[component]]\nname = \"ss\"\nfmu = {fmu:?}\ninterface = \"{interface}\"\n\
-         tolerance = 1e-10\nstart = {{ u = 1.0 }}\n"
+         {tolerance}start = {{ u = 1.0 }}\n"
     );
     let path = dir.join(format!("state-space-{interface}.toml"));
     std::fs::write(&path, text).unwrap();
@@ -178,19 +185,23 @@ fn tandem_state_space(dir: &Path, version: FmiVersion, interface: &str) -> PathB
 fn the_adjoint_by_array_elements_agrees_with_central_differences() {
     // Co-Simulation: the adjoint extension's manifest lists A's and B's elements; Model
     // Exchange: the master's integrator seeds the FMU's directional derivatives element by
-    // element through the whole arrays. FMI 2.0 has the same elements as scalars.
+    // element through the whole arrays. FMI 2.0 has the same elements as scalars, and no
+    // adjoint extension (an FMI 3.0 layered standard): Model Exchange only.
     let parameters = ["ss.A[2,1]", "ss.A[2,2]", "ss.B[2,1]"];
-    for version in [FmiVersion::Fmi3, FmiVersion::Fmi2] {
-        for interface in ["cs", "me"] {
-            let dir = tempfile::tempdir().unwrap();
-            let path = tandem_state_space(dir.path(), version, interface);
-            let mut problem =
-                problem(&path, &parameters, "integral:ss.y").expect("the problem resolves");
-            let label = format!("state space {version:?} {interface}");
-            let errors = adjoint_and_differences(&mut problem, &label);
-            for (name, error) in parameters.iter().zip(errors) {
-                assert!(error < 1e-6, "{label} {name}: error {error:.1e}");
-            }
+    let cases = [
+        (FmiVersion::Fmi3, "cs"),
+        (FmiVersion::Fmi3, "me"),
+        (FmiVersion::Fmi2, "me"),
+    ];
+    for (version, interface) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tandem_state_space(dir.path(), version, interface);
+        let mut problem =
+            problem(&path, &parameters, "integral:ss.y").expect("the problem resolves");
+        let label = format!("state space {version:?} {interface}");
+        let errors = adjoint_and_differences(&mut problem, &label);
+        for (name, error) in parameters.iter().zip(errors) {
+            assert!(error < 1e-6, "{label} {name}: error {error:.1e}");
         }
     }
 }
