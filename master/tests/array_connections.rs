@@ -6,31 +6,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use common::{read_csv, tandem};
+use common::state_space::{PASS, RAMP};
+use common::{read_csv, reference_fmu, tandem};
 
 /// The macro step of every system here.
 const H: f64 = 0.1;
-
-/// The FMI 3.0 Reference FMU `name` of the fixtures.
-fn reference_fmu(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/reference-fmus/fmi3")
-        .join(format!("{name}.fmu"))
-}
-
-/// An integrator of its inputs: A = 0, B = I, C = I, D = 0, x0 = 0, u = [1, 2, 3], so that
-/// y[i] = i t exactly (also under the FMU's explicit Euler steps).
-const RAMP: &str = "[[component]]\nname = \"a\"\nfmu = \"StateSpace.fmu\"\n\
-    parameters = { A = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], B = [[1, 0, 0], [0, 1, 0], [0, 0, 1]], \
-    C = [[1, 0, 0], [0, 1, 0], [0, 0, 1]], D = [[0, 0, 0], [0, 0, 0], [0, 0, 0]] }\n\
-    start = { u = [1.0, 2.0, 3.0] }\n\n";
-
-/// A pass-through of its inputs: A = B = C = 0, D = I, so that y = u (u starts at [1, 2, 3]).
-const PASS: &str = "[[component]]\nname = \"b\"\nfmu = \"StateSpace.fmu\"\n\
-    parameters = { A = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], B = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], \
-    C = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], D = [[1, 0, 0], [0, 1, 0], [0, 0, 1]] }\n\n";
 
 /// The Feedthrough FMU, whose scalar outputs equal its inputs.
 const FEEDTHROUGH: &str = "[[component]]\nname = \"f\"\nfmu = \"Feedthrough.fmu\"\n\n";

@@ -3,21 +3,19 @@
 //! alone would take hours, agreeing with FMPy run as a user would; on the non-stiff van der Pol
 //! oscillator it stays on Dormand–Prince and computes the same numbers to the last bit.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use tandem_tests::fmpy::{self, Interface, Simulation};
 use tandem_tests::trajectory::Trajectory;
 
+use common::reference_fmu;
+
 /// Longest a run may take before it counts as hanging.
 const TIMEOUT: Duration = Duration::from_secs(60);
-
-fn reference_fmu(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/reference-fmus/fmi3")
-        .join(format!("{name}.fmu"))
-}
 
 /// A finished `tandem simulate` run: its result file's contents and its standard error.
 struct Finished {

@@ -8,17 +8,12 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::gradient::adjoint_and_differences;
+use common::reference_fmu;
+use common::state_space::{PASS, RAMP};
 use tandem_tests::fmus::{self, FmiVersion};
 
 use tandem::gradient::{CostSource, CostSpec, Method, Problem};
 use tandem::system::{LoadOptions, System};
-
-/// The FMI 3.0 Reference FMU `name` of the fixtures.
-fn reference_fmu(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/reference-fmus/fmi3")
-        .join(format!("{name}.fmu"))
-}
 
 /// An integrator of its inputs: A = 0, B = I, C = I, D = 0, x0 = 0, u = [1, 2, 3], so that
 /// y[i] = B[i,i] u[i] t exactly (also under the FMU's explicit Euler steps) and
@@ -26,17 +21,6 @@ fn reference_fmu(name: &str) -> PathBuf {
 fn ramp_system(dir: &Path) -> PathBuf {
     system(dir, "", RAMP)
 }
-
-/// The ramp `a`.
-const RAMP: &str = "[[component]]\nname = \"a\"\nfmu = \"StateSpace.fmu\"\n\
-    parameters = { A = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], B = [[1, 0, 0], [0, 1, 0], [0, 0, 1]], \
-    C = [[1, 0, 0], [0, 1, 0], [0, 0, 1]], D = [[0, 0, 0], [0, 0, 0], [0, 0, 0]] }\n\
-    start = { u = [1.0, 2.0, 3.0] }\n\n";
-
-/// A pass-through `b` of its inputs: A = B = C = 0, D = I, so that y = u.
-const PASS: &str = "[[component]]\nname = \"b\"\nfmu = \"StateSpace.fmu\"\n\
-    parameters = { A = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], B = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], \
-    C = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], D = [[1, 0, 0], [0, 1, 0], [0, 0, 1]] }\n\n";
 
 /// The macro step of the systems.
 const H: f64 = 0.1;

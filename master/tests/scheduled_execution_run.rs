@@ -22,14 +22,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{edit_model_description, read_csv, tandem};
-
-/// The FMI 3.0 Reference FMU `name` of the fixtures.
-fn reference_fmu(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/reference-fmus/fmi3")
-        .join(format!("{name}.fmu"))
-}
+use common::{edit_model_description, read_csv, reference_fmu, tandem};
 
 /// The outputs of Clocks that are no clocks, in model description order.
 const OUTPUTS: [&str; 6] = [

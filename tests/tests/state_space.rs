@@ -477,12 +477,20 @@ fn the_manifest_lists_every_element_under_its_array() {
     expected.push_str("  </Parameters>");
     assert!(text.contains(&expected), "{expected}\nnot in\n{text}");
     assert!(text.contains("<Variable valueReference=\"5\" name=\"u\"/>"));
-    // The master's reader accepts it against the description: nine parameter seeds.
+    // The master's reader accepts it against the description: nine parameter seeds, one
+    // value reference per array.
     let manifest = model(FmiVersion::Fmi3).adjoint_manifest();
-    assert_eq!(
-        manifest.parameter_references(),
-        [6, 6, 6, 6, 10, 10, 12, 12, 14]
-    );
+    let seeds: Vec<(u32, Option<usize>)> = manifest
+        .parameters
+        .iter()
+        .map(|p| (p.value_reference, p.element))
+        .collect();
+    let expected: Vec<(u32, Option<usize>)> = [(6, 4), (10, 2), (12, 2), (14, 1)]
+        .into_iter()
+        .flat_map(|(vr, len)| (0..len).map(move |k| (vr, Some(k))))
+        .collect();
+    assert_eq!(seeds, expected);
+    assert_eq!(manifest.parameter_references(), [6, 10, 12, 14]);
 }
 
 /// The step VJP's adjoints of A's and B's elements against central differences of

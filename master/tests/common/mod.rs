@@ -11,11 +11,19 @@ pub mod gradient;
 pub mod mpirun;
 pub mod pythonfmu;
 pub mod ssp;
+pub mod state_space;
 pub mod sweep_table;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+/// The FMI 3.0 Reference FMU `name` (`StateSpace`, `Clocks`, ...) of the fixtures.
+pub fn reference_fmu(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/reference-fmus/fmi3")
+        .join(format!("{name}.fmu"))
+}
 
 /// The text of a file in `tests/fixtures`.
 pub fn fixture(name: &str) -> String {
