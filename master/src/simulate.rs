@@ -3,8 +3,8 @@
 //! plot (drawn also when the run fails, from the rows up to the failure) and the summary line.
 
 pub use tandem_simulate::simulate::{
-    grid_intervals, grid_point, selection, simulate_watched, time_table, Experiment, InputTable,
-    Simulated, SimulationOptions, SimulationSummary, Trace, TraceRequest,
+    grid_intervals, grid_point, selection, simulate_watched, time_table, Experiment, InputSignals,
+    InputTable, Simulated, SimulationOptions, SimulationSummary, Trace, TraceRequest,
 };
 
 use std::path::{Path, PathBuf};

@@ -26,7 +26,7 @@ fn allocations(interface: InterfaceType, stop: f64, output: &Path) -> u64 {
         stop_time: Some(stop),
         step_size: Some(1e-3),
         output_interval: Some(1e-3),
-        output_file: output.to_path_buf(),
+        output_file: Some(output.to_path_buf()),
         ..SimulationOptions::default()
     };
     let summary = simulate(&fmu, &options).unwrap();

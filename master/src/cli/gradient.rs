@@ -2,7 +2,6 @@
 //! by the adjoint of the co-simulation or, where that is not available, finite differences;
 //! `--check` compares with central finite differences of whole runs.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -17,14 +16,14 @@ use crate::coupling::Threads;
 use crate::error::{Error, Result};
 use crate::experiments::{self, Experiments};
 use crate::float_text::format_float;
-use crate::gradient::section::{self, GradientSection};
+use crate::gradient::GradientSection;
 use crate::gradient::{
-    Checkpointing, CostSource, CostSpec, Differences, Evaluation, Method, Outputs, Problem,
+    Differences, Evaluation, Method, Outputs, Overrides, Problem, SectionDefaults, Setup,
 };
 use crate::identify::Fittable;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
 use crate::interrupt;
-use crate::system::{LoadOptions, System};
+use crate::system::LoadOptions;
 
 /// What `tandem gradient` and `tandem identify` share: the system and the cost's data.
 #[derive(Args, Debug)]
@@ -76,18 +75,6 @@ pub struct GradientArgs {
     /// Also compute central finite differences of whole runs and print the relative error.
     #[arg(long)]
     pub check: bool,
-}
-
-/// What a command's section of the system file gives for the problem.
-pub(super) struct SectionDefaults {
-    /// The cost text.
-    pub cost: Option<String>,
-    /// Measurements, relative to the system file.
-    pub data: Option<PathBuf>,
-    /// Weights by column.
-    pub weights: BTreeMap<String, f64>,
-    /// Checkpoint interval.
-    pub checkpoint_interval: Option<usize>,
 }
 
 /// The problem of one experiment, or the sum over the system file's `[[experiments]]`.
@@ -149,29 +136,28 @@ pub(super) fn load_problem<'a>(
     option: &str,
     cluster: &'a Cluster,
 ) -> Result<Fit<'a>> {
-    let load = LoadOptions {
-        stop_time: args.stop_time,
-        step_size: None,
-        fmu_dir: args.fmu_dir.as_deref(),
-        threads: args.threads,
-        sections: super::SYSTEM_FILE_SECTIONS,
-    };
-    let correction = args.energy_correction.map(Switch::is_on);
-    let weights = if args.weights.is_empty() {
-        defaults.weights.into_iter().collect()
-    } else {
-        name_list::split(&args.weights)
+    let overrides = Overrides {
+        system: &args.system,
+        data: args.data.clone(),
+        weights: name_list::split(&args.weights)
             .iter()
             .map(|text| parse_weight(text))
-            .collect::<Result<Vec<_>>>()?
+            .collect::<Result<Vec<_>>>()?,
+        checkpoint_interval: args.checkpoint_interval,
+        load: LoadOptions {
+            stop_time: args.stop_time,
+            step_size: None,
+            fmu_dir: args.fmu_dir.as_deref(),
+            threads: args.threads,
+            sections: super::SYSTEM_FILE_SECTIONS,
+        },
+        correction: args.energy_correction.map(Switch::is_on),
+        log: LogSettings {
+            level: args.log_level,
+            logger: stderr_logger(),
+        },
     };
-    let checkpointing =
-        Checkpointing::every(args.checkpoint_interval.or(defaults.checkpoint_interval));
-    let log = LogSettings {
-        level: args.log_level,
-        logger: stderr_logger(),
-    };
-    let cost_source = CostSource::of(cost, &args.system, "gradient");
+    let setup = Setup::new(&overrides, &defaults, parameters, cost, option);
     let entries = experiments::read(&args.system)?;
     if !entries.is_empty() {
         if let Some(data) = &args.data {
@@ -183,39 +169,9 @@ pub(super) fn load_problem<'a>(
                 ),
             ));
         }
-        let setup = experiments::Setup {
-            system: &args.system,
-            load,
-            correction,
-            parameters,
-            cost: cost.or(defaults.cost.as_deref()),
-            cost_source,
-            weights,
-            checkpointing,
-            log,
-            option,
-        };
         return Ok(Fit::Several(Experiments::new(&entries, &setup, cluster)?));
     }
-    let mut system = System::load(&args.system, load)?;
-    system.set_energy_correction(correction)?;
-    let data = args.data.clone().or_else(|| {
-        defaults
-            .data
-            .as_ref()
-            .map(|d| section::resolve(&args.system, d))
-    });
-    let cost = CostSpec::new(
-        cost.or(defaults.cost.as_deref()),
-        data,
-        weights,
-        &cost_source,
-    )?;
-    Ok(Fit::One(Box::new(
-        Problem::new(system, parameters, &cost, option)?
-            .with_checkpointing(checkpointing)
-            .with_log(log),
-    )))
+    Ok(Fit::One(Box::new(setup.problem()?)))
 }
 
 /// `component.output=weight`.
@@ -265,24 +221,8 @@ pub fn run(args: &GradientArgs, cluster: &Cluster) -> Result<ExitCode> {
 
 /// The problem of `args`, with the `[gradient]` section's defaults (not collective).
 fn setup<'a>(args: &GradientArgs, cluster: &'a Cluster) -> Result<Fit<'a>> {
-    let section: GradientSection =
-        section::read(&args.problem.system, section::SECTION)?.unwrap_or_default();
-    let parameters = if args.parameters.is_empty() {
-        section.parameters
-    } else {
-        name_list::split(&args.parameters)
-    };
-    let option = if args.parameters.is_empty() {
-        "[gradient] parameters"
-    } else {
-        "--parameters"
-    };
-    let defaults = SectionDefaults {
-        cost: section.cost,
-        data: section.data,
-        weights: section.weights,
-        checkpoint_interval: section.checkpoint_interval,
-    };
+    let (parameters, option, defaults) =
+        GradientSection::of(&args.problem.system)?.choose(name_list::split(&args.parameters));
     load_problem(
         &args.problem,
         defaults,

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::gradient::{load_problem, Fit, ProblemArgs, SectionDefaults};
+use super::gradient::{load_problem, Fit, ProblemArgs};
 use super::name_list;
 use super::print_table;
 use super::stdout::out;
@@ -16,6 +16,7 @@ use crate::experiments;
 use crate::float_text::format_float;
 use crate::gradient::section;
 use crate::gradient::Method;
+use crate::gradient::SectionDefaults;
 use crate::identify::bounds::Bounded;
 use crate::identify::{identify, IdentifySection, Iteration, Settings};
 use crate::interrupt;

@@ -21,11 +21,7 @@ use crate::cluster::Cluster;
 
 /// The top-level tables of a system file that commands read for themselves, beside the system:
 /// the system reader accepts them unread.
-pub const SYSTEM_FILE_SECTIONS: &[&str] = &[
-    crate::gradient::section::SECTION,
-    crate::identify::section::SECTION,
-    crate::experiments::SECTION,
-];
+pub const SYSTEM_FILE_SECTIONS: &[&str] = crate::gradient::setup::COMMAND_SECTIONS;
 
 /// Tandem: co-simulation master for FMI 2.0 and 3.0 FMUs.
 #[derive(Parser, Debug)]

@@ -1,6 +1,6 @@
 //! `tandem run system.toml` (or `system.ssp`, `system.ssd`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
@@ -135,6 +135,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     interrupt::install();
     install_crash_report(write_pending_after_crash);
     let (summary, drawn) = run_with_plots(&args.system, &options, &plots, true)?;
+    // The command always writes a result file.
+    let output_file = summary.output_file.as_deref().unwrap_or(Path::new(""));
     let mut line = format!(
         "{}: {} with {} to t = {} in {} macro steps, {} FMU calls, {} rows written to {}, wall time {:.3} s",
         summary.system,
@@ -144,7 +146,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         summary.macro_steps,
         summary.fmu_calls,
         summary.rows,
-        summary.output_file.display(),
+        output_file.display(),
         summary.wall_time.as_secs_f64()
     );
     if let Some((component, time)) = &summary.terminated_by {

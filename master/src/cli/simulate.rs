@@ -12,7 +12,7 @@ use crate::interrupt;
 use crate::model_description::{split_names, InterfaceType};
 use crate::output::csv::write_pending_after_crash;
 use crate::output::plot::Layout;
-use crate::simulate::{self, simulate_with_plot, PlotRequest, SimulationOptions};
+use crate::simulate::{self, simulate_with_plot, InputSignals, PlotRequest, SimulationOptions};
 use crate::solver::Method;
 use crate::Fmu;
 
@@ -143,8 +143,8 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
         output_interval: args.output_interval,
         relative_tolerance: args.relative_tolerance,
         start_values: args.start_values.clone(),
-        input_file: args.input_file.clone(),
-        output_file: output_file.clone(),
+        inputs: args.input_file.clone().map(InputSignals::File),
+        output_file: Some(output_file.clone()),
         output_variables: (!args.output_variables.is_empty())
             .then(|| args.output_variables.clone()),
         record_events: !args.no_record_events,

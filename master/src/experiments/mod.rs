@@ -14,63 +14,20 @@
 
 mod wire;
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
 use rayon::prelude::*;
-use serde::Deserialize;
 
 use crate::cluster::wire::{decode, encode, Wire};
 use crate::cluster::{malformed, Cluster};
 use crate::error::{Error, Result};
-use crate::gradient::section::{self, resolve};
-use crate::gradient::{
-    Checkpointing, CostSource, CostSpec, Differences, Evaluation, Outputs, Problem,
-};
+use crate::gradient::section::resolve;
+use crate::gradient::{CostSpec, Differences, Evaluation, Outputs, Problem, Setup};
 use crate::identify::Fittable;
-use crate::instance::LogSettings;
 use crate::interrupt;
 use crate::start_values::check_settable;
-use crate::system::{resolve_port, LoadOptions, System};
+use crate::system::{resolve_port, System};
 
-/// One `[[experiments]]` entry as written.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ExperimentEntry {
-    /// The measurements (CSV), relative to the system file.
-    pub data: PathBuf,
-    /// Values of this experiment, `component.variable = number` (parameters or start values).
-    #[serde(default)]
-    pub start: BTreeMap<String, f64>,
-    /// The weight of its cost in the sum (default 1).
-    #[serde(default = "one")]
-    pub weight: f64,
-}
-
-fn one() -> f64 {
-    1.0
-}
-
-/// The name of the array of tables the experiments are in.
-pub const SECTION: &str = "experiments";
-
-/// The `[[experiments]]` entries of the system file `path` (none when it has none).
-pub fn read(path: &Path) -> Result<Vec<ExperimentEntry>> {
-    let entries: Vec<ExperimentEntry> = section::read(path, SECTION)?.unwrap_or_default();
-    for (index, entry) in entries.iter().enumerate() {
-        if !(entry.weight.is_finite() && entry.weight > 0.0) {
-            return Err(Error::input_file(
-                path.to_path_buf(),
-                format!(
-                    "[[experiments]] entry {}: weight = {} must be a positive number",
-                    index + 1,
-                    entry.weight
-                ),
-            ));
-        }
-    }
-    Ok(entries)
-}
+/// The entries as the system file gives them, read by the gradient crate.
+pub use tandem_gradient::experiments::{read, ExperimentEntry, SECTION};
 
 /// The problems of the experiments this rank evaluates, and every experiment's weight.
 pub struct Experiments<'a> {
@@ -79,30 +36,6 @@ pub struct Experiments<'a> {
     problems: Vec<Option<Problem>>,
     weights: Vec<f64>,
     cluster: &'a Cluster,
-}
-
-/// What [`Experiments::new`] needs besides the entries.
-pub struct Setup<'a> {
-    /// The system file.
-    pub system: &'a Path,
-    /// How to load it.
-    pub load: LoadOptions<'a>,
-    /// The energy correction switch (`None`: the file's).
-    pub correction: Option<bool>,
-    /// The parameters, `component.parameter`.
-    pub parameters: &'a [String],
-    /// The cost text (default least squares against each experiment's data).
-    pub cost: Option<&'a str>,
-    /// Where the cost text was given.
-    pub cost_source: CostSource,
-    /// Weights of measured columns.
-    pub weights: Vec<(String, f64)>,
-    /// Which FMU states the adjoint keeps.
-    pub checkpointing: Checkpointing,
-    /// The FMUs' logging.
-    pub log: LogSettings,
-    /// Where the parameter names came from, for messages.
-    pub option: &'a str,
 }
 
 impl<'a> Experiments<'a> {

@@ -83,10 +83,11 @@ pub fn run_with_plots(
     let mut summary =
         tandem_simulate::run::run_loaded_watched(&mut system, &traced, started, &mut bar)?;
     let mut drawn = Vec::new();
-    if let Some(trace) = &summary.trace {
+    // The plots go beside the result file: a run without one draws none.
+    if let (Some(trace), Some(output_file)) = (&summary.trace, &summary.output_file) {
         let title = system.name();
         for &kind in &plots.kinds {
-            let path = kind.path(&summary.output_file);
+            let path = kind.path(output_file);
             match kind {
                 PlotKind::Energy => energy_plot::draw(&path, &title, trace, &energy_columns)?,
                 PlotKind::Variables => draw_variables(&path, &title, trace, &plotted)?,

@@ -33,6 +33,7 @@
 mod checkpoints;
 pub mod cost;
 mod energy_correction;
+pub mod experiments;
 mod forward;
 pub mod identify;
 pub mod measurements;
@@ -43,6 +44,7 @@ mod replay;
 mod reverse;
 mod samples;
 pub mod section;
+pub mod setup;
 pub mod stage;
 mod tape;
 mod wiring;
@@ -52,6 +54,7 @@ pub use measurements::Measurements;
 pub use parameters::Parameter;
 pub use problem::{Checkpointing, Differences, Evaluation, Instantiator, Method, Outputs, Problem};
 pub use section::GradientSection;
+pub use setup::{Overrides, SectionDefaults, Setup};
 // The derivatives the instances hand out are what the gradient consumes: part of its API.
 pub use fmi_host::instance::{DerivativeLayout, Seed, StepDerivatives};
 pub use stage::{Communicated, CouplingStage, SampleAdjoints, SampleTangents, StageCheckpoint};

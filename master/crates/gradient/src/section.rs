@@ -34,6 +34,13 @@ pub struct GradientSection {
     pub checkpoint_interval: Option<usize>,
 }
 
+impl GradientSection {
+    /// The section of the system file `path`, empty when the file has none.
+    pub fn of(path: &Path) -> Result<Self> {
+        Ok(read(path, SECTION)?.unwrap_or_default())
+    }
+}
+
 /// Reads the table `name` of the system file `path` as a `T`, if the file has one. The table is
 /// resolved against the file (see [`resolve`] for paths inside it).
 pub fn read<T: DeserializeOwned>(path: &Path, name: &str) -> Result<Option<T>> {

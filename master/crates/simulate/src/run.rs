@@ -23,6 +23,9 @@ use tandem_cosim::{Error, Result};
 pub struct RunOptions {
     /// Result file (default: `[output] file`, else `<system file stem>_out.csv`).
     pub output_file: Option<PathBuf>,
+    /// Writes no result file at all, for a caller that takes the rows from
+    /// [`RunSummary::trace`] (with [`RunOptions::keep_trace`]).
+    pub without_result_file: bool,
     /// Replaces the system's stop time.
     pub stop_time: Option<f64>,
     /// Replaces the system's macro step.
@@ -62,8 +65,8 @@ pub struct RunSummary {
     pub fmu_calls: usize,
     /// Result rows written.
     pub rows: usize,
-    /// The result file.
-    pub output_file: PathBuf,
+    /// The result file, unless [`RunOptions::without_result_file`].
+    pub output_file: Option<PathBuf>,
     /// The component whose FMU asked to end the run early, and the time it reached.
     pub terminated_by: Option<(String, f64)>,
     /// Wall-clock time of the whole run, loading included.
@@ -118,23 +121,30 @@ pub fn run_loaded_watched(
     started: Instant,
     progress: &mut dyn Progress,
 ) -> Result<RunSummary> {
-    let output_file = options
-        .output_file
-        .clone()
-        .or_else(|| system.output_file.clone())
-        .unwrap_or_else(|| PathBuf::from(format!("{}_out.csv", system.name())));
+    let output_file = (!options.without_result_file).then(|| {
+        options
+            .output_file
+            .clone()
+            .or_else(|| system.output_file.clone())
+            .unwrap_or_else(|| PathBuf::from(format!("{}_out.csv", system.name())))
+    });
     let correct = system.set_energy_correction(options.correction)?;
     let setup = system.energy.as_ref();
     let (header, _) = result_columns(system, correct)?;
     let intervals = grid_intervals(system.start, system.macro_step, system.stop);
-    check_output_size(
-        intervals as f64 + 1.0,
-        header.len() + 1,
-        options.force,
-        "macro step (--step-size)",
-    )
-    .map_err(|message| Error::invalid_value(output_file.display().to_string(), message))?;
-    let mut writer = CsvWriter::create(&output_file, &header)?;
+    let mut writer = match &output_file {
+        Some(file) => {
+            check_output_size(
+                intervals as f64 + 1.0,
+                header.len() + 1,
+                options.force,
+                "macro step (--step-size)",
+            )
+            .map_err(|message| Error::invalid_value(file.display().to_string(), message))?;
+            Some(CsvWriter::create(file, &header)?)
+        }
+        None => None,
+    };
     let mut trace = options.keep_trace.then(|| Trace {
         names: header.clone(),
         time: Vec::new(),
@@ -145,7 +155,8 @@ pub fn run_loaded_watched(
     let mut points = RunPoints {
         energy: setup.map(|s| EnergyStage::new(s.clone(), correct)),
         row: Row {
-            writer: &mut writer,
+            writer: writer.as_mut(),
+            rows: 0,
             trace: trace.as_mut(),
             recorded: Vec::with_capacity(system.recorded.len()),
             energy: Vec::new(),
@@ -158,10 +169,14 @@ pub fn run_loaded_watched(
             schedule::Progress::Terminated { component, time } => Some((component, time)),
         };
     let RunPoints {
-        energy, progress, ..
+        energy,
+        progress,
+        row: Row { rows, .. },
     } = points;
     progress.finish();
-    writer.flush()?;
+    if let Some(writer) = &mut writer {
+        writer.flush()?;
+    }
     let integrations = cosimulation.integrations();
     let activations = cosimulation.activations();
     let loops = cosimulation.loop_report();
@@ -173,7 +188,7 @@ pub fn run_loaded_watched(
         final_time: cosimulation.time(),
         macro_steps: cosimulation.macro_steps(),
         fmu_calls: cosimulation.fmu_calls(),
-        rows: writer.rows(),
+        rows,
         output_file,
         terminated_by,
         wall_time: started.elapsed(),
@@ -213,9 +228,12 @@ impl PointStage for RunPoints<'_> {
     }
 }
 
-/// Where a row goes: the result file, and the in-memory trace when plots are drawn.
+/// Where a row goes: the result file, if any, and the in-memory trace when the caller keeps
+/// the rows.
 struct Row<'a> {
-    writer: &'a mut CsvWriter,
+    writer: Option<&'a mut CsvWriter>,
+    /// Rows recorded so far.
+    rows: usize,
     trace: Option<&'a mut Trace>,
     /// The recorded values and the energy columns of the row being written, kept to spare
     /// allocations per row.
@@ -250,8 +268,13 @@ impl Row<'_> {
                 column.push(value);
             }
         }
-        self.writer
-            .write_floats(cosimulation.time(), &[&self.recorded, &self.energy])
+        self.rows += 1;
+        match self.writer.as_deref_mut() {
+            Some(writer) => {
+                writer.write_floats(cosimulation.time(), &[&self.recorded, &self.energy])
+            }
+            None => Ok(()),
+        }
     }
 }
 

@@ -1,8 +1,9 @@
-//! Input signals from a CSV file (first column time, one column per input variable):
+//! Input signals from a CSV file (first column time, one column per input variable) or a
+//! table of them in memory:
 //! linear interpolation for continuous float inputs, the last value for all others. A column
 //! of an input Clock holds its ticks instead: a row with a value other than 0 ticks it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use fmi_host::import::Fmu;
 use fmi_host::instance::FmuInstance;
@@ -20,6 +21,15 @@ struct Column {
     continuous: bool,
 }
 
+/// Where a simulation's input signals come from.
+#[derive(Debug, Clone)]
+pub enum InputSignals {
+    /// A CSV file (`--input-file`).
+    File(PathBuf),
+    /// A table in memory, from a caller that holds the signals in its own data structures.
+    Table(TimeTable),
+}
+
 /// The input table of a simulation.
 pub struct InputTable {
     table: TimeTable,
@@ -29,11 +39,19 @@ pub struct InputTable {
 }
 
 impl InputTable {
-    /// Reads `path`, matching each column after `time` to an input variable of `fmu`.
-    pub fn read(fmu: &Fmu, path: &Path) -> Result<Self> {
+    /// The signals `source` gives, each column matched to an input variable of `fmu`.
+    pub fn of(fmu: &Fmu, source: &InputSignals) -> Result<Self> {
+        match source {
+            InputSignals::File(path) => Self::new(fmu, TimeTable::read(path)?),
+            InputSignals::Table(table) => Self::new(fmu, table.clone()),
+        }
+    }
+
+    /// Matches each column of `table` to an input variable of `fmu`.
+    pub fn new(fmu: &Fmu, table: TimeTable) -> Result<Self> {
         let md = fmu.model_description();
-        let bad = |message: String| Error::input_file(path.to_path_buf(), message);
-        let table = TimeTable::read(path)?;
+        let path = table.path.clone();
+        let bad = |message: String| Error::input_file(path.clone(), message);
         let mut columns = Vec::new();
         let mut clocks = Vec::new();
         for (index, name) in table.names.iter().enumerate() {

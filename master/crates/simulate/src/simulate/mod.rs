@@ -9,7 +9,7 @@ mod recorder;
 mod scheduled_execution;
 pub mod selection;
 
-pub use inputs::InputTable;
+pub use inputs::{InputSignals, InputTable};
 pub use recorder::Trace;
 /// The communication grid and the CSV time tables, under the paths commands use.
 pub use tandem_cosim::time_grid::{grid_intervals, grid_point};
@@ -48,10 +48,11 @@ pub struct SimulationOptions {
     pub relative_tolerance: Option<f64>,
     /// `name=value` start values.
     pub start_values: Vec<String>,
-    /// CSV file with input signals.
-    pub input_file: Option<PathBuf>,
-    /// Result file.
-    pub output_file: PathBuf,
+    /// Input signals, from a CSV file or a table in memory.
+    pub inputs: Option<InputSignals>,
+    /// Result file; none writes no file, for a caller that takes the rows from
+    /// [`Simulated::trace`].
+    pub output_file: Option<PathBuf>,
     /// Variables to record (default: all outputs).
     pub output_variables: Option<Vec<String>>,
     /// Whether Model Exchange runs also record rows just before and after each event.
@@ -201,9 +202,9 @@ fn run_recorded(
     let start_values = start_values::parse(fmu, &options.start_values)?;
     let shapes = start_values::shapes(md, &start_values);
     let inputs = options
-        .input_file
+        .inputs
         .as_ref()
-        .map(|path| InputTable::read(fmu, path))
+        .map(|source| InputTable::of(fmu, source))
         .transpose()?;
     let traced = options
         .trace
@@ -230,15 +231,15 @@ fn run_recorded(
         fmu,
         &shapes,
         options.output_variables.as_deref(),
-        &options.output_file,
+        options.output_file.as_deref(),
         traced.as_deref(),
         clocks
             .as_ref()
             .map_or(&[], |clocks| clocks.columns.as_slice()),
-        |columns| {
-            check_output_size(rows, columns, options.force, "--output-interval").map_err(
-                |message| Error::invalid_value(options.output_file.display().to_string(), message),
-            )
+        |columns| match &options.output_file {
+            Some(file) => check_output_size(rows, columns, options.force, "--output-interval")
+                .map_err(|message| Error::invalid_value(file.display().to_string(), message)),
+            None => Ok(()),
         },
     )?;
     progress.begin(experiment.start, experiment.stop);

@@ -163,10 +163,12 @@ pub struct Trace {
     pub columns: Vec<Vec<f64>>,
 }
 
-/// Reads the recorded variables and appends rows to the result file.
+/// Reads the recorded variables and appends rows to the result file, if there is one.
 pub struct Recorder {
     recorded: Selection,
-    writer: CsvWriter,
+    writer: Option<CsvWriter>,
+    /// Rows recorded, written or not.
+    rows: usize,
     traced: Option<(Selection, Trace)>,
     /// What the summary line says about a default choice other than the outputs.
     remark: Option<String>,
@@ -176,8 +178,8 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// A recorder of `names` (default: see [`selection::default_variables`]) writing to `path`,
-    /// which also keeps the numeric variables `traced` in memory; arrays have the shapes
+    /// A recorder of `names` (default: see [`selection::default_variables`]) writing to `path`
+    /// (none: no file, the rows only checked and traced), which also keeps the numeric variables `traced` in memory; arrays have the shapes
     /// `shapes` give. The columns `flags` follow the variables, written by
     /// [`Recorder::record_with_flags`]. `admit` sees the number of columns (time included)
     /// before the file is created, and may refuse it.
@@ -185,7 +187,7 @@ impl Recorder {
         fmu: &Fmu,
         shapes: &Shapes<'_>,
         names: Option<&[String]>,
-        path: &Path,
+        path: Option<&Path>,
         traced: Option<&[String]>,
         flags: &[String],
         admit: impl FnOnce(usize) -> Result<()>,
@@ -219,7 +221,10 @@ impl Recorder {
         admit(recorded.names.len() + flags.len() + 1)?;
         let header: Vec<String> = recorded.names.iter().chain(flags).cloned().collect();
         Ok(Recorder {
-            writer: CsvWriter::create(path, &header)?,
+            writer: path
+                .map(|path| CsvWriter::create(path, &header))
+                .transpose()?,
+            rows: 0,
             flag_values: Values::Float(vec![0.0; flags.len()]),
             remark,
             recorded,
@@ -256,22 +261,10 @@ impl Recorder {
                 format!("{} returned {}", instance.name(), non_finite.join(", ")),
             ));
         }
-        if flags.is_empty() {
-            self.writer.write_row(time, row)?;
-        } else {
-            if let Values::Float(numbers) = &mut self.flag_values {
-                for (number, &flag) in numbers.iter_mut().zip(flags) {
-                    *number = f64::from(u8::from(flag));
-                }
-            }
-            row.push(std::mem::replace(
-                &mut self.flag_values,
-                Values::Float(Vec::new()),
-            ));
-            let written = self.writer.write_row(time, row);
-            self.flag_values = row.pop().expect("the flags pushed above");
-            written?;
+        if let Some(writer) = &mut self.writer {
+            write_row(writer, time, row, &mut self.flag_values, flags)?;
         }
+        self.rows += 1;
         if let Some((selection, trace)) = &mut self.traced {
             selection.read(instance)?;
             trace.time.push(time);
@@ -303,12 +296,12 @@ impl Recorder {
 
     /// Number of rows written.
     pub fn rows(&self) -> usize {
-        self.writer.rows()
+        self.rows
     }
 
     /// Writes the rows still buffered to the result file.
     pub fn flush(&mut self) -> Result<()> {
-        self.writer.flush()
+        self.writer.as_mut().map_or(Ok(()), CsvWriter::flush)
     }
 
     /// The in-memory samples of the traced variables, if any were asked for; the recorder
@@ -316,6 +309,30 @@ impl Recorder {
     pub fn take_trace(&mut self) -> Option<Trace> {
         self.traced.take().map(|(_, trace)| trace)
     }
+}
+
+/// Writes the values `row` at `time`, followed by the flag columns: 1 where `flags` is true,
+/// else 0 (`flag_values` holds one number per flag column, kept to spare an allocation per
+/// row).
+fn write_row(
+    writer: &mut CsvWriter,
+    time: f64,
+    row: &mut Vec<Values>,
+    flag_values: &mut Values,
+    flags: &[bool],
+) -> Result<()> {
+    if flags.is_empty() {
+        return writer.write_row(time, row);
+    }
+    if let Values::Float(numbers) = flag_values {
+        for (number, &flag) in numbers.iter_mut().zip(flags) {
+            *number = f64::from(u8::from(flag));
+        }
+    }
+    row.push(std::mem::replace(flag_values, Values::Float(Vec::new())));
+    let written = writer.write_row(time, row);
+    *flag_values = row.pop().expect("the flags pushed above");
+    written
 }
 
 /// The variables or aliases `names` name (see [`selection::expand`]) and their columns, or

@@ -1,0 +1,86 @@
+"""What the tests of the ``tandem`` package share: the fixtures' paths, the command line run
+on the same input, and its result file read back as the structured array ``tandem`` returns.
+
+``master/tests/python_package.rs`` builds the package into the tests' Python environment and
+runs these tests with ``TANDEM_BIN`` (the ``tandem`` binary), ``TANDEM_TEST_FMUS`` (the folder
+of Tandem's FMI 3.0 test FMUs) and ``TANDEM_FAULTY_FMU`` (an FMU whose step fails from a
+given time on) set.
+"""
+
+import csv
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+MASTER = Path(__file__).resolve().parents[2]
+REFERENCE_FMUS = MASTER / "tests" / "fixtures" / "reference-fmus"
+SYSTEMS = MASTER / "systems"
+
+
+def environment(name):
+    """The path the variable ``name`` gives, which the Rust test driver sets."""
+    value = os.environ.get(name)
+    assert value, f"{name} is not set: run these tests through master/tests/python_package.rs"
+    return Path(value)
+
+
+def reference_fmu(version, model):
+    """The Reference-FMU ``model`` of the FMI version folder ``version`` (fmi2, fmi3)."""
+    return REFERENCE_FMUS / version / f"{model}.fmu"
+
+
+def read_result(path):
+    """A result file of the command line as a structured array of float64 fields."""
+    with open(path, newline="") as file:
+        rows = list(csv.reader(file))
+    header, data = rows[0], rows[1:]
+    dtype = np.dtype({"names": header, "formats": ["f8"] * len(header)})
+    return np.array([tuple(float(value) for value in row) for row in data], dtype=dtype)
+
+
+class Cli:
+    """The ``tandem`` command line."""
+
+    def __init__(self, binary):
+        self.binary = binary
+
+    def __call__(self, *arguments, fails=False):
+        """Runs ``tandem arguments...``; returns standard output and error. The exit code
+        must be 1 if ``fails``, else 0."""
+        done = subprocess.run(
+            [str(self.binary), *map(str, arguments)], capture_output=True, text=True
+        )
+        assert done.returncode == (1 if fails else 0), done.stderr
+        return done.stdout, done.stderr
+
+    def error(self, *arguments):
+        """The message of a command that fails, without its ``error: ``."""
+        _, stderr = self(*arguments, fails=True)
+        line = stderr.strip().splitlines()[-1]
+        assert line.startswith("error: "), stderr
+        return line[len("error: "):]
+
+    def result(self, command, target, *arguments, directory):
+        """Runs ``tandem command target arguments...`` into a result file in ``directory``;
+        returns the rows and the standard error."""
+        output = Path(directory) / "cli.csv"
+        _, stderr = self(command, target, *arguments, "--output-file", output)
+        return read_result(output), stderr
+
+
+@pytest.fixture(scope="session")
+def cli():
+    return Cli(environment("TANDEM_BIN"))
+
+
+@pytest.fixture(scope="session")
+def test_fmus():
+    return environment("TANDEM_TEST_FMUS")
+
+
+@pytest.fixture(scope="session")
+def faulty_fmu():
+    return environment("TANDEM_FAULTY_FMU")
