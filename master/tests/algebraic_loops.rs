@@ -43,6 +43,21 @@ fn looped(dir: &Path, version: &str, order: [&str; 2], factor: f64, offset: f64)
     path
 }
 
+/// Runs `system` (result file beside it), asserting that it succeeds and that the loop
+/// solver's line of the summary contains `report`; the header and rows of the result.
+fn run_loop(system: &Path, report: &str) -> (Vec<String>, Vec<Vec<f64>>) {
+    let result = system.with_file_name("result.csv");
+    let run = tandem(&[
+        "run",
+        system.to_str().unwrap(),
+        "--output-file",
+        result.to_str().unwrap(),
+    ]);
+    run.assert_success();
+    assert!(run.stderr.contains(report), "{}", run.stderr);
+    read_csv(&result)
+}
+
 #[test]
 fn gauss_seidel_solves_the_loop_at_the_start_and_every_communication_point() {
     let dir = tempfile::tempdir().unwrap();
@@ -50,26 +65,14 @@ fn gauss_seidel_solves_the_loop_at_the_start_and_every_communication_point() {
         for order in [["a", "b"], ["b", "a"]] {
             for (factor, offset) in [(0.5, 1.0), (-3.0, 2.0), (2.0, -0.25)] {
                 let system = looped(dir.path(), version, order, factor, offset);
-                let result = dir.path().join("result.csv");
-                let run = tandem(&[
-                    "run",
-                    system.to_str().unwrap(),
-                    "--output-file",
-                    result.to_str().unwrap(),
-                ]);
-                run.assert_success();
                 // Feedthrough gives no directional derivatives: differences, once. At the start
                 // a pass finds the residual, one differences it, one confirms the step; at the
                 // ten later points the loop's values are unchanged, one pass confirms them.
-                assert!(
-                    run.stderr.contains(
-                        ": solved at 11 points in 13 passes, 1 Jacobian by forward differences"
-                    ),
-                    "{}",
-                    run.stderr
+                let (_, rows) = run_loop(
+                    &system,
+                    ": solved at 11 points in 13 passes, 1 Jacobian by forward differences",
                 );
-                let (_, rows) = read_csv(&result);
-                assert_eq!(rows.len(), 11, "{}", run.stderr);
+                assert_eq!(rows.len(), 11);
                 let expected = offset / (1.0 - factor);
                 for row in &rows {
                     for &value in &row[1..] {
@@ -126,26 +129,13 @@ fn a_loop_whose_values_change_holds_at_every_communication_point() {
     );
     let system = dir.path().join("looped.toml");
     std::fs::write(&system, text).unwrap();
-    let result = dir.path().join("result.csv");
-    let run = tandem(&[
-        "run",
-        system.to_str().unwrap(),
-        "--output-file",
-        result.to_str().unwrap(),
-    ]);
-    run.assert_success();
     // The Tandem FMUs give directional derivatives: the exact Jacobian of the loop, which is
     // linear, made once, serves every point in one Newton step (a pass to find the residual,
     // one to confirm the step); initialization's propagation already satisfies it at the start.
-    assert!(
-        run.stderr.contains(
-            ": solved at 51 points in 101 passes, 1 Jacobian from the FMUs' directional \
-             derivatives"
-        ),
-        "{}",
-        run.stderr
+    let (header, rows) = run_loop(
+        &system,
+        ": solved at 51 points in 101 passes, 1 Jacobian from the FMUs' directional derivatives",
     );
-    let (header, rows) = read_csv(&result);
     let column = |name: &str| header.iter().position(|h| h == name).unwrap();
     let (force, acceleration) = (column("mass1.F"), column("mass1.acceleration"));
     let (x_a, f_a) = (column("spring.x_a"), column("spring.f_a"));

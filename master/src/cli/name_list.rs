@@ -1,28 +1,14 @@
 //! Lists of variable names given to one option, separated by commas: a comma inside brackets
 //! belongs to an array element's indices (`a.A[2,1]`), not to the list.
 
+use crate::model_description::split_names;
+
 /// The names of every value of a repeatable option, each value split at its commas outside
 /// brackets; empty names (a trailing comma) are dropped.
 pub fn split(values: &[String]) -> Vec<String> {
-    let mut names = Vec::new();
-    for value in values {
-        let mut depth = 0usize;
-        let mut start = 0;
-        for (i, c) in value.char_indices() {
-            match c {
-                '[' => depth += 1,
-                ']' => depth = depth.saturating_sub(1),
-                ',' if depth == 0 => {
-                    names.push(&value[start..i]);
-                    start = i + 1;
-                }
-                _ => {}
-            }
-        }
-        names.push(&value[start..]);
-    }
-    names
-        .into_iter()
+    values
+        .iter()
+        .flat_map(|value| split_names(value))
         .map(str::trim)
         .filter(|name| !name.is_empty())
         .map(str::to_string)

@@ -39,8 +39,6 @@ const TOLERANCE: f64 = 1e-12;
 pub(super) struct LoopSolver {
     /// The tear values' sources.
     tears: Vec<Source>,
-    /// The first loop found, for messages: `a.y -> b.u -> b.z -> a.y`.
-    description: String,
     /// The LU factors of `I - dG/dv` at an earlier iterate, while Newton converges with them.
     kept: Option<LU<f64, Dyn, Dyn>>,
     /// The tear values, their images under a pass, and the Newton step.
@@ -50,7 +48,7 @@ pub(super) struct LoopSolver {
     /// The tangents of every participant's observed variables and of one participant's
     /// inputs in a pass of tangents (kept for their capacity).
     tangents: Tangents,
-    /// What it did so far.
+    /// What it did so far, with the first loop found (for messages).
     report: LoopReport,
 }
 
@@ -204,18 +202,16 @@ impl LoopSolver {
                 .collect(),
             inputs: Vec::new(),
         };
-        let description = algebraic_loop::describe(&cycle, &system.components);
         Some(LoopSolver {
             tangents,
             tears,
             report: LoopReport {
-                description: description.clone(),
+                description: algebraic_loop::describe(&cycle, &system.components),
                 points: 0,
                 passes: 0,
                 jacobians: 0,
                 source: LoopJacobian::Differences,
             },
-            description,
             kept: None,
             v: DVector::zeros(n),
             g: DVector::zeros(n),
@@ -288,7 +284,7 @@ impl LoopSolver {
                         "algebraic loop {}: its equations have no unique solution (the \
                          Jacobian of the loop is singular; residual {residual:e} after \
                          {iteration} Newton iterations)",
-                        self.description
+                        self.report.description
                     ),
                 ));
             }
@@ -299,7 +295,7 @@ impl LoopSolver {
             format!(
                 "algebraic loop {}: not solved, residual {residual:e} after {MAX_ITERATIONS} \
                  Newton iterations",
-                self.description
+                self.report.description
             ),
         ))
     }

@@ -27,6 +27,10 @@ pub struct Partials {
     /// Whether the FMU computes `J^T v` itself (fmi3GetAdjointDerivative); otherwise the
     /// transposed product is assembled from one directional derivative per known.
     adjoint: bool,
+    /// The column and the unit seed of an assembled transposed product (kept for their
+    /// capacity: a reverse pass forms one at every stage).
+    column: Vec<f64>,
+    unit: Vec<f64>,
 }
 
 impl Partials {
@@ -38,13 +42,16 @@ impl Partials {
         knowns: Vec<(u32, usize)>,
         adjoint: bool,
     ) -> Self {
-        let (knowns, known_sizes) = knowns.into_iter().unzip();
+        let (knowns, known_sizes): (Vec<u32>, Vec<usize>) = knowns.into_iter().unzip();
+        let largest = known_sizes.iter().copied().max().unwrap_or(0);
         Partials {
             derivatives,
             outputs,
             knowns,
             known_sizes,
             adjoint,
+            column: Vec::new(),
+            unit: vec![0.0; largest],
         }
     }
 
@@ -53,10 +60,12 @@ impl Partials {
         self.known_sizes.iter().sum()
     }
 
-    fn unknowns(&self, equation: Equation) -> &[u32] {
+    /// The unknowns of `equation` among `derivatives` and `outputs` (an associated function,
+    /// so that the buffers stay free to borrow beside them).
+    fn unknowns<'a>(equation: Equation, derivatives: &'a [u32], outputs: &'a [u32]) -> &'a [u32] {
         match equation {
-            Equation::Derivatives => &self.derivatives,
-            Equation::Outputs => &self.outputs,
+            Equation::Derivatives => derivatives,
+            Equation::Outputs => outputs,
         }
     }
 
@@ -68,7 +77,7 @@ impl Partials {
         seed: &[f64],
         out: &mut [f64],
     ) -> Result<()> {
-        let unknowns = self.unknowns(equation);
+        let unknowns = Self::unknowns(equation, &self.derivatives, &self.outputs);
         if unknowns.is_empty() {
             return Ok(());
         }
@@ -77,13 +86,13 @@ impl Partials {
 
     /// `out = J^T seed`, `J = d equation / d (x, u, p)`.
     pub fn vjp(
-        &self,
+        &mut self,
         instance: &mut dyn FmuInstance,
         equation: Equation,
         seed: &[f64],
         out: &mut [f64],
     ) -> Result<()> {
-        let unknowns = self.unknowns(equation);
+        let unknowns = Self::unknowns(equation, &self.derivatives, &self.outputs);
         if unknowns.is_empty() || seed.iter().all(|&s| s == 0.0) {
             out.fill(0.0);
             return Ok(());
@@ -93,21 +102,20 @@ impl Partials {
         }
         // One directional derivative per known value: an element of an array is seeded
         // through its whole array, as FMI 3.0 sizes a seed by the knowns' values.
-        let mut column = vec![0.0; seed.len()];
-        let mut unit = vec![0.0; self.known_sizes.iter().copied().max().unwrap_or(0)];
+        self.column.resize(seed.len(), 0.0);
         let mut entries = out.iter_mut();
         for (j, &size) in self.known_sizes.iter().enumerate() {
             for element in 0..size {
-                unit[element] = 1.0;
+                self.unit[element] = 1.0;
                 instance.get_directional_derivative(
                     unknowns,
                     &self.knowns[j..=j],
-                    &unit[..size],
-                    &mut column,
+                    &self.unit[..size],
+                    &mut self.column,
                 )?;
-                unit[element] = 0.0;
+                self.unit[element] = 0.0;
                 if let Some(o) = entries.next() {
-                    *o = column.iter().zip(seed).map(|(c, s)| c * s).sum();
+                    *o = self.column.iter().zip(seed).map(|(c, s)| c * s).sum();
                 }
             }
         }
