@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::name_list;
-use crate::coupling::Threads;
+use crate::coupling::{InterfaceJacobian, Threads};
 use crate::error::{Error, Result};
 use crate::instance::install_crash_report;
 use crate::instance::logging::{stderr_logger, LogLevel, LogSettings};
@@ -59,6 +59,11 @@ pub struct SystemOverrides {
     /// Turn the energy correction on or off (default: the system's [energy] correction).
     #[arg(long, value_enum)]
     pub energy_correction: Option<Switch>,
+    /// Couple implicitly, every macro step repeated until the values exchanged converge, with
+    /// Newton's Jacobian from: auto, directional-derivatives, differences, broyden (default: the
+    /// system's [schedule] implicit).
+    #[arg(long, value_name = "JACOBIAN")]
+    pub implicit: Option<InterfaceJacobian>,
 }
 
 impl SystemOverrides {
@@ -73,6 +78,7 @@ impl SystemOverrides {
                 logger: stderr_logger(),
             },
             correction: self.energy_correction.map(Switch::is_on),
+            implicit: self.implicit,
             sections: super::SYSTEM_FILE_SECTIONS,
             ..RunOptions::default()
         }
@@ -163,6 +169,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     }
     if let Some(loops) = &summary.loops {
         eprintln!("{loops}");
+    }
+    if let Some(implicit) = &summary.implicit {
+        eprintln!("{implicit}");
     }
     if let Some(energy) = &summary.energy {
         eprintln!("{energy}");

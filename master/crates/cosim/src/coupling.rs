@@ -20,6 +20,106 @@ pub struct ScheduleSettings {
     pub extrapolation: Extrapolation,
     /// Threads of a Jacobi macro step.
     pub threads: Threads,
+    /// Implicit coupling: every macro step repeated until the interface converges; none for
+    /// explicit coupling.
+    pub implicit: Option<ImplicitSettings>,
+}
+
+/// Implicit (iterative) coupling (`[schedule] implicit`): each macro step is repeated from the
+/// FMUs' saved states, with Newton on the values the participants exchange at its end, until
+/// they agree to `tolerance`.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct ImplicitSettings {
+    /// Where Newton's Jacobian comes from.
+    #[serde(default)]
+    pub jacobian: InterfaceJacobian,
+    /// The interface has converged when no value changes by more than this, relative to its
+    /// size (absolutely below 1), in an iteration.
+    #[serde(default = "ImplicitSettings::default_tolerance")]
+    pub tolerance: f64,
+    /// Newton iterations per macro step before the step counts as not converging.
+    #[serde(default = "ImplicitSettings::default_max_iterations")]
+    pub max_iterations: usize,
+}
+
+impl ImplicitSettings {
+    fn default_tolerance() -> f64 {
+        1e-10
+    }
+
+    fn default_max_iterations() -> usize {
+        20
+    }
+
+    /// The problem with these settings, if any.
+    pub fn problem(&self) -> Option<String> {
+        if !(self.tolerance > 0.0 && self.tolerance < 1.0) {
+            return Some(format!(
+                "implicit.tolerance = {}: must lie between 0 and 1",
+                self.tolerance
+            ));
+        }
+        (self.max_iterations == 0)
+            .then(|| "implicit.max-iterations = 0: must be at least 1".to_string())
+    }
+}
+
+impl Default for ImplicitSettings {
+    fn default() -> Self {
+        ImplicitSettings {
+            jacobian: InterfaceJacobian::default(),
+            tolerance: Self::default_tolerance(),
+            max_iterations: Self::default_max_iterations(),
+        }
+    }
+}
+
+/// Where the Jacobian of an implicit coupling's interface equations comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InterfaceJacobian {
+    /// The FMUs' directional derivatives where they give the Jacobian, else differences.
+    #[default]
+    Auto,
+    /// The FMUs' directional derivatives of their outputs by their inputs at the end of the
+    /// macro step: exact where every participant with inputs is a Co-Simulation FMU taking
+    /// one step per macro step (its state then does not depend on the iterate); an error
+    /// otherwise.
+    DirectionalDerivatives,
+    /// Forward differences, one repetition of the macro step per interface value.
+    Differences,
+    /// Differences once, then Broyden's updates from the iterations.
+    Broyden,
+}
+
+impl FromStr for InterfaceJacobian {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        Ok(match text {
+            "auto" => InterfaceJacobian::Auto,
+            "directional-derivatives" => InterfaceJacobian::DirectionalDerivatives,
+            "differences" => InterfaceJacobian::Differences,
+            "broyden" => InterfaceJacobian::Broyden,
+            other => {
+                return Err(format!(
+                    "\"{other}\": expected auto, directional-derivatives, differences or broyden"
+                ))
+            }
+        })
+    }
+}
+
+impl fmt::Display for InterfaceJacobian {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            InterfaceJacobian::Auto => "auto",
+            InterfaceJacobian::DirectionalDerivatives => "directional-derivatives",
+            InterfaceJacobian::Differences => "differences",
+            InterfaceJacobian::Broyden => "broyden",
+        })
+    }
 }
 
 /// The order in which components advance over a macro step.

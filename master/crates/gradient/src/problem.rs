@@ -191,8 +191,16 @@ impl Problem {
                 ),
             ));
         }
-        // The reverse pass follows the macro steps' data flow; the implicit equations of a
-        // solved algebraic loop are not part of it yet.
+        // The reverse pass follows the macro steps' data flow; the implicit equations of an
+        // implicit coupling or a solved algebraic loop are not part of it yet.
+        if system.schedule.implicit.is_some() {
+            return Err(Error::invalid_value(
+                system.path.display().to_string(),
+                "schedule.implicit: gradients through an implicit coupling's converged \
+                 iterations are not available yet; take them with explicit coupling (remove \
+                 schedule.implicit)",
+            ));
+        }
         if system.schedule.kind == ScheduleKind::GaussSeidel {
             if let Some(cycle) = algebraic_loop::find(&system.components, &system.connections) {
                 return Err(Error::InvalidValue {

@@ -10,10 +10,12 @@ use crate::csv::CsvWriter;
 use crate::progress::{NoProgress, Progress};
 use crate::simulate::{grid_intervals, Trace};
 use fmi_host::instance::LogSettings;
-use tandem_cosim::coupling::{Extrapolation, ScheduleKind, Threads};
+use tandem_cosim::coupling::{Extrapolation, InterfaceJacobian, ScheduleKind, Threads};
 use tandem_cosim::energy::{self, EnergyColumn, EnergyManager, EnergyReport, EnergyStage};
 use tandem_cosim::macro_loop::{self, PointStage};
-use tandem_cosim::schedule::{self, Activations, CoSimulation, Integration, LoopReport};
+use tandem_cosim::schedule::{
+    self, Activations, CoSimulation, ImplicitReport, Integration, LoopReport,
+};
 use tandem_cosim::system::{LoadOptions, System};
 use tandem_cosim::time_grid::check_output_size;
 use tandem_cosim::{Error, Result};
@@ -34,6 +36,8 @@ pub struct RunOptions {
     pub fmu_dir: Option<PathBuf>,
     /// Replaces `[schedule] threads`.
     pub threads: Option<Threads>,
+    /// Couples implicitly with this Jacobian (see [`LoadOptions::implicit`]).
+    pub implicit: Option<InterfaceJacobian>,
     /// Logging of the FMUs' messages.
     pub log: LogSettings,
     /// Replaces `[energy] correction`.
@@ -79,6 +83,8 @@ pub struct RunSummary {
     pub activations: Vec<Activations>,
     /// Under Gauss-Seidel with algebraic loops, what their solver did.
     pub loops: Option<LoopReport>,
+    /// Under implicit coupling, what its iteration did.
+    pub implicit: Option<ImplicitReport>,
     /// The result rows, when [`RunOptions::keep_trace`] asked for them.
     pub trace: Option<Trace>,
 }
@@ -98,6 +104,7 @@ impl RunOptions {
             step_size: self.step_size,
             fmu_dir: self.fmu_dir.as_deref(),
             threads: self.threads,
+            implicit: self.implicit,
             sections: self.sections,
         }
     }
@@ -180,6 +187,7 @@ pub fn run_loaded_watched(
     let integrations = cosimulation.integrations();
     let activations = cosimulation.activations();
     let loops = cosimulation.loop_report();
+    let implicit = cosimulation.implicit_report();
     cosimulation.terminate()?;
     Ok(RunSummary {
         system: system.name(),
@@ -198,6 +206,7 @@ pub fn run_loaded_watched(
         integrations,
         activations,
         loops,
+        implicit,
         trace,
     })
 }

@@ -23,7 +23,7 @@ use nalgebra::{DMatrix, DVector, Dyn, LU};
 
 use super::history::{Histories, Source};
 use super::loop_report::{LoopJacobian, LoopReport};
-use super::participant::Participant;
+use super::participant::{Holds, Participant};
 use crate::error::{Error, Result};
 use crate::system::algebraic_loop;
 use crate::system::{Port, System};
@@ -128,7 +128,7 @@ impl Pass<'_> {
                 self.participants[i].input_tangents(
                     self.histories,
                     self.time,
-                    self.degree,
+                    Holds::Extrapolated(self.degree),
                     &latest,
                     &mut tangents.inputs,
                 );

@@ -1,8 +1,8 @@
 //! Initialization: every participant is instantiated with its parameter and start values and
 //! enters initialization mode; outputs are then propagated to inputs at the start time in
 //! stepping order, one pass per participant (enough for any chain of direct feedthrough, and
-//! as many fixed-point passes for a loop under Jacobi), and under Gauss-Seidel the algebraic
-//! loops are solved to tolerance; finally all leave initialization mode and their values at
+//! as many fixed-point passes for a loop under Jacobi), and under Gauss-Seidel or implicit
+//! coupling the algebraic loops are solved to tolerance; finally all leave initialization mode and their values at
 //! the start time become the first communicated values.
 
 use super::algebraic_loops::LoopSolver;
@@ -83,10 +83,10 @@ pub(super) fn run(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Resul
             histories.reset(i, start, values);
         }
     }
-    let mut loops = match system.schedule.kind {
-        ScheduleKind::GaussSeidel => LoopSolver::new(system, &observed),
-        ScheduleKind::Jacobi => None,
-    };
+    // An implicit coupling starts from satisfied loops under either schedule.
+    let solved =
+        system.schedule.kind == ScheduleKind::GaussSeidel || system.schedule.implicit.is_some();
+    let mut loops = solved.then(|| LoopSolver::new(system, &observed)).flatten();
     if let Some(loops) = &mut loops {
         loops.solve(&mut participants, &mut histories, order, start, 0)?;
     }

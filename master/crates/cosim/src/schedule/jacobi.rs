@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use super::layout::{Chooser, Layout};
-use super::{settle, Advance, Histories, Participant, Progress};
+use super::{settle, Advance, Histories, Holds, Participant, Progress, Recording};
 use crate::coupling::Threads;
 use crate::error::{Error, Result};
 
@@ -87,18 +87,18 @@ impl Jacobi {
         })
     }
 
-    /// Advances every participant from `from` to `to` and adds their values at `to` to the
-    /// histories.
+    /// Advances every participant from `from` to `to` with `holds` and records their values
+    /// at `to` in the histories as `recording` says.
     pub fn step(
         &mut self,
         participants: &mut [Participant],
         histories: &mut Histories,
-        from: f64,
-        to: f64,
-        degree: usize,
+        (from, to): (f64, f64),
+        holds: Holds,
+        recording: Recording,
     ) -> Result<Progress> {
         let shared = &*histories;
-        let advance = |p: &mut Participant| p.advance(shared, from, to, degree);
+        let advance = |p: &mut Participant| p.advance(shared, from, to, holds);
         let advances = &mut self.advances;
         advances.clear();
         advances.resize_with(participants.len(), || Ok(Advance::Reached));
@@ -107,7 +107,7 @@ impl Jacobi {
             *result = advance(participant);
         };
         run_chosen(self.pool.as_ref(), &mut self.chooser, items, work);
-        settle_all(histories, participants, to, advances)
+        settle_all(histories, participants, to, advances, recording)
     }
 
     /// Runs `work` on every participant with its item of `items` (one per participant, in
@@ -238,13 +238,14 @@ impl Drop for Counted<'_> {
 }
 
 /// Once every participant has finished its step (`advances`, in component order, emptied
-/// here), reports the first failure, else adds all values at `to` to the histories; the first
-/// termination request in component order ends the run.
+/// here), reports the first failure, else records all values at `to` in the histories; the
+/// first termination request in component order ends the run.
 fn settle_all(
     histories: &mut Histories,
     participants: &[Participant],
     to: f64,
     advances: &mut Vec<Result<Advance>>,
+    recording: Recording,
 ) -> Result<Progress> {
     if let Some(failed) = advances.iter().position(Result::is_err) {
         return advances.swap_remove(failed).map(|_| Progress::Reached);
@@ -252,7 +253,14 @@ fn settle_all(
     let mut progress = Progress::Reached;
     // Every entry is `Ok` now, so flattening keeps the component order.
     for (index, advance) in advances.drain(..).flatten().enumerate() {
-        let settled = settle(histories, &participants[index], index, to, advance);
+        let settled = settle(
+            histories,
+            &participants[index],
+            index,
+            to,
+            advance,
+            recording,
+        );
         if progress == Progress::Reached {
             progress = settled;
         }

@@ -27,6 +27,7 @@ mod algebraic_loops;
 mod feedthrough;
 mod gauss_seidel;
 mod history;
+mod implicit;
 mod initialization;
 mod integration;
 mod jacobi;
@@ -39,6 +40,7 @@ mod snapshot;
 
 pub use activations::Activations;
 pub use history::Hold;
+pub use implicit::ImplicitReport;
 pub use initialization::observed_ports;
 pub use integration::Integration;
 pub use loop_report::{LoopJacobian, LoopReport};
@@ -47,7 +49,7 @@ pub use recording::{Event, Recorder};
 pub use snapshot::Snapshot;
 
 use history::{Histories, Source};
-use participant::{Advance, Participant};
+use participant::{Advance, Holds, Participant};
 
 use crate::coupling::{ScheduleKind, ScheduleSettings};
 use crate::error::Result;
@@ -90,8 +92,11 @@ pub struct CoSimulation {
     histories: Histories,
     /// Per component, the ports it observes, in the order of its history slots.
     observed: Vec<Vec<Port>>,
-    /// Under Gauss-Seidel, the solver of the system's algebraic loops, if it has any.
+    /// Under Gauss-Seidel, the solver of the system's algebraic loops, if it has any (under
+    /// implicit coupling it solves them at the start only).
     loops: Option<algebraic_loops::LoopSolver>,
+    /// The iteration of an implicit coupling; none for explicit coupling.
+    implicit: Option<implicit::ImplicitCoupling>,
     schedule: ScheduleSettings,
     time: f64,
     macro_steps: usize,
@@ -107,11 +112,20 @@ impl CoSimulation {
     /// [`CoSimulation::initialize`] with the caller's `hooks`.
     pub fn initialize_with(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Result<Self> {
         let initialization::Initialized {
-            participants,
+            mut participants,
             histories,
             observed,
             loops,
         } = initialization::run(system, log, hooks)?;
+        let implicit = match system.schedule.implicit {
+            Some(settings) => Some(implicit::ImplicitCoupling::new(
+                system,
+                settings,
+                &mut participants,
+                &observed,
+            )?),
+            None => None,
+        };
         let jacobi = match system.schedule.kind {
             ScheduleKind::Jacobi => Some(jacobi::Jacobi::new(
                 system.schedule.threads,
@@ -126,6 +140,7 @@ impl CoSimulation {
             histories,
             observed,
             loops,
+            implicit,
             schedule: system.schedule.clone(),
             time: system.start,
             macro_steps: 0,
@@ -136,26 +151,43 @@ impl CoSimulation {
     pub fn step(&mut self, to: f64) -> Result<Progress> {
         let (from, degree) = (self.time, self.schedule.extrapolation.degree());
         let (participants, histories) = (&mut self.participants, &mut self.histories);
-        let progress = match &mut self.jacobi {
-            Some(jacobi) => jacobi.step(participants, histories, from, to, degree)?,
-            None => gauss_seidel::step(
-                participants,
-                histories,
-                &self.schedule.order,
-                from,
-                to,
-                degree,
-            )?,
+        let order = &self.schedule.order;
+        let (holds, push) = (Holds::Extrapolated(degree), Recording::Push);
+        let progress = match (&mut self.implicit, &mut self.jacobi) {
+            // The converged interface satisfies the algebraic loops too.
+            (Some(implicit), jacobi) => {
+                return implicit
+                    .step(implicit::Step {
+                        participants,
+                        histories,
+                        jacobi: jacobi.as_mut(),
+                        order,
+                        from,
+                        to,
+                        degree,
+                    })
+                    .inspect(|progress| self.reached(progress, to))
+            }
+            (None, Some(jacobi)) => {
+                jacobi.step(participants, histories, (from, to), holds, push)?
+            }
+            (None, None) => {
+                gauss_seidel::step(participants, histories, order, (from, to), holds, push)?
+            }
         };
         if let (Progress::Reached, Some(loops)) = (&progress, &mut self.loops) {
-            let order = &self.schedule.order;
             loops.solve(participants, histories, order, to, degree)?;
         }
-        if progress == Progress::Reached {
+        self.reached(&progress, to);
+        Ok(progress)
+    }
+
+    /// Counts a macro step to `to` that ended with `progress`.
+    fn reached(&mut self, progress: &Progress, to: f64) {
+        if *progress == Progress::Reached {
             self.time = to;
             self.macro_steps += 1;
         }
-        Ok(progress)
     }
 
     /// The latest communicated value of a recorded or connected variable.
@@ -229,6 +261,13 @@ impl CoSimulation {
             .iter()
             .filter_map(|participant| participant.integration(self.time))
             .collect()
+    }
+
+    /// Under implicit coupling, what its iteration did so far.
+    pub fn implicit_report(&self) -> Option<ImplicitReport> {
+        self.implicit
+            .as_ref()
+            .map(|implicit| implicit.report().clone())
     }
 
     /// Under Gauss-Seidel with algebraic loops, what their solver did so far.
@@ -316,18 +355,31 @@ impl ComponentMut<'_> {
     }
 }
 
-/// Records the advance of `participant`, component `index`: its values join the histories,
-/// or it ended the run.
+/// How a macro step's values at its end enter the histories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Recording {
+    /// As new samples.
+    Push,
+    /// In place of the latest samples (an implicit coupling's iterate).
+    Replace,
+}
+
+/// Records the advance of `participant`, component `index`: its values enter the histories
+/// (as `recording` says), or it ended the run.
 fn settle(
     histories: &mut Histories,
     participant: &Participant,
     index: usize,
     to: f64,
     advance: Advance,
+    recording: Recording,
 ) -> Progress {
     match advance {
         Advance::Reached => {
-            histories.push(index, to, participant.observed());
+            match recording {
+                Recording::Push => histories.push(index, to, participant.observed()),
+                Recording::Replace => histories.replace_latest(index, participant.observed()),
+            }
             Progress::Reached
         }
         Advance::Terminated(time) => Progress::Terminated {

@@ -16,9 +16,9 @@ use super::recording::{Event, Recorder};
 use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
 use crate::system::{Component, Connection, Port, System, Transform, ValueMap};
-use fmi_host::instance::{Fmu3Instance, FmuInstance};
+use fmi_host::instance::{Fmu3Instance, FmuInstance, FmuState};
 use fmi_host::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
-use tandem_ode::model_exchange::{MeStepper, Reached};
+use tandem_ode::model_exchange::{MeStepper, Reached, StepperSnapshot};
 use tandem_ode::solver::Auto;
 
 /// A connected input.
@@ -91,6 +91,25 @@ struct ArrayInput {
     count: usize,
     /// Per connected element: its index among the participant's inputs, and its position.
     elements: Vec<(usize, usize)>,
+}
+
+/// Which values of the inputs' holds a participant's steps take.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Holds {
+    /// Explicit coupling: the polynomial of this degree (or the component's own) through the
+    /// latest samples; a Co-Simulation FMU's (sub-)step holds the value at its start.
+    Extrapolated(usize),
+    /// Implicit coupling, the latest sample being the iterate at the end of the macro step:
+    /// the line between the samples at its start and end; a Co-Simulation FMU's (sub-)step
+    /// holds the line's value at its start.
+    Interpolated,
+}
+
+/// A participant's own state at a macro point: its FMU's, and for a Model Exchange FMU the
+/// master's integrator's.
+pub struct SavedState {
+    fmu: FmuState,
+    stepper: Option<StepperSnapshot>,
 }
 
 /// How a participant's macro step ended.
@@ -402,18 +421,18 @@ impl Participant {
         self.feedthrough.is_some()
     }
 
-    /// Into `out`, per connected input, the tangent of the value it receives at `time` (hold of
-    /// `degree`, the component's own if it has one) when the latest sample of each source has
-    /// the tangent `latest` gives (the earlier samples none).
+    /// Into `out`, per connected input, the tangent of the value it receives at `time` (by
+    /// `holds`) when the latest sample of each source has the tangent `latest` gives (the
+    /// earlier samples none).
     pub fn input_tangents(
         &self,
         histories: &Histories,
         time: f64,
-        degree: usize,
+        holds: Holds,
         latest: &dyn Fn(Source) -> f64,
         out: &mut Vec<f64>,
     ) {
-        let degree = self.degree.unwrap_or(degree);
+        let degree = self.hold_degree(holds);
         out.clear();
         out.extend(self.ports.inputs.iter().map(|input| {
             if !input.continuous {
@@ -503,21 +522,68 @@ impl Participant {
         Ok(values)
     }
 
-    /// Advances from `from` to `to`: a Co-Simulation FMU in its sub-steps, each with its inputs
-    /// set to the holds at the sub-step's start; a Model Exchange FMU with its inputs following
-    /// the holds; a Scheduled Execution FMU by the partitions of the ticks in `[from, to)`,
-    /// its inputs set to the holds at `from` before the partitions of each tick time. At `to`
-    /// sets the inputs to their holds there (so that outputs with direct feedthrough see them)
-    /// and reads the observed variables. The holds are of degree `degree` unless the
-    /// component has its own extrapolation.
+    /// The degree of the polynomial its inputs follow under `holds`.
+    fn hold_degree(&self, holds: Holds) -> usize {
+        match holds {
+            Holds::Extrapolated(degree) => self.degree.unwrap_or(degree),
+            Holds::Interpolated => 1,
+        }
+    }
+
+    /// Whether it is a Co-Simulation FMU taking one step per macro step.
+    pub fn steps_once_per_macro_step(&self) -> bool {
+        matches!(self.engine, Engine::CoSimulation { sub_steps: 1, .. })
+    }
+
+    /// Saves its state at `time`, to come back to it ([`Self::restore_state`]).
+    pub fn save_state(&mut self, time: f64) -> Result<SavedState> {
+        self.ports.calls += 1;
+        let stepper = match &self.engine {
+            Engine::ModelExchange(stepper) => Some(stepper.snapshot()),
+            _ => None,
+        };
+        let fmu = self
+            .engine
+            .instance()
+            .get_fmu_state()
+            .map_err(|e| at(time, e))?;
+        Ok(SavedState { fmu, stepper })
+    }
+
+    /// Goes back to `saved`, a state it saved at `time`.
+    pub fn restore_state(&mut self, saved: &SavedState, time: f64) -> Result<()> {
+        self.ports.calls += 1;
+        if let (Engine::ModelExchange(stepper), Some(snapshot)) = (&mut self.engine, &saved.stepper)
+        {
+            stepper.restore(snapshot);
+        }
+        self.engine
+            .instance()
+            .set_fmu_state(&saved.fmu)
+            .map_err(|e| at(time, e))
+    }
+
+    /// Frees `saved`, a state it saved.
+    pub fn free_state(&mut self, saved: SavedState) -> Result<()> {
+        self.ports.calls += 1;
+        Ok(self.engine.instance().free_fmu_state(saved.fmu)?)
+    }
+
+    /// Advances from `from` to `to` with its inputs following `holds`: a Co-Simulation FMU in
+    /// its sub-steps, each with its inputs set to their values at the sub-step's start; a
+    /// Model Exchange FMU with its inputs
+    /// following the holds; a Scheduled Execution FMU by the partitions of the ticks in
+    /// `[from, to)`, its inputs set to the holds at `from` before the partitions of each tick
+    /// time. At `to` sets the inputs to their holds there (so that outputs with direct
+    /// feedthrough see them) and reads the observed variables.
     pub fn advance(
         &mut self,
         histories: &Histories,
         from: f64,
         to: f64,
-        degree: usize,
+        holds: Holds,
     ) -> Result<Advance> {
-        let degree = self.degree.unwrap_or(degree);
+        let degree = self.hold_degree(holds);
         let ports = &mut self.ports;
         match &mut self.engine {
             Engine::CoSimulation {

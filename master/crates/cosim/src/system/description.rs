@@ -5,7 +5,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::coupling::{Extrapolation, ScheduleKind, Threads};
+use crate::coupling::{Extrapolation, ImplicitSettings, ScheduleKind, Threads};
 use crate::error::Error;
 use fmi_host::model_description::InterfaceType;
 use tandem_ode::solver::Method;
@@ -227,6 +227,8 @@ pub struct ScheduleDescription {
     pub extrapolation: Extrapolation,
     /// Threads of a Jacobi macro step (default auto).
     pub threads: Threads,
+    /// Implicit coupling (default: explicit), where it was written.
+    pub implicit: Option<Located<ImplicitSettings>>,
 }
 
 /// A power bond as written: effort outputs of one component and flow outputs of another, as

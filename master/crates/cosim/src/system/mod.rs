@@ -35,7 +35,9 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::column::Column;
-use crate::coupling::{ScheduleKind, ScheduleSettings, Threads};
+use crate::coupling::{
+    ImplicitSettings, InterfaceJacobian, ScheduleKind, ScheduleSettings, Threads,
+};
 use crate::error::{Error, Result};
 use crate::start_values::StartValue;
 use component::FmuLocation;
@@ -103,6 +105,9 @@ pub struct LoadOptions<'a> {
     pub fmu_dir: Option<&'a Path>,
     /// Replaces the system's `[schedule] threads`.
     pub threads: Option<Threads>,
+    /// Couples implicitly with this Jacobian (replacing `[schedule] implicit.jacobian`; the
+    /// file's other implicit settings, or the defaults).
+    pub implicit: Option<InterfaceJacobian>,
     /// The top-level tables of a TOML system file that other commands read for themselves:
     /// accepted unread. Any other key the system does not know is an error that lists these.
     pub sections: &'a [&'static str],
@@ -181,7 +186,7 @@ impl System {
             .collect::<Result<Vec<_>>>()?;
         let notes = ignored_notes(description, &ignored);
         let connections = connection::resolve(description, &components)?;
-        let schedule = schedule(description, &components, options.threads)?;
+        let schedule = schedule(description, &components, options.threads, options.implicit)?;
         let (recorded, recorded_columns) = recorded(description, &components)?.into_iter().unzip();
         let energy = EnergySetup::check(description, &components, &connections, &schedule)?;
         let output_file = description
@@ -426,11 +431,13 @@ fn check_names(system: &SystemDescription) -> Result<()> {
     Ok(())
 }
 
-/// The schedule: kind, stepping order, extrapolation and threads (`threads` replacing the file's).
+/// The schedule: kind, stepping order, extrapolation, threads and implicit coupling (`threads`
+/// and `implicit` replacing the file's).
 fn schedule(
     system: &SystemDescription,
     components: &[Component],
     threads: Option<Threads>,
+    implicit: Option<InterfaceJacobian>,
 ) -> Result<ScheduleSettings> {
     let entry = &system.schedule;
     let order = match (&entry.order, entry.kind) {
@@ -477,11 +484,25 @@ fn schedule(
             indices
         }
     };
+    if let Some(written) = &entry.implicit {
+        if let Some(problem) = written.value.problem() {
+            return Err(system.error(&written.at, format!("schedule.{problem}")));
+        }
+    }
+    let written = entry.implicit.as_ref().map(|written| written.value);
+    let implicit = match implicit {
+        Some(jacobian) => Some(ImplicitSettings {
+            jacobian,
+            ..written.unwrap_or_default()
+        }),
+        None => written,
+    };
     Ok(ScheduleSettings {
         kind: entry.kind,
         order,
         extrapolation: entry.extrapolation,
         threads: threads.unwrap_or(entry.threads),
+        implicit,
     })
 }
 

@@ -17,7 +17,7 @@ use super::description::{
 };
 use super::energy_setup::{EnergyEntry, EnergySettings};
 use super::transform::Transform;
-use crate::coupling::{Extrapolation, ScheduleKind, Threads};
+use crate::coupling::{Extrapolation, ImplicitSettings, ScheduleKind, Threads};
 use crate::error::{Error, Result};
 use fmi_host::model_description::InterfaceType;
 use tandem_ode::solver::Method;
@@ -237,6 +237,35 @@ struct ScheduleEntry {
     extrapolation: Extrapolation,
     #[serde(default)]
     threads: Threads,
+    implicit: Option<Spanned<ImplicitEntry>>,
+}
+
+/// `implicit = true`, `false`, or a table of [`ImplicitSettings`].
+#[derive(Debug, PartialEq)]
+struct ImplicitEntry(Option<ImplicitSettings>);
+
+impl<'de> Deserialize<'de> for ImplicitEntry {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        struct EntryVisitor;
+        impl<'de> Visitor<'de> for EntryVisitor {
+            type Value = ImplicitEntry;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("true, false or a table { jacobian, tolerance, max-iterations }")
+            }
+            fn visit_bool<E: de::Error>(self, on: bool) -> std::result::Result<ImplicitEntry, E> {
+                Ok(ImplicitEntry(on.then(ImplicitSettings::default)))
+            }
+            fn visit_map<M: MapAccess<'de>>(
+                self,
+                map: M,
+            ) -> std::result::Result<ImplicitEntry, M::Error> {
+                let settings =
+                    ImplicitSettings::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(ImplicitEntry(Some(settings)))
+            }
+        }
+        deserializer.deserialize_any(EntryVisitor)
+    }
 }
 
 /// `[output]`.
@@ -345,6 +374,10 @@ pub fn read(path: &Path, sections: &[&'static str]) -> Result<SystemDescription>
             }),
             extrapolation: file.schedule.extrapolation,
             threads: file.schedule.threads,
+            implicit: file.schedule.implicit.as_ref().and_then(|entry| {
+                let at = lines.at(entry.span());
+                entry.get_ref().0.map(|settings| Located::new(settings, at))
+            }),
         },
         recorded: file
             .output
@@ -558,5 +591,33 @@ mod tests {
             assert_eq!(ours.message(), derived.message(), "{text}");
             assert_eq!(ours.span(), derived.span(), "{text}");
         }
+    }
+
+    #[test]
+    fn implicit_coupling_is_a_switch_or_a_table_of_settings() {
+        let implicit = |value: &str| {
+            read(&format!(
+                "[experiment]\nstop = 1.0\nstep = 0.1\n[schedule]\nimplicit = {value}\n"
+            ))
+            .map(|file| file.schedule.implicit.map(|entry| entry.into_inner().0))
+            .map_err(|e| e.message().to_string())
+        };
+        assert_eq!(implicit("false"), Ok(Some(None)));
+        assert_eq!(
+            implicit("true"),
+            Ok(Some(Some(ImplicitSettings::default())))
+        );
+        let table = implicit("{ jacobian = \"broyden\", max-iterations = 5 }");
+        let expected = ImplicitSettings {
+            jacobian: crate::coupling::InterfaceJacobian::Broyden,
+            max_iterations: 5,
+            ..ImplicitSettings::default()
+        };
+        assert_eq!(table, Ok(Some(Some(expected))));
+        assert!(implicit("3")
+            .unwrap_err()
+            .contains("true, false or a table"));
+        let misspelt = implicit("{ tolerence = 1e-8 }").unwrap_err();
+        assert!(misspelt.contains("unknown field `tolerence`"), "{misspelt}");
     }
 }
