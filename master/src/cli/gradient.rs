@@ -150,6 +150,7 @@ pub(super) fn load_problem<'a>(
             fmu_dir: args.fmu_dir.as_deref(),
             threads: args.threads,
             implicit: None,
+            adaptive: None,
             sections: super::SYSTEM_FILE_SECTIONS,
         },
         correction: args.energy_correction.map(Switch::is_on),

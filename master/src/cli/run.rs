@@ -64,6 +64,10 @@ pub struct SystemOverrides {
     /// system's [schedule] implicit).
     #[arg(long, value_name = "JACOBIAN")]
     pub implicit: Option<InterfaceJacobian>,
+    /// Choose the macro steps by the coupling's error with this tolerance, starting from the
+    /// macro step (default: the system's [schedule] adaptive).
+    #[arg(long, value_name = "TOLERANCE")]
+    pub adaptive: Option<f64>,
 }
 
 impl SystemOverrides {
@@ -79,6 +83,7 @@ impl SystemOverrides {
             },
             correction: self.energy_correction.map(Switch::is_on),
             implicit: self.implicit,
+            adaptive: self.adaptive,
             sections: super::SYSTEM_FILE_SECTIONS,
             ..RunOptions::default()
         }
@@ -172,6 +177,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     }
     if let Some(implicit) = &summary.implicit {
         eprintln!("{implicit}");
+    }
+    if let Some(steps) = &summary.steps {
+        eprintln!("{steps}");
     }
     if let Some(energy) = &summary.energy {
         eprintln!("{energy}");

@@ -23,6 +23,46 @@ pub struct ScheduleSettings {
     /// Implicit coupling: every macro step repeated until the interface converges; none for
     /// explicit coupling.
     pub implicit: Option<ImplicitSettings>,
+    /// Macro steps chosen by an error estimate; none for the fixed macro step.
+    pub adaptive: Option<AdaptiveSettings>,
+}
+
+/// Macro steps chosen by the error of the coupling (`[schedule] adaptive`): every step's
+/// estimate compared with `tolerance`, a step above it rolled back and taken again shorter.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct AdaptiveSettings {
+    /// The largest error of a connected value at the end of a step allowed, relative to the
+    /// larger of its size and its nominal value (1 when the FMU declares none).
+    pub tolerance: f64,
+    /// The shortest macro step: a step that still errs above the tolerance at this length is
+    /// an error (default: 1e-9 of the experiment's duration).
+    pub min_step: Option<f64>,
+    /// The longest macro step (default: the experiment's duration).
+    pub max_step: Option<f64>,
+}
+
+impl AdaptiveSettings {
+    /// The problem with these settings, if any.
+    pub fn problem(&self) -> Option<String> {
+        if !(self.tolerance > 0.0 && self.tolerance < 1.0) {
+            return Some(format!(
+                "adaptive.tolerance = {}: must lie between 0 and 1",
+                self.tolerance
+            ));
+        }
+        for (key, value) in [("min-step", self.min_step), ("max-step", self.max_step)] {
+            if let Some(value) = value.filter(|v| !(v.is_finite() && *v > 0.0)) {
+                return Some(format!("adaptive.{key} = {value}: must be positive"));
+            }
+        }
+        match (self.min_step, self.max_step) {
+            (Some(min), Some(max)) if min > max => Some(format!(
+                "adaptive.min-step = {min} is longer than adaptive.max-step = {max}"
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// Implicit (iterative) coupling (`[schedule] implicit`): each macro step is repeated from the

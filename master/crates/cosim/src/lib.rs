@@ -25,6 +25,7 @@ pub mod macro_loop;
 pub mod schedule;
 pub mod scheduled_execution;
 pub mod start_values;
+pub mod step_control;
 pub mod stop;
 pub mod system;
 pub mod time_grid;

@@ -193,6 +193,13 @@ impl Problem {
         }
         // The reverse pass follows the macro steps' data flow; the implicit equations of an
         // implicit coupling or a solved algebraic loop are not part of it yet.
+        if system.schedule.adaptive.is_some() {
+            return Err(Error::invalid_value(
+                system.path.display().to_string(),
+                "schedule.adaptive: gradients along adaptive macro steps are not available yet; \
+                 take them with fixed macro steps (remove schedule.adaptive)",
+            ));
+        }
         if system.schedule.implicit.is_some() {
             return Err(Error::invalid_value(
                 system.path.display().to_string(),

@@ -16,6 +16,7 @@ use tandem_cosim::macro_loop::{self, PointStage};
 use tandem_cosim::schedule::{
     self, Activations, CoSimulation, ImplicitReport, Integration, LoopReport,
 };
+use tandem_cosim::step_control::{self, StepReport};
 use tandem_cosim::system::{LoadOptions, System};
 use tandem_cosim::time_grid::check_output_size;
 use tandem_cosim::{Error, Result};
@@ -36,6 +37,8 @@ pub struct RunOptions {
     pub fmu_dir: Option<PathBuf>,
     /// Replaces `[schedule] threads`.
     pub threads: Option<Threads>,
+    /// Chooses the macro steps with this tolerance (see [`LoadOptions::adaptive`]).
+    pub adaptive: Option<f64>,
     /// Couples implicitly with this Jacobian (see [`LoadOptions::implicit`]).
     pub implicit: Option<InterfaceJacobian>,
     /// Logging of the FMUs' messages.
@@ -85,6 +88,8 @@ pub struct RunSummary {
     pub loops: Option<LoopReport>,
     /// Under implicit coupling, what its iteration did.
     pub implicit: Option<ImplicitReport>,
+    /// With adaptive macro steps, the steps accepted and rejected.
+    pub steps: Option<StepReport>,
     /// The result rows, when [`RunOptions::keep_trace`] asked for them.
     pub trace: Option<Trace>,
 }
@@ -105,6 +110,7 @@ impl RunOptions {
             fmu_dir: self.fmu_dir.as_deref(),
             threads: self.threads,
             implicit: self.implicit,
+            adaptive: self.adaptive,
             sections: self.sections,
         }
     }
@@ -136,6 +142,20 @@ pub fn run_loaded_watched(
             .unwrap_or_else(|| PathBuf::from(format!("{}_out.csv", system.name())))
     });
     let correct = system.set_energy_correction(options.correction)?;
+    if let Some(adaptive) = &system.schedule.adaptive {
+        step_control::check(system)?;
+        if correct {
+            return Err(Error::invalid_value(
+                system.path.display().to_string(),
+                format!(
+                    "the energy correction spreads its energy over macro steps of the fixed \
+                     length; with schedule.adaptive (tolerance {}) it is not available yet: \
+                     monitor without correcting, or take fixed steps",
+                    adaptive.tolerance
+                ),
+            ));
+        }
+    }
     let setup = system.energy.as_ref();
     let (header, _) = result_columns(system, correct)?;
     let intervals = grid_intervals(system.start, system.macro_step, system.stop);
@@ -170,11 +190,21 @@ pub fn run_loaded_watched(
         },
         progress,
     };
-    let terminated_by =
-        match macro_loop::drive(&mut cosimulation, system, 0..=intervals, &mut points)? {
-            schedule::Progress::Reached => None,
-            schedule::Progress::Terminated { component, time } => Some((component, time)),
-        };
+    let (progress, steps) = match &system.schedule.adaptive {
+        Some(settings) => {
+            let (progress, steps) =
+                step_control::drive(&mut cosimulation, system, settings, &mut points)?;
+            (progress, Some(steps))
+        }
+        None => (
+            macro_loop::drive(&mut cosimulation, system, 0..=intervals, &mut points)?,
+            None,
+        ),
+    };
+    let terminated_by = match progress {
+        schedule::Progress::Reached => None,
+        schedule::Progress::Terminated { component, time } => Some((component, time)),
+    };
     let RunPoints {
         energy,
         progress,
@@ -207,6 +237,7 @@ pub fn run_loaded_watched(
         activations,
         loops,
         implicit,
+        steps,
         trace,
     })
 }

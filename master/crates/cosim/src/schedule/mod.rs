@@ -36,6 +36,7 @@ mod loop_report;
 mod participant;
 mod partitions;
 mod recording;
+mod rollback;
 mod snapshot;
 
 pub use activations::Activations;
@@ -46,6 +47,7 @@ pub use integration::Integration;
 pub use loop_report::{LoopJacobian, LoopReport};
 pub use participant::connections_into;
 pub use recording::{Event, Recorder};
+pub use rollback::SavedPoint;
 pub use snapshot::Snapshot;
 
 use history::{Histories, Source};
@@ -192,14 +194,18 @@ impl CoSimulation {
 
     /// The latest communicated value of a recorded or connected variable.
     pub fn value(&self, port: Port) -> f64 {
+        self.source(port)
+            .map_or(f64::NAN, |source| self.histories.latest(source))
+    }
+
+    /// Where the histories keep a recorded or connected variable.
+    fn source(&self, port: Port) -> Option<Source> {
         self.observed[port.component]
             .iter()
             .position(|&p| p == port)
-            .map_or(f64::NAN, |slot| {
-                self.histories.latest(Source {
-                    participant: port.component,
-                    slot,
-                })
+            .map(|slot| Source {
+                participant: port.component,
+                slot,
             })
     }
 

@@ -16,6 +16,13 @@ pub struct Snapshot {
     offsets: Vec<Vec<f64>>,
 }
 
+impl Snapshot {
+    /// The time of the macro point.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+}
+
 impl CoSimulation {
     /// The master's state now (the FMUs' states are the caller's to keep).
     pub fn snapshot(&self) -> Result<Snapshot> {

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::coupling::{Extrapolation, ImplicitSettings, ScheduleKind, Threads};
+use crate::coupling::{AdaptiveSettings, Extrapolation, ImplicitSettings, ScheduleKind, Threads};
 use crate::error::Error;
 use fmi_host::model_description::InterfaceType;
 use tandem_ode::solver::Method;
@@ -229,6 +229,8 @@ pub struct ScheduleDescription {
     pub threads: Threads,
     /// Implicit coupling (default: explicit), where it was written.
     pub implicit: Option<Located<ImplicitSettings>>,
+    /// Adaptive macro steps (default: the fixed macro step), where they were written.
+    pub adaptive: Option<Located<AdaptiveSettings>>,
 }
 
 /// A power bond as written: effort outputs of one component and flow outputs of another, as

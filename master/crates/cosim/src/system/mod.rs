@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 use crate::column::Column;
 use crate::coupling::{
-    ImplicitSettings, InterfaceJacobian, ScheduleKind, ScheduleSettings, Threads,
+    AdaptiveSettings, ImplicitSettings, InterfaceJacobian, ScheduleKind, ScheduleSettings, Threads,
 };
 use crate::error::{Error, Result};
 use crate::start_values::StartValue;
@@ -108,6 +108,9 @@ pub struct LoadOptions<'a> {
     /// Couples implicitly with this Jacobian (replacing `[schedule] implicit.jacobian`; the
     /// file's other implicit settings, or the defaults).
     pub implicit: Option<InterfaceJacobian>,
+    /// Chooses the macro steps by the coupling's error with this tolerance (replacing
+    /// `[schedule] adaptive.tolerance`; the file's other adaptive settings, or the defaults).
+    pub adaptive: Option<f64>,
     /// The top-level tables of a TOML system file that other commands read for themselves:
     /// accepted unread. Any other key the system does not know is an error that lists these.
     pub sections: &'a [&'static str],
@@ -186,7 +189,13 @@ impl System {
             .collect::<Result<Vec<_>>>()?;
         let notes = ignored_notes(description, &ignored);
         let connections = connection::resolve(description, &components)?;
-        let schedule = schedule(description, &components, options.threads, options.implicit)?;
+        let schedule = schedule(
+            description,
+            &components,
+            options.threads,
+            options.implicit,
+            options.adaptive,
+        )?;
         let (recorded, recorded_columns) = recorded(description, &components)?.into_iter().unzip();
         let energy = EnergySetup::check(description, &components, &connections, &schedule)?;
         let output_file = description
@@ -438,6 +447,7 @@ fn schedule(
     components: &[Component],
     threads: Option<Threads>,
     implicit: Option<InterfaceJacobian>,
+    adaptive: Option<f64>,
 ) -> Result<ScheduleSettings> {
     let entry = &system.schedule;
     let order = match (&entry.order, entry.kind) {
@@ -489,6 +499,28 @@ fn schedule(
             return Err(system.error(&written.at, format!("schedule.{problem}")));
         }
     }
+    if let Some(written) = &entry.adaptive {
+        if let Some(problem) = written.value.problem() {
+            return Err(system.error(&written.at, format!("schedule.{problem}")));
+        }
+    }
+    let adaptive = match (entry.adaptive.as_ref().map(|w| w.value), adaptive) {
+        (written, Some(tolerance)) => {
+            let settings = AdaptiveSettings {
+                tolerance,
+                ..written.unwrap_or(AdaptiveSettings {
+                    tolerance,
+                    min_step: None,
+                    max_step: None,
+                })
+            };
+            if let Some(problem) = settings.problem() {
+                return Err(Error::invalid_value("--adaptive", problem));
+            }
+            Some(settings)
+        }
+        (written, None) => written,
+    };
     let written = entry.implicit.as_ref().map(|written| written.value);
     let implicit = match implicit {
         Some(jacobian) => Some(ImplicitSettings {
@@ -503,6 +535,7 @@ fn schedule(
         extrapolation: entry.extrapolation,
         threads: threads.unwrap_or(entry.threads),
         implicit,
+        adaptive,
     })
 }
 

@@ -17,7 +17,7 @@ use super::description::{
 };
 use super::energy_setup::{EnergyEntry, EnergySettings};
 use super::transform::Transform;
-use crate::coupling::{Extrapolation, ImplicitSettings, ScheduleKind, Threads};
+use crate::coupling::{AdaptiveSettings, Extrapolation, ImplicitSettings, ScheduleKind, Threads};
 use crate::error::{Error, Result};
 use fmi_host::model_description::InterfaceType;
 use tandem_ode::solver::Method;
@@ -238,6 +238,7 @@ struct ScheduleEntry {
     #[serde(default)]
     threads: Threads,
     implicit: Option<Spanned<ImplicitEntry>>,
+    adaptive: Option<Spanned<AdaptiveSettings>>,
 }
 
 /// `implicit = true`, `false`, or a table of [`ImplicitSettings`].
@@ -378,6 +379,11 @@ pub fn read(path: &Path, sections: &[&'static str]) -> Result<SystemDescription>
                 let at = lines.at(entry.span());
                 entry.get_ref().0.map(|settings| Located::new(settings, at))
             }),
+            adaptive: file
+                .schedule
+                .adaptive
+                .as_ref()
+                .map(|entry| lines.located(entry)),
         },
         recorded: file
             .output
