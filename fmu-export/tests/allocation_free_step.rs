@@ -1,16 +1,18 @@
-//! Once an instance runs, a communication step of a small mechanical model allocates nothing:
-//! neither the integrator's step nor the instance's doStep with the inputs set before it and
-//! the outputs read after it (the calls a master makes at every step). Its step VJP allocates
+//! Once an instance runs, a communication step of a small mechanical model allocates nothing,
+//! whichever method integrates it (HHT-alpha, symplectic Euler, SDIRK): neither the
+//! integrator's step nor the instance's doStep with the inputs set before it and the outputs
+//! read after it (the calls a master makes at every step). Its step VJP allocates
 //! only the record of the step it takes, and its output VJP nothing (the calls a gradient's
 //! reverse sweep makes at every step); nor does a Model Exchange adjoint derivative once the
 //! thread's tape has grown (a co-design sweep makes one per step).
 
 mod common;
+mod counting;
 
-use std::alloc::{GlobalAlloc, Layout, System as Heap};
-use std::cell::Cell;
+use std::marker::PhantomData;
 
 use common::{Oscillator, MASS, STIFFNESS};
+use counting::allocations;
 use fmu_export::instance::adjoint::{StepArguments, StepResults};
 use fmu_export::instance::lifecycle::Kind;
 use fmu_export::instance::logging::Silent;
@@ -21,54 +23,44 @@ use fmu_export::{
     StepInputs, System,
 };
 
-/// The system allocator, counting the allocations of the calling thread (tests run in
-/// parallel threads; each counts only its own).
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+/// A co-simulation method of the mechanical integrator, as a type.
+trait Choice: Default + Send + Sync + 'static {
+    /// The method.
+    const METHOD: Method;
 }
 
-// SAFETY: forwards every call unchanged to the system allocator; the counter is a
-// const-initialized thread-local, whose access does not allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract, passed on.
-        unsafe { Heap.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract, passed on.
-        unsafe { Heap.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract, passed on.
-        unsafe { Heap.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static COUNTING: Counting = Counting;
-
-/// Allocations made by `f` on this thread.
-fn allocations(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.with(Cell::get);
-    f();
-    ALLOCATIONS.with(Cell::get) - before
-}
-
-/// The shared test oscillator, integrated by HHT-alpha (its own declaration asks for SDIRK).
 #[derive(Default)]
-struct HhtOscillator(Oscillator);
+struct Hht;
 
-impl MechanicalModel for HhtOscillator {
+impl Choice for Hht {
+    const METHOD: Method = Method::Hht { alpha: -0.1 };
+}
+
+#[derive(Default)]
+struct SymplecticEuler;
+
+impl Choice for SymplecticEuler {
+    const METHOD: Method = Method::SymplecticEuler;
+}
+
+#[derive(Default)]
+struct Sdirk;
+
+impl Choice for Sdirk {
+    const METHOD: Method = Method::Sdirk {
+        rtol: 1e-8,
+        atol: 1e-10,
+    };
+}
+
+/// The shared test oscillator, integrated in co-simulation by the method `C` with steps of at
+/// most 1 ms.
+#[derive(Default)]
+struct Integrated<C>(Oscillator, PhantomData<C>);
+
+impl<C: Choice> MechanicalModel for Integrated<C> {
     fn declaration(&self) -> Declaration {
-        self.0
-            .declaration()
-            .cosimulation(Method::Hht { alpha: -0.1 }, 1e-3)
+        self.0.declaration().cosimulation(C::METHOD, 1e-3)
     }
 
     fn mass_matrix<T: Scalar>(&self, a: &MechArgs<T>, m: &mut [T]) {
@@ -84,9 +76,13 @@ impl MechanicalModel for HhtOscillator {
     }
 }
 
-#[test]
-fn an_hht_step_allocates_nothing() {
-    let sys = MechanicalSystem::<HhtOscillator>::default();
+/// The oscillator of the adjoint tests.
+type HhtOscillator = Integrated<Hht>;
+
+/// Allocations of 99 integrator steps of the oscillator integrated by `C`, each followed by
+/// its outputs, after a first step.
+fn integrator_step_allocations<C: Choice>() -> usize {
+    let sys = MechanicalSystem::<Integrated<C>>::default();
     let decl = sys.declaration();
     let (p, mut d) = (decl.parameter_starts(), decl.discrete_starts());
     let mut inputs = StepInputs::held(0.0, &[0.5]);
@@ -104,13 +100,27 @@ fn an_hht_step_allocates_nothing() {
         integrator.outputs(&sys, t + 1e-3, &inputs.coefficients[0], &p, &d, &mut y);
     };
     step(0.0);
-    let count = allocations(|| (1..100).for_each(|k| step(k as f64 * 1e-3)));
-    assert_eq!(count, 0, "99 integrator steps allocated {count} times");
+    allocations(|| (1..100).for_each(|k| step(k as f64 * 1e-3)))
 }
 
 #[test]
-fn a_cosimulation_do_step_allocates_nothing() {
-    let mut inst = Instance::<MechanicalSystem<HhtOscillator>>::new(
+fn an_integrator_step_allocates_nothing_with_any_mechanical_method() {
+    for (method, count) in [
+        ("HHT", integrator_step_allocations::<Hht>()),
+        (
+            "symplectic Euler",
+            integrator_step_allocations::<SymplecticEuler>(),
+        ),
+        ("SDIRK", integrator_step_allocations::<Sdirk>()),
+    ] {
+        assert_eq!(count, 0, "99 {method} steps allocated {count} times");
+    }
+}
+
+/// Allocations of 99 doStep calls of a Co-Simulation instance of the oscillator integrated by
+/// `C`, each with the input set before it and the output read after it, after a first one.
+fn do_step_allocations<C: Choice>() -> usize {
+    let mut inst = Instance::<MechanicalSystem<Integrated<C>>>::new(
         Kind::CoSimulation,
         Box::new(Silent),
         false,
@@ -128,15 +138,26 @@ fn a_cosimulation_do_step_allocates_nothing() {
     };
     step(0.0);
     let count = allocations(|| (1..100).for_each(|k| step(k as f64 * 1e-3)));
-    assert_eq!(
-        count, 0,
-        "99 doStep calls with set and get allocated {count} times"
-    );
     assert!(
         y[0].is_finite() && y[0] != 0.0,
         "the steps ran: acceleration {}",
         y[0]
     );
+    count
+}
+
+#[test]
+fn a_cosimulation_do_step_allocates_nothing_with_any_mechanical_method() {
+    for (method, count) in [
+        ("HHT", do_step_allocations::<Hht>()),
+        ("symplectic Euler", do_step_allocations::<SymplecticEuler>()),
+        ("SDIRK", do_step_allocations::<Sdirk>()),
+    ] {
+        assert_eq!(
+            count, 0,
+            "99 {method} doStep calls with set and get allocated {count} times"
+        );
+    }
 }
 
 /// An initialized Co-Simulation instance of the HHT oscillator.

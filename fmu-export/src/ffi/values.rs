@@ -7,7 +7,6 @@ use crate::ffi::{arrays, with_instance, Access, Standard};
 use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::values::FmiValue;
 use crate::instance::Instance;
-use crate::small::Small;
 use crate::system::System;
 
 /// A model value type as the C arrays of standard `F` carry it. (The trait is on the Rust
@@ -69,13 +68,8 @@ pub unsafe fn get<S: System, F: Standard, V: CValue<F>>(
         check_value_count(n_values, nvr, vrs.len())?;
         // SAFETY: `values` is an array of `n_values` elements (caller).
         let out = unsafe { arrays::output(values, n_values, "values")? };
-        // On the stack for the few values a call usually carries: no allocation per call.
-        let mut read: Small<V> = smallvec::smallvec![V::from_store(0.0); n_values];
-        inst.get_values(vrs, &mut read)?;
-        for (slot, value) in out.iter_mut().zip(read) {
-            *slot = value.to_c();
-        }
-        Ok(())
+        // Converted straight into the host's array: no copy to allocate, however many values.
+        inst.get_values_with(vrs, |k, value: V| out[k] = value.to_c())
     };
     // SAFETY: the caller's contract on `handle` and `vr`.
     unsafe { with_value_references::<S, F>(handle, function, vr, nvr, body) }
@@ -97,8 +91,7 @@ pub unsafe fn set<S: System, F: Standard, V: CValue<F>>(
         check_value_count(n_values, nvr, vrs.len())?;
         // SAFETY: `values` is an array of `n_values` elements (caller).
         let given = unsafe { arrays::input(values, n_values, "values")? };
-        let converted: Small<V> = given.iter().map(|&c| V::from_c(c)).collect();
-        inst.set_values(vrs, &converted)
+        inst.set_values_with(vrs, |k| V::from_c(given[k]))
     };
     // SAFETY: the caller's contract on `handle` and `vr`.
     unsafe { with_value_references::<S, F>(handle, function, vr, nvr, body) }

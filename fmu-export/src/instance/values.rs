@@ -4,7 +4,6 @@
 use crate::instance::lifecycle::Mode;
 use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::Instance;
-use crate::small::Small;
 use crate::system::System;
 use crate::variables::{Causality, ModelVariable, Role, ValueReference, VarType, Variability};
 
@@ -90,12 +89,26 @@ impl<S: System> Instance<S> {
     /// value of `vrs[k]`. Nothing is written unless every reference is valid.
     pub fn get_values<V: FmiValue>(&mut self, vrs: &[ValueReference], out: &mut [V]) -> Outcome {
         check_lengths(vrs.len(), out.len())?;
-        let mut roles: Small<Role> = Small::with_capacity(vrs.len());
+        self.get_values_with(vrs, |k, value| out[k] = value)
+    }
+
+    /// [`Instance::get_values`] handing the value of `vrs[k]` to `write(k, value)`, for a
+    /// caller whose array holds another type (a C boolean). Nothing is handed over unless
+    /// every reference is valid.
+    ///
+    /// The references are looked up twice (checked, then read) rather than their roles kept:
+    /// a lookup is an index, and a list of roles would be allocated for a call with many.
+    pub fn get_values_with<V: FmiValue>(
+        &mut self,
+        vrs: &[ValueReference],
+        mut write: impl FnMut(usize, V),
+    ) -> Outcome {
         for &vr in vrs {
-            roles.push(self.variable(vr, V::TYPE)?.role);
+            self.variable(vr, V::TYPE)?;
         }
-        for (slot, role) in out.iter_mut().zip(roles) {
-            *slot = V::from_store(self.value_of(role)?);
+        for (k, &vr) in vrs.iter().enumerate() {
+            let role = self.variable(vr, V::TYPE)?.role;
+            write(k, V::from_store(self.value_of(role)?));
         }
         Ok(())
     }
@@ -104,15 +117,27 @@ impl<S: System> Instance<S> {
     /// nothing: every reference, mode rule and bound is checked before anything changes.
     pub fn set_values<V: FmiValue>(&mut self, vrs: &[ValueReference], values: &[V]) -> Outcome {
         check_lengths(vrs.len(), values.len())?;
-        let mut writes: Small<(Role, f64)> = Small::with_capacity(vrs.len());
-        for (&vr, &value) in vrs.iter().zip(values) {
+        self.set_values_with(vrs, |k| values[k])
+    }
+
+    /// [`Instance::set_values`] with the value for `vrs[k]` given by `value_at(k)`, for a caller
+    /// whose array holds another type (a C boolean); all or nothing as well.
+    ///
+    /// Every reference is checked, then looked up again to write (see
+    /// [`Instance::get_values_with`]).
+    pub fn set_values_with<V: FmiValue>(
+        &mut self,
+        vrs: &[ValueReference],
+        value_at: impl Fn(usize) -> V,
+    ) -> Outcome {
+        for (k, &vr) in vrs.iter().enumerate() {
             let var = self.variable(vr, V::TYPE)?;
-            let value = value.to_store();
             self.check_settable(var)?;
-            check_bounds(var, value)?;
-            writes.push((var.role, value));
+            check_bounds(var, value_at(k).to_store())?;
         }
-        for (role, value) in writes {
+        for (k, &vr) in vrs.iter().enumerate() {
+            let role = self.variable(vr, V::TYPE)?.role;
+            let value = value_at(k).to_store();
             let s = &mut self.state;
             match role {
                 Role::State(i) => s.x[i] = value,

@@ -36,11 +36,11 @@ mod step_control;
 mod tableau;
 
 use crate::declaration::{Declaration, Method};
-use crate::jacobian::jacobian;
+use crate::jacobian::jacobian_into;
 use crate::linear::Lu;
 use crate::ode::Args;
-use crate::scalar::{lift, Dual64, Scalar};
-use crate::small::Small;
+use crate::scalar::{Dual64, Scalar};
+use crate::small::{matrix_zeros, zeros, Small, SmallMatrix, INLINE};
 use crate::system::{StepError, StepInputs, System};
 
 use super::differentiable::DifferentiableScheme;
@@ -49,9 +49,14 @@ use super::finite::require_finite;
 use super::inputs::inputs_at;
 use super::newton::{scaled, Acceptance, IterationMatrix, Newton, NewtonProblem, Refresh};
 use super::scheme::{Scheme, StepContext};
+use smallvec::SmallVec;
 use tableau::{diagonal, A, B, B_HAT, C, STAGES};
 
 pub use tableau::GAMMA;
+
+/// The stage derivatives of a step, `k_1 .. k_6` one after the other: on the stack for up to
+/// [`INLINE`] states, like every other temporary of a step, so that a step allocates nothing.
+type Stages = SmallVec<[f64; STAGES * INLINE]>;
 
 /// Stage iterations converge to this fraction of the error weight `atol + rtol |x|` ...
 const NEWTON_FRACTION: f64 = 1e-3;
@@ -179,7 +184,7 @@ impl SdirkScheme {
         w_next: &mut [f64],
     ) -> Result<f64, StepError> {
         let (n, t, x_prev) = (self.states, start.t, start.x);
-        let mut stages = vec![0.0; STAGES * n];
+        let mut stages: Stages = SmallVec::from_elem(0.0, STAGES * n);
         stages[..n].copy_from_slice(&start.derivative);
         let lu = iteration_matrix(t, h, &start.jacobian, n)?;
         let mut matrix = Some(IterationMatrix { lu, current: false });
@@ -208,8 +213,8 @@ impl SdirkScheme {
         require_finite(t + h, x_next)?;
         rest.copy_from_slice(&stages);
         let difference: [f64; STAGES] = std::array::from_fn(|j| B[j] - B_HAT[j]);
-        let mut error = vec![0.0; n];
-        weighted_sum(&vec![0.0; n], h, &difference, &stages, &mut error);
+        let mut error: Small<f64> = zeros(n);
+        accumulate(h, &difference, &stages, &mut error);
         Ok(self.error_norm(&error, x_prev, x_next))
     }
 
@@ -240,8 +245,13 @@ fn stage_state<T: Scalar>(h: T, i: usize, x_prev: &[T], previous: &[T], k: &[T])
 /// Writes `out = x + h sum_j weights_j k_j`, where `k_j = stages[j N..(j + 1) N]` and only as
 /// many stages as there are weights (at most) are used.
 fn weighted_sum<T: Scalar>(x: &[T], h: T, weights: &[f64], stages: &[T], out: &mut [T]) {
-    let n = x.len();
     out.copy_from_slice(x);
+    accumulate(h, weights, stages, out);
+}
+
+/// Adds `h sum_j weights_j k_j` to `out` (stages as in [`weighted_sum`]).
+fn accumulate<T: Scalar>(h: T, weights: &[f64], stages: &[T], out: &mut [T]) {
+    let n = out.len();
     for (j, &weight) in weights.iter().enumerate() {
         let factor = h * T::cst(weight);
         out.iter_mut()
@@ -268,66 +278,75 @@ fn predict(i: usize, n: usize, previous: &[f64], k: &mut [f64]) {
 
 /// The factored stage iteration matrix `I - h GAMMA J` for the `n x n` Jacobian `J`.
 fn iteration_matrix(t: f64, h: f64, jacobian: &[f64], n: usize) -> Result<Lu<f64>, StepError> {
-    let mut matrix = vec![0.0; n * n];
-    fill_iteration_matrix(h, jacobian, n, &mut matrix);
+    let mut matrix = SmallMatrix::from_slice(jacobian);
+    to_iteration_matrix(h, n, &mut matrix);
     Lu::factor(matrix, n).map_err(|_| StepError::Singular { t })
 }
 
-/// Writes the stage iteration matrix `I - h GAMMA J` for the `n x n` Jacobian `J`.
-fn fill_iteration_matrix(h: f64, jacobian: &[f64], n: usize, matrix: &mut [f64]) {
-    matrix
-        .iter_mut()
-        .zip(jacobian)
-        .for_each(|(m, &j)| *m = -h * GAMMA * j);
+/// Turns the `n x n` Jacobian `J` in `matrix` into the stage iteration matrix `I - h GAMMA J`.
+fn to_iteration_matrix(h: f64, n: usize, matrix: &mut [f64]) {
+    matrix.iter_mut().for_each(|m| *m *= -h * GAMMA);
     (0..n).for_each(|i| matrix[i * n + i] += 1.0);
 }
 
 /// What every attempt of a step from `(t, x)` shares: the problem data and the derivative and
-/// Jacobian of `f` at the step start.
+/// Jacobian of `f` at the step start (on the stack for small models, as the stages are).
 struct StepStart<'a, S> {
     cx: StepContext<'a, S>,
     t: f64,
     x: &'a [f64],
-    p_dual: Vec<Dual64>,
-    derivative: Vec<f64>,
-    jacobian: Vec<f64>,
+    p_dual: Small<Dual64>,
+    derivative: Small<f64>,
+    jacobian: SmallMatrix<f64>,
 }
 
 impl<'a, S: System> StepStart<'a, S> {
     fn new(cx: &StepContext<'a, S>, t: f64, x: &'a [f64]) -> Result<Self, StepError> {
-        let p_dual = lift::<Dual64>(cx.p);
+        let n = x.len();
         let mut start = StepStart {
             cx: *cx,
             t,
             x,
-            p_dual,
-            derivative: Vec::new(),
-            jacobian: Vec::new(),
+            p_dual: cx.p.iter().map(|&v| Dual64::from(v)).collect(),
+            derivative: Small::new(),
+            jacobian: SmallMatrix::new(),
         };
-        (start.jacobian, start.derivative) = start.linearize(t, x)?;
+        let (mut jacobian, mut derivative) = (matrix_zeros(n * n), zeros(n));
+        start.linearize(t, x, &mut jacobian, &mut derivative)?;
+        (start.jacobian, start.derivative) = (jacobian, derivative);
         Ok(start)
     }
 
-    /// The Jacobian `df/dx` and the value `f` at `(t, x)`.
-    fn linearize(&self, t: f64, x: &[f64]) -> Result<(Vec<f64>, Vec<f64>), StepError> {
+    /// Writes the Jacobian `df/dx` (`n x n`) and the value `f` (`n`) at `(t, x)`.
+    fn linearize(
+        &self,
+        t: f64,
+        x: &[f64],
+        jac: &mut [f64],
+        f: &mut [f64],
+    ) -> Result<(), StepError> {
         let cx = &self.cx;
-        let (jac, f) = jacobian(x, x.len(), |x, out| {
-            let t = Dual64::from(t);
-            let u_t = inputs_at(cx.u, t);
-            cx.sys.derivatives(
-                &Args {
-                    t,
-                    x,
-                    u: &u_t,
-                    p: &self.p_dual,
-                    d: cx.d,
-                },
-                out,
-            );
-        });
-        require_finite(self.t, &f)?;
-        require_finite(self.t, &jac)?;
-        Ok((jac, f))
+        jacobian_into(
+            x,
+            |x, out| {
+                let t = Dual64::from(t);
+                let u_t = inputs_at(cx.u, t);
+                cx.sys.derivatives(
+                    &Args {
+                        t,
+                        x,
+                        u: &u_t,
+                        p: &self.p_dual,
+                        d: cx.d,
+                    },
+                    out,
+                );
+            },
+            jac,
+            f,
+        );
+        require_finite(self.t, f)?;
+        require_finite(self.t, jac)
     }
 }
 
@@ -351,16 +370,19 @@ impl<S: System> NewtonProblem for StageEquation<'_, S> {
             .stage_residual(sys, start.t, h, i, start.x, previous, k, u, p, d, r);
     }
 
+    /// The Jacobian goes straight into `matrix`; `r` holds `f` on the way, which is not the
+    /// residual (left to [`NewtonProblem::residual`]).
     fn linearize(
         &mut self,
         k: &[f64],
         matrix: &mut [f64],
-        _r: &mut [f64],
+        r: &mut [f64],
     ) -> Result<bool, StepError> {
         let (start, h, i) = (self.start, self.h, self.stage);
         let t_i = start.t + C[i] * h;
-        let (jac, _) = start.linearize(t_i, &stage_state(h, i, start.x, self.previous, k))?;
-        fill_iteration_matrix(h, &jac, k.len(), matrix);
+        let z = stage_state(h, i, start.x, self.previous, k);
+        start.linearize(t_i, &z, matrix, r)?;
+        to_iteration_matrix(h, k.len(), matrix);
         Ok(false)
     }
 
