@@ -1,8 +1,8 @@
 //! Model Exchange components in gradient runs. The master integrates each one in held-input
 //! steps with sensitivities ([`HeldInputStep`]) when its inputs are held constant over the
-//! macro step (a zero-order hold, so that the run computes what `tandem run` computes) and its
-//! FMU gives what the sensitivities need; otherwise the gradient falls back to finite
-//! differences and reports why.
+//! macro step (a zero-order hold under explicit coupling, so that the run computes what
+//! `tandem run` computes) and its FMU gives what the sensitivities need; otherwise the
+//! gradient falls back to finite differences and reports why.
 
 use fmi_host::instance::{FmuInstance, LogSettings};
 use fmi_host::model_description::InterfaceType;
@@ -19,7 +19,13 @@ pub fn obstacle(system: &System, component: &Component) -> Option<String> {
     let extrapolation = component
         .extrapolation
         .unwrap_or(system.schedule.extrapolation);
-    let reason = if extrapolation.degree() > 0 {
+    let reason = if system.schedule.implicit.is_some() {
+        Some(
+            "its inputs follow the implicit coupling's line within each macro step, while the \
+             master's sensitivities hold them over the step"
+                .to_string(),
+        )
+    } else if extrapolation.degree() > 0 {
         Some(format!(
             "its inputs follow the {extrapolation} extrapolation within each macro step, while the \
              master's sensitivities hold them over the step (use extrapolation = \"zoh\")"

@@ -146,7 +146,8 @@ pub struct Problem {
     log: LogSettings,
     instantiate: Option<Instantiator>,
     checkpointing: Checkpointing,
-    /// The method of each parameter, known after the first gradient.
+    /// The method of each parameter, known after the first gradient (from the start where
+    /// the system rules the adjoint out).
     methods: Option<Vec<Method>>,
     /// The most macro steps a component's record held at once in the latest run.
     peak_steps: usize,
@@ -191,8 +192,8 @@ impl Problem {
                 ),
             ));
         }
-        // The reverse pass follows the macro steps' data flow; the implicit equations of an
-        // implicit coupling or a solved algebraic loop are not part of it yet.
+        // Adaptive steps change with the parameters, and the runs of a gradient must take the
+        // same steps; not available yet.
         if system.schedule.adaptive.is_some() {
             return Err(Error::invalid_value(
                 system.path.display().to_string(),
@@ -200,14 +201,8 @@ impl Problem {
                  take them with fixed macro steps (remove schedule.adaptive)",
             ));
         }
-        if system.schedule.implicit.is_some() {
-            return Err(Error::invalid_value(
-                system.path.display().to_string(),
-                "schedule.implicit: gradients through an implicit coupling's converged \
-                 iterations are not available yet; take them with explicit coupling (remove \
-                 schedule.implicit)",
-            ));
-        }
+        // The reverse pass follows the macro steps' data flow; the implicit equations of a
+        // solved algebraic loop are not part of it yet.
         if system.schedule.kind == ScheduleKind::GaussSeidel {
             if let Some(cycle) = algebraic_loop::find(&system.components, &system.connections) {
                 return Err(Error::InvalidValue {
@@ -247,6 +242,10 @@ impl Problem {
                 (port.component, slot)
             })
             .collect();
+        // Known before any run, so that the first keeps no FMU states for an adjoint it
+        // cannot take.
+        let methods = implicit_obstacle(&system)
+            .map(|reason| vec![Method::FiniteDifferences { reason }; parameters.len()]);
         Ok(Problem {
             system,
             parameters,
@@ -257,7 +256,7 @@ impl Problem {
             log: LogSettings::default(),
             instantiate: None,
             checkpointing: Checkpointing::default(),
-            methods: None,
+            methods,
             peak_steps: 0,
             stage_derivatives: true,
         })
@@ -631,6 +630,9 @@ impl Problem {
 
     /// Why the adjoint cannot be used for this system, if it cannot.
     fn adjoint_obstacle(&self, tapes: &[Tape]) -> Option<String> {
+        if let Some(reason) = implicit_obstacle(&self.system) {
+            return Some(reason);
+        }
         let components = &self.system.components;
         let name = |port: Port| port.display(components).to_string();
         let layouts: Vec<_> = match tapes
@@ -801,4 +803,17 @@ impl Problem {
             start: self.system.start,
         }
     }
+}
+
+/// Why the adjoint cannot be used where `system` couples implicitly: the reverse pass follows
+/// the data flow of explicit macro steps, while the converged values of an implicit step
+/// solve equations the pass does not differentiate yet (by the implicit function theorem it
+/// would take `(I - dY/dz)^-T`). Finite differences of whole runs differentiate what the runs
+/// compute.
+fn implicit_obstacle(system: &System) -> Option<String> {
+    system.schedule.implicit.is_some().then(|| {
+        "the system couples implicitly ([schedule] implicit): the adjoint does not go through \
+         the converged iterations yet"
+            .to_string()
+    })
 }

@@ -569,6 +569,17 @@ impl Participant {
         Ok(self.engine.instance().free_fmu_state(saved.fmu)?)
     }
 
+    /// Takes its recorder out: until [`Self::put_recorder`] gives it back, what it does is
+    /// heard by no one (an implicit coupling's trial iterations are no part of the run).
+    pub fn take_recorder(&mut self) -> Option<Box<dyn Recorder>> {
+        self.ports.recorder.take()
+    }
+
+    /// Gives it `recorder`, the one [`Self::take_recorder`] took.
+    pub fn put_recorder(&mut self, recorder: Option<Box<dyn Recorder>>) {
+        self.ports.recorder = recorder;
+    }
+
     /// Advances from `from` to `to` with its inputs following `holds`: a Co-Simulation FMU in
     /// its sub-steps, each with its inputs set to their values at the sub-step's start; a
     /// Model Exchange FMU with its inputs

@@ -1,8 +1,10 @@
 //! Coming back to a macro point of a run: the master's own state there (the communicated
-//! values the holds read, the time, the input offsets), so that a caller who also restores
+//! values the holds read, the time, the input offsets, the factors an implicit coupling
+//! keeps), so that a caller who also restores
 //! every FMU's state can run the same macro steps again and get the same values, bit for bit
 //! (the adjoint gradient re-runs one checkpoint segment at a time this way).
 
+use super::implicit::{Carried, ImplicitCoupling};
 use super::{CoSimulation, Histories};
 use crate::error::Result;
 
@@ -14,6 +16,8 @@ pub struct Snapshot {
     macro_steps: usize,
     /// Per participant, the offsets of its connected inputs.
     offsets: Vec<Vec<f64>>,
+    /// Under implicit coupling, what its iteration carries to the next macro step.
+    implicit: Option<Carried>,
 }
 
 impl Snapshot {
@@ -35,6 +39,7 @@ impl CoSimulation {
                 .iter()
                 .map(|p| p.input_offsets())
                 .collect(),
+            implicit: self.implicit.as_ref().map(ImplicitCoupling::carried),
         })
     }
 
@@ -47,6 +52,9 @@ impl CoSimulation {
         self.histories = snapshot.histories.clone();
         self.time = snapshot.time;
         self.macro_steps = snapshot.macro_steps;
+        if let (Some(implicit), Some(carried)) = (&mut self.implicit, &snapshot.implicit) {
+            implicit.resume(carried);
+        }
         Ok(())
     }
 }

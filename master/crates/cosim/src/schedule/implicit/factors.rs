@@ -5,6 +5,7 @@
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
 /// `I - dY/dz` and its LU factors.
+#[derive(Debug, Clone)]
 pub(super) struct Factors {
     matrix: DMatrix<f64>,
     lu: LU<f64, Dyn, Dyn>,

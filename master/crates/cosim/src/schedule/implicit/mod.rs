@@ -35,6 +35,12 @@
 //! schedule's values. A step converges when no unknown changes by more than the tolerance,
 //! relative to its size (absolutely below 1); one that does not in the iterations allowed is
 //! an error with the residual.
+//!
+//! The participants' recorders (a gradient's tapes) hear each macro step once, as under
+//! explicit coupling: they are taken out while Newton iterates, and once the step has
+//! converged the participants go back to the step's start and take it once more from the
+//! converged iterate, which repeats the last iteration's values bit for bit. Only a recorded
+//! run pays for that evaluation.
 
 mod factors;
 mod report;
@@ -46,6 +52,7 @@ use nalgebra::{DMatrix, DVector};
 use super::history::{Histories, Source};
 use super::jacobi::Jacobi;
 use super::participant::{Holds, Participant, SavedState};
+use super::recording::Recorder;
 use super::{gauss_seidel, Progress, Recording};
 use crate::coupling::{ImplicitSettings, InterfaceJacobian, ScheduleKind};
 use crate::error::{Error, Result};
@@ -61,6 +68,8 @@ pub(super) struct ImplicitCoupling {
     exact: bool,
     /// `I - dY/dz` at an earlier iterate, while Newton converges with it.
     kept: Option<Factors>,
+    /// Per participant, its recorder while the iterations run without it.
+    recorders: Vec<Option<Box<dyn Recorder>>>,
     /// The iterate, its image, the Newton step.
     z: DVector<f64>,
     y: DVector<f64>,
@@ -78,6 +87,13 @@ pub(super) struct ImplicitCoupling {
     inputs: Vec<f64>,
     report: ImplicitReport,
 }
+
+/// What an implicit coupling carries from one macro step to the next, the factors it keeps,
+/// for a [`super::Snapshot`]: a re-run from there iterates as the run did, to the same values
+/// bit for bit (with other factors Newton would take other iterations, and converge to values
+/// that differ within the tolerance).
+#[derive(Debug, Clone)]
+pub(super) struct Carried(Option<Factors>);
 
 /// One macro step's participants and what they share.
 pub(super) struct Step<'a> {
@@ -160,6 +176,7 @@ impl ImplicitCoupling {
             settings,
             exact,
             kept: None,
+            recorders: Vec::with_capacity(participants.len()),
             z: DVector::zeros(n),
             y: DVector::zeros(n),
             step: DVector::zeros(n),
@@ -180,6 +197,16 @@ impl ImplicitCoupling {
             },
             tears,
         })
+    }
+
+    /// What it carries to the next macro step.
+    pub(super) fn carried(&self) -> Carried {
+        Carried(self.kept.clone())
+    }
+
+    /// Carries `carried` to the next macro step instead.
+    pub(super) fn resume(&mut self, carried: &Carried) {
+        self.kept.clone_from(&carried.0);
     }
 
     /// What it did so far.
@@ -212,7 +239,19 @@ impl ImplicitCoupling {
         for (z, tear) in self.z.iter_mut().zip(&self.tears) {
             *z = self.predicted[tear.participant][tear.slot];
         }
-        let iterated = self.iterate(&mut step);
+        let participants = step.participants.iter_mut();
+        self.recorders
+            .extend(participants.map(Participant::take_recorder));
+        let recorded = self.recorders.iter().any(Option::is_some);
+        let mut iterated = self.iterate(&mut step);
+        let participants = step.participants.iter_mut();
+        for (participant, recorder) in participants.zip(self.recorders.drain(..)) {
+            participant.put_recorder(recorder);
+        }
+        // A step that failed or that a participant ended is not repeated: the run stops there.
+        if recorded && matches!(iterated, Ok(Progress::Reached)) {
+            iterated = self.repeat_converged(&mut step);
+        }
         let freed = self.free(step.participants);
         let progress = iterated?;
         freed?;
@@ -301,6 +340,30 @@ impl ImplicitCoupling {
                 step.to, self.settings.max_iterations
             ),
         ))
+    }
+
+    /// Takes the converged step once more, from the participants' states at its start and the
+    /// converged iterate, for the recorders given back to them. The values must be those of
+    /// the last iteration, bit for bit: otherwise the recorders would hear a run the
+    /// co-simulation did not take.
+    fn repeat_converged(&mut self, step: &mut Step<'_>) -> Result<Progress> {
+        self.step.copy_from(&self.y);
+        self.restore(step)?;
+        let progress = self.evaluate(step)?;
+        if progress == Progress::Reached && self.y != self.step {
+            let change = (&self.y - &self.step).amax();
+            return Err(Error::simulation(
+                step.from,
+                format!(
+                    "implicit coupling: repeating the converged macro step to t = {} from the \
+                     saved states changed the values exchanged by up to {change:.3e}: a \
+                     component does not come back to its saved FMU state exactly, so the \
+                     run cannot be recorded",
+                    step.to
+                ),
+            ));
+        }
+        Ok(progress)
     }
 
     /// Puts every participant back at the start of the step.

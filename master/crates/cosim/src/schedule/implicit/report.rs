@@ -18,7 +18,8 @@ pub struct ImplicitReport {
     pub iterations: usize,
     /// The most Newton iterations one macro step took.
     pub most_iterations: usize,
-    /// Repetitions of macro steps over all (Newton's and the differences').
+    /// Repetitions of macro steps over all (Newton's and the differences', and in a recorded
+    /// run, a gradient's, the one per macro step that the recorders hear).
     pub evaluations: usize,
     /// Jacobians made (step derivatives or differences; Broyden's updates not counted).
     pub jacobians: usize,
