@@ -1,20 +1,40 @@
-//! The sweep's progress bar: runs done and failed, and the time left, on standard error when it
-//! is a terminal.
+//! The sweep's progress: a bar of runs done and failed and the time left, on standard error
+//! when it is a terminal, and the same counts told to a caller's listener (the Python
+//! package's progress callback).
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use indicatif::{ProgressBar, ProgressStyle};
+
+/// How far a sweep got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunsDone {
+    /// Runs finished, failed ones included.
+    pub done: usize,
+    /// Runs that failed.
+    pub failed: usize,
+    /// Runs in the sweep.
+    pub total: usize,
+}
+
+/// Told of every finished run, from the thread that ran it.
+pub type RunsListener = Arc<dyn Fn(RunsDone) + Send + Sync>;
 
 /// Progress over the runs of a sweep, updated from any thread.
 pub struct SweepProgress {
     bar: ProgressBar,
+    done: AtomicUsize,
     failed: AtomicUsize,
+    total: usize,
+    listener: Option<RunsListener>,
 }
 
 impl SweepProgress {
-    /// A bar over `runs` runs, drawn when `show` and standard error is a terminal.
-    pub fn new(runs: usize, show: bool) -> Self {
+    /// A bar over `runs` runs, drawn when `show` and standard error is a terminal, telling
+    /// `listener` of every run finished.
+    pub fn new(runs: usize, show: bool, listener: Option<RunsListener>) -> Self {
         let bar = if show && std::io::stderr().is_terminal() {
             ProgressBar::new(runs as u64)
         } else {
@@ -27,17 +47,32 @@ impl SweepProgress {
         bar.set_message("0 failed");
         SweepProgress {
             bar,
+            done: AtomicUsize::new(0),
             failed: AtomicUsize::new(0),
+            total: runs,
+            listener,
         }
     }
 
     /// Counts a finished run.
     pub fn finished(&self, ok: bool) {
-        if !ok {
-            let failed = self.failed.fetch_add(1, Ordering::Relaxed) + 1;
-            self.bar.set_message(format!("{failed} failed"));
-        }
+        let failed = match ok {
+            true => self.failed.load(Ordering::Relaxed),
+            false => {
+                let failed = self.failed.fetch_add(1, Ordering::Relaxed) + 1;
+                self.bar.set_message(format!("{failed} failed"));
+                failed
+            }
+        };
         self.bar.inc(1);
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Some(listener) = &self.listener {
+            listener(RunsDone {
+                done,
+                failed,
+                total: self.total,
+            });
+        }
     }
 
     /// Clears the bar.
