@@ -1,0 +1,101 @@
+"""Ctrl-C during a call stops it cleanly: the runs end after the macro step in progress and
+the call raises KeyboardInterrupt with what it had (the rows so far, a sweep's table with the
+runs not started marked "not run"); the next call runs to its end. The signal comes from a
+timer thread while the main thread is inside the call, as Ctrl-C comes from a terminal or a
+notebook's interrupt button. Each step of the faulty FMU sleeps, so the calls would take
+seconds."""
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+import tandem
+from conftest import faulty_system
+
+STEP_SLEEP = 0.05  # seconds per step
+SIGNAL_AFTER = 0.3  # seconds
+
+
+def interrupted(call):
+    """The KeyboardInterrupt ``call()`` raises when SIGINT comes after ``SIGNAL_AFTER``, and
+    how long the call took."""
+    timer = threading.Timer(SIGNAL_AFTER, os.kill, (os.getpid(), signal.SIGINT))
+    began = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt) as raised:
+            call()
+    finally:
+        timer.cancel()
+    return raised.value, time.perf_counter() - began
+
+
+def assert_rows_so_far(rows, steps, step):
+    """``rows`` are the first rows of a run of ``steps`` steps of ``step``: some, not all."""
+    assert rows is not None and rows.dtype.names[0] == "time"
+    assert 2 <= len(rows) < steps // 2, f"{len(rows)} rows of {steps + 1}"
+    assert list(rows["time"]) == pytest.approx([k * step for k in range(len(rows))])
+
+
+def test_a_simulation_stops_with_its_rows_so_far(faulty_fmu):
+    options = dict(stop_time=5.0, step_size=0.1, start_values={"delay": STEP_SLEEP})
+    error, took = interrupted(lambda: tandem.simulate(faulty_fmu, **options))
+    assert took < 1.0, f"the simulation went on for {took:.2f} s"
+    assert_rows_so_far(error.result, 50, 0.1)
+    # The stop request is withdrawn: the next simulation runs to its end.
+    assert len(tandem.simulate(faulty_fmu, stop_time=0.3, step_size=0.1)) == 4
+
+
+def test_a_run_stops_with_its_rows_so_far(tmp_path, faulty_fmu):
+    system = faulty_system(tmp_path, faulty_fmu, 5.0, 0.1, delay=STEP_SLEEP)
+    error, took = interrupted(lambda: tandem.run(system))
+    assert took < 1.0, f"the run went on for {took:.2f} s"
+    assert_rows_so_far(error.result, 50, 0.1)
+    assert error.result.dtype.names == ("time", "f.y")
+    rows, summary = tandem.run(system, stop_time=0.2)
+    assert len(rows) == 3 and summary["final_time"] == 0.2
+
+
+def test_a_sweep_stops_with_its_table(tmp_path, faulty_fmu):
+    system = faulty_system(tmp_path, faulty_fmu, 0.5, 0.1, delay=STEP_SLEEP)
+    counts = []
+    error, took = interrupted(
+        lambda: tandem.sweep(
+            system,
+            grid="f.fail_at=10:20:20",
+            metric="final:f.y",
+            threads=1,
+            progress=lambda *done: counts.append(done),
+        )
+    )
+    assert took < 1.0, f"the sweep went on for {took:.2f} s"
+    table = error.result
+    assert len(table["run"]) == 20
+    status = list(table["status"])
+    messages = list(table["message"])
+    finished = status.count("ok")
+    # Runs of 0.25 s each, one at a time: one finished before the signal, one interrupted,
+    # the others never started.
+    assert 1 <= finished <= 2 and status[:finished] == ["ok"] * finished
+    assert "interrupted by SIGINT" in messages[finished]
+    assert all(m.startswith("not run: ") for m in messages[finished + 1:])
+    assert list(table["final:f.y"][:finished]) == pytest.approx([0.5] * finished)
+    # The callback hears of the runs until Ctrl-C, not after.
+    assert all(done <= finished and failed == 0 for done, _, failed in counts)
+
+
+def test_an_exception_of_the_progress_callback_stops_the_sweep_as_ctrl_c_does(
+    tmp_path, faulty_fmu
+):
+    system = faulty_system(tmp_path, faulty_fmu, 0.2, 0.1, delay=STEP_SLEEP)
+
+    def progress(done, total, failed):
+        raise ValueError(f"enough after {done} of {total}")
+
+    with pytest.raises(ValueError, match=r"enough after \d+ of 30") as raised:
+        tandem.sweep(system, grid="f.fail_at=10:20:30", threads=1, progress=progress)
+    status = list(raised.value.result["status"])
+    assert status.count("ok") <= 2 and len(status) == 30
