@@ -122,14 +122,23 @@ pub fn identify<'py>(
         },
         tell,
     )?;
-    let (fitted, written) = watched.value.map_err(|e| failed(py, &e))?;
-    let result = fit_dict(py, &fitted)?;
-    match (watched.raised, written) {
-        (Some(raised), _) => Err(with_result(py, raised, Some(result.into_any()))),
-        (None, Some(Err(error))) => {
-            Err(with_result(py, failed(py, &error), Some(result.into_any())))
+    let (fitted, written) = match (watched.value, watched.raised) {
+        (Ok(done), None) => done,
+        (Ok((fitted, _)), Some(raised)) => {
+            return Err(with_result(
+                py,
+                raised,
+                Some(fit_dict(py, &fitted)?.into_any()),
+            ))
         }
-        (None, _) => Ok(result),
+        // Stopped before the first evaluation ended: there is no point to return.
+        (Err(_), Some(raised)) => return Err(raised),
+        (Err(error), None) => return Err(failed(py, &error)),
+    };
+    let result = fit_dict(py, &fitted)?;
+    match written {
+        Some(Err(error)) => Err(with_result(py, failed(py, &error), Some(result.into_any()))),
+        _ => Ok(result),
     }
 }
 

@@ -124,12 +124,14 @@ pub fn sweep_system<'py>(
         },
         tell,
     )?;
-    let (table, written) = match watched.value {
-        Ok(done) => done,
-        Err(error) => return Err(failed(py, &error)),
+    let ((table, written), raised) = match (watched.value, watched.raised) {
+        (Ok(done), raised) => (done, raised),
+        // Stopped before the runs: the exception tells why.
+        (Err(_), Some(raised)) => return Err(raised),
+        (Err(error), None) => return Err(failed(py, &error)),
     };
     let columns = table_columns(py, &table)?.into_any();
-    match (watched.raised, written) {
+    match (raised, written) {
         (Some(raised), _) => Err(with_result(py, raised, Some(columns))),
         (None, Some(error)) => Err(with_result(py, failed(py, &error), Some(columns))),
         (None, None) => Ok(columns.cast_into()?),

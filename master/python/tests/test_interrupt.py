@@ -1,7 +1,7 @@
 """Ctrl-C during a call stops it cleanly: the runs end after the macro step in progress and
 the call raises KeyboardInterrupt with what it had (the rows so far, a sweep's table with the
 runs not started marked "not run"); the next call runs to its end. The signal comes from a
-timer thread while the main thread is inside the call, as Ctrl-C comes from a terminal or a
+thread of the test while the main thread is inside the call, as Ctrl-C comes from a terminal or a
 notebook's interrupt button. Each step of the faulty FMU sleeps, so the calls would take
 seconds."""
 
@@ -13,23 +13,34 @@ import time
 import pytest
 
 import tandem
-from conftest import faulty_system
+from conftest import SYSTEMS, faulty_system
 
 STEP_SLEEP = 0.05  # seconds per step
 SIGNAL_AFTER = 0.3  # seconds
 
 
-def interrupted(call):
-    """The KeyboardInterrupt ``call()`` raises when SIGINT comes after ``SIGNAL_AFTER``, and
-    how long the call took."""
-    timer = threading.Timer(SIGNAL_AFTER, os.kill, (os.getpid(), signal.SIGINT))
+def interrupted(call, ready=lambda: True):
+    """The KeyboardInterrupt ``call()`` raises when SIGINT comes ``SIGNAL_AFTER`` after it
+    began (or later, once ``ready()``), and how long the call took."""
+    finished = threading.Event()
+
+    def send():
+        if finished.wait(SIGNAL_AFTER):
+            return
+        while not ready():
+            if finished.wait(0.01):
+                return
+        os.kill(os.getpid(), signal.SIGINT)
+
+    sender = threading.Thread(target=send)
     began = time.perf_counter()
-    timer.start()
+    sender.start()
     try:
         with pytest.raises(KeyboardInterrupt) as raised:
             call()
     finally:
-        timer.cancel()
+        finished.set()
+        sender.join()
     return raised.value, time.perf_counter() - began
 
 
@@ -99,3 +110,33 @@ def test_an_exception_of_the_progress_callback_stops_the_sweep_as_ctrl_c_does(
         tandem.sweep(system, grid="f.fail_at=10:20:30", threads=1, progress=progress)
     status = list(raised.value.result["status"])
     assert status.count("ok") <= 2 and len(status) == 30
+
+
+def test_an_identification_stops_with_its_best_point(tmp_path, test_fmus):
+    system = SYSTEMS / "double-oscillator-jacobi.toml"
+    # Four seconds of the double oscillator: each evaluation takes a good fraction of a
+    # second, the whole fit several.
+    rows, _ = tandem.run(system, stop_time=4.0, fmu_dir=test_fmus)
+    data = tmp_path / "measured.csv"
+    lines = [f"{float(t)!r},{float(x)!r}" for t, x in zip(rows["time"], rows["mass2.position"])]
+    data.write_text("time,mass2.position\n" + "\n".join(lines) + "\n")
+    started = tmp_path / "system.toml"
+    started.write_text(system.read_text().replace("k = 100.0, c = 0.0", "k = 70.0, c = 0.0"))
+    heard = []
+    output = tmp_path / "fitted.toml"
+
+    def fit():
+        tandem.identify(
+            started, parameters="spring.k=10:1000", data=data, fmu_dir=test_fmus,
+            stop_time=4.0, output=output, progress=lambda *i: heard.append(i),
+        )
+
+    # Once the first iteration is reported: the fit then has a point to return.
+    error, _ = interrupted(fit, ready=lambda: len(heard) >= 1)
+    result = error.result
+    assert result["stopped"] == "interrupted by SIGINT"
+    assert result["cost"] <= result["start_cost"]
+    assert 1 <= len(result["iterations"]["cost"]) < 7
+    # The best point so far is written, as the command writes it.
+    [line] = [line for line in output.read_text().splitlines() if line.startswith('"spring.k"')]
+    assert float(line.split(" = ")[1].split()[0]) == result["fitted"]["spring.k"]

@@ -80,3 +80,32 @@ impl SweepProgress {
         self.bar.finish_and_clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    #[test]
+    fn the_listener_hears_every_run_with_the_counts_so_far() {
+        let heard: Arc<Mutex<Vec<RunsDone>>> = Arc::default();
+        let listener: RunsListener = {
+            let heard = heard.clone();
+            Arc::new(move |done| heard.lock().unwrap().push(done))
+        };
+        let progress = SweepProgress::new(3, false, Some(listener));
+        for ok in [true, false, true] {
+            progress.finished(ok);
+        }
+        progress.finish();
+        let counts = |done, failed| RunsDone {
+            done,
+            failed,
+            total: 3,
+        };
+        assert_eq!(
+            *heard.lock().unwrap(),
+            [counts(1, 0), counts(2, 1), counts(3, 1)]
+        );
+    }
+}
