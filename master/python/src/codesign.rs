@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyComplex, PyDict};
 
 use crate::columns::Columns;
-use crate::error::failed;
+use crate::error::{failed, with_result};
 use crate::watch::{signals_only, watched};
 use tandem::cli::codesign::{in_problem, open};
 use tandem::codesign::fmu_plant::FmuPlant;
@@ -79,11 +79,16 @@ pub fn codesign<'py>(
         },
         signals_only,
     )?;
-    if let Some(raised) = watched.raised {
-        return Err(raised);
+    // The co-design library does not look at the stop request: Ctrl-C is raised when the
+    // call ends, with what it computed.
+    match (watched.value, watched.raised) {
+        (Ok(done), None) => result(py, &done),
+        (Ok(done), Some(raised)) => {
+            Err(with_result(py, raised, Some(result(py, &done)?.into_any())))
+        }
+        (Err(_), Some(raised)) => Err(raised),
+        (Err(error), None) => Err(failed(py, &error)),
     }
-    let done = watched.value.map_err(|e| failed(py, &e))?;
-    result(py, &done)
 }
 
 /// The dict of what was computed.

@@ -289,4 +289,6 @@ def codesign(
     ``history``, a dict of columns ``f``, the design parameters and ``df/d<parameter>`` per
     evaluation; else None). Nothing is written. The GIL is released while the FMU runs.
     Raises TandemError with the command's message when the problem cannot be read or solved.
+    Ctrl-C does not stop the computation early (the co-design library does not look at the
+    stop request): KeyboardInterrupt is raised when it ends, with the dict in ``result``.
     """

@@ -53,6 +53,7 @@ def test_the_fit_is_the_command_lines(cli, tmp_path, test_fmus, problem):
         system,
         parameters="spring.k=10:1000",
         data=data,
+        weights={"mass2.position": 2.5},
         stop_time=float(STOP),
         fmu_dir=test_fmus,
         output=tmp_path / "ours.toml",
@@ -61,7 +62,7 @@ def test_the_fit_is_the_command_lines(cli, tmp_path, test_fmus, problem):
     )
     stdout, _ = cli(
         "identify", system, "--parameters", "spring.k=10:1000", "--data", data,
-        "--stop-time", STOP, "--fmu-dir", test_fmus,
+        "--weights", "mass2.position=2.5", "--stop-time", STOP, "--fmu-dir", test_fmus,
         "--output", tmp_path / "theirs.toml", "--plot", tmp_path / "theirs.svg",
     )
     iterations, (start_cost, cost, evaluations, stopped), table = printed_fit(stdout)

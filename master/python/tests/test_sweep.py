@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tandem
-from conftest import SYSTEMS, faulty_system
+from conftest import SYSTEMS, faulty_system, read_result
 
 SYSTEM = SYSTEMS / "double-oscillator-jacobi.toml"
 GRIDS = ["mass1.k=5:15:3", "spring.k=log:10:1000:2"]
@@ -90,6 +90,26 @@ def test_samples_are_the_command_lines(cli, tmp_path, test_fmus):
     )
     assert_columns_hold(table, theirs)
     assert len(set(table["spring.k"])) == 5
+
+
+def test_sets_from_a_file_are_the_command_lines_and_results_are_kept(
+    cli, tmp_path, test_fmus
+):
+    sets = tmp_path / "sets.csv"
+    sets.write_text("mass1.k,spring.k\n5,80\n12.5,120\n")
+    kept = tmp_path / "kept"
+    table = tandem.sweep(
+        SYSTEM, sets=sets, metric="mean:spring.f_a", stop_time=0.01, fmu_dir=test_fmus,
+        keep_results=kept,
+    )
+    theirs = tmp_path / "theirs.csv"
+    cli("sweep", SYSTEM, "--sets", sets, "--metric", "mean:spring.f_a", "--stop-time", "0.01",
+        "--fmu-dir", test_fmus, "--output", theirs)
+    assert_columns_hold(table, theirs)
+    assert sorted(path.name for path in kept.iterdir()) == ["run_0.csv", "run_1.csv"]
+    rows, _ = tandem.run(SYSTEM, stop_time=0.01, fmu_dir=test_fmus)
+    kept_rows = read_result(kept / "run_0.csv")
+    assert kept_rows.dtype.names == rows.dtype.names and len(kept_rows) == len(rows)
 
 
 def test_a_failed_run_is_a_row_with_the_command_lines_message(cli, tmp_path, faulty_fmu):
