@@ -57,6 +57,7 @@ def test_a_grids_table_is_the_command_lines(cli, tmp_path, test_fmus):
         fmu_dir=test_fmus,
         threads=2,
         output=ours,
+        plot=tmp_path / "ours.svg",
         progress=lambda *done: counts.append(done),
     )
     theirs = tmp_path / "theirs.csv"
@@ -64,8 +65,15 @@ def test_a_grids_table_is_the_command_lines(cli, tmp_path, test_fmus):
         "sweep", SYSTEM, *("--grid", GRIDS[0], "--grid", GRIDS[1]),
         *("--metric", METRICS[0], "--metric", METRICS[1]), "--gradient",
         "--stop-time", "0.01", "--fmu-dir", test_fmus, "--threads", "2", "--output", theirs,
+        "--plot", tmp_path / "theirs.svg",
     )
     assert read_table(ours) == read_table(theirs)
+    # The plots (a file per parameter) are the command's, byte for byte.
+    plots = sorted(path.name for path in tmp_path.glob("ours*.svg"))
+    assert len(plots) == 2
+    for name in plots:
+        drawn = (tmp_path / name).read_bytes()
+        assert drawn == (tmp_path / name.replace("ours", "theirs")).read_bytes(), name
     assert_columns_hold(table, theirs)
     assert list(table)[:3] == ["run", "mass1.k", "spring.k"]
     assert list(table)[-4:] == ["cost", "dJ/dmass1.k", "dJ/dspring.k", "dJ/dmass2.m"]
