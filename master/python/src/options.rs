@@ -12,7 +12,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyTuple};
 use fmi_host::float_text::format_float;
 use fmi_host::model_description::InterfaceType;
 use tandem::cli::run::Switch;
-use tandem_cosim::coupling::Threads;
+use tandem_cosim::coupling::{InterfaceJacobian, Threads};
 use tandem_ode::solver::Method;
 
 /// The interface `fmi_type` names: FMPy's `CoSimulation`, `ModelExchange` (and
@@ -50,6 +50,17 @@ pub fn threads(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Threads>> 
             let text = value.str()?.to_string();
             text.parse::<Threads>()
                 .map_err(|problem| PyValueError::new_err(format!("threads {text}: {problem}")))
+        })
+        .transpose()
+}
+
+/// The Jacobian of the implicit coupling `implicit` names (`auto`, `directional-derivatives`,
+/// `differences`, `broyden`), read as the command line's `--implicit`.
+pub fn implicit(implicit: Option<&str>) -> PyResult<Option<InterfaceJacobian>> {
+    implicit
+        .map(|text| {
+            text.parse::<InterfaceJacobian>()
+                .map_err(|problem| PyValueError::new_err(format!("implicit {problem}")))
         })
         .transpose()
 }

@@ -20,7 +20,16 @@ use tandem_simulate::run::{run_keeping_rows, RunOptions, RunSummary};
 /// array: `time`, then the recorded variables and the energy columns, named as `tandem run`'s
 /// result file names them) and a summary of the run.
 #[pyfunction]
-#[pyo3(signature = (system_file, stop_time=None, step_size=None, fmu_dir=None, threads=None, energy_correction=None))]
+#[pyo3(signature = (
+    system_file,
+    stop_time=None,
+    step_size=None,
+    fmu_dir=None,
+    threads=None,
+    energy_correction=None,
+    implicit=None,
+))]
+#[allow(clippy::too_many_arguments)] // `tandem run`'s options, each optional.
 pub fn run<'py>(
     py: Python<'py>,
     system_file: PathBuf,
@@ -29,6 +38,7 @@ pub fn run<'py>(
     fmu_dir: Option<PathBuf>,
     threads: Option<&Bound<'py, PyAny>>,
     energy_correction: Option<bool>,
+    implicit: Option<&str>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
     let options = RunOptions {
         stop_time,
@@ -36,6 +46,7 @@ pub fn run<'py>(
         fmu_dir,
         threads: options::threads(threads)?,
         correction: energy_correction,
+        implicit: options::implicit(implicit)?,
         keep_trace: true,
         without_result_file: true,
         sections: tandem_gradient::setup::COMMAND_SECTIONS,
@@ -81,6 +92,10 @@ fn summary_dict<'py>(py: Python<'py>, summary: &RunSummary) -> PyResult<Bound<'p
     dict.set_item(
         "algebraic_loops",
         summary.loops.as_ref().map(|loops| loops.to_string()),
+    )?;
+    dict.set_item(
+        "implicit",
+        summary.implicit.as_ref().map(|report| report.to_string()),
     )?;
     let energy = summary
         .energy

@@ -43,6 +43,7 @@ use tandem::sweep::table::{RunRow, SweepTable};
     step_size=None,
     fmu_dir=None,
     energy_correction=None,
+    implicit=None,
     progress=None,
 ))]
 #[allow(clippy::too_many_arguments)] // `tandem sweep`'s options, each optional.
@@ -66,6 +67,7 @@ pub fn sweep_system<'py>(
     step_size: Option<f64>,
     fmu_dir: Option<PathBuf>,
     energy_correction: Option<bool>,
+    implicit: Option<&str>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let args = SweepArgs {
@@ -89,7 +91,7 @@ pub fn sweep_system<'py>(
             fmu_dir,
             log_level: LogLevel::default(),
             energy_correction: options::switch(energy_correction),
-            implicit: None,
+            implicit: options::implicit(implicit)?,
         },
     };
     let latest: Arc<Mutex<Option<RunsDone>>> = Arc::default();

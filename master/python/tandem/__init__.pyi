@@ -9,6 +9,7 @@ import numpy.typing as npt
 _Path = Union[str, "PathLike[str]"]
 _StartValue = Union[bool, int, float, str, Sequence[Any], npt.ArrayLike]
 _Texts = Union[str, Sequence[str]]
+_Jacobian = Literal["auto", "directional-derivatives", "differences", "broyden"]
 
 class TandemError(RuntimeError):
     """A simulation, run or gradient that failed.
@@ -141,6 +142,7 @@ def run(
     fmu_dir: Optional[_Path] = None,
     threads: Union[int, Literal["auto"], None] = None,
     energy_correction: Optional[bool] = None,
+    implicit: Optional[_Jacobian] = None,
 ) -> Tuple[np.ndarray, Dict[str, Any]]:
     """Runs a system of FMUs (a TOML system file, ``.ssp`` or ``.ssd``) as ``tandem run`` does.
 
@@ -149,11 +151,13 @@ def run(
     ``system``, ``schedule``, ``extrapolation``, ``final_time``, ``macro_steps``,
     ``fmu_calls``, ``rows``, ``wall_time`` (s), ``terminated_by`` (None, or the component
     that ended the run and the time), ``integrations`` and ``activations`` (a line per Model
-    Exchange or Scheduled Execution component), ``algebraic_loops`` (None or a line) and
+    Exchange or Scheduled Execution component), ``algebraic_loops`` and ``implicit`` (None or
+    the line ``tandem run`` prints of the loops solved and of the implicit coupling) and
     ``energy`` (None without energy monitoring, else ``initial_energy``, ``final_energy``,
     ``corrected``, ``bonds``, ``warnings`` and the ``report`` as ``tandem run`` prints it).
 
-    The arguments replace the system file's values, as the command line's options do. The
+    The arguments replace the system file's values, as the command line's options do
+    (``implicit`` couples implicitly with that Jacobian, as ``--implicit``). The
     GIL is released while the FMUs run. Raises TandemError when the system cannot be loaded
     or the run fails; a run that fails keeps its rows up to the failure in the error's
     ``result``, as the command's result file keeps them. Ctrl-C raises KeyboardInterrupt
@@ -242,6 +246,7 @@ def sweep(
     step_size: Optional[float] = None,
     fmu_dir: Optional[_Path] = None,
     energy_correction: Optional[bool] = None,
+    implicit: Optional[_Jacobian] = None,
     progress: Optional[Callable[[int, int, int], Any]] = None,
 ) -> Dict[str, np.ndarray]:
     """Runs a system once per parameter set, as ``tandem sweep`` does, and returns the table.
@@ -262,7 +267,8 @@ def sweep(
 
     ``output`` (one path or several, ``.csv`` or ``.parquet``) and ``plot`` are written only
     when given, as the command writes them. ``threads`` is how many runs go at once (default
-    one per core). ``progress(done, total, failed)`` is called on the calling thread as runs
+    one per core); ``stop_time``, ``step_size``, ``fmu_dir``, ``energy_correction`` and
+    ``implicit`` change every run as they change ``run``'s. ``progress(done, total, failed)`` is called on the calling thread as runs
     finish (at most every 50 ms, and once at the end). The GIL is released while the FMUs run.
     Raises TandemError when the arguments, the system or a parameter are wrong, before any
     run; Ctrl-C raises KeyboardInterrupt with the table in ``result``.

@@ -100,7 +100,7 @@ def test_samples_are_the_command_lines(cli, tmp_path, test_fmus):
     assert len(set(table["spring.k"])) == 5
 
 
-def test_sets_from_a_file_are_the_command_lines_and_results_are_kept(
+def test_sets_from_a_file_coupled_implicitly_are_the_command_lines_and_results_are_kept(
     cli, tmp_path, test_fmus
 ):
     sets = tmp_path / "sets.csv"
@@ -108,11 +108,11 @@ def test_sets_from_a_file_are_the_command_lines_and_results_are_kept(
     kept = tmp_path / "kept"
     table = tandem.sweep(
         SYSTEM, sets=sets, metric="mean:spring.f_a", stop_time=0.01, fmu_dir=test_fmus,
-        keep_results=kept,
+        keep_results=kept, implicit="differences",
     )
     theirs = tmp_path / "theirs.csv"
     cli("sweep", SYSTEM, "--sets", sets, "--metric", "mean:spring.f_a", "--stop-time", "0.01",
-        "--fmu-dir", test_fmus, "--output", theirs)
+        "--fmu-dir", test_fmus, "--output", theirs, "--implicit", "differences")
     assert_columns_hold(table, theirs)
     assert sorted(path.name for path in kept.iterdir()) == ["run_0.csv", "run_1.csv"]
     rows, _ = tandem.run(SYSTEM, stop_time=0.01, fmu_dir=test_fmus)
