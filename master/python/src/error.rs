@@ -1,6 +1,6 @@
 //! `tandem.TandemError`: every failure of the library crates, with the message the command
-//! line prints for the same input (after its `error: `), and the rows a failed simulation
-//! computed before it failed.
+//! line prints for the same input (after its `error: `), and what a failed call computed
+//! before it failed (a run's rows, a sweep's table).
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyRuntimeError;
@@ -20,7 +20,12 @@ pub fn tandem_error(
     error: &dyn std::error::Error,
     result: Option<Bound<'_, PyAny>>,
 ) -> PyErr {
-    let raised = TandemError::new_err(error.to_string());
+    with_result(py, TandemError::new_err(error.to_string()), result)
+}
+
+/// `raised` with the attribute `result` set to `result` (None when there is none): what a run
+/// had computed when it failed or was stopped (a `KeyboardInterrupt` from Ctrl-C, too).
+pub fn with_result(py: Python<'_>, raised: PyErr, result: Option<Bound<'_, PyAny>>) -> PyErr {
     let attached = raised
         .value(py)
         .setattr("result", result.unwrap_or_else(|| py.None().into_bound(py)));

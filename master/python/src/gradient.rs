@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyString};
 
-use crate::error::failed;
+use crate::error::{failed, with_result};
 use crate::options;
+use crate::watch::{signals_only, watched};
 use fmi_host::instance::LogSettings;
 use tandem_cosim::system::LoadOptions;
 use tandem_cosim::Error;
@@ -48,43 +49,52 @@ pub fn gradient<'py>(
     checkpoint_interval: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = options::threads(threads)?;
-    let computed = py.detach(|| {
-        let overrides = Overrides {
-            system: &system_file,
-            data,
-            weights: weights.unwrap_or_default().into_iter().collect(),
-            checkpoint_interval,
-            load: LoadOptions {
-                stop_time,
-                step_size: None,
-                fmu_dir: fmu_dir.as_deref(),
-                threads,
-                sections: COMMAND_SECTIONS,
-            },
-            correction: energy_correction,
-            log: LogSettings::default(),
-        };
-        let (parameters, option, defaults) =
-            GradientSection::of(&system_file)?.choose(parameters.unwrap_or_default());
-        if !experiments::read(&system_file)?.is_empty() {
-            return Err(Error::input_file(
-                system_file.clone(),
-                "has [[experiments]]: tandem.gradient evaluates one experiment; `tandem \
+    let computed = watched(
+        py,
+        || {
+            let overrides = Overrides {
+                system: &system_file,
+                data,
+                weights: weights.unwrap_or_default().into_iter().collect(),
+                checkpoint_interval,
+                load: LoadOptions {
+                    stop_time,
+                    step_size: None,
+                    fmu_dir: fmu_dir.as_deref(),
+                    threads,
+                    implicit: None,
+                    adaptive: None,
+                    sections: COMMAND_SECTIONS,
+                },
+                correction: energy_correction,
+                log: LogSettings::default(),
+            };
+            let (parameters, option, defaults) =
+                GradientSection::of(&system_file)?.choose(parameters.unwrap_or_default());
+            if !experiments::read(&system_file)?.is_empty() {
+                return Err(Error::input_file(
+                    system_file.clone(),
+                    "has [[experiments]]: tandem.gradient evaluates one experiment; `tandem \
                  gradient` sums them",
-            ));
-        }
-        let setup = Setup::new(&overrides, &defaults, &parameters, cost.as_deref(), option);
-        let mut problem = setup.problem()?;
-        let values = problem.start_values();
-        let evaluation = problem.gradient(&values)?;
-        let names: Vec<String> = problem
-            .parameters()
-            .iter()
-            .map(|p| p.name.clone())
-            .collect();
-        Ok((names, values, evaluation))
-    });
-    let (names, values, evaluation) = computed.map_err(|e| failed(py, &e))?;
+                ));
+            }
+            let setup = Setup::new(&overrides, &defaults, &parameters, cost.as_deref(), option);
+            let mut problem = setup.problem()?;
+            let values = problem.start_values();
+            let evaluation = problem.gradient(&values)?;
+            let names: Vec<String> = problem
+                .parameters()
+                .iter()
+                .map(|p| p.name.clone())
+                .collect();
+            Ok((names, values, evaluation))
+        },
+        signals_only,
+    )?;
+    if let Some(raised) = computed.raised {
+        return Err(with_result(py, raised, None));
+    }
+    let (names, values, evaluation) = computed.value.map_err(|e| failed(py, &e))?;
     let by_name = |entries: Vec<Bound<'py, PyAny>>| -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
         for (name, entry) in names.iter().zip(entries) {
@@ -112,7 +122,7 @@ pub fn gradient<'py>(
 }
 
 /// `adjoint`, or `finite differences: <why not the adjoint>`.
-fn method_text(method: &Method) -> String {
+pub fn method_text(method: &Method) -> String {
     match method {
         Method::FiniteDifferences { reason } => format!("{}: {reason}", method.label()),
         method => method.label().to_string(),

@@ -1,6 +1,7 @@
 //! `tandem.run`: a system of FMUs run as `tandem run` runs it (the same system file, overrides
 //! and library call), its rows returned as a structured array with a summary of the work
-//! instead of a result file and a summary line.
+//! instead of a result file and a summary line; a run that fails or is stopped by Ctrl-C
+//! raises with its rows so far.
 
 use std::path::PathBuf;
 
@@ -8,16 +9,28 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::arrays::structured_array;
-use crate::error::failed;
+use crate::error::{tandem_error, with_result};
 use crate::options;
+use crate::watch::{signals_only, watched};
 use tandem_cosim::energy::EnergyReport;
-use tandem_simulate::run::{run as run_system, RunOptions, RunSummary};
+use tandem_simulate::progress::NoProgress;
+use tandem_simulate::run::{run_keeping_rows, RunOptions, RunSummary};
 
 /// Runs the system `system_file` (TOML, `.ssp` or `.ssd`) and returns its rows (a structured
 /// array: `time`, then the recorded variables and the energy columns, named as `tandem run`'s
 /// result file names them) and a summary of the run.
 #[pyfunction]
-#[pyo3(signature = (system_file, stop_time=None, step_size=None, fmu_dir=None, threads=None, energy_correction=None))]
+#[pyo3(signature = (
+    system_file,
+    stop_time=None,
+    step_size=None,
+    fmu_dir=None,
+    threads=None,
+    energy_correction=None,
+    implicit=None,
+    adaptive=None,
+))]
+#[allow(clippy::too_many_arguments)] // `tandem run`'s options, each optional.
 pub fn run<'py>(
     py: Python<'py>,
     system_file: PathBuf,
@@ -26,6 +39,8 @@ pub fn run<'py>(
     fmu_dir: Option<PathBuf>,
     threads: Option<&Bound<'py, PyAny>>,
     energy_correction: Option<bool>,
+    implicit: Option<&str>,
+    adaptive: Option<f64>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
     let options = RunOptions {
         stop_time,
@@ -33,18 +48,26 @@ pub fn run<'py>(
         fmu_dir,
         threads: options::threads(threads)?,
         correction: energy_correction,
+        implicit: options::implicit(implicit)?,
+        adaptive,
         keep_trace: true,
         without_result_file: true,
         sections: tandem_gradient::setup::COMMAND_SECTIONS,
         ..RunOptions::default()
     };
-    let summary = py
-        .detach(|| run_system(&system_file, &options))
-        .map_err(|e| failed(py, &e))?;
-    let rows = match &summary.trace {
-        Some(trace) => structured_array(py, trace)?,
-        None => py.None().into_bound(py),
+    let mut rows = None;
+    let watched = watched(
+        py,
+        || run_keeping_rows(&system_file, &options, &mut NoProgress, &mut rows),
+        signals_only,
+    )?;
+    let rows = rows.map(|trace| structured_array(py, &trace)).transpose()?;
+    let summary = match (watched.raised, watched.value) {
+        (Some(raised), _) => return Err(with_result(py, raised, rows)),
+        (None, Err(error)) => return Err(tandem_error(py, &error, rows)),
+        (None, Ok(summary)) => summary,
     };
+    let rows = rows.unwrap_or_else(|| py.None().into_bound(py));
     Ok((rows, summary_dict(py, &summary)?))
 }
 
@@ -72,6 +95,14 @@ fn summary_dict<'py>(py: Python<'py>, summary: &RunSummary) -> PyResult<Bound<'p
     dict.set_item(
         "algebraic_loops",
         summary.loops.as_ref().map(|loops| loops.to_string()),
+    )?;
+    dict.set_item(
+        "implicit",
+        summary.implicit.as_ref().map(|report| report.to_string()),
+    )?;
+    dict.set_item(
+        "adaptive_steps",
+        summary.steps.as_ref().map(|report| report.to_string()),
     )?;
     let energy = summary
         .energy

@@ -1,6 +1,7 @@
 //! `tandem.simulate`: one FMU simulated as `tandem simulate` does it (the same defaults and
 //! checks, through the same library call), its recorded rows returned as a structured array
-//! instead of a result file, also with the error of a run that fails.
+//! instead of a result file, also with the error of a run that fails or the
+//! `KeyboardInterrupt` of one stopped by Ctrl-C.
 
 use std::path::PathBuf;
 
@@ -8,8 +9,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::arrays::{structured_array, time_table};
-use crate::error::tandem_error;
+use crate::error::{tandem_error, with_result};
 use crate::options;
+use crate::watch::{signals_only, watched};
 use fmi_host::import::Fmu;
 use tandem_simulate::progress::NoProgress;
 use tandem_simulate::simulate::{
@@ -67,20 +69,25 @@ pub fn simulate<'py>(
         trace: Some(TraceRequest::default()),
         ..SimulationOptions::default()
     };
-    let simulated = py.detach(|| {
-        let fmu = Fmu::open(&filename)?;
-        fmu.check_valid()?;
-        Ok::<_, tandem_cosim::Error>(simulate_watched(&fmu, &options, &mut NoProgress))
-    });
-    let Simulated { outcome, trace } = match simulated {
+    let watched = watched(
+        py,
+        || {
+            let fmu = Fmu::open(&filename)?;
+            fmu.check_valid()?;
+            Ok::<_, tandem_cosim::Error>(simulate_watched(&fmu, &options, &mut NoProgress))
+        },
+        signals_only,
+    )?;
+    let Simulated { outcome, trace } = match watched.value {
         Ok(simulated) => simulated,
         Err(error) => return Err(tandem_error(py, &error, None)),
     };
     let rows = trace
         .map(|trace| structured_array(py, &trace))
         .transpose()?;
-    match outcome {
-        Ok(_) => Ok(rows.unwrap_or_else(|| py.None().into_bound(py))),
-        Err(error) => Err(tandem_error(py, &error, rows)),
+    match (watched.raised, outcome) {
+        (Some(raised), _) => Err(with_result(py, raised, rows)),
+        (None, Ok(_)) => Ok(rows.unwrap_or_else(|| py.None().into_bound(py))),
+        (None, Err(error)) => Err(tandem_error(py, &error, rows)),
     }
 }

@@ -84,3 +84,18 @@ def test_fmus():
 @pytest.fixture(scope="session")
 def faulty_fmu():
     return environment("TANDEM_FAULTY_FMU")
+
+
+def faulty_system(directory, fmu, stop, step, **parameters):
+    """A system file in ``directory`` of the faulty FMU ``fmu`` alone as component ``f``, its
+    output ``f.y`` (the time) recorded, run to ``stop`` in steps of ``step`` with
+    ``parameters`` (``delay`` sleeps in every step, ``fail_at`` fails the steps from then)."""
+    values = ", ".join(f"{name} = {value!r}" for name, value in parameters.items())
+    path = Path(directory) / "faulty.toml"
+    path.write_text(
+        "connections = []\n\n"
+        f"[experiment]\nstop = {stop!r}\nstep = {step!r}\n\n"
+        f"[[component]]\nname = \"f\"\nfmu = '{fmu}'\nparameters = {{ {values} }}\n\n"
+        "[output]\nvariables = [\"f.y\"]\n"
+    )
+    return path

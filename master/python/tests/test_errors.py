@@ -97,3 +97,17 @@ def test_a_simulation_that_fails_part_way_keeps_its_rows(cli, tmp_path, faulty_f
     assert error.result.dtype.names == ("time", "y")
     assert len(error.result) == 6, "the rows at 0, 0.1, ..., 0.5"
     assert error.result.tobytes() == rows.tobytes()
+
+
+def test_a_run_that_fails_part_way_keeps_its_rows(cli, tmp_path, faulty_fmu):
+    from conftest import faulty_system, read_result
+
+    system = faulty_system(tmp_path, faulty_fmu, 1.0, 0.1, fail_at=0.5)
+    text, error = message(tandem.run, system)
+    output = tmp_path / "failed.csv"
+    _, stderr = cli("run", system, "--output-file", output, fails=True)
+    assert stderr.strip().splitlines()[-1] == f"error: {text}"
+    assert "at t = 0.5" in text and "fmi3DoStep returned Error" in text
+    assert error.result.dtype.names == ("time", "f.y")
+    assert len(error.result) == 6, "the rows at 0, 0.1, ..., 0.5"
+    assert error.result.tobytes() == read_result(output).tobytes()

@@ -48,3 +48,33 @@ def test_a_system_without_energy_monitoring_reports_none(test_fmus):
     )
     assert summary["energy"] is None
     assert summary["schedule"] == "Gauss-Seidel" and len(rows) == 11
+
+
+def test_an_implicit_coupling_is_the_command_lines(cli, tmp_path, test_fmus):
+    system = SYSTEMS / "double-oscillator-jacobi.toml"
+    rows, summary = tandem.run(system, fmu_dir=test_fmus, stop_time=0.01, implicit="differences")
+    theirs, stderr = cli.result(
+        "run", system, "--fmu-dir", test_fmus, "--stop-time", "0.01",
+        "--implicit", "differences", directory=tmp_path,
+    )
+    assert rows.tobytes() == theirs.tobytes()
+    assert summary["implicit"] and summary["implicit"] in stderr
+    explicit, plain = tandem.run(system, fmu_dir=test_fmus, stop_time=0.01)
+    assert plain["implicit"] is None and explicit.tobytes() != rows.tobytes()
+    with pytest.raises(ValueError, match="expected auto, directional-derivatives"):
+        tandem.run(system, implicit="newton")
+
+
+def test_adaptive_macro_steps_are_the_command_lines(cli, tmp_path, test_fmus):
+    system = SYSTEMS / "double-oscillator-jacobi.toml"
+    rows, summary = tandem.run(system, fmu_dir=test_fmus, stop_time=0.05, adaptive=1e-3)
+    theirs, stderr = cli.result(
+        "run", system, "--fmu-dir", test_fmus, "--stop-time", "0.05",
+        "--adaptive", "1e-3", directory=tmp_path,
+    )
+    assert rows.tobytes() == theirs.tobytes()
+    assert summary["adaptive_steps"] and summary["adaptive_steps"] in stderr
+    assert summary["adaptive_steps"].startswith(
+        f"adaptive macro steps: {summary['macro_steps']} accepted"
+    )
+    assert len(rows) == summary["macro_steps"] + 1

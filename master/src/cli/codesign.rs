@@ -45,13 +45,7 @@ pub struct CodesignArgs {
 
 /// Runs the analysis and the adjoint at the baseline design and prints them.
 pub fn run(args: &CodesignArgs) -> Result<ExitCode> {
-    let file = problem_file::read(&args.problem)?;
-    let fmu_path = match (&args.fmu_dir, file.fmu.file_name()) {
-        (Some(dir), Some(name)) => dir.join(name),
-        _ => file.fmu.clone(),
-    };
-    let fmu = Fmu::open(&fmu_path)?;
-    fmu.check_valid()?;
+    let (file, fmu) = open(&args.problem, args.fmu_dir.as_deref())?;
     let in_file = |source: CodesignError| in_problem(&args.problem, source);
     let mut plant = FmuPlant::new(&fmu, &file.plant).map_err(in_file)?;
     let d = file.start();
@@ -98,6 +92,19 @@ pub fn run(args: &CodesignArgs) -> Result<ExitCode> {
         report_optimum(&args.problem, &file, &optimum, &analysis, &best)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The problem file `problem` and its plant FMU, opened and checked (from `fmu_dir` by its
+/// file name, when given).
+pub fn open(problem: &Path, fmu_dir: Option<&Path>) -> Result<(CodesignFile, Fmu)> {
+    let file = problem_file::read(problem)?;
+    let fmu_path = match (fmu_dir, file.fmu.file_name()) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => file.fmu.clone(),
+    };
+    let fmu = Fmu::open(&fmu_path)?;
+    fmu.check_valid()?;
+    Ok((file, fmu))
 }
 
 /// Prints the optimum and writes `<problem>_optimum.toml`, `<problem>_history.csv`,
@@ -230,7 +237,7 @@ fn names(file: &CodesignFile, prefix: &str) -> String {
 }
 
 /// A co-design error, attributed to the problem file.
-fn in_problem(path: &Path, source: CodesignError) -> Error {
+pub fn in_problem(path: &Path, source: CodesignError) -> Error {
     Error::Codesign {
         path: path.to_path_buf(),
         source: Box::new(source),

@@ -78,7 +78,7 @@ pub struct GradientArgs {
 }
 
 /// The problem of one experiment, or the sum over the system file's `[[experiments]]`.
-pub(super) enum Fit<'a> {
+pub enum Fit<'a> {
     /// The system as the file gives it, with `--data` or the section's data (boxed: a problem
     /// is large beside the experiments' list).
     One(Box<Problem>),
@@ -128,7 +128,7 @@ impl Fit<'_> {
 /// `parameters` are the names to differentiate by, `option` where they came from. With
 /// `[[experiments]]` in the system file, one problem per experiment, shared by the ranks of
 /// `cluster` (not collective).
-pub(super) fn load_problem<'a>(
+pub fn load_problem<'a>(
     args: &ProblemArgs,
     defaults: SectionDefaults,
     parameters: &[String],

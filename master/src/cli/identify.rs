@@ -15,8 +15,8 @@ use crate::error::{Error, Result};
 use crate::experiments;
 use crate::float_text::format_float;
 use crate::gradient::section;
-use crate::gradient::Method;
 use crate::gradient::SectionDefaults;
+use crate::gradient::{Method, Outputs};
 use crate::identify::bounds::Bounded;
 use crate::identify::{identify, IdentifySection, Iteration, Settings};
 use crate::interrupt;
@@ -48,11 +48,15 @@ pub struct IdentifyArgs {
 
 /// What identification needs besides the problem: the bounds, the optimizer's settings and the
 /// files to write.
-struct Plan {
-    bounds: Vec<Bounded>,
-    settings: Settings,
-    output: PathBuf,
-    plot_file: PathBuf,
+pub struct Plan {
+    /// The parameters with their bounds, in the problem's order.
+    pub bounds: Vec<Bounded>,
+    /// When L-BFGS stops.
+    pub settings: Settings,
+    /// The file of the fitted parameters.
+    pub output: PathBuf,
+    /// The plot of measured and fitted outputs.
+    pub plot_file: PathBuf,
 }
 
 /// Fits the parameters, printing every iteration, and writes the results; under MPI the ranks
@@ -82,9 +86,7 @@ pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
             );
         }
     });
-    let fit = identify(problem.fittable(), &bounds, &settings, report).map_err(|e| {
-        Error::from(e).with_outcome(|| "the first evaluation did not end: no point to write".into())
-    })?;
+    let fit = fit(&mut problem, &bounds, &settings, report)?;
     if root {
         print_fit(&fit, &bounds);
     }
@@ -113,19 +115,11 @@ pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
             output.display()
         )
     };
-    let fitted = problem
-        .outputs(&fit.fitted)
-        .map_err(|e| e.with_outcome(no_plot))?;
-    let start = problem
-        .outputs(&fit.start)
-        .map_err(|e| e.with_outcome(no_plot))?;
+    let (fitted, start) = responses(&mut problem, &fit).map_err(|e| e.with_outcome(no_plot))?;
     if !root {
         return Ok(ExitCode::SUCCESS);
     }
-    let plots = plot_files(&plot_file, fitted.len());
-    for ((path, fitted), start) in plots.iter().zip(&fitted).zip(&start) {
-        plot(path, fitted, start)?;
-    }
+    let plots = draw(&plot_file, &fitted, &start)?;
     let plots: Vec<String> = plots.iter().map(|p| p.display().to_string()).collect();
     let ranks = match cluster.size() {
         1 => String::new(),
@@ -137,6 +131,38 @@ pub fn run(args: &IdentifyArgs, cluster: &Cluster) -> Result<ExitCode> {
         plots.join(", ")
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Fits the parameters of `problem` within `bounds`, telling `report` of every iteration; an
+/// error before the first evaluation ended says there is no point to write.
+pub fn fit(
+    problem: &mut Fit<'_>,
+    bounds: &[Bounded],
+    settings: &Settings,
+    report: Box<dyn FnMut(&Iteration) + Send>,
+) -> Result<crate::identify::Fit> {
+    identify(problem.fittable(), bounds, settings, report).map_err(|e| {
+        Error::from(e).with_outcome(|| "the first evaluation did not end: no point to write".into())
+    })
+}
+
+/// The cost's outputs at the fitted and at the start values, one per experiment: what the
+/// plot compares with the measurements.
+pub fn responses(
+    problem: &mut Fit<'_>,
+    fit: &crate::identify::Fit,
+) -> Result<(Vec<Outputs>, Vec<Outputs>)> {
+    Ok((problem.outputs(&fit.fitted)?, problem.outputs(&fit.start)?))
+}
+
+/// Draws the measurements against the `fitted` and `start` responses into `plot_file` (a file
+/// per experiment when there are several, see [`plot_files`]); returns the files drawn.
+pub fn draw(plot_file: &Path, fitted: &[Outputs], start: &[Outputs]) -> Result<Vec<PathBuf>> {
+    let plots = plot_files(plot_file, fitted.len());
+    for ((path, fitted), start) in plots.iter().zip(fitted).zip(start) {
+        plot(path, fitted, start)?;
+    }
+    Ok(plots)
 }
 
 /// Prints how far the cost came down and the fitted values.
@@ -171,8 +197,8 @@ fn print_fit(fit: &crate::identify::Fit, bounds: &[Bounded]) {
 }
 
 /// The problem and the plan of `args`, with the `[identify]` section's defaults (not
-/// collective).
-fn setup<'a>(args: &IdentifyArgs, cluster: &'a Cluster) -> Result<(Fit<'a>, Plan)> {
+/// collective): what `tandem identify` and the Python package's `tandem.identify` fit.
+pub fn setup<'a>(args: &IdentifyArgs, cluster: &'a Cluster) -> Result<(Fit<'a>, Plan)> {
     let system_file = &args.problem.system;
     let section: IdentifySection =
         section::read(system_file, crate::identify::section::SECTION)?.unwrap_or_default();

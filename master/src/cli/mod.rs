@@ -1,14 +1,17 @@
-//! The `tandem` command line (conventions of fmusim and FMPy).
+//! The `tandem` command line (conventions of fmusim and FMPy). The arguments of the commands
+//! that run systems and the functions that turn them into the libraries' settings are public:
+//! the Python package builds the same arguments from its keywords, so that its calls mean
+//! what the options mean.
 
-mod codesign;
-mod gradient;
-mod identify;
+pub mod codesign;
+pub mod gradient;
+pub mod identify;
 mod info;
 mod name_list;
-mod run;
+pub mod run;
 mod simulate;
 mod stdout;
-mod sweep;
+pub mod sweep;
 mod validate;
 
 use std::process::ExitCode;

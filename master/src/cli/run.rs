@@ -98,6 +98,7 @@ pub struct RunArgs {
     /// Result CSV file (default: the system's [output] file, else <system>_out.csv).
     #[arg(long)]
     pub output_file: Option<PathBuf>,
+    /// What the run may change of the system.
     #[command(flatten)]
     pub overrides: SystemOverrides,
     /// Threads of a Jacobi macro step: auto or a number (default: the system's [schedule]

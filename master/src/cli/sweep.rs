@@ -16,6 +16,7 @@ use crate::sweep::grid::{factorial, Grid};
 use crate::sweep::metrics::Metric;
 use crate::sweep::plot::{plot, Figure};
 use crate::sweep::sampling::{sample, Design, Sampled};
+use crate::sweep::table::SweepTable;
 use crate::sweep::{parquet_table, sets_file, sweep_on, Sets, SweepOptions, MAX_RUNS};
 
 /// Arguments of `tandem sweep`.
@@ -68,6 +69,7 @@ pub struct SweepArgs {
     /// Runs at the same time, each on one thread (default: one per core).
     #[arg(long)]
     pub threads: Option<NonZeroUsize>,
+    /// What every run may change of the system.
     #[command(flatten)]
     pub overrides: SystemOverrides,
 }
@@ -78,11 +80,18 @@ enum Format {
     Parquet,
 }
 
+/// A table to write: its path, its format and, on the rank that writes, the file, created and
+/// locked before the runs.
+pub struct TableFile {
+    path: PathBuf,
+    format: Format,
+    file: Option<OutputFile>,
+}
+
 /// What the arguments give before any run: the sets, the tables to write and the options.
 struct Prepared {
     sets: Sets,
-    /// The tables' files, created and locked before the runs (on the rank that writes).
-    outputs: Vec<(PathBuf, Format, Option<OutputFile>)>,
+    outputs: Vec<TableFile>,
     options: SweepOptions,
 }
 
@@ -100,29 +109,7 @@ pub fn run(args: &SweepArgs, cluster: &Cluster) -> Result<ExitCode> {
     let Some(table) = sweep_on(cluster, &args.system, &sets, &options)? else {
         return Ok(ExitCode::SUCCESS);
     };
-    for (path, format, file) in &outputs {
-        let Some(file) = file else { continue };
-        match format {
-            Format::Csv => table.write_csv(path, &**file)?,
-            Format::Parquet => {
-                let file = file.try_clone().map_err(|e| Error::io(path, e))?;
-                parquet_table::write(&table, path, file)?
-            }
-        }
-    }
-    let mut written: Vec<String> = outputs
-        .iter()
-        .map(|(p, _, _)| p.display().to_string())
-        .collect();
-    if let Some(path) = &args.plot {
-        let figure = if args.samples.is_some() {
-            Figure::Histogram
-        } else {
-            Figure::Scatter
-        };
-        let plots = plot(&table, figure, path)?;
-        written.extend(plots.iter().map(|p| p.display().to_string()));
-    }
+    let written = write(args, &table, &outputs)?;
     let ranks = match cluster.size() {
         1 => String::new(),
         size => format!(" on {size} MPI ranks"),
@@ -148,7 +135,7 @@ pub fn run(args: &SweepArgs, cluster: &Cluster) -> Result<ExitCode> {
 /// The sets, the tables with their formats and the options of `args`; `root` (the rank that
 /// writes) also checks that the tables can be written, now rather than after the runs.
 fn prepare(args: &SweepArgs, root: bool) -> Result<Prepared> {
-    let sets = sets(args)?;
+    let (sets, options) = plan(args)?;
     let paths = if args.output.is_empty() {
         let stem = args
             .system
@@ -159,17 +146,21 @@ fn prepare(args: &SweepArgs, root: bool) -> Result<Prepared> {
     } else {
         args.output.clone()
     };
-    let outputs = paths
-        .into_iter()
-        .map(|path| match path.extension().and_then(|e| e.to_str()) {
-            Some("csv") => Ok((path, Format::Csv)),
-            Some("parquet") => Ok((path, Format::Parquet)),
-            _ => Err(Error::invalid_value(
-                format!("--output {}", path.display()),
-                "the table is written as .csv or .parquet, by extension",
-            )),
-        })
-        .collect::<Result<Vec<_>>>()?;
+    Ok(Prepared {
+        sets,
+        outputs: table_files(paths, root)?,
+        options: SweepOptions {
+            progress: true,
+            ..options
+        },
+    })
+}
+
+/// The sets and the options of `args` (without a progress bar), and its `--plot` checked,
+/// before any file is written: what `tandem sweep` and the Python package's `tandem.sweep`
+/// run.
+pub fn plan(args: &SweepArgs) -> Result<(Sets, SweepOptions)> {
+    let sets = sets(args)?;
     if let Some(path) = &args.plot {
         if !matches!(
             path.extension().and_then(|e| e.to_str()),
@@ -181,13 +172,6 @@ fn prepare(args: &SweepArgs, root: bool) -> Result<Prepared> {
             ));
         }
     }
-    let outputs = outputs
-        .into_iter()
-        .map(|(path, format)| {
-            let file = root.then(|| create_output(&path)).transpose()?;
-            Ok((path, format, file))
-        })
-        .collect::<Result<Vec<_>>>()?;
     let options = SweepOptions {
         run: args.overrides.run_options(),
         metrics: args
@@ -198,13 +182,60 @@ fn prepare(args: &SweepArgs, root: bool) -> Result<Prepared> {
         cost: (args.cost || args.gradient).then_some(args.gradient),
         keep_results: args.keep_results.clone(),
         threads: args.threads,
-        progress: true,
+        progress: false,
+        listener: None,
     };
-    Ok(Prepared {
-        sets,
-        outputs,
-        options,
-    })
+    Ok((sets, options))
+}
+
+/// The tables `paths` (`.csv` or `.parquet`, by extension), created and locked now when `root`
+/// (the rank that writes) rather than found unwritable after the runs.
+pub fn table_files(paths: Vec<PathBuf>, root: bool) -> Result<Vec<TableFile>> {
+    paths
+        .into_iter()
+        .map(|path| {
+            let format = match path.extension().and_then(|e| e.to_str()) {
+                Some("csv") => Format::Csv,
+                Some("parquet") => Format::Parquet,
+                _ => {
+                    return Err(Error::invalid_value(
+                        format!("--output {}", path.display()),
+                        "the table is written as .csv or .parquet, by extension",
+                    ))
+                }
+            };
+            let file = root.then(|| create_output(&path)).transpose()?;
+            Ok(TableFile { path, format, file })
+        })
+        .collect()
+}
+
+/// Writes `table` into `outputs` and draws the plot of `args`; returns the files written.
+pub fn write(args: &SweepArgs, table: &SweepTable, outputs: &[TableFile]) -> Result<Vec<String>> {
+    for TableFile { path, format, file } in outputs {
+        let Some(file) = file else { continue };
+        match format {
+            Format::Csv => table.write_csv(path, &**file)?,
+            Format::Parquet => {
+                let file = file.try_clone().map_err(|e| Error::io(path, e))?;
+                parquet_table::write(table, path, file)?
+            }
+        }
+    }
+    let mut written: Vec<String> = outputs
+        .iter()
+        .map(|output| output.path.display().to_string())
+        .collect();
+    if let Some(path) = &args.plot {
+        let figure = if args.samples.is_some() {
+            Figure::Histogram
+        } else {
+            Figure::Scatter
+        };
+        let plots = plot(table, figure, path)?;
+        written.extend(plots.iter().map(|p| p.display().to_string()));
+    }
+    Ok(written)
 }
 
 /// Refuses a sweep of more than [`MAX_RUNS`] runs (`None`: more than a `usize` counts), before

@@ -34,7 +34,7 @@ use crate::system::{LoadOptions, System};
 use crate::temporary::{self, Kind};
 use cost::CostColumns;
 use metrics::Metric;
-use progress::SweepProgress;
+use progress::{RunsListener, SweepProgress};
 use table::{RunRow, SweepTable};
 use tandem_simulate::run::run_loaded;
 
@@ -68,6 +68,8 @@ pub struct SweepOptions {
     pub threads: Option<NonZeroUsize>,
     /// Whether to show a progress bar (on standard error, when it is a terminal).
     pub progress: bool,
+    /// Told of every finished run (on rank 0 under MPI).
+    pub listener: Option<RunsListener>,
 }
 
 /// Loaded systems not in use: a run takes one (or loads one) and gives it back when it
@@ -123,7 +125,11 @@ pub fn sweep_on(
     }
     let run_options = per_run(&options.run, !options.metrics.is_empty());
     let runner = cluster.agree(Runner::new(system_file, sets, options, &run_options))?;
-    let bar = SweepProgress::new(sets.values.len(), options.progress && cluster.is_root());
+    let bar = SweepProgress::new(
+        sets.values.len(),
+        options.progress && cluster.is_root(),
+        options.listener.clone().filter(|_| cluster.is_root()),
+    );
     #[cfg(feature = "mpi")]
     if let Cluster::Mpi(mpi) = cluster {
         if mpi.size() > 1 {

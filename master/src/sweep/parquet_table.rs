@@ -88,11 +88,9 @@ impl Column {
             Column::Status | Column::Message => {
                 let texts: Vec<ByteArray> = rows
                     .iter()
-                    .map(|r| match (self, &r.outcome) {
-                        (Column::Status, Ok(_)) => "ok".into(),
-                        (Column::Status, Err(_)) => "failed".into(),
-                        (_, Ok(_)) => "".into(),
-                        (_, Err(message)) => message.as_str().into(),
+                    .map(|r| match self {
+                        Column::Status => r.status().into(),
+                        _ => r.message().into(),
                     })
                     .collect();
                 writer

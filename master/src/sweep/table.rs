@@ -18,6 +18,21 @@ pub struct RunRow {
     pub wall_time: Duration,
 }
 
+impl RunRow {
+    /// The status column's text: `ok`, or `failed`.
+    pub fn status(&self) -> &'static str {
+        match self.outcome {
+            Ok(_) => "ok",
+            Err(_) => "failed",
+        }
+    }
+
+    /// The message column's text: why the run failed, empty when it did not.
+    pub fn message(&self) -> &str {
+        self.outcome.as_ref().err().map_or("", String::as_str)
+    }
+}
+
 /// The rows of a sweep and what its columns hold.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SweepTable {
@@ -60,23 +75,15 @@ impl SweepTable {
         let mut writer = csv::Writer::from_writer(file);
         writer.write_record(self.header()).map_err(error)?;
         for (run, row) in self.rows.iter().enumerate() {
-            let (status, message, metrics) = match &row.outcome {
-                Ok(metrics) => (
-                    "ok",
-                    String::new(),
-                    metrics.iter().map(|&m| format_float(m)).collect(),
-                ),
-                Err(message) => (
-                    "failed",
-                    message.clone(),
-                    vec![String::new(); self.metrics.len()],
-                ),
+            let metrics = match &row.outcome {
+                Ok(metrics) => metrics.iter().map(|&m| format_float(m)).collect(),
+                Err(_) => vec![String::new(); self.metrics.len()],
             };
             let record = std::iter::once(run.to_string())
                 .chain(row.parameters.iter().map(|&p| format_float(p)))
                 .chain([
-                    status.to_string(),
-                    message,
+                    row.status().to_string(),
+                    row.message().to_string(),
                     format_float(row.wall_time.as_secs_f64()),
                 ])
                 .chain(metrics);

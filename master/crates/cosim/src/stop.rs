@@ -14,6 +14,12 @@ pub fn request(signal: usize) {
     REQUESTED.store(signal, Ordering::SeqCst);
 }
 
+/// Withdraws the request, so that the next run goes to its end: for a caller that stays
+/// alive after a stop, as a Python session does after Ctrl-C (the command line exits instead).
+pub fn clear() {
+    REQUESTED.store(0, Ordering::SeqCst);
+}
+
 /// The number of the signal that asked to stop, 0 while none has: what MPI ranks tell each
 /// other.
 pub fn number() -> usize {

@@ -134,6 +134,36 @@ pub fn run_loaded_watched(
     started: Instant,
     progress: &mut dyn Progress,
 ) -> Result<RunSummary> {
+    let mut rows = None;
+    let summary = run_loaded_into(system, options, started, progress, &mut rows)?;
+    Ok(RunSummary {
+        trace: rows,
+        ..summary
+    })
+}
+
+/// Loads `system_file` and co-simulates it as [`run`] does, telling `progress` how far the
+/// run got and keeping the rows in `rows` (with [`RunOptions::keep_trace`]) rather than in
+/// the summary: the caller has them also when the run fails, up to the failure.
+pub fn run_keeping_rows(
+    system_file: &Path,
+    options: &RunOptions,
+    progress: &mut dyn Progress,
+    rows: &mut Option<Trace>,
+) -> Result<RunSummary> {
+    let started = Instant::now();
+    let mut system = System::load(system_file, options.load_options())?;
+    run_loaded_into(&mut system, options, started, progress, rows)
+}
+
+/// [`run_loaded_watched`] with the rows kept in `trace`, the summary's left empty.
+fn run_loaded_into(
+    system: &mut System,
+    options: &RunOptions,
+    started: Instant,
+    progress: &mut dyn Progress,
+    trace: &mut Option<Trace>,
+) -> Result<RunSummary> {
     let output_file = (!options.without_result_file).then(|| {
         options
             .output_file
@@ -172,7 +202,7 @@ pub fn run_loaded_watched(
         }
         None => None,
     };
-    let mut trace = options.keep_trace.then(|| Trace {
+    *trace = options.keep_trace.then(|| Trace {
         names: header.clone(),
         time: Vec::new(),
         columns: vec![Vec::new(); header.len()],
@@ -238,7 +268,7 @@ pub fn run_loaded_watched(
         loops,
         implicit,
         steps,
-        trace,
+        trace: None,
     })
 }
 
