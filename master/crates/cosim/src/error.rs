@@ -41,6 +41,16 @@ pub enum Error {
         /// What happened.
         message: String,
     },
+    /// An FMU discarded a step (status Discard): it could not take it, and its instance is
+    /// still usable from its state before the step (a master with rollback may take a shorter
+    /// one).
+    #[error("simulation failed at t = {}: {message}", format_float(*time))]
+    Discarded {
+        /// Simulation time of the step's start.
+        time: f64,
+        /// What happened.
+        message: String,
+    },
     /// A stop was requested ([`crate::stop`]): the run ends after its last recorded time.
     #[error(
         "interrupted by {signal} at t = {}; the rows recorded up to then are kept",

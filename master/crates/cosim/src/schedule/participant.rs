@@ -16,6 +16,7 @@ use super::recording::{Event, Recorder};
 use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
 use crate::system::{Component, Connection, Port, System, Transform, ValueMap};
+use fmi_host::call_status::CallStatus;
 use fmi_host::instance::{Fmu3Instance, FmuInstance, FmuState};
 use fmi_host::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
 use tandem_ode::model_exchange::{MeStepper, Reached, StepperSnapshot};
@@ -897,7 +898,16 @@ fn array_inputs(component: &Component, connected: &[&Connection]) -> Result<Vec<
 /// `error` as a failure of the simulation at `time` (the message keeps the instance and call).
 fn at(time: f64, error: impl Into<Error>) -> Error {
     match error.into() {
-        error @ Error::Simulation { .. } => error,
+        error @ (Error::Simulation { .. } | Error::Discarded { .. }) => error,
+        Error::Fmi(
+            error @ fmi_host::Error::Call {
+                status: CallStatus::Discard,
+                ..
+            },
+        ) => Error::Discarded {
+            time,
+            message: error.to_string(),
+        },
         other => Error::Simulation {
             time,
             message: other.to_string(),

@@ -1,7 +1,8 @@
 //! Adaptive macro steps (`[schedule] adaptive`): every macro step is taken from a point saved
 //! before it, its coupling error estimated at its end ([`estimate`]); a step whose error is
 //! above the tolerance is rolled back and taken again, shorter, and the next step's length
-//! comes from a PI controller on the errors ([`controller`]). The stages act at every
+//! comes from a PI controller on the errors ([`controller`]). A step an FMU discards (status
+//! Discard: it could not take it) is rolled back and taken shorter too. The stages act at every
 //! accepted macro point, as on the fixed grid of [`crate::macro_loop::drive`], so a result
 //! file gets a row per accepted step.
 //!
@@ -90,14 +91,17 @@ pub fn drive(
         let saved = cosimulation.save_point()?;
         estimate.predict(cosimulation, to);
         let progress = cosimulation.step(to);
-        let error = match &progress {
-            Ok(Progress::Reached) => estimate.error(cosimulation, settings.tolerance),
-            _ => 0.0,
+        // An FMU that discarded the step is back at its state before it, as after a rejection.
+        let (error, discarded) = match &progress {
+            Ok(Progress::Reached) => (estimate.error(cosimulation, settings.tolerance), false),
+            Err(Error::Discarded { .. }) => (f64::INFINITY, true),
+            _ => (0.0, false),
         };
-        if progress.is_ok() && error > 1.0 && to - from > shortest * (1.0 + 1e-9) {
+        if error > 1.0 && to - from > shortest * (1.0 + 1e-9) {
             cosimulation.restore_point(&saved)?;
             cosimulation.free_point(saved)?;
             report.rejected += 1;
+            report.discarded += usize::from(discarded);
             step = controller.rejected(to - from, error).max(shortest);
             continue;
         }

@@ -9,6 +9,8 @@ pub struct StepReport {
     pub accepted: usize,
     /// Steps rolled back and taken again shorter.
     pub rejected: usize,
+    /// Of those, the steps an FMU discarded (status Discard).
+    pub discarded: usize,
     /// The shortest step accepted (the last one, cut to the stop time, not counted unless it
     /// is the only one).
     pub shortest: f64,
@@ -30,13 +32,18 @@ impl StepReport {
     }
 }
 
-/// `adaptive macro steps: 1234 accepted (from 1.2e-4 s to 3.4e-3 s), 5 rejected`.
+/// `adaptive macro steps: 1234 accepted (from 1.2e-4 s to 3.4e-3 s), 5 rejected (2
+/// discarded by an FMU)`.
 impl fmt::Display for StepReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "adaptive macro steps: {} accepted (from {:.3e} s to {:.3e} s), {} rejected",
             self.accepted, self.shortest, self.longest, self.rejected
-        )
+        )?;
+        if self.discarded > 0 {
+            write!(f, " ({} discarded by an FMU)", self.discarded)?;
+        }
+        Ok(())
     }
 }
