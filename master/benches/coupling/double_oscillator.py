@@ -1,0 +1,151 @@
+"""Coupling on the double oscillator of the energy study (docs/benchmarks.md, "Coupling:
+implicit against explicit on a stiff spring, adaptive against fixed steps").
+
+The system is master/systems/energy-double-oscillator.toml (Jacobi, zero-order hold, 10 s),
+its masses Co-Simulation FMUs taking one symplectic Euler step per macro step (or, with
+`--me`, Model Exchange FMUs the master integrates). Every run is a whole `tandem run`; the
+tables give the largest drift of the total energy from its start value, the largest position
+error against the closed-form solution (relative to the largest displacement), the macro
+steps, and the wall time of the whole process (median of `runs`, taken in turn).
+
+    python double_oscillator.py stiff path/to/tandem path/to/fmu-folder [runs]
+    python double_oscillator.py adaptive path/to/tandem path/to/fmu-folder [runs]
+
+`stiff`: the coupling spring kc = 1e4 and 1e5 N/m, explicit and implicit (`--implicit auto`)
+coupling over macro steps from 10 us to 10 ms, with the Newton iterations per step.
+`adaptive`: kc = 100 N/m (the study's case), fixed macro steps against adaptive ones
+(`--adaptive`) over a range of tolerances, the masses as Co-Simulation and as Model Exchange
+FMUs.
+
+The FMU folder holds coupled_mass.fmu and mass.fmu (FMI 3.0): `cargo xtask fmus` builds them
+into target/fmus/fmi3.
+"""
+
+import csv
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SYSTEM = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)),
+    "..", "..", "systems", "energy-double-oscillator.toml",
+)
+
+# m1 = m2 = 1 kg, k1 = 10 N/m, k2 = 1000 N/m; x(0) = 0, v(0) = (100, -100) m/s.
+M, K1, K2, V0 = 1.0, 10.0, 1000.0, (100.0, -100.0)
+
+
+def closed_form(kc):
+    """The positions x1(t), x2(t) of the undamped oscillator by its two modes."""
+    a, b, d = (K1 + kc) / M, -kc / M, (K2 + kc) / M
+    mean, half = (a + d) / 2, math.hypot((a - d) / 2, b)
+    modes = []
+    for omega2 in (mean - half, mean + half):
+        # An eigenvector of [[a, b], [b, d]] for omega2, normalized.
+        vx, vy = (b, omega2 - a) if abs(b) > 1e-300 else (1.0, 0.0)
+        norm = math.hypot(vx, vy)
+        vx, vy = vx / norm, vy / norm
+        amplitude = (vx * V0[0] + vy * V0[1]) / math.sqrt(omega2)
+        modes.append((math.sqrt(omega2), vx * amplitude, vy * amplitude))
+
+    def positions(t):
+        return tuple(
+            sum(shape[i] * math.sin(omega * t) for omega, *shape in modes) for i in (0, 1)
+        )
+
+    return positions
+
+
+def run(tandem, fmus, kc, options, folder, model_exchange=False):
+    """One run with `options`: wall time, energy drift, relative position error, macro
+    steps, Newton iterations per step (None without implicit coupling)."""
+    with open(SYSTEM) as f:
+        text = f.read().replace("kc = 100.0,", f"kc = {kc!r},", 1)
+    if model_exchange:
+        for name in ("m1", "m2"):
+            text = text.replace(f'name = "{name}"', f'name = "{name}"\ninterface = "me"', 1)
+    system = os.path.join(folder, "double-oscillator.toml")
+    with open(system, "w") as f:
+        f.write(text)
+    output = os.path.join(folder, "result.csv")
+    command = [tandem, "run", system, "--fmu-dir", fmus, "--output-file", output,
+               "--log-level", "off", *options]
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    iterations = re.search(r"([0-9.]+) Newton iterations per step", done.stderr)
+    iterations = float(iterations.group(1)) if iterations else None
+    steps = re.search(r"in ([0-9]+) macro steps", done.stderr)
+    steps = int(steps.group(1)) if steps else None
+    exact = closed_form(kc)
+    drift, error, largest = 0.0, 0.0, 0.0
+    with open(output) as f:
+        rows = list(csv.DictReader(f))
+    e0 = float(rows[0]["total_energy"])
+    for row in rows:
+        t = float(row["time"])
+        x = (float(row["m1.position"]), float(row["m2.position"]))
+        reference = exact(t)
+        drift = max(drift, abs(float(row["total_energy"]) - e0) / e0)
+        error = max(error, *(abs(a - b) for a, b in zip(x, reference)))
+        largest = max(largest, *(abs(r) for r in reference))
+    failed = done.returncode != 0 or float(rows[-1]["time"]) < 10.0 - 1e-9
+    if failed:
+        drift = error = math.inf
+    return wall, drift, error / largest, steps, iterations
+
+
+def repeated(runs, *arguments, **keywords):
+    """`runs` runs of `run(*arguments)`: the first's results with the median wall time."""
+    results = [run(*arguments, **keywords) for _ in range(runs)]
+    return (statistics.median(r[0] for r in results), *results[0][1:])
+
+
+def stiff(tandem, fmus, runs, folder):
+    steps = [1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2]
+    print("| kc (N/m) | coupling | H (s) | macro steps | energy drift | position error | "
+          "Newton iterations per step | wall time (s) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for kc in (1e4, 1e5):
+        for implicit in (False, True):
+            for step in steps:
+                options = ["--step-size", repr(step)] + (["--implicit", "auto"] * implicit)
+                wall, drift, error, count, iterations = repeated(
+                    runs, tandem, fmus, kc, options, folder)
+                label = "implicit" if implicit else "explicit"
+                newton = f"{iterations:.2f}" if iterations is not None else ""
+                print(f"| {kc:g} | {label} | {step:g} | {count} | {drift:.3g} | {error:.3g} "
+                      f"| {newton} | {wall:.3f} |")
+
+
+def adaptive(tandem, fmus, runs, folder):
+    fixed = [4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4]
+    tolerances = [1e-1, 3e-2, 1e-2, 3e-3, 1e-3, 3e-4]
+    print("| masses | steps | H (s) or tolerance | macro steps | energy drift | "
+          "position error | wall time (s) |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for model_exchange in (False, True):
+        masses = "Model Exchange" if model_exchange else "Co-Simulation"
+        cases = [("fixed", ["--step-size", repr(h)], h) for h in fixed]
+        cases += [("adaptive", ["--adaptive", repr(t)], t) for t in tolerances]
+        for label, options, value in cases:
+            wall, drift, error, count, _ = repeated(
+                runs, tandem, fmus, 100.0, options, folder, model_exchange=model_exchange)
+            print(f"| {masses} | {label} | {value:g} | {count} | {drift:.3g} | {error:.3g} "
+                  f"| {wall:.3f} |")
+
+
+def main():
+    table, tandem, fmus = sys.argv[1], sys.argv[2], sys.argv[3]
+    runs = int(sys.argv[4]) if len(sys.argv) > 4 else 3
+    with tempfile.TemporaryDirectory() as folder:
+        {"stiff": stiff, "adaptive": adaptive}[table](tandem, fmus, runs, folder)
+
+
+if __name__ == "__main__":
+    main()
