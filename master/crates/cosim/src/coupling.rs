@@ -5,6 +5,7 @@
 use std::fmt;
 use std::num::NonZeroUsize;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
@@ -25,6 +26,10 @@ pub struct ScheduleSettings {
     pub implicit: Option<ImplicitSettings>,
     /// Macro steps chosen by an error estimate; none for the fixed macro step.
     pub adaptive: Option<AdaptiveSettings>,
+    /// The macro points (times, from the start to the stop) of an adaptive run, frozen so
+    /// that later runs take the same steps (a gradient's); none: the uniform grid of the
+    /// macro step, or the adaptive steps.
+    pub frozen: Option<Arc<[f64]>>,
 }
 
 /// Macro steps chosen by the error of the coupling (`[schedule] adaptive`): every step's

@@ -14,7 +14,6 @@ use crate::error::Result;
 use crate::schedule::{CoSimulation, Progress};
 use crate::stop;
 use crate::system::System;
-use crate::time_grid::grid_point;
 
 /// What acts at the macro points of a run, once the co-simulation reached them.
 pub trait PointStage {
@@ -30,7 +29,8 @@ pub trait PointStage {
 }
 
 /// Runs `cosimulation` of `system` through the macro points `points` of its communication grid
-/// (point `k` at `start + k H`, the last clipped to the stop time): steps to each point but 0,
+/// ([`System::point`]: point `k` at `start + k H`, the last clipped to the stop time, or the
+/// frozen points of an adaptive run): steps to each point but 0,
 /// then lets `stage` act there. Ends early with [`Progress::Terminated`] when an FMU asks to
 /// end the simulation (the stage does not act at the point it did not reach), and with
 /// [`crate::Error::Interrupted`] when a stop was requested.
@@ -43,7 +43,7 @@ pub fn drive(
     for point in points {
         if point > 0 {
             stop::check(cosimulation.time())?;
-            let to = grid_point(system.start, system.macro_step, point, system.stop);
+            let to = system.point(point);
             if let terminated @ Progress::Terminated { .. } = cosimulation.step(to)? {
                 return Ok(terminated);
             }

@@ -22,8 +22,8 @@ use fmi_host::instance::{FmuInstance, LogSettings};
 use fmi_host::model_description::InterfaceType;
 use tandem_cosim::coupling::ScheduleKind;
 use tandem_cosim::schedule::{CoSimulation, Hooks, Recorder};
+use tandem_cosim::step_control;
 use tandem_cosim::system::{algebraic_loop, Component, Port, System};
-use tandem_cosim::time_grid::{grid_intervals, grid_point};
 use tandem_cosim::{Error, Result};
 
 /// Creates a component's instance in place of its FMU's (an in-process stand-in).
@@ -192,14 +192,14 @@ impl Problem {
                 ),
             ));
         }
-        // Adaptive steps change with the parameters, and the runs of a gradient must take the
-        // same steps; not available yet.
-        if system.schedule.adaptive.is_some() {
-            return Err(Error::invalid_value(
-                system.path.display().to_string(),
-                "schedule.adaptive: gradients along adaptive macro steps are not available yet; \
-                 take them with fixed macro steps (remove schedule.adaptive)",
-            ));
+        // Every run of the gradient takes the steps an adaptive run chose at the parameters'
+        // values: their sequence is frozen.
+        if let Some(steps) = step_control::freeze(&mut system, &LogSettings::default())? {
+            eprintln!(
+                "note: schedule.adaptive: the gradient's runs take the {} macro steps an adaptive \
+                 run took at the parameters' values (frozen)",
+                steps.accepted
+            );
         }
         // The reverse pass follows the macro steps' data flow; the implicit equations of a
         // solved algebraic loop are not part of it yet.
@@ -217,10 +217,8 @@ impl Problem {
             }
         }
         let parameters = parameters::resolve_all(parameters, &system, option)?;
-        let intervals = grid_intervals(system.start, system.macro_step, system.stop);
-        let points: Vec<f64> = (0..=intervals)
-            .map(|k| grid_point(system.start, system.macro_step, k, system.stop))
-            .collect();
+        let intervals = system.intervals();
+        let points: Vec<f64> = (0..=intervals).map(|k| system.point(k)).collect();
         let cost = Cost::resolve(cost, &system, &points)?;
         let mut recorded: Vec<Port> = Vec::new();
         for port in cost.ports() {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::csv::CsvWriter;
 use crate::progress::{NoProgress, Progress};
-use crate::simulate::{grid_intervals, Trace};
+use crate::simulate::Trace;
 use fmi_host::instance::LogSettings;
 use tandem_cosim::coupling::{Extrapolation, InterfaceJacobian, ScheduleKind, Threads};
 use tandem_cosim::energy::{self, EnergyColumn, EnergyManager, EnergyReport, EnergyStage};
@@ -188,7 +188,7 @@ fn run_loaded_into(
     }
     let setup = system.energy.as_ref();
     let (header, _) = result_columns(system, correct)?;
-    let intervals = grid_intervals(system.start, system.macro_step, system.stop);
+    let intervals = system.intervals();
     let mut writer = match &output_file {
         Some(file) => {
             check_output_size(

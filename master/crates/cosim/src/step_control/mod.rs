@@ -11,10 +11,12 @@
 
 mod controller;
 mod estimate;
+mod freeze;
 mod report;
 
 pub use controller::Controller;
 pub use estimate::CouplingError;
+pub use freeze::freeze;
 pub use report::StepReport;
 
 use crate::coupling::AdaptiveSettings;

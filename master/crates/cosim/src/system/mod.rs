@@ -117,6 +117,23 @@ pub struct LoadOptions<'a> {
 }
 
 impl System {
+    /// The number of macro steps of a run on the grid: the uniform one of the macro step (the
+    /// last step cut at the stop time), or the frozen points of an adaptive run.
+    pub fn intervals(&self) -> usize {
+        match &self.schedule.frozen {
+            Some(points) => points.len() - 1,
+            None => crate::time_grid::grid_intervals(self.start, self.macro_step, self.stop),
+        }
+    }
+
+    /// The time of macro point `k` of the grid (see [`System::intervals`]).
+    pub fn point(&self, k: usize) -> f64 {
+        match &self.schedule.frozen {
+            Some(points) => points[k],
+            None => crate::time_grid::grid_point(self.start, self.macro_step, k, self.stop),
+        }
+    }
+
     /// Turns the energy correction of the power bonds on or off, replacing the system file's
     /// `[energy] correction` (`None` keeps it); returns whether the runs correct. Turning it on
     /// needs energy monitoring.
@@ -536,6 +553,7 @@ fn schedule(
         threads: threads.unwrap_or(entry.threads),
         implicit,
         adaptive,
+        frozen: None,
     })
 }
 
