@@ -119,26 +119,67 @@ fn gradients_refuse_the_loops_gauss_seidel_solves() {
 
 #[test]
 fn a_loop_whose_values_change_holds_at_every_communication_point() {
-    // A loop solved anew at every point as the masses move.
+    // The Tandem FMUs give directional derivatives: the exact Jacobian of the loop, which is
+    // linear, made once, serves every point in one Newton step (a pass to find the residual,
+    // one to confirm the step); initialization's propagation already satisfies it at the start.
+    check_acceleration_loop(
+        &[],
+        ": solved at 51 points in 101 passes, 1 Jacobian from the FMUs' directional derivatives",
+    );
+}
+
+#[test]
+fn broyden_keeps_a_jacobian_by_differences_up_to_date() {
+    // Without mass1's directional derivatives the Jacobian is made by differences, once: the
+    // steps it gives leave the differences' error, which Broyden's updates remove, so no
+    // second Jacobian is made.
+    // Both interfaces' flags (an edit replaces the first one it finds).
+    let off = (
+        "providesDirectionalDerivatives=\"true\"",
+        "providesDirectionalDerivatives=\"false\"",
+    );
+    let report = check_acceleration_loop(&[off, off], ": solved at 51 points in ");
+    assert!(
+        report.contains("passes, 1 Jacobian by forward differences, ")
+            && report.contains(" Broyden updates"),
+        "{report}"
+    );
+}
+
+/// Runs the double oscillator with mass1's acceleration fed to the spring's x_a (mass1's
+/// model description edited by `edits`), a loop solved anew at every point as the masses
+/// move; checks that the loop holds at every point and that the loop solver's summary line
+/// contains `report`, which it returns.
+fn check_acceleration_loop(edits: &[(&str, &str)], report: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     let setup = Setup {
         stop: 0.5,
         ..Setup::gauss_seidel(["mass1", "spring", "mass2"], "zoh", 1e-2)
     };
-    let text = setup.acceleration_loop_toml(dir.path()).replacen(
-        "variables = [",
-        "variables = [\"mass1.F\", \"mass1.acceleration\", \"spring.x_a\", ",
-        1,
-    );
+    let text = setup
+        .acceleration_loop_toml_with(dir.path(), edits)
+        .replacen(
+            "variables = [",
+            "variables = [\"mass1.F\", \"mass1.acceleration\", \"spring.x_a\", ",
+            1,
+        );
     let system = dir.path().join("looped.toml");
     std::fs::write(&system, text).unwrap();
-    // The Tandem FMUs give directional derivatives: the exact Jacobian of the loop, which is
-    // linear, made once, serves every point in one Newton step (a pass to find the residual,
-    // one to confirm the step); initialization's propagation already satisfies it at the start.
-    let (header, rows) = run_loop(
-        &system,
-        ": solved at 51 points in 101 passes, 1 Jacobian from the FMUs' directional derivatives",
-    );
+    let result = system.with_file_name("result.csv");
+    let run = tandem(&[
+        "run",
+        system.to_str().unwrap(),
+        "--output-file",
+        result.to_str().unwrap(),
+    ]);
+    run.assert_success();
+    let line = run
+        .stderr
+        .lines()
+        .find(|line| line.contains(report))
+        .unwrap_or_else(|| panic!("no {report:?} in {}", run.stderr))
+        .to_string();
+    let (header, rows) = read_csv(&result);
     let column = |name: &str| header.iter().position(|h| h == name).unwrap();
     let (force, acceleration) = (column("mass1.F"), column("mass1.acceleration"));
     let (x_a, f_a) = (column("spring.x_a"), column("spring.f_a"));
@@ -157,6 +198,7 @@ fn a_loop_whose_values_change_holds_at_every_communication_point() {
             row[0]
         );
     }
+    line
 }
 
 #[test]

@@ -149,9 +149,16 @@ variables = ["mass1.position", "mass2.position", "mass1.velocity", "mass2.veloci
     /// mass1 is then an FMU (written into `dir`) whose acceleration is declared in metres, so
     /// that it may feed a position.
     pub fn acceleration_loop_toml(&self, dir: &Path) -> String {
+        self.acceleration_loop_toml_with(dir, &[])
+    }
+
+    /// [`Setup::acceleration_loop_toml`] with mass1's model description edited further by
+    /// `edits` (each `(from, to)` replacing the first `from`).
+    pub fn acceleration_loop_toml_with(&self, dir: &Path, edits: &[(&str, &str)]) -> String {
         let fmu = dir.join("mass-in-metres.fmu");
-        let edited =
-            super::fmu_with_model_description("mass", &[(r#"unit="m/s2"/>"#, r#"unit="m"/>"#)]);
+        let mut all = vec![(r#"unit="m/s2"/>"#, r#"unit="m"/>"#)];
+        all.extend_from_slice(edits);
+        let edited = super::fmu_with_model_description("mass", &all);
         std::fs::write(&fmu, edited).expect("write the edited FMU");
         let mass = fmus::find("mass", FmiVersion::Fmi3)
             .path

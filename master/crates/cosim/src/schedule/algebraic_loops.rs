@@ -17,12 +17,14 @@
 //! The factors of `I - dG/dv` are kept from one point to the next, as an implicit integrator
 //! keeps its iteration matrix, and made afresh only when an iteration with them fails to cut
 //! the residual by ten: a loop whose Jacobian changes slowly then costs one or two passes per
-//! point, and the points after the first allocate nothing.
+//! point. A Jacobian by differences is kept up to date by Broyden's updates from the
+//! iterations instead, and made afresh by differences only when the residual grows.
 
-use nalgebra::{DMatrix, DVector, Dyn, LU};
+use nalgebra::{DMatrix, DVector};
 
 use super::history::{Histories, Source};
 use super::loop_report::{LoopJacobian, LoopReport};
+use super::newton_matrix::Factors;
 use super::participant::{Holds, Participant};
 use crate::error::{Error, Result};
 use crate::system::algebraic_loop;
@@ -39,8 +41,9 @@ const TOLERANCE: f64 = 1e-12;
 pub(super) struct LoopSolver {
     /// The tear values' sources.
     tears: Vec<Source>,
-    /// The LU factors of `I - dG/dv` at an earlier iterate, while Newton converges with them.
-    kept: Option<LU<f64, Dyn, Dyn>>,
+    /// `I - dG/dv` at an earlier iterate (updated by Broyden's rule where it was made by
+    /// differences), while Newton converges with it.
+    kept: Option<Factors>,
     /// The tear values, their images under a pass, and the Newton step.
     v: DVector<f64>,
     g: DVector<f64>,
@@ -96,7 +99,7 @@ impl Pass<'_> {
         v: &DVector<f64>,
         g: &DVector<f64>,
         tangents: &mut Tangents,
-    ) -> Result<LU<f64, Dyn, Dyn>> {
+    ) -> Result<Factors> {
         self.report.jacobians += 1;
         if self
             .participants
@@ -104,17 +107,17 @@ impl Pass<'_> {
             .all(|p| p.has_feedthrough_derivatives())
         {
             self.report.source = LoopJacobian::DirectionalDerivatives;
-            self.exact_factors(v.len(), tangents)
+            self.exact_matrix(v.len(), tangents).map(Factors::new)
         } else {
             self.report.source = LoopJacobian::Differences;
-            self.difference_factors(v, g)
+            self.difference_matrix(v, g).map(Factors::new)
         }
     }
 
-    /// The LU factors of `I - dG/dv` at the point of the latest pass, column `j` the tangent
-    /// of the tear outputs when tear value `j` has the tangent 1: carried through the
-    /// participants in order as the pass carries the values.
-    fn exact_factors(&mut self, n: usize, tangents: &mut Tangents) -> Result<LU<f64, Dyn, Dyn>> {
+    /// `I - dG/dv` at the point of the latest pass, column `j` the tangent of the tear outputs
+    /// when tear value `j` has the tangent 1: carried through the participants in order as the
+    /// pass carries the values.
+    fn exact_matrix(&mut self, n: usize, tangents: &mut Tangents) -> Result<DMatrix<f64>> {
         let mut matrix = DMatrix::<f64>::identity(n, n);
         for j in 0..n {
             for observed in &mut tangents.observed {
@@ -139,15 +142,11 @@ impl Pass<'_> {
                 matrix[(row, j)] -= tangents.observed[tear.participant][tear.slot];
             }
         }
-        Ok(matrix.lu())
+        Ok(matrix)
     }
 
-    /// The LU factors of `I - dG/dv` at `v`, whose image is `g`, by forward differences.
-    fn difference_factors(
-        &mut self,
-        v: &DVector<f64>,
-        g: &DVector<f64>,
-    ) -> Result<LU<f64, Dyn, Dyn>> {
+    /// `I - dG/dv` at `v`, whose image is `g`, by forward differences.
+    fn difference_matrix(&mut self, v: &DVector<f64>, g: &DVector<f64>) -> Result<DMatrix<f64>> {
         let n = v.len();
         let mut matrix = DMatrix::<f64>::identity(n, n);
         let (mut shifted, mut image) = (v.clone(), DVector::zeros(n));
@@ -160,7 +159,7 @@ impl Pass<'_> {
                 matrix[(i, j)] -= (image[i] - g[i]) / h;
             }
         }
-        Ok(matrix.lu())
+        Ok(matrix)
     }
 }
 
@@ -210,6 +209,7 @@ impl LoopSolver {
                 points: 0,
                 passes: 0,
                 jacobians: 0,
+                updates: 0,
                 source: LoopJacobian::Differences,
             },
             kept: None,
@@ -249,9 +249,11 @@ impl LoopSolver {
         };
         let (v, g, step) = (&mut self.v, &mut self.g, &mut self.step);
         let mut residual = f64::INFINITY;
+        // The change of the tear values and of the residual `v - G(v)` by the latest iteration.
+        let mut previous: Option<(DVector<f64>, DVector<f64>)> = None;
         for iteration in 0..=MAX_ITERATIONS {
             pass.run(v, g)?;
-            let previous = residual;
+            let last = residual;
             residual = 0.0;
             let mut satisfied = true;
             for (&image, &value) in g.iter().zip(v.iter()) {
@@ -265,17 +267,32 @@ impl LoopSolver {
             if iteration == MAX_ITERATIONS {
                 break;
             }
-            // Factors that did not cut the residual by ten are made afresh, at this iterate.
-            let fresh = self.kept.is_none() || residual > 0.1 * previous;
+            // A Jacobian by differences follows the iterations by Broyden's updates, and is
+            // made afresh only when the residual grew; exact factors that did not cut the
+            // residual by ten are made afresh at this iterate.
+            let broyden = pass.report.source == LoopJacobian::Differences;
+            if let (true, Some(kept), Some((dv, dg))) = (broyden, &mut self.kept, &mut previous) {
+                *dv += &*v;
+                *dg += &*v - &*g;
+                kept.update(dv, dg);
+                pass.report.updates += 1;
+            }
+            let enough = if broyden && self.kept.is_some() {
+                last
+            } else {
+                0.1 * last
+            };
+            let fresh = self.kept.is_none() || residual > enough;
             if fresh {
                 self.kept = Some(pass.factors(v, g, &mut self.tangents)?);
             }
             step.copy_from(g);
             *step -= &*v;
             let factors = self.kept.as_ref().expect("made above");
-            if !factors.solve_mut(step) || step.iter().any(|x| !x.is_finite()) {
+            if !factors.solve_mut(step) {
                 if !fresh {
                     self.kept = None;
+                    previous = None;
                     continue;
                 }
                 return Err(Error::simulation(
@@ -287,6 +304,9 @@ impl LoopSolver {
                         self.report.description
                     ),
                 ));
+            }
+            if pass.report.source == LoopJacobian::Differences {
+                previous = Some((-&*v, &*g - &*v));
             }
             *v += &*step;
         }

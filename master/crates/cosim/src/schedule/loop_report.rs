@@ -23,6 +23,8 @@ pub struct LoopReport {
     pub passes: usize,
     /// Jacobians made.
     pub jacobians: usize,
+    /// Broyden's updates of a Jacobian made by differences.
+    pub updates: usize,
     /// Where they came from.
     pub source: LoopJacobian,
 }
@@ -40,6 +42,10 @@ impl fmt::Display for LoopReport {
             f,
             "algebraic loop {}: solved at {} points in {} passes, {} Jacobian{plural} {source}",
             self.description, self.points, self.passes, self.jacobians
-        )
+        )?;
+        if self.updates > 0 {
+            write!(f, ", {} Broyden updates", self.updates)?;
+        }
+        Ok(())
     }
 }

@@ -33,6 +33,7 @@ mod integration;
 mod jacobi;
 mod layout;
 mod loop_report;
+mod newton_matrix;
 mod participant;
 mod partitions;
 mod recording;

@@ -42,7 +42,6 @@
 //! converged iterate, which repeats the last iteration's values bit for bit. Only a recorded
 //! run pays for that evaluation.
 
-mod factors;
 mod report;
 
 pub use report::ImplicitReport;
@@ -51,13 +50,13 @@ use nalgebra::{DMatrix, DVector};
 
 use super::history::{Histories, Source};
 use super::jacobi::Jacobi;
+use super::newton_matrix::Factors;
 use super::participant::{Holds, Participant, SavedState};
 use super::recording::Recorder;
 use super::{gauss_seidel, Progress, Recording};
 use crate::coupling::{ImplicitSettings, InterfaceJacobian, ScheduleKind};
 use crate::error::{Error, Result};
 use crate::system::{Port, System};
-use factors::Factors;
 
 /// The iteration of an implicit coupling.
 pub(super) struct ImplicitCoupling {

@@ -1,10 +1,12 @@
-//! The matrix of an implicit coupling's Newton iteration, `I - dY/dz` (`Y` the values the
-//! participants give at the end of a macro step from the iterate `z` of those values), kept
-//! with its LU factors, and Broyden's rank-one update of it.
+//! The matrix of a Newton iteration on a fixed point `v = G(v)`, `I - dG/dv`, kept with its LU
+//! factors from one iteration (and one communication point) to the next, and Broyden's
+//! rank-one update of it: the algebraic loops' tear values ([`super::algebraic_loops`], `G` a
+//! pass through the participants) and an implicit coupling's interface ([`super::implicit`],
+//! `G` the values the participants give at the end of a macro step).
 
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
-/// `I - dY/dz` and its LU factors.
+/// `I - dG/dv` and its LU factors.
 #[derive(Debug, Clone)]
 pub(super) struct Factors {
     matrix: DMatrix<f64>,
@@ -18,14 +20,14 @@ impl Factors {
         Factors { matrix, lu }
     }
 
-    /// Solves `(I - dY/dz) x = b` in place; false when the matrix is singular or the solution
+    /// Solves `(I - dG/dv) x = b` in place; false when the matrix is singular or the solution
     /// not finite.
     pub(super) fn solve_mut(&self, b: &mut DVector<f64>) -> bool {
         self.lu.solve_mut(b) && b.iter().all(|x| x.is_finite())
     }
 
     /// Broyden's ("good") update after an iteration moved the iterate by `dz` and the residual
-    /// `z - Y(z)` by `dg`: the least change of the matrix that maps `dz` to `dg`.
+    /// `v - G(v)` by `dg`: the least change of the matrix that maps `dz` to `dg`.
     pub(super) fn update(&mut self, dz: &DVector<f64>, dg: &DVector<f64>) {
         let norm = dz.norm_squared();
         if norm == 0.0 || !norm.is_finite() {
