@@ -168,31 +168,7 @@ impl LoopSolver {
     /// none when it has no algebraic loop.
     pub(super) fn new(system: &System, observed: &[Vec<Port>]) -> Option<Self> {
         let cycle = algebraic_loop::find(&system.components, &system.connections)?;
-        let position = |component: usize| {
-            system
-                .schedule
-                .order
-                .iter()
-                .position(|&i| i == component)
-                .unwrap_or(usize::MAX)
-        };
-        let mut tears: Vec<Source> = Vec::new();
-        for connection in &system.connections {
-            let (from, to) = (connection.from, connection.to);
-            if position(to.component) > position(from.component) {
-                continue;
-            }
-            let source = Source {
-                participant: from.component,
-                slot: observed[from.component]
-                    .iter()
-                    .position(|&p| p == from)
-                    .expect("every connection source is observed"),
-            };
-            if !tears.contains(&source) {
-                tears.push(source);
-            }
-        }
+        let tears = backward_sources(system, observed, false);
         let n = tears.len();
         let tangents = Tangents {
             observed: observed
@@ -319,4 +295,36 @@ impl LoopSolver {
             ),
         ))
     }
+}
+
+/// The sources of the connections into a participant that does not advance after the source
+/// in `system`'s stepping order, each once, by their observed slots (`observed`): what a
+/// participant reads from a value not yet computed at the same time. With `every`, the
+/// sources of all connections (under Jacobi, where no participant reads another's value of
+/// the same step).
+pub(super) fn backward_sources(
+    system: &System,
+    observed: &[Vec<Port>],
+    every: bool,
+) -> Vec<Source> {
+    let order = &system.schedule.order;
+    let position = |component: usize| order.iter().position(|&i| i == component);
+    let mut sources: Vec<Source> = Vec::new();
+    for connection in &system.connections {
+        let (from, to) = (connection.from, connection.to);
+        if !every && position(to.component) > position(from.component) {
+            continue;
+        }
+        let source = Source {
+            participant: from.component,
+            slot: observed[from.component]
+                .iter()
+                .position(|&p| p == from)
+                .expect("every connection source is observed"),
+        };
+        if !sources.contains(&source) {
+            sources.push(source);
+        }
+    }
+    sources
 }

@@ -48,6 +48,7 @@ pub use report::ImplicitReport;
 
 use nalgebra::{DMatrix, DVector};
 
+use super::algebraic_loops::backward_sources;
 use super::history::{Histories, Source};
 use super::jacobi::Jacobi;
 use super::newton_matrix::Factors;
@@ -142,7 +143,8 @@ impl ImplicitCoupling {
                 ));
             }
         }
-        let tears = tears(system, observed);
+        let jacobi = system.schedule.kind == ScheduleKind::Jacobi;
+        let tears = backward_sources(system, observed, jacobi);
         let without_derivatives = participants
             .iter()
             .zip(&system.components)
@@ -457,31 +459,4 @@ impl ImplicitCoupling {
         }
         Ok(matrix)
     }
-}
-
-/// The unknowns of `system`, whose participants observe `observed`: the sources of the
-/// connections into a participant that, in stepping order, does not advance after the
-/// source (under Jacobi, every connection's).
-fn tears(system: &System, observed: &[Vec<Port>]) -> Vec<Source> {
-    let order = &system.schedule.order;
-    let position = |component: usize| order.iter().position(|&i| i == component);
-    let mut tears: Vec<Source> = Vec::new();
-    for connection in &system.connections {
-        let (from, to) = (connection.from, connection.to);
-        let forward = position(to.component) > position(from.component);
-        if system.schedule.kind == ScheduleKind::GaussSeidel && forward {
-            continue;
-        }
-        let source = Source {
-            participant: from.component,
-            slot: observed[from.component]
-                .iter()
-                .position(|&p| p == from)
-                .expect("every connection source is observed"),
-        };
-        if !tears.contains(&source) {
-            tears.push(source);
-        }
-    }
-    tears
 }
