@@ -37,14 +37,39 @@ pub struct ScheduleSettings {
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct AdaptiveSettings {
-    /// The largest error of a connected value at the end of a step allowed, relative to the
-    /// larger of its size and its nominal value (1 when the FMU declares none).
+    /// What the error of a step is.
+    #[serde(default)]
+    pub method: AdaptiveMethod,
+    /// The largest error allowed: of a connected value at the end of a step, relative to its
+    /// scale (by the coupling's error); of a bond's residual power, relative to the power it
+    /// carries (ECCO).
     pub tolerance: f64,
     /// The shortest macro step: a step that still errs above the tolerance at this length is
     /// an error (default: 1e-9 of the experiment's duration).
     pub min_step: Option<f64>,
     /// The longest macro step (default: the experiment's duration).
     pub max_step: Option<f64>,
+}
+
+/// What an adaptive step's error is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdaptiveMethod {
+    /// The error of the coupled values' holds at the step's end; a step above the tolerance
+    /// is taken back and again, shorter.
+    #[default]
+    Error,
+    /// ECCO: the power bonds' residual power; every step is kept (Sadjina et al. 2017).
+    Ecco,
+}
+
+impl fmt::Display for AdaptiveMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AdaptiveMethod::Error => "error",
+            AdaptiveMethod::Ecco => "ecco",
+        })
+    }
 }
 
 impl AdaptiveSettings {

@@ -36,7 +36,8 @@ use std::path::{Path, PathBuf};
 
 use crate::column::Column;
 use crate::coupling::{
-    AdaptiveSettings, ImplicitSettings, InterfaceJacobian, ScheduleKind, ScheduleSettings, Threads,
+    AdaptiveMethod, AdaptiveSettings, ImplicitSettings, InterfaceJacobian, ScheduleKind,
+    ScheduleSettings, Threads,
 };
 use crate::error::{Error, Result};
 use crate::start_values::StartValue;
@@ -526,6 +527,7 @@ fn schedule(
             let settings = AdaptiveSettings {
                 tolerance,
                 ..written.unwrap_or(AdaptiveSettings {
+                    method: AdaptiveMethod::default(),
                     tolerance,
                     min_step: None,
                     max_step: None,
