@@ -150,22 +150,27 @@ fn settings_and_fmus_that_cannot_adapt_are_errors_naming_them() {
         "component spring: adaptive macro steps change the step's length, and this FMU takes \
          only fixed communication steps",
     );
-    // The energy correction spreads its energy over steps of the fixed length.
+    // The energy correction with ECCO's steps.
     let fmus = &tandem_tests::fmus::find("mass", tandem_tests::fmus::FmiVersion::Fmi3).path;
     let energy = common::energy::system_file("energy-double-oscillator");
+    let text = std::fs::read_to_string(&energy).unwrap().replacen(
+        "extrapolation = \"zoh\"",
+        "extrapolation = \"zoh\"\nadaptive = { method = \"ecco\", tolerance = 1e-2 }",
+        1,
+    );
+    let ecco = dir.path().join("ecco.toml");
+    std::fs::write(&ecco, text).unwrap();
     tandem(&[
         "run",
-        energy.to_str().unwrap(),
+        ecco.to_str().unwrap(),
         "--fmu-dir",
         fmus.parent().unwrap().to_str().unwrap(),
         "--output-file",
         result,
         "--energy-correction",
         "on",
-        "--adaptive",
-        "1e-3",
     ])
-    .assert_fails_with("with schedule.adaptive (tolerance 0.001) it is not available yet");
+    .assert_fails_with("the energy correction with ECCO's steps makes the energy error larger");
 }
 
 #[test]
@@ -285,4 +290,32 @@ fn ecco_needs_power_bonds() {
     .assert_fails_with(
         "chooses the steps from the residual power of the power bonds, and the system has none",
     );
+}
+
+#[test]
+fn the_energy_correction_spreads_its_energy_over_the_planned_adaptive_step() {
+    // The double oscillator with steps by the coupling's error over 2 s: the correction,
+    // spreading each step's energy error over the next step the controller planned, cuts the
+    // energy error (measured: +5.27 % uncorrected, +1.71 % corrected, tolerance 1e-2).
+    let adaptive = "extrapolation = \"zoh\"\nadaptive = { tolerance = 1e-2 }";
+    let edits = [("extrapolation = \"zoh\"", adaptive)];
+    let error = |correction: bool| {
+        let finished = common::energy::run_system(
+            "energy-double-oscillator",
+            &common::energy::Variant {
+                edits: &edits,
+                stop_time: Some(2.0),
+                correction: Some(correction),
+            },
+        );
+        assert!(finished.summary.steps.is_some());
+        let (e0, e1) = finished.ends("total_energy");
+        (e1 - e0).abs() / e0
+    };
+    let (uncorrected, corrected) = (error(false), error(true));
+    assert!(
+        corrected < 0.5 * uncorrected,
+        "{uncorrected} -> {corrected}"
+    );
+    assert!(corrected < 0.03, "{corrected}");
 }

@@ -10,7 +10,9 @@ use crate::csv::CsvWriter;
 use crate::progress::{NoProgress, Progress};
 use crate::simulate::Trace;
 use fmi_host::instance::LogSettings;
-use tandem_cosim::coupling::{Extrapolation, InterfaceJacobian, ScheduleKind, Threads};
+use tandem_cosim::coupling::{
+    AdaptiveMethod, Extrapolation, InterfaceJacobian, ScheduleKind, Threads,
+};
 use tandem_cosim::energy::{self, EnergyColumn, EnergyManager, EnergyReport, EnergyStage};
 use tandem_cosim::macro_loop::{self, PointStage};
 use tandem_cosim::schedule::{
@@ -174,15 +176,13 @@ fn run_loaded_into(
     let correct = system.set_energy_correction(options.correction)?;
     if let Some(adaptive) = &system.schedule.adaptive {
         step_control::check(system)?;
-        if correct {
+        if correct && adaptive.method == AdaptiveMethod::Ecco {
             return Err(Error::invalid_value(
                 system.path.display().to_string(),
-                format!(
-                    "the energy correction spreads its energy over macro steps of the fixed \
-                     length; with schedule.adaptive (tolerance {}) it is not available yet: \
-                     monitor without correcting, or take fixed steps",
-                    adaptive.tolerance
-                ),
+                "the energy correction with ECCO's steps makes the energy error larger, not \
+                 smaller (the residual energy stops measuring it when the steps change by large \
+                 factors: on the double oscillator +17 % becomes +38 %); correct with \
+                 adaptive.method = \"error\" or fixed steps",
             ));
         }
     }

@@ -159,7 +159,10 @@ impl EnergyManager {
     pub fn after_step(&mut self, system: &System, cosimulation: &mut CoSimulation) -> Result<()> {
         let time = cosimulation.time();
         let step = time - self.time;
-        let next_step = next_step(system, time);
+        // A step-size control plans the next step before the stages act.
+        let next_step = cosimulation
+            .next_step()
+            .unwrap_or_else(|| next_step(system, time));
         for run in &mut self.bonds {
             read(cosimulation, &run.bond.effort, &mut run.effort);
             read(cosimulation, &run.bond.flow, &mut run.flow);
@@ -244,8 +247,18 @@ impl EnergyManager {
 }
 
 /// The length of the macro step that starts at the communication point `time` of `system`
-/// (the length a correction computed there spreads its energy over).
+/// (the length a correction computed there spreads its energy over): on the grid of the macro
+/// step, or to the next frozen point of an adaptive run; past the last point, the last step's
+/// length.
 pub fn next_step(system: &System, time: f64) -> f64 {
+    if let Some(points) = &system.schedule.frozen {
+        let next = points.partition_point(|&t| t <= time);
+        return match next {
+            0 => points.get(1).map_or(system.macro_step, |t| t - points[0]),
+            n if n < points.len() => points[n] - time,
+            n => points[n - 1] - points[n.saturating_sub(2)],
+        };
+    }
     let remaining = system.stop - time;
     if remaining > 0.0 {
         system.macro_step.min(remaining)

@@ -103,6 +103,8 @@ pub struct CoSimulation {
     schedule: ScheduleSettings,
     time: f64,
     macro_steps: usize,
+    /// The length of the next macro step, when a step-size control chose it (else the grid's).
+    next_step: Option<f64>,
 }
 
 impl CoSimulation {
@@ -147,6 +149,7 @@ impl CoSimulation {
             schedule: system.schedule.clone(),
             time: system.start,
             macro_steps: 0,
+            next_step: None,
         })
     }
 
@@ -208,6 +211,18 @@ impl CoSimulation {
                 participant: port.component,
                 slot,
             })
+    }
+
+    /// The length of the macro step that starts at the time reached, when a step-size control
+    /// chose it ([`CoSimulation::plan_step`]); `None` on the grid.
+    pub fn next_step(&self) -> Option<f64> {
+        self.next_step
+    }
+
+    /// Tells what acts at the point reached (an energy correction) that the next macro step
+    /// is `step` long.
+    pub fn plan_step(&mut self, step: f64) {
+        self.next_step = Some(step);
     }
 
     /// Adds `offset` to every value the connected input `input` receives from now on (the

@@ -97,8 +97,9 @@ pub fn drive(
         report: StepReport::default(),
         point: 0,
     };
-    stage.at_point(0, system, cosimulation)?;
     let first = system.macro_step.clamp(run.shortest, run.longest);
+    cosimulation.plan_step(run.end(system, system.start, first) - system.start);
+    stage.at_point(0, system, cosimulation)?;
     let progress = match settings.method {
         AdaptiveMethod::Error => {
             run.controller = Controller::new(CouplingError::order(system));
@@ -133,8 +134,9 @@ impl Run {
         }
     }
 
-    /// Counts the step `(from, to)` accepted with `error` and lets `stage` act at its end;
-    /// returns the next step's length.
+    /// Counts the step `(from, to)` accepted with `error`, chooses the next step's length,
+    /// which it returns, and lets `stage` act at the point reached knowing it (an energy
+    /// correction spreads its energy over that step).
     fn accept(
         &mut self,
         (from, to): (f64, f64),
@@ -145,11 +147,19 @@ impl Run {
     ) -> Result<f64> {
         self.report.accept(to - from, to == system.stop);
         self.point += 1;
-        stage.at_point(self.point, system, cosimulation)?;
-        Ok(self
+        let next = self
             .controller
             .accepted(to - from, error)
-            .clamp(self.shortest, self.longest))
+            .clamp(self.shortest, self.longest);
+        // Past the stop no step follows; a correction computed there is never applied.
+        let planned = if to < system.stop {
+            self.end(system, to, next) - to
+        } else {
+            next
+        };
+        cosimulation.plan_step(planned);
+        stage.at_point(self.point, system, cosimulation)?;
+        Ok(next)
     }
 
     /// Steps by the coupling's error, taking back every step above the tolerance.
