@@ -35,6 +35,7 @@ mod layout;
 mod loop_report;
 mod participant;
 mod partitions;
+mod propagation;
 mod recording;
 mod rollback;
 mod snapshot;

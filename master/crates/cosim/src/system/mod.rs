@@ -8,6 +8,7 @@ pub mod algebraic_loop;
 mod component;
 mod connection;
 mod connection_units;
+pub mod dependency_order;
 pub mod description;
 pub mod energy_setup;
 mod parameter_mapping;
