@@ -14,6 +14,7 @@ pub mod energy_setup;
 mod parameter_mapping;
 mod parameter_set;
 mod port;
+mod shared_fmus;
 mod ssd;
 mod ssp;
 mod system_connectors;
@@ -45,6 +46,7 @@ use component::FmuLocation;
 use description::Located;
 use fmi_host::model_description::{Causality, Values, Variable, VariableType};
 use fmi_host::suggest::did_you_mean;
+use shared_fmus::SharedFmus;
 
 /// Reads a TOML system file (which may hold the top-level tables `sections` of other commands,
 /// see [`LoadOptions::sections`]) or a bare `.ssd` (by extension) into its description, without
@@ -176,10 +178,11 @@ impl System {
             system: description,
             fmu_dir: options.fmu_dir,
         };
+        let mut fmus = SharedFmus::default();
         let opened = description
             .components
             .iter()
-            .map(|entry| component::open(entry, location))
+            .map(|entry| component::open(entry, location, &mut fmus))
             .collect::<Result<Vec<_>>>()?;
         let macro_step = macro_step(description, options.step_size, &opened, (start, stop))?;
         let mut ignored = description.ignored.clone();
