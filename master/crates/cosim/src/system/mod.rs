@@ -33,7 +33,7 @@ pub use port::resolve_element;
 pub use port::Port;
 pub use transform::{Transform, ValueMap};
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::column::Column;
@@ -405,8 +405,8 @@ fn check_names(system: &SystemDescription) -> Result<()> {
     if system.components.is_empty() {
         return Err(system.error_in_system("the system has no components"));
     }
-    let mut seen = HashSet::new();
-    for entry in &system.components {
+    let mut seen = HashMap::new();
+    for (index, entry) in system.components.iter().enumerate() {
         let name = &entry.name.value;
         if name.split('.').any(str::is_empty) || name.trim() != name {
             return Err(system.error(
@@ -417,7 +417,7 @@ fn check_names(system: &SystemDescription) -> Result<()> {
                 ),
             ));
         }
-        if !seen.insert(name) {
+        if seen.insert(name.as_str(), index).is_some() {
             return Err(system.error(
                 &entry.name.at,
                 format!("component name \"{name}\" is used twice"),
@@ -426,11 +426,15 @@ fn check_names(system: &SystemDescription) -> Result<()> {
     }
     for entry in &system.components {
         let name = &entry.name.value;
-        if let Some(outer) = system
-            .components
-            .iter()
-            .find(|other| name.starts_with(&format!("{}.", other.name.value)))
-        {
+        // The names before each dot, looked up: linear in the names' length, where comparing
+        // every pair of components grows with their square. The first such component in the
+        // file is named.
+        let outer = name
+            .match_indices('.')
+            .filter_map(|(at, _)| seen.get(&name[..at]).copied())
+            .min()
+            .map(|index| &system.components[index]);
+        if let Some(outer) = outer {
             return Err(system.error(
                 &entry.name.at,
                 format!(
