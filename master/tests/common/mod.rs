@@ -7,6 +7,7 @@ pub mod double_oscillator;
 pub mod energy;
 pub mod engine_mount;
 pub mod faulty;
+pub mod generated_systems;
 pub mod gradient;
 pub mod mpirun;
 pub mod pythonfmu;

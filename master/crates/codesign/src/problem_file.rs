@@ -168,7 +168,7 @@ pub fn read(path: &Path) -> Result<CodesignFile> {
         let message = e.message().trim_end();
         invalid(match e.span() {
             Some(span) => {
-                let (line, column) = Lines(&text).position(span.start);
+                let (line, column) = Lines::new(&text).position(span.start);
                 format!("line {line}, column {column}: {message}")
             }
             None => message.to_string(),

@@ -17,7 +17,7 @@ use super::replay;
 use super::reverse::{CostAdjoints, Recording};
 use super::samples::Samples;
 use super::stage::{Communicated, SampleTangents, Tangents};
-use super::tape::{InputRecord, Place, Tape};
+use super::tape::{initialization_samples, InputRecord, Place, Tape};
 use super::wiring::{SeedMap, Wiring};
 use tandem_cosim::schedule::CoSimulation;
 use tandem_cosim::Result;
@@ -173,16 +173,11 @@ impl Sweep<'_> {
             .try_for_each(|stage| stage.tangents(point, &mut view))
     }
 
-    /// Initialization: the passes, oldest sample first across all components, then the start
-    /// values and state through the initialization map.
+    /// Initialization: its samples in the order they were read, then the start values and
+    /// state through the initialization map.
     fn initialization(&mut self, tapes: &[Tape], order: &[usize]) -> Result<()> {
-        let passes = tapes.iter().map(|t| t.start_tag).max().unwrap_or(0);
-        for tag in 0..passes {
-            for &i in order {
-                if tag < tapes[i].start_tag {
-                    self.initialization_map(i, &tapes[i], tag)?;
-                }
-            }
+        for (i, tag) in initialization_samples(tapes) {
+            self.initialization_map(i, &tapes[i], tag)?;
         }
         for &i in order {
             self.initialization_map(i, &tapes[i], tapes[i].start_tag)?;

@@ -16,7 +16,7 @@ use super::model_exchange;
 use super::parameters::{self, Parameter};
 use super::reverse::{self, Recording};
 use super::stage::CouplingStage;
-use super::tape::{lock, SharedTapes, StatePolicy, Tape, TapeRecorder};
+use super::tape::{lock, InitializationClock, SharedTapes, StatePolicy, Tape, TapeRecorder};
 use super::wiring::{seed_of, wire, SeedMap, Wiring};
 use fmi_host::instance::{FmuInstance, LogSettings};
 use fmi_host::model_description::InterfaceType;
@@ -480,8 +480,12 @@ impl Problem {
             });
         }
         parameters::write_all(&mut self.system, &self.parameters, values);
+        let clock = InitializationClock::default();
         let shared: SharedTapes = (0..self.system.components.len())
-            .map(|i| Arc::new(Mutex::new(Tape::new(policy, self.cost_slots_of(i)))))
+            .map(|i| {
+                let tape = Tape::new(policy, self.cost_slots_of(i), clock.clone());
+                Arc::new(Mutex::new(tape))
+            })
             .collect();
         let recorders = shared
             .iter()
@@ -516,7 +520,10 @@ impl Problem {
         let kept = checkpoints::run_points(&mut cosimulation, system, 0..=steps, &mut points);
         let tapes = shared
             .iter()
-            .map(|tape| std::mem::replace(&mut *lock(tape), Tape::new(policy, Vec::new())))
+            .map(|tape| {
+                let empty = Tape::new(policy, Vec::new(), clock.clone());
+                std::mem::replace(&mut *lock(tape), empty)
+            })
             .collect();
         let run = Run {
             cosimulation,

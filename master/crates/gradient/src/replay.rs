@@ -60,7 +60,8 @@ pub fn restore_initialization<'t>(
     start: f64,
 ) -> Result<Option<&'t InputRecord>> {
     let inputs = if tag == tape.start_tag {
-        tape.initialization.iter().rev().flatten().next()
+        let last_sample = || tape.initialization.iter().rev().flatten().next();
+        tape.final_inputs.as_ref().or_else(last_sample)
     } else {
         tape.initialization[tag].as_ref()
     };

@@ -37,7 +37,7 @@ use super::checkpoints::{self, Checkpoints, Stages};
 use super::replay;
 use super::samples::Samples;
 use super::stage::{Communicated, SampleAdjoints};
-use super::tape::{InputRecord, Place, SharedTapes, SubStep, Tape};
+use super::tape::{initialization_samples, InputRecord, Place, SharedTapes, SubStep, Tape};
 use super::wiring::{SeedMap, Wiring};
 use tandem_cosim::coupling::ScheduleKind;
 use tandem_cosim::schedule::{CoSimulation, ComponentMut};
@@ -282,8 +282,7 @@ impl Pass<'_> {
     }
 
     /// Reverses initialization: the start values and state through the initialization map,
-    /// then the initialization passes, newest sample first across all components (the order
-    /// they were produced in: by tag, then stepping order).
+    /// then the initialization samples, newest first across all components.
     fn initialization(&mut self, tapes: &[Tape], order: &[usize]) -> Result<()> {
         for &i in order.iter().rev() {
             let tape = &tapes[i];
@@ -294,19 +293,12 @@ impl Pass<'_> {
                 self.initialization_map(i, tapes, tape.start_tag, &state_seeds, &output_seeds)?;
             }
         }
-        let passes = tapes.iter().map(|t| t.start_tag).max().unwrap_or(0);
-        for tag in (0..passes).rev() {
-            for &i in order.iter().rev() {
-                let tape = &tapes[i];
-                if tag >= tape.start_tag {
-                    continue;
-                }
-                self.take_output_seeds(i, tape, tag);
-                let output_seeds = std::mem::take(&mut self.components[i].output_seeds);
-                if nonzero(&output_seeds) {
-                    let no_state = vec![0.0; self.seeds[i].state_size];
-                    self.initialization_map(i, tapes, tag, &no_state, &output_seeds)?;
-                }
+        for (i, tag) in initialization_samples(tapes).into_iter().rev() {
+            self.take_output_seeds(i, &tapes[i], tag);
+            let output_seeds = std::mem::take(&mut self.components[i].output_seeds);
+            if nonzero(&output_seeds) {
+                let no_state = vec![0.0; self.seeds[i].state_size];
+                self.initialization_map(i, tapes, tag, &no_state, &output_seeds)?;
             }
         }
         Ok(())

@@ -7,6 +7,7 @@
 //! never holds more than one segment.
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use fmi_host::instance::{seed_references, DerivativeLayout, FmuInstance, FmuState};
@@ -23,6 +24,24 @@ pub enum StatePolicy {
     Checkpoints(usize),
     /// The state at every macro point and before every sub-step: nothing is recomputed.
     All,
+}
+
+/// The count of initialization samples read, shared by the tapes of one run.
+pub type InitializationClock = Arc<AtomicUsize>;
+
+/// The initialization samples of `tapes` before their values after initialization, as
+/// (participant, tag) in the order they were read.
+pub fn initialization_samples(tapes: &[Tape]) -> Vec<(usize, usize)> {
+    let mut samples: Vec<(usize, usize, usize)> = tapes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, tape)| {
+            let read = tape.initialization_order.iter().take(tape.start_tag);
+            read.enumerate().map(move |(tag, &place)| (place, i, tag))
+        })
+        .collect();
+    samples.sort_unstable();
+    samples.into_iter().map(|(_, i, tag)| (i, tag)).collect()
 }
 
 /// The inputs written at one time, and how each was computed.
@@ -221,14 +240,25 @@ pub struct Tape {
     /// Per initialization sample (by tag), the inputs written before it (none for the first,
     /// read with the inputs' start values).
     pub initialization: Vec<Option<InputRecord>>,
+    /// Per initialization sample (by tag), its place among the initialization samples of
+    /// every participant, in the order they were read: the propagation reads the
+    /// participants in dependency order, not in passes, so a sample's tag alone does not
+    /// place it after the samples its inputs came from.
+    pub initialization_order: Vec<usize>,
+    /// The inputs written after the last initialization sample (inputs set again from
+    /// values read later), which the values after initialization were read with.
+    pub final_inputs: Option<InputRecord>,
+    /// The count of initialization samples read so far, shared by the tapes of one run.
+    clock: InitializationClock,
     /// The tag of the values at the start time after initialization.
     pub start_tag: usize,
 }
 
 impl Tape {
     /// An empty tape keeping the FMU states `policy` asks for and, at every macro point, the
-    /// values of the observed slots `cost_slots`.
-    pub fn new(policy: StatePolicy, cost_slots: Vec<usize>) -> Self {
+    /// values of the observed slots `cost_slots`, placing its initialization samples on
+    /// `clock` (one for all the tapes of a run).
+    pub fn new(policy: StatePolicy, cost_slots: Vec<usize>, clock: InitializationClock) -> Self {
         Tape {
             policy,
             windowed: policy == StatePolicy::All,
@@ -248,6 +278,9 @@ impl Tape {
             at: Cell::new(None),
             derivatives: None,
             initialization: Vec::new(),
+            initialization_order: Vec::new(),
+            final_inputs: None,
+            clock,
             start_tag: 0,
         }
     }
@@ -397,10 +430,15 @@ impl Tape {
                 let inputs = self.pending.take();
                 if self.derivatives.is_some() {
                     self.initialization.push(inputs);
+                    let place = self.clock.fetch_add(1, Ordering::Relaxed);
+                    self.initialization_order.push(place);
                 }
                 self.observed += 1;
             }
-            (Phase::Initializing, Event::Initialized) => self.phase = Phase::Initialized,
+            (Phase::Initializing, Event::Initialized) => {
+                self.final_inputs = self.pending.take();
+                self.phase = Phase::Initialized;
+            }
             (Phase::Initialized, Event::Observed { values, .. }) => {
                 self.start_tag = self.observed;
                 self.phase = Phase::Stepping;

@@ -35,7 +35,7 @@ const MAX_ITERATIONS: usize = 20;
 
 /// The loop is satisfied when every tear value changes by at most this much, relative to its
 /// size (or absolutely below 1), in a pass.
-const TOLERANCE: f64 = 1e-12;
+pub(super) const TOLERANCE: f64 = 1e-12;
 
 /// The solver of a system's algebraic loops.
 pub(super) struct LoopSolver {

@@ -1,16 +1,18 @@
 //! Initialization: every participant is instantiated with its parameter and start values and
-//! enters initialization mode; outputs are then propagated to inputs at the start time in
-//! stepping order, one pass per participant (enough for any chain of direct feedthrough, and
-//! as many fixed-point passes for a loop under Jacobi), and under Gauss-Seidel or implicit
-//! coupling the algebraic loops are solved to tolerance; finally all leave initialization mode and their values at
-//! the start time become the first communicated values.
+//! enters initialization mode; the values at the start time are then propagated along the
+//! components' dependency order ([`super::propagation`]: once through each component outside
+//! a loop, in passes through each cyclic group until it settles), and under Gauss-Seidel or
+//! implicit coupling the algebraic loops are solved to tolerance; finally all leave
+//! initialization mode and their values at the start time become the first communicated
+//! values.
 
 use super::algebraic_loops::LoopSolver;
 use super::participant::Instance;
+use super::propagation::Propagation;
 use super::{Histories, Hooks, Participant, Source};
 use crate::coupling::ScheduleKind;
 use crate::error::{Error, Result};
-use crate::system::{Port, System};
+use crate::system::{dependency_order, Port, System};
 use fmi_host::instance::{CountingInstance, LogSettings};
 use fmi_host::model_description::InterfaceType;
 
@@ -75,20 +77,18 @@ pub(super) fn run(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Resul
     for participant in &mut participants {
         participant.enter_initialization_mode(start, system.stop)?;
     }
-    observe_all(&mut participants, &mut histories, order, start)?;
-    for _ in 0..participants.len() {
-        for &i in order {
-            participants[i].set_inputs(&histories, start, 0)?;
-            let values = participants[i].observe(start)?;
-            histories.reset(i, start, values);
-        }
-    }
     // An implicit coupling starts from satisfied loops under either schedule.
     let solved =
         system.schedule.kind == ScheduleKind::GaussSeidel || system.schedule.implicit.is_some();
+    let mut propagation = Propagation::new(system);
+    for group in dependency_order::groups(&system.components, &system.connections, order) {
+        propagation.settle(&group, &mut participants, &mut histories, start, solved)?;
+    }
     let mut loops = solved.then(|| LoopSolver::new(system, &observed)).flatten();
-    if let Some(loops) = &mut loops {
-        loops.solve(&mut participants, &mut histories, order, start, 0)?;
+    match &mut loops {
+        // Every pass of the solver sets every participant's inputs.
+        Some(loops) => loops.solve(&mut participants, &mut histories, order, start, 0)?,
+        None => propagation.refresh_inputs(&mut participants, &histories, order, start)?,
     }
     for participant in &mut participants {
         participant.exit_initialization_mode(&histories, start)?;

@@ -36,6 +36,7 @@ mod loop_report;
 mod newton_matrix;
 mod participant;
 mod partitions;
+mod propagation;
 mod recording;
 mod rollback;
 mod snapshot;

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::description::{ComponentDescription, Located, Location, SystemDescription, ValueKind};
+use super::shared_fmus::SharedFmus;
 use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
 use crate::scheduled_execution::Clocks;
@@ -123,10 +124,12 @@ impl Opened<'_> {
     }
 }
 
-/// Opens the FMU of `entry` and chooses its interface.
+/// Opens the FMU of `entry` (or shares the one of an earlier component of the same file,
+/// from `fmus`) and chooses its interface.
 pub(super) fn open<'a>(
     entry: &'a ComponentDescription,
     location: FmuLocation<'_>,
+    fmus: &mut SharedFmus,
 ) -> Result<Opened<'a>> {
     let system = location.system;
     let error = |at: &Location, message: String| {
@@ -144,13 +147,16 @@ pub(super) fn open<'a>(
     }
     // Inside a package the path is in a temporary folder, gone after the run: name the FMU by
     // its label (the package and the entry) instead.
-    let fmu = Fmu::open(&path)
-        .and_then(|fmu| fmu.check_valid().map(|()| fmu))
-        .map_err(|e| {
-            let message = e
-                .to_string()
-                .replace(&path.display().to_string(), &fmu_label);
-            error(&entry.fmu.at, message)
+    let fmu = fmus
+        .get_or_open(&path, || {
+            Fmu::open(&path)
+                .and_then(|fmu| fmu.check_valid().map(|()| fmu))
+                .map_err(|e| {
+                    let message = e
+                        .to_string()
+                        .replace(&path.display().to_string(), &fmu_label);
+                    error(&entry.fmu.at, message)
+                })
         })?
         .shown_as(&fmu_label);
     let md = fmu.model_description();

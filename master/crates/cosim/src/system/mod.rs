@@ -8,11 +8,13 @@ pub mod algebraic_loop;
 mod component;
 mod connection;
 mod connection_units;
+pub mod dependency_order;
 pub mod description;
 pub mod energy_setup;
 mod parameter_mapping;
 mod parameter_set;
 mod port;
+mod shared_fmus;
 mod ssd;
 mod ssp;
 mod system_connectors;
@@ -31,7 +33,7 @@ pub use port::resolve_element;
 pub use port::Port;
 pub use transform::{Transform, ValueMap};
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::column::Column;
@@ -45,6 +47,7 @@ use component::FmuLocation;
 use description::Located;
 use fmi_host::model_description::{Causality, Values, Variable, VariableType};
 use fmi_host::suggest::did_you_mean;
+use shared_fmus::SharedFmus;
 
 /// Reads a TOML system file (which may hold the top-level tables `sections` of other commands,
 /// see [`LoadOptions::sections`]) or a bare `.ssd` (by extension) into its description, without
@@ -193,10 +196,11 @@ impl System {
             system: description,
             fmu_dir: options.fmu_dir,
         };
+        let mut fmus = SharedFmus::default();
         let opened = description
             .components
             .iter()
-            .map(|entry| component::open(entry, location))
+            .map(|entry| component::open(entry, location, &mut fmus))
             .collect::<Result<Vec<_>>>()?;
         let macro_step = macro_step(description, options.step_size, &opened, (start, stop))?;
         let mut ignored = description.ignored.clone();
@@ -419,8 +423,8 @@ fn check_names(system: &SystemDescription) -> Result<()> {
     if system.components.is_empty() {
         return Err(system.error_in_system("the system has no components"));
     }
-    let mut seen = HashSet::new();
-    for entry in &system.components {
+    let mut seen = HashMap::new();
+    for (index, entry) in system.components.iter().enumerate() {
         let name = &entry.name.value;
         if name.split('.').any(str::is_empty) || name.trim() != name {
             return Err(system.error(
@@ -431,7 +435,7 @@ fn check_names(system: &SystemDescription) -> Result<()> {
                 ),
             ));
         }
-        if !seen.insert(name) {
+        if seen.insert(name.as_str(), index).is_some() {
             return Err(system.error(
                 &entry.name.at,
                 format!("component name \"{name}\" is used twice"),
@@ -440,11 +444,15 @@ fn check_names(system: &SystemDescription) -> Result<()> {
     }
     for entry in &system.components {
         let name = &entry.name.value;
-        if let Some(outer) = system
-            .components
-            .iter()
-            .find(|other| name.starts_with(&format!("{}.", other.name.value)))
-        {
+        // The names before each dot, looked up: linear in the names' length, where comparing
+        // every pair of components grows with their square. The first such component in the
+        // file is named.
+        let outer = name
+            .match_indices('.')
+            .filter_map(|(at, _)| seen.get(&name[..at]).copied())
+            .min()
+            .map(|index| &system.components[index]);
+        if let Some(outer) = outer {
             return Err(system.error(
                 &entry.name.at,
                 format!(

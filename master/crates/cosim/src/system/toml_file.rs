@@ -281,7 +281,7 @@ struct OutputEntry {
 /// commands; syntax and schema errors give the line and column.
 pub fn read(path: &Path, sections: &[&'static str]) -> Result<SystemDescription> {
     let text = tandem_files::read_text(path).map_err(|e| Error::io(path, e))?;
-    let lines = Lines(&text);
+    let lines = Lines::new(&text);
     let parsed = toml::Deserializer::parse(&text)
         .and_then(|document| SystemFileSeed { sections }.deserialize(document));
     let file: SystemFile = parsed.map_err(|e| {
@@ -520,14 +520,28 @@ fn bond(
 }
 
 /// The text of the file, to turn byte positions into lines.
-pub struct Lines<'a>(pub &'a str);
+pub struct Lines<'a> {
+    text: &'a str,
+    /// The byte offset of each line's start: a position is found by bisection, where counting
+    /// the line breaks before it would cost a file of a thousand components the square.
+    starts: Vec<usize>,
+}
 
-impl Lines<'_> {
+impl<'a> Lines<'a> {
+    /// The lines of `text`.
+    pub fn new(text: &'a str) -> Self {
+        let breaks = text.match_indices('\n').map(|(at, _)| at + 1);
+        Lines {
+            text,
+            starts: std::iter::once(0).chain(breaks).collect(),
+        }
+    }
+
     /// The 1-based line and column of byte `offset`.
     pub fn position(&self, offset: usize) -> (usize, usize) {
-        let before = &self.0[..offset.min(self.0.len())];
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&start| start <= offset);
+        let column = self.text[self.starts[line - 1]..offset].chars().count() + 1;
         (line, column)
     }
 

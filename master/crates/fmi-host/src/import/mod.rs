@@ -91,7 +91,8 @@ pub struct Fmu {
     /// How messages name the FMU: its file, or what [`Fmu::shown_as`] set.
     path: PathBuf,
     files: Arc<Extracted>,
-    binaries: Mutex<HashMap<InterfaceType, LoadedBinary>>,
+    /// The loaded binaries, shared with every [`Fmu::share`] of this one.
+    binaries: Arc<Mutex<HashMap<InterfaceType, LoadedBinary>>>,
 }
 
 impl Fmu {
@@ -127,8 +128,34 @@ impl Fmu {
                 model_description,
                 adjoint_manifest,
             }),
-            binaries: Mutex::new(HashMap::new()),
+            binaries: Arc::default(),
         })
+    }
+
+    /// The same FMU again, sharing the unpacked files and the loaded binaries: instances of
+    /// both run one copy of the library, which costs no unpacking, loading or memory per
+    /// instance. An FMU that declares `canBeInstantiatedOnlyOncePerProcess` needs its own
+    /// copy per instance ([`Fmu::needs_own_copy`]): open it again instead.
+    pub fn share(&self) -> Fmu {
+        Fmu {
+            path: self.path.clone(),
+            files: self.files.clone(),
+            binaries: self.binaries.clone(),
+        }
+    }
+
+    /// Whether an interface of the FMU declares `canBeInstantiatedOnlyOncePerProcess`: a
+    /// second instance needs a second copy of its library, loaded from a second folder.
+    pub fn needs_own_copy(&self) -> bool {
+        let md = self.model_description();
+        [
+            InterfaceType::CoSimulation,
+            InterfaceType::ModelExchange,
+            InterfaceType::ScheduledExecution,
+        ]
+        .into_iter()
+        .filter_map(|interface| md.interface(interface))
+        .any(|(_, capabilities)| capabilities.can_be_instantiated_only_once_per_process)
     }
 
     /// The .fmu file, as messages name it.
