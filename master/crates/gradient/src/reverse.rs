@@ -20,6 +20,10 @@
 //! A macro step of one step whose end inputs are those it stepped with (Jacobi with zero-order
 //! hold) takes both at once: one step VJP seeded on the state and on the outputs at its end.
 //!
+//! Under implicit coupling the end inputs read the values of the same macro point, which the
+//! macro steps converged to together: their adjoints are solved for at once ([`interface`])
+//! before step 1, and step 1 sends nothing more to them.
+//!
 //! With checkpoints, the macro steps of one segment are re-run from the checkpoint before it
 //! when the pass reaches them ([`checkpoints`]). A sample's adjoint starts as the cost's
 //! `dJ/dy` when the pass first touches it and is dropped once its output map is reversed, so
