@@ -21,7 +21,7 @@ use super::wiring::{seed_of, wire, SeedMap, Wiring};
 use fmi_host::instance::{FmuInstance, LogSettings};
 use fmi_host::model_description::InterfaceType;
 use tandem_cosim::coupling::ScheduleKind;
-use tandem_cosim::schedule::{CoSimulation, Hooks, Recorder};
+use tandem_cosim::schedule::{connections_into, CoSimulation, Hooks, Recorder};
 use tandem_cosim::step_control;
 use tandem_cosim::system::{algebraic_loop, Component, Port, System};
 use tandem_cosim::{Error, Result};
@@ -407,6 +407,14 @@ impl Problem {
     /// at a cost that grows with the number of parameters. Every parameter must be within the
     /// adjoint extension's reach; otherwise the error says why not.
     pub fn forward_gradient(&mut self, values: &[f64]) -> Result<Evaluation> {
+        if self.system.schedule.implicit.is_some() {
+            return Err(Error::InvalidValue {
+                item: "forward sensitivities".into(),
+                message: "the system couples implicitly ([schedule] implicit): the forward \
+                          sweep does not go through the converged interface (the adjoint does)"
+                    .into(),
+            });
+        }
         let run = self.run(values, self.state_policy())?;
         let methods = self.methods_for(&run.tapes);
         if let Some(Method::FiniteDifferences { reason }) =
@@ -810,15 +818,31 @@ impl Problem {
     }
 }
 
-/// Why the adjoint cannot be used where `system` couples implicitly: the reverse pass follows
-/// the data flow of explicit macro steps, while the converged values of an implicit step
-/// solve equations the pass does not differentiate yet (by the implicit function theorem it
-/// would take `(I - dY/dz)^-T`). Finite differences of whole runs differentiate what the runs
-/// compute.
+/// Why the adjoint cannot be used where `system` couples implicitly. It goes through the
+/// converged values of every macro point by the implicit function theorem (see the reverse
+/// pass's `interface`), which holds where the participants' states at the end of a macro step
+/// do not depend on the values iterated there: every participant with inputs is a
+/// Co-Simulation FMU taking one step per macro step (its step holds the inputs at the step's
+/// start). A Model Exchange component is integrated along the line toward the iterate, and
+/// sub-steps hold it at their starts: finite differences of whole runs differentiate those.
 fn implicit_obstacle(system: &System) -> Option<String> {
-    system.schedule.implicit.is_some().then(|| {
-        "the system couples implicitly ([schedule] implicit): the adjoint does not go through \
-         the converged iterations yet"
-            .to_string()
-    })
+    system.schedule.implicit.as_ref()?;
+    system
+        .components
+        .iter()
+        .enumerate()
+        .find_map(|(index, component)| {
+            model_exchange::obstacle(system, component).or_else(|| {
+                let fed = connections_into(system, index).next().is_some();
+                (fed && component.sub_steps > 1).then(|| {
+                    format!(
+                        "the system couples implicitly ([schedule] implicit) and component {} \
+                         takes {} steps per macro step, whose inputs follow the line toward the \
+                         iterate: its state at the macro point depends on the converged values, \
+                         which the adjoint does not differentiate",
+                        component.name, component.sub_steps
+                    )
+                })
+            })
+        })
 }

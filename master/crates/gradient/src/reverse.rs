@@ -20,6 +20,10 @@
 //! A macro step of one step whose end inputs are those it stepped with (Jacobi with zero-order
 //! hold) takes both at once: one step VJP seeded on the state and on the outputs at its end.
 //!
+//! Under implicit coupling the end inputs read the values of the same macro point, which the
+//! macro steps converged to together: their adjoints are solved for at once ([`interface`])
+//! before step 1, and step 1 sends nothing more to them.
+//!
 //! With checkpoints, the macro steps of one segment are re-run from the checkpoint before it
 //! when the pass reaches them ([`checkpoints`]). A sample's adjoint starts as the cost's
 //! `dJ/dy` when the pass first touches it and is dropped once its output map is reversed, so
@@ -32,6 +36,8 @@
 //! Coupling stages ([`super::stage`], the energy correction) are reversed at each macro point
 //! before the components' macro steps that end there (once the segment holding those steps is
 //! re-run): an input's adjoint also goes to the offset a stage added to it over its macro step.
+
+mod interface;
 
 use super::checkpoints::{self, Checkpoints, Stages};
 use super::replay;
@@ -119,6 +125,7 @@ pub fn sweep(recording: Recording<'_>, cost: CostAdjoints<'_>) -> Result<Vec<Vec
         adjoints: &mut adjoints,
         components: seeds.iter().map(Reversal::new).collect(),
         independent: system.schedule.kind == ScheduleKind::Jacobi,
+        implicit: system.schedule.implicit.is_some(),
     };
     for k in (0..checkpoints.steps()).rev() {
         // No component keeps its steps' linearizations from a re-run: measured, linearizing
@@ -168,6 +175,9 @@ struct Pass<'a> {
     /// every input of a macro step was communicated before it), so that they may run on
     /// several threads.
     independent: bool,
+    /// Whether the macro steps couple implicitly: the values at a macro point are then solved
+    /// together ([`interface`]) before the components' macro steps ending there are reversed.
+    implicit: bool,
 }
 
 /// One component in the reverse pass: the adjoint of its discrete state and the reversal of
@@ -236,9 +246,14 @@ impl Pass<'_> {
     /// stepping `order` first: when they are independent, each component's VJPs at once (on
     /// the schedule's threads when it has several), then their results in that order.
     fn macro_step(&mut self, tapes: &mut [Tape], order: &[usize], k: usize) -> Result<()> {
+        if self.implicit {
+            self.interface(tapes, k)?;
+        }
         if !self.independent {
             for &i in order.iter().rev() {
-                self.take_output_seeds(i, &tapes[i], tapes[i].step(k).tag);
+                if !self.implicit {
+                    self.take_output_seeds(i, &tapes[i], tapes[i].step(k).tag);
+                }
                 let mut component = self.cosimulation.component(i);
                 let (map, name) = (&self.seeds[i], &self.names[i]);
                 let reversal = &mut self.components[i];
@@ -247,8 +262,10 @@ impl Pass<'_> {
             }
             return Ok(());
         }
-        for &i in order.iter().rev() {
-            self.take_output_seeds(i, &tapes[i], tapes[i].step(k).tag);
+        if !self.implicit {
+            for &i in order.iter().rev() {
+                self.take_output_seeds(i, &tapes[i], tapes[i].step(k).tag);
+            }
         }
         let (seeds, names) = (self.seeds, self.names);
         // Each reversal reads its own component's tape only.
@@ -268,13 +285,16 @@ impl Pass<'_> {
     fn settle(&mut self, i: usize, tapes: &[Tape], k: usize) -> Result<()> {
         std::mem::replace(&mut self.components[i].outcome, Ok(()))?;
         let step = tapes[i].step(k);
+        // Under implicit coupling the samples of the step's end are solved already: the end
+        // inputs' share is in their adjoints, and the steps' holds weigh them zero.
+        let solved = self.implicit.then_some(k);
         let mut results = std::mem::take(&mut self.components[i].results);
         for (returned, taken) in results.drain(..) {
             let inputs = match taken {
                 Taken::End => &step.end,
                 Taken::SubStep(j) => &step.sub_steps[j].inputs,
             };
-            self.finish(i, tapes, &returned, inputs);
+            self.finish(i, tapes, &returned, inputs, solved);
             self.components[i].spares.push(returned);
         }
         self.components[i].results = results;
@@ -327,7 +347,7 @@ impl Pass<'_> {
             )
             .map_err(|e| replay::failed(name, time, e))?;
         match inputs {
-            Some(record) => self.finish(i, tapes, &returned, record),
+            Some(record) => self.finish(i, tapes, &returned, record, None),
             // The start values of inputs are constants: only the parameters get adjoints.
             None => add(&mut self.adjoints.parameters[i], &returned.parameters),
         }
@@ -342,6 +362,11 @@ impl Pass<'_> {
             .samples
             .remove(i, tag)
             .unwrap_or_else(|| fresh(self.wiring, self.cost, tape, i, tag));
+        self.seed_outputs(i, &adjoints);
+    }
+
+    /// Makes component `i`'s output seeds `adjoints` (by observed slot), in seed order.
+    fn seed_outputs(&mut self, i: usize, adjoints: &[f64]) {
         let map = &self.seeds[i];
         let seeds = &mut self.components[i].output_seeds;
         seeds.clear();
@@ -354,8 +379,16 @@ impl Pass<'_> {
     }
 
     /// Adds a VJP's parameter adjoints and sends its input adjoints to the samples `inputs`
-    /// were computed from.
-    fn finish(&mut self, i: usize, tapes: &[Tape], returned: &Returned, inputs: &InputRecord) {
+    /// were computed from, except the samples at the end of macro step `solved`, if given
+    /// (those of an implicit coupling, whose adjoints are solved for).
+    fn finish(
+        &mut self,
+        i: usize,
+        tapes: &[Tape],
+        returned: &Returned,
+        inputs: &InputRecord,
+        solved: Option<usize>,
+    ) {
         add(&mut self.adjoints.parameters[i], &returned.parameters);
         let (wiring, cost) = (self.wiring, self.cost);
         for (input, (wire, hold)) in self.wiring[i].inputs.iter().zip(&inputs.holds).enumerate() {
@@ -368,7 +401,15 @@ impl Pass<'_> {
             }
             self.adjoints.offsets[i][input] += adjoint;
             let source = wire.participant;
+            let skipped = solved.map(|k| tapes[source].step(k).tag);
             for &(tag, weight) in hold.terms() {
+                if Some(tag) == skipped {
+                    debug_assert!(
+                        std::ptr::eq(inputs, &tapes[i].step(solved.unwrap()).end) || weight == 0.0,
+                        "a step's input depends on the iterate it converged to"
+                    );
+                    continue;
+                }
                 let fresh = || fresh(wiring, cost, &tapes[source], source, tag);
                 self.adjoints.samples.entry(source, tag, fresh)[wire.slot] += weight * adjoint;
             }
