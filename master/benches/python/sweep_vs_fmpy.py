@@ -64,6 +64,7 @@ def main(fmu, repeats):
         system = system_file(scratch, fmu)
         unzipped = fmpy.extract(fmu, unzipdir=scratch / "unzipped")
         description = fmpy.read_model_description(fmu)
+        worst = 0.0
         times = {"tandem": [], "tandem 1 thread": [], "fmpy": [], "fmpy extracted": []}
         for _ in range(repeats):
             t, table = timed(lambda: tandem.sweep(
@@ -84,11 +85,11 @@ def main(fmu, repeats):
             ))
             times["fmpy extracted"].append(t)
             for finals in (theirs, extracted):
-                difference = np.abs(table["final:vdp.x0"] - finals).max()
-                assert difference < 1e-9, difference
+                worst = max(worst, np.abs(table["final:vdp.x0"] - finals).max())
+        assert worst < 1e-9, worst
         median = {name: statistics.median(ts) for name, ts in times.items()}
         print(f"{len(values)} runs of {round(STOP / STEP)} steps, {repeats} repeats, "
-              f"final x0 agree to {difference:.1e}")
+              f"final x0 differ by at most {worst:.1e}")
         for name, seconds in median.items():
             print(f"  {name:16} {seconds:8.3f} s  ({1000 * seconds / len(values):.2f} ms a run)")
         for loop in ("fmpy", "fmpy extracted"):

@@ -3,6 +3,7 @@ outputs cleared, whose code cells, executed in order in one namespace (as a kern
 them, with matplotlib's Agg backend), pass the ``assert``s they hold and draw their figures."""
 
 import json
+import tempfile
 
 from conftest import EXAMPLES, save_figures
 
@@ -40,6 +41,8 @@ def test_the_notebooks_code_runs_passes_its_checks_and_draws(
     pyplot, tmp_path, test_fmus, monkeypatch
 ):
     monkeypatch.setenv("TANDEM_FMUS", str(test_fmus))
+    # The notebook's own scratch folder (tempfile.mkdtemp) inside the test's, removed with it.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     # Where Jupyter starts the notebook: its own folder.
     monkeypatch.chdir(NOTEBOOK.parent)
     namespace = {"__name__": "__main__"}
