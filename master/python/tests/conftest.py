@@ -1,5 +1,6 @@
 """What the tests of the ``tandem`` package share: the fixtures' paths, the command line run
-on the same input, and its result file read back as the structured array ``tandem`` returns.
+on the same input, its result file read back as the structured array ``tandem`` returns, and
+matplotlib without a display with a check that its figures were drawn.
 
 ``master/tests/python_package.rs`` builds the package into the tests' Python environment and
 runs these tests with ``TANDEM_BIN`` (the ``tandem`` binary), ``TANDEM_TEST_FMUS`` (the folder
@@ -18,6 +19,8 @@ import pytest
 MASTER = Path(__file__).resolve().parents[2]
 REFERENCE_FMUS = MASTER / "tests" / "fixtures" / "reference-fmus"
 SYSTEMS = MASTER / "systems"
+EXAMPLES = MASTER / "python" / "examples"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def environment(name):
@@ -99,3 +102,34 @@ def faulty_system(directory, fmu, stop, step, **parameters):
         "[output]\nvariables = [\"f.y\"]\n"
     )
     return path
+
+
+@pytest.fixture
+def pyplot():
+    """``matplotlib.pyplot`` on the Agg backend (no display), no figure open before the test
+    and every figure closed after it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+    yield plt
+    plt.close("all")
+
+
+def save_figures(plt, directory):
+    """Saves every open figure of ``plt`` as a PNG file in ``directory`` and returns the
+    paths, in the figures' order; each figure must have drawn something (a line, a contour
+    or another collection) on one of its axes."""
+    paths = []
+    for number in plt.get_fignums():
+        figure = plt.figure(number)
+        assert any(axes.lines or axes.collections for axes in figure.axes), (
+            f"figure {number} has nothing drawn"
+        )
+        path = Path(directory) / f"figure-{number}.png"
+        figure.savefig(path)
+        assert path.read_bytes().startswith(PNG_SIGNATURE), path
+        paths.append(path)
+    return paths
