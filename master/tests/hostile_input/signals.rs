@@ -21,8 +21,12 @@ use crate::common::engine_mount::measure;
 /// The longest a case waits for the run to reach the point it interrupts.
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// The double oscillator of three FMUs (three temporary folders), `stop` seconds in steps of
-/// 1 ms, written into `dir` with the coupling spring at `k`.
+/// The temporary folders of a run of [`oscillator`]: one per FMU file.
+const FMU_FOLDERS: usize = 2;
+
+/// The double oscillator of three components (two FMU files, the masses sharing one, so two
+/// temporary folders), `stop` seconds in steps of 1 ms, written into `dir` with the coupling
+/// spring at `k`.
 fn oscillator(dir: &Path, stop: f64, k: f64) -> PathBuf {
     let setup = Setup {
         stop,
@@ -84,11 +88,11 @@ impl Case {
             .collect()
     }
 
-    /// Waits until the run has unpacked its three FMUs, the last of which it does after it has
-    /// set up its signal handlers.
+    /// Waits until the run has unpacked its FMU files, which it does after it has set up its
+    /// signal handlers.
     fn wait_for_the_fmus(&self, child: &mut Child) {
         let began = Instant::now();
-        while self.leftovers().len() < 3 {
+        while self.leftovers().len() < FMU_FOLDERS {
             if let Some(status) = child.try_wait().expect("the run's status") {
                 panic!("tandem ended before unpacking its FMUs: {status}");
             }
