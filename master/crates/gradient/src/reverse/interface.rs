@@ -59,14 +59,15 @@ impl Pass<'_> {
             let end = &tape.step(k).end;
             let mut own = Vec::new();
             for (input, (wire, hold)) in wiring[i].inputs.iter().zip(&end.holds).enumerate() {
-                let Some(seed) = self.seeds[i].inputs[input].filter(|_| wire.differentiable)
-                else {
+                let Some(seed) = self.seeds[i].inputs[input].filter(|_| wire.differentiable) else {
                     continue;
                 };
                 let source = (wire.participant, wire.slot);
-                for &(_, weight) in hold.terms().iter().filter(|&&(t, weight)| {
-                    t == tag(wire.participant) && weight != 0.0
-                }) {
+                for &(_, weight) in hold
+                    .terms()
+                    .iter()
+                    .filter(|&&(t, weight)| t == tag(wire.participant) && weight != 0.0)
+                {
                     let unknown = unknowns.iter().position(|&u| u == source);
                     let unknown = unknown.unwrap_or_else(|| {
                         unknowns.push(source);
@@ -87,7 +88,13 @@ impl Pass<'_> {
                 if !own.is_empty() {
                     let mut component = self.cosimulation.component(i);
                     let (name, step) = (&self.names[i], tapes[i].step(k));
-                    replay::restore(&mut component, name, &tapes[i], Place::point(k + 1), &step.end)?;
+                    replay::restore(
+                        &mut component,
+                        name,
+                        &tapes[i],
+                        Place::point(k + 1),
+                        &step.end,
+                    )?;
                 }
             }
             let mut right = DVector::from_iterator(n, unknowns.iter().map(|&(p, s)| lambda[p][s]));
