@@ -252,11 +252,11 @@ impl EnergyManager {
 /// length.
 pub fn next_step(system: &System, time: f64) -> f64 {
     if let Some(points) = &system.schedule.frozen {
+        // The first point is the start: every time of the run has one at or before it.
         let next = points.partition_point(|&t| t <= time);
-        return match next {
-            0 => points.get(1).map_or(system.macro_step, |t| t - points[0]),
-            n if n < points.len() => points[n] - time,
-            n => points[n - 1] - points[n.saturating_sub(2)],
+        return match points.get(next) {
+            Some(point) => point - time,
+            None => points[next - 1] - points[next.saturating_sub(2)],
         };
     }
     let remaining = system.stop - time;

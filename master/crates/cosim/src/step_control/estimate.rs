@@ -14,7 +14,7 @@
 
 use crate::schedule::CoSimulation;
 use crate::system::{depends_directly, Port, System};
-use fmi_host::model_description::{Variability, VariableType};
+use fmi_host::model_description::Variability;
 
 /// The connected continuous floats of a system, and what a step's estimate needs of them.
 pub struct CouplingError {
@@ -35,8 +35,7 @@ impl CouplingError {
             let variable = connection.from.variable(&system.components);
             let continuous =
                 variable.ty.is_float() && variable.variability == Variability::Continuous;
-            let target = connection.to.variable(&system.components);
-            let received = target.ty == VariableType::Float64 || target.ty.is_float();
+            let received = connection.to.variable(&system.components).ty.is_float();
             if continuous && received && !outputs.iter().any(|(p, ..)| *p == connection.from) {
                 let nominal = variable.nominal.map_or(1.0, f64::abs);
                 let feedthrough = feeds_through(system, connection.from);

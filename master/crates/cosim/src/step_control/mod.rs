@@ -45,22 +45,18 @@ pub fn check(system: &System) -> Result<()> {
         ));
     }
     for component in &system.components {
-        let md = component.fmu.model_description();
-        let (capabilities, variable_steps) = match component.interface {
-            InterfaceType::CoSimulation => {
-                let cs = md.co_simulation.as_ref();
-                (
-                    cs.map(|cs| &cs.capabilities),
-                    cs.is_some_and(|cs| cs.can_handle_variable_communication_step_size),
-                )
-            }
-            InterfaceType::ModelExchange => {
-                (md.model_exchange.as_ref().map(|me| &me.capabilities), true)
-            }
-            InterfaceType::ScheduledExecution => (None, false),
+        let variable_steps = match component.interface {
+            InterfaceType::CoSimulation => component
+                .fmu
+                .model_description()
+                .co_simulation
+                .as_ref()
+                .is_some_and(|cs| cs.can_handle_variable_communication_step_size),
+            InterfaceType::ModelExchange => true,
+            InterfaceType::ScheduledExecution => false,
         };
         // ECCO takes no step back.
-        let problem = if !ecco && !capabilities.is_some_and(|c| c.can_get_and_set_fmu_state) {
+        let problem = if !ecco && !component.can_get_and_set_state() {
             "adaptive macro steps roll a step back from the FMUs' saved states, and this FMU \
              cannot get and set its state (canGetAndSetFMUState)"
         } else if !variable_steps {
@@ -88,12 +84,17 @@ pub fn drive(
     settings: &AdaptiveSettings,
     stage: &mut dyn PointStage,
 ) -> Result<(Progress, StepReport)> {
+    // The order of the error in the step: the hold's local error, or a residual power.
+    let order = match settings.method {
+        AdaptiveMethod::Error => CouplingError::order(system),
+        AdaptiveMethod::Ecco => 1.0,
+    };
     let mut run = Run {
         shortest: settings
             .min_step
             .unwrap_or(1e-9 * (system.stop - system.start)),
         longest: settings.max_step.unwrap_or(system.stop - system.start),
-        controller: Controller::new(1.0),
+        controller: Controller::new(order),
         report: StepReport::default(),
         point: 0,
     };
@@ -102,7 +103,6 @@ pub fn drive(
     stage.at_point(0, system, cosimulation)?;
     let progress = match settings.method {
         AdaptiveMethod::Error => {
-            run.controller = Controller::new(CouplingError::order(system));
             run.by_error(cosimulation, system, settings.tolerance, first, stage)?
         }
         AdaptiveMethod::Ecco => {

@@ -47,6 +47,15 @@ pub struct Component {
 }
 
 impl Component {
+    /// Whether the FMU can get and set its state (`canGetAndSetFMUState`) for the interface
+    /// the component runs with: what a master needs to take a macro step back.
+    pub fn can_get_and_set_state(&self) -> bool {
+        self.fmu
+            .model_description()
+            .interface(self.interface)
+            .is_some_and(|(_, capabilities)| capabilities.can_get_and_set_fmu_state)
+    }
+
     /// The shapes of the FMU's variables, sized by the structural parameters the system sets.
     pub fn shapes(&self) -> Shapes<'_> {
         self.start_values

@@ -58,6 +58,7 @@ use super::{gauss_seidel, Progress, Recording};
 use crate::coupling::{ImplicitSettings, InterfaceJacobian, ScheduleKind};
 use crate::error::{Error, Result};
 use crate::system::{Port, System};
+use fmi_host::model_description::InterfaceType;
 
 /// The iteration of an implicit coupling.
 pub(super) struct ImplicitCoupling {
@@ -119,29 +120,19 @@ impl ImplicitCoupling {
         observed: &[Vec<Port>],
     ) -> Result<Self> {
         for component in &system.components {
-            let md = component.fmu.model_description();
-            let capabilities = match component.interface {
-                fmi_host::model_description::InterfaceType::CoSimulation => {
-                    md.co_simulation.as_ref().map(|cs| &cs.capabilities)
-                }
-                fmi_host::model_description::InterfaceType::ModelExchange => {
-                    md.model_exchange.as_ref().map(|me| &me.capabilities)
-                }
-                fmi_host::model_description::InterfaceType::ScheduledExecution => {
-                    return Err(Error::invalid_value(
-                        format!("component {}", component.name),
-                        "implicit coupling repeats macro steps, which a Scheduled Execution \
-                         component cannot take part in",
-                    ))
-                }
+            let problem = if component.interface == InterfaceType::ScheduledExecution {
+                "implicit coupling repeats macro steps, which a Scheduled Execution component \
+                 cannot take part in"
+            } else if !component.can_get_and_set_state() {
+                "implicit coupling repeats every macro step from the FMUs' saved states, and \
+                 this FMU cannot get and set its state (canGetAndSetFMUState)"
+            } else {
+                continue;
             };
-            if !capabilities.is_some_and(|c| c.can_get_and_set_fmu_state) {
-                return Err(Error::invalid_value(
-                    format!("component {}", component.name),
-                    "implicit coupling repeats every macro step from the FMUs' saved states, \
-                     and this FMU cannot get and set its state (canGetAndSetFMUState)",
-                ));
-            }
+            return Err(Error::invalid_value(
+                format!("component {}", component.name),
+                problem,
+            ));
         }
         let jacobi = system.schedule.kind == ScheduleKind::Jacobi;
         let tears = backward_sources(system, observed, jacobi);
