@@ -19,8 +19,8 @@ use tandem_simulate::simulate::{
 };
 
 /// Simulates the FMU `filename` and returns its recorded rows: a structured array with a
-/// `time` field and one float64 field per recorded variable (array elements as `y[1]`, ...),
-/// named as `tandem simulate`'s result file names its columns.
+/// `time` field and one field per recorded variable (array elements as `y[1]`, ...), named
+/// as `tandem simulate`'s result file names its columns and typed as FMPy types them.
 #[pyfunction]
 #[pyo3(signature = (
     filename,

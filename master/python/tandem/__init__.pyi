@@ -106,10 +106,16 @@ def simulate(
 ) -> np.ndarray:
     """Simulates one FMU as ``tandem simulate`` does and returns the recorded rows.
 
-    The result is a NumPy structured array with a ``time`` field and one float64 field per
-    recorded variable, named as ``tandem simulate``'s CSV header names its columns (an array
-    element as ``y[1]`` or ``A[2,3]``, as FMPy names them); ``fmpy.util.plot_result`` and
-    ``pandas.DataFrame`` take it. String variables are not recorded in it.
+    The result is a NumPy structured array with a ``time`` field and one field per recorded
+    variable, named as ``tandem simulate``'s CSV header names its columns (an array element
+    as ``y[1]`` or ``A[2,3]``, as FMPy names them) and typed as FMPy's ``simulate_fmu`` types
+    them: float64 for Real and Float64, float32 for Float32, int32 for Integer and an FMI 2.0
+    Enumeration, int64 for an FMI 3.0 Enumeration, the sized integer types for FMI 3.0's, and
+    bool for Boolean. Two differences from FMPy: the fields are in the result file's order
+    (FMPy groups them by type), and an array is one field per element (FMPy gives a field of
+    that shape, which ``pandas.DataFrame`` refuses). ``fmpy.util.plot_result`` and
+    ``pandas.DataFrame`` take it. String variables are not recorded in it. 64-bit integers
+    beyond 2**53 lose their lowest bits on the way, as in the master's co-simulation.
 
     The defaults are the command line's: the interface is Co-Simulation when the FMU has it,
     else Model Exchange, else Scheduled Execution (``fmi_type``, FMPy's spelling or ``cs``,
@@ -147,8 +153,9 @@ def run(
 ) -> Tuple[np.ndarray, Dict[str, Any]]:
     """Runs a system of FMUs (a TOML system file, ``.ssp`` or ``.ssd``) as ``tandem run`` does.
 
-    Returns the rows (a structured array: ``time``, then the recorded variables and the
-    energy monitor's columns, named as ``tandem run``'s CSV header names them) and a summary:
+    Returns the rows (a structured array: ``time``, then the recorded variables, typed as
+    ``simulate`` types them, and the energy monitor's float64 columns, named as ``tandem
+    run``'s CSV header names them) and a summary:
     ``system``, ``schedule``, ``extrapolation``, ``final_time``, ``macro_steps``,
     ``fmu_calls``, ``rows``, ``wall_time`` (s), ``terminated_by`` (None, or the component
     that ended the run and the time), ``integrations`` and ``activations`` (a line per Model

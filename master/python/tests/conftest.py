@@ -36,12 +36,27 @@ def reference_fmu(version, model):
 
 
 def read_result(path):
-    """A result file of the command line as a structured array of float64 fields."""
+    """A result file of the command line as a structured array of float64 fields (the file
+    does not say the variables' types: ``assert_same_rows`` gives them)."""
     with open(path, newline="") as file:
         rows = list(csv.reader(file))
     header, data = rows[0], rows[1:]
     dtype = np.dtype({"names": header, "formats": ["f8"] * len(header)})
     return np.array([tuple(float(value) for value in row) for row in data], dtype=dtype)
+
+
+def assert_same_rows(ours, theirs):
+    """``ours``, a ``tandem`` result, holds the rows of ``theirs``, a result file read back,
+    bit for bit: the same fields, and in each the file's values in the field's type (which
+    must hold them exactly)."""
+    assert ours.dtype.names == theirs.dtype.names
+    assert len(ours) == len(theirs)
+    typed = theirs.astype(ours.dtype)
+    for name in theirs.dtype.names:
+        assert np.array_equal(typed[name].astype("f8"), theirs[name], equal_nan=True), (
+            f"the file's {name} does not fit {ours.dtype[name]}"
+        )
+    assert ours.tobytes() == typed.tobytes(), "the rows differ in some bit"
 
 
 class Cli:

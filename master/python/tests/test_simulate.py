@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tandem
-from conftest import read_result, reference_fmu
+from conftest import assert_same_rows, read_result, reference_fmu
 
 CASES = [
     (version, model, interface)
@@ -18,12 +18,6 @@ CASES = [
 ]
 
 CLI_INTERFACE = {"CoSimulation": "cs", "ModelExchange": "me"}
-
-
-def assert_same_rows(ours, theirs):
-    assert ours.dtype.names == theirs.dtype.names
-    assert len(ours) == len(theirs)
-    assert ours.tobytes() == theirs.tobytes(), "the rows differ in some bit"
 
 
 @pytest.mark.parametrize("version,model,interface", CASES)

@@ -107,11 +107,13 @@ impl Metric {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fmi_host::model_description::VariableType;
 
     #[test]
     fn metrics_of_a_column() {
         let trace = Trace {
             names: vec!["a.x".into(), "b.y".into()],
+            types: vec![VariableType::Float64; 2],
             time: vec![0.0, 1.0, 2.0, 3.0],
             columns: vec![vec![0.0; 4], vec![3.0, -4.0, 1.0, 2.0]],
         };

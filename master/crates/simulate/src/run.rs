@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use crate::csv::CsvWriter;
 use crate::progress::{NoProgress, Progress};
-use crate::simulate::Trace;
+use crate::simulate::{value_type, Trace};
 use fmi_host::instance::LogSettings;
+use fmi_host::model_description::VariableType;
 use tandem_cosim::coupling::{
     AdaptiveMethod, Extrapolation, InterfaceJacobian, ScheduleKind, Threads,
 };
@@ -202,11 +203,9 @@ fn run_loaded_into(
         }
         None => None,
     };
-    *trace = options.keep_trace.then(|| Trace {
-        names: header.clone(),
-        time: Vec::new(),
-        columns: vec![Vec::new(); header.len()],
-    });
+    *trace = options
+        .keep_trace
+        .then(|| Trace::new(header.clone(), column_types(system, header.len())));
     let mut cosimulation = CoSimulation::initialize(system, &options.log)?;
     progress.begin(system.start, system.stop);
     let mut points = RunPoints {
@@ -346,6 +345,20 @@ impl Row<'_> {
             None => Ok(()),
         }
     }
+}
+
+/// The type of the values of each of the `columns` result columns of `system`: its recorded
+/// variables', then Float64 for the energy columns.
+fn column_types(system: &System, columns: usize) -> Vec<VariableType> {
+    let recorded = system.recorded.iter().map(|port| {
+        let version = system.components[port.component]
+            .fmu
+            .model_description()
+            .fmi_version;
+        value_type(port.variable(&system.components).ty, version)
+    });
+    let energy = std::iter::repeat(VariableType::Float64);
+    recorded.chain(energy).take(columns).collect()
 }
 
 /// The result file's columns of a run of `system` with the energy correction on or off

@@ -8,12 +8,13 @@ mod model_exchange;
 mod recorder;
 mod scheduled_execution;
 pub mod selection;
+mod trace;
 
 pub use inputs::{InputSignals, InputTable};
-pub use recorder::Trace;
 /// The communication grid and the CSV time tables, under the paths commands use.
 pub use tandem_cosim::time_grid::{grid_intervals, grid_point};
 pub use tandem_cosim::time_table;
+pub use trace::{value_type, Trace};
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::selection;
+use super::trace::{value_type, Trace};
 use crate::csv::CsvWriter;
 use fmi_host::import::Fmu;
 use fmi_host::instance::FmuInstance;
@@ -28,6 +29,8 @@ struct Group {
 /// order given.
 struct Selection {
     names: Vec<String>,
+    /// The type of each column's variable.
+    types: Vec<VariableType>,
     groups: Vec<Group>,
     /// `(group, column in the group, unit)` of every column shown in an alias's display unit.
     conversions: Vec<(usize, usize, DisplayUnit)>,
@@ -46,6 +49,7 @@ impl Selection {
     ) -> Self {
         let mut groups: Vec<Group> = Vec::new();
         let mut names = Vec::new();
+        let mut types = Vec::new();
         let mut conversions = Vec::new();
         for (variable, column) in columns {
             let Ok(count) = shapes.count(variable) else {
@@ -80,6 +84,7 @@ impl Selection {
                 conversions.push((index, group.picks.len() - 1, unit));
             }
             names.push(column.name);
+            types.push(variable.ty);
         }
         let read = groups
             .iter()
@@ -97,6 +102,7 @@ impl Selection {
             .collect();
         Selection {
             names,
+            types,
             groups,
             conversions,
             read,
@@ -152,17 +158,6 @@ fn pick(read: &Values, picks: &[usize], columns: &mut Values) {
     }
 }
 
-/// Numeric samples of some variables at every recorded row, kept for plotting.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Trace {
-    /// Variable names.
-    pub names: Vec<String>,
-    /// Row times.
-    pub time: Vec<f64>,
-    /// One column per name.
-    pub columns: Vec<Vec<f64>>,
-}
-
 /// Reads the recorded variables and appends rows to the result file, if there is one.
 pub struct Recorder {
     recorded: Selection,
@@ -210,11 +205,12 @@ impl Recorder {
                     ));
                 }
                 let selection = Selection::new(shapes, columns);
-                let trace = Trace {
-                    columns: vec![Vec::new(); selection.names.len()],
-                    names: selection.names.clone(),
-                    time: Vec::new(),
-                };
+                let version = fmu.model_description().fmi_version;
+                let types = selection.types.iter();
+                let trace = Trace::new(
+                    selection.names.clone(),
+                    types.map(|&ty| value_type(ty, version)).collect(),
+                );
                 Ok((selection, trace))
             })
             .transpose()?;
