@@ -2,7 +2,7 @@
 //! integrated by the master as Model Exchange FMUs), whose closed-form solution gives the
 //! global error: one decade of tolerance gives one decade of error, under ZOH and FOH; a
 //! rejected step leaves no trace (the first accepted step equals a fixed step of its length,
-//! bit for bit); settings and FMUs that cannot take such steps are errors naming them; the
+//! bit for bit); a step an FMU discards is rolled back and taken shorter; settings and FMUs that cannot take such steps are errors naming them; the
 //! adjoint gradient goes through the steps an adaptive run took, frozen.
 
 mod common;
@@ -97,6 +97,52 @@ fn a_rejected_step_leaves_no_trace() {
     assert_eq!(fixed.times, trajectory.times[..2]);
     assert_eq!(fixed.states[1], trajectory.states[1], "bit for bit");
     assert_eq!(fixed.force[1], trajectory.force[1]);
+}
+
+#[test]
+fn a_step_an_fmu_discards_is_rolled_back_and_taken_shorter() {
+    // The faulty FMU's output is its time; it discards (fmi3Discard) every step longer than
+    // 0.03 s and nothing else: alone, no coupled value errs, so the controller grows the step
+    // until the FMU refuses it, and only the discards cut it.
+    let dir = tempfile::tempdir().unwrap();
+    let fmu = common::faulty::faulty_fmu(dir.path(), None);
+    let system = dir.path().join("discarding.toml");
+    std::fs::write(
+        &system,
+        format!(
+            "[experiment]\nstop = 1.0\nstep = 0.01\n\n[schedule]\nadaptive = {{ tolerance = \
+             1e-3 }}\n\n[[component]]\nname = \"f\"\nfmu = '{}'\nparameters = {{ \
+             longest_step = 0.03 }}\n",
+            fmu.display()
+        ),
+    )
+    .unwrap();
+    let output = dir.path().join("result.csv");
+    let options = RunOptions {
+        output_file: Some(output.clone()),
+        ..RunOptions::default()
+    };
+    let summary = run(&system, &options).unwrap_or_else(|e| panic!("{e}"));
+    let steps = summary.steps.expect("a step report");
+    assert!(steps.discarded > 0, "{steps}");
+    assert_eq!(
+        steps.rejected, steps.discarded,
+        "only the FMU rejects steps: {steps}"
+    );
+    assert!(steps.longest <= 0.03, "{steps}");
+    assert_eq!(summary.final_time, 1.0);
+    // Every row is a state the FMU reached by steps it accepted: its time, restored after
+    // each discarded step (a step taken from a state left by a discarded one would count
+    // time twice).
+    let (header, rows) = read_csv(&output);
+    assert_eq!(header, ["time", "f.y"]);
+    assert_eq!(rows.len(), steps.accepted + 1);
+    for (k, row) in rows.iter().enumerate() {
+        assert!((row[1] - row[0]).abs() < 1e-12, "row {k}: {row:?}");
+        if k > 0 {
+            assert!(row[0] - rows[k - 1][0] <= 0.03 + 1e-12, "row {k}: {row:?}");
+        }
+    }
 }
 
 #[test]

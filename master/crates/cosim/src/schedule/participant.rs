@@ -17,6 +17,7 @@ use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
 use crate::system::{Component, Connection, Port, System, Transform, ValueMap};
 use fmi_host::call_status::CallStatus;
+use fmi_host::float_text::format_float;
 use fmi_host::instance::{Fmu3Instance, FmuInstance, FmuState};
 use fmi_host::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
 use tandem_ode::model_exchange::{MeStepper, Reached, StepperSnapshot};
@@ -623,13 +624,17 @@ impl Participant {
                     if outcome.terminate {
                         return Ok(Advance::Terminated(outcome.last_time));
                     }
+                    // An FMU that got part of the way discarded the rest (early return is
+                    // never enabled): a master with rollback may take the step shorter.
                     if outcome.partial {
-                        return Err(Error::Simulation {
-                            time: outcome.last_time,
+                        return Err(Error::Discarded {
+                            time: t,
                             message: format!(
-                                "instance {}: the step from t = {t} ended early without asking to \
-                                 terminate; a co-simulation cannot continue from there",
-                                ports.name
+                                "instance {}: the step from t = {t} ended early at t = {} \
+                                 without asking to terminate; a co-simulation cannot continue \
+                                 from there",
+                                ports.name,
+                                format_float(outcome.last_time)
                             ),
                         });
                     }
