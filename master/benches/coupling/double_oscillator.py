@@ -13,9 +13,9 @@ steps, and the wall time of the whole process (median of `runs`, taken in turn).
 
 `stiff`: the coupling spring kc = 1e4 and 1e5 N/m, explicit and implicit (`--implicit auto`)
 coupling over macro steps from 10 us to 10 ms, with the Newton iterations per step.
-`adaptive`: kc = 100 N/m (the study's case), fixed macro steps against adaptive ones
-(`--adaptive`) over a range of tolerances, the masses as Co-Simulation and as Model Exchange
-FMUs.
+`adaptive`: kc = 100 N/m (the study's case), fixed macro steps against error-controlled
+ones (`--adaptive`) and ECCO over a range of tolerances, each with the energy correction off
+and on (ECCO off only), the masses as Co-Simulation and as Model Exchange FMUs.
 
 The FMU folder holds coupled_mass.fmu and mass.fmu (FMI 3.0): `cargo xtask fmus` builds them
 into target/fmus/fmi3.
@@ -61,11 +61,14 @@ def closed_form(kc):
     return positions
 
 
-def run(tandem, fmus, kc, options, folder, model_exchange=False):
-    """One run with `options`: wall time, energy drift, relative position error, macro
-    steps, Newton iterations per step (None without implicit coupling)."""
+def run(tandem, fmus, kc, options, folder, model_exchange=False, schedule=None):
+    """One run with `options` (and the line `schedule` added to the system's schedule): wall
+    time, energy drift, relative position error, macro steps, Newton iterations per step
+    (None without implicit coupling)."""
     with open(SYSTEM) as f:
         text = f.read().replace("kc = 100.0,", f"kc = {kc!r},", 1)
+    if schedule:
+        text = text.replace('extrapolation = "zoh"', f'extrapolation = "zoh"\n{schedule}', 1)
     if model_exchange:
         for name in ("m1", "m2"):
             text = text.replace(f'name = "{name}"', f'name = "{name}"\ninterface = "me"', 1)
@@ -126,18 +129,28 @@ def stiff(tandem, fmus, runs, folder):
 def adaptive(tandem, fmus, runs, folder):
     fixed = [4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4]
     tolerances = [1e-1, 3e-2, 1e-2, 3e-3, 1e-3, 3e-4]
-    print("| masses | steps | H (s) or tolerance | macro steps | energy drift | "
-          "position error | wall time (s) |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| masses | steps | energy correction | H (s) or tolerance | macro steps | "
+          "energy drift | position error | wall time (s) |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
     for model_exchange in (False, True):
         masses = "Model Exchange" if model_exchange else "Co-Simulation"
-        cases = [("fixed", ["--step-size", repr(h)], h) for h in fixed]
-        cases += [("adaptive", ["--adaptive", repr(t)], t) for t in tolerances]
-        for label, options, value in cases:
+        cases = []
+        for correction in ("off", "on"):
+            switch = ["--energy-correction", correction]
+            cases += [("fixed", correction, switch + ["--step-size", repr(h)], None, h)
+                      for h in fixed]
+            cases += [("error", correction, switch + ["--adaptive", repr(t)], None, t)
+                      for t in tolerances]
+        # ECCO with the correction is refused (it makes the error larger).
+        cases += [("ECCO", "off", ["--energy-correction", "off"],
+                   f'adaptive = {{ method = "ecco", tolerance = {t!r} }}', t)
+                  for t in tolerances]
+        for label, correction, options, schedule, value in cases:
             wall, drift, error, count, _ = repeated(
-                runs, tandem, fmus, 100.0, options, folder, model_exchange=model_exchange)
-            print(f"| {masses} | {label} | {value:g} | {count} | {drift:.3g} | {error:.3g} "
-                  f"| {wall:.3f} |")
+                runs, tandem, fmus, 100.0, options, folder, model_exchange=model_exchange,
+                schedule=schedule)
+            print(f"| {masses} | {label} | {correction} | {value:g} | {count} | {drift:.3g} "
+                  f"| {error:.3g} | {wall:.3f} |")
 
 
 def main():

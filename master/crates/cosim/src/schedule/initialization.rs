@@ -3,8 +3,8 @@
 //! components' dependency order ([`super::propagation`]: once through each component outside
 //! a loop, in passes through each cyclic group until it settles), and under Gauss-Seidel or
 //! implicit coupling the algebraic loops are solved to tolerance; finally all leave
-//! initialization mode and their values at the start time become the first communicated
-//! values.
+//! initialization mode (in a system without loops, each already left it once its inputs were
+//! final) and their values at the start time become the first communicated values.
 
 use super::algebraic_loops::LoopSolver;
 use super::participant::Instance;
@@ -43,6 +43,9 @@ pub(super) fn run(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Resul
             message: format!("{} recorders for {count} components", hooks.recorders.len()),
         });
     }
+    // A recorded run (a gradient's) keeps every component in initialization mode until all
+    // have their values: the adjoint of initialization reverses the readings made in it.
+    let recorded = !hooks.recorders.is_empty();
     let mut recorders = hooks.recorders.into_iter();
     let mut participants = Vec::with_capacity(count);
     for (i, component) in system.components.iter().enumerate() {
@@ -80,9 +83,11 @@ pub(super) fn run(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Resul
     // An implicit coupling starts from satisfied loops under either schedule.
     let solved =
         system.schedule.kind == ScheduleKind::GaussSeidel || system.schedule.implicit.is_some();
-    let mut propagation = Propagation::new(system);
-    for group in dependency_order::groups(&system.components, &system.connections, order) {
-        propagation.settle(&group, &mut participants, &mut histories, start, solved)?;
+    let groups = dependency_order::groups(&system.components, &system.connections, order);
+    let loops_free = groups.iter().all(|group| !group.cyclic);
+    let mut propagation = Propagation::new(system, loops_free && !recorded);
+    for group in &groups {
+        propagation.settle(group, &mut participants, &mut histories, start, solved)?;
     }
     let mut loops = solved.then(|| LoopSolver::new(system, &observed)).flatten();
     match &mut loops {
@@ -90,30 +95,20 @@ pub(super) fn run(system: &System, log: &LogSettings, hooks: Hooks<'_>) -> Resul
         Some(loops) => loops.solve(&mut participants, &mut histories, order, start, 0)?,
         None => propagation.refresh_inputs(&mut participants, &histories, order, start)?,
     }
-    for participant in &mut participants {
-        participant.exit_initialization_mode(&histories, start)?;
+    let staying = |i: &usize| !propagation.exited(*i);
+    for i in (0..count).filter(staying) {
+        participants[i].exit_initialization_mode(&histories, start)?;
     }
-    observe_all(&mut participants, &mut histories, order, start)?;
+    for i in order.iter().copied().filter(staying) {
+        let values = participants[i].observe(start)?;
+        histories.reset(i, start, values);
+    }
     Ok(Initialized {
         participants,
         histories,
         observed,
         loops,
     })
-}
-
-/// Reads every participant's observed values at `start` into fresh histories.
-fn observe_all(
-    participants: &mut [Participant],
-    histories: &mut Histories,
-    order: &[usize],
-    start: f64,
-) -> Result<()> {
-    for &i in order {
-        let values = participants[i].observe(start)?;
-        histories.reset(i, start, values);
-    }
-    Ok(())
 }
 
 /// Per component, the variables the master reads: the outputs it feeds to connections, then

@@ -4,6 +4,14 @@
 //! depends on, which leaves its settled values at once; the members of a cyclic group are
 //! taken in passes until their values settle. The FMU calls therefore grow with the number of
 //! components, where passes over the whole system would grow with its square.
+//!
+//! In a system without loops (and a run not recorded for a gradient, whose adjoint of
+//! initialization reverses the readings made in it), a component whose sources have all left
+//! initialization mode
+//! gets its final inputs: it leaves initialization mode at once, and the values read after
+//! that (which FMI lets differ from those inside it, so the master must read them anyway) are
+//! its only reading. A chain's component then costs four calls: enter, its inputs, exit, its
+//! outputs.
 
 use super::algebraic_loops::TOLERANCE;
 use super::{Histories, Participant};
@@ -26,11 +34,16 @@ pub(super) struct Propagation {
     clock: usize,
     /// The values of a cyclic group before its latest pass (kept for their capacity).
     before: Vec<f64>,
+    /// Whether components may leave initialization mode during the propagation (no loops).
+    early_exits: bool,
+    /// Per participant, whether it left initialization mode, its values read after.
+    exited: Vec<bool>,
 }
 
 impl Propagation {
-    /// The bookkeeping of `system`'s participants, none read yet.
-    pub(super) fn new(system: &System) -> Self {
+    /// The bookkeeping of `system`'s participants, none read yet; with `early_exits` (a system
+    /// without loops) components leave initialization mode as soon as their inputs are final.
+    pub(super) fn new(system: &System, early_exits: bool) -> Self {
         let count = system.components.len();
         let mut sources: Vec<Vec<usize>> = vec![Vec::new(); count];
         for connection in &system.connections {
@@ -45,7 +58,14 @@ impl Propagation {
             inputs_at: vec![None; count],
             clock: 0,
             before: Vec::new(),
+            early_exits,
+            exited: vec![false; count],
         }
+    }
+
+    /// Whether participant `i` left initialization mode during the propagation.
+    pub(super) fn exited(&self, i: usize) -> bool {
+        self.exited[i]
     }
 
     /// Settles `group` at `time`: a single participant outside a loop in one evaluation; a
@@ -119,7 +139,8 @@ impl Propagation {
     }
 
     /// Gives participant `i` its inputs at `time` and reads its outputs, after reading any
-    /// source not read yet (the value it starts from).
+    /// source not read yet (the value it starts from); when its inputs are final, it leaves
+    /// initialization mode before its outputs are read.
     fn evaluate(
         &mut self,
         i: usize,
@@ -135,6 +156,11 @@ impl Propagation {
         }
         participants[i].set_inputs(histories, time, 0)?;
         self.inputs_at[i] = Some(self.clock);
+        let sources_exited = self.sources[i].iter().all(|&source| self.exited[source]);
+        if self.early_exits && sources_exited {
+            participants[i].exit_initialization_mode(histories, time)?;
+            self.exited[i] = true;
+        }
         self.observe(i, participants, histories, time)
     }
 
