@@ -10,14 +10,17 @@ steps, and the wall time of the whole process (median of `runs`, taken in turn).
 
     python double_oscillator.py stiff path/to/tandem path/to/fmu-folder [runs]
     python double_oscillator.py adaptive path/to/tandem path/to/fmu-folder [runs]
+    python double_oscillator.py five-dof path/to/tandem path/to/fmu-folder [runs]
 
 `stiff`: the coupling spring kc = 1e4 and 1e5 N/m, explicit and implicit (`--implicit auto`)
 coupling over macro steps from 10 us to 10 ms, with the Newton iterations per step.
 `adaptive`: kc = 100 N/m (the study's case), fixed macro steps against error-controlled
 ones (`--adaptive`) and ECCO over a range of tolerances, each with the energy correction off
 and on (ECCO off only), the masses as Co-Simulation and as Model Exchange FMUs.
+`five-dof`: the same comparison on master/systems/energy-oscillator-5dof.toml, mass 1 split
+into four Co-Simulation masses with a bond each, whose motion is the double oscillator's.
 
-The FMU folder holds coupled_mass.fmu and mass.fmu (FMI 3.0): `cargo xtask fmus` builds them
+The FMU folder holds coupled_mass.fmu, mass.fmu and summing_mass.fmu (FMI 3.0): `cargo xtask fmus` builds them
 into target/fmus/fmi3.
 """
 
@@ -31,10 +34,10 @@ import sys
 import tempfile
 import time
 
-SYSTEM = os.path.join(
-    os.path.dirname(os.path.abspath(__file__)),
-    "..", "..", "systems", "energy-double-oscillator.toml",
-)
+SYSTEMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "systems")
+SYSTEM = os.path.join(SYSTEMS, "energy-double-oscillator.toml")
+# Mass 1 split into four (m1..m4), mass 2 is m5: the same motion.
+FIVE_DOF = os.path.join(SYSTEMS, "energy-oscillator-5dof.toml")
 
 # m1 = m2 = 1 kg, k1 = 10 N/m, k2 = 1000 N/m; x(0) = 0, v(0) = (100, -100) m/s.
 M, K1, K2, V0 = 1.0, 10.0, 1000.0, (100.0, -100.0)
@@ -61,11 +64,13 @@ def closed_form(kc):
     return positions
 
 
-def run(tandem, fmus, kc, options, folder, model_exchange=False, schedule=None):
-    """One run with `options` (and the line `schedule` added to the system's schedule): wall
-    time, energy drift, relative position error, macro steps, Newton iterations per step
-    (None without implicit coupling)."""
-    with open(SYSTEM) as f:
+def run(tandem, fmus, kc, options, folder, model_exchange=False, schedule=None,
+        system=SYSTEM):
+    """One run of `system` with `options` (and the line `schedule` added to its schedule):
+    wall time, energy drift, relative position error, macro steps, Newton iterations per
+    step (None without implicit coupling)."""
+    second = "m5.position" if system == FIVE_DOF else "m2.position"
+    with open(system) as f:
         text = f.read().replace("kc = 100.0,", f"kc = {kc!r},", 1)
     if schedule:
         text = text.replace('extrapolation = "zoh"', f'extrapolation = "zoh"\n{schedule}', 1)
@@ -92,7 +97,7 @@ def run(tandem, fmus, kc, options, folder, model_exchange=False, schedule=None):
     e0 = float(rows[0]["total_energy"])
     for row in rows:
         t = float(row["time"])
-        x = (float(row["m1.position"]), float(row["m2.position"]))
+        x = (float(row["m1.position"]), float(row[second]))
         reference = exact(t)
         drift = max(drift, abs(float(row["total_energy"]) - e0) / e0)
         error = max(error, *(abs(a - b) for a, b in zip(x, reference)))
@@ -126,13 +131,14 @@ def stiff(tandem, fmus, runs, folder):
                       f"| {newton} | {wall:.3f} |")
 
 
-def adaptive(tandem, fmus, runs, folder):
+def adaptive(tandem, fmus, runs, folder, system=SYSTEM):
     fixed = [4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4]
     tolerances = [1e-1, 3e-2, 1e-2, 3e-3, 1e-3, 3e-4]
     print("| masses | steps | energy correction | H (s) or tolerance | macro steps | "
           "energy drift | position error | wall time (s) |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
-    for model_exchange in (False, True):
+    # The 5-DOF oscillator's masses are Co-Simulation FMUs only.
+    for model_exchange in (False, True) if system == SYSTEM else (False,):
         masses = "Model Exchange" if model_exchange else "Co-Simulation"
         cases = []
         for correction in ("off", "on"):
@@ -148,7 +154,7 @@ def adaptive(tandem, fmus, runs, folder):
         for label, correction, options, schedule, value in cases:
             wall, drift, error, count, _ = repeated(
                 runs, tandem, fmus, 100.0, options, folder, model_exchange=model_exchange,
-                schedule=schedule)
+                schedule=schedule, system=system)
             print(f"| {masses} | {label} | {correction} | {value:g} | {count} | {drift:.3g} "
                   f"| {error:.3g} | {wall:.3f} |")
 
@@ -157,7 +163,12 @@ def main():
     table, tandem, fmus = sys.argv[1], sys.argv[2], sys.argv[3]
     runs = int(sys.argv[4]) if len(sys.argv) > 4 else 3
     with tempfile.TemporaryDirectory() as folder:
-        {"stiff": stiff, "adaptive": adaptive}[table](tandem, fmus, runs, folder)
+        tables = {
+            "stiff": stiff,
+            "adaptive": adaptive,
+            "five-dof": lambda *a: adaptive(*a, system=FIVE_DOF),
+        }
+        tables[table](tandem, fmus, runs, folder)
 
 
 if __name__ == "__main__":

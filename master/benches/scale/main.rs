@@ -2,8 +2,9 @@
 //! memory, FMU calls and the cost per component and macro step, under Gauss-Seidel and Jacobi
 //! on 1 and 2 threads. The systems are the generated ones of the tests
 //! (`master/tests/common/generated_systems.rs`): the Reference-FMUs' Dahlquist and Feedthrough
-//! chain and Feedthrough ring, and Tandem masses and springs. Prints Markdown tables; nothing
-//! is asserted about the numbers.
+//! chain and Feedthrough ring, and Tandem masses and springs; for these, also the adjoint
+//! gradient's peak memory and wall time against the run's, with checkpoints and without. Prints
+//! Markdown tables; nothing is asserted about the numbers.
 //!
 //! Usage: `scale --tandem <tandem binary> --reference <Reference-FMUs folder>
 //! [--fmus <Tandem FMI 3.0 FMUs folder>] [--sizes 1,10,100,1000] [--repetitions N]`.
@@ -16,7 +17,7 @@ mod measure;
 
 use std::path::{Path, PathBuf};
 
-use generated_systems::{system_file, Shape};
+use generated_systems::{masses_and_springs_gradient, system_file, Shape};
 use measure::{median_of, Measured};
 
 /// Command-line settings.
@@ -91,6 +92,66 @@ fn main() {
         }
         println!();
     }
+    if let Some(fmus) = &settings.fmus {
+        gradient_memory(&settings, folder.path(), fmus);
+    }
+}
+
+/// The adjoint gradient of masses and springs (Jacobi, one thread, [`STEPS`] macro steps, 4
+/// parameters) against the run: peak memory and wall time, with the default checkpoints and
+/// with every state kept (`--checkpoint-interval 0`).
+fn gradient_memory(settings: &Settings, folder: &Path, fmus: &Path) {
+    println!("## Adjoint gradient of masses and springs, {STEPS} macro steps, 4 parameters\n");
+    println!(
+        "| components | run max RSS (MB) | gradient max RSS, checkpoints (MB) | gradient max \
+         RSS, every state (MB) | gradient / run, wall |"
+    );
+    println!("|---:|---:|---:|---:|---:|");
+    for &n in settings.sizes.iter().filter(|&&n| n >= 2) {
+        let path = folder.join(format!("gradient-{n}.toml"));
+        let text = system_file(Shape::MassesAndSprings, n, "jacobi", STEPS)
+            + &masses_and_springs_gradient(n);
+        std::fs::write(&path, text).expect("write a system");
+        let output = folder.join("result.csv");
+        let command = |words: &[&str]| -> Vec<String> {
+            let common = [
+                path.display().to_string(),
+                "--fmu-dir".into(),
+                fmus.display().to_string(),
+                "--threads".into(),
+                "1".into(),
+            ];
+            let (verb, rest) = words.split_first().expect("a verb");
+            std::iter::once(verb.to_string())
+                .chain(common)
+                .chain(rest.iter().map(|w| w.to_string()))
+                .collect()
+        };
+        let output = output.display().to_string();
+        let (mut run, mut checkpoints, mut every) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..settings.repetitions {
+            run.push(measure::run(
+                &settings.tandem,
+                &command(&["run", "--output-file", &output]),
+            ));
+            checkpoints.push(measure::run(&settings.tandem, &command(&["gradient"])));
+            every.push(measure::run(
+                &settings.tandem,
+                &command(&["gradient", "--checkpoint-interval", "0"]),
+            ));
+        }
+        let (run, checkpoints, every) =
+            (median_of(&run), median_of(&checkpoints), median_of(&every));
+        let megabytes = |m: &Measured| m.max_rss_kb as f64 / 1024.0;
+        println!(
+            "| {n} | {:.1} | {:.1} | {:.1} | {:.2} |",
+            megabytes(&run),
+            megabytes(&checkpoints),
+            megabytes(&every),
+            checkpoints.wall / run.wall,
+        );
+    }
+    println!();
 }
 
 /// What one case measured: medians of a run of one macro step and of [`STEPS`], and the FMU

@@ -1,5 +1,6 @@
-//! One `tandem run` as a child process: its wall time, CPU time and peak memory (from the
-//! kernel's accounting of the child, `wait4`) and the FMU calls its summary line reports.
+//! One `tandem` command as a child process: its wall time, CPU time and peak memory (from the
+//! kernel's accounting of the child, `wait4`) and the FMU calls its summary line reports
+//! (`tandem run`'s; other commands report none).
 
 use std::io::Read;
 use std::path::Path;
@@ -15,7 +16,7 @@ pub struct Measured {
     pub cpu: f64,
     /// Peak resident memory, kB.
     pub max_rss_kb: i64,
-    /// FMU calls of the run.
+    /// FMU calls of the run (0 when the command reports none).
     pub fmu_calls: u64,
 }
 
@@ -54,8 +55,7 @@ pub fn run(tandem: &Path, args: &[String]) -> Measured {
         wall,
         cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
         max_rss_kb: usage.ru_maxrss,
-        fmu_calls: fmu_calls(&summary)
-            .unwrap_or_else(|| panic!("no FMU calls in tandem's summary: {summary}")),
+        fmu_calls: fmu_calls(&summary).unwrap_or(0),
     }
 }
 

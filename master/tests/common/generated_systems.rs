@@ -128,3 +128,15 @@ fn masses_and_springs(n: usize) -> (Vec<String>, String, String) {
     let last_mass = (n - 1) / 2 * 2;
     (connections, components, format!("c{last_mass}.position"))
 }
+
+/// The `[gradient]` section for a [`Shape::MassesAndSprings`] system of `n` components (at
+/// least 2): the first spring's stiffness and damping and the first and last masses' masses,
+/// the cost the last mass's final position.
+pub fn masses_and_springs_gradient(n: usize) -> String {
+    assert!(n >= 2, "the gradient's parameters need a spring");
+    let last_mass = (n - 1) / 2 * 2;
+    format!(
+        "\n[gradient]\nparameters = [\"c1.k\", \"c1.c\", \"c0.m\", \"c{last_mass}.m\"]\n\
+         cost = \"final:c{last_mass}.position\"\n"
+    )
+}
