@@ -447,6 +447,46 @@ fn the_adjoint_goes_through_the_converged_interface_of_an_implicit_coupling() {
     }
 }
 
+#[test]
+fn forward_sensitivities_through_the_converged_interface_agree_with_the_adjoint() {
+    // Two independent derivatives of the same run: the adjoint solves the interface's
+    // transposed equations backwards, the forward sweep its tangent equations forwards.
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_stiff(dir.path(), "implicit = true", "", 10.0);
+    let jacobi = std::fs::read_to_string(&path).unwrap()
+        + "\n[gradient]\nparameters = [\"m1.kc\", \"m2.k\", \"m1.k\"]\n\
+           cost = \"final:m2.position\"\n";
+    let gauss_seidel = "kind = \"gauss-seidel\"\norder = [\"m2\", \"m1\"]";
+    for kind in ["kind = \"jacobi\"", gauss_seidel] {
+        std::fs::write(&path, jacobi.replace("kind = \"jacobi\"", kind)).unwrap();
+        let options = LoadOptions {
+            stop_time: Some(0.2),
+            ..LoadOptions::default()
+        };
+        let mut problem = tandem::gradient::section::problem(&path, options).unwrap();
+        let values = problem.start_values();
+        let adjoint = problem.gradient(&values).unwrap();
+        let forward = problem.forward_gradient(&values).unwrap();
+        assert_eq!(forward.cost, adjoint.cost, "{kind}");
+        assert!(
+            forward
+                .methods
+                .iter()
+                .all(|m| *m == tandem::gradient::Method::ForwardSensitivities),
+            "{kind}: {:?}",
+            forward.methods
+        );
+        for (f, a) in forward.gradient.iter().zip(&adjoint.gradient) {
+            let error = (f - a).abs() / a.abs();
+            println!("{kind}: forward {f:e}, adjoint {a:e}, {error:.1e}");
+            assert!(
+                error < 1e-10,
+                "{kind}: forward {f:e}, adjoint {a:e}, {error:.1e}"
+            );
+        }
+    }
+}
+
 /// Why a gradient of the oscillator with Model Exchange masses takes differences (after the
 /// component's name and FMU).
 const MODEL_EXCHANGE: &str = "is integrated by the master as Model Exchange, and its inputs \

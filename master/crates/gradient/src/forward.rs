@@ -11,6 +11,11 @@
 //!
 //! Coupling stages ([`super::stage`], the energy correction) give, at each macro point, the
 //! tangents of the offsets they add to inputs over the next macro step.
+//!
+//! Under implicit coupling the values at the end of a macro step are those of a fixed point,
+//! whose tangents are solved together ([`interface`]).
+
+mod interface;
 
 use super::checkpoints::{self, Stages};
 use super::replay;
@@ -103,8 +108,18 @@ pub fn sweep(
             let oldest = tape.point_tag(k).saturating_sub(HELD_SAMPLES);
             sweep.samples.forget_before(i, oldest);
         }
+        if system.schedule.implicit.is_some() {
+            for &i in order {
+                sweep.sub_steps(i, &tapes[i], k)?;
+            }
+            sweep.interface(tapes, k)?;
+        } else {
+            for &i in order {
+                sweep.sub_steps(i, &tapes[i], k)?;
+                sweep.end(i, &tapes[i], k)?;
+            }
+        }
         for &i in order {
-            sweep.macro_step(i, &tapes[i], k)?;
             let done = tapes[i].take_states_before(k);
             checkpoints::free(sweep.cosimulation, i, done)?;
         }
@@ -234,8 +249,9 @@ impl Sweep<'_> {
         Ok(())
     }
 
-    /// Carries component `i`'s tangents through its macro step `k` (from point `k` to `k + 1`).
-    fn macro_step(&mut self, i: usize, tape: &Tape, k: usize) -> Result<()> {
+    /// Carries component `i`'s state tangents through the (sub-)steps of its macro step `k`
+    /// (from point `k` to `k + 1`).
+    fn sub_steps(&mut self, i: usize, tape: &Tape, k: usize) -> Result<()> {
         let step = tape.step(k);
         let (name, map) = (&self.names[i], &self.seeds[i]);
         for (j, sub_step) in step.sub_steps.iter().enumerate() {
@@ -274,6 +290,14 @@ impl Sweep<'_> {
                 *d_state = next;
             }
         }
+        Ok(())
+    }
+
+    /// The tangents of component `i`'s values at the end of its macro step `k`, through its
+    /// output map at point `k + 1`.
+    fn end(&mut self, i: usize, tape: &Tape, k: usize) -> Result<()> {
+        let step = tape.step(k);
+        let (name, map) = (&self.names[i], &self.seeds[i]);
         let mut component = self.cosimulation.component(i);
         replay::restore(&mut component, name, tape, Place::point(k + 1), &step.end)?;
         let rows = self.output_rows(i, step.end.time)?;
@@ -330,6 +354,17 @@ impl Sweep<'_> {
     /// The tangents, per direction, of component `i`'s inputs in seed order, from those of the
     /// samples `inputs` were computed from.
     fn input_tangents(&self, i: usize, inputs: &InputRecord) -> Tangents {
+        self.held_input_tangents(i, inputs, &mut |_| false)
+    }
+
+    /// [`Self::input_tangents`] without the hold terms `defer` takes (it returns true for the
+    /// samples whose tangents are not known yet, and keeps them).
+    fn held_input_tangents(
+        &self,
+        i: usize,
+        inputs: &InputRecord,
+        defer: &mut dyn FnMut(HoldTerm) -> bool,
+    ) -> Tangents {
         let map = &self.seeds[i];
         let mut tangents = vec![vec![0.0; map.input_count]; self.directions.len()];
         let wires = self.wiring[i].inputs.iter().zip(&inputs.holds);
@@ -344,6 +379,18 @@ impl Sweep<'_> {
                 tangent[index] += offset;
             }
             for &(tag, weight) in hold.terms() {
+                let term = HoldTerm {
+                    seed: index,
+                    participant: wire.participant,
+                    slot: wire.slot,
+                    tag,
+                    weight,
+                };
+                // A zero weight reads nothing: the sample may not be taken yet (the line of
+                // an implicit coupling at a step's start).
+                if weight == 0.0 || defer(term) {
+                    continue;
+                }
                 let sample = self
                     .samples
                     .get(wire.participant, tag)
@@ -355,6 +402,17 @@ impl Sweep<'_> {
         }
         tangents
     }
+}
+
+/// One term of an input's hold: the input (its index in seed order) takes `weight` times the
+/// value of a participant's observed `slot` in its sample `tag`.
+#[derive(Debug, Clone, Copy)]
+struct HoldTerm {
+    seed: usize,
+    participant: usize,
+    slot: usize,
+    tag: usize,
+    weight: f64,
 }
 
 /// Outputs in seed order, by observed slot of `map` (zero where not among the seeds).

@@ -407,14 +407,6 @@ impl Problem {
     /// at a cost that grows with the number of parameters. Every parameter must be within the
     /// adjoint extension's reach; otherwise the error says why not.
     pub fn forward_gradient(&mut self, values: &[f64]) -> Result<Evaluation> {
-        if self.system.schedule.implicit.is_some() {
-            return Err(Error::InvalidValue {
-                item: "forward sensitivities".into(),
-                message: "the system couples implicitly ([schedule] implicit): the forward \
-                          sweep does not go through the converged interface (the adjoint does)"
-                    .into(),
-            });
-        }
         let run = self.run(values, self.state_policy())?;
         let methods = self.methods_for(&run.tapes);
         if let Some(Method::FiniteDifferences { reason }) =
