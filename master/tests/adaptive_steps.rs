@@ -145,6 +145,102 @@ fn a_step_an_fmu_discards_is_rolled_back_and_taken_shorter() {
     }
 }
 
+/// The rows of a run of `path` (with `output_interval`, if any): the header and the rows.
+fn rows_of(path: &Path, output_interval: Option<f64>) -> (Vec<String>, Vec<Vec<f64>>) {
+    let output = path.with_extension("csv");
+    let options = RunOptions {
+        output_file: Some(output.clone()),
+        output_interval,
+        ..RunOptions::default()
+    };
+    run(path, &options).unwrap_or_else(|e| panic!("{e}"));
+    read_csv(&output)
+}
+
+#[test]
+fn rows_at_an_output_interval_interpolate_the_accepted_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = Setup {
+        stop: 0.5,
+        ..oscillator("foh")
+    };
+    let path = write_adaptive(dir.path(), &setup, "{ tolerance = 1e-3 }");
+    let (header, steps) = rows_of(&path, None);
+    let (grid_header, grid) = rows_of(&path, Some(0.01));
+    assert_eq!(grid_header, header);
+    // The output does not change the steps: the rows are those of the accepted steps,
+    // interpolated linearly to every 0.01 s (a step ending on the grid gives its own row).
+    assert_eq!(grid.len(), 51);
+    for (n, row) in grid.iter().enumerate() {
+        let at = tandem::time_grid::grid_point(0.0, 0.01, n, 0.5);
+        assert_eq!(row[0], at, "row {n}");
+        let after = steps.iter().position(|s| s[0] >= at - 1e-8).unwrap();
+        let expected: Vec<f64> = if (steps[after][0] - at).abs() <= 1e-8 {
+            steps[after][1..].to_vec()
+        } else {
+            let (a, b) = (&steps[after - 1], &steps[after]);
+            let theta = (at - a[0]) / (b[0] - a[0]);
+            let mix = a[1..].iter().zip(&b[1..]);
+            mix.map(|(x, y)| x * (1.0 - theta) + y * theta).collect()
+        };
+        assert_eq!(row[1..], expected[..], "row {n} at t = {at}");
+    }
+    assert!(
+        steps.len() > grid.len(),
+        "the steps are shorter than the interval here"
+    );
+}
+
+#[test]
+fn an_output_interval_on_the_macro_grid_keeps_those_rows_bit_for_bit() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = Setup {
+        stop: 0.2,
+        ..oscillator("zoh")
+    };
+    let path = dir.path().join("fixed.toml");
+    std::fs::write(&path, setup.toml()).unwrap();
+    let (_, every) = rows_of(&path, None);
+    // The file's key: every other macro point (the macro step is 1 ms).
+    let with_key = setup
+        .toml()
+        .replacen("[output]\n", "[output]\ninterval = 2e-3\n", 1);
+    std::fs::write(&path, with_key).unwrap();
+    let (_, other) = rows_of(&path, None);
+    let expected: Vec<Vec<f64>> = every.iter().step_by(2).cloned().collect();
+    assert_eq!(other, expected);
+}
+
+#[test]
+fn an_output_interval_that_is_no_positive_step_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = oscillator("zoh");
+    let path = dir.path().join("interval.toml");
+    let text = setup
+        .toml()
+        .replacen("[output]\n", "[output]\ninterval = 0.0\n", 1);
+    let line = text.lines().position(|l| l == "interval = 0.0").unwrap() + 1;
+    std::fs::write(&path, text).unwrap();
+    let options = RunOptions::default();
+    let error = run(&path, &options).unwrap_err().to_string();
+    assert!(
+        error.contains(&format!(
+            "line {line}: output.interval: the output interval 0 must be positive and finite"
+        )),
+        "{error}"
+    );
+    std::fs::write(&path, setup.toml()).unwrap();
+    let options = RunOptions {
+        output_interval: Some(-1.0),
+        ..RunOptions::default()
+    };
+    let error = run(&path, &options).unwrap_err().to_string();
+    assert!(
+        error.contains("--output-interval") && error.contains("must be positive"),
+        "{error}"
+    );
+}
+
 #[test]
 fn settings_and_fmus_that_cannot_adapt_are_errors_naming_them() {
     let dir = tempfile::tempdir().unwrap();

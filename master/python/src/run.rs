@@ -29,6 +29,7 @@ use tandem_simulate::run::{run_keeping_rows, RunOptions, RunSummary};
     energy_correction=None,
     implicit=None,
     adaptive=None,
+    output_interval=None,
 ))]
 #[allow(clippy::too_many_arguments)] // `tandem run`'s options, each optional.
 pub fn run<'py>(
@@ -41,6 +42,7 @@ pub fn run<'py>(
     energy_correction: Option<bool>,
     implicit: Option<&str>,
     adaptive: Option<f64>,
+    output_interval: Option<f64>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
     let options = RunOptions {
         stop_time,
@@ -50,6 +52,7 @@ pub fn run<'py>(
         correction: energy_correction,
         implicit: options::implicit(implicit)?,
         adaptive,
+        output_interval,
         keep_trace: true,
         without_result_file: true,
         sections: tandem_gradient::setup::COMMAND_SECTIONS,

@@ -150,6 +150,7 @@ def run(
     energy_correction: Optional[bool] = None,
     implicit: Optional[_Jacobian] = None,
     adaptive: Optional[float] = None,
+    output_interval: Optional[float] = None,
 ) -> Tuple[np.ndarray, Dict[str, Any]]:
     """Runs a system of FMUs (a TOML system file, ``.ssp`` or ``.ssd``) as ``tandem run`` does.
 
@@ -167,7 +168,9 @@ def run(
 
     The arguments replace the system file's values, as the command line's options do
     (``implicit`` couples implicitly with that Jacobian, as ``--implicit``; ``adaptive``
-    chooses the macro steps with that tolerance, as ``--adaptive``). The
+    chooses the macro steps with that tolerance, as ``--adaptive``; ``output_interval`` gives
+    the rows on that grid, interpolated linearly between the macro points, as
+    ``--output-interval``). The
     GIL is released while the FMUs run. Raises TandemError when the system cannot be loaded
     or the run fails; a run that fails keeps its rows up to the failure in the error's
     ``result``, as the command's result file keeps them. Ctrl-C raises KeyboardInterrupt

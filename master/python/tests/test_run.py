@@ -77,3 +77,17 @@ def test_adaptive_macro_steps_are_the_command_lines(cli, tmp_path, test_fmus):
         f"adaptive macro steps: {summary['macro_steps']} accepted"
     )
     assert len(rows) == summary["macro_steps"] + 1
+
+
+def test_rows_at_an_output_interval_are_the_command_lines(cli, tmp_path, test_fmus):
+    system = SYSTEMS / "double-oscillator-jacobi.toml"
+    rows, summary = tandem.run(
+        system, fmu_dir=test_fmus, stop_time=0.05, adaptive=1e-3, output_interval=0.01
+    )
+    theirs, _ = cli.result(
+        "run", system, "--fmu-dir", test_fmus, "--stop-time", "0.05",
+        "--adaptive", "1e-3", "--output-interval", "0.01", directory=tmp_path,
+    )
+    assert_same_rows(rows, theirs)
+    assert list(rows["time"]) == [0.0, 0.01, 0.02, 0.03, 0.04, 0.05]
+    assert summary["rows"] == 6 and summary["macro_steps"] > 6

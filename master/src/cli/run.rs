@@ -98,6 +98,10 @@ pub struct RunArgs {
     /// Result CSV file (default: the system's [output] file, else <system>_out.csv).
     #[arg(long)]
     pub output_file: Option<PathBuf>,
+    /// Result rows every this many seconds, interpolated linearly between the macro points
+    /// (default: the system's [output] interval, else a row per macro point).
+    #[arg(long, value_name = "SECONDS")]
+    pub output_interval: Option<f64>,
     /// What the run may change of the system.
     #[command(flatten)]
     pub overrides: SystemOverrides,
@@ -128,6 +132,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     }
     let options = RunOptions {
         output_file: args.output_file.clone(),
+        output_interval: args.output_interval,
         threads: args.threads,
         keep_trace: false,
         force: args.force,

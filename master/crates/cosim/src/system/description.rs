@@ -92,6 +92,8 @@ pub struct SystemDescription {
     pub recorded: Option<Vec<Located<String>>>,
     /// Result file, relative to the system file's folder.
     pub output_file: Option<String>,
+    /// The interval of the result rows (default: a row per macro point).
+    pub output_interval: Option<Located<f64>>,
     /// Power bonds, in file order.
     pub bonds: Vec<BondDescription>,
     /// The energy settings (TOML `[energy]`), when given.

@@ -88,6 +88,9 @@ pub struct System {
     pub recorded_columns: Vec<Column>,
     /// The result file named by the system, resolved against the system file's folder.
     pub output_file: Option<PathBuf>,
+    /// `[output] interval`: the result rows at this interval, interpolated between the macro
+    /// points (none: a row per macro point).
+    pub output_interval: Option<f64>,
     /// Power bonds and energy settings, when the system monitors energy.
     pub energy: Option<EnergySetup>,
     /// What loading the system left out without failing, one line per file, shown by `load`.
@@ -224,6 +227,15 @@ impl System {
             .output_file
             .as_ref()
             .map(|f| description.path.parent().unwrap_or(Path::new("")).join(f));
+        let output_interval = description
+            .output_interval
+            .as_ref()
+            .map(|Located { value, at }| {
+                crate::time_grid::check_step("output interval", start, stop, *value)
+                    .map(|()| *value)
+                    .map_err(|message| description.error(at, format!("output.interval: {message}")))
+            })
+            .transpose()?;
         Ok(System {
             path: description.path.clone(),
             start,
@@ -235,6 +247,7 @@ impl System {
             recorded,
             recorded_columns,
             output_file,
+            output_interval,
             energy,
             notes,
             warnings,

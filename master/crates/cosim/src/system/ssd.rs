@@ -73,6 +73,7 @@ pub fn read(
         schedule: ScheduleDescription::default(),
         recorded: None,
         output_file: None,
+        output_interval: None,
         bonds: Vec::new(),
         energy: None,
         at: Some(xml.at(system)),

@@ -275,6 +275,7 @@ impl<'de> Deserialize<'de> for ImplicitEntry {
 struct OutputEntry {
     file: Option<Spanned<String>>,
     variables: Option<Vec<Spanned<String>>>,
+    interval: Option<Spanned<f64>>,
 }
 
 /// Reads the TOML system file `path`, which may hold the top-level tables `sections` of other
@@ -391,6 +392,7 @@ pub fn read(path: &Path, sections: &[&'static str]) -> Result<SystemDescription>
             .as_ref()
             .map(|names| names.iter().map(|name| lines.located(name)).collect()),
         output_file: file.output.file.as_ref().map(|f| f.get_ref().clone()),
+        output_interval: file.output.interval.as_ref().map(|i| lines.located(i)),
         bonds,
         energy,
         at: None,

@@ -3,6 +3,8 @@
 //! to CSV row by row (flushed, so a failed run leaves the rows up to the failure), with a
 //! summary of the work done.
 
+mod output_grid;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -11,6 +13,7 @@ use crate::progress::{NoProgress, Progress};
 use crate::simulate::{value_type, Trace};
 use fmi_host::instance::LogSettings;
 use fmi_host::model_description::VariableType;
+use output_grid::OutputGrid;
 use tandem_cosim::coupling::{
     AdaptiveMethod, Extrapolation, InterfaceJacobian, ScheduleKind, Threads,
 };
@@ -21,7 +24,7 @@ use tandem_cosim::schedule::{
 };
 use tandem_cosim::step_control::{self, StepReport};
 use tandem_cosim::system::{LoadOptions, System};
-use tandem_cosim::time_grid::check_output_size;
+use tandem_cosim::time_grid::{check_output_size, check_step};
 use tandem_cosim::{Error, Result};
 
 /// What the command line adds to a system file.
@@ -48,6 +51,9 @@ pub struct RunOptions {
     pub log: LogSettings,
     /// Replaces `[energy] correction`.
     pub correction: Option<bool>,
+    /// Replaces `[output] interval`: the result rows on this grid, interpolated between the
+    /// macro points.
+    pub output_interval: Option<f64>,
     /// Whether to return the result rows in [`RunSummary::trace`] (for plots, or `tandem
     /// sweep`'s metrics).
     pub keep_trace: bool,
@@ -190,15 +196,15 @@ fn run_loaded_into(
     let setup = system.energy.as_ref();
     let (header, _) = result_columns(system, correct)?;
     let intervals = system.intervals();
+    let grid = output_grid(system, options.output_interval)?;
+    let (rows, rows_set_by) = match &grid {
+        Some(grid) => (grid.rows(), "output interval"),
+        None => (intervals + 1, "macro step (--step-size)"),
+    };
     let mut writer = match &output_file {
         Some(file) => {
-            check_output_size(
-                intervals as f64 + 1.0,
-                header.len() + 1,
-                options.force,
-                "macro step (--step-size)",
-            )
-            .map_err(|message| Error::invalid_value(file.display().to_string(), message))?;
+            check_output_size(rows as f64, header.len() + 1, options.force, rows_set_by)
+                .map_err(|message| Error::invalid_value(file.display().to_string(), message))?;
             Some(CsvWriter::create(file, &header)?)
         }
         None => None,
@@ -216,6 +222,7 @@ fn run_loaded_into(
             trace: trace.as_mut(),
             recorded: Vec::with_capacity(system.recorded.len()),
             energy: Vec::new(),
+            grid,
         },
         progress,
     };
@@ -297,8 +304,19 @@ impl PointStage for RunPoints<'_> {
     }
 }
 
+/// The grid of the result rows when they are asked at a fixed interval: `--output-interval`,
+/// else the file's `[output] interval` (none: a row per macro point).
+fn output_grid(system: &System, interval: Option<f64>) -> Result<Option<OutputGrid>> {
+    if let Some(interval) = interval {
+        check_step("output interval", system.start, system.stop, interval)
+            .map_err(|message| Error::invalid_value("--output-interval", message))?;
+    }
+    let interval = interval.or(system.output_interval);
+    Ok(interval.map(|interval| OutputGrid::new(system.start, system.stop, interval)))
+}
+
 /// Where a row goes: the result file, if any, and the in-memory trace when the caller keeps
-/// the rows.
+/// the rows; at every macro point, or on the grid of a fixed output interval.
 struct Row<'a> {
     writer: Option<&'a mut CsvWriter>,
     /// Rows recorded so far.
@@ -308,6 +326,7 @@ struct Row<'a> {
     /// allocations per row.
     recorded: Vec<f64>,
     energy: Vec<f64>,
+    grid: Option<OutputGrid>,
 }
 
 impl Row<'_> {
@@ -330,20 +349,46 @@ impl Row<'_> {
             Some(manager) => manager.write_values(&mut self.energy),
             None => self.energy.clear(),
         }
-        if let Some(trace) = self.trace.as_deref_mut() {
-            trace.time.push(cosimulation.time());
-            let values = self.recorded.iter().chain(&self.energy);
-            for (column, &value) in trace.columns.iter_mut().zip(values) {
-                column.push(value);
-            }
+        let time = cosimulation.time();
+        let Some(grid) = &mut self.grid else {
+            return emit(
+                &mut self.writer,
+                &mut self.trace,
+                time,
+                &[&self.recorded, &self.energy],
+            )
+            .map(|()| self.rows += 1);
+        };
+        // The grid interpolates the row as a whole: the energy columns after the recorded ones.
+        let values = self.recorded.len();
+        self.recorded.extend_from_slice(&self.energy);
+        let (writer, trace, rows) = (&mut self.writer, &mut self.trace, &mut self.rows);
+        let written = grid.point(time, &self.recorded, |at, row| {
+            emit(writer, trace, at, &[row]).map(|()| *rows += 1)
+        });
+        self.recorded.truncate(values);
+        written
+    }
+}
+
+/// Writes the row `parts` (its columns, part after part) at `time` to the result file and the
+/// trace, where there are.
+fn emit(
+    writer: &mut Option<&mut CsvWriter>,
+    trace: &mut Option<&mut Trace>,
+    time: f64,
+    parts: &[&[f64]],
+) -> Result<()> {
+    if let Some(trace) = trace.as_deref_mut() {
+        trace.time.push(time);
+        let values = parts.iter().flat_map(|part| part.iter());
+        for (column, &value) in trace.columns.iter_mut().zip(values) {
+            column.push(value);
         }
-        self.rows += 1;
-        match self.writer.as_deref_mut() {
-            Some(writer) => {
-                writer.write_floats(cosimulation.time(), &[&self.recorded, &self.energy])
-            }
-            None => Ok(()),
-        }
+    }
+    match writer.as_deref_mut() {
+        Some(writer) => writer.write_floats(time, parts),
+        None => Ok(()),
     }
 }
 
