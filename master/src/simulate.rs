@@ -115,6 +115,12 @@ pub fn summary(run: &SimulationSummary, model: &str, output: &Path) -> Summary {
             .iter()
             .chain(&run.tolerance_remark)
             .cloned()
+            .chain(run.implicit.filter(|i| i.jacobians > 0).map(|i| {
+                format!(
+                    "implicit solver: {} Jacobians by {} products, {} LU factorizations",
+                    i.jacobians, i.jacobian_products, i.factorizations
+                )
+            }))
             .chain(
                 run.terminated_by_fmu
                     .then(|| "the FMU ended the run early".to_string()),

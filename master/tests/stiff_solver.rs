@@ -4,10 +4,9 @@
 
 use std::convert::Infallible;
 
-use nalgebra::DMatrix;
 use tandem::solver::{
-    forward_differences, integrate_with, DormandPrince, Esdirk, Interpolant, Ode, Stepper,
-    Tolerances,
+    forward_differences, integrate_with, DormandPrince, Esdirk, Interpolant, Jacobian, Ode,
+    Stepper, Tolerances,
 };
 
 fn tolerances(relative: f64, n: usize) -> Tolerances {
@@ -113,7 +112,7 @@ impl Ode for StiffLinear {
         x: &[f64],
         fx: &[f64],
         typical: &[f64],
-        jacobian: &mut DMatrix<f64>,
+        jacobian: &mut Jacobian,
     ) -> Result<(), Infallible> {
         self.jacobians += 1;
         if !self.exact_jacobian {
@@ -121,7 +120,7 @@ impl Ode for StiffLinear {
         }
         for i in 0..2 {
             for j in 0..2 {
-                jacobian[(i, j)] = Self::A[i][j];
+                jacobian.set(i, j, Self::A[i][j]);
             }
         }
         Ok(())
@@ -137,16 +136,16 @@ fn forward_differences_approximate_the_jacobian() {
     let x = [0.3, -2.0];
     let mut fx = [0.0; 2];
     ode.derivatives(0.0, &x, &mut fx).unwrap();
-    let mut jacobian = DMatrix::zeros(2, 2);
+    let mut jacobian = Jacobian::dense(2);
     ode.jacobian(0.0, &x, &fx, &[1.0, 1.0], &mut jacobian)
         .unwrap();
     for i in 0..2 {
         for j in 0..2 {
             let exact = StiffLinear::A[i][j];
             assert!(
-                (jacobian[(i, j)] - exact).abs() <= 1e-6 * exact.abs().max(1.0),
+                (jacobian.get(i, j) - exact).abs() <= 1e-6 * exact.abs().max(1.0),
                 "J[{i}][{j}] = {} vs {exact}",
-                jacobian[(i, j)]
+                jacobian.get(i, j)
             );
         }
     }

@@ -168,10 +168,20 @@ impl ModelDescription {
             FmiVersion::V2 => (reference as usize)
                 .checked_sub(1)
                 .filter(|&i| i < self.variables.len()),
-            FmiVersion::V3 => self
-                .variables
-                .iter()
-                .position(|v| v.value_reference == reference),
+            // Value references are commonly the variables' positions (fmu-export numbers them
+            // so): checking that one first keeps resolving a large model's structure linear.
+            FmiVersion::V3 => usize::try_from(reference)
+                .ok()
+                .filter(|&i| {
+                    self.variables
+                        .get(i)
+                        .is_some_and(|v| v.value_reference == reference)
+                })
+                .or_else(|| {
+                    self.variables
+                        .iter()
+                        .position(|v| v.value_reference == reference)
+                }),
         }
     }
 

@@ -2,11 +2,10 @@
 //! state derivatives at `(t, x)`, and their Jacobian from the FMU's directional derivatives
 //! when it provides them.
 
-use nalgebra::DMatrix;
-
+use super::sparsity::declared_sparsity;
 use super::stepper::Inputs;
 use crate::error::{Error, Result};
-use crate::solver::{forward_differences, Ode};
+use crate::solver::{forward_differences, Jacobian, Ode, Sparsity};
 use fmi_host::instance::FmuInstance;
 use fmi_host::model_description::{element_names, ModelDescription, Shapes};
 
@@ -22,6 +21,8 @@ pub(super) struct StateVariables {
     state_names: Vec<String>,
     /// Whether the Jacobian comes from the FMU's directional derivatives.
     directional: bool,
+    /// The Jacobian's pattern as the ModelStructure declares it (dense without one).
+    sparsity: Option<Sparsity>,
 }
 
 impl StateVariables {
@@ -37,6 +38,7 @@ impl StateVariables {
                 .model_exchange
                 .as_ref()
                 .is_some_and(|me| me.capabilities.provides_directional_derivatives),
+            sparsity: declared_sparsity(md),
         };
         let shapes = Shapes::new(md);
         for (index, (unknown, state)) in md
@@ -159,6 +161,10 @@ pub(super) fn put(
 impl Ode for Equations<'_, '_> {
     type Error = Error;
 
+    fn sparsity(&self) -> Option<&Sparsity> {
+        self.variables.sparsity.as_ref()
+    }
+
     fn derivatives(&mut self, t: f64, x: &[f64], dx: &mut [f64]) -> Result<()> {
         self.set_point(t, x)?;
         *self.calls += 1;
@@ -181,7 +187,7 @@ impl Ode for Equations<'_, '_> {
         x: &[f64],
         fx: &[f64],
         typical: &[f64],
-        jacobian: &mut DMatrix<f64>,
+        jacobian: &mut Jacobian,
     ) -> Result<()> {
         if !self.variables.directional {
             return forward_differences(self, t, x, fx, typical, jacobian);
@@ -189,18 +195,23 @@ impl Ode for Equations<'_, '_> {
         self.set_point(t, x)?;
         let n = x.len();
         let mut seed = vec![0.0; n];
-        let mut column = vec![0.0; n];
-        for j in 0..n {
-            seed[j] = 1.0;
+        let mut product = vec![0.0; n];
+        // One directional derivative per colour, seeded by the colour's unit vectors.
+        for colour in 0..jacobian.colours() {
+            for &j in jacobian.columns(colour) {
+                seed[j] = 1.0;
+            }
             *self.calls += 1;
             self.instance.get_directional_derivative(
                 &self.variables.derivatives,
                 &self.variables.states,
                 &seed,
-                &mut column,
+                &mut product,
             )?;
-            seed[j] = 0.0;
-            jacobian.column_mut(j).copy_from_slice(&column);
+            for &j in jacobian.columns(colour) {
+                seed[j] = 0.0;
+            }
+            jacobian.store(colour, &product, |_| 1.0);
         }
         Ok(())
     }

@@ -8,8 +8,10 @@
 mod equations;
 mod held_step;
 pub mod partials;
+mod sparsity;
 mod stepper;
 
 pub use equations::NonFinite;
 pub use held_step::HeldInputStep;
+pub use sparsity::declared_sparsity;
 pub use stepper::{Inputs, MeStepper, Reached, Statistics, StepOutcome, StepperSnapshot};

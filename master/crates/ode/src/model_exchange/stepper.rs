@@ -10,7 +10,8 @@ use std::borrow::BorrowMut;
 use super::equations::{put, Equations, NonFinite, StateVariables};
 use crate::error::{Error, Result};
 use crate::solver::{
-    locate_crossing, sign_changed, DormandPrince, Interpolant, SolverMemory, Stepper, Tolerances,
+    locate_crossing, sign_changed, DormandPrince, Interpolant, Jacobian, Ode, SolverMemory,
+    Stepper, Tolerances,
 };
 use fmi_host::instance::{EventUpdate, FmuInstance};
 use fmi_host::model_description::ModelDescription;
@@ -191,6 +192,40 @@ impl<I: BorrowMut<dyn FmuInstance>, S: Stepper> MeStepper<I, S> {
     /// The time of the next time event the FMU announced, if any.
     pub fn next_time_event(&self) -> Option<f64> {
         self.next_time_event
+    }
+
+    /// `d der(x) / dx` at the current time and states, as the implicit solvers evaluate it:
+    /// with `coloured`, on the pattern the ModelStructure declares (dense without one), one
+    /// directional derivative (or forward difference) per colour of its columns; otherwise
+    /// dense, one per state. Leaves the FMU at the current point.
+    pub fn state_jacobian(&mut self, inputs: &mut Inputs<'_>, coloured: bool) -> Result<Jacobian> {
+        let MeStepper {
+            instance,
+            variables,
+            states,
+            tolerances,
+            non_finite,
+            statistics,
+            time,
+            ..
+        } = self;
+        let mut equations = Equations {
+            instance: instance.borrow_mut(),
+            inputs,
+            variables,
+            non_finite,
+            calls: &mut statistics.calls,
+        };
+        let n = states.len();
+        let mut jacobian = match coloured {
+            true => Jacobian::for_problem(n, equations.sparsity()),
+            false => Jacobian::dense(n),
+        };
+        let mut derivatives = vec![0.0; n];
+        equations.derivatives(*time, states, &mut derivatives)?;
+        let typical = tolerances.typical();
+        equations.jacobian(*time, states, &derivatives, &typical, &mut jacobian)?;
+        Ok(jacobian)
     }
 
     /// Starts the integration at `time`, right after the instance left initialization mode

@@ -12,8 +12,8 @@ use std::fmt::Write;
 
 use super::stiffness::StiffnessDetector;
 use super::{
-    Attempt, DenseOutput, DormandPrince, Esdirk, HermiteOutput, Interpolant, Method, Ode,
-    SolverMemory, StepLinearization, Stepper, Tolerances,
+    Attempt, DenseOutput, DormandPrince, Esdirk, EsdirkStatistics, HermiteOutput, Interpolant,
+    Method, Ode, SolverMemory, StepLinearization, Stepper, Tolerances,
 };
 
 /// Accepted implicit steps after which the Jacobian is evaluated afresh, so that its spectral
@@ -106,6 +106,11 @@ impl Auto {
     /// Which method ran since when, in order (empty before the first attempt).
     pub fn spans(&self) -> &[Span] {
         &self.spans
+    }
+
+    /// The work of the implicit method so far (Jacobians, their products, factorizations).
+    pub fn implicit_statistics(&self) -> EsdirkStatistics {
+        self.implicit.statistics()
     }
 
     /// The method of the next attempt becomes `method`, from time `t`.

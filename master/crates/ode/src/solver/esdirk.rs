@@ -18,9 +18,9 @@
 
 mod tableau;
 
-use nalgebra::{DMatrix, DVector, Dyn, LU};
-
 use super::fsal::FsalStages;
+use super::iteration_matrix::{Factorization, IterationMatrix, SPARSE_FROM};
+use super::jacobian::Jacobian;
 use super::linearization::{stage_state, StepLinearization};
 use super::spectral_radius::spectral_radius;
 use super::{Attempt, Interpolant, Ode, Stepper, Tolerances};
@@ -42,6 +42,9 @@ const FAILURE_FACTOR: f64 = 0.25;
 pub struct EsdirkStatistics {
     /// Jacobian evaluations.
     pub jacobians: usize,
+    /// Products (directional derivatives or difference evaluations) the Jacobian evaluations
+    /// took: one per colour of the Jacobian's columns each.
+    pub jacobian_products: usize,
     /// LU factorizations of the iteration matrix.
     pub factorizations: usize,
     /// Stage iterations that diverged or did not converge in time.
@@ -59,18 +62,19 @@ pub struct Esdirk {
     /// `f` at the stage value.
     f: Vec<f64>,
     /// Newton correction (and the filtered error estimate).
-    correction: DVector<f64>,
+    correction: Vec<f64>,
     x_old: Vec<f64>,
     x_new: Vec<f64>,
     t: f64,
     h: f64,
-    jacobian: DMatrix<f64>,
+    /// `df/dx`, on the problem's pattern when it has one (made at the first evaluation).
+    jacobian: Option<Jacobian>,
     /// The Jacobian must be evaluated before the next attempt.
     jacobian_due: bool,
     /// The Jacobian was evaluated at the start of the current step.
     jacobian_fresh: bool,
-    /// `h gamma` and the LU factors of `I - h gamma J`.
-    iteration_matrix: Option<(f64, LU<f64, Dyn, Dyn>)>,
+    /// The LU factors of `I - h gamma J`.
+    iteration_matrix: IterationMatrix,
     /// Hairer's `eta = theta / (1 - theta)` of the last iteration, to judge convergence after
     /// the first iteration of the next stage.
     eta: f64,
@@ -95,15 +99,15 @@ impl Esdirk {
             base: vec![0.0; n],
             z: vec![0.0; n],
             f: vec![0.0; n],
-            correction: DVector::zeros(n),
+            correction: vec![0.0; n],
             x_old: vec![0.0; n],
             x_new: vec![0.0; n],
             t: 0.0,
             h: 0.0,
-            jacobian: DMatrix::zeros(n, n),
+            jacobian: None,
             jacobian_due: true,
             jacobian_fresh: false,
-            iteration_matrix: None,
+            iteration_matrix: IterationMatrix::default(),
             eta: 1.0,
             slowest_rate: 0.0,
             spectral_radius: None,
@@ -116,12 +120,26 @@ impl Esdirk {
         self.statistics
     }
 
+    /// How the iteration matrix was last factored (none before the first attempt, or after
+    /// a singular one).
+    pub fn factorization(&self) -> Option<Factorization> {
+        self.iteration_matrix.factorization()
+    }
+
     /// The spectral radius of the Jacobian the last attempt iterated with (computed once per
     /// Jacobian evaluation): with the step size, whether an explicit method would be stable.
+    /// Of a large sparse Jacobian, whose Schur form would cost far more than the integration,
+    /// the infinity norm stands in: an upper bound, so the problem is judged stiff for longer.
     pub fn spectral_radius(&mut self) -> f64 {
-        *self
-            .spectral_radius
-            .get_or_insert_with(|| spectral_radius(&self.jacobian))
+        let jacobian = &self.jacobian;
+        *self.spectral_radius.get_or_insert_with(|| match jacobian {
+            None => 0.0,
+            Some(jacobian) => match jacobian.as_dense() {
+                Some(matrix) => spectral_radius(matrix),
+                None if jacobian.n() < SPARSE_FROM => spectral_radius(&jacobian.to_dense()),
+                None => jacobian.infinity_norm(),
+            },
+        })
     }
 
     /// The last attempted step (after an accepted one: that step) for its tangent and adjoint
@@ -160,31 +178,25 @@ impl Esdirk {
         tolerances: &Tolerances,
     ) -> Result<bool, O::Error> {
         if self.jacobian_due {
-            let typical: Vec<f64> = tolerances
-                .absolute
-                .iter()
-                .map(|a| a / tolerances.relative)
-                .collect();
-            ode.jacobian(t, x, &self.stages.k[0], &typical, &mut self.jacobian)?;
+            let typical = tolerances.typical();
+            let jacobian = self
+                .jacobian
+                .get_or_insert_with(|| Jacobian::for_problem(x.len(), ode.sparsity()));
+            ode.jacobian(t, x, &self.stages.k[0], &typical, jacobian)?;
             self.statistics.jacobians += 1;
+            self.statistics.jacobian_products += jacobian.colours();
             self.jacobian_due = false;
             self.jacobian_fresh = true;
-            self.iteration_matrix = None;
+            self.iteration_matrix.invalidate();
             self.spectral_radius = None;
         }
         let h_gamma = h * GAMMA;
-        if self
-            .iteration_matrix
-            .as_ref()
-            .is_none_or(|(factored, _)| *factored != h_gamma)
-        {
-            let n = x.len();
-            let matrix = DMatrix::identity(n, n) - &self.jacobian * h_gamma;
-            self.iteration_matrix = Some((h_gamma, matrix.lu()));
-            self.statistics.factorizations += 1;
+        if self.iteration_matrix.is_factored_for(h_gamma) {
+            return Ok(true);
         }
-        let (_, lu) = self.iteration_matrix.as_ref().expect("factored above");
-        Ok(lu.is_invertible())
+        let jacobian = self.jacobian.as_ref().expect("evaluated above");
+        self.statistics.factorizations += 1;
+        Ok(self.iteration_matrix.factor(jacobian, h_gamma))
     }
 
     /// Solves stage `stage` for `z` by simplified Newton, starting from `z`; `self.base` holds
@@ -198,10 +210,6 @@ impl Esdirk {
         tolerances: &Tolerances,
     ) -> Result<StageIteration, O::Error> {
         let h_gamma = h * GAMMA;
-        let (_, lu) = self
-            .iteration_matrix
-            .as_ref()
-            .expect("prepare_iteration factored the iteration matrix");
         // Iteration errors well below the error tolerance (RADAU5's choice).
         let kappa = 0.03_f64
             .min(tolerances.relative.sqrt())
@@ -213,7 +221,7 @@ impl Esdirk {
             for i in 0..self.z.len() {
                 self.correction[i] = self.base[i] + h_gamma * self.f[i] - self.z[i];
             }
-            lu.solve_mut(&mut self.correction);
+            self.iteration_matrix.solve_mut(&mut self.correction);
             for i in 0..self.z.len() {
                 self.z[i] += self.correction[i];
             }
@@ -312,8 +320,7 @@ impl Stepper for Esdirk {
                     .map(|j| (B[j] - B_HAT[j]) * self.stages.k[j][i])
                     .sum::<f64>();
         }
-        let (_, lu) = self.iteration_matrix.as_ref().expect("factored above");
-        lu.solve_mut(&mut self.correction);
+        self.iteration_matrix.solve_mut(&mut self.correction);
         let error = tolerances.norm(x, &self.x_new, |i| self.correction[i]);
         Ok(Attempt::controlled(h, error, ESTIMATE_ORDER, MAX_FACTOR))
     }
@@ -377,6 +384,7 @@ impl Interpolant for HermiteOutput {
 mod tests {
     use super::*;
     use crate::solver::SingularStage;
+    use nalgebra::{DMatrix, DVector};
 
     #[derive(Debug)]
     struct Singular;

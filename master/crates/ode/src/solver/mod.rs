@@ -4,24 +4,32 @@
 //! zero crossings of event indicators.
 
 mod auto;
+mod colouring;
 mod dopri5;
 mod esdirk;
 mod fsal;
 mod initial_step;
+mod iteration_matrix;
+mod jacobian;
 mod linearization;
 mod ode;
 mod root;
+mod sparsity;
 mod spectral_radius;
 mod stepper;
 mod stiffness;
 
 pub use auto::{describe_solver, describe_spans, Auto, AutoDense, Span};
+pub use colouring::Colouring;
 pub use dopri5::{DenseOutput, DormandPrince};
 pub use esdirk::{Esdirk, EsdirkStatistics, HermiteOutput};
 pub use initial_step::initial_step;
+pub use iteration_matrix::{Factorization, IterationMatrix};
+pub use jacobian::Jacobian;
 pub use linearization::{SingularStage, StepLinearization};
 pub use ode::{forward_differences, Ode};
 pub use root::{locate_crossing, sign_changed, Crossing};
+pub use sparsity::Sparsity;
 pub use spectral_radius::spectral_radius;
 pub use stepper::{Attempt, Interpolant, SolverMemory, Stepper};
 pub use stiffness::{h_lambda, StiffnessDetector};
@@ -69,6 +77,11 @@ impl Tolerances {
                 .map(|n| relative * n.abs().max(f64::MIN_POSITIVE))
                 .collect(),
         }
+    }
+
+    /// The typical magnitude of each state, `absolute / relative` (for difference increments).
+    pub fn typical(&self) -> Vec<f64> {
+        self.absolute.iter().map(|a| a / self.relative).collect()
     }
 
     /// Scaled RMS norm of `value(i)` with weights from the states `a` and `b`.

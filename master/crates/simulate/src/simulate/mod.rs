@@ -29,7 +29,7 @@ use tandem_cosim::scheduled_execution::Clocks;
 use tandem_cosim::start_values::{self, StartValue};
 use tandem_cosim::time_grid::{check_interval, check_output_size, check_step};
 use tandem_cosim::{Error, Result};
-use tandem_ode::solver::{describe_solver, Method, Span};
+use tandem_ode::solver::{describe_solver, EsdirkStatistics, Method, Span};
 
 /// Everything `tandem simulate` can be told.
 #[derive(Clone, Default)]
@@ -127,6 +127,9 @@ pub struct SimulationSummary {
     pub solver: Option<Method>,
     /// Which method ran since when, for a solver that changes methods (auto).
     pub solver_spans: Vec<Span>,
+    /// The implicit method's Jacobians, their products and factorizations, for a solver that
+    /// has one (esdirk, auto).
+    pub implicit: Option<EsdirkStatistics>,
     /// Calls made to the FMU.
     pub fmu_calls: u64,
     /// Wall-clock time of the run, from loading the binary to terminating the instance.
@@ -150,6 +153,7 @@ impl SimulationSummary {
             terminated_by_fmu: false,
             solver: None,
             solver_spans: Vec::new(),
+            implicit: None,
             fmu_calls: 0,
             wall_time: Duration::ZERO,
             recorded_remark: None,

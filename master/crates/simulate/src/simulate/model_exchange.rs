@@ -10,7 +10,7 @@ use fmi_host::model_description::InterfaceType;
 use tandem_cosim::stop;
 use tandem_cosim::Result;
 use tandem_ode::model_exchange::{Inputs, MeStepper};
-use tandem_ode::solver::{Auto, DormandPrince, Esdirk, Method, Span, Stepper};
+use tandem_ode::solver::{Auto, DormandPrince, Esdirk, EsdirkStatistics, Method, Span, Stepper};
 
 /// A step covers at most 1/50 of the run (as in FMPy), so that an indicator that changes
 /// sign twice between step ends is not missed on a smooth stretch.
@@ -22,26 +22,29 @@ pub(super) fn run(run: Run<'_>, record_events: bool, method: Method) -> Result<S
     let n = run.instance.number_of_continuous_states();
     match method {
         Method::Auto => integrate(run, record_events, Auto::new(n), method, |auto: &Auto| {
-            auto.spans().to_vec()
+            (auto.spans().to_vec(), Some(auto.implicit_statistics()))
         }),
-        Method::Dopri5 => integrate(run, record_events, DormandPrince::new(n), method, single),
-        Method::Esdirk => integrate(run, record_events, Esdirk::new(n), method, single),
+        Method::Dopri5 => integrate(run, record_events, DormandPrince::new(n), method, |_| {
+            (Vec::new(), None)
+        }),
+        Method::Esdirk => integrate(run, record_events, Esdirk::new(n), method, |esdirk| {
+            (Vec::new(), Some(esdirk.statistics()))
+        }),
     }
 }
 
-/// The spans of a solver that runs one method throughout: none to tell.
-fn single<S>(_: &S) -> Vec<Span> {
-    Vec::new()
-}
+/// Which method ran since when (for a solver that changes methods; empty for one that runs
+/// one method throughout), and the implicit method's work (for a solver that has one).
+type SolverReport = (Vec<Span>, Option<EsdirkStatistics>);
 
-/// The loop with `solver`, which is `method`; `spans` says which method ran when, for a
-/// solver that changes methods.
+/// The loop with `solver`, which is `method`; `report` says which method ran when and what
+/// the implicit one did.
 fn integrate<S: Stepper>(
     run: Run<'_>,
     record_events: bool,
     solver: S,
     method: Method,
-    spans: impl Fn(&S) -> Vec<Span>,
+    report: impl Fn(&S) -> SolverReport,
 ) -> Result<SimulationSummary> {
     let Run {
         instance,
@@ -128,7 +131,7 @@ fn integrate<S: Stepper>(
     summary.events = statistics.events;
     summary.terminated_by_fmu = terminated_by_fmu;
     summary.final_time = me.time();
-    summary.solver_spans = spans(me.solver());
+    (summary.solver_spans, summary.implicit) = report(me.solver());
     Ok(summary)
 }
 
