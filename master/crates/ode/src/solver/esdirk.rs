@@ -128,16 +128,18 @@ impl Esdirk {
 
     /// The spectral radius of the Jacobian the last attempt iterated with (computed once per
     /// Jacobian evaluation): with the step size, whether an explicit method would be stable.
-    /// Of a large sparse Jacobian, whose Schur form would cost far more than the integration,
-    /// the infinity norm stands in: an upper bound, so the problem is judged stiff for longer.
+    /// Of a large Jacobian, sparse or dense, whose Schur form would cost far more than the
+    /// integration (a dense one of 1000 states: seconds per Jacobian, against milliseconds for
+    /// its LU), the infinity norm stands in: an upper bound, so the problem is judged stiff for
+    /// longer.
     pub fn spectral_radius(&mut self) -> f64 {
         let jacobian = &self.jacobian;
         *self.spectral_radius.get_or_insert_with(|| match jacobian {
             None => 0.0,
+            Some(jacobian) if jacobian.n() >= SPARSE_FROM => jacobian.infinity_norm(),
             Some(jacobian) => match jacobian.as_dense() {
                 Some(matrix) => spectral_radius(matrix),
-                None if jacobian.n() < SPARSE_FROM => spectral_radius(&jacobian.to_dense()),
-                None => jacobian.infinity_norm(),
+                None => spectral_radius(&jacobian.to_dense()),
             },
         })
     }
