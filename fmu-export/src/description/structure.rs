@@ -10,8 +10,8 @@
 use std::collections::BTreeSet;
 
 use crate::declaration::Var;
-use crate::jacobian::jacobian;
 use crate::ode::Args;
+use crate::scalar::Dual64;
 use crate::system::System;
 use crate::variables::{
     Causality, Initial, ModelVariable, Role, ValueReference, Variability, VariableTable,
@@ -218,21 +218,28 @@ impl Layout {
 }
 
 /// Adds to `rows` the arguments with a non-zero partial derivative of `f` at `x`.
-fn record<F>(x: &[f64], vrs: &[ValueReference], rows: &mut [BTreeSet<ValueReference>], f: F)
+fn record<F>(x: &[f64], vrs: &[ValueReference], rows: &mut [BTreeSet<ValueReference>], mut f: F)
 where
-    F: FnMut(&[crate::scalar::Dual64], &mut [crate::scalar::Dual64]),
+    F: FnMut(&[Dual64], &mut [Dual64]),
 {
     if rows.is_empty() {
         return;
     }
-    let (jac, _) = jacobian(x, rows.len(), f);
-    for (i, row) in rows.iter_mut().enumerate() {
-        for (j, &vr) in vrs.iter().enumerate() {
+    // One column at a time, not the whole Jacobian: memory stays linear in the model's size
+    // (the dense Jacobian of a model of 10 000 states takes 800 MB).
+    let mut arguments: Vec<Dual64> = x.iter().map(|&v| Dual64::from(v)).collect();
+    let mut column = vec![Dual64::from(0.0); rows.len()];
+    for (j, &vr) in vrs.iter().enumerate() {
+        arguments[j].eps = 1.0;
+        column.fill(Dual64::from(0.0));
+        f(&arguments, &mut column);
+        for (row, entry) in rows.iter_mut().zip(&column) {
             // NaN != 0 too: a derivative that cannot be evaluated is kept as a dependency.
-            if jac[i * vrs.len() + j] != 0.0 {
+            if entry.eps != 0.0 {
                 row.insert(vr);
             }
         }
+        arguments[j].eps = 0.0;
     }
 }
 
