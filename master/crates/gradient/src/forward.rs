@@ -302,17 +302,30 @@ impl Sweep<'_> {
         replay::restore(&mut component, name, tape, Place::point(k + 1), &step.end)?;
         let rows = self.output_rows(i, step.end.time)?;
         let d_inputs = self.input_tangents(i, &step.end);
-        let mut tangents = Vec::with_capacity(d_inputs.len());
-        for (j, d_inputs) in d_inputs.iter().enumerate() {
-            let d_parameters = unit(self.directions, i, j, map.parameter_count);
-            let d_state = &self.states[i][j];
-            let outputs: Vec<f64> = (0..map.output_count)
-                .map(|row| rows.apply(row, d_state, d_inputs, &d_parameters))
-                .collect();
-            tangents.push(observed(map, &outputs));
-        }
+        let tangents = d_inputs
+            .iter()
+            .enumerate()
+            .map(|(j, d_inputs)| observed(map, &self.output_tangents(i, &rows, d_inputs, j)))
+            .collect();
         self.sample(i, tape, step.tag, tangents);
         Ok(())
+    }
+
+    /// Component `i`'s output tangents (in seed order) along `direction`, through its output
+    /// Jacobian `rows`, from its state's tangents and its inputs' `d_inputs`.
+    fn output_tangents(
+        &self,
+        i: usize,
+        rows: &Rows,
+        d_inputs: &[f64],
+        direction: usize,
+    ) -> Vec<f64> {
+        let map = &self.seeds[i];
+        let d_parameters = unit(self.directions, i, direction, map.parameter_count);
+        let d_state = &self.states[i][direction];
+        (0..map.output_count)
+            .map(|row| rows.apply(row, d_state, d_inputs, &d_parameters))
+            .collect()
     }
 
     /// Keeps `tangents` of component `i`'s sample `tag` (recorded in `tape`) for the holds

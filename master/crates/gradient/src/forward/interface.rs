@@ -13,7 +13,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{observed, unit, HoldTerm, Rows, Sweep};
+use super::{observed, HoldTerm, Rows, Sweep};
 use crate::replay;
 use crate::tape::{Place, Tape};
 use tandem_cosim::{Error, Result};
@@ -81,7 +81,9 @@ impl Sweep<'_> {
             let base: Vec<Vec<f64>> = ends
                 .iter()
                 .enumerate()
-                .map(|(i, end)| self.outputs_without_reads(i, end, direction))
+                .map(|(i, end)| {
+                    self.output_tangents(i, &end.rows, &end.known[direction], direction)
+                })
                 .collect();
             let right = DVector::from_iterator(
                 n,
@@ -109,19 +111,5 @@ impl Sweep<'_> {
             self.sample(i, &tapes[i], tapes[i].step(k).tag, tangents);
         }
         Ok(())
-    }
-
-    /// Participant `i`'s output tangents along `direction` at the end `end` of a macro step,
-    /// its reads of the same time left out.
-    fn outputs_without_reads(&self, i: usize, end: &End, direction: usize) -> Vec<f64> {
-        let map = &self.seeds[i];
-        let d_parameters = unit(self.directions, i, direction, map.parameter_count);
-        let d_state = &self.states[i][direction];
-        (0..map.output_count)
-            .map(|row| {
-                end.rows
-                    .apply(row, d_state, &end.known[direction], &d_parameters)
-            })
-            .collect()
     }
 }
