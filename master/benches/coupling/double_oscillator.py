@@ -11,6 +11,7 @@ steps, and the wall time of the whole process (median of `runs`, taken in turn).
     python double_oscillator.py stiff path/to/tandem path/to/fmu-folder [runs]
     python double_oscillator.py adaptive path/to/tandem path/to/fmu-folder [runs]
     python double_oscillator.py five-dof path/to/tandem path/to/fmu-folder [runs]
+    python double_oscillator.py waveform path/to/tandem path/to/fmu-folder [runs]
 
 `stiff`: the coupling spring kc = 1e4 and 1e5 N/m, explicit and implicit (`--implicit auto`)
 coupling over macro steps from 10 us to 10 ms, with the Newton iterations per step.
@@ -19,6 +20,9 @@ ones (`--adaptive`) and ECCO over a range of tolerances, each with the energy co
 and on (ECCO off only), the masses as Co-Simulation and as Model Exchange FMUs.
 `five-dof`: the same comparison on master/systems/energy-oscillator-5dof.toml, mass 1 split
 into four Co-Simulation masses with a bond each, whose motion is the double oscillator's.
+`waveform`: the masses Model Exchange FMUs, implicit coupling with the inputs on the line and
+on the Hermite cubic (`implicit = { waveform = ... }`): kc = 100 N/m (the study's case) over
+macro steps from 1 ms to 50 ms, kc = 1e4 and 1e5 N/m from 0.25 ms to 4 ms.
 
 The FMU folder holds coupled_mass.fmu, mass.fmu and summing_mass.fmu (FMI 3.0): `cargo xtask fmus` builds them
 into target/fmus/fmi3.
@@ -131,6 +135,24 @@ def stiff(tandem, fmus, runs, folder):
                       f"| {newton} | {wall:.3f} |")
 
 
+def waveform(tandem, fmus, runs, folder):
+    stiff_steps = [2.5e-4, 5e-4, 1e-3, 2e-3, 4e-3]
+    cases = [(100.0, [1e-3, 5e-3, 1e-2, 2e-2, 5e-2]), (1e4, stiff_steps), (1e5, stiff_steps)]
+    print("| kc (N/m) | waveform | H (s) | macro steps | energy drift | position error | "
+          "Newton iterations per step | wall time (s) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for kc, steps in cases:
+        for curve in ("line", "hermite"):
+            for step in steps:
+                schedule = f'implicit = {{ waveform = "{curve}" }}'
+                wall, drift, error, count, iterations = repeated(
+                    runs, tandem, fmus, kc, ["--step-size", repr(step)], folder,
+                    model_exchange=True, schedule=schedule)
+                newton = f"{iterations:.2f}" if iterations is not None else ""
+                print(f"| {kc:g} | {curve} | {step:g} | {count} | {drift:.3g} | {error:.3g} "
+                      f"| {newton} | {wall:.3f} |")
+
+
 def adaptive(tandem, fmus, runs, folder, system=SYSTEM):
     fixed = [4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4]
     tolerances = [1e-1, 3e-2, 1e-2, 3e-3, 1e-3, 3e-4]
@@ -167,6 +189,7 @@ def main():
             "stiff": stiff,
             "adaptive": adaptive,
             "five-dof": lambda *a: adaptive(*a, system=FIVE_DOF),
+            "waveform": waveform,
         }
         tables[table](tandem, fmus, runs, folder)
 

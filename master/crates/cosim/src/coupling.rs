@@ -111,6 +111,25 @@ pub struct ImplicitSettings {
     /// Newton iterations per macro step before the step counts as not converging.
     #[serde(default = "ImplicitSettings::default_max_iterations")]
     pub max_iterations: usize,
+    /// The curve the inputs follow over a macro step, between the values at its two ends.
+    #[serde(default)]
+    pub waveform: Waveform,
+}
+
+/// The curve an implicit coupling's inputs follow over a macro step `[t, t + H]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Waveform {
+    /// The line between the values at `t` and `t + H`: an error of about `(omega H)^2 / 8` of
+    /// the amplitude of a motion of angular frequency `omega`.
+    #[default]
+    Line,
+    /// The cubic through the values and their time derivatives at `t` and `t + H` (Hermite):
+    /// an error of order `(omega H)^4`. The derivatives are iterated with the values; every
+    /// participant whose values feed another's continuous inputs must give them (a Model
+    /// Exchange FMU with directional derivatives). Where the start has none (the first step,
+    /// after an event), the quadratic through the two values and the end's derivative.
+    Hermite,
 }
 
 impl ImplicitSettings {
@@ -141,6 +160,7 @@ impl Default for ImplicitSettings {
             jacobian: InterfaceJacobian::default(),
             tolerance: Self::default_tolerance(),
             max_iterations: Self::default_max_iterations(),
+            waveform: Waveform::default(),
         }
     }
 }

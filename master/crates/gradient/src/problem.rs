@@ -20,7 +20,7 @@ use super::tape::{lock, InitializationClock, SharedTapes, StatePolicy, Tape, Tap
 use super::wiring::{seed_of, wire, SeedMap, Wiring};
 use fmi_host::instance::{FmuInstance, LogSettings};
 use fmi_host::model_description::InterfaceType;
-use tandem_cosim::coupling::ScheduleKind;
+use tandem_cosim::coupling::{ScheduleKind, Waveform};
 use tandem_cosim::schedule::{connections_into, CoSimulation, Hooks, Recorder};
 use tandem_cosim::step_control;
 use tandem_cosim::system::{algebraic_loop, Component, Port, System};
@@ -818,7 +818,15 @@ impl Problem {
 /// start). A Model Exchange component is integrated along the line toward the iterate, and
 /// sub-steps hold it at their starts: finite differences of whole runs differentiate those.
 fn implicit_obstacle(system: &System) -> Option<String> {
-    system.schedule.implicit.as_ref()?;
+    let implicit = system.schedule.implicit.as_ref()?;
+    if implicit.waveform == Waveform::Hermite {
+        return Some(
+            "the system couples implicitly on the Hermite waveform ([schedule] implicit), whose \
+             inputs follow the time derivatives of the values exchanged, which the adjoint does \
+             not differentiate"
+                .to_string(),
+        );
+    }
     system
         .components
         .iter()

@@ -12,9 +12,7 @@ use fmi_host::model_description::{Causality, InterfaceType, Variability, Variabl
 pub struct Feedthrough {
     /// The continuous Float64 inputs, by value reference: the knowns.
     knowns: Vec<u32>,
-    /// Per connected input, its index among the knowns (`None`: a discrete input, which no
-    /// tangent reaches).
-    known_of_input: Vec<Option<usize>>,
+    inputs: InputKnowns,
     /// The Float64 observed variables, by value reference: the unknowns.
     unknowns: Vec<u32>,
     /// Per observed slot, its index among the unknowns (`None`: no tangent reaches it).
@@ -46,21 +44,7 @@ impl Feedthrough {
             return None;
         }
         let mut knowns = Vec::new();
-        let mut known_of_input = Vec::new();
-        for connection in super::participant::connections_into(system, index) {
-            let variable = connection.to.variable(&system.components);
-            let continuous = variable.ty == VariableType::Float64
-                && variable.variability == Variability::Continuous;
-            if !continuous {
-                known_of_input.push(None);
-                continue;
-            }
-            if connection.to.element.is_some() {
-                return None;
-            }
-            known_of_input.push(Some(knowns.len()));
-            knowns.push(variable.value_reference);
-        }
+        let inputs = InputKnowns::new(system, index, &mut knowns)?;
         let mut unknowns = Vec::new();
         let mut unknown_of_slot = Vec::new();
         for port in observed {
@@ -85,7 +69,7 @@ impl Feedthrough {
             seed: vec![0.0; knowns.len()],
             sensitivity: vec![0.0; unknowns.len()],
             knowns,
-            known_of_input,
+            inputs,
             unknowns,
             unknown_of_slot,
         })
@@ -100,11 +84,7 @@ impl Feedthrough {
         observed: &mut [f64],
     ) -> Result<()> {
         self.seed.fill(0.0);
-        for (known, &tangent) in self.known_of_input.iter().zip(inputs) {
-            if let Some(known) = known {
-                self.seed[*known] = tangent;
-            }
-        }
+        self.inputs.scatter(inputs, &mut self.seed);
         let zero = self.seed.iter().all(|&s| s == 0.0);
         if zero || self.unknowns.is_empty() {
             self.sensitivity.fill(0.0);
@@ -120,5 +100,46 @@ impl Feedthrough {
             *slot = unknown.map_or(0.0, |u| self.sensitivity[u]);
         }
         Ok(())
+    }
+}
+
+/// A component's connected continuous Float64 inputs as knowns of its directional derivatives.
+pub(super) struct InputKnowns {
+    /// Per connected input, its index among the knowns (`None`: a discrete input, which no
+    /// tangent reaches).
+    of_input: Vec<Option<usize>>,
+}
+
+impl InputKnowns {
+    /// Appends to `knowns` the value references of the connected continuous Float64 inputs of
+    /// component `index` of `system`; `None` when one of them is an array element (the
+    /// derivatives are taken by value reference, one per scalar).
+    pub fn new(system: &System, index: usize, knowns: &mut Vec<u32>) -> Option<Self> {
+        let mut of_input = Vec::new();
+        for connection in super::participant::connections_into(system, index) {
+            let variable = connection.to.variable(&system.components);
+            let continuous = variable.ty == VariableType::Float64
+                && variable.variability == Variability::Continuous;
+            if !continuous {
+                of_input.push(None);
+                continue;
+            }
+            if connection.to.element.is_some() {
+                return None;
+            }
+            of_input.push(Some(knowns.len()));
+            knowns.push(variable.value_reference);
+        }
+        Some(InputKnowns { of_input })
+    }
+
+    /// Writes the tangents of the connected inputs (`inputs`, in connection order) into their
+    /// places in `seed`.
+    pub fn scatter(&self, inputs: &[f64], seed: &mut [f64]) {
+        for (known, &tangent) in self.of_input.iter().zip(inputs) {
+            if let Some(known) = known {
+                seed[*known] = tangent;
+            }
+        }
     }
 }

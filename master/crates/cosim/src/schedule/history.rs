@@ -1,5 +1,7 @@
 //! The values communicated at past communication points, and the polynomial through the
-//! latest of them that gives a connected input its value at any time (ZOH, FOH, SOH).
+//! latest of them that gives a connected input its value at any time (ZOH, FOH, SOH), or the
+//! cubic through the latest two values and their time derivatives (an implicit coupling's
+//! Hermite waveform).
 //!
 //! Every sample carries a tag: the index of the participant's communication it came from
 //! (0 for its first values in initialization, counting every later one). A [`Hold`] names
@@ -38,6 +40,8 @@ impl Hold {
 pub struct History {
     times: Vec<f64>,
     values: Vec<f64>,
+    /// The values' time derivatives, where known (NaN otherwise).
+    rates: Vec<f64>,
     tags: Vec<usize>,
 }
 
@@ -47,10 +51,12 @@ impl History {
         if self.times.len() == DEPTH {
             self.times.remove(0);
             self.values.remove(0);
+            self.rates.remove(0);
             self.tags.remove(0);
         }
         self.times.push(time);
         self.values.push(value);
+        self.rates.push(f64::NAN);
         self.tags.push(tag);
     }
 
@@ -58,8 +64,49 @@ impl History {
     pub fn reset(&mut self, time: f64, value: f64, tag: usize) {
         self.times.clear();
         self.values.clear();
+        self.rates.clear();
         self.tags.clear();
         self.push(time, value, tag);
+    }
+
+    /// Gives the latest sample the time derivative `rate`.
+    pub fn set_latest_rate(&mut self, rate: f64) {
+        if let Some(latest) = self.rates.last_mut() {
+            *latest = rate;
+        }
+    }
+
+    /// The latest sample's time derivative (NaN where unknown).
+    pub fn latest_rate(&self) -> f64 {
+        self.rates.last().copied().unwrap_or(f64::NAN)
+    }
+
+    /// The cubic through the latest two samples and their rates (Hermite), evaluated at
+    /// `time`; where the earlier has no rate, the quadratic through both values and the latest
+    /// rate; where the latest has none, the line. One sample: its value.
+    pub fn hermite_at(&self, time: f64) -> f64 {
+        let n = self.times.len();
+        if n < 2 {
+            return self.latest();
+        }
+        let (t0, t1) = (self.times[n - 2], self.times[n - 1]);
+        let (y0, y1) = (self.values[n - 2], self.values[n - 1]);
+        let (r0, r1) = (self.rates[n - 2], self.rates[n - 1]);
+        let h = t1 - t0;
+        let s = (time - t0) / h;
+        let chord = y1 - y0;
+        let line = y0 + chord * s;
+        match (r0.is_nan(), r1.is_nan()) {
+            (_, true) => line,
+            // p(s) = line + c s (s - 1), with p'(1) = chord + c = h r1.
+            (true, false) => line + (h * r1 - chord) * s * (s - 1.0),
+            // The Hermite basis around the line: p(s) = line + s (s - 1) (a (1 - s) + b s)
+            // with p'(0) = chord - a = h r0 and p'(1) = chord + b = h r1.
+            (false, false) => {
+                let (a, b) = (chord - h * r0, h * r1 - chord);
+                line + s * (s - 1.0) * (a * (1.0 - s) + b * s)
+            }
+        }
     }
 
     /// Replaces the latest sample's value (an algebraic loop solved at its time).
@@ -174,6 +221,29 @@ impl Histories {
         self.participants[source.participant][source.slot].latest()
     }
 
+    /// The value of `source` at `time` on the Hermite cubic ([`History::hermite_at`]).
+    pub fn hermite_at(&self, source: Source, time: f64) -> f64 {
+        self.participants[source.participant][source.slot].hermite_at(time)
+    }
+
+    /// The latest time derivative of `source` (NaN where unknown).
+    pub fn latest_rate(&self, source: Source) -> f64 {
+        self.participants[source.participant][source.slot].latest_rate()
+    }
+
+    /// Gives the latest sample of `source` the time derivative `rate`.
+    pub fn set_latest_rate(&mut self, source: Source, rate: f64) {
+        self.participants[source.participant][source.slot].set_latest_rate(rate);
+    }
+
+    /// Gives the latest samples of every observed variable of `participant` the time
+    /// derivatives `rates`.
+    pub fn replace_latest_rates(&mut self, participant: usize, rates: &[f64]) {
+        for (history, &rate) in self.participants[participant].iter_mut().zip(rates) {
+            history.set_latest_rate(rate);
+        }
+    }
+
     /// Appends the observed `values` of `participant` at `time`.
     pub fn push(&mut self, participant: usize, time: f64, values: &[f64]) {
         let tag = self.next_tag(participant);
@@ -259,6 +329,33 @@ mod tests {
         assert_eq!(h.latest(), 19.0);
         h.reset(3.0, -1.0, 4);
         assert_eq!(h.value_at(4.0, 2), -1.0);
+    }
+
+    #[test]
+    fn the_hermite_waveform_reproduces_cubics_and_falls_back_to_the_quadratic_and_the_line() {
+        let cubic = |t: f64| 1.5 - 2.0 * t + 3.0 * t * t - 4.0 * t * t * t;
+        let rate = |t: f64| -2.0 + 6.0 * t - 12.0 * t * t;
+        let (t0, t1) = (0.3, 0.55);
+        let mut h = History::default();
+        h.push(t0, cubic(t0), 0);
+        assert_eq!(h.hermite_at(0.4), cubic(t0), "one sample: its value");
+        h.push(t1, cubic(t1), 1);
+        let line = h.value_at(0.4, 1);
+        assert_eq!(h.hermite_at(0.4), line, "no rates: the line");
+        h.set_latest_rate(rate(t1));
+        let quadratic = h.hermite_at(0.4);
+        // The quadratic through both values with the end's slope.
+        let (s, hh) = ((0.4 - t0) / (t1 - t0), t1 - t0);
+        let c = hh * rate(t1) - (cubic(t1) - cubic(t0));
+        assert!((quadratic - (line + c * s * (s - 1.0))).abs() < 1e-14);
+        h.rates[0] = rate(t0);
+        for t in [t0, 0.35, 0.4, 0.5, t1] {
+            assert!((h.hermite_at(t) - cubic(t)).abs() < 1e-13, "t = {t}");
+        }
+        assert!((h.hermite_at(0.4) - line).abs() > 1e-3);
+        // A new sample has no rate until given one.
+        h.push(0.8, cubic(0.8), 2);
+        assert!(h.latest_rate().is_nan());
     }
 
     #[test]

@@ -37,6 +37,7 @@ mod newton_matrix;
 mod participant;
 mod partitions;
 mod propagation;
+mod rates;
 mod recording;
 mod rollback;
 mod snapshot;
@@ -402,6 +403,9 @@ fn settle(
             match recording {
                 Recording::Push => histories.push(index, to, participant.observed()),
                 Recording::Replace => histories.replace_latest(index, participant.observed()),
+            }
+            if let Some(rates) = participant.observed_rates() {
+                histories.replace_latest_rates(index, rates);
             }
             Progress::Reached
         }

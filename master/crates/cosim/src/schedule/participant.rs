@@ -12,6 +12,7 @@ use super::feedthrough::Feedthrough;
 use super::history::{Histories, Hold, Source};
 use super::integration::Integration;
 use super::partitions::Partitions;
+use super::rates::Rates;
 use super::recording::{Event, Recorder};
 use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
@@ -39,11 +40,14 @@ struct Input {
 }
 
 impl Input {
-    /// The value sent at `time` (hold of `degree`).
-    fn value(&self, histories: &Histories, time: f64, degree: usize) -> f64 {
-        let sent = self
-            .transform
-            .apply(histories.value_at(self.source, time, self.degree(degree)));
+    /// The value sent at `time` on `curve`.
+    fn value(&self, histories: &Histories, time: f64, curve: Curve) -> f64 {
+        let value = match curve {
+            Curve::Polynomial(degree) => histories.value_at(self.source, time, self.degree(degree)),
+            Curve::Hermite if self.continuous => histories.hermite_at(self.source, time),
+            Curve::Hermite => histories.value_at(self.source, time, 0),
+        };
+        let sent = self.transform.apply(value);
         match &self.mapping {
             Some(mapping) => mapping.apply(sent) + self.offset,
             None => sent + self.offset,
@@ -105,6 +109,18 @@ pub enum Holds {
     /// the line between the samples at its start and end; a Co-Simulation FMU's (sub-)step
     /// holds the line's value at its start.
     Interpolated,
+    /// As [`Holds::Interpolated`] on the cubic through the values and their rates at both ends
+    /// (a Hermite waveform); a participant that gives rates computes them at the end.
+    Hermite,
+}
+
+/// The curve a participant's inputs follow.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Curve {
+    /// The polynomial of this degree through the latest samples.
+    Polynomial(usize),
+    /// The Hermite cubic through the latest two samples and their rates.
+    Hermite,
 }
 
 /// A participant's own state at a macro point: its FMU's, and for a Model Exchange FMU the
@@ -178,6 +194,11 @@ struct Ports {
     input_values: Vec<f64>,
     /// The values last read of the observed variables.
     observed_values: Vec<f64>,
+    /// Their time derivatives (NaN where none), valid when `rates_fresh` says the latest
+    /// advance computed them, and the rates of the connected inputs they were computed with.
+    observed_rates: Vec<f64>,
+    rates_fresh: bool,
+    input_rates: Vec<f64>,
 }
 
 /// One component's instance and ports.
@@ -190,6 +211,8 @@ pub struct Participant {
     tolerance: Option<f64>,
     /// The derivatives of the observed variables by the inputs, where the FMU gives them.
     feedthrough: Option<Feedthrough>,
+    /// The time derivatives of the observed variables, where the master can take them.
+    rates: Option<Rates>,
 }
 
 impl Participant {
@@ -262,6 +285,9 @@ impl Participant {
             recorder,
             input_values: Vec::with_capacity(connected.len()),
             observed_values: vec![0.0; observed_ports.len()],
+            observed_rates: vec![f64::NAN; observed_ports.len()],
+            rates_fresh: false,
+            input_rates: Vec::with_capacity(connected.len()),
         };
         ports.calls += component.start_values.len();
         let interface = match &instance {
@@ -269,6 +295,7 @@ impl Participant {
             Instance::Scheduled(_) => InterfaceType::ScheduledExecution,
         };
         let feedthrough = Feedthrough::new(system, index, interface, observed_ports);
+        let rates = Rates::new(system, index, interface, observed_ports);
         let (engine, tolerance) = match instance {
             Instance::Scheduled(mut instance) => {
                 crate::start_values::apply(&mut instance, &component.start_values)?;
@@ -290,6 +317,7 @@ impl Participant {
             degree: component.extrapolation.map(Extrapolation::degree),
             tolerance,
             feedthrough,
+            rates,
         })
     }
 
@@ -366,7 +394,7 @@ impl Participant {
         };
         let ports = &mut self.ports;
         let mut inputs = |instance: &mut dyn FmuInstance, t: f64, _event: bool| {
-            Ok(ports.set_inputs(instance, histories, t, 0)?)
+            Ok(ports.set_inputs(instance, histories, t, Curve::Polynomial(0))?)
         };
         if stepper
             .start(start, &mut inputs)
@@ -402,8 +430,9 @@ impl Participant {
 
     /// Writes the connected inputs: each source's hold of `degree` at `time`.
     pub fn set_inputs(&mut self, histories: &Histories, time: f64, degree: usize) -> Result<()> {
+        let curve = Curve::Polynomial(degree);
         self.ports
-            .set_inputs(self.engine.instance(), histories, time, degree)
+            .set_inputs(self.engine.instance(), histories, time, curve)
     }
 
     /// Reads the observed variables at `time`; a non-finite float is an error.
@@ -415,6 +444,20 @@ impl Participant {
     /// The observed variables' values as last read.
     pub fn observed(&self) -> &[f64] {
         &self.ports.observed_values
+    }
+
+    /// Whether the time derivative of observed slot `slot` can be had (a [`Holds::Hermite`]
+    /// advance computes it): the FMU is a Model Exchange FMU with directional derivatives and
+    /// the slot a scalar float output or state.
+    pub fn gives_rate(&self, slot: usize) -> bool {
+        self.rates.as_ref().is_some_and(|rates| rates.gives(slot))
+    }
+
+    /// The time derivatives of the observed variables at the end of the latest advance, where
+    /// it computed them ([`Holds::Hermite`]).
+    pub fn observed_rates(&self) -> Option<&[f64]> {
+        let ports = &self.ports;
+        ports.rates_fresh.then_some(ports.observed_rates.as_slice())
     }
 
     /// Whether the derivatives of the observed variables by the connected inputs can be had
@@ -434,7 +477,12 @@ impl Participant {
         latest: &dyn Fn(Source) -> f64,
         out: &mut Vec<f64>,
     ) {
-        let degree = self.hold_degree(holds);
+        // At the end of the step, where the exact Jacobian takes them, the cubic's value is the
+        // latest sample's, as the line's.
+        let degree = match self.curve(holds) {
+            Curve::Polynomial(degree) => degree,
+            Curve::Hermite => 1,
+        };
         out.clear();
         out.extend(self.ports.inputs.iter().map(|input| {
             if !input.continuous {
@@ -506,7 +554,8 @@ impl Participant {
         variables: &[(VariableType, u32)],
     ) -> Result<Vec<f64>> {
         let instance = self.engine.instance();
-        self.ports.set_inputs(instance, histories, time, 0)?;
+        self.ports
+            .set_inputs(instance, histories, time, Curve::Polynomial(0))?;
         let mut values = vec![f64::NAN; variables.len()];
         for batch in batches(
             variables
@@ -524,11 +573,21 @@ impl Participant {
         Ok(values)
     }
 
-    /// The degree of the polynomial its inputs follow under `holds`.
-    fn hold_degree(&self, holds: Holds) -> usize {
+    /// The curve its inputs follow under `holds`.
+    fn curve(&self, holds: Holds) -> Curve {
         match holds {
-            Holds::Extrapolated(degree) => self.degree.unwrap_or(degree),
-            Holds::Interpolated => 1,
+            Holds::Extrapolated(degree) => Curve::Polynomial(self.degree.unwrap_or(degree)),
+            Holds::Interpolated => Curve::Polynomial(1),
+            Holds::Hermite => Curve::Hermite,
+        }
+    }
+
+    /// The relative tolerance of the master's integrator of a Model Exchange FMU (none for
+    /// the others): the size of the noise the adaptive steps put on its values.
+    pub fn integrator_tolerance(&self) -> Option<f64> {
+        match self.engine {
+            Engine::ModelExchange(_) => self.tolerance,
+            _ => None,
         }
     }
 
@@ -596,7 +655,7 @@ impl Participant {
         to: f64,
         holds: Holds,
     ) -> Result<Advance> {
-        let degree = self.hold_degree(holds);
+        let curve = self.curve(holds);
         let ports = &mut self.ports;
         match &mut self.engine {
             Engine::CoSimulation {
@@ -613,7 +672,7 @@ impl Participant {
                 };
                 for j in 0..n {
                     let (t, next) = (point(j), point(j + 1));
-                    ports.set_inputs(instance.as_mut(), histories, t, degree)?;
+                    ports.set_inputs(instance.as_mut(), histories, t, curve)?;
                     let step = Event::Step {
                         time: t,
                         step: next - t,
@@ -642,7 +701,7 @@ impl Participant {
             }
             Engine::ModelExchange(stepper) => {
                 let mut inputs = |instance: &mut dyn FmuInstance, t: f64, _event: bool| {
-                    Ok(ports.set_inputs(instance, histories, t, degree)?)
+                    Ok(ports.set_inputs(instance, histories, t, curve)?)
                 };
                 let reached = stepper.advance_to(to, &mut inputs);
                 match reached.map_err(|e| at(stepper.time(), e))? {
@@ -654,14 +713,18 @@ impl Participant {
                 // The inputs are set again at each tick time, as `tandem simulate` sets its
                 // input file's: a partition may consume an input (set it back).
                 while let Some(time) = partitions.next_time_before(to) {
-                    ports.set_inputs(partitions.instance(), histories, from, degree)?;
+                    ports.set_inputs(partitions.instance(), histories, from, curve)?;
                     partitions.run_instant(time).map_err(|e| at(time, e))?;
                 }
             }
         }
         let instance = self.engine.instance();
-        self.ports.set_inputs(instance, histories, to, degree)?;
+        self.ports.set_inputs(instance, histories, to, curve)?;
         self.ports.observe(instance, to)?;
+        self.ports.rates_fresh = false;
+        if let (Holds::Hermite, Some(rates)) = (holds, &mut self.rates) {
+            self.ports.compute_rates(instance, histories, rates, to)?;
+        }
         Ok(Advance::Reached)
     }
 }
@@ -704,20 +767,20 @@ fn stepped(
 }
 
 impl Ports {
-    /// Writes the connected inputs into `instance`: each source's hold of `degree` at `time`.
+    /// Writes the connected inputs into `instance`: each source's value on `curve` at `time`.
     fn set_inputs(
         &mut self,
         instance: &mut dyn FmuInstance,
         histories: &Histories,
         time: f64,
-        degree: usize,
+        curve: Curve,
     ) -> Result<()> {
         let mut values = std::mem::take(&mut self.input_values);
         values.clear();
         values.extend(
             self.inputs
                 .iter()
-                .map(|input| input.value(histories, time, degree)),
+                .map(|input| input.value(histories, time, curve)),
         );
         let written = self.write_inputs(instance, time, &values);
         self.input_values = values;
@@ -727,7 +790,13 @@ impl Ports {
             let holds: Vec<Hold> = self
                 .inputs
                 .iter()
-                .map(|input| input.hold(histories, time, degree))
+                .map(|input| match curve {
+                    Curve::Polynomial(degree) => input.hold(histories, time, degree),
+                    // A hold names samples and weights, and a cubic through rates is no such
+                    // sum: an empty one, which no adjoint reads (a gradient takes differences
+                    // on the Hermite waveform; its recorded run only gives the cost).
+                    Curve::Hermite => Hold::default(),
+                })
                 .collect();
             let event = Event::Inputs {
                 time,
@@ -777,6 +846,31 @@ impl Ports {
             };
             written.map_err(|e| at(time, e))?;
         }
+        Ok(())
+    }
+
+    /// Computes the time derivatives of the observed variables at `time` by `rates`, from the
+    /// rates of the connected inputs there (their sources' latest rates).
+    fn compute_rates(
+        &mut self,
+        instance: &mut dyn FmuInstance,
+        histories: &Histories,
+        rates: &mut Rates,
+        time: f64,
+    ) -> Result<()> {
+        self.input_rates.clear();
+        self.input_rates.extend(self.inputs.iter().map(|input| {
+            if input.continuous {
+                input.transform.factor * histories.latest_rate(input.source)
+            } else {
+                0.0
+            }
+        }));
+        self.calls += 2;
+        rates
+            .compute(instance, &self.input_rates, &mut self.observed_rates)
+            .map_err(|e| at(time, e))?;
+        self.rates_fresh = true;
         Ok(())
     }
 

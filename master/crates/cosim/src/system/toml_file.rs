@@ -629,10 +629,12 @@ mod tests {
             implicit("true"),
             Ok(Some(Some(ImplicitSettings::default())))
         );
-        let table = implicit("{ jacobian = \"broyden\", max-iterations = 5 }");
+        let table =
+            implicit("{ jacobian = \"broyden\", max-iterations = 5, waveform = \"hermite\" }");
         let expected = ImplicitSettings {
             jacobian: crate::coupling::InterfaceJacobian::Broyden,
             max_iterations: 5,
+            waveform: crate::coupling::Waveform::Hermite,
             ..ImplicitSettings::default()
         };
         assert_eq!(table, Ok(Some(Some(expected))));
