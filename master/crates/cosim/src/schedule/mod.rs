@@ -204,6 +204,13 @@ impl CoSimulation {
             .map_or(f64::NAN, |source| self.histories.latest(source))
     }
 
+    /// The time derivative of [`Self::value`] where the latest step computed one (implicit
+    /// coupling on the Hermite waveform), else NaN.
+    pub fn rate(&self, port: Port) -> f64 {
+        self.source(port)
+            .map_or(f64::NAN, |source| self.histories.latest_rate(source))
+    }
+
     /// Where the histories keep a recorded or connected variable.
     fn source(&self, port: Port) -> Option<Source> {
         self.observed[port.component]

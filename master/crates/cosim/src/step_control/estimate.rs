@@ -11,7 +11,18 @@
 //! inputs by a step, so its change over a step depends on the step before, not on this one.
 //! Its error is its inputs' error, estimated at their sources. Where every connected output
 //! has direct feedthrough, all are estimated.
+//!
+//! Under implicit coupling the inputs interpolate instead, between converged values at both
+//! ends, and the error is the waveform's over the step, estimated at its middle where it is
+//! largest: on the line, the deviation of the parabola through the values at the previous
+//! point, the start and the end, `|c| H^2 / 4` with `c` their second divided difference
+//! (order 2); on the Hermite cubic, its deviation from the parabola through both values and
+//! the end's derivative, `|2 (y1 - y0) - H (r0 + r1)| / 8` (order 3, an upper estimate of the
+//! cubic's order-4 error). Every connected output counts: converged values do not lag. The
+//! first step has no earlier point to estimate from and is taken at the length asked for; a
+//! cubic step without derivatives at its start takes the line's estimate.
 
+use crate::coupling::Waveform;
 use crate::schedule::CoSimulation;
 use crate::system::{depends_directly, Port, System};
 use fmi_host::model_description::Variability;
@@ -25,6 +36,30 @@ pub struct CouplingError {
     /// Their scales: the largest magnitude each had at an accepted point so far, at least the
     /// floor.
     scales: Vec<f64>,
+    /// Under implicit coupling, its waveform, and the points the estimate reads.
+    waveform: Option<Waveform>,
+    /// The start of the step being taken: time, values, rates (NaN where none).
+    start: Point,
+    /// The accepted point before it (NaN time before there is one).
+    previous: Point,
+}
+
+/// The connected outputs' values and rates at a point.
+#[derive(Clone)]
+struct Point {
+    time: f64,
+    values: Vec<f64>,
+    rates: Vec<f64>,
+}
+
+impl Point {
+    fn empty(len: usize) -> Self {
+        Point {
+            time: f64::NAN,
+            values: vec![f64::NAN; len],
+            rates: vec![f64::NAN; len],
+        }
+    }
 }
 
 impl CouplingError {
@@ -42,7 +77,9 @@ impl CouplingError {
                 outputs.push((connection.from, nominal, feedthrough));
             }
         }
-        let free = outputs.iter().any(|&(.., feedthrough)| !feedthrough);
+        let waveform = system.schedule.implicit.map(|implicit| implicit.waveform);
+        // Converged values do not lag their inputs: under implicit coupling all count.
+        let free = waveform.is_none() && outputs.iter().any(|&(.., feedthrough)| !feedthrough);
         let outputs: Vec<(Port, f64)> = outputs
             .into_iter()
             .filter(|&(.., feedthrough)| !(free && feedthrough))
@@ -51,13 +88,20 @@ impl CouplingError {
         CouplingError {
             predicted: vec![0.0; outputs.len()],
             scales: outputs.iter().map(|&(_, floor)| floor).collect(),
+            waveform,
+            start: Point::empty(outputs.len()),
+            previous: Point::empty(outputs.len()),
             outputs,
         }
     }
 
     /// The order of the estimate in the step under `system`'s schedule.
     pub fn order(system: &System) -> f64 {
-        system.schedule.extrapolation.degree() as f64 + 1.0
+        match system.schedule.implicit.map(|implicit| implicit.waveform) {
+            None => system.schedule.extrapolation.degree() as f64 + 1.0,
+            Some(Waveform::Line) => 2.0,
+            Some(Waveform::Hermite) => 3.0,
+        }
     }
 
     /// Before the step to `to`, from the accepted point reached: what the inputs will be
@@ -71,6 +115,16 @@ impl CouplingError {
             *predicted = cosimulation.extrapolated(*port, to);
             *scale = scale.max(cosimulation.value(*port).abs());
         }
+        // A step taken again after a rejection starts where the rejected one did.
+        let time = cosimulation.time();
+        if self.waveform.is_some() && time != self.start.time {
+            std::mem::swap(&mut self.previous, &mut self.start);
+            self.start.time = time;
+            for (k, (port, _)) in self.outputs.iter().enumerate() {
+                self.start.values[k] = cosimulation.value(*port);
+                self.start.rates[k] = cosimulation.rate(*port);
+            }
+        }
     }
 
     /// After the step: the largest error of a connected output at its end, relative to
@@ -78,14 +132,48 @@ impl CouplingError {
     /// and at least its nominal value): a relative error of the output's range, which a
     /// value crossing zero does not inflate. The step is accurate enough at 1 or below.
     pub fn error(&self, cosimulation: &CoSimulation, tolerance: f64) -> f64 {
+        let length = cosimulation.time() - self.start.time;
         self.outputs
             .iter()
-            .zip(self.predicted.iter().zip(&self.scales))
-            .map(|((port, _), (&predicted, &scale))| {
+            .enumerate()
+            .map(|(k, (port, _))| {
                 let value = cosimulation.value(*port);
-                (value - predicted).abs() / (tolerance * scale.max(value.abs()))
+                let error = match self.waveform {
+                    None => (value - self.predicted[k]).abs(),
+                    Some(waveform) => {
+                        let rate = cosimulation.rate(*port);
+                        self.waveform_error(waveform, k, value, rate, length)
+                    }
+                };
+                error / (tolerance * self.scales[k].max(value.abs()))
             })
             .fold(0.0, f64::max)
+    }
+
+    /// The middle-of-step error of output `k`'s waveform over a step of `length` to `value`
+    /// (with the time derivative `rate` there); 0 on the first step, which has no earlier
+    /// point.
+    fn waveform_error(
+        &self,
+        waveform: Waveform,
+        k: usize,
+        value: f64,
+        rate: f64,
+        length: f64,
+    ) -> f64 {
+        let (y0, r0) = (self.start.values[k], self.start.rates[k]);
+        let cubic = (2.0 * (value - y0) - length * (r0 + rate)).abs() / 8.0;
+        if waveform == Waveform::Hermite && cubic.is_finite() {
+            return cubic;
+        }
+        let before = self.start.time - self.previous.time;
+        let slopes = (value - y0) / length - (y0 - self.previous.values[k]) / before;
+        let line = (slopes / (length + before)).abs() * length * length / 4.0;
+        if line.is_finite() {
+            line
+        } else {
+            0.0
+        }
     }
 }
 
