@@ -315,13 +315,7 @@ pub(super) fn backward_sources(
         if !every && position(to.component) > position(from.component) {
             continue;
         }
-        let source = Source {
-            participant: from.component,
-            slot: observed[from.component]
-                .iter()
-                .position(|&p| p == from)
-                .expect("every connection source is observed"),
-        };
+        let source = Source::of(observed, from).expect("every connection source is observed");
         if !sources.contains(&source) {
             sources.push(source);
         }

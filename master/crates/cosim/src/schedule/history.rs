@@ -10,6 +10,8 @@
 
 use std::ops::Range;
 
+use crate::system::Port;
+
 /// Samples kept per variable: enough for the second-order hold.
 const DEPTH: usize = 3;
 
@@ -183,6 +185,18 @@ pub struct Source {
     pub participant: usize,
     /// Slot among the participant's observed variables.
     pub slot: usize,
+}
+
+impl Source {
+    /// Where the histories keep `port`, among the ports each participant observes
+    /// (`observed`); none when its participant does not observe it.
+    pub fn of(observed: &[Vec<Port>], port: Port) -> Option<Source> {
+        let slot = observed[port.component].iter().position(|&p| p == port)?;
+        Some(Source {
+            participant: port.component,
+            slot,
+        })
+    }
 }
 
 impl Histories {

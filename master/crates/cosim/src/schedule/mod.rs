@@ -213,13 +213,7 @@ impl CoSimulation {
 
     /// Where the histories keep a recorded or connected variable.
     fn source(&self, port: Port) -> Option<Source> {
-        self.observed[port.component]
-            .iter()
-            .position(|&p| p == port)
-            .map(|slot| Source {
-                participant: port.component,
-                slot,
-            })
+        Source::of(&self.observed, port)
     }
 
     /// The length of the macro step that starts at the time reached, when a step-size control

@@ -78,25 +78,16 @@ pub(super) struct ImplicitCoupling {
     tears: Vec<Source>,
     /// Whether the Jacobian comes from the FMUs' directional derivatives.
     exact: bool,
-    /// Whether the inputs follow the Hermite cubic: the unknowns are then the tears' values
-    /// followed by their rates.
-    hermite: bool,
     /// `I - dY/dz` at an earlier iterate, while Newton converges with it.
     kept: Option<Factors>,
-    /// The relative step of the differences: the square root of the noise on the values
-    /// (rounding, or a Model Exchange participant's integrator tolerance: its adaptive steps
-    /// change with the iterate), which balances that noise against the differences'
-    /// truncation. Measured on the double oscillator with Model Exchange masses (tolerance
-    /// 1e-8, kc = 1e4 N/m, the line): 2.99 Newton iterations per step with the square root of
-    /// machine epsilon, 1.10 with a relative step of 1e-4.
-    difference_step: f64,
     /// The noise on the values, relative: machine epsilon, or a Model Exchange participant's
     /// integrator tolerance. Below it the values jump where a change of the iterate changes
     /// the integrator's steps, and Newton may find no fixed point closer than that (measured
     /// on the double oscillator with Model Exchange masses at their tolerance of 1e-8, kc =
     /// 1e5 N/m: Broyden's iteration stuck at a residual of 4.9e-9 with H = 1 ms on the Hermite
     /// waveform, Newton's at 5.7e-9 with H = 2 ms on the line), so a step whose residual is
-    /// within the noise and has stopped falling has converged as far as it can.
+    /// within the noise and has stopped falling has converged as far as it can. The
+    /// differences step by its square root.
     noise: f64,
     /// Whether the kept factors were made where the start of the step had rates (Hermite):
     /// the cubic and the quadratic weigh the rates at the end differently.
@@ -215,10 +206,8 @@ impl ImplicitCoupling {
         Ok(ImplicitCoupling {
             settings,
             exact,
-            hermite,
             kept: None,
             kept_cubic: false,
-            difference_step: noise.sqrt(),
             noise,
             recorders: Vec::with_capacity(participants.len()),
             z: DVector::zeros(n),
@@ -243,6 +232,12 @@ impl ImplicitCoupling {
         })
     }
 
+    /// Whether the inputs follow the Hermite cubic: the unknowns are then the tears' values
+    /// followed by their rates.
+    fn hermite(&self) -> bool {
+        self.settings.waveform == Waveform::Hermite
+    }
+
     /// What it carries to the next macro step.
     pub(super) fn carried(&self) -> Carried {
         Carried(self.kept.clone(), self.kept_cubic)
@@ -262,7 +257,7 @@ impl ImplicitCoupling {
     /// Takes the macro step `step` until the interface converges; on return the histories
     /// hold the values at its end as their latest samples.
     pub(super) fn step(&mut self, mut step: Step<'_>) -> Result<Progress> {
-        if self.hermite {
+        if self.hermite() {
             // The first iterate of each rate: its value at the start, where known.
             let rates = self.z.rows_mut(self.tears.len(), self.tears.len());
             let mut cubic = true;
@@ -456,7 +451,7 @@ impl ImplicitCoupling {
             step.histories.set_latest_rate(tear, rate);
         }
         let span = (step.from, step.to);
-        let holds = if self.hermite {
+        let holds = if self.hermite() {
             Holds::Hermite
         } else {
             Holds::Interpolated
@@ -494,7 +489,11 @@ impl ImplicitCoupling {
         let mut matrix = DMatrix::identity(n, n);
         let (z, y) = (self.z.clone(), self.y.clone());
         for j in 0..n {
-            let h = self.difference_step * z[j].abs().max(1.0);
+            // The square root of the noise on the values balances that noise against the
+            // differences' truncation. Measured on the double oscillator with Model Exchange
+            // masses (tolerance 1e-8, kc = 1e4 N/m, the line): 2.99 Newton iterations per step
+            // with the square root of machine epsilon, 1.10 with that of the tolerance.
+            let h = self.noise.sqrt() * z[j].abs().max(1.0);
             self.z[j] = z[j] + h;
             self.restore(step)?;
             self.evaluate(step)?;
@@ -553,11 +552,8 @@ fn check_rates(
         let to = connection.to.variable(&system.components);
         let continuous = to.ty.is_float() && to.variability == Variability::Continuous;
         let from = connection.from;
-        let slot = observed[from.component]
-            .iter()
-            .position(|&p| p == from)
-            .expect("every connection source is observed");
-        if continuous && !participants[from.component].gives_rate(slot) {
+        let source = Source::of(observed, from).expect("every connection source is observed");
+        if continuous && !participants[from.component].gives_rate(source.slot) {
             return Err(Error::invalid_value(
                 format!(
                     "connection {} -> {}",
