@@ -41,6 +41,7 @@ mod rates;
 mod recording;
 mod rollback;
 mod snapshot;
+mod sub_step_tangents;
 
 pub use activations::Activations;
 pub use history::Hold;

@@ -7,6 +7,8 @@
 
 use std::ops::Range;
 
+use nalgebra::DMatrix;
+
 use super::activations::Activations;
 use super::feedthrough::Feedthrough;
 use super::history::{Histories, Hold, Source};
@@ -14,12 +16,13 @@ use super::integration::Integration;
 use super::partitions::Partitions;
 use super::rates::Rates;
 use super::recording::{Event, Recorder};
+use super::sub_step_tangents::SubStepTangents;
 use crate::coupling::Extrapolation;
 use crate::error::{Error, Result};
 use crate::system::{Component, Connection, Port, System, Transform, ValueMap};
 use fmi_host::call_status::CallStatus;
 use fmi_host::float_text::format_float;
-use fmi_host::instance::{Fmu3Instance, FmuInstance, FmuState};
+use fmi_host::instance::{Fmu3Instance, FmuInstance, FmuState, StepDerivatives};
 use fmi_host::model_description::{FmiVersion, InterfaceType, Values, Variability, VariableType};
 use tandem_ode::model_exchange::{MeStepper, Reached, StepperSnapshot};
 use tandem_ode::solver::Auto;
@@ -60,6 +63,21 @@ impl Input {
         histories
             .hold_at(self.source, time, self.degree(degree))
             .scaled(self.transform.factor)
+    }
+
+    /// The weight of the source's latest sample in the value sent at `time` on the polynomial
+    /// of `degree` (none for an input that is no continuous float).
+    fn latest_weight(&self, histories: &Histories, time: f64, degree: usize) -> f64 {
+        if !self.continuous {
+            return 0.0;
+        }
+        let tag = histories.latest_tag(self.source);
+        self.hold(histories, time, degree)
+            .terms()
+            .iter()
+            .filter(|(t, _)| Some(*t) == tag)
+            .map(|(_, weight)| weight)
+            .sum()
     }
 
     /// Continuous floats follow the extrapolation polynomial; other inputs hold the latest value.
@@ -213,6 +231,8 @@ pub struct Participant {
     feedthrough: Option<Feedthrough>,
     /// The time derivatives of the observed variables, where the master can take them.
     rates: Option<Rates>,
+    /// The tangents of a macro step of sub-steps, where the FMU gives their derivatives.
+    sub_step_tangents: Option<SubStepTangents>,
 }
 
 impl Participant {
@@ -224,7 +244,7 @@ impl Participant {
     pub fn instantiate(
         system: &System,
         index: usize,
-        instance: Instance,
+        mut instance: Instance,
         observed_ports: &[Port],
         slots_of: &dyn Fn(Port) -> Source,
         recorder: Option<Box<dyn Recorder>>,
@@ -296,6 +316,15 @@ impl Participant {
         };
         let feedthrough = Feedthrough::new(system, index, interface, observed_ports);
         let rates = Rates::new(system, index, interface, observed_ports);
+        let sub_step_tangents = match &mut instance {
+            Instance::Stepped(instance)
+                if interface == InterfaceType::CoSimulation && component.sub_steps > 1 =>
+            {
+                let layout = instance.step_derivatives().map(|d| d.layout());
+                layout.and_then(|l| SubStepTangents::new(system, index, &l, observed_ports))
+            }
+            _ => None,
+        };
         let (engine, tolerance) = match instance {
             Instance::Scheduled(mut instance) => {
                 crate::start_values::apply(&mut instance, &component.start_values)?;
@@ -318,6 +347,7 @@ impl Participant {
             tolerance,
             feedthrough,
             rates,
+            sub_step_tangents,
         })
     }
 
@@ -484,26 +514,22 @@ impl Participant {
             Curve::Hermite => 1,
         };
         out.clear();
-        out.extend(self.ports.inputs.iter().map(|input| {
-            if !input.continuous {
-                return 0.0;
-            }
-            let tag = histories.latest_tag(input.source);
-            let weight: f64 = input
-                .hold(histories, time, degree)
-                .terms()
+        out.extend(
+            self.ports
+                .inputs
                 .iter()
-                .filter(|(t, _)| Some(*t) == tag)
-                .map(|(_, weight)| weight)
-                .sum();
-            weight * latest(input.source)
-        }));
+                .map(|input| input.latest_weight(histories, time, degree) * latest(input.source)),
+        );
     }
 
     /// The tangents of the observed variables (into `observed`, by slot) that the tangents of
-    /// the connected inputs (`inputs`, in connection order) cause at the current point.
-    /// Without [`Self::has_feedthrough_derivatives`] an error.
+    /// the connected inputs (`inputs`, in connection order) cause at the current point (none
+    /// without inputs). Otherwise without [`Self::has_feedthrough_derivatives`] an error.
     pub fn observed_tangents(&mut self, inputs: &[f64], observed: &mut [f64]) -> Result<()> {
+        if self.ports.inputs.is_empty() {
+            observed.fill(0.0);
+            return Ok(());
+        }
         let Some(feedthrough) = &mut self.feedthrough else {
             return Err(Error::invalid_value(
                 format!("component {}", self.ports.name),
@@ -512,6 +538,92 @@ impl Participant {
         };
         self.ports.calls += 1;
         feedthrough.jvp(self.engine.instance(), inputs, observed)
+    }
+
+    /// Whether the tangents of its observed variables at the end of an implicit macro step by
+    /// those of the values iterated there can be had: it has no inputs, or is a Co-Simulation
+    /// FMU taking one step per macro step with directional derivatives
+    /// ([`Self::observed_tangents`]) or several with the adjoint extension's step derivatives
+    /// ([`Self::sub_step_tangents`]).
+    pub fn differentiates_macro_step(&self) -> bool {
+        self.ports.inputs.is_empty()
+            || (self.steps_once_per_macro_step() && self.feedthrough.is_some())
+            || self.sub_step_tangents.is_some()
+    }
+
+    /// Whether it takes several steps per macro step with their derivatives: its tangents at the
+    /// end of an implicit macro step come from [`Self::sub_step_tangents`].
+    pub fn differentiates_sub_steps(&self) -> bool {
+        self.sub_step_tangents.is_some()
+    }
+
+    /// Retakes the implicit macro step `[from, to]` from its state at `from` (restored by the
+    /// caller), its inputs on the line to the latest samples, and writes into `out` (observed
+    /// slots by columns) the tangents of the observed variables at `to` when the latest sample
+    /// of each source has the tangents `latest(source, column)`. It ends at `to` as the step
+    /// did. Without [`Self::differentiates_sub_steps`] an error.
+    pub fn sub_step_tangents(
+        &mut self,
+        histories: &Histories,
+        (from, to): (f64, f64),
+        latest: &dyn Fn(Source, usize) -> f64,
+        out: &mut DMatrix<f64>,
+    ) -> Result<()> {
+        let ports = &mut self.ports;
+        let (
+            Engine::CoSimulation {
+                instance,
+                sub_steps,
+            },
+            Some(tangents),
+        ) = (&mut self.engine, &mut self.sub_step_tangents)
+        else {
+            return Err(no_step_derivatives(&ports.name));
+        };
+        let curve = Curve::Polynomial(1);
+        tangents.start(
+            step_derivatives(instance.as_mut(), &ports.name)?,
+            out.ncols(),
+        )?;
+        let n = *sub_steps;
+        for j in 0..n {
+            let (t, next) = sub_step(from, to, n, j);
+            ports.set_inputs(instance.as_mut(), histories, t, curve)?;
+            let inputs = &ports.inputs;
+            let input = |k: usize, column: usize| {
+                let input = &inputs[k];
+                input.latest_weight(histories, t, 1) * latest(input.source, column)
+            };
+            tangents.step(
+                step_derivatives(instance.as_mut(), &ports.name)?,
+                next - t,
+                &input,
+            )?;
+            ports.calls += 1;
+            let outcome = instance.do_step(t, next - t).map_err(|e| at(t, e))?;
+            if outcome.terminate || outcome.partial {
+                return Err(Error::simulation(
+                    t,
+                    format!(
+                        "instance {}: retaking a converged sub-step for its derivatives, the \
+                         FMU ended it early at t = {}",
+                        ports.name,
+                        format_float(outcome.last_time)
+                    ),
+                ));
+            }
+        }
+        ports.set_inputs(instance.as_mut(), histories, to, curve)?;
+        let inputs = &ports.inputs;
+        let input = |k: usize, column: usize| {
+            let input = &inputs[k];
+            input.latest_weight(histories, to, 1) * latest(input.source, column)
+        };
+        tangents.finish(
+            step_derivatives(instance.as_mut(), &ports.name)?,
+            &input,
+            out,
+        )
     }
 
     /// Adds `offset` to every value sent to the connected input variable `variable` from now
@@ -663,15 +775,8 @@ impl Participant {
                 sub_steps,
             } => {
                 let n = *sub_steps;
-                let point = |j: usize| {
-                    if j == n {
-                        to
-                    } else {
-                        from + (to - from) * j as f64 / n as f64
-                    }
-                };
                 for j in 0..n {
-                    let (t, next) = (point(j), point(j + 1));
+                    let (t, next) = sub_step(from, to, n, j);
                     ports.set_inputs(instance.as_mut(), histories, t, curve)?;
                     let step = Event::Step {
                         time: t,
@@ -727,6 +832,37 @@ impl Participant {
         }
         Ok(Advance::Reached)
     }
+}
+
+/// The derivatives of the steps of participant `name`'s `instance`.
+fn step_derivatives<'a>(
+    instance: &'a mut dyn FmuInstance,
+    name: &str,
+) -> Result<&'a mut dyn StepDerivatives> {
+    instance
+        .step_derivatives()
+        .ok_or_else(|| no_step_derivatives(name))
+}
+
+/// The error of a participant `name` asked for derivatives of its sub-steps it does not give.
+fn no_step_derivatives(name: &str) -> Error {
+    Error::invalid_value(
+        format!("component {name}"),
+        "it gives no derivatives of its sub-steps",
+    )
+}
+
+/// The start and end of sub-step `j` of `n` equal ones from `from` to `to` (the last ends at
+/// `to` exactly).
+fn sub_step(from: f64, to: f64, n: usize, j: usize) -> (f64, f64) {
+    let point = |j: usize| {
+        if j == n {
+            to
+        } else {
+            from + (to - from) * j as f64 / n as f64
+        }
+    };
+    (point(j), point(j + 1))
 }
 
 /// The engine of `instance`, with the tolerance it is given, after its start values are set.

@@ -13,12 +13,13 @@
 //! outputs are read. The outputs read, `Y(z)`, go into the histories in place of `z`. Newton
 //! solves `Y(z) = z` with the matrix `I - dY/dz`:
 //!
-//! - from the FMUs' directional derivatives where every participant with inputs is a
-//!   Co-Simulation FMU taking one step per macro step (`jacobian = "auto"` or
-//!   `"directional-derivatives"`): its step then holds the inputs at `t`, which do not depend
-//!   on `z`, so `dY/dz` is the direct feedthrough at `t + H`, exact, carried through the
-//!   participants as an evaluation carries the values, one product per unknown and
-//!   participant;
+//! - exactly, where every participant with inputs is a Co-Simulation FMU that gives the
+//!   derivatives of its macro step (`jacobian = "auto"` or `"directional-derivatives"`),
+//!   carried through the participants as an evaluation carries the values. One taking one
+//!   step per macro step holds the inputs at `t`, which do not depend on `z`, so its part is
+//!   the direct feedthrough at `t + H`, one directional derivative per unknown. One taking
+//!   several, whose sub-steps hold the line toward `z`, retakes them with the adjoint
+//!   extension's step derivatives (`super::sub_step_tangents`);
 //! - else by forward differences, one repetition of the step per unknown;
 //! - or (`"broyden"`) by differences once and then Broyden's updates from the iterations.
 //!
@@ -103,12 +104,13 @@ pub(super) struct ImplicitCoupling {
     /// Per participant, the extrapolated values of its observed variables at the end of the
     /// step: the first iterate.
     predicted: Vec<Vec<f64>>,
-    /// The tangents of every participant's observed variables in a pass of tangents, and of
-    /// the step's outputs (Jacobi reads the former and writes the latter), and of one
-    /// participant's inputs.
-    tangents: Vec<Vec<f64>>,
-    outputs: Vec<Vec<f64>>,
+    /// Per participant, the tangents of its observed variables (slots by unknowns) that the
+    /// pass of tangents carries, and those of the step's outputs (Jacobi reads the former and
+    /// writes the latter); the tangents of one participant's inputs and observed variables.
+    tangents: Vec<DMatrix<f64>>,
+    outputs: Vec<DMatrix<f64>>,
     inputs: Vec<f64>,
+    column: Vec<f64>,
     report: ImplicitReport,
 }
 
@@ -163,14 +165,8 @@ impl ImplicitCoupling {
         let without_derivatives = participants
             .iter()
             .zip(&system.components)
-            .enumerate()
-            .find(|(index, (participant, _))| {
-                let has_inputs = super::connections_into(system, *index).next().is_some();
-                has_inputs
-                    && !(participant.steps_once_per_macro_step()
-                        && participant.has_feedthrough_derivatives())
-            })
-            .map(|(_, (_, component))| &component.name);
+            .find(|(participant, _)| !participant.differentiates_macro_step())
+            .map(|(_, component)| &component.name);
         let jacobian = match (settings.jacobian, without_derivatives) {
             (InterfaceJacobian::DirectionalDerivatives, _) if hermite => {
                 return Err(Error::invalid_value(
@@ -187,7 +183,9 @@ impl ImplicitCoupling {
                     "schedule.implicit.jacobian = \"directional-derivatives\"",
                     format!(
                         "component {name} is no Co-Simulation FMU taking one step per macro \
-                         step with directional derivatives; use \"differences\" or \"broyden\""
+                         step with directional derivatives, nor one taking several with the \
+                         derivatives of its steps (the adjoint extension); use \"differences\" \
+                         or \"broyden\""
                     ),
                 ))
             }
@@ -202,7 +200,12 @@ impl ImplicitCoupling {
             .filter_map(Participant::integrator_tolerance)
             .fold(f64::EPSILON, f64::max);
         let n = tears.len() * if hermite { 2 } else { 1 };
-        let slots = || observed.iter().map(|o| vec![0.0; o.len()]).collect();
+        let slots = || {
+            observed
+                .iter()
+                .map(|o| DMatrix::zeros(o.len(), n))
+                .collect()
+        };
         Ok(ImplicitCoupling {
             settings,
             exact,
@@ -214,10 +217,11 @@ impl ImplicitCoupling {
             y: DVector::zeros(n),
             step: DVector::zeros(n),
             saved: Vec::with_capacity(participants.len()),
-            predicted: slots(),
+            predicted: observed.iter().map(|o| vec![0.0; o.len()]).collect(),
             tangents: slots(),
             outputs: slots(),
             inputs: Vec::new(),
+            column: Vec::new(),
             report: ImplicitReport {
                 jacobian,
                 unknowns: n,
@@ -506,35 +510,51 @@ impl ImplicitCoupling {
         Ok(matrix)
     }
 
-    /// `I - dY/dz` from the directional derivatives of every participant's outputs by its
-    /// inputs at the end of the step, where the latest evaluation (of the iterate) left it,
-    /// the tangent of each unknown carried through the participants as an evaluation carries
-    /// the values.
+    /// `I - dY/dz` from the derivatives of every participant's macro step, the tangents of all
+    /// unknowns carried through the participants as an evaluation carries the values. A
+    /// participant taking one step per macro step held its inputs at the step's start, so its
+    /// tangents are the directional derivatives of its outputs by its inputs at the end, where
+    /// the latest evaluation (of the iterate) left it; one taking several retakes them from the
+    /// step's start with their derivatives (`super::sub_step_tangents`).
     fn exact_matrix(&mut self, step: &mut Step<'_>) -> Result<DMatrix<f64>> {
         let n = self.z.len();
-        let mut matrix = DMatrix::identity(n, n);
         let jacobi = step.jacobi.is_some();
-        for j in 0..n {
-            for tangents in &mut self.tangents {
-                tangents.fill(0.0);
-            }
-            let tear = self.tears[j];
-            self.tangents[tear.participant][tear.slot] = 1.0;
-            for &i in step.order {
-                let tangents = &self.tangents;
-                let latest = |source: Source| tangents[source.participant][source.slot];
-                let participant = &mut step.participants[i];
-                let (to, holds) = (step.to, Holds::Interpolated);
-                participant.input_tangents(step.histories, to, holds, &latest, &mut self.inputs);
-                participant.observed_tangents(&self.inputs, &mut self.outputs[i])?;
-                // Under Gauss-Seidel the next participants read these outputs; under Jacobi
-                // every participant reads the iterate's tangents.
-                if !jacobi {
-                    self.tangents[i].copy_from_slice(&self.outputs[i]);
+        for tangents in &mut self.tangents {
+            tangents.fill(0.0);
+        }
+        for (j, tear) in self.tears.iter().enumerate() {
+            self.tangents[tear.participant][(tear.slot, j)] = 1.0;
+        }
+        for &i in step.order {
+            let tangents = &self.tangents;
+            let latest = |source: Source, j: usize| tangents[source.participant][(source.slot, j)];
+            let participant = &mut step.participants[i];
+            let outputs = &mut self.outputs[i];
+            if participant.differentiates_sub_steps() {
+                participant.restore_state(&self.saved[i], step.from)?;
+                let span = (step.from, step.to);
+                participant.sub_step_tangents(step.histories, span, &latest, outputs)?;
+            } else {
+                self.column.resize(outputs.nrows(), 0.0);
+                for j in 0..n {
+                    let (to, holds) = (step.to, Holds::Interpolated);
+                    let latest = |source: Source| latest(source, j);
+                    let inputs = &mut self.inputs;
+                    participant.input_tangents(step.histories, to, holds, &latest, inputs);
+                    participant.observed_tangents(&self.inputs, &mut self.column)?;
+                    outputs.column_mut(j).copy_from_slice(&self.column);
                 }
             }
-            for (row, &tear) in self.tears.iter().enumerate() {
-                matrix[(row, j)] -= self.outputs[tear.participant][tear.slot];
+            // Under Gauss-Seidel the next participants read these outputs; under Jacobi
+            // every participant reads the iterate's tangents.
+            if !jacobi {
+                self.tangents[i].copy_from(&self.outputs[i]);
+            }
+        }
+        let mut matrix = DMatrix::identity(n, n);
+        for (row, &tear) in self.tears.iter().enumerate() {
+            for j in 0..n {
+                matrix[(row, j)] -= self.outputs[tear.participant][(tear.slot, j)];
             }
         }
         Ok(matrix)
