@@ -12,6 +12,7 @@ steps, and the wall time of the whole process (median of `runs`, taken in turn).
     python double_oscillator.py adaptive path/to/tandem path/to/fmu-folder [runs]
     python double_oscillator.py five-dof path/to/tandem path/to/fmu-folder [runs]
     python double_oscillator.py waveform path/to/tandem path/to/fmu-folder [runs]
+    python double_oscillator.py five-dof-waveform path/to/tandem path/to/fmu-folder [runs]
 
 `stiff`: the coupling spring kc = 1e4 and 1e5 N/m, explicit and implicit (`--implicit auto`)
 coupling over macro steps from 10 us to 10 ms, with the Newton iterations per step.
@@ -24,6 +25,9 @@ into four Co-Simulation masses with a bond each, whose motion is the double osci
 on the Hermite cubic (`implicit = { waveform = ... }`): kc = 100 N/m (the study's case) over
 macro steps from 1 ms to 50 ms and with adaptive steps (tolerances 1e-1 to 1e-3), kc = 1e4 and
 1e5 N/m from 0.25 ms to 4 ms.
+`five-dof-waveform`: the 5-DOF oscillator at kc = 100 N/m, its five masses Model Exchange
+FMUs coupled implicitly on the line and on the Hermite cubic, fixed and adaptive steps, against
+explicit coupling at 1 ms (Co-Simulation and Model Exchange masses).
 
 The FMU folder holds coupled_mass.fmu, mass.fmu and summing_mass.fmu (FMI 3.0): `cargo xtask fmus` builds them
 into target/fmus/fmi3.
@@ -80,7 +84,7 @@ def run(tandem, fmus, kc, options, folder, model_exchange=False, schedule=None,
     if schedule:
         text = text.replace('extrapolation = "zoh"', f'extrapolation = "zoh"\n{schedule}', 1)
     if model_exchange:
-        for name in ("m1", "m2"):
+        for name in ("m1", "m2", "m3", "m4", "m5") if system == FIVE_DOF else ("m1", "m2"):
             text = text.replace(f'name = "{name}"', f'name = "{name}"\ninterface = "me"', 1)
     system = os.path.join(folder, "double-oscillator.toml")
     with open(system, "w") as f:
@@ -159,6 +163,28 @@ def waveform(tandem, fmus, runs, folder):
                       f"| {newton} | {wall:.3f} |")
 
 
+def five_dof_waveform(tandem, fmus, runs, folder):
+    print("| masses | coupling | H (s) or tolerance | macro steps | energy drift | position error | "
+          "Newton iterations per step | wall time (s) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    # The reference: explicit coupling at the study's step.
+    cases = [(me, "explicit", None, "0.001", ["--step-size", "1e-3"]) for me in (False, True)]
+    for curve in ("line", "hermite"):
+        schedule = f'implicit = {{ waveform = "{curve}" }}'
+        cases += [(True, curve, schedule, f"{h:g}", ["--step-size", repr(h)])
+                  for h in (5e-3, 2e-2, 5e-2)]
+        cases += [(True, curve, schedule, f"adaptive {t:g}", ["--adaptive", repr(t)])
+                  for t in (1e-1, 1e-2)]
+    for model_exchange, label, schedule, value, options in cases:
+        wall, drift, error, count, iterations = repeated(
+            runs, tandem, fmus, 100.0, options + ["--energy-correction", "off"], folder,
+            model_exchange=model_exchange, schedule=schedule, system=FIVE_DOF)
+        masses = "Model Exchange" if model_exchange else "Co-Simulation"
+        newton = f"{iterations:.2f}" if iterations is not None else ""
+        print(f"| {masses} | {label} | {value} | {count} | {drift:.3g} | {error:.3g} "
+              f"| {newton} | {wall:.3f} |")
+
+
 def adaptive(tandem, fmus, runs, folder, system=SYSTEM):
     fixed = [4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4]
     tolerances = [1e-1, 3e-2, 1e-2, 3e-3, 1e-3, 3e-4]
@@ -196,6 +222,7 @@ def main():
             "adaptive": adaptive,
             "five-dof": lambda *a: adaptive(*a, system=FIVE_DOF),
             "waveform": waveform,
+            "five-dof-waveform": five_dof_waveform,
         }
         tables[table](tandem, fmus, runs, folder)
 
