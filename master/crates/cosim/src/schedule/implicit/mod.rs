@@ -42,7 +42,8 @@
 //! over 10 s with the start and diverges with the mean or the end.
 //!
 //! As the solver of algebraic loops does, it keeps the factors from one step to the next and
-//! makes them afresh only when an iteration with them fails to cut the residual by ten. The
+//! makes them afresh only when an iteration with them fails to cut the residual by ten, or
+//! when the step's length has changed by more than 10 % since they were made. The
 //! first iterate is the schedule's extrapolation of the histories to `t + H`: the explicit
 //! schedule's values. A step converges when no unknown changes by more than the tolerance,
 //! relative to its size (absolutely below 1); one that does not in the iterations allowed is
@@ -93,6 +94,8 @@ pub(super) struct ImplicitCoupling {
     /// Whether the kept factors were made where the start of the step had rates (Hermite):
     /// the cubic and the quadratic weigh the rates at the end differently.
     kept_cubic: bool,
+    /// The length of the macro step the kept factors were made for.
+    kept_length: f64,
     /// Per participant, its recorder while the iterations run without it.
     recorders: Vec<Option<Box<dyn Recorder>>>,
     /// The iterate, its image, the Newton step.
@@ -119,7 +122,7 @@ pub(super) struct ImplicitCoupling {
 /// bit for bit (with other factors Newton would take other iterations, and converge to values
 /// that differ within the tolerance).
 #[derive(Debug, Clone)]
-pub(super) struct Carried(Option<Factors>, bool);
+pub(super) struct Carried(Option<Factors>, bool, f64);
 
 /// One macro step's participants and what they share.
 pub(super) struct Step<'a> {
@@ -211,6 +214,7 @@ impl ImplicitCoupling {
             exact,
             kept: None,
             kept_cubic: false,
+            kept_length: 0.0,
             noise,
             recorders: Vec::with_capacity(participants.len()),
             z: DVector::zeros(n),
@@ -244,13 +248,14 @@ impl ImplicitCoupling {
 
     /// What it carries to the next macro step.
     pub(super) fn carried(&self) -> Carried {
-        Carried(self.kept.clone(), self.kept_cubic)
+        Carried(self.kept.clone(), self.kept_cubic, self.kept_length)
     }
 
     /// Carries `carried` to the next macro step instead.
     pub(super) fn resume(&mut self, carried: &Carried) {
         self.kept.clone_from(&carried.0);
         self.kept_cubic = carried.1;
+        self.kept_length = carried.2;
     }
 
     /// What it did so far.
@@ -377,9 +382,17 @@ impl ImplicitCoupling {
             }
             // Broyden's matrix is made afresh only when the residual grew.
             let enough = if broyden { last } else { 0.1 * last };
-            let fresh = self.kept.is_none() || residual > enough;
+            // `dY/dz` changes with the step's length (adaptive steps), and factors made for
+            // another converge only linearly: 4 to 5 iterations per step under adaptive steps.
+            // Made afresh where the length changed by more than 10 %: on the double
+            // oscillator under adaptive steps (Model Exchange masses on the Hermite waveform,
+            // differences; ten sub-steps, the step derivatives) 10 % and 15 % fewer
+            // instructions than never, where 2 % took 36 % and 23 % more.
+            let resized = (length / self.kept_length).max(self.kept_length / length) > 1.1;
+            let fresh = self.kept.is_none() || residual > enough || (iteration == 0 && resized);
             if fresh {
                 self.kept = Some(self.factors(step)?);
+                self.kept_length = length;
             }
             self.step.copy_from(&self.y);
             self.step -= &self.z;
