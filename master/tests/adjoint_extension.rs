@@ -174,6 +174,42 @@ fn the_step_wrappers_give_the_derivatives_of_do_step() {
     assert!((lhs - rhs).abs() <= 1e-13 * magnitude, "{lhs:e} vs {rhs:e}");
 }
 
+/// The step JVP keeps its step's linearization for the next JVPs from the same point (a host
+/// carrying several tangents through a step), and only for those: from another state or with
+/// another input it linearizes afresh, and back at the first point it gives the first results
+/// bit for bit.
+#[test]
+fn a_step_jvp_reuses_its_linearization_only_from_the_same_point() {
+    let fmu = oscillator();
+    let mut inst = started(&fmu, &[], &[]);
+    let force = reference(&fmu, "F");
+    let n_state = inst.state_size().unwrap();
+    let tangents = [(vec![1.0], vec![0.0; 3]), (vec![0.0], vec![0.0, 1.0, 0.0])];
+    let jvps = |inst: &mut Fmu3Instance| -> Vec<Vec<f64>> {
+        let d_state = vec![0.0; n_state];
+        (tangents.iter())
+            .map(|(du, dp)| {
+                let out = inst.step_jvp(STEP, &d_state, du, dp).unwrap();
+                [out.state, out.outputs].concat()
+            })
+            .collect()
+    };
+    let start = inst.get_fmu_state().unwrap();
+    let first = jvps(&mut inst);
+    assert_eq!(jvps(&mut inst), first, "the same point, the same results");
+    // Another state: a step later.
+    inst.do_step(0.0, STEP).unwrap();
+    let later = jvps(&mut inst);
+    assert_ne!(later, first);
+    // Another input at the first state.
+    inst.set_fmu_state(&start).unwrap();
+    inst.set_real(&[force], &[5.0 * FORCE]).unwrap();
+    let pushed = jvps(&mut inst);
+    assert_ne!(pushed, first);
+    inst.set_real(&[force], &[FORCE]).unwrap();
+    assert_eq!(jvps(&mut inst), first, "back at the first point");
+}
+
 /// The initialization wrapper against differences of fresh runs (the fixed parameter `m`, set
 /// before initialization), and the output wrapper's state adjoint through it.
 #[test]

@@ -76,8 +76,9 @@ impl<S: System> Instance<S> {
 
     /// tandemStepJvp: the tangents of `(w_k+1, y_k+1)` of a step of size `h` from the current
     /// point, for tangents of `(w_k, u_k, p)`.
+    /// The step's linearization is kept for the next JVPs from the same point.
     pub fn step_jvp(
-        &self,
+        &mut self,
         h: f64,
         tangents: StepArguments<&[f64]>,
         out: StepResults<&mut [f64]>,
@@ -90,6 +91,9 @@ impl<S: System> Instance<S> {
         let step = self.linearize_step(adjoint, h, &inputs, EndOutputs::Linearized)?;
         let du = padded_inputs(tangents.inputs, &inputs);
         let (dw, dy) = step.jvp(tangents.state, &du, tangents.params);
+        if let Cow::Owned(step) = step {
+            self.keep_jvp_step(h, &inputs, step);
+        }
         deliver("dStateNext", out.state, &dw)?;
         deliver("dOutputsNext", out.outputs, &dy)
     }

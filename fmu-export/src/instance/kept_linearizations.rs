@@ -17,12 +17,17 @@ use crate::instance::outcome::{Outcome, Problem};
 use crate::instance::Instance;
 use crate::system::{Integrator, StepInputs, StepReport, System};
 
-/// The linearizations of the latest steps, up to a number the host chose (none by default).
+/// The linearizations of the latest steps, up to a number the host chose (none by default),
+/// and the latest a step JVP made.
 #[derive(Default)]
 pub struct KeptLinearizations {
     capacity: usize,
     /// Oldest first.
     kept: VecDeque<Kept>,
+    /// The linearization of the latest step JVP's step: a host carrying several tangents
+    /// through one step (an implicit coupling's Jacobian, forward sensitivities) calls the JVP
+    /// once per tangent from the same point, and the step is linearized once.
+    jvp: Option<Kept>,
 }
 
 /// One step's arguments and linearization.
@@ -98,6 +103,7 @@ impl KeptLinearizations {
         self.capacity = steps;
         self.kept.clear();
         self.kept.shrink_to(steps);
+        self.jvp = None;
     }
 
     /// Whether doStep linearizes its steps.
@@ -119,6 +125,7 @@ impl KeptLinearizations {
         self.kept
             .iter()
             .rev()
+            .chain(&self.jvp)
             .find(|kept| kept.arguments.matches(t, h, integrator, inputs, p, d))
             .map(|kept| &kept.step)
     }
@@ -135,6 +142,24 @@ impl KeptLinearizations {
 
     fn push(&mut self, arguments: Arguments, step: LinearizedStep) {
         self.kept.push_back(Kept { arguments, step });
+    }
+
+    /// Keeps `step`, linearized for a step JVP with these arguments, in place of the one kept
+    /// for the previous JVP.
+    fn keep_jvp(
+        &mut self,
+        (t, h, integrator): (f64, f64, &[f64]),
+        inputs: &StepInputs<f64>,
+        (p, d): (&[f64], &[f64]),
+        step: LinearizedStep,
+    ) {
+        let mut arguments = self
+            .jvp
+            .take()
+            .map(|kept| kept.arguments)
+            .unwrap_or_default();
+        arguments.set(t, h, integrator, inputs, p, d);
+        self.jvp = Some(Kept { arguments, step });
     }
 }
 
@@ -158,6 +183,14 @@ impl<S: System> Instance<S> {
         let s = &self.state;
         self.kept
             .find(s.t, h, self.integrator.state(), inputs, &s.p, &s.d)
+    }
+
+    /// Keeps `step`, the linearization of the step of size `h` from the current point with
+    /// `inputs` that a step JVP made, for the next JVPs from the same point.
+    pub(super) fn keep_jvp_step(&mut self, h: f64, inputs: &StepInputs<f64>, step: LinearizedStep) {
+        let s = &self.state;
+        let point = (s.t, h, self.integrator.state());
+        self.kept.keep_jvp(point, inputs, (&s.p, &s.d), step);
     }
 
     /// Whether doStep linearizes its steps for [`Instance::kept_step`].
