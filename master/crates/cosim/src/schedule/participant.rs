@@ -589,11 +589,7 @@ impl Participant {
         for j in 0..n {
             let (t, next) = sub_step(from, to, n, j);
             ports.set_inputs(instance.as_mut(), histories, t, curve)?;
-            let inputs = &ports.inputs;
-            let input = |k: usize, column: usize| {
-                let input = &inputs[k];
-                input.latest_weight(histories, t, 1) * latest(input.source, column)
-            };
+            let input = on_line(&ports.inputs, histories, t, latest);
             tangents.step(
                 step_derivatives(instance.as_mut(), &ports.name)?,
                 next - t,
@@ -605,8 +601,8 @@ impl Participant {
                 return Err(Error::simulation(
                     t,
                     format!(
-                        "instance {}: retaking a converged sub-step for its derivatives, the \
-                         FMU ended it early at t = {}",
+                        "instance {}: retaking a sub-step for its derivatives, the FMU ended \
+                         it early at t = {}",
                         ports.name,
                         format_float(outcome.last_time)
                     ),
@@ -614,11 +610,7 @@ impl Participant {
             }
         }
         ports.set_inputs(instance.as_mut(), histories, to, curve)?;
-        let inputs = &ports.inputs;
-        let input = |k: usize, column: usize| {
-            let input = &inputs[k];
-            input.latest_weight(histories, to, 1) * latest(input.source, column)
-        };
+        let input = on_line(&ports.inputs, histories, to, latest);
         tangents.finish(
             step_derivatives(instance.as_mut(), &ports.name)?,
             &input,
@@ -831,6 +823,20 @@ impl Participant {
             self.ports.compute_rates(instance, histories, rates, to)?;
         }
         Ok(Advance::Reached)
+    }
+}
+
+/// `(k, column)`: the tangent of connected input `k` at `time` on the line to the latest
+/// samples, when those have the tangents `latest(source, column)`.
+fn on_line<'a>(
+    inputs: &'a [Input],
+    histories: &'a Histories,
+    time: f64,
+    latest: &'a dyn Fn(Source, usize) -> f64,
+) -> impl Fn(usize, usize) -> f64 + 'a {
+    move |k, column| {
+        let input = &inputs[k];
+        input.latest_weight(histories, time, 1) * latest(input.source, column)
     }
 }
 
