@@ -203,11 +203,16 @@ impl ImplicitCoupling {
             .filter_map(Participant::integrator_tolerance)
             .fold(f64::EPSILON, f64::max);
         let n = tears.len() * if hermite { 2 } else { 1 };
+        // Only the exact Jacobian carries tangents (slots by unknowns per participant).
         let slots = || {
-            observed
-                .iter()
-                .map(|o| DMatrix::zeros(o.len(), n))
-                .collect()
+            if exact {
+                observed
+                    .iter()
+                    .map(|o| DMatrix::zeros(o.len(), n))
+                    .collect()
+            } else {
+                Vec::new()
+            }
         };
         Ok(ImplicitCoupling {
             settings,
