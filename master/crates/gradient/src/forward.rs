@@ -13,7 +13,10 @@
 //! tangents of the offsets they add to inputs over the next macro step.
 //!
 //! Under implicit coupling the values at the end of a macro step are those of a fixed point,
-//! whose tangents are solved together ([`interface`]).
+//! whose tangents are solved together ([`interface`]), the participants' states there known
+//! first: where a component with inputs takes several steps per macro step, its later steps
+//! hold the line toward those values, and [`crate::Problem::forward_gradient`] refuses the
+//! system (the adjoint goes through it).
 
 mod interface;
 

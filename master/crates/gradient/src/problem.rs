@@ -405,8 +405,15 @@ impl Problem {
     /// `J` and `dJ/dp` at parameter values `values` by forward sensitivities of the whole
     /// co-simulation (one step JVP per parameter and step): the same derivative as the adjoint,
     /// at a cost that grows with the number of parameters. Every parameter must be within the
-    /// adjoint extension's reach; otherwise the error says why not.
+    /// adjoint extension's reach, and an implicit coupling must have no component with inputs
+    /// taking several steps per macro step; otherwise the error says why not.
     pub fn forward_gradient(&mut self, values: &[f64]) -> Result<Evaluation> {
+        if let Some(reason) = forward_obstacle(&self.system) {
+            return Err(Error::InvalidValue {
+                item: "forward sensitivities".into(),
+                message: reason,
+            });
+        }
         let run = self.run(values, self.state_policy())?;
         let methods = self.methods_for(&run.tapes);
         if let Some(Method::FiniteDifferences { reason }) =
@@ -812,11 +819,11 @@ impl Problem {
 
 /// Why the adjoint cannot be used where `system` couples implicitly. It goes through the
 /// converged values of every macro point by the implicit function theorem (see the reverse
-/// pass's `interface`), which holds where the participants' states at the end of a macro step
-/// do not depend on the values iterated there: every participant with inputs is a
-/// Co-Simulation FMU taking one step per macro step (its step holds the inputs at the step's
-/// start). A Model Exchange component is integrated along the line toward the iterate, and
-/// sub-steps hold it at their starts: finite differences of whole runs differentiate those.
+/// pass's `interface`), which it differentiates where each participant's state at the end of a
+/// macro step depends on them through the holds of its Co-Simulation steps only: held at each
+/// (sub-)step's start on the line toward the values converged at the end. A Model Exchange
+/// component is integrated along that line by the master, and the Hermite waveform's inputs
+/// follow the values' time derivatives: finite differences of whole runs differentiate those.
 fn implicit_obstacle(system: &System) -> Option<String> {
     let implicit = system.schedule.implicit.as_ref()?;
     if implicit.waveform == Waveform::Hermite {
@@ -830,19 +837,30 @@ fn implicit_obstacle(system: &System) -> Option<String> {
     system
         .components
         .iter()
+        .find_map(|component| model_exchange::obstacle(system, component))
+}
+
+/// Why forward sensitivities cannot go through the implicit coupling of `system` where the
+/// adjoint can: their tangent equations at a macro point (the forward sweep's `interface`)
+/// take the participants' states there as known before the values converged there, which a
+/// component with inputs taking several steps per macro step breaks (its later sub-steps hold
+/// the line toward those values).
+fn forward_obstacle(system: &System) -> Option<String> {
+    system.schedule.implicit.as_ref()?;
+    system
+        .components
+        .iter()
         .enumerate()
-        .find_map(|(index, component)| {
-            model_exchange::obstacle(system, component).or_else(|| {
-                let fed = connections_into(system, index).next().is_some();
-                (fed && component.sub_steps > 1).then(|| {
-                    format!(
-                        "the system couples implicitly ([schedule] implicit) and component {} \
-                         takes {} steps per macro step, whose inputs follow the line toward the \
-                         iterate: its state at the macro point depends on the converged values, \
-                         which the adjoint does not differentiate",
-                        component.name, component.sub_steps
-                    )
-                })
-            })
+        .find(|&(index, component)| {
+            component.sub_steps > 1 && connections_into(system, index).next().is_some()
+        })
+        .map(|(_, component)| {
+            format!(
+                "the system couples implicitly ([schedule] implicit) and component {} takes {} \
+                 steps per macro step, whose inputs follow the line toward the iterate: its \
+                 state at the macro point depends on the values converged there, which the \
+                 forward sensitivities do not differentiate (the adjoint does)",
+                component.name, component.sub_steps
+            )
         })
 }
