@@ -21,7 +21,7 @@ use super::wiring::{seed_of, wire, SeedMap, Wiring};
 use fmi_host::instance::{FmuInstance, LogSettings};
 use fmi_host::model_description::InterfaceType;
 use tandem_cosim::coupling::{ScheduleKind, Waveform};
-use tandem_cosim::schedule::{connections_into, CoSimulation, Hooks, Recorder};
+use tandem_cosim::schedule::{CoSimulation, Hooks, Recorder};
 use tandem_cosim::step_control;
 use tandem_cosim::system::{algebraic_loop, Component, Port, System};
 use tandem_cosim::{Error, Result};
@@ -405,15 +405,8 @@ impl Problem {
     /// `J` and `dJ/dp` at parameter values `values` by forward sensitivities of the whole
     /// co-simulation (one step JVP per parameter and step): the same derivative as the adjoint,
     /// at a cost that grows with the number of parameters. Every parameter must be within the
-    /// adjoint extension's reach, and an implicit coupling must have no component with inputs
-    /// taking several steps per macro step; otherwise the error says why not.
+    /// adjoint extension's reach; otherwise the error says why not.
     pub fn forward_gradient(&mut self, values: &[f64]) -> Result<Evaluation> {
-        if let Some(reason) = forward_obstacle(&self.system) {
-            return Err(Error::InvalidValue {
-                item: "forward sensitivities".into(),
-                message: reason,
-            });
-        }
         let run = self.run(values, self.state_policy())?;
         let methods = self.methods_for(&run.tapes);
         if let Some(Method::FiniteDifferences { reason }) =
@@ -838,29 +831,4 @@ fn implicit_obstacle(system: &System) -> Option<String> {
         .components
         .iter()
         .find_map(|component| model_exchange::obstacle(system, component))
-}
-
-/// Why forward sensitivities cannot go through the implicit coupling of `system` where the
-/// adjoint can: their tangent equations at a macro point (the forward sweep's `interface`)
-/// take the participants' states there as known before the values converged there, which a
-/// component with inputs taking several steps per macro step breaks (its later sub-steps hold
-/// the line toward those values).
-fn forward_obstacle(system: &System) -> Option<String> {
-    system.schedule.implicit.as_ref()?;
-    system
-        .components
-        .iter()
-        .enumerate()
-        .find(|&(index, component)| {
-            component.sub_steps > 1 && connections_into(system, index).next().is_some()
-        })
-        .map(|(_, component)| {
-            format!(
-                "the system couples implicitly ([schedule] implicit) and component {} takes {} \
-                 steps per macro step, whose inputs follow the line toward the iterate: its \
-                 state at the macro point depends on the values converged there, which the \
-                 forward sensitivities do not differentiate (the adjoint does)",
-                component.name, component.sub_steps
-            )
-        })
 }
