@@ -13,7 +13,8 @@
 //! tangents of the offsets they add to inputs over the next macro step.
 //!
 //! Under implicit coupling the values at the end of a macro step are those of a fixed point,
-//! whose tangents are solved together ([`interface`]).
+//! whose tangents are solved together ([`interface`]), with those of the states of components
+//! whose sub-steps hold the line toward them.
 
 mod interface;
 
@@ -110,12 +111,12 @@ pub fn sweep(
         }
         if system.schedule.implicit.is_some() {
             for &i in order {
-                sweep.sub_steps(i, &tapes[i], k)?;
+                sweep.sub_steps(i, tapes, k, true)?;
             }
             sweep.interface(tapes, k)?;
         } else {
             for &i in order {
-                sweep.sub_steps(i, &tapes[i], k)?;
+                sweep.sub_steps(i, tapes, k, false)?;
                 sweep.end(i, &tapes[i], k)?;
             }
         }
@@ -250,10 +251,15 @@ impl Sweep<'_> {
     }
 
     /// Carries component `i`'s state tangents through the (sub-)steps of its macro step `k`
-    /// (from point `k` to `k + 1`).
-    fn sub_steps(&mut self, i: usize, tape: &Tape, k: usize) -> Result<()> {
+    /// (from point `k` to `k + 1`); `implicit`: without what the steps' holds read of the
+    /// samples at point `k + 1`, whose tangents the interface solves for (and adds to the
+    /// state's afterwards).
+    fn sub_steps(&mut self, i: usize, tapes: &[Tape], k: usize, implicit: bool) -> Result<()> {
+        let tape = &tapes[i];
         let step = tape.step(k);
         let (name, map) = (&self.names[i], &self.seeds[i]);
+        let mut solved =
+            |term: HoldTerm| implicit && term.tag == tapes[term.participant].step(k).tag;
         for (j, sub_step) in step.sub_steps.iter().enumerate() {
             let time = sub_step.inputs.time;
             let place = Place {
@@ -262,7 +268,7 @@ impl Sweep<'_> {
             };
             let mut component = self.cosimulation.component(i);
             replay::restore(&mut component, name, tape, place, &sub_step.inputs)?;
-            let d_inputs = self.input_tangents(i, &sub_step.inputs);
+            let d_inputs = self.held_input_tangents(i, &sub_step.inputs, &mut solved);
             let mut component = self.cosimulation.component(i);
             let derivatives = replay::derivatives(&mut component, name, time)?;
             let mut outputs = vec![0.0; map.output_count];

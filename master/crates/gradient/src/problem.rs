@@ -21,7 +21,7 @@ use super::wiring::{seed_of, wire, SeedMap, Wiring};
 use fmi_host::instance::{FmuInstance, LogSettings};
 use fmi_host::model_description::InterfaceType;
 use tandem_cosim::coupling::{ScheduleKind, Waveform};
-use tandem_cosim::schedule::{connections_into, CoSimulation, Hooks, Recorder};
+use tandem_cosim::schedule::{CoSimulation, Hooks, Recorder};
 use tandem_cosim::step_control;
 use tandem_cosim::system::{algebraic_loop, Component, Port, System};
 use tandem_cosim::{Error, Result};
@@ -812,11 +812,11 @@ impl Problem {
 
 /// Why the adjoint cannot be used where `system` couples implicitly. It goes through the
 /// converged values of every macro point by the implicit function theorem (see the reverse
-/// pass's `interface`), which holds where the participants' states at the end of a macro step
-/// do not depend on the values iterated there: every participant with inputs is a
-/// Co-Simulation FMU taking one step per macro step (its step holds the inputs at the step's
-/// start). A Model Exchange component is integrated along the line toward the iterate, and
-/// sub-steps hold it at their starts: finite differences of whole runs differentiate those.
+/// pass's `interface`), which it differentiates where each participant's state at the end of a
+/// macro step depends on them through the holds of its Co-Simulation steps only: held at each
+/// (sub-)step's start on the line toward the values converged at the end. A Model Exchange
+/// component is integrated along that line by the master, and the Hermite waveform's inputs
+/// follow the values' time derivatives: finite differences of whole runs differentiate those.
 fn implicit_obstacle(system: &System) -> Option<String> {
     let implicit = system.schedule.implicit.as_ref()?;
     if implicit.waveform == Waveform::Hermite {
@@ -830,19 +830,5 @@ fn implicit_obstacle(system: &System) -> Option<String> {
     system
         .components
         .iter()
-        .enumerate()
-        .find_map(|(index, component)| {
-            model_exchange::obstacle(system, component).or_else(|| {
-                let fed = connections_into(system, index).next().is_some();
-                (fed && component.sub_steps > 1).then(|| {
-                    format!(
-                        "the system couples implicitly ([schedule] implicit) and component {} \
-                         takes {} steps per macro step, whose inputs follow the line toward the \
-                         iterate: its state at the macro point depends on the converged values, \
-                         which the adjoint does not differentiate",
-                        component.name, component.sub_steps
-                    )
-                })
-            })
-        })
+        .find_map(|component| model_exchange::obstacle(system, component))
 }
