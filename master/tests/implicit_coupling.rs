@@ -588,11 +588,12 @@ fn the_adjoint_goes_through_sub_steps_that_hold_the_line_toward_the_iterate() {
     // Ten sub-steps per macro step: all but the first hold the coupling at the line toward the
     // values converged at the step's end, so the masses' states there depend on those values
     // and the adjoint of the interface carries its unknowns back through the sub-steps.
-    // Sub-steps give no feedthrough derivatives at the macro point: Newton's Jacobian is by
-    // differences, and it stops short of the fixed point by up to the tolerance, which the
-    // `--check` differences (step 1e-6) divide by their step. Measured at the default 1e-10:
-    // up to 5.7e-6 under Jacobi and 1.7e-3 under Gauss-Seidel; hence 1e-14.
-    let (masses, schedule) = ("step = 1e-4", "implicit = { tolerance = 1e-14 }");
+    // Newton's Jacobian is exact (the masses' step derivatives through the sub-steps), so its
+    // one iteration per step lands on the fixed point to rounding and the default tolerance
+    // serves the `--check` differences. With differences for the Jacobian it stopped short by
+    // up to the tolerance, which those differences divide by their step: 5.7e-6 under Jacobi
+    // and 1.7e-3 under Gauss-Seidel at the default 1e-10.
+    let (masses, schedule) = ("step = 1e-4", "implicit = true");
     let dir = tempfile::tempdir().unwrap();
     let path = write_stiff(dir.path(), schedule, masses, 10.0);
     let jacobi = std::fs::read_to_string(&path).unwrap();
@@ -614,7 +615,7 @@ fn the_adjoint_goes_through_sub_steps_that_hold_the_line_toward_the_iterate() {
         };
         let (position, integral) = costs(10.0);
         // m1.k's derivative moves the cost so little that the `--check` differences are noisy
-        // at about 1e-6 (measured 5.4e-7 and 1.0e-6 under Jacobi, 1.4e-7 and 1.6e-6 under
+        // at about 1e-6 (measured 7.6e-7 and 5.3e-7 under Jacobi, 3.1e-7 and 1.3e-6 under
         // Gauss-Seidel): fourth-order differences of `tandem run` with a step of 1e-2
         // relative, whose truncation and noise are both far below, check it instead.
         let h = 0.1;
@@ -635,8 +636,8 @@ fn the_adjoint_goes_through_sub_steps_that_hold_the_line_toward_the_iterate() {
         {
             let stdout = checked_gradient(&path, cost);
             assert_eq!(cost_line(&stdout), cost_text(value), "{kind}, {cost}");
-            // Measured (m1.kc, m2.k): 8.4e-11 and 2.7e-9 (final), 1.5e-10 and 5.9e-9
-            // (integral) under Jacobi; 1.8e-10 and 1.5e-9, 4.4e-10 and 1.6e-9 under
+            // Measured (m1.kc, m2.k): 1.9e-10 and 3.8e-9 (final), 1.1e-10 and 2.8e-9
+            // (integral) under Jacobi; 6.1e-11 and 1.8e-10, 8.7e-11 and 6.6e-9 under
             // Gauss-Seidel. With the unknowns' adjoints sent through the end holds only, as for
             // one step per macro step, 0.97 and 0.96 (Jacobi, final).
             for name in ["m1.kc", "m2.k"] {
@@ -648,7 +649,7 @@ fn the_adjoint_goes_through_sub_steps_that_hold_the_line_toward_the_iterate() {
             let adjoint: f64 = row(&stdout, "m1.k")[2].parse().unwrap();
             let error = (adjoint - reference).abs() / reference.abs();
             println!("{cost}: m1.k's adjoint {adjoint:e}, differences {reference:e}, {error:.1e}");
-            // Measured: 1.2e-10 and 9.8e-11 under Jacobi, 1.3e-10 and 1.1e-10 under
+            // Measured: 2.7e-11 and 1.5e-11 under Jacobi, 4.7e-11 and 1.0e-10 under
             // Gauss-Seidel.
             assert!(
                 error < 1e-8,

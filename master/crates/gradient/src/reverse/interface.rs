@@ -33,8 +33,8 @@
 //! through them (`N - 1` step VJPs, each after restoring an FMU state) once per unknown among
 //! its own outputs and once for `b`, where its own reversal sweeps once. On the double
 //! oscillator with ten sub-steps per macro step (3 unknowns: 7 sweeps of the sub-steps per
-//! macro point instead of 2), the gradient to 5 s took 1.66 s, of which these sweeps about
-//! 0.7 s (`tandem run`: 0.24 s; finite differences of whole runs: 3.71 s).
+//! macro point instead of 2) the gradient of three parameters costs 6.1 runs in instructions,
+//! finite differences of whole runs 13 (`master/docs/system-file.md`).
 //!
 //! The participants' own reversal then takes the output VJP once more, seeded with `lambda`
 //! and the carried state adjoint, and its steps last first, for the states at `t_k`, the
