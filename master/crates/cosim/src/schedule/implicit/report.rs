@@ -38,18 +38,20 @@ impl ImplicitReport {
 /// iterations per step (at most 2), 20000 evaluations of a step, 1 Jacobian`.
 impl fmt::Display for ImplicitReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plural = if self.jacobians == 1 { "" } else { "s" };
+        let plural = |count: usize| if count == 1 { "" } else { "s" };
         write!(
             f,
-            "implicit coupling ({} unknowns, Jacobian: {}): {} macro steps, {:.2} Newton \
-             iterations per step (at most {}), {} evaluations of a step, {} Jacobian{plural}",
+            "implicit coupling ({} unknown{}, Jacobian: {}): {} macro steps, {:.2} Newton \
+             iterations per step (at most {}), {} evaluations of a step, {} Jacobian{}",
             self.unknowns,
+            plural(self.unknowns),
             self.jacobian,
             self.steps,
             self.mean_iterations(),
             self.most_iterations,
             self.evaluations,
             self.jacobians,
+            plural(self.jacobians),
         )?;
         if self.updates > 0 {
             write!(f, ", {} Broyden updates", self.updates)?;
