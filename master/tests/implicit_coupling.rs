@@ -45,15 +45,26 @@ fn fmu_dir() -> PathBuf {
         .to_path_buf()
 }
 
+/// The system file's schedule kind.
+const JACOBI: &str = "kind = \"jacobi\"";
+/// Gauss-Seidel in the order of the file's components.
+const GAUSS_SEIDEL: &str = "kind = \"gauss-seidel\"";
+
 /// The double oscillator with coupling stiffness `kc`, `schedule` the lines added to its
 /// `[schedule]`, `masses` the lines added to both components, stopped at `stop`.
 fn run_coupled(kc: &str, schedule: &str, masses: &str, stop: f64) -> Finished {
+    run_coupled_as(JACOBI, kc, schedule, masses, stop)
+}
+
+/// [`run_coupled`] with the schedule's kind (and order) the lines `kind`.
+fn run_coupled_as(kind: &str, kc: &str, schedule: &str, masses: &str, stop: f64) -> Finished {
     let kc = format!("kc = {kc},");
     let schedule = format!("extrapolation = \"zoh\"\n{schedule}");
     let m1 = format!("name = \"m1\"\n{masses}");
     let m2 = format!("name = \"m2\"\n{masses}");
     let edits = [
         ("kc = 100.0,", kc.as_str()),
+        (JACOBI, kind),
         ("extrapolation = \"zoh\"", schedule.as_str()),
         ("name = \"m1\"", m1.as_str()),
         ("name = \"m2\"", m2.as_str()),
@@ -66,6 +77,19 @@ fn run_coupled(kc: &str, schedule: &str, masses: &str, stop: f64) -> Finished {
             ..Variant::default()
         },
     )
+}
+
+/// Asserts that `run`'s `columns` agree with `reference`'s within 1e-8 (relative; absolute
+/// below 1); `label` names the run.
+fn assert_columns_agree(run: &Finished, reference: &Finished, columns: &[&str], label: &str) {
+    for column in columns {
+        for (a, b) in run.column(column).iter().zip(reference.column(column)) {
+            assert!(
+                (a - b).abs() <= 1e-8 * b.abs().max(1.0),
+                "{label}: {column} {a} against {b}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -125,22 +149,9 @@ fn sub_stepped_tandem_fmus_give_newton_the_exact_jacobian_of_their_steps() {
     let columns = ["m1.position", "m2.position", "m1.f"];
     let differences = "implicit = { jacobian = \"differences\", tolerance = 1e-12 }";
     let reference = run_coupled("1e4", differences, masses, 1.0);
-    let gauss_seidel = "kind = \"gauss-seidel\"\norder = [\"m2\", \"m1\"]\nimplicit = true";
-    for schedule in ["kind = \"jacobi\"\nimplicit = true", gauss_seidel] {
-        let m1 = format!("name = \"m1\"\n{masses}");
-        let m2 = format!("name = \"m2\"\n{masses}");
-        let edits = [
-            ("kc = 100.0,", "kc = 1e4,"),
-            ("kind = \"jacobi\"", schedule),
-            ("name = \"m1\"", m1.as_str()),
-            ("name = \"m2\"", m2.as_str()),
-        ];
-        let variant = Variant {
-            edits: &edits,
-            stop_time: Some(1.0),
-            ..Variant::default()
-        };
-        let run = run_system(SYSTEM, &variant);
+    let gauss_seidel = "kind = \"gauss-seidel\"\norder = [\"m2\", \"m1\"]";
+    for kind in [JACOBI, gauss_seidel] {
+        let run = run_coupled_as(kind, "1e4", "implicit = true", masses, 1.0);
         let report = run.summary.implicit.clone().expect("an implicit report");
         assert_eq!(report.jacobian.to_string(), "directional-derivatives");
         assert_eq!(
@@ -152,14 +163,7 @@ fn sub_stepped_tandem_fmus_give_newton_the_exact_jacobian_of_their_steps() {
             report.jacobians, 1,
             "a linear system keeps its Jacobian: {report}"
         );
-        for column in columns {
-            for (a, b) in run.column(column).iter().zip(reference.column(column)) {
-                assert!(
-                    (a - b).abs() <= 1e-8 * b.abs().max(1.0),
-                    "{schedule}: {column} {a} against {b}"
-                );
-            }
-        }
+        assert_columns_agree(&run, &reference, &columns, kind);
     }
 }
 
@@ -173,33 +177,14 @@ fn on_the_hermite_waveform_the_stiffer_spring_keeps_its_energy_within_one_percen
     let drift = energy_drift(&line);
     assert!(drift > 0.01, "the line: energy drift {drift}");
     let hermite = "implicit = { waveform = \"hermite\" }";
-    for schedule in [
-        hermite.to_string(),
-        format!("kind = \"gauss-seidel\"\n{hermite}"),
-    ] {
-        let run = if schedule.starts_with("kind") {
-            let edits = [
-                ("kc = 100.0,", "kc = 1e5,"),
-                ("kind = \"jacobi\"", schedule.as_str()),
-                ("name = \"m1\"", "name = \"m1\"\ninterface = \"me\""),
-                ("name = \"m2\"", "name = \"m2\"\ninterface = \"me\""),
-            ];
-            run_system(
-                SYSTEM,
-                &Variant {
-                    edits: &edits,
-                    ..Variant::default()
-                },
-            )
-        } else {
-            run_coupled("1e5", &schedule, masses, 10.0)
-        };
+    for kind in [JACOBI, GAUSS_SEIDEL] {
+        let run = run_coupled_as(kind, "1e5", hermite, masses, 10.0);
         let drift = energy_drift(&run);
-        assert!(drift < 0.002, "{schedule}: energy drift {drift}");
+        assert!(drift < 0.002, "{kind}: energy drift {drift}");
         let report = run.summary.implicit.expect("an implicit report");
-        assert_eq!(report.jacobian.to_string(), "differences", "{schedule}");
-        assert_eq!(report.steps, 10_000, "{schedule}");
-        assert!(report.most_iterations <= 3, "{schedule}: {report}");
+        assert_eq!(report.jacobian.to_string(), "differences", "{kind}");
+        assert_eq!(report.steps, 10_000, "{kind}");
+        assert!(report.most_iterations <= 3, "{kind}: {report}");
     }
     // Jacobi iterates every connected value and its rate: m1.f, m2.position, m2.velocity.
     let stiff = run_coupled("1e4", hermite, masses, 10.0);
@@ -215,40 +200,19 @@ fn every_jacobian_converges_to_the_same_values_under_either_schedule() {
     let columns = ["m1.position", "m2.position", "m1.f"];
     let reference = run_coupled("1e4", "implicit = { jacobian = \"differences\" }", "", 1.0);
     let variants = [
-        "implicit = { jacobian = \"directional-derivatives\" }",
-        "implicit = { jacobian = \"broyden\", tolerance = 1e-12 }",
-        "kind = \"gauss-seidel\"\nimplicit = true",
+        (
+            JACOBI,
+            "implicit = { jacobian = \"directional-derivatives\" }",
+        ),
+        (
+            JACOBI,
+            "implicit = { jacobian = \"broyden\", tolerance = 1e-12 }",
+        ),
+        (GAUSS_SEIDEL, "implicit = true"),
     ];
-    for schedule in variants {
-        let schedule = schedule.to_string();
-        // Gauss-Seidel replaces the kind; the others add to the Jacobi schedule.
-        let run = if schedule.starts_with("kind") {
-            let edits = [
-                ("kc = 100.0,", "kc = 1e4,"),
-                (
-                    "kind = \"jacobi\"",
-                    "kind = \"gauss-seidel\"\nimplicit = true",
-                ),
-            ];
-            run_system(
-                SYSTEM,
-                &Variant {
-                    edits: &edits,
-                    stop_time: Some(1.0),
-                    ..Variant::default()
-                },
-            )
-        } else {
-            run_coupled("1e4", &schedule, "", 1.0)
-        };
-        for column in columns {
-            for (a, b) in run.column(column).iter().zip(reference.column(column)) {
-                assert!(
-                    (a - b).abs() <= 1e-8 * b.abs().max(1.0),
-                    "{schedule}: {column} {a} against {b}"
-                );
-            }
-        }
+    for (kind, schedule) in variants {
+        let run = run_coupled_as(kind, "1e4", schedule, "", 1.0);
+        assert_columns_agree(&run, &reference, &columns, &format!("{kind}, {schedule}"));
     }
 }
 
