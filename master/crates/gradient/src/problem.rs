@@ -17,7 +17,7 @@ use super::parameters::{self, Parameter};
 use super::reverse::{self, Recording};
 use super::stage::CouplingStage;
 use super::tape::{lock, InitializationClock, SharedTapes, StatePolicy, Tape, TapeRecorder};
-use super::wiring::{seed_of, wire, SeedMap, Wiring};
+use super::wiring::{wire, SeedMap, Wiring};
 use fmi_host::instance::{FmuInstance, LogSettings};
 use fmi_host::model_description::InterfaceType;
 use tandem_cosim::coupling::{ScheduleKind, Waveform};
@@ -669,7 +669,7 @@ impl Problem {
                 }
                 if !layouts[input.participant]
                     .outputs
-                    .contains(&seed_of(input.source, components))
+                    .contains(&input.source.seed(components))
                 {
                     return Some(format!(
                         "output {} is not in its FMU's adjoint manifest",
@@ -681,7 +681,7 @@ impl Problem {
         self.cost.ports().into_iter().find_map(|port| {
             (!layouts[port.component]
                 .outputs
-                .contains(&seed_of(port, components)))
+                .contains(&port.seed(components)))
             .then(|| {
                 format!(
                     "cost output {} is not in its FMU's adjoint manifest",
@@ -723,7 +723,7 @@ impl Problem {
     /// Per component, where its inputs and observed variables sit in its derivative seeds.
     fn seed_maps(&self, tapes: &[Tape]) -> Vec<SeedMap> {
         let components = &self.system.components;
-        let reference = |port: Port| seed_of(port, components);
+        let reference = |port: Port| port.seed(components);
         tapes
             .iter()
             .zip(&self.wiring)

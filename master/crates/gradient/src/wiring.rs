@@ -5,7 +5,7 @@
 use fmi_host::instance::{DerivativeLayout, Seed};
 use fmi_host::model_description::Variability;
 use tandem_cosim::schedule::{connections_into, observed_ports};
-use tandem_cosim::system::{Component, Port, System};
+use tandem_cosim::system::{Port, System};
 
 /// One connected input.
 #[derive(Debug, Clone)]
@@ -45,7 +45,7 @@ pub fn wire(system: &System) -> Vec<Wiring> {
                             .iter()
                             .position(|p| *p == c.from)
                             .expect("every connection source is observed"),
-                        seed: seed_of(c.to, &system.components),
+                        seed: c.to.seed(&system.components),
                         source: c.from,
                         differentiable: input.ty.is_float()
                             && input.variability == Variability::Continuous,
@@ -55,14 +55,6 @@ pub fn wire(system: &System) -> Vec<Wiring> {
             observed: observed[index].clone(),
         })
         .collect()
-}
-
-/// The entry of the variable (or array element) at `port` in its FMU's derivative seeds.
-pub fn seed_of(port: Port, components: &[Component]) -> Seed {
-    Seed {
-        value_reference: port.variable(components).value_reference,
-        element: port.element,
-    }
 }
 
 /// Where a participant's inputs and observed variables sit in its derivative seeds, and the

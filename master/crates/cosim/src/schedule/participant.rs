@@ -696,7 +696,7 @@ impl Participant {
     }
 
     /// Whether it is a Co-Simulation FMU taking one step per macro step.
-    pub fn steps_once_per_macro_step(&self) -> bool {
+    fn steps_once_per_macro_step(&self) -> bool {
         matches!(self.engine, Engine::CoSimulation { sub_steps: 1, .. })
     }
 

@@ -54,11 +54,11 @@ impl SubStepTangents {
         layout: &DerivativeLayout,
         observed: &[Port],
     ) -> Option<Self> {
-        let seed_of = |port: Port| Seed {
-            value_reference: port.variable(&system.components).value_reference,
-            element: port.element,
+        let components = &system.components;
+        let position = |seeds: &[Seed], port: Port| {
+            let seed = port.seed(components);
+            seeds.iter().position(|&s| s == seed)
         };
-        let position = |seeds: &[Seed], port: Port| seeds.iter().position(|&s| s == seed_of(port));
         let mut input_seeds = Vec::new();
         for connection in super::participant::connections_into(system, index) {
             let variable = connection.to.variable(&system.components);

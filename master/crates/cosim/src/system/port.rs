@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::Component;
+use fmi_host::instance::Seed;
 use fmi_host::model_description::{element_names, flat_index, parse_element, Variable};
 use fmi_host::suggest::did_you_mean;
 
@@ -24,6 +25,14 @@ impl Port {
     /// The variable's declaration.
     pub fn variable<'a>(&self, components: &'a [Component]) -> &'a Variable {
         &components[self.component].fmu.model_description().variables[self.variable]
+    }
+
+    /// Its entry in its FMU's derivative seeds (the adjoint extension's manifest order).
+    pub fn seed(&self, components: &[Component]) -> Seed {
+        Seed {
+            value_reference: self.variable(components).value_reference,
+            element: self.element,
+        }
     }
 
     /// A scalar or a whole variable.
