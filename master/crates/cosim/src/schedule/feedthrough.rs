@@ -3,6 +3,7 @@
 //! derivatives (`fmi2GetDirectionalDerivative`, `fmi3GetDirectionalDerivative`). The solver of
 //! algebraic loops ([`super::algebraic_loops`]) chains them into the Jacobian of a pass.
 
+use super::directional_product::DirectionalProduct;
 use crate::error::Result;
 use crate::system::{Component, Port, System};
 use fmi_host::instance::FmuInstance;
@@ -10,16 +11,12 @@ use fmi_host::model_description::{Causality, InterfaceType, Variability, Variabl
 
 /// The directional derivatives of a participant's observed variables by its inputs.
 pub struct Feedthrough {
-    /// The continuous Float64 inputs, by value reference: the knowns.
-    knowns: Vec<u32>,
+    /// Of the Float64 observed variables (the unknowns) by the continuous Float64 inputs
+    /// (the knowns).
+    product: DirectionalProduct,
     inputs: InputKnowns,
-    /// The Float64 observed variables, by value reference: the unknowns.
-    unknowns: Vec<u32>,
     /// Per observed slot, its index among the unknowns (`None`: no tangent reaches it).
     unknown_of_slot: Vec<Option<usize>>,
-    /// The seed and the sensitivity of the latest product (kept for their capacity).
-    seed: Vec<f64>,
-    sensitivity: Vec<f64>,
 }
 
 impl Feedthrough {
@@ -66,11 +63,8 @@ impl Feedthrough {
             unknown_of_slot.push(None);
         }
         Some(Feedthrough {
-            seed: vec![0.0; knowns.len()],
-            sensitivity: vec![0.0; unknowns.len()],
-            knowns,
+            product: DirectionalProduct::new(knowns, unknowns),
             inputs,
-            unknowns,
             unknown_of_slot,
         })
     }
@@ -83,21 +77,16 @@ impl Feedthrough {
         inputs: &[f64],
         observed: &mut [f64],
     ) -> Result<()> {
-        self.seed.fill(0.0);
-        self.inputs.scatter(inputs, &mut self.seed);
-        let zero = self.seed.iter().all(|&s| s == 0.0);
-        if zero || self.unknowns.is_empty() {
-            self.sensitivity.fill(0.0);
+        let product = &mut self.product;
+        product.seed.fill(0.0);
+        self.inputs.scatter(inputs, &mut product.seed);
+        if product.seed.iter().all(|&s| s == 0.0) {
+            product.sensitivity.fill(0.0);
         } else {
-            instance.get_directional_derivative(
-                &self.unknowns,
-                &self.knowns,
-                &self.seed,
-                &mut self.sensitivity,
-            )?;
+            product.compute(instance)?;
         }
         for (slot, unknown) in observed.iter_mut().zip(&self.unknown_of_slot) {
-            *slot = unknown.map_or(0.0, |u| self.sensitivity[u]);
+            *slot = unknown.map_or(0.0, |u| product.sensitivity[u]);
         }
         Ok(())
     }

@@ -24,6 +24,7 @@
 
 mod activations;
 mod algebraic_loops;
+mod directional_product;
 mod feedthrough;
 mod gauss_seidel;
 mod history;

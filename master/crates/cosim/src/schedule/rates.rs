@@ -7,6 +7,7 @@
 //! explicitly are not the coupled mechanical and thermal models this is for: their `dy/dt`
 //! term is missing, which is why only values the master integrates are given rates.
 
+use super::directional_product::DirectionalProduct;
 use super::feedthrough::InputKnowns;
 use crate::error::Result;
 use crate::system::{Port, System};
@@ -26,18 +27,14 @@ enum Slot {
 
 /// The time derivatives of one participant's observed values.
 pub struct Rates {
-    /// The states' value references, then the connected continuous inputs'.
-    knowns: Vec<u32>,
+    /// Of the observed scalar Float64 outputs (the unknowns) by the states, then the
+    /// connected continuous inputs (the knowns); its sensitivity is the outputs' rates.
+    product: DirectionalProduct,
     states: usize,
     inputs: InputKnowns,
-    /// The observed scalar Float64 outputs, by value reference.
-    unknowns: Vec<u32>,
     slots: Vec<Slot>,
-    /// The state derivatives, the seed and the outputs' rates of the latest call (kept for
-    /// their capacity).
+    /// The state derivatives of the latest call (kept for their capacity).
     derivatives: Vec<f64>,
-    seed: Vec<f64>,
-    sensitivity: Vec<f64>,
 }
 
 impl Rates {
@@ -92,12 +89,9 @@ impl Rates {
             .collect();
         Some(Rates {
             derivatives: vec![0.0; states],
-            seed: vec![0.0; knowns.len()],
-            sensitivity: vec![0.0; unknowns.len()],
-            knowns,
+            product: DirectionalProduct::new(knowns, unknowns),
             states,
             inputs,
-            unknowns,
             slots,
         })
     }
@@ -117,19 +111,13 @@ impl Rates {
         rates: &mut [f64],
     ) -> Result<()> {
         instance.get_derivatives(&mut self.derivatives)?;
-        self.seed[..self.states].copy_from_slice(&self.derivatives);
-        self.inputs.scatter(inputs, &mut self.seed);
-        if !self.unknowns.is_empty() {
-            instance.get_directional_derivative(
-                &self.unknowns,
-                &self.knowns,
-                &self.seed,
-                &mut self.sensitivity,
-            )?;
-        }
+        let product = &mut self.product;
+        product.seed[..self.states].copy_from_slice(&self.derivatives);
+        self.inputs.scatter(inputs, &mut product.seed);
+        product.compute(instance)?;
         for (rate, slot) in rates.iter_mut().zip(&self.slots) {
             *rate = match *slot {
-                Slot::Output(u) => self.sensitivity[u],
+                Slot::Output(u) => product.sensitivity[u],
                 Slot::State(s) => self.derivatives[s],
                 Slot::Unknown => f64::NAN,
             };
